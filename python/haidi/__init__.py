@@ -1,0 +1,25 @@
+"""haidi (海底): a Chinese mahjong rules engine with a Rust core.
+
+>>> import haidi
+>>> haidi.ruleset("mcr").waits("1112345678999m")
+['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
+"""
+
+from ._core import Hand, HandError, Meld, __version__, tile_glyph, tile_names
+from .ruleset import Ruleset, ruleset
+from .rulesets import REGISTRY
+
+#: Names of the rulesets, for ``haidi.ruleset(name)``.
+RULESETS: tuple[str, ...] = tuple(REGISTRY)
+
+__all__ = [
+    "RULESETS",
+    "Hand",
+    "HandError",
+    "Meld",
+    "Ruleset",
+    "__version__",
+    "ruleset",
+    "tile_glyph",
+    "tile_names",
+]

@@ -1,0 +1,132 @@
+"""``Ruleset``: one ruleset's questions about hands, single and batched."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Union
+
+import numpy as np
+
+from ._core import Engine, Hand, HandError
+from .rulesets import REGISTRY, RulesetSpec
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+#: A hand: a ``Hand`` or its text.
+HandLike = Union[Hand, str]
+#: Wild tile kinds: ``None``, ``"5z"``, ``"5z6z"`` or ``["5z", "6z"]``.
+WildsLike = Union[None, str, Iterable[str]]
+
+
+class Ruleset:
+    """A ruleset: its tile set and hand forms, and the engine that answers for them.
+
+    Get one with ``haidi.ruleset(name)``. Every method takes a hand as a ``Hand`` or as
+    text (``format="compact"`` by default, or ``"comh"``), and wild kinds as ``wilds``.
+    """
+
+    def __init__(self, spec: RulesetSpec) -> None:
+        self.spec = spec
+        self.engine = Engine(spec.name, spec.melds, spec.tiles, **spec.forms)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def hand_size(self) -> int:
+        """Tiles in a hand waiting for its last tile (13 or 16)."""
+        return self.spec.hand_size
+
+    def __repr__(self) -> str:
+        return f"haidi.ruleset({self.spec.name!r})"
+
+    def parse(self, text: str, format: str = "compact") -> Hand:
+        """Reads a hand in the given notation."""
+        return Hand(text, format)
+
+    def shanten(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact",
+                extra_wilds: int = 0) -> int:
+        """Tiles away from ready (向听): -1 complete, 0 ready (听牌), 1, 2, ...
+
+        Takes a hand of 13/16 tiles or one of 14/17 (a declared meld counts as 3).
+        """
+        return self.engine.shanten(hand, wilds, format=format, extra_wilds=extra_wilds)
+
+    def waits(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact",
+              extra_wilds: int = 0) -> list[str]:
+        """Tile kinds that complete a hand of 13/16 tiles, in order m, p, s, z.
+
+        A kind the player already holds four of (concealed or melded) is not a wait.
+        """
+        return self.engine.waits(hand, wilds, format=format, extra_wilds=extra_wilds)
+
+    def is_win(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact",
+               extra_wilds: int = 0) -> bool:
+        """Whether a hand of 14/17 tiles is complete under this ruleset's forms."""
+        return self.engine.is_win(hand, wilds, format=format, extra_wilds=extra_wilds)
+
+    def decompose(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact",
+                  extra_wilds: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """Every distinct arrangement of a complete hand.
+
+        Each is ``{"form": ..., "groups": [{"kind", "tiles", "wilds", "meld"}, ...]}``, where
+        ``wilds`` lists the kinds that wild tiles stand for in that group. Hands with many
+        wilds can have thousands of arrangements: ``limit`` caps the list.
+        """
+        return self.engine.decompose(hand, wilds, format=format, extra_wilds=extra_wilds,
+                                     limit=limit)
+
+    def win_batch(self, counts: ArrayLike, wilds: WildsLike = None,
+                  melds: ArrayLike | None = None) -> NDArray[np.bool_]:
+        """Complete flags of many hands given as tile counts (n x 34; 14/17 tiles, or
+        fewer with ``melds[i]`` declared melds). The GIL is released while they run."""
+        c, m = _rows(counts, melds)
+        return self.engine.win_batch(c, wilds, m)
+
+    def shanten_batch(self, counts: ArrayLike, wilds: WildsLike = None,
+                      melds: ArrayLike | None = None) -> NDArray[np.int8]:
+        """Shanten of many hands given as tile counts (n x 34)."""
+        c, m = _rows(counts, melds)
+        return self.engine.shanten_batch(c, wilds, m)
+
+    def waits_batch(self, counts: ArrayLike, wilds: WildsLike = None,
+                    melds: ArrayLike | None = None) -> NDArray[np.bool_]:
+        """Waits of many 13/16-tile hands: an n x 34 boolean array, column i = kind i."""
+        c, m = _rows(counts, melds)
+        return self.engine.waits_batch(c, wilds, m)
+
+
+def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
+    """Checks and converts tile counts to a contiguous uint8 n x 34 array."""
+    a = np.asarray(counts)
+    if a.ndim == 1:
+        a = a.reshape(1, -1)
+    if a.ndim != 2 or a.shape[1] != 34:
+        raise HandError(f"tile counts must be an n x 34 array, got shape {np.shape(counts)}")
+    if a.size and a.dtype != np.uint8:
+        if not np.issubdtype(a.dtype, np.integer):
+            raise HandError(f"tile counts must be integers, got {a.dtype}")
+        bad = np.argwhere((a < 0) | (a > 4))
+        if len(bad):
+            row, col = bad[0]
+            raise HandError(f"row {row}: {a[row, col]} copies of tile column {col} (0 to 4 allowed)")
+    c = np.ascontiguousarray(a, dtype=np.uint8)
+    m = None
+    if melds is not None:
+        mm = np.asarray(melds)
+        if mm.shape != (c.shape[0],) or not np.issubdtype(mm.dtype, np.integer) or (mm < 0).any():
+            raise HandError("melds must be one non-negative integer per row")
+        m = np.ascontiguousarray(mm, dtype=np.uint8)
+    return c, m
+
+
+@lru_cache(maxsize=None)
+def ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name``: one of ``haidi.RULESETS``."""
+    try:
+        module = REGISTRY[name.lower()]
+    except KeyError:
+        raise HandError(f"unknown ruleset {name!r}; choose from {', '.join(REGISTRY)}") from None
+    return Ruleset(module.SPEC)

@@ -1,0 +1,38 @@
+"""What a ruleset declares: its tiles, hand size and the hand forms that complete a hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Every kind of the 136-tile set, in compact notation.
+ALL_TILES = "123456789m123456789p123456789s1234567z"
+#: The 108 suited tiles (no honours).
+SUITED_TILES = "123456789m123456789p123456789s"
+
+
+@dataclass(frozen=True)
+class RulesetSpec:
+    """The data of one ruleset. Each module in ``haidi.rulesets`` defines one as ``SPEC``."""
+
+    #: Registry name, e.g. ``"mcr"``.
+    name: str
+    #: Human name, English and Chinese.
+    title: str
+    #: Melds in a complete hand: 4 (13-tile hands) or 5 (16-tile hands).
+    melds: int
+    #: Tile kinds played with, in compact notation.
+    tiles: str = ALL_TILES
+    #: Flowers in the set, in compact notation (``"12345678f"``), or ``""``.
+    flowers: str = ""
+    #: Hand forms, as keyword flags of ``haidi._core.Engine`` (``seven_pairs=True`` ...).
+    forms: dict[str, Any] = field(default_factory=dict)
+    #: Whether the ruleset plays with wild tiles (财神 / 混 / 惠牌).
+    has_wilds: bool = False
+    #: Where the rules come from and the readings chosen (see docs/).
+    source: str = ""
+
+    @property
+    def hand_size(self) -> int:
+        """Tiles in a hand waiting for its last tile: 13 or 16."""
+        return self.melds * 3 + 1

@@ -1,0 +1,206 @@
+//! The questions every ruleset asks of a hand: is it complete, what does it wait on,
+//! how far is it from ready, how can it be arranged.
+
+use crate::decompose::{self, Arrangement};
+use crate::distance::{self, combine, group_distances, GROUPS};
+use crate::error::{HandError, Result};
+use crate::forms::{self, Forms, View};
+use crate::hand::Hand;
+use crate::tables::Distances;
+use crate::tiles::{Counts, Tile, ALL_KINDS, KINDS};
+
+/// Which tiles are wild in a deal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wilds {
+    /// Kinds whose copies are wild (财神, 混, 惠牌).
+    pub kinds: u64,
+    /// Further wild tiles held that are not among the concealed tiles (e.g. a seat
+    /// flower that plays as a wild).
+    pub extra: u8,
+}
+
+/// A ruleset's hand forms and tile set, ready to answer questions about hands.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    pub name: String,
+    pub forms: Forms,
+    /// Kinds played with (bitmask).
+    pub tiles: u64,
+}
+
+impl Engine {
+    pub fn new(name: impl Into<String>, forms: Forms, tiles: u64) -> Engine {
+        Engine { name: name.into(), forms, tiles }
+    }
+
+    /// An engine for the standard form only, all 34 kinds.
+    pub fn standard(melds: u8) -> Engine {
+        Engine::new("standard", Forms::standard(melds), ALL_KINDS)
+    }
+
+    fn check_wilds(&self, wilds: Wilds) -> Result<()> {
+        if wilds.kinds & !self.tiles != 0 {
+            return Err(HandError::invalid(format!("a wild kind is not played in {}", self.name)));
+        }
+        Ok(())
+    }
+
+    pub fn view(&self, hand: &Hand, wilds: Wilds) -> View {
+        View::new(hand, self.tiles, wilds.kinds, wilds.extra)
+    }
+
+    /// Tiles away from ready (向听): -1 complete, 0 ready, 1 one tile from ready...
+    /// Takes a hand of 13/16 tiles or 14/17 tiles (melds count 3).
+    pub fn shanten(&self, hand: &Hand, wilds: Wilds) -> Result<i8> {
+        self.check(hand, wilds, None)?;
+        Ok(self.shanten_view(&self.view(hand, wilds), hand, wilds))
+    }
+
+    fn shanten_view(&self, view: &View, hand: &Hand, wilds: Wilds) -> i8 {
+        let d = distance::distance(&self.forms, view) as i8 - 1;
+        // Exchanges are counted against tiles that exist, so a distance of 1 is a real
+        // wait except when the only tiles that would complete the hand are ones the
+        // player holds all four of (counting wild copies). Then it is one step further.
+        if d == 0 && hand.size() == self.forms.ready_size() && self.waits_mask(view, hand, wilds) == 0 {
+            return 1;
+        }
+        d
+    }
+
+    /// Whether a hand of 14/17 tiles is complete under the ruleset's forms.
+    pub fn is_win(&self, hand: &Hand, wilds: Wilds) -> Result<bool> {
+        self.check(hand, wilds, Some(false))?;
+        Ok(distance::is_complete(&self.forms, &self.view(hand, wilds)))
+    }
+
+    /// Kinds that complete a hand of 13/16 tiles. A kind the player holds all four of
+    /// (concealed, melded, or as wild copies) is not a wait.
+    pub fn waits(&self, hand: &Hand, wilds: Wilds) -> Result<Vec<Tile>> {
+        self.check(hand, wilds, Some(true))?;
+        let mask = self.waits_mask(&self.view(hand, wilds), hand, wilds);
+        Ok((0..KINDS as Tile).filter(|&t| mask >> t & 1 == 1).collect())
+    }
+
+    /// Wait mask of a ready-size view; `hand` gives the copies held of each kind.
+    pub fn waits_mask(&self, view: &View, hand: &Hand, wilds: Wilds) -> u64 {
+        let held = hand.held();
+        self.waits_of_counts(view, &held, wilds.kinds)
+    }
+
+    /// Wait mask given the copies held of each kind (concealed, melded, wild copies).
+    pub fn waits_of_counts(&self, view: &View, held: &Counts, wild_kinds: u64) -> u64 {
+        let standard_only = self.forms_standard_only();
+        let melds = (self.forms.melds - view.melds.count.min(self.forms.melds)) as usize;
+        // The standard form changes only in the drawn tile's group: reuse the others.
+        let base: [Distances; 4] = if standard_only {
+            [0, 1, 2, 3].map(|g| group_distances(view, g, self.forms.pair_kinds))
+        } else {
+            [[0; 12]; 4]
+        };
+        let mut mask = 0u64;
+        let mut any_wait = false;
+        for t in 0..KINDS {
+            if self.tiles >> t & 1 == 0 || held[t] >= 4 || wild_kinds >> t & 1 == 1 {
+                continue;
+            }
+            let mut v = view.clone();
+            v.counts[t] += 1;
+            let complete = if standard_only {
+                let g = GROUPS.iter().position(|&(lo, hi)| (lo..hi).contains(&t)).unwrap_or(3);
+                let mut groups = base;
+                groups[g] = group_distances(&v, g, self.forms.pair_kinds);
+                combine(&groups, melds).saturating_sub(v.wilds) == 0
+            } else {
+                distance::is_complete(&self.forms, &v)
+            };
+            if complete {
+                mask |= 1 << t;
+                any_wait = true;
+            }
+        }
+        // A drawn wild completes the hand whenever any tile would, and also when a wild
+        // playing its own kind would.
+        for t in 0..KINDS {
+            if wild_kinds >> t & 1 == 1 && held[t] < 4 {
+                let mut v = view.clone();
+                v.wilds += 1;
+                if any_wait || distance::is_complete(&self.forms, &v) {
+                    mask |= 1 << t;
+                }
+            }
+        }
+        mask
+    }
+
+    fn forms_standard_only(&self) -> bool {
+        let f = &self.forms;
+        !(f.seven_pairs
+            || f.eight_pairs_and_a_half
+            || f.thirteen_orphans
+            || f.honours_and_knitted
+            || f.knitted_straight
+            || f.all_pungs_any_pair
+            || f.one_suit_any_pair
+            || f.all_258)
+    }
+
+    /// Every distinct arrangement of a complete hand (at most `limit`).
+    pub fn decompose(&self, hand: &Hand, wilds: Wilds, limit: usize) -> Result<Vec<Arrangement>> {
+        self.check(hand, wilds, Some(false))?;
+        Ok(decompose::decompose(&self.forms, hand, &self.view(hand, wilds), limit))
+    }
+
+    /// Checks tiles, size and wilds; `ready` as in [`forms::check_hand`].
+    pub fn check(&self, hand: &Hand, wilds: Wilds, ready: Option<bool>) -> Result<()> {
+        self.check_wilds(wilds)?;
+        forms::check_hand(hand, &self.forms, self.tiles, &self.name, ready)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{parse, Format};
+    use crate::tiles::name;
+
+    fn hand(s: &str) -> Hand {
+        parse(s, Format::Compact).unwrap().hand
+    }
+
+    fn waits(e: &Engine, s: &str, wilds: Wilds) -> String {
+        e.waits(&hand(s), wilds).unwrap().iter().map(|&t| name(t)).collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn nine_gates_waits_on_all_nine() {
+        let e = Engine::standard(4);
+        assert_eq!(waits(&e, "1112345678999m", Wilds::default()), "1m 2m 3m 4m 5m 6m 7m 8m 9m");
+        assert_eq!(e.shanten(&hand("1112345678999m"), Wilds::default()).unwrap(), 0);
+    }
+
+    #[test]
+    fn a_wait_on_a_fifth_copy_is_no_wait() {
+        let e = Engine::standard(4);
+        // 1111m beside three chows: every reading of it needs a fifth 1m.
+        assert_eq!(waits(&e, "1111m234p567p789p", Wilds::default()), "");
+        assert_eq!(e.shanten(&hand("1111m234p567p789p"), Wilds::default()).unwrap(), 1);
+        assert_eq!(waits(&e, "1m234p567p789p[111m]", Wilds::default()), "");
+    }
+
+    #[test]
+    fn wild_waits() {
+        let e = Engine::standard(4);
+        // 7z wild: the wild makes a pung of 2z (waiting on 1p) or of 1p (waiting on 2z);
+        // drawing a second wild completes either.
+        let w = Wilds { kinds: 1 << 33, extra: 0 };
+        let ws = waits(&e, "123456789m11p2z7z", w);
+        assert!(ws.contains("2z") && ws.contains("1p") && ws.contains("7z"), "{ws}");
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        let e = Engine::standard(4);
+        assert!(e.waits(&hand("123m"), Wilds::default()).is_err());
+        assert!(e.is_win(&hand("1112345678999m"), Wilds::default()).is_err());
+    }
+}

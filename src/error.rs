@@ -1,0 +1,93 @@
+//! The one error type of the core. The binding layer turns it into `haidi.HandError`.
+
+use std::fmt;
+
+/// What is wrong with a hand or its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A character that has no meaning in the notation.
+    UnknownChar(char),
+    /// Digits that no suit letter follows.
+    MissingSuit,
+    /// A suit letter with no digits before it.
+    EmptySuit(char),
+    /// A rank the suit does not have (`0m`, `8z`, `9f`).
+    BadRank(String),
+    /// A fifth copy of a tile kind (counting concealed tiles and melds).
+    FifthCopy(String),
+    /// A bracket that is not closed, or closed without being opened.
+    Bracket(char),
+    /// A meld that is not a chow, pung or kong, or is written wrongly.
+    BadMeld(String),
+    /// A flower inside a meld, or an offset where none may stand.
+    Misplaced(String),
+    /// The number of tiles does not fit the ruleset.
+    WrongSize { tiles: usize, expected: String },
+    /// A tile kind the ruleset does not play with.
+    NotInTileSet { tile: String, ruleset: String },
+    /// Any other invalid argument, with its explanation.
+    Invalid(String),
+}
+
+/// A bad hand or bad input, with where it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandError {
+    pub kind: ErrorKind,
+    /// Character index into `input` where the problem is, when it has a place.
+    pub position: Option<usize>,
+    /// The text that was being read, when the error came from text.
+    pub input: Option<String>,
+}
+
+impl HandError {
+    pub fn new(kind: ErrorKind) -> Self {
+        HandError { kind, position: None, input: None }
+    }
+
+    pub fn at(kind: ErrorKind, position: usize, input: &str) -> Self {
+        HandError { kind, position: Some(position), input: Some(input.to_string()) }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Invalid(message.into()))
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::UnknownChar(c) => write!(f, "unknown character {c:?}"),
+            ErrorKind::MissingSuit => write!(f, "digits without a suit letter (m, p, s, z or f)"),
+            ErrorKind::EmptySuit(c) => write!(f, "suit letter {c:?} with no digits before it"),
+            ErrorKind::BadRank(t) => write!(f, "no such tile {t:?}"),
+            ErrorKind::FifthCopy(t) => write!(f, "a fifth copy of {t}"),
+            ErrorKind::Bracket(c) => write!(f, "unbalanced bracket {c:?}"),
+            ErrorKind::BadMeld(m) => write!(f, "malformed meld: {m}"),
+            ErrorKind::Misplaced(m) => write!(f, "{m}"),
+            ErrorKind::WrongSize { tiles, expected } => {
+                write!(f, "hand has {tiles} tiles (a meld counts as 3); expected {expected}")
+            }
+            ErrorKind::NotInTileSet { tile, ruleset } => {
+                write!(f, "tile {tile} is not played in {ruleset}")
+            }
+            ErrorKind::Invalid(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl fmt::Display for HandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.kind)?;
+        if let Some(p) = self.position {
+            write!(f, " at position {p}")?;
+        }
+        if let Some(s) = &self.input {
+            write!(f, " in {s:?}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for HandError {}
+
+pub type Result<T> = std::result::Result<T, HandError>;

@@ -1,0 +1,145 @@
+//! A player's hand: concealed tiles, declared melds and flowers.
+
+use crate::tiles::{self, Counts, Tile, KINDS};
+
+/// How a meld was declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MeldKind {
+    /// 吃: three consecutive suited tiles, one taken from a discard.
+    Chow,
+    /// 碰: three of a kind, one taken from a discard.
+    Pung,
+    /// 明杠: four of a kind, one taken from a discard.
+    Kong,
+    /// 暗杠: four of a kind, all drawn.
+    ConcealedKong,
+    /// 加杠 / 补杠: a melded pung completed by a drawn fourth tile.
+    AddedKong,
+}
+
+impl MeldKind {
+    pub fn is_kong(self) -> bool {
+        matches!(self, MeldKind::Kong | MeldKind::ConcealedKong | MeldKind::AddedKong)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MeldKind::Chow => "chow",
+            MeldKind::Pung => "pung",
+            MeldKind::Kong => "kong",
+            MeldKind::ConcealedKong => "concealed_kong",
+            MeldKind::AddedKong => "added_kong",
+        }
+    }
+}
+
+/// A declared meld.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Meld {
+    pub kind: MeldKind,
+    /// The lowest tile of the meld.
+    pub tile: Tile,
+    /// Seat offset of the player who supplied the tile (1 the next player ... 3 the
+    /// previous one, as in ChineseOfficialMahjongHelper), when known.
+    pub from: Option<u8>,
+}
+
+impl Meld {
+    /// The kinds of the meld's tiles, in order.
+    pub fn tiles(&self) -> Vec<Tile> {
+        match self.kind {
+            MeldKind::Chow => vec![self.tile, self.tile + 1, self.tile + 2],
+            MeldKind::Pung => vec![self.tile; 3],
+            _ => vec![self.tile; 4],
+        }
+    }
+
+    /// Compact notation: `[123m]`, `[555p,2]`, `[5555p+]`, `{1111z}`.
+    pub fn notation(&self) -> String {
+        let body = tiles::tiles_to_string(&self.tiles());
+        match self.kind {
+            MeldKind::ConcealedKong => format!("{{{body}}}"),
+            _ => {
+                let plus = if self.kind == MeldKind::AddedKong { "+" } else { "" };
+                match self.from {
+                    Some(f) => format!("[{body}{plus},{f}]"),
+                    None => format!("[{body}{plus}]"),
+                }
+            }
+        }
+    }
+}
+
+/// Concealed tiles, melds and flowers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hand {
+    pub concealed: Counts,
+    pub melds: Vec<Meld>,
+    /// Bit `f` set when flower `f` is held.
+    pub flowers: u8,
+    /// The concealed tile written last (in COMH strings: the winning tile).
+    pub last: Option<Tile>,
+}
+
+impl Default for Hand {
+    fn default() -> Self {
+        Hand { concealed: [0; KINDS], melds: Vec::new(), flowers: 0, last: None }
+    }
+}
+
+impl Hand {
+    /// Number of concealed tiles.
+    pub fn concealed_len(&self) -> usize {
+        self.concealed.iter().map(|&c| c as usize).sum()
+    }
+
+    /// Tiles as the ruleset counts them: concealed tiles plus three per meld.
+    pub fn size(&self) -> usize {
+        self.concealed_len() + 3 * self.melds.len()
+    }
+
+    /// Copies of each kind in the melds.
+    pub fn melded(&self) -> Counts {
+        let mut m = [0u8; KINDS];
+        for meld in &self.melds {
+            for t in meld.tiles() {
+                m[t as usize] += 1;
+            }
+        }
+        m
+    }
+
+    /// Copies of each kind the player holds, concealed and melded.
+    pub fn held(&self) -> Counts {
+        let mut m = self.melded();
+        for (h, c) in m.iter_mut().zip(self.concealed.iter()) {
+            *h += c;
+        }
+        m
+    }
+
+    /// Compact notation: concealed tiles (m, p, s, z), melds, flowers.
+    pub fn notation(&self) -> String {
+        let mut out = tiles::counts_to_string(&self.concealed);
+        for m in &self.melds {
+            out.push_str(&m.notation());
+        }
+        if self.flowers != 0 {
+            for f in 0..8u8 {
+                if self.flowers >> f & 1 == 1 {
+                    out.push(char::from(b'1' + f));
+                }
+            }
+            out.push('f');
+        }
+        out
+    }
+
+    /// The same hand with one more concealed tile.
+    pub fn with_tile(&self, t: Tile) -> Hand {
+        let mut h = self.clone();
+        h.concealed[t as usize] += 1;
+        h.last = Some(t);
+        h
+    }
+}

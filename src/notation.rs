@@ -1,0 +1,353 @@
+//! Reading hands from text.
+//!
+//! Two notations are read, and the caller says which: haidi's compact notation
+//! (`123m456p11z[789s]{1111z}1f`, Unicode glyphs allowed anywhere a tile may stand) and
+//! the string format of ChineseOfficialMahjongHelper / GB-Mahjong (`[EEE,2]19m...`),
+//! where `[1111m]` without an offset is a concealed kong. They disagree on brackets, so
+//! the format is never guessed.
+
+use crate::error::{ErrorKind, HandError, Result};
+use crate::hand::{Hand, Meld, MeldKind};
+use crate::tiles::{self, Glyph, Tile, KINDS};
+
+/// Which notation a text is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// haidi's compact notation: `[...]` exposed meld, `{...}` concealed kong,
+    /// `[5555p+]` added kong, honours `1z`-`7z`, flowers `1f`-`8f`.
+    Compact,
+    /// ChineseOfficialMahjongHelper: honours `E S W N C F P`, `[xxx,N]` melds with the
+    /// supplier's seat offset, `[xxxx]` without offset a concealed kong.
+    Comh,
+}
+
+/// A parsed hand and, for COMH strings, the situation text after the first `|`.
+pub struct Parsed<'a> {
+    pub hand: Hand,
+    pub rest: Option<&'a str>,
+}
+
+/// One tile as read, with where it stood.
+#[derive(Clone, Copy)]
+enum Item {
+    Tile(Tile),
+    Flower(u8),
+}
+
+struct Reader<'a> {
+    input: &'a str,
+    format: Format,
+    /// Digits waiting for their suit letter: (digit, position).
+    pending: Vec<(u8, usize)>,
+}
+
+impl<'a> Reader<'a> {
+    fn err(&self, kind: ErrorKind, pos: usize) -> HandError {
+        HandError::at(kind, pos, self.input)
+    }
+
+    /// Turns pending digits into items of the suit `letter` found at `pos`.
+    fn flush(&mut self, letter: char, pos: usize, out: &mut Vec<(Item, usize)>) -> Result<()> {
+        if self.pending.is_empty() {
+            return Err(self.err(ErrorKind::EmptySuit(letter), pos));
+        }
+        let (base, max) = match letter {
+            'm' => (0u8, 9u8),
+            'p' => (9, 9),
+            's' => (18, 9),
+            'z' if self.format == Format::Compact => (27, 7),
+            'f' if self.format == Format::Compact => (0, 8),
+            _ => return Err(self.err(ErrorKind::UnknownChar(letter), pos)),
+        };
+        for &(d, p) in &self.pending {
+            if d == 0 || d > max {
+                return Err(self.err(ErrorKind::BadRank(format!("{d}{letter}")), p));
+            }
+            let item = if letter == 'f' { Item::Flower(d - 1) } else { Item::Tile(base + d - 1) };
+            out.push((item, p));
+        }
+        self.pending.clear();
+        Ok(())
+    }
+
+    fn check_no_pending(&self) -> Result<()> {
+        match self.pending.first() {
+            Some(&(_, p)) => Err(self.err(ErrorKind::MissingSuit, p)),
+            None => Ok(()),
+        }
+    }
+}
+
+fn comh_honour(c: char) -> Option<Tile> {
+    let i = ['E', 'S', 'W', 'N', 'P', 'F', 'C'].iter().position(|&h| h == c)?;
+    Some(tiles::HONOURS + i as Tile)
+}
+
+/// Reads a hand. For [`Format::Comh`], reading stops at the first `|` and the rest is
+/// returned; in compact notation a `|` is an error.
+pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
+    let mut r = Reader { input, format, pending: Vec::new() };
+    let mut concealed: Vec<(Item, usize)> = Vec::new();
+    let mut melds: Vec<(Meld, usize)> = Vec::new();
+    let mut rest = None;
+    // Inside a bracket: its opening char and position, tiles read so far, the offset,
+    // and whether a `+` was seen.
+    let mut open: Option<(char, usize)> = None;
+    let mut inner: Vec<(Item, usize)> = Vec::new();
+    let mut offset: Option<(u8, usize)> = None;
+    let mut in_offset = false;
+    let mut plus = false;
+
+    for (pos, (byte_pos, c)) in input.char_indices().enumerate() {
+        if c.is_ascii_digit() {
+            let d = c as u8 - b'0';
+            if in_offset {
+                if offset.is_some() {
+                    return Err(r.err(ErrorKind::Misplaced("offset has more than one digit".into()), pos));
+                }
+                offset = Some((d, pos));
+            } else {
+                r.pending.push((d, pos));
+            }
+            continue;
+        }
+        if c.is_whitespace() {
+            continue;
+        }
+        let target = if open.is_some() { &mut inner } else { &mut concealed };
+        match c {
+            'm' | 'p' | 's' | 'z' | 'f' if !in_offset => r.flush(c, pos, target)?,
+            'E' | 'S' | 'W' | 'N' | 'C' | 'F' | 'P' if format == Format::Comh && !in_offset => {
+                r.check_no_pending()?;
+                target.push((Item::Tile(comh_honour(c).unwrap_or(0)), pos));
+            }
+            '|' if format == Format::Comh && open.is_none() => {
+                r.check_no_pending()?;
+                rest = Some(&input[byte_pos + 1..]);
+                break;
+            }
+            '[' | '{' => {
+                r.check_no_pending()?;
+                if open.is_some() || (c == '{' && format == Format::Comh) {
+                    return Err(r.err(ErrorKind::Bracket(c), pos));
+                }
+                open = Some((c, pos));
+                inner.clear();
+                offset = None;
+                in_offset = false;
+                plus = false;
+            }
+            ',' if open.map(|o| o.0) == Some('[') && !in_offset => {
+                r.check_no_pending()?;
+                in_offset = true;
+            }
+            '+' if open.map(|o| o.0) == Some('[') && format == Format::Compact && !in_offset => {
+                r.check_no_pending()?;
+                plus = true;
+            }
+            ']' | '}' => {
+                r.check_no_pending()?;
+                let Some((oc, opos)) = open else {
+                    return Err(r.err(ErrorKind::Bracket(c), pos));
+                };
+                if (oc == '[') != (c == ']') {
+                    return Err(r.err(ErrorKind::Bracket(c), pos));
+                }
+                let meld = make_meld(&r, oc, opos, &inner, offset, plus)?;
+                melds.push((meld, opos));
+                open = None;
+                in_offset = false;
+            }
+            _ => {
+                if format == Format::Compact && !in_offset {
+                    if let Some(g) = tiles::from_glyph(c) {
+                        r.check_no_pending()?;
+                        target.push((
+                            match g {
+                                Glyph::Tile(t) => Item::Tile(t),
+                                Glyph::Flower(f) => Item::Flower(f),
+                            },
+                            pos,
+                        ));
+                        continue;
+                    }
+                }
+                return Err(r.err(ErrorKind::UnknownChar(c), pos));
+            }
+        }
+    }
+    r.check_no_pending()?;
+    if let Some((oc, opos)) = open {
+        return Err(r.err(ErrorKind::Bracket(oc), opos));
+    }
+
+    let mut hand = Hand::default();
+    let mut held = [0u8; KINDS];
+    let add = |t: Tile, pos: usize, held: &mut [u8; KINDS]| -> Result<()> {
+        held[t as usize] += 1;
+        if held[t as usize] > 4 {
+            return Err(HandError::at(ErrorKind::FifthCopy(tiles::name(t)), pos, input));
+        }
+        Ok(())
+    };
+    // Melds first so that a fifth copy is reported at the concealed tile, where the
+    // mistake usually is.
+    for (m, pos) in &melds {
+        for t in m.tiles() {
+            add(t, *pos, &mut held)?;
+        }
+        hand.melds.push(*m);
+    }
+    for &(item, pos) in &concealed {
+        match item {
+            Item::Tile(t) => {
+                add(t, pos, &mut held)?;
+                hand.concealed[t as usize] += 1;
+                hand.last = Some(t);
+            }
+            Item::Flower(f) => {
+                if hand.flowers >> f & 1 == 1 {
+                    return Err(HandError::at(
+                        ErrorKind::FifthCopy(format!("{} (each flower exists once)", tiles::flower_name(f))),
+                        pos,
+                        input,
+                    ));
+                }
+                hand.flowers |= 1 << f;
+            }
+        }
+    }
+    Ok(Parsed { hand, rest })
+}
+
+fn make_meld(
+    r: &Reader<'_>,
+    open: char,
+    pos: usize,
+    inner: &[(Item, usize)],
+    offset: Option<(u8, usize)>,
+    plus: bool,
+) -> Result<Meld> {
+    let text = |why: &str| ErrorKind::BadMeld(why.to_string());
+    let mut ts: Vec<Tile> = Vec::with_capacity(4);
+    for &(item, p) in inner {
+        match item {
+            Item::Tile(t) => ts.push(t),
+            Item::Flower(_) => {
+                return Err(r.err(ErrorKind::Misplaced("a flower cannot be part of a meld".into()), p))
+            }
+        }
+    }
+    ts.sort_unstable();
+    if let Some((o, p)) = offset {
+        if !(1..=3).contains(&o) {
+            return Err(r.err(ErrorKind::Misplaced(format!("seat offset {o} (must be 1, 2 or 3)")), p));
+        }
+        if open == '{' {
+            return Err(r.err(ErrorKind::Misplaced("a concealed kong has no supplier".into()), p));
+        }
+    }
+    let same = ts.windows(2).all(|w| w[0] == w[1]);
+    let kind = match (ts.len(), same) {
+        (3, true) => MeldKind::Pung,
+        (3, false) => {
+            let run = tiles::suit(ts[0]) < 3
+                && tiles::suit(ts[0]) == tiles::suit(ts[2])
+                && ts[1] == ts[0] + 1
+                && ts[2] == ts[0] + 2;
+            if !run {
+                return Err(r.err(text("three tiles that are neither a chow nor a pung"), pos));
+            }
+            MeldKind::Chow
+        }
+        (4, true) => {
+            if open == '{' {
+                MeldKind::ConcealedKong
+            } else if plus {
+                MeldKind::AddedKong
+            } else if r.format == Format::Comh && offset.is_none() {
+                MeldKind::ConcealedKong
+            } else {
+                MeldKind::Kong
+            }
+        }
+        (4, false) => return Err(r.err(text("four tiles that are not four of a kind"), pos)),
+        (0, _) => return Err(r.err(text("empty brackets"), pos)),
+        (n, _) => return Err(r.err(text(&format!("{n} tiles (a meld has 3 or 4)")), pos)),
+    };
+    if open == '{' && kind != MeldKind::ConcealedKong {
+        return Err(r.err(text("braces hold a concealed kong of four tiles"), pos));
+    }
+    if plus && kind != MeldKind::AddedKong {
+        return Err(r.err(text("'+' marks an added kong of four tiles"), pos));
+    }
+    Ok(Meld { kind, tile: ts[0], from: offset.map(|o| o.0) })
+}
+
+/// Reads a single tile kind, e.g. `"5p"`, `"7z"` or a glyph (`"E"`... in COMH format).
+pub fn parse_tile(input: &str, format: Format) -> Result<Tile> {
+    let p = parse(input, format)?;
+    let h = p.hand;
+    if h.melds.is_empty() && h.flowers == 0 && h.concealed_len() == 1 {
+        if let Some(t) = h.last {
+            return Ok(t);
+        }
+    }
+    Err(HandError::at(ErrorKind::Invalid("expected exactly one tile".into()), 0, input))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compact(s: &str) -> Result<Hand> {
+        parse(s, Format::Compact).map(|p| p.hand)
+    }
+
+    #[test]
+    fn compact_round_trip() {
+        let h = compact("123m456p11z[789s]{2222z}[9999p+][777m,2]13f").unwrap();
+        assert_eq!(h.concealed_len(), 8);
+        assert_eq!(h.melds.len(), 4);
+        assert_eq!(h.melds[1].kind, MeldKind::ConcealedKong);
+        assert_eq!(h.melds[2].kind, MeldKind::AddedKong);
+        assert_eq!(h.melds[3].from, Some(2));
+        assert_eq!(h.flowers, 0b101);
+        assert_eq!(h.notation(), "123m456p11z[789s]{2222z}[9999p+][777m,2]13f");
+        assert_eq!(compact(&h.notation()).unwrap(), h);
+    }
+
+    #[test]
+    fn glyphs() {
+        let h = compact("🀇🀈🀉 🀄🀄").unwrap();
+        assert_eq!(h.notation(), "123m77z");
+    }
+
+    #[test]
+    fn comh_kongs_and_honours() {
+        let p = parse("[EEE,2][SSSS,1][CCCC]WN55pN|EE1000", Format::Comh).unwrap();
+        assert_eq!(p.rest, Some("EE1000"));
+        let h = p.hand;
+        assert_eq!(h.melds[1].kind, MeldKind::Kong);
+        assert_eq!(h.melds[2].kind, MeldKind::ConcealedKong);
+        assert_eq!(h.melds[2].tile, tiles::RED);
+        assert_eq!(h.last, Some(30));
+        // The same brackets mean an exposed kong in compact notation.
+        assert_eq!(compact("[1111m]").unwrap().melds[0].kind, MeldKind::Kong);
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = compact("12x3m").unwrap_err();
+        assert_eq!((e.kind.clone(), e.position), (ErrorKind::UnknownChar('x'), Some(2)));
+        assert_eq!(compact("11111m").unwrap_err().position, Some(4));
+        assert_eq!(compact("8z").unwrap_err().kind, ErrorKind::BadRank("8z".into()));
+        assert_eq!(compact("123").unwrap_err().kind, ErrorKind::MissingSuit);
+        assert_eq!(compact("[123m").unwrap_err().kind, ErrorKind::Bracket('['));
+        assert!(matches!(compact("[124m]").unwrap_err().kind, ErrorKind::BadMeld(_)));
+        assert!(matches!(compact("{111m}").unwrap_err().kind, ErrorKind::BadMeld(_)));
+        assert_eq!(compact("m").unwrap_err().kind, ErrorKind::EmptySuit('m'));
+        assert!(compact("1m|").is_err());
+        assert!(parse("1z", Format::Comh).is_err());
+    }
+}

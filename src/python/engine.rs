@@ -1,0 +1,234 @@
+//! `haidi._core.Engine`: a ruleset's forms and tile set, with the single-hand and batch
+//! questions. The Python `Ruleset` class wraps one of these.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::convert::{self, kinds_mask, mask_names};
+use super::errors::{hand_error, IntoPy};
+use crate::batch::{self, Rows};
+use crate::decompose::Arrangement;
+use crate::engine::{Engine, Wilds};
+use crate::forms::Forms;
+use crate::tiles::{self, ALL_KINDS, KINDS};
+
+#[pyclass(name = "Engine", module = "haidi._core", frozen)]
+pub struct PyEngine {
+    inner: Engine,
+}
+
+fn wilds(obj: Option<&Bound<'_, PyAny>>, extra: u8) -> PyResult<Wilds> {
+    Ok(Wilds { kinds: kinds_mask(obj)?, extra })
+}
+
+#[pymethods]
+impl PyEngine {
+    /// A ruleset's engine: `melds` is 4 (13-tile hands) or 5 (16-tile hands), `tiles` the
+    /// kinds played with (None: all 34); the keyword flags switch hand forms on.
+    #[new]
+    #[pyo3(signature = (name, melds, tiles = None, *, standard = true, pair_kinds = None,
+        seven_pairs = false, four_as_two_pairs = false, eight_pairs_and_a_half = false,
+        thirteen_orphans = false, honours_and_knitted = false, knitted_straight = false,
+        all_pungs_any_pair = false, one_suit_any_pair = false, all_258 = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        name: String,
+        melds: u8,
+        tiles: Option<&Bound<'_, PyAny>>,
+        standard: bool,
+        pair_kinds: Option<&Bound<'_, PyAny>>,
+        seven_pairs: bool,
+        four_as_two_pairs: bool,
+        eight_pairs_and_a_half: bool,
+        thirteen_orphans: bool,
+        honours_and_knitted: bool,
+        knitted_straight: bool,
+        all_pungs_any_pair: bool,
+        one_suit_any_pair: bool,
+        all_258: bool,
+    ) -> PyResult<Self> {
+        if !(melds == 4 || melds == 5) {
+            return Err(hand_error(py, format!("melds must be 4 or 5, not {melds}")));
+        }
+        let tile_set = match tiles {
+            Some(t) if !t.is_none() => kinds_mask(Some(t))?,
+            _ => ALL_KINDS,
+        };
+        let pair_kinds = match pair_kinds {
+            Some(p) if !p.is_none() => kinds_mask(Some(p))?,
+            _ => ALL_KINDS,
+        };
+        let forms = Forms {
+            melds,
+            standard,
+            pair_kinds,
+            seven_pairs,
+            four_as_two_pairs,
+            eight_pairs_and_a_half,
+            thirteen_orphans,
+            honours_and_knitted,
+            knitted_straight,
+            all_pungs_any_pair,
+            one_suit_any_pair,
+            all_258,
+        };
+        Ok(PyEngine { inner: Engine::new(name, forms, tile_set) })
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// Tiles of a hand waiting for its last tile: 13 or 16.
+    #[getter]
+    fn hand_size(&self) -> usize {
+        self.inner.forms.ready_size()
+    }
+
+    /// The kinds played with, in compact notation.
+    #[getter]
+    fn tiles(&self) -> Vec<String> {
+        mask_names(self.inner.tiles)
+    }
+
+    /// Shanten (向听): -1 complete, 0 ready, n tiles from ready.
+    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
+    fn shanten(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<i8> {
+        let py = hand.py();
+        let h = convert::hand(hand, format)?;
+        let w = self::wilds(wilds, extra_wilds)?;
+        self.inner.shanten(&h, w).py_err(py)
+    }
+
+    /// The tile kinds that complete a hand one tile short.
+    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
+    fn waits(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<Vec<String>> {
+        let py = hand.py();
+        let h = convert::hand(hand, format)?;
+        let w = self::wilds(wilds, extra_wilds)?;
+        let ts = self.inner.waits(&h, w).py_err(py)?;
+        Ok(ts.into_iter().map(tiles::name).collect())
+    }
+
+    /// Whether a hand of 14/17 tiles is complete.
+    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
+    fn is_win(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<bool> {
+        let py = hand.py();
+        let h = convert::hand(hand, format)?;
+        let w = self::wilds(wilds, extra_wilds)?;
+        self.inner.is_win(&h, w).py_err(py)
+    }
+
+    /// Every distinct arrangement of a complete hand, as dicts.
+    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0, limit = None))]
+    fn decompose<'py>(
+        &self,
+        hand: &Bound<'py, PyAny>,
+        wilds: Option<&Bound<'py, PyAny>>,
+        format: &str,
+        extra_wilds: u8,
+        limit: Option<usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = hand.py();
+        let h = convert::hand(hand, format)?;
+        let w = self::wilds(wilds, extra_wilds)?;
+        let arrs = py.detach(|| self.inner.decompose(&h, w, limit.unwrap_or(usize::MAX))).py_err(py)?;
+        let items = arrs.iter().map(|a| arrangement_dict(py, a)).collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+
+    /// Complete flags for rows of tile counts (n x 34, 14/17 tiles with `melds`).
+    #[pyo3(signature = (counts, wilds = None, melds = None))]
+    fn win_batch<'py>(
+        &self,
+        counts: PyReadonlyArray2<'py, u8>,
+        wilds: Option<&Bound<'py, PyAny>>,
+        melds: Option<PyReadonlyArray1<'py, u8>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let py = counts.py();
+        let w = kinds_mask(wilds)?;
+        let out = with_rows(&counts, &melds, |rows| {
+            batch::validate(&self.inner, rows, Some(false))?;
+            Ok(batch::win(&self.inner, rows, w))
+        })?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Shanten of rows of tile counts (n x 34).
+    #[pyo3(signature = (counts, wilds = None, melds = None))]
+    fn shanten_batch<'py>(
+        &self,
+        counts: PyReadonlyArray2<'py, u8>,
+        wilds: Option<&Bound<'py, PyAny>>,
+        melds: Option<PyReadonlyArray1<'py, u8>>,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let py = counts.py();
+        let w = kinds_mask(wilds)?;
+        let out = with_rows(&counts, &melds, |rows| {
+            batch::validate(&self.inner, rows, None)?;
+            Ok(batch::shanten(&self.inner, rows, w))
+        })?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Waits of rows of tile counts (n x 34, 13/16 tiles): an n x 34 boolean array.
+    #[pyo3(signature = (counts, wilds = None, melds = None))]
+    fn waits_batch<'py>(
+        &self,
+        counts: PyReadonlyArray2<'py, u8>,
+        wilds: Option<&Bound<'py, PyAny>>,
+        melds: Option<PyReadonlyArray1<'py, u8>>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let py = counts.py();
+        let w = kinds_mask(wilds)?;
+        let masks = with_rows(&counts, &melds, |rows| {
+            batch::validate(&self.inner, rows, Some(true))?;
+            Ok(batch::waits(&self.inner, rows, w))
+        })?;
+        let n = masks.len();
+        let flat: Vec<bool> = masks.iter().flat_map(|&m| (0..KINDS).map(move |t| m >> t & 1 == 1)).collect();
+        PyArray1::from_vec(py, flat).reshape([n, KINDS])
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine({:?}, hand_size={})", self.inner.name, self.inner.forms.ready_size())
+    }
+}
+
+/// Runs `f` on the rows with the GIL released.
+fn with_rows<T: Send>(
+    counts: &PyReadonlyArray2<'_, u8>,
+    melds: &Option<PyReadonlyArray1<'_, u8>>,
+    f: impl FnOnce(&Rows<'_>) -> crate::error::Result<T> + Send,
+) -> PyResult<T> {
+    let py = counts.py();
+    let shape = counts.shape();
+    if shape[1] != KINDS {
+        return Err(hand_error(py, format!("tile counts must have 34 columns, not {}", shape[1])));
+    }
+    let slice = counts.as_slice().map_err(|_| hand_error(py, "tile counts must be a C-contiguous uint8 array"))?;
+    let meld_slice = match melds {
+        Some(m) => Some(m.as_slice().map_err(|_| hand_error(py, "melds must be a contiguous uint8 array"))?),
+        None => None,
+    };
+    py.detach(|| f(&Rows { counts: slice, melds: meld_slice })).py_err(py)
+}
+
+fn arrangement_dict<'py>(py: Python<'py>, a: &Arrangement) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("form", a.form.name())?;
+    let groups = PyList::empty(py);
+    for g in &a.groups {
+        let gd = PyDict::new(py);
+        gd.set_item("kind", g.kind.name())?;
+        gd.set_item("tiles", g.tiles.iter().map(|&t| tiles::name(t)).collect::<Vec<_>>())?;
+        gd.set_item("wilds", g.wild_tiles().into_iter().map(tiles::name).collect::<Vec<_>>())?;
+        gd.set_item("meld", g.meld.map(|m| m.name()))?;
+        groups.append(gd)?;
+    }
+    d.set_item("groups", groups)?;
+    Ok(d)
+}

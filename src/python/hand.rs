@@ -1,0 +1,161 @@
+//! `haidi.Hand` and `haidi.Meld`.
+
+use pyo3::prelude::*;
+
+use super::convert;
+use super::errors::IntoPy;
+use crate::hand::{Hand, Meld};
+use crate::notation;
+use crate::tiles::{self, KINDS};
+
+/// A hand: concealed tiles, declared melds and flowers.
+#[pyclass(name = "Hand", module = "haidi._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyHand {
+    pub inner: Hand,
+}
+
+#[pymethods]
+impl PyHand {
+    /// Reads a hand. `format` is "compact" (haidi's notation) or "comh"
+    /// (ChineseOfficialMahjongHelper); it is never guessed.
+    #[new]
+    #[pyo3(signature = (text, format = "compact"))]
+    fn new(py: Python<'_>, text: &str, format: &str) -> PyResult<Self> {
+        let parsed = notation::parse(text, convert::format(py, format)?).py_err(py)?;
+        if parsed.rest.is_some() {
+            return Err(super::errors::hand_error(py, "the part after '|' is a situation, not a hand"));
+        }
+        Ok(PyHand { inner: parsed.hand })
+    }
+
+    /// Concealed tiles in compact notation, in order m, p, s, z.
+    #[getter]
+    fn concealed(&self) -> String {
+        tiles::counts_to_string(&self.inner.concealed)
+    }
+
+    /// Concealed tile counts by kind (34 numbers).
+    #[getter]
+    fn counts(&self) -> Vec<u8> {
+        self.inner.concealed.to_vec()
+    }
+
+    #[getter]
+    fn melds(&self) -> Vec<PyMeld> {
+        self.inner.melds.iter().map(|&m| PyMeld { inner: m }).collect()
+    }
+
+    /// Flowers held, as `"1f"`...`"8f"`.
+    #[getter]
+    fn flowers(&self) -> Vec<String> {
+        (0..8u8).filter(|f| self.inner.flowers >> f & 1 == 1).map(tiles::flower_name).collect()
+    }
+
+    /// The concealed tile written last (in COMH strings, the winning tile).
+    #[getter]
+    fn last(&self) -> Option<String> {
+        self.inner.last.map(tiles::name)
+    }
+
+    /// Tiles as rulesets count them: concealed tiles plus three per meld.
+    #[getter]
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+
+    /// Copies held of each kind, concealed and melded (34 numbers).
+    fn held(&self) -> Vec<u8> {
+        self.inner.held().to_vec()
+    }
+
+    /// The hand in Unicode tile glyphs (melds in brackets).
+    fn glyphs(&self) -> String {
+        let mut out: String = (0..KINDS as u8)
+            .flat_map(|t| std::iter::repeat_n(tiles::glyph(t), self.inner.concealed[t as usize] as usize))
+            .collect();
+        for m in &self.inner.melds {
+            out.push('[');
+            out.extend(m.tiles().into_iter().map(tiles::glyph));
+            out.push(']');
+        }
+        out.extend((0..8u8).filter(|f| self.inner.flowers >> f & 1 == 1).map(tiles::flower_glyph));
+        out
+    }
+
+    /// The same hand with one more concealed tile.
+    fn add(&self, py: Python<'_>, tile: &str) -> PyResult<PyHand> {
+        let t = convert::tile(py, tile)?;
+        if self.inner.held()[t as usize] >= 4 {
+            return Err(super::errors::hand_error(py, format!("a fifth copy of {tile}")));
+        }
+        Ok(PyHand { inner: self.inner.with_tile(t) })
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.notation()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Hand({:?})", self.inner.notation())
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.notation().hash(&mut h);
+        h.finish()
+    }
+}
+
+/// A declared meld.
+#[pyclass(name = "Meld", module = "haidi._core", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyMeld {
+    pub inner: Meld,
+}
+
+#[pymethods]
+impl PyMeld {
+    /// "chow", "pung", "kong", "concealed_kong" or "added_kong".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.inner.kind.name()
+    }
+
+    #[getter]
+    fn tiles(&self) -> Vec<String> {
+        self.inner.tiles().into_iter().map(tiles::name).collect()
+    }
+
+    /// Seat offset of the player who supplied the tile (1-3), when known.
+    #[getter]
+    fn from_seat(&self) -> Option<u8> {
+        self.inner.from
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.notation()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Meld({:?})", self.inner.notation())
+    }
+}
+
+/// The Unicode glyph of a tile such as "5p" or a flower such as "1f".
+#[pyfunction]
+pub fn tile_glyph(py: Python<'_>, tile: &str) -> PyResult<String> {
+    let h = notation::parse(tile, notation::Format::Compact).py_err(py)?.hand;
+    match (h.concealed_len(), h.flowers.count_ones(), h.melds.len()) {
+        (1, 0, 0) => Ok(h.last.map(tiles::glyph).unwrap_or('?').to_string()),
+        (0, 1, 0) => Ok(tiles::flower_glyph(h.flowers.trailing_zeros() as u8).to_string()),
+        _ => Err(super::errors::hand_error(py, format!("{tile:?} is not one tile"))),
+    }
+}
+
+/// The 34 tile kinds in compact notation, in index order.
+#[pyfunction]
+pub fn tile_names() -> Vec<String> {
+    (0..KINDS as u8).map(tiles::name).collect()
+}

@@ -1,0 +1,21 @@
+//! The PyO3 binding layer: `haidi._core`. One file per concern; the algorithms live
+//! outside this folder and never see Python.
+
+use pyo3::prelude::*;
+
+mod convert;
+mod engine;
+mod errors;
+mod hand;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("HandError", m.py().get_type::<errors::HandError>())?;
+    m.add_class::<hand::PyHand>()?;
+    m.add_class::<hand::PyMeld>()?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_function(wrap_pyfunction!(hand::tile_glyph, m)?)?;
+    m.add_function(wrap_pyfunction!(hand::tile_names, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,175 @@
+//! Precomputed distances for one suit (or the honours) to every partial target.
+//!
+//! For a suit's counts `c` (nine digits base 5), `distance(c)[m][h]` is the least number
+//! of tiles that must be added to `c` so that it contains `m` melds (chows and pungs) plus
+//! `h` pairs with at most four tiles of a kind; tiles of `c` left over are thrown away.
+//! Summed over the suits and minimised over how melds are shared out, this is exactly one
+//! more than the shanten number of the standard form, and zero for a complete hand.
+//!
+//! The table is built once: mark every complete target, close the marks downwards
+//! (every sub-multiset of a target can grow into it), then take for every `c` the
+//! largest marked sub-multiset by a sweep over the lattice.
+
+use std::sync::OnceLock;
+
+/// Melds one group may need: up to 5 (16-tile hands).
+pub const MAX_MELDS: usize = 5;
+/// Number of (melds, pair) targets: `m * 2 + h`.
+pub const TARGETS: usize = (MAX_MELDS + 1) * 2;
+
+/// Distance of a group's counts to each (melds, pair) target, indexed `m * 2 + h`.
+pub type Distances = [u8; TARGETS];
+
+pub struct Table {
+    kinds: usize,
+    pub dist: Vec<Distances>,
+}
+
+const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
+
+impl Table {
+    /// Index of a group's counts (each at most 4).
+    #[inline]
+    pub fn index(counts: &[u8]) -> usize {
+        counts.iter().rev().fold(0usize, |acc, &c| acc * 5 + c as usize)
+    }
+
+    #[inline]
+    pub fn get(&self, counts: &[u8]) -> &Distances {
+        &self.dist[Self::index(counts)]
+    }
+
+    fn build(kinds: usize, chows: bool) -> Table {
+        let size = POW5[kinds];
+        // Bit (m * 2 + h) of marks[i]: counts i lie inside some target with m melds and h pairs.
+        let mut marks = vec![0u16; size];
+        let mut counts = vec![0u8; kinds];
+        mark_targets(&mut counts, 0, 0, kinds, chows, &mut marks);
+        for i in (0..size).rev() {
+            let mut m = marks[i];
+            let mut rest = i;
+            for p in POW5.iter().take(kinds) {
+                if rest % 5 < 4 {
+                    m |= marks[i + p];
+                }
+                rest /= 5;
+            }
+            marks[i] = m;
+        }
+        // best[i][k]: the most tiles of counts i that some target k can use.
+        let mut best = vec![[0u8; TARGETS]; size];
+        let mut digits = vec![0u8; kinds];
+        for i in 0..size {
+            let total: u8 = digits.iter().sum();
+            let mut b = [0u8; TARGETS];
+            for (d, p) in digits.iter().zip(POW5.iter()) {
+                if *d > 0 {
+                    let below = &best[i - p];
+                    for k in 0..TARGETS {
+                        b[k] = b[k].max(below[k]);
+                    }
+                }
+            }
+            for (k, slot) in b.iter_mut().enumerate() {
+                if marks[i] >> k & 1 == 1 {
+                    *slot = total;
+                }
+            }
+            best[i] = b;
+            // Odometer increment of the base-5 digits.
+            for d in digits.iter_mut() {
+                *d += 1;
+                if *d < 5 {
+                    break;
+                }
+                *d = 0;
+            }
+        }
+        let dist = best
+            .into_iter()
+            .map(|b| {
+                let mut d = [0u8; TARGETS];
+                for (k, slot) in d.iter_mut().enumerate() {
+                    *slot = target_size(k) - b[k];
+                }
+                d
+            })
+            .collect();
+        Table { kinds, dist }
+    }
+
+    pub fn kinds(&self) -> usize {
+        self.kinds
+    }
+}
+
+/// Tiles in target `k = m * 2 + h`.
+#[inline]
+pub const fn target_size(k: usize) -> u8 {
+    ((k / 2) * 3 + (k % 2) * 2) as u8
+}
+
+/// Marks every complete target: melds chosen in non-decreasing order of (type, kind) so
+/// each multiset is visited once, then with or without a pair.
+fn mark_targets(counts: &mut [u8], from: usize, melds: usize, kinds: usize, chows: bool, marks: &mut [u16]) {
+    let idx = Table::index(counts);
+    marks[idx] |= 1 << (melds * 2);
+    for p in 0..kinds {
+        if counts[p] <= 2 {
+            counts[p] += 2;
+            marks[Table::index(counts)] |= 1 << (melds * 2 + 1);
+            counts[p] -= 2;
+        }
+    }
+    if melds == MAX_MELDS {
+        return;
+    }
+    // Meld choices: 0..kinds are pungs, kinds.. are chows starting at (choice - kinds).
+    let choices = if chows { kinds + kinds - 2 } else { kinds };
+    for choice in from..choices {
+        let (start, len, each) = if choice < kinds { (choice, 1, 3) } else { (choice - kinds, 3, 1) };
+        if (start..start + len).all(|t| counts[t] + each <= 4) {
+            for t in start..start + len {
+                counts[t] += each;
+            }
+            mark_targets(counts, choice, melds + 1, kinds, chows, marks);
+            for t in start..start + len {
+                counts[t] -= each;
+            }
+        }
+    }
+}
+
+/// The table of a suit (nine kinds, chows allowed).
+pub fn suit() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| Table::build(9, true))
+}
+
+/// The table of the honours (seven kinds, no chows).
+pub fn honours() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| Table::build(7, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_distances() {
+        let t = suit();
+        // 1112345678999: nine gates, needs one tile for 4 melds + pair.
+        let d = t.get(&[3, 1, 1, 1, 1, 1, 1, 1, 3]);
+        assert_eq!(d[4 * 2 + 1], 1);
+        // Complete: 11123 = 111 + 23? No: 123 + 11.
+        assert_eq!(t.get(&[3, 1, 1, 0, 0, 0, 0, 0, 0])[3], 0);
+        // Empty counts: target size.
+        assert_eq!(t.get(&[0; 9])[4 * 2 + 1], 14);
+        // Four of a kind cannot be a pung plus a pair.
+        assert_eq!(t.get(&[4, 0, 0, 0, 0, 0, 0, 0, 0])[3], 2);
+        let h = honours();
+        assert_eq!(h.get(&[3, 2, 0, 0, 0, 0, 0])[3], 0);
+        assert_eq!(h.get(&[1, 1, 1, 0, 0, 0, 0])[2], 2);
+    }
+}
