@@ -170,8 +170,9 @@ impl View {
 
 /// Checks that the hand's tiles are in the tile set and its size fits the forms:
 /// `ready` asks for a hand one tile short (13/16), otherwise a complete-size hand
-/// (14/17); `None` accepts either.
-pub fn check_hand(hand: &Hand, forms: &Forms, tile_set: u64, ruleset: &str, ready: Option<bool>) -> Result<()> {
+/// (14/17); `None` accepts either. `extra` wild tiles held outside the concealed
+/// tiles (a flower playing as a wild) count towards the size.
+pub fn check_hand(hand: &Hand, forms: &Forms, tile_set: u64, ruleset: &str, ready: Option<bool>, extra: usize) -> Result<()> {
     let held = hand.held();
     for t in 0..KINDS {
         if held[t] > 0 && tile_set >> t & 1 == 0 {
@@ -188,7 +189,7 @@ pub fn check_hand(hand: &Hand, forms: &Forms, tile_set: u64, ruleset: &str, read
             hand.melds.len()
         )));
     }
-    let size = hand.size();
+    let size = hand.size() + extra;
     let (short, full) = (3 * m + 1, 3 * m + 2);
     let ok = match ready {
         Some(true) => size == short,

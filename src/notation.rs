@@ -239,9 +239,13 @@ fn make_meld(
         }
     }
     ts.sort_unstable();
+    // COMH writes an added kong as the supplier's offset plus 4.
+    let comh_added = r.format == Format::Comh && matches!(offset, Some((5..=7, _)));
+    let offset = if comh_added { offset.map(|(o, p)| (o - 4, p)) } else { offset };
     if let Some((o, p)) = offset {
         if !(1..=3).contains(&o) {
-            return Err(r.err(ErrorKind::Misplaced(format!("seat offset {o} (must be 1, 2 or 3)")), p));
+            let allowed = if r.format == Format::Comh { "1-3, or 5-7 for an added kong" } else { "1, 2 or 3" };
+            return Err(r.err(ErrorKind::Misplaced(format!("seat offset {o} (must be {allowed})")), p));
         }
         if open == '{' {
             return Err(r.err(ErrorKind::Misplaced("a concealed kong has no supplier".into()), p));
@@ -263,7 +267,7 @@ fn make_meld(
         (4, true) => {
             if open == '{' {
                 MeldKind::ConcealedKong
-            } else if plus {
+            } else if plus || comh_added {
                 MeldKind::AddedKong
             } else if r.format == Format::Comh && offset.is_none() {
                 MeldKind::ConcealedKong
@@ -278,7 +282,7 @@ fn make_meld(
     if open == '{' && kind != MeldKind::ConcealedKong {
         return Err(r.err(text("braces hold a concealed kong of four tiles"), pos));
     }
-    if plus && kind != MeldKind::AddedKong {
+    if (plus || comh_added) && kind != MeldKind::AddedKong {
         return Err(r.err(text("'+' marks an added kong of four tiles"), pos));
     }
     Ok(Meld { kind, tile: ts[0], from: offset.map(|o| o.0) })
@@ -332,6 +336,8 @@ mod tests {
         assert_eq!(h.melds[2].kind, MeldKind::ConcealedKong);
         assert_eq!(h.melds[2].tile, tiles::RED);
         assert_eq!(h.last, Some(30));
+        let added = parse("[5555p,6]", Format::Comh).unwrap().hand.melds[0];
+        assert_eq!((added.kind, added.from), (MeldKind::AddedKong, Some(2)));
         // The same brackets mean an exposed kong in compact notation.
         assert_eq!(compact("[1111m]").unwrap().melds[0].kind, MeldKind::Kong);
     }

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterable, Union
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
 
 import numpy as np
 
@@ -24,11 +25,33 @@ class Ruleset:
 
     Get one with ``haidi.ruleset(name)``. Every method takes a hand as a ``Hand`` or as
     text (``format="compact"`` by default, or ``"comh"``), and wild kinds as ``wilds``.
+    Scoring (``evaluate``) and payments (``settle``) come from the ruleset's module.
     """
 
-    def __init__(self, spec: RulesetSpec) -> None:
-        self.spec = spec
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module
+        self.spec: RulesetSpec = module.SPEC
+        spec = self.spec
         self.engine = Engine(spec.name, spec.melds, spec.tiles, **spec.forms)
+
+    def _scoring(self, what: str) -> Any:
+        fn = getattr(self.module, what, None)
+        if fn is None:
+            raise NotImplementedError(f"{what} is not implemented for {self.name} yet")
+        return fn
+
+    def evaluate(self, **situation: Any) -> dict[str, Any]:
+        """Scores a winning situation (keys documented per ruleset)."""
+        return self._scoring("evaluate")(self, **situation)
+
+    def evaluate_many(self, situations: Any) -> Any:
+        """Scores many situations: a list of dicts, or columns (see the ruleset's docs)."""
+        return self._scoring("evaluate_many")(self, situations)
+
+    def settle(self, outcome: Mapping[str, Any]) -> list[int]:
+        """Four payments by seat (seat 0 the dealer), positive for what a seat receives;
+        they sum to zero. The keys of ``outcome`` are documented per ruleset."""
+        return self._scoring("settle")(self, outcome)
 
     @property
     def name(self) -> str:
@@ -129,4 +152,4 @@ def ruleset(name: str) -> Ruleset:
         module = REGISTRY[name.lower()]
     except KeyError:
         raise HandError(f"unknown ruleset {name!r}; choose from {', '.join(REGISTRY)}") from None
-    return Ruleset(module.SPEC)
+    return Ruleset(module)

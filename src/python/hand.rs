@@ -37,8 +37,9 @@ impl PyHand {
 
     /// Concealed tile counts by kind (34 numbers).
     #[getter]
-    fn counts(&self) -> Vec<u8> {
-        self.inner.concealed.to_vec()
+    fn counts(&self) -> Vec<u32> {
+        // Not Vec<u8>, which PyO3 would hand over as bytes.
+        self.inner.concealed.iter().map(|&c| c as u32).collect()
     }
 
     #[getter]
@@ -65,8 +66,8 @@ impl PyHand {
     }
 
     /// Copies held of each kind, concealed and melded (34 numbers).
-    fn held(&self) -> Vec<u8> {
-        self.inner.held().to_vec()
+    fn held(&self) -> Vec<u32> {
+        self.inner.held().iter().map(|&c| c as u32).collect()
     }
 
     /// The hand in Unicode tile glyphs (melds in brackets).

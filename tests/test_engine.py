@@ -1,0 +1,110 @@
+"""Waits, shanten, win checks and decompositions on known hands."""
+
+import pytest
+
+import haidi
+from haidi import HandError
+
+mcr = haidi.ruleset("mcr")
+
+
+def test_nine_gates():
+    assert mcr.waits("1112345678999m") == [f"{i}m" for i in range(1, 10)]
+    assert mcr.shanten("1112345678999m") == 0
+
+
+def test_public_ting_cases(mcr_cases):
+    cases = mcr_cases["ting_cases"]
+    assert len(cases) == 20
+    for case in cases:
+        comh = mcr.waits(case["input"], format="comh")
+        compact = mcr.waits(case["hand"])
+        assert sorted(comh) == sorted(case["waits"]), case["input"]
+        assert compact == comh
+
+
+def test_special_forms_complete():
+    assert mcr.is_win("19m19p19s12345677z")  # 十三幺
+    assert mcr.is_win("1133557799m1122z")  # 七对
+    assert mcr.is_win("1111335577m1122z")  # 七对 with four of a kind as two pairs
+    assert mcr.is_win("147m258p369s12345z")  # 全不靠
+    assert mcr.is_win("147m258p369s234m11z")  # 组合龙
+    assert not mcr.is_win("147m258p369s234m12z")
+
+
+def test_thirteen_orphans_waits():
+    assert mcr.waits("19m19p19s1234567z") == ["1m", "9m", "1p", "9p", "1s", "9s"] + [f"{i}z" for i in range(1, 8)]
+    assert mcr.waits("19m19p19s1234566z") == ["7z"]
+
+
+def test_a_kind_held_four_times_is_no_wait():
+    # 1111m beside three chows: every reading needs a fifth 1m.
+    assert mcr.waits("1111m234p567p789p") == []
+    assert mcr.shanten("1111m234p567p789p") == 1
+    # The four copies may be partly melded.
+    assert mcr.waits("1m234p567p789p[111m]") == []
+    assert mcr.shanten("1m234p567p789p[111m]") == 1
+
+
+def test_melds_count_towards_size():
+    assert mcr.waits("1m[234p][567p][789p][123s]") == ["1m"]
+    assert mcr.is_win("11m[234p][567p][789p]{1111s}")
+    assert mcr.shanten("11m[234p][567p][789p]{1111s}") == -1
+
+
+def test_size_and_tile_set_errors():
+    with pytest.raises(HandError, match="expected 13"):
+        mcr.waits("123m")
+    with pytest.raises(HandError, match="expected 14"):
+        mcr.is_win("1112345678999m")
+    with pytest.raises(HandError, match="not played in changsha"):
+        haidi.ruleset("changsha").waits("111234567899m1z")
+    with pytest.raises(HandError, match="not played in longgang"):
+        haidi.ruleset("longgang").shanten("1112345678999m5z55z")
+    with pytest.raises(HandError, match="unknown ruleset"):
+        haidi.ruleset("riichi")
+    with pytest.raises(HandError, match="at most 4"):
+        mcr.waits("1m[123p][123p][123s][123s][789s]")
+
+
+def test_wilds():
+    # 7z wild: it makes a pung of 2z (waiting on 1p) or of 1p (waiting on 2z); a second
+    # wild completes either way.
+    assert mcr.waits("123456789m11p2z7z", wilds="7z") == ["1p", "2z", "7z"]
+    assert mcr.waits("123456789m11p2z7z", wilds=["7z"]) == ["1p", "2z", "7z"]
+    # A wild may stand for its own kind: 777z with a 7z wild is still a pung.
+    assert mcr.is_win("123456789m11p777z", wilds="7z")
+    # Four wilds and ten tiles: complete as long as the real tiles fit.
+    assert mcr.is_win("123456789m1p5555z", wilds="5z")
+
+
+def test_wild_given_as_an_extra_tile():
+    # A seat flower that plays as a wild is passed as extra_wilds.
+    longgang = haidi.ruleset("longgang")
+    assert longgang.hand_size == 16
+    assert longgang.is_win("123456789m123p11s77z", extra_wilds=1)
+
+
+def test_changsha_pairs():
+    cs = haidi.ruleset("changsha")
+    # 平胡 needs a 2-5-8 pair: 11s is not one.
+    assert not cs.is_win("123m456m789m234p11s")
+    assert cs.is_win("123m456m789m234p55s")
+    assert cs.waits("123m456m789m234p1s") == []
+    assert cs.waits("123m456m789m234p2s") == ["2s"]
+    # 碰碰胡 and 清一色 take any pair; 将将胡 needs no structure.
+    assert cs.is_win("111m333p444s666s11s")
+    assert cs.is_win("11123456778899m")  # 清一色, pair 11m
+    assert cs.is_win("22558m258p25588s2m")
+
+
+def test_decompose_lists_every_reading():
+    arrs = mcr.decompose("111222333m456p77z")
+    assert len(arrs) == 2
+    kinds = sorted(tuple(g["kind"] for g in a["groups"]) for a in arrs)
+    assert kinds == [("pair", "chow", "chow", "chow", "chow"), ("pair", "chow", "pung", "pung", "pung")]
+    seven = mcr.decompose("1122334455667m7m")
+    assert {a["form"] for a in seven} == {"standard", "seven_pairs"}
+    w = mcr.decompose("123456789m11p22z7z", wilds="7z")
+    assert all(sum(len(g["wilds"]) for g in a["groups"]) == 1 for a in w)
+    assert len(mcr.decompose("123456789m1p5555z", wilds="5z", limit=5)) == 5
