@@ -101,7 +101,8 @@ fn view(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> View {
             caps[t] = 4;
         }
     }
-    let shape = MeldShape { count: melds, chows: melds > 0, suits: if melds > 0 { 0b111 } else { 0 }, all_258: melds == 0 };
+    let shape =
+        MeldShape { count: melds, chows: melds > 0, suits: if melds > 0 { 0b111 } else { 0 }, all_258: melds == 0 };
     View { counts, wilds, caps, melds: shape }
 }
 

@@ -142,7 +142,17 @@ impl Search<'_> {
     /// Chows starting at `s` that hold the real tile `k` and no lower real tile: places
     /// below `k` are wilds, places above are real or wild (both are tried).
     #[allow(clippy::too_many_arguments)]
-    fn chow_from(&mut self, r: &mut Counts, w: u8, stand: &mut Counts, melds: usize, pair: usize, acc: &mut Vec<Group>, k: usize, s: usize) {
+    fn chow_from(
+        &mut self,
+        r: &mut Counts,
+        w: u8,
+        stand: &mut Counts,
+        melds: usize,
+        pair: usize,
+        acc: &mut Vec<Group>,
+        k: usize,
+        s: usize,
+    ) {
         if (s..s + 3).any(|p| stand[p] + 1 > self.caps[p]) {
             return;
         }
@@ -324,14 +334,24 @@ fn pairs_rec(
 }
 
 /// Fourteen single tiles from `candidates` (kinds), real tiles first, wilds for the rest.
-fn singles(view: &View, candidates: &[Tile], total: usize, kind: GroupKind, extra_pair: bool, out: &mut BTreeSet<Vec<Group>>, limit: usize) {
+fn singles(
+    view: &View,
+    candidates: &[Tile],
+    total: usize,
+    kind: GroupKind,
+    extra_pair: bool,
+    out: &mut BTreeSet<Vec<Group>>,
+    limit: usize,
+) {
     let cand_mask: u64 = candidates.iter().fold(0, |m, &t| m | 1 << t);
-    let real: Vec<Tile> = (0..KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, view.counts[t as usize] as usize)).collect();
+    let real: Vec<Tile> =
+        (0..KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, view.counts[t as usize] as usize)).collect();
     if real.iter().any(|&t| cand_mask >> t & 1 == 0) {
         return;
     }
     // Pair kinds to try (thirteen orphans): each candidate.
-    let pair_choices: Vec<Option<Tile>> = if extra_pair { candidates.iter().map(|&t| Some(t)).collect() } else { vec![None] };
+    let pair_choices: Vec<Option<Tile>> =
+        if extra_pair { candidates.iter().map(|&t| Some(t)).collect() } else { vec![None] };
     for pair in pair_choices {
         let mut need = [0u8; KINDS];
         for &t in candidates {
@@ -344,7 +364,8 @@ fn singles(view: &View, candidates: &[Tile], total: usize, kind: GroupKind, extr
             continue;
         }
         // Kinds still open, of which the wilds take some.
-        let open: Vec<Tile> = candidates.iter().copied().filter(|&t| view.counts[t as usize] < need[t as usize]).collect();
+        let open: Vec<Tile> =
+            candidates.iter().copied().filter(|&t| view.counts[t as usize] < need[t as usize]).collect();
         let fixed: usize = candidates.iter().map(|&t| view.counts[t as usize] as usize).sum();
         let missing: usize = candidates.iter().map(|&t| (need[t as usize] - view.counts[t as usize]) as usize).sum();
         if fixed + view.wilds as usize != total || (!extra_pair && view.wilds as usize > open.len()) {
@@ -429,7 +450,8 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
                 }
                 let no_chows = !shape.chows && groups.iter().all(|g| g.kind != GroupKind::Chow);
                 let suits = groups.iter().fold(shape.suits, |m, g| m | 1 << tiles::suit(g.tiles[0]));
-                (forms.all_pungs_any_pair && no_chows) || (forms.one_suit_any_pair && suits.count_ones() == 1 && suits & 8 == 0)
+                (forms.all_pungs_any_pair && no_chows)
+                    || (forms.one_suit_any_pair && suits.count_ones() == 1 && suits & 8 == 0)
             });
         }
         push(Form::Standard, set, &mut result);
@@ -521,7 +543,15 @@ fn knitted_straight(view: &View, mask: u64, pair_ok: u64, melds: usize, limit: u
 
 fn loose_258(view: &View, limit: usize, out: &mut BTreeSet<Vec<Group>>) {
     let kinds: Vec<Tile> = tiles::mask_tiles(KINDS_258).collect();
-    fn rec(view: &View, kinds: &[Tile], i: usize, w: u8, extra: &mut Vec<Tile>, out: &mut BTreeSet<Vec<Group>>, limit: usize) {
+    fn rec(
+        view: &View,
+        kinds: &[Tile],
+        i: usize,
+        w: u8,
+        extra: &mut Vec<Tile>,
+        out: &mut BTreeSet<Vec<Group>>,
+        limit: usize,
+    ) {
         if out.len() >= limit {
             return;
         }
@@ -582,7 +612,9 @@ mod tests {
         let a = arrangements("123456789m11p22z5z", &Forms::standard(4), 1 << 31);
         // The wild must make 22z a pung (or 2z + wild a pair? no: 11p is then a pung short).
         assert!(a.iter().all(|arr| arr.groups.iter().map(|g| g.wilds.count_ones()).sum::<u32>() == 1));
-        assert!(a.iter().any(|arr| arr.groups.iter().any(|g| g.kind == GroupKind::Pung && g.tiles[0] == 28 && g.wilds == 1)));
+        assert!(a
+            .iter()
+            .any(|arr| arr.groups.iter().any(|g| g.kind == GroupKind::Pung && g.tiles[0] == 28 && g.wilds == 1)));
     }
 
     #[test]

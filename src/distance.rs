@@ -120,9 +120,7 @@ pub fn standard_with(view: &View, melds: usize, pair_ok: u64) -> u8 {
 /// Real tiles of the hand in kinds of `mask`, each counted at most `per` times and at
 /// most its cap.
 fn overlap_capped(view: &View, mask: u64, per: u8) -> u32 {
-    tiles::mask_tiles(mask)
-        .map(|t| view.counts[t as usize].min(per).min(view.caps[t as usize]) as u32)
-        .sum()
+    tiles::mask_tiles(mask).map(|t| view.counts[t as usize].min(per).min(view.caps[t as usize]) as u32).sum()
 }
 
 /// Pair places for the pairs forms: each kind offers one place worth up to 2 tiles, and
@@ -242,7 +240,8 @@ pub fn knitted_straight(view: &View, melds: usize, pair_ok: u64) -> u8 {
 /// A hand of pungs and one pair, any pair kind.
 pub fn all_pungs(view: &View, melds: usize) -> u8 {
     let mut best = INF;
-    let pungs: Vec<(usize, u8)> = (0..KINDS).filter(|&t| view.caps[t] >= 3).map(|t| (t, view.counts[t].min(3))).collect();
+    let pungs: Vec<(usize, u8)> =
+        (0..KINDS).filter(|&t| view.caps[t] >= 3).map(|t| (t, view.counts[t].min(3))).collect();
     for p in (0..KINDS).filter(|&t| view.caps[t] >= 2) {
         let mut vals: Vec<u8> = pungs.iter().filter(|(t, _)| *t != p).map(|&(_, v)| v).collect();
         if vals.len() < melds {
@@ -271,60 +270,38 @@ pub fn all_258(view: &View, melds: usize) -> u8 {
 }
 
 /// Distance of each form the ruleset allows and that the declared melds leave open,
-/// before wilds are spent. `visit` returns true to stop early.
+/// before wilds are spent, cheapest forms first. `visit` returns true to stop early.
 pub fn form_distances(forms: &Forms, view: &View, mut visit: impl FnMut(Form, u8) -> bool) {
     let melds = melds_left(forms, view);
     let shape = view.melds;
     let concealed = shape.count == 0;
-    if forms.standard {
-        if visit(Form::Standard, standard_with(view, melds, forms.pair_kinds)) {
-            return;
-        }
-        let narrow = forms.pair_kinds != tiles::ALL_KINDS;
-        if narrow && forms.all_pungs_any_pair && !shape.chows {
-            if visit(Form::Standard, all_pungs(view, melds)) {
-                return;
-            }
-        }
-        if narrow && forms.one_suit_any_pair {
-            for s in 0..3 {
-                if shape.suits & !(1 << s) == 0 {
-                    if visit(Form::Standard, one_suit(view, melds, s)) {
-                        return;
-                    }
-                }
-            }
-        }
-    }
-    if concealed && forms.seven_pairs && forms.fits(Form::SevenPairs) {
-        if visit(Form::SevenPairs, seven_pairs(view, forms.four_as_two_pairs)) {
-            return;
-        }
-    }
-    if concealed && forms.eight_pairs_and_a_half && forms.fits(Form::EightPairsAndAHalf) {
-        if visit(Form::EightPairsAndAHalf, eight_pairs_and_a_half(view, forms.four_as_two_pairs)) {
-            return;
-        }
-    }
-    if concealed && forms.thirteen_orphans && forms.fits(Form::ThirteenOrphans) {
-        if visit(Form::ThirteenOrphans, thirteen_orphans(view)) {
-            return;
-        }
-    }
-    if concealed && forms.honours_and_knitted && forms.fits(Form::HonoursAndKnitted) {
-        if visit(Form::HonoursAndKnitted, honours_and_knitted(view)) {
-            return;
-        }
-    }
-    if shape.count <= 1 && forms.knitted_straight && forms.fits(Form::KnittedStraight) {
-        if visit(Form::KnittedStraight, knitted_straight(view, melds, forms.pair_kinds)) {
+    let narrow = forms.pair_kinds != tiles::ALL_KINDS;
+    let one_suit_open = |s: u8| narrow && forms.one_suit_any_pair && shape.suits & !(1 << s) == 0;
+    let candidates: [(bool, Form, &dyn Fn() -> u8); 10] = [
+        (forms.standard, Form::Standard, &|| standard_with(view, melds, forms.pair_kinds)),
+        (forms.standard && narrow && forms.all_pungs_any_pair && !shape.chows, Form::Standard, &|| {
+            all_pungs(view, melds)
+        }),
+        (forms.standard && one_suit_open(0), Form::Standard, &|| one_suit(view, melds, 0)),
+        (forms.standard && one_suit_open(1), Form::Standard, &|| one_suit(view, melds, 1)),
+        (forms.standard && one_suit_open(2), Form::Standard, &|| one_suit(view, melds, 2)),
+        (concealed && forms.seven_pairs, Form::SevenPairs, &|| seven_pairs(view, forms.four_as_two_pairs)),
+        (concealed && forms.eight_pairs_and_a_half, Form::EightPairsAndAHalf, &|| {
+            eight_pairs_and_a_half(view, forms.four_as_two_pairs)
+        }),
+        (concealed && forms.thirteen_orphans, Form::ThirteenOrphans, &|| thirteen_orphans(view)),
+        (concealed && forms.honours_and_knitted, Form::HonoursAndKnitted, &|| honours_and_knitted(view)),
+        (shape.count <= 1 && forms.knitted_straight, Form::KnittedStraight, &|| {
+            knitted_straight(view, melds, forms.pair_kinds)
+        }),
+    ];
+    for (open, form, distance) in candidates {
+        if open && forms.fits(form) && visit(form, distance()) {
             return;
         }
     }
     if forms.all_258 && shape.all_258 {
-        if visit(Form::All258, all_258(view, melds)) {
-            return;
-        }
+        visit(Form::All258, all_258(view, melds));
     }
 }
 

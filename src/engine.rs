@@ -61,7 +61,10 @@ impl Engine {
         // Exchanges are counted against tiles that exist, so a distance of 1 is a real
         // wait except when the only tiles that would complete the hand are ones the
         // player holds all four of (counting wild copies). Then it is one step further.
-        if d == 0 && hand.size() + wilds.extra as usize == self.forms.ready_size() && self.waits_mask(view, hand, wilds) == 0 {
+        if d == 0
+            && hand.size() + wilds.extra as usize == self.forms.ready_size()
+            && self.waits_mask(view, hand, wilds) == 0
+        {
             return 1;
         }
         d

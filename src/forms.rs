@@ -172,7 +172,14 @@ impl View {
 /// `ready` asks for a hand one tile short (13/16), otherwise a complete-size hand
 /// (14/17); `None` accepts either. `extra` wild tiles held outside the concealed
 /// tiles (a flower playing as a wild) count towards the size.
-pub fn check_hand(hand: &Hand, forms: &Forms, tile_set: u64, ruleset: &str, ready: Option<bool>, extra: usize) -> Result<()> {
+pub fn check_hand(
+    hand: &Hand,
+    forms: &Forms,
+    tile_set: u64,
+    ruleset: &str,
+    ready: Option<bool>,
+    extra: usize,
+) -> Result<()> {
     let held = hand.held();
     for t in 0..KINDS {
         if held[t] > 0 && tile_set >> t & 1 == 0 {

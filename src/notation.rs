@@ -233,9 +233,7 @@ fn make_meld(
     for &(item, p) in inner {
         match item {
             Item::Tile(t) => ts.push(t),
-            Item::Flower(_) => {
-                return Err(r.err(ErrorKind::Misplaced("a flower cannot be part of a meld".into()), p))
-            }
+            Item::Flower(_) => return Err(r.err(ErrorKind::Misplaced("a flower cannot be part of a meld".into()), p)),
         }
     }
     ts.sort_unstable();

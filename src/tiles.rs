@@ -80,9 +80,9 @@ pub fn flower_name(f: u8) -> String {
 /// Unicode glyph of a kind (the Mahjong Tiles block).
 pub fn glyph(t: Tile) -> char {
     let cp = match suit(t) {
-        0 => 0x1F007 + (t as u32),             // 🀇 one of characters
-        1 => 0x1F019 + (t as u32 - 9),         // 🀙 one of circles
-        2 => 0x1F010 + (t as u32 - 18),        // 🀐 one of bamboos
+        0 => 0x1F007 + (t as u32),      // 🀇 one of characters
+        1 => 0x1F019 + (t as u32 - 9),  // 🀙 one of circles
+        2 => 0x1F010 + (t as u32 - 18), // 🀐 one of bamboos
         _ => HONOUR_GLYPHS[(t - HONOURS) as usize],
     };
     char::from_u32(cp).unwrap_or('?')
@@ -91,9 +91,7 @@ pub fn glyph(t: Tile) -> char {
 /// Glyphs of east, south, west, north, white, green, red.
 const HONOUR_GLYPHS: [u32; 7] = [0x1F000, 0x1F001, 0x1F002, 0x1F003, 0x1F006, 0x1F005, 0x1F004];
 /// Glyphs of spring, summer, autumn, winter, plum, orchid, bamboo, chrysanthemum.
-const FLOWER_GLYPHS: [u32; 8] = [
-    0x1F026, 0x1F027, 0x1F028, 0x1F029, 0x1F022, 0x1F023, 0x1F024, 0x1F025,
-];
+const FLOWER_GLYPHS: [u32; 8] = [0x1F026, 0x1F027, 0x1F028, 0x1F029, 0x1F022, 0x1F023, 0x1F024, 0x1F025];
 
 /// Unicode glyph of a flower.
 pub fn flower_glyph(f: u8) -> char {

@@ -6,7 +6,7 @@ Wild tiles are tried as every kind they could stand for, so keep their number sm
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 KINDS = 34
@@ -39,7 +39,7 @@ def to_text(counts: list[int] | tuple[int, ...]) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _melds(counts: tuple[int, ...], need: int) -> bool:
     """Can `counts` be split into exactly `need` chows/pungs?"""
     if need == 0:
@@ -82,17 +82,22 @@ def seven_pairs(counts: list[int], four_as_two: bool) -> bool:
 
 def eight_pairs_and_a_half(counts: list[int]) -> bool:
     """八对半: seven pairs (four of a kind as two) and one triplet, 17 tiles."""
-    return sum(counts) == 17 and sorted(c % 2 for c in counts).count(1) == 1 and counts.count(3) == 1 \
-        and 1 not in counts
+    return (
+        sum(counts) == 17 and sorted(c % 2 for c in counts).count(1) == 1 and counts.count(3) == 1 and 1 not in counts
+    )
 
 
 def thirteen_orphans(counts: list[int]) -> bool:
-    return sum(counts) == 14 and all(counts[t] >= 1 for t in ORPHANS) and all(
-        counts[t] == 0 for t in range(KINDS) if t not in ORPHANS)
+    return (
+        sum(counts) == 14
+        and all(counts[t] >= 1 for t in ORPHANS)
+        and all(counts[t] == 0 for t in range(KINDS) if t not in ORPHANS)
+    )
 
 
 def _knitted_sets():
     from itertools import permutations
+
     for perm in permutations(range(3)):
         yield {s * 9 + perm[s] + r for s in range(3) for r in (0, 3, 6)}
 
@@ -115,8 +120,9 @@ def knitted_straight(counts: list[int], melds: int) -> bool:
     return False
 
 
-def complete(counts: list[int], melds: int = 4, *, seven=False, four_as_two=True, orphans=False,
-             knitted=False, wilds: int = 0) -> bool:
+def complete(
+    counts: list[int], melds: int = 4, *, seven=False, four_as_two=True, orphans=False, knitted=False, wilds: int = 0
+) -> bool:
     """Is a concealed hand complete? `wilds` more tiles may stand for any kind (at most 4
     tiles standing for a kind)."""
     if wilds:
@@ -124,8 +130,9 @@ def complete(counts: list[int], melds: int = 4, *, seven=False, four_as_two=True
             c = list(counts)
             for t in extra:
                 c[t] += 1
-            if max(c) <= 4 and complete(c, melds, seven=seven, four_as_two=four_as_two,
-                                        orphans=orphans, knitted=knitted):
+            if max(c) <= 4 and complete(
+                c, melds, seven=seven, four_as_two=four_as_two, orphans=orphans, knitted=knitted
+            ):
                 return True
         return False
     if standard(counts, melds):

@@ -5,13 +5,13 @@ import subprocess
 import sys
 
 import pytest
-
 from haidi.cli import main
 
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):
     if stdin is not None:
         import io
+
         monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -46,8 +46,9 @@ def test_rules_and_wilds(capsys):
 
 
 def test_stdin_one_hand_a_line(capsys, monkeypatch):
-    code, out, _ = run(capsys, "shanten", "--json", stdin="1112345678999m\n\n# comment\n11123455678999m\n",
-                       monkeypatch=monkeypatch)
+    code, out, _ = run(
+        capsys, "shanten", "--json", stdin="1112345678999m\n\n# comment\n11123455678999m\n", monkeypatch=monkeypatch
+    )
     assert [json.loads(line) for line in out.splitlines()] == [{"shanten": 0}, {"shanten": -1}]
 
 

@@ -1,8 +1,7 @@
 """Waits, shanten, win checks and decompositions on known hands."""
 
-import pytest
-
 import haidi
+import pytest
 from haidi import HandError
 
 mcr = haidi.ruleset("mcr")

@@ -1,11 +1,10 @@
 """Reading and writing hands: compact notation, COMH strings, glyphs, errors."""
 
+import haidi
 import pytest
+from haidi import Hand, HandError
 from hypothesis import given
 from hypothesis import strategies as st
-
-import haidi
-from haidi import Hand, HandError
 
 
 def test_compact_hand_with_melds_and_flowers():
@@ -103,8 +102,11 @@ def _text(concealed, melds, flowers):
 
     out = to_text(concealed)
     for kind, t in melds:
-        body = to_text([1 if x in (t, t + 1, t + 2) else 0 for x in range(34)]) if kind == "chow" else \
-            to_text([{"pung": 3}.get(kind, 4) if x == t else 0 for x in range(34)])
+        body = (
+            to_text([1 if x in (t, t + 1, t + 2) else 0 for x in range(34)])
+            if kind == "chow"
+            else to_text([{"pung": 3}.get(kind, 4) if x == t else 0 for x in range(34)])
+        )
         out += {"concealed": "{" + body + "}", "added": "[" + body + "+]"}.get(kind, "[" + body + "]")
     if flowers:
         out += "".join(str(f) for f in sorted(flowers)) + "f"

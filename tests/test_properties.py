@@ -3,12 +3,11 @@ the engine's tables."""
 
 import random
 
+import haidi
 import numpy as np
+import reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import haidi
-import reference as ref
 
 mcr = haidi.ruleset("mcr")
 longgang = haidi.ruleset("longgang")
@@ -43,8 +42,7 @@ def near_complete(draw, melds=4, size=14, suits=range(34)):
     return counts
 
 
-any_hand = st.lists(st.integers(0, 33), min_size=13, max_size=13).filter(
-    lambda ts: max(ts.count(t) for t in ts) <= 4)
+any_hand = st.lists(st.integers(0, 33), min_size=13, max_size=13).filter(lambda ts: max(ts.count(t) for t in ts) <= 4)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -57,8 +55,11 @@ def test_win_check_agrees_with_brute_force(counts):
 @given(near_complete(size=13))
 def test_a_wait_is_exactly_a_completing_tile(counts):
     text = ref.to_text(counts)
-    expected = [ref.NAMES[t] for t in range(34)
-                if counts[t] < 4 and ref.complete(counts[:t] + [counts[t] + 1] + counts[t + 1:], **ref.MCR_FORMS)]
+    expected = [
+        ref.NAMES[t]
+        for t in range(34)
+        if counts[t] < 4 and ref.complete(counts[:t] + [counts[t] + 1] + counts[t + 1 :], **ref.MCR_FORMS)
+    ]
     assert mcr.waits(text) == expected
     assert (mcr.shanten(text) == 0) == bool(expected)
 
@@ -70,16 +71,21 @@ def test_shanten_drops_by_one_with_the_best_exchange(counts):
     more; a hand at shanten 0 is one tile from complete."""
     s = mcr.shanten(ref.to_text(counts))
     assert s >= 0
-    exchanged = np.array([
-        [c + (t == d) - (t == x) for t, c in enumerate(counts)]
-        for d in range(34) if counts[d] < 4
-        for x in range(34) if x != d and counts[x] > 0
-    ], dtype=np.uint8)
+    exchanged = np.array(
+        [
+            [c + (t == d) - (t == x) for t, c in enumerate(counts)]
+            for d in range(34)
+            if counts[d] < 4
+            for x in range(34)
+            if x != d and counts[x] > 0
+        ],
+        dtype=np.uint8,
+    )
     best = int(mcr.shanten_batch(exchanged).min())
     if s >= 1:
         assert best == s - 1
     else:
-        drawn = [counts[:t] + [counts[t] + 1] + counts[t + 1:] for t in range(34) if counts[t] < 4]
+        drawn = [counts[:t] + [counts[t] + 1] + counts[t + 1 :] for t in range(34) if counts[t] < 4]
         assert int(mcr.shanten_batch(np.array(drawn, dtype=np.uint8)).min()) == -1
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, Callable
 
 from ._core import HandError, tile_glyph
 from .ruleset import Ruleset, ruleset
@@ -82,14 +83,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
-        sp.add_argument("hands", nargs="*", metavar="HAND",
-                        help="e.g. 123m456p11z[789s]{1111z}; none or '-' reads one a line from stdin")
-        sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY),
-                        help="ruleset: hand size and hand forms (default: mcr)")
-        sp.add_argument("--wild", "-w", action="append", metavar="TILE",
-                        help="a wild tile kind, e.g. 5z (repeatable)")
-        sp.add_argument("--format", "-f", default="compact", choices=["compact", "comh"],
-                        help="hand notation (comh: ChineseOfficialMahjongHelper strings)")
+        sp.add_argument(
+            "hands",
+            nargs="*",
+            metavar="HAND",
+            help="e.g. 123m456p11z[789s]{1111z}; none or '-' reads one a line from stdin",
+        )
+        sp.add_argument(
+            "--rules",
+            "-r",
+            default="mcr",
+            choices=list(REGISTRY),
+            help="ruleset: hand size and hand forms (default: mcr)",
+        )
+        sp.add_argument("--wild", "-w", action="append", metavar="TILE", help="a wild tile kind, e.g. 5z (repeatable)")
+        sp.add_argument(
+            "--format",
+            "-f",
+            default="compact",
+            choices=["compact", "comh"],
+            help="hand notation (comh: ChineseOfficialMahjongHelper strings)",
+        )
         sp.add_argument("--json", action="store_true", help="print one JSON object a hand")
         if name == "decompose":
             sp.add_argument("--limit", type=int, default=None, help="at most this many arrangements")

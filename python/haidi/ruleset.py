@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
+from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -69,53 +70,61 @@ class Ruleset:
         """Reads a hand in the given notation."""
         return Hand(text, format)
 
-    def shanten(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact",
-                extra_wilds: int = 0) -> int:
+    def shanten(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0) -> int:
         """Tiles away from ready (向听): -1 complete, 0 ready (听牌), 1, 2, ...
 
         Takes a hand of 13/16 tiles or one of 14/17 (a declared meld counts as 3).
         """
         return self.engine.shanten(hand, wilds, format=format, extra_wilds=extra_wilds)
 
-    def waits(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact",
-              extra_wilds: int = 0) -> list[str]:
+    def waits(
+        self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0
+    ) -> list[str]:
         """Tile kinds that complete a hand of 13/16 tiles, in order m, p, s, z.
 
         A kind the player already holds four of (concealed or melded) is not a wait.
         """
         return self.engine.waits(hand, wilds, format=format, extra_wilds=extra_wilds)
 
-    def is_win(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact",
-               extra_wilds: int = 0) -> bool:
+    def is_win(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0) -> bool:
         """Whether a hand of 14/17 tiles is complete under this ruleset's forms."""
         return self.engine.is_win(hand, wilds, format=format, extra_wilds=extra_wilds)
 
-    def decompose(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact",
-                  extra_wilds: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    def decompose(
+        self,
+        hand: HandLike,
+        wilds: WildsLike = None,
+        *,
+        format: str = "compact",
+        extra_wilds: int = 0,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
         """Every distinct arrangement of a complete hand.
 
         Each is ``{"form": ..., "groups": [{"kind", "tiles", "wilds", "meld"}, ...]}``, where
         ``wilds`` lists the kinds that wild tiles stand for in that group. Hands with many
         wilds can have thousands of arrangements: ``limit`` caps the list.
         """
-        return self.engine.decompose(hand, wilds, format=format, extra_wilds=extra_wilds,
-                                     limit=limit)
+        return self.engine.decompose(hand, wilds, format=format, extra_wilds=extra_wilds, limit=limit)
 
-    def win_batch(self, counts: ArrayLike, wilds: WildsLike = None,
-                  melds: ArrayLike | None = None) -> NDArray[np.bool_]:
+    def win_batch(
+        self, counts: ArrayLike, wilds: WildsLike = None, melds: ArrayLike | None = None
+    ) -> NDArray[np.bool_]:
         """Complete flags of many hands given as tile counts (n x 34; 14/17 tiles, or
         fewer with ``melds[i]`` declared melds). The GIL is released while they run."""
         c, m = _rows(counts, melds)
         return self.engine.win_batch(c, wilds, m)
 
-    def shanten_batch(self, counts: ArrayLike, wilds: WildsLike = None,
-                      melds: ArrayLike | None = None) -> NDArray[np.int8]:
+    def shanten_batch(
+        self, counts: ArrayLike, wilds: WildsLike = None, melds: ArrayLike | None = None
+    ) -> NDArray[np.int8]:
         """Shanten of many hands given as tile counts (n x 34)."""
         c, m = _rows(counts, melds)
         return self.engine.shanten_batch(c, wilds, m)
 
-    def waits_batch(self, counts: ArrayLike, wilds: WildsLike = None,
-                    melds: ArrayLike | None = None) -> NDArray[np.bool_]:
+    def waits_batch(
+        self, counts: ArrayLike, wilds: WildsLike = None, melds: ArrayLike | None = None
+    ) -> NDArray[np.bool_]:
         """Waits of many 13/16-tile hands: an n x 34 boolean array, column i = kind i."""
         c, m = _rows(counts, melds)
         return self.engine.waits_batch(c, wilds, m)
@@ -145,7 +154,7 @@ def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8]
     return c, m
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(name: str) -> Ruleset:
     """The ruleset called ``name``: one of ``haidi.RULESETS``."""
     try:

@@ -66,7 +66,8 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     }
     for item in obj.try_iter()? {
         let item = item?;
-        let s = item.cast::<PyString>().map_err(|_| hand_error(py, "tile kinds must be given as names such as \"5z\""))?;
+        let s =
+            item.cast::<PyString>().map_err(|_| hand_error(py, "tile kinds must be given as names such as \"5z\""))?;
         add_text(&s.to_cow()?)?;
     }
     Ok(mask)

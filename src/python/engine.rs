@@ -96,7 +96,13 @@ impl PyEngine {
 
     /// Shanten (向听): -1 complete, 0 ready, n tiles from ready.
     #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
-    fn shanten(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<i8> {
+    fn shanten(
+        &self,
+        hand: &Bound<'_, PyAny>,
+        wilds: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        extra_wilds: u8,
+    ) -> PyResult<i8> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;
@@ -105,7 +111,13 @@ impl PyEngine {
 
     /// The tile kinds that complete a hand one tile short.
     #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
-    fn waits(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<Vec<String>> {
+    fn waits(
+        &self,
+        hand: &Bound<'_, PyAny>,
+        wilds: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        extra_wilds: u8,
+    ) -> PyResult<Vec<String>> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;
@@ -115,7 +127,13 @@ impl PyEngine {
 
     /// Whether a hand of 14/17 tiles is complete.
     #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
-    fn is_win(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<bool> {
+    fn is_win(
+        &self,
+        hand: &Bound<'_, PyAny>,
+        wilds: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        extra_wilds: u8,
+    ) -> PyResult<bool> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;

@@ -130,8 +130,8 @@ impl PyMeld {
     }
 
     /// Seat offset of the player who supplied the tile (1-3), when known.
-    #[getter]
-    fn from_seat(&self) -> Option<u8> {
+    #[getter(from_seat)]
+    fn supplier(&self) -> Option<u8> {
         self.inner.from
     }
 

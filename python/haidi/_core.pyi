@@ -1,0 +1,106 @@
+"""Type stubs for the native module ``haidi._core`` (Rust, PyO3)."""
+
+from collections.abc import Iterable
+from typing import Any, final
+
+import numpy as np
+from numpy.typing import NDArray
+from typing_extensions import TypeAlias
+
+__all__ = ["Engine", "Hand", "HandError", "Meld", "__version__", "tile_glyph", "tile_names"]
+__version__: str
+
+_Wilds: TypeAlias = str | Iterable[str] | None
+_HandLike: TypeAlias = Hand | str
+
+class HandError(ValueError):
+    """A hand or its text is invalid."""
+
+    position: int | None
+    text: str | None
+
+@final
+class Meld:
+    @property
+    def kind(self) -> str: ...
+    @property
+    def tiles(self) -> list[str]: ...
+    @property
+    def from_seat(self) -> int | None: ...
+
+@final
+class Hand:
+    def __new__(cls, text: str, format: str = "compact") -> Hand: ...
+    @property
+    def concealed(self) -> str: ...
+    @property
+    def counts(self) -> list[int]: ...
+    @property
+    def melds(self) -> list[Meld]: ...
+    @property
+    def flowers(self) -> list[str]: ...
+    @property
+    def last(self) -> str | None: ...
+    @property
+    def size(self) -> int: ...
+    def held(self) -> list[int]: ...
+    def glyphs(self) -> str: ...
+    def add(self, tile: str) -> Hand: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Engine:
+    def __new__(
+        cls,
+        name: str,
+        melds: int,
+        tiles: _Wilds = None,
+        *,
+        standard: bool = True,
+        pair_kinds: _Wilds = None,
+        seven_pairs: bool = False,
+        four_as_two_pairs: bool = False,
+        eight_pairs_and_a_half: bool = False,
+        thirteen_orphans: bool = False,
+        honours_and_knitted: bool = False,
+        knitted_straight: bool = False,
+        all_pungs_any_pair: bool = False,
+        one_suit_any_pair: bool = False,
+        all_258: bool = False,
+    ) -> Engine: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def tiles(self) -> list[str]: ...
+    def shanten(
+        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int = 0
+    ) -> int: ...
+    def waits(
+        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int = 0
+    ) -> list[str]: ...
+    def is_win(
+        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int = 0
+    ) -> bool: ...
+    def decompose(
+        self,
+        hand: _HandLike,
+        wilds: _Wilds = None,
+        *,
+        format: str = "compact",
+        extra_wilds: int = 0,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]: ...
+    def win_batch(
+        self, counts: NDArray[np.uint8], wilds: _Wilds = None, melds: NDArray[np.uint8] | None = None
+    ) -> NDArray[np.bool_]: ...
+    def shanten_batch(
+        self, counts: NDArray[np.uint8], wilds: _Wilds = None, melds: NDArray[np.uint8] | None = None
+    ) -> NDArray[np.int8]: ...
+    def waits_batch(
+        self, counts: NDArray[np.uint8], wilds: _Wilds = None, melds: NDArray[np.uint8] | None = None
+    ) -> NDArray[np.bool_]: ...
+
+def tile_glyph(tile: str) -> str: ...
+def tile_names() -> list[str]: ...
