@@ -470,7 +470,7 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
     }
     if concealed && forms.honours_and_knitted && forms.fits(Form::HonoursAndKnitted) {
         let mut set = BTreeSet::new();
-        for k in crate::distance::knitted_masks() {
+        for k in crate::distance::KNITTED_MASKS {
             let cands: Vec<Tile> = tiles::mask_tiles(k | (0x7F << 27)).collect();
             singles(view, &cands, 14, GroupKind::Knitted, false, &mut set, limit);
         }
@@ -478,7 +478,7 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
     }
     if shape.count <= 1 && melds_left >= 3 && forms.knitted_straight && forms.fits(Form::KnittedStraight) {
         let mut set = BTreeSet::new();
-        for k in crate::distance::knitted_masks() {
+        for k in crate::distance::KNITTED_MASKS {
             knitted_straight(view, k, forms.pair_kinds, melds_left - 3, limit, &mut set);
         }
         push(Form::KnittedStraight, set, &mut result);

@@ -17,6 +17,7 @@ pub const GROUPS: [(usize, usize); 4] = [(0, 9), (9, 18), (18, 27), (27, 34)];
 
 /// Distances of one group to every (melds, pair) target, respecting `caps` and the
 /// kinds the pair may be (`pair_ok`, a bitmask over all kinds).
+#[inline]
 pub fn group_distances(view: &View, g: usize, pair_ok: u64) -> Distances {
     let (lo, hi) = GROUPS[g];
     let counts = &view.counts[lo..hi];
@@ -78,31 +79,63 @@ pub fn slow_group(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Dist
     dp[0][0]
 }
 
-/// Min-plus combination of group distances: the least total distance for `melds` melds
-/// and one pair shared out over the groups.
-pub fn combine(groups: &[Distances; 4], melds: usize) -> u8 {
-    let mut acc = [INF; TARGETS];
-    acc[..TARGETS].copy_from_slice(&groups[0]);
+/// Min-plus combination of group distances: for every (melds, pair) target, the least
+/// total distance with the melds and pair shared out over the groups.
+pub fn combine_all(groups: &[Distances]) -> Distances {
+    let mut acc = groups[0];
     for g in &groups[1..] {
         let mut next = [INF; TARGETS];
-        for m1 in 0..=melds {
-            for h1 in 0..2 {
-                let a = acc[m1 * 2 + h1];
-                if a >= INF {
-                    continue;
-                }
-                for m2 in 0..=melds - m1 {
-                    for h2 in 0..2 - h1 {
-                        let b = g[m2 * 2 + h2];
-                        let k = (m1 + m2) * 2 + h1 + h2;
-                        next[k] = next[k].min(a.saturating_add(b));
-                    }
+        for (k1, &a) in acc.iter().enumerate() {
+            if a >= INF {
+                continue;
+            }
+            let (m1, h1) = (k1 / 2, k1 % 2);
+            for m2 in 0..=MAX_MELDS - m1 {
+                for h2 in 0..2 - h1 {
+                    let k = (m1 + m2) * 2 + h1 + h2;
+                    next[k] = next[k].min(a.saturating_add(g[m2 * 2 + h2]));
                 }
             }
         }
         acc = next;
     }
-    acc[melds * 2 + 1]
+    acc
+}
+
+/// Min-plus product of two groups' distances, for targets up to `melds` melds.
+#[inline]
+fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
+    let mut out = [INF; TARGETS];
+    for m in 0..=melds {
+        let (mut none, mut pair) = (INF, INF);
+        for i in 0..=m {
+            let (a0, a1, b0, b1) = (a[2 * i], a[2 * i + 1], b[2 * (m - i)], b[2 * (m - i) + 1]);
+            none = none.min(a0.saturating_add(b0));
+            pair = pair.min(a0.saturating_add(b1)).min(a1.saturating_add(b0));
+        }
+        out[2 * m] = none;
+        out[2 * m + 1] = pair;
+    }
+    out
+}
+
+/// The least total distance for `melds` melds and one pair shared out over the groups.
+pub fn combine(groups: &[Distances; 4], melds: usize) -> u8 {
+    let left = convolve(&groups[0], &groups[1], melds);
+    let right = convolve(&groups[2], &groups[3], melds);
+    join(&left, &right, melds)
+}
+
+/// With the other groups combined into `others`, the least distance for `melds` melds and
+/// a pair when one group has distances `g`.
+#[inline]
+pub fn join(g: &Distances, others: &Distances, melds: usize) -> u8 {
+    let mut best = INF;
+    for m in 0..=melds {
+        best = best.min(g[m * 2].saturating_add(others[(melds - m) * 2 + 1]));
+        best = best.min(g[m * 2 + 1].saturating_add(others[(melds - m) * 2]));
+    }
+    best
 }
 
 /// Melds still to be made in the concealed part.
@@ -117,6 +150,19 @@ pub fn standard_with(view: &View, melds: usize, pair_ok: u64) -> u8 {
     combine(&groups, melds)
 }
 
+/// Bitmasks of the kinds held at least once and of the kinds playable (cap > 0).
+#[inline]
+pub fn kind_masks(view: &View) -> (u64, u64) {
+    let (mut once, mut playable) = (0u64, 0u64);
+    for t in 0..KINDS {
+        once |= ((view.counts[t] > 0) as u64) << t;
+        playable |= ((view.caps[t] > 0) as u64) << t;
+    }
+    (once, playable)
+}
+
+const HONOUR_MASK: u64 = 0x7F << 27;
+
 /// Real tiles of the hand in kinds of `mask`, each counted at most `per` times and at
 /// most its cap.
 fn overlap_capped(view: &View, mask: u64, per: u8) -> u32 {
@@ -124,45 +170,71 @@ fn overlap_capped(view: &View, mask: u64, per: u8) -> u32 {
 }
 
 /// Pair places for the pairs forms: each kind offers one place worth up to 2 tiles, and
-/// a second one if four of a kind may be two pairs.
-fn pair_slots(view: &View, four_as_two: bool, skip: Option<usize>) -> Vec<u8> {
-    let mut slots = Vec::with_capacity(2 * KINDS);
-    for t in 0..KINDS {
-        if Some(t) == skip || view.caps[t] < 2 {
-            continue;
-        }
-        let c = view.counts[t];
-        slots.push(c.min(2));
-        if four_as_two && view.caps[t] >= 4 {
-            slots.push(c.saturating_sub(2).min(2));
-        }
-    }
-    slots.sort_unstable_by(|a, b| b.cmp(a));
-    slots
-}
+/// a second one if four of a kind may be two pairs. Only how many places are worth 0, 1
+/// or 2 matters, so they are kept as a histogram.
+#[derive(Clone, Copy)]
+struct PairSlots([u8; 3]);
 
-fn best_pairs(slots: &[u8], n: usize) -> Option<u32> {
-    (slots.len() >= n).then(|| slots[..n].iter().map(|&s| s as u32).sum())
+impl PairSlots {
+    #[inline]
+    fn of_kind(view: &View, four_as_two: bool, t: usize) -> PairSlots {
+        let mut h = [0u8; 3];
+        let (c, cap) = (view.counts[t], view.caps[t]);
+        if cap >= 2 {
+            h[c.min(2) as usize] += 1;
+            if four_as_two && cap >= 4 {
+                h[c.saturating_sub(2).min(2) as usize] += 1;
+            }
+        }
+        PairSlots(h)
+    }
+
+    fn all(view: &View, four_as_two: bool) -> PairSlots {
+        let mut h = [0u8; 3];
+        for t in 0..KINDS {
+            let (c, cap) = (view.counts[t], view.caps[t]);
+            if cap >= 2 {
+                h[c.min(2) as usize] += 1;
+                if four_as_two && cap >= 4 {
+                    h[c.saturating_sub(2).min(2) as usize] += 1;
+                }
+            }
+        }
+        PairSlots(h)
+    }
+
+    fn without(self, other: PairSlots) -> PairSlots {
+        PairSlots([0, 1, 2].map(|v| self.0[v] - other.0[v]))
+    }
+
+    /// Tiles kept by the best `n` places, if there are `n`.
+    fn best(self, n: u8) -> Option<u8> {
+        let [zero, one, two] = self.0;
+        if zero + one + two < n {
+            return None;
+        }
+        let twos = two.min(n);
+        let ones = one.min(n - twos);
+        Some(2 * twos + ones)
+    }
 }
 
 /// Seven pairs: 14 minus the tiles the best seven pairs can keep.
 pub fn seven_pairs(view: &View, four_as_two: bool) -> u8 {
-    match best_pairs(&pair_slots(view, four_as_two, None), 7) {
-        Some(kept) => 14 - kept as u8,
-        None => INF,
-    }
+    PairSlots::all(view, four_as_two).best(7).map_or(INF, |kept| 14 - kept)
 }
 
 /// Eight pairs and a half (八对半): seven pairs plus a triplet of another kind.
 pub fn eight_pairs_and_a_half(view: &View, four_as_two: bool) -> u8 {
+    let all = PairSlots::all(view, four_as_two);
     let mut best = INF;
     for t in 0..KINDS {
         if view.caps[t] < 3 {
             continue;
         }
-        let triplet = view.counts[t].min(3) as u32;
-        if let Some(pairs) = best_pairs(&pair_slots(view, four_as_two, Some(t)), 7) {
-            best = best.min(17 - (triplet + pairs) as u8);
+        let triplet = view.counts[t].min(3);
+        if let Some(pairs) = all.without(PairSlots::of_kind(view, four_as_two, t)).best(7) {
+            best = best.min(17 - triplet - pairs);
         }
     }
     best
@@ -170,71 +242,98 @@ pub fn eight_pairs_and_a_half(view: &View, four_as_two: bool) -> u8 {
 
 /// Thirteen orphans: one of each orphan plus one more of any of them.
 pub fn thirteen_orphans(view: &View) -> u8 {
-    if ORPHANS.iter().any(|&t| view.caps[t as usize] == 0) {
-        return INF;
+    let (mut kinds, mut pair) = (0u8, false);
+    for &t in &ORPHANS {
+        let (c, cap) = (view.counts[t as usize], view.caps[t as usize]);
+        if cap == 0 {
+            return INF;
+        }
+        kinds += (c > 0) as u8;
+        pair |= c >= 2 && cap >= 2;
     }
-    let kinds = ORPHANS.iter().filter(|&&t| view.counts[t as usize] > 0).count() as u8;
-    let pair = ORPHANS.iter().any(|&t| view.counts[t as usize] >= 2 && view.caps[t as usize] >= 2);
     14 - kinds - pair as u8
 }
 
-/// The six ways to give 147, 258 and 369 to the three suits, as kind masks.
-pub fn knitted_masks() -> [u64; 6] {
-    const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
-    PERMS.map(|p| {
-        let mut m = 0u64;
-        for (suit, &offset) in p.iter().enumerate() {
-            for r in [0, 3, 6] {
-                m |= 1 << (suit * 9 + offset + r);
+/// The kinds of the six ways to give 147, 258 and 369 to the three suits.
+pub const KNITTED: [[u8; 9]; 6] = {
+    const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut out = [[0u8; 9]; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut suit = 0;
+        while suit < 3 {
+            let mut r = 0;
+            while r < 3 {
+                out[p][suit * 3 + r] = suit as u8 * 9 + PERMS[p][suit] + 3 * r as u8;
+                r += 1;
             }
+            suit += 1;
         }
-        m
-    })
-}
+        p += 1;
+    }
+    out
+};
 
-const HONOUR_MASK: u64 = 0x7F << 27;
+/// The same as bitmasks over kinds.
+pub const KNITTED_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut i = 0;
+        while i < 9 {
+            out[p] |= 1 << KNITTED[p][i];
+            i += 1;
+        }
+        p += 1;
+    }
+    out
+};
 
 /// Honours and knitted (全不靠): 14 different kinds from the 16 of one knitted
 /// arrangement plus the seven honours.
-pub fn honours_and_knitted(view: &View) -> u8 {
-    knitted_masks()
+pub fn honours_and_knitted(masks: (u64, u64)) -> u8 {
+    let (once, playable) = masks;
+    KNITTED_MASKS
         .iter()
-        .map(|&k| {
-            let mask = k | HONOUR_MASK;
-            if tiles::mask_tiles(mask).filter(|&t| view.caps[t as usize] > 0).count() < 14 {
-                return INF;
-            }
-            14 - overlap_capped(view, mask, 1).min(14) as u8
-        })
+        .filter(|&&k| (playable & (k | HONOUR_MASK)).count_ones() >= 14)
+        .map(|&k| 14 - ((once & (k | HONOUR_MASK)).count_ones() as u8).min(14))
         .min()
         .unwrap_or(INF)
 }
 
 /// Knitted straight (组合龙), which takes the place of three melds, plus the remaining
-/// meld(s) and a pair.
-pub fn knitted_straight(view: &View, melds: usize, pair_ok: u64) -> u8 {
+/// meld(s) and a pair. Arrangements that cannot beat `bound` are not counted out.
+pub fn knitted_straight(view: &View, masks: (u64, u64), melds: usize, pair_ok: u64, bound: u8) -> u8 {
     if melds < 3 {
         return INF;
     }
-    let mut best = INF;
-    for k in knitted_masks() {
-        if tiles::mask_tiles(k).any(|t| view.caps[t as usize] == 0) {
+    let (once, playable) = masks;
+    let mut best = bound;
+    for (ks, &k) in KNITTED.iter().zip(KNITTED_MASKS.iter()) {
+        if playable & k != k {
             continue;
         }
-        let kept = overlap_capped(view, k, 1) as u8;
-        let lower = 9 - kept;
+        let lower = 9 - (once & k).count_ones() as u8;
         if lower >= best {
             continue;
         }
         let mut rest = view.clone();
-        for t in tiles::mask_tiles(k) {
+        for &t in ks {
             let t = t as usize;
             rest.counts[t] = rest.counts[t].saturating_sub(1);
-            rest.caps[t] -= 1;
+            // One meld and a pair hold at most three of a kind, within the cap that the
+            // straight's tile leaves; only with more melds left does the cap bind.
+            if melds - 3 > 1 {
+                rest.caps[t] -= 1;
+            }
         }
         best = best.min(lower + standard_with(&rest, melds - 3, pair_ok));
     }
-    best
+    if best >= bound {
+        INF
+    } else {
+        best
+    }
 }
 
 /// A hand of pungs and one pair, any pair kind.
@@ -269,39 +368,105 @@ pub fn all_258(view: &View, melds: usize) -> u8 {
     (need - overlap_capped(view, KINDS_258, 4).min(need)) as u8
 }
 
-/// Distance of each form the ruleset allows and that the declared melds leave open,
-/// before wilds are spent, cheapest forms first. `visit` returns true to stop early.
-pub fn form_distances(forms: &Forms, view: &View, mut visit: impl FnMut(Form, u8) -> bool) {
-    let melds = melds_left(forms, view);
-    let shape = view.melds;
-    let concealed = shape.count == 0;
-    let narrow = forms.pair_kinds != tiles::ALL_KINDS;
-    let one_suit_open = |s: u8| narrow && forms.one_suit_any_pair && shape.suits & !(1 << s) == 0;
-    let candidates: [(bool, Form, &dyn Fn() -> u8); 10] = [
-        (forms.standard, Form::Standard, &|| standard_with(view, melds, forms.pair_kinds)),
-        (forms.standard && narrow && forms.all_pungs_any_pair && !shape.chows, Form::Standard, &|| {
-            all_pungs(view, melds)
-        }),
-        (forms.standard && one_suit_open(0), Form::Standard, &|| one_suit(view, melds, 0)),
-        (forms.standard && one_suit_open(1), Form::Standard, &|| one_suit(view, melds, 1)),
-        (forms.standard && one_suit_open(2), Form::Standard, &|| one_suit(view, melds, 2)),
-        (concealed && forms.seven_pairs, Form::SevenPairs, &|| seven_pairs(view, forms.four_as_two_pairs)),
-        (concealed && forms.eight_pairs_and_a_half, Form::EightPairsAndAHalf, &|| {
-            eight_pairs_and_a_half(view, forms.four_as_two_pairs)
-        }),
-        (concealed && forms.thirteen_orphans, Form::ThirteenOrphans, &|| thirteen_orphans(view)),
-        (concealed && forms.honours_and_knitted, Form::HonoursAndKnitted, &|| honours_and_knitted(view)),
-        (shape.count <= 1 && forms.knitted_straight, Form::KnittedStraight, &|| {
-            knitted_straight(view, melds, forms.pair_kinds)
-        }),
+/// One way a hand can be complete, as the distance code counts it. Several checks can
+/// share a [`Form`] (碰碰胡 and 清一色 are standard hands with a relaxed pair).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    Standard,
+    AllPungs,
+    OneSuit(u8),
+    SevenPairs,
+    EightPairsAndAHalf,
+    ThirteenOrphans,
+    HonoursAndKnitted,
+    KnittedStraight,
+    All258,
+}
+
+impl Check {
+    /// Every check, cheapest and most common first.
+    pub const ALL: [Check; 11] = [
+        Check::Standard,
+        Check::SevenPairs,
+        Check::EightPairsAndAHalf,
+        Check::ThirteenOrphans,
+        Check::HonoursAndKnitted,
+        Check::KnittedStraight,
+        Check::AllPungs,
+        Check::OneSuit(0),
+        Check::OneSuit(1),
+        Check::OneSuit(2),
+        Check::All258,
     ];
-    for (open, form, distance) in candidates {
-        if open && forms.fits(form) && visit(form, distance()) {
-            return;
+
+    pub fn form(self) -> Form {
+        match self {
+            Check::Standard | Check::AllPungs | Check::OneSuit(_) => Form::Standard,
+            Check::SevenPairs => Form::SevenPairs,
+            Check::EightPairsAndAHalf => Form::EightPairsAndAHalf,
+            Check::ThirteenOrphans => Form::ThirteenOrphans,
+            Check::HonoursAndKnitted => Form::HonoursAndKnitted,
+            Check::KnittedStraight => Form::KnittedStraight,
+            Check::All258 => Form::All258,
         }
     }
-    if forms.all_258 && shape.all_258 {
-        visit(Form::All258, all_258(view, melds));
+
+    /// Whether the ruleset allows this check and the declared melds leave it open.
+    pub fn open(self, forms: &Forms, view: &View) -> bool {
+        let shape = view.melds;
+        let concealed = shape.count == 0;
+        let narrow = forms.pair_kinds != tiles::ALL_KINDS;
+        let allowed = match self {
+            Check::Standard => forms.standard,
+            Check::AllPungs => forms.standard && narrow && forms.all_pungs_any_pair && !shape.chows,
+            Check::OneSuit(s) => forms.standard && narrow && forms.one_suit_any_pair && shape.suits & !(1 << s) == 0,
+            Check::SevenPairs => concealed && forms.seven_pairs,
+            Check::EightPairsAndAHalf => concealed && forms.eight_pairs_and_a_half,
+            Check::ThirteenOrphans => concealed && forms.thirteen_orphans,
+            Check::HonoursAndKnitted => concealed && forms.honours_and_knitted,
+            Check::KnittedStraight => shape.count <= 1 && forms.knitted_straight,
+            Check::All258 => forms.all_258 && shape.all_258,
+        };
+        allowed && forms.fits(self.form())
+    }
+
+    /// Distance before wilds are spent. Only values below `bound` need be exact: a
+    /// check may answer anything at or above `bound` once it knows it cannot beat it.
+    pub fn distance(self, forms: &Forms, view: &View, bound: u8) -> u8 {
+        self.distance_with(forms, view, bound, &mut None)
+    }
+
+    /// [`Check::distance`] with the kind masks of the view computed at most once across
+    /// calls on the same view.
+    fn distance_with(self, forms: &Forms, view: &View, bound: u8, masks: &mut Option<(u64, u64)>) -> u8 {
+        let melds = melds_left(forms, view);
+        let mut masks = || *masks.get_or_insert_with(|| kind_masks(view));
+        match self {
+            Check::Standard => standard_with(view, melds, forms.pair_kinds),
+            Check::AllPungs => all_pungs(view, melds),
+            Check::OneSuit(s) => one_suit(view, melds, s as usize),
+            Check::SevenPairs => seven_pairs(view, forms.four_as_two_pairs),
+            Check::EightPairsAndAHalf => eight_pairs_and_a_half(view, forms.four_as_two_pairs),
+            Check::ThirteenOrphans => thirteen_orphans(view),
+            Check::HonoursAndKnitted => honours_and_knitted(masks()),
+            Check::KnittedStraight => knitted_straight(view, masks(), melds, forms.pair_kinds, bound),
+            Check::All258 => all_258(view, melds),
+        }
+    }
+}
+
+/// Distance of each open check, before wilds are spent. `visit` returns true to stop.
+pub fn form_distances(forms: &Forms, view: &View, mut visit: impl FnMut(Check, u8) -> bool) {
+    let mut best = INF;
+    let mut masks = None;
+    for check in Check::ALL {
+        if check.open(forms, view) {
+            let d = check.distance_with(forms, view, best, &mut masks);
+            best = best.min(d);
+            if visit(check, d) {
+                return;
+            }
+        }
     }
 }
 
@@ -318,12 +483,50 @@ pub fn distance(forms: &Forms, view: &View) -> u8 {
 /// Whether the hand (3m+2 tiles) is complete: some form is at distance 0 once the
 /// wilds are spent. Stops at the first such form.
 pub fn is_complete(forms: &Forms, view: &View) -> bool {
-    let mut done = false;
-    form_distances(forms, view, |_, d| {
-        done = d <= view.wilds;
-        done
-    });
-    done
+    let plain = view.wilds == 0 && forms.pair_kinds == tiles::ALL_KINDS && view.caps.iter().all(|&c| c == 4);
+    if plain {
+        return Check::ALL.iter().any(|c| c.open(forms, view) && complete_plain(*c, forms, view));
+    }
+    let bound = view.wilds + 1;
+    Check::ALL.iter().any(|c| c.open(forms, view) && c.distance(forms, view, bound) <= view.wilds)
+}
+
+/// The same question without wilds, caps or pair limits, where each form reduces to a
+/// test on the counts (a group is complete exactly when its own distance is zero).
+fn complete_plain(check: Check, forms: &Forms, view: &View) -> bool {
+    let c = &view.counts;
+    match check {
+        Check::Standard => {
+            let mut pairs = 0;
+            for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
+                let counts = &c[lo..hi];
+                let n: u8 = counts.iter().sum();
+                match n % 3 {
+                    1 => return false,
+                    r => {
+                        pairs += (r == 2) as u8;
+                        let k = (n / 3) as usize * 2 + (r == 2) as usize;
+                        let table = if g < 3 { tables::suit() } else { tables::honours() };
+                        if pairs > 1 || k >= TARGETS || table.get(counts)[k] != 0 {
+                            return false;
+                        }
+                    }
+                }
+            }
+            pairs == 1
+        }
+        Check::SevenPairs => c.iter().all(|&n| n % 2 == 0 && (n < 4 || forms.four_as_two_pairs)),
+        Check::EightPairsAndAHalf => {
+            c.iter().filter(|&&n| n == 3).count() == 1
+                && c.iter().all(|&n| n != 1 && (n != 4 || forms.four_as_two_pairs))
+        }
+        Check::ThirteenOrphans => {
+            ORPHANS.iter().all(|&t| c[t as usize] >= 1)
+                && (0..KINDS as u8).all(|t| c[t as usize] == 0 || tiles::is_orphan(t))
+        }
+        Check::HonoursAndKnitted => c.iter().all(|&n| n <= 1) && check.distance(forms, view, 1) == 0,
+        _ => check.distance(forms, view, 1) == 0,
+    }
 }
 
 #[cfg(test)]

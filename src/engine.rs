@@ -2,12 +2,12 @@
 //! how far is it from ready, how can it be arranged.
 
 use crate::decompose::{self, Arrangement};
-use crate::distance::{self, combine, group_distances, GROUPS};
+use crate::distance::{self, combine_all, group_distances, join, Check, GROUPS};
 use crate::error::{HandError, Result};
 use crate::forms::{self, Forms, View};
 use crate::hand::Hand;
 use crate::tables::Distances;
-use crate::tiles::{Counts, Tile, ALL_KINDS, KINDS};
+use crate::tiles::{self, Counts, Tile, ALL_KINDS, KINDS};
 
 /// Which tiles are wild in a deal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,60 +91,73 @@ impl Engine {
     }
 
     /// Wait mask given the copies held of each kind (concealed, melded, wild copies).
+    ///
+    /// Only forms at distance one can be completed by one tile, so the others are never
+    /// tried tile by tile; the standard form recomputes only the drawn tile's group.
     pub fn waits_of_counts(&self, view: &View, held: &Counts, wild_kinds: u64) -> u64 {
-        let standard_only = self.forms_standard_only();
-        let melds = (self.forms.melds - view.melds.count.min(self.forms.melds)) as usize;
-        // The standard form changes only in the drawn tile's group: reuse the others.
-        let base: [Distances; 4] = if standard_only {
-            [0, 1, 2, 3].map(|g| group_distances(view, g, self.forms.pair_kinds))
-        } else {
-            [[0; 12]; 4]
-        };
-        let mut mask = 0u64;
-        let mut any_wait = false;
-        for t in 0..KINDS {
-            if self.tiles >> t & 1 == 0 || held[t] >= 4 || wild_kinds >> t & 1 == 1 {
-                continue;
-            }
-            let mut v = view.clone();
-            v.counts[t] += 1;
-            let complete = if standard_only {
-                let g = GROUPS.iter().position(|&(lo, hi)| (lo..hi).contains(&t)).unwrap_or(3);
-                let mut groups = base;
-                groups[g] = group_distances(&v, g, self.forms.pair_kinds);
-                combine(&groups, melds).saturating_sub(v.wilds) == 0
-            } else {
-                distance::is_complete(&self.forms, &v)
-            };
-            if complete {
-                mask |= 1 << t;
-                any_wait = true;
+        let w = view.wilds;
+        let mut ready = Vec::new();
+        for check in Check::ALL {
+            if check.open(&self.forms, view) && check.distance(&self.forms, view, w + 2) == w + 1 {
+                ready.push(check);
             }
         }
-        // A drawn wild completes the hand whenever any tile would, and also when a wild
-        // playing its own kind would.
-        for t in 0..KINDS {
-            if wild_kinds >> t & 1 == 1 && held[t] < 4 {
+        if ready.is_empty() {
+            return 0;
+        }
+        let candidates: u64 = (0..KINDS)
+            .filter(|&t| self.tiles >> t & 1 == 1 && held[t] < 4 && wild_kinds >> t & 1 == 0)
+            .fold(0, |m, t| m | 1 << t);
+        let mut mask = 0u64;
+        for check in ready {
+            mask |= if check == Check::Standard {
+                self.standard_completing(view, candidates & !mask)
+            } else {
                 let mut v = view.clone();
-                v.wilds += 1;
-                if any_wait || distance::is_complete(&self.forms, &v) {
-                    mask |= 1 << t;
-                }
+                tiles::mask_tiles(candidates & !mask).fold(0u64, |m, t| {
+                    v.counts[t as usize] += 1;
+                    let done = check.distance(&self.forms, &v, w + 1) <= w;
+                    v.counts[t as usize] -= 1;
+                    if done {
+                        m | 1 << t
+                    } else {
+                        m
+                    }
+                })
+            };
+        }
+        // A drawn wild fills the one missing place of whichever form is ready.
+        for t in tiles::mask_tiles(wild_kinds) {
+            if held[t as usize] < 4 {
+                mask |= 1 << t;
             }
         }
         mask
     }
 
-    fn forms_standard_only(&self) -> bool {
-        let f = &self.forms;
-        !(f.seven_pairs
-            || f.eight_pairs_and_a_half
-            || f.thirteen_orphans
-            || f.honours_and_knitted
-            || f.knitted_straight
-            || f.all_pungs_any_pair
-            || f.one_suit_any_pair
-            || f.all_258)
+    /// Tiles of `candidates` that complete the standard form of a ready view.
+    fn standard_completing(&self, view: &View, candidates: u64) -> u64 {
+        let melds = (self.forms.melds - view.melds.count.min(self.forms.melds)) as usize;
+        let pair_ok = self.forms.pair_kinds;
+        let groups: [Distances; 4] = [0, 1, 2, 3].map(|g| group_distances(view, g, pair_ok));
+        let mut mask = 0u64;
+        let mut v = view.clone();
+        for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
+            let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
+            if candidates & group_mask == 0 {
+                continue;
+            }
+            let others: Vec<Distances> = (0..4).filter(|&o| o != g).map(|o| groups[o]).collect();
+            let others = combine_all(&others);
+            for t in tiles::mask_tiles(candidates & group_mask) {
+                v.counts[t as usize] += 1;
+                if join(&group_distances(&v, g, pair_ok), &others, melds) <= view.wilds {
+                    mask |= 1 << t;
+                }
+                v.counts[t as usize] -= 1;
+            }
+        }
+        mask
     }
 
     /// Every distinct arrangement of a complete hand (at most `limit`).

@@ -29,12 +29,12 @@ const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 19531
 
 impl Table {
     /// Index of a group's counts (each at most 4).
-    #[inline]
+    #[inline(always)]
     pub fn index(counts: &[u8]) -> usize {
         counts.iter().rev().fold(0usize, |acc, &c| acc * 5 + c as usize)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, counts: &[u8]) -> &Distances {
         &self.dist[Self::index(counts)]
     }
