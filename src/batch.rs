@@ -11,7 +11,7 @@ use crate::distance;
 use crate::engine::Engine;
 use crate::error::{ErrorKind, HandError, Result};
 use crate::forms::{MeldShape, View};
-use crate::tiles::{self, Counts, KINDS};
+use crate::tiles::{self, Counts, ALL_KINDS, KINDS};
 
 /// Rows below this many are not worth spreading over threads.
 const PARALLEL_MIN_ROWS: usize = 2048;
@@ -67,10 +67,9 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
     for i in 0..rows.len() {
         let row = rows.row(i);
         // One cheap pass; the slower searches below only name what is wrong.
-        let (mut size, mut bad) = (0usize, false);
-        for t in 0..KINDS {
-            size += row[t] as usize;
-            bad |= row[t] > 4 || (row[t] > 0 && missing[t]);
+        let (size, mut bad) = quick_scan(row);
+        if engine.tiles != ALL_KINDS {
+            bad |= (0..KINDS).any(|t| row[t] > 0 && missing[t]);
         }
         let melds = rows.melds(i) as usize;
         if !bad && melds <= m {
@@ -107,18 +106,34 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
     Ok(())
 }
 
+/// Tile count of a row and whether any count exceeds 4, eight counts at a time.
+#[inline]
+fn quick_scan(row: &Counts) -> (usize, bool) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let (mut size, mut bad) = (0usize, false);
+    for chunk in row.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // A byte of 5..=127 gets its top bit set by adding 123; 128 and up has it already.
+        // Carries can only flag a good row as bad, which the exact search then clears.
+        bad |= (w.wrapping_add(0x7B7B_7B7B_7B7B_7B7B) | w) & HIGH != 0;
+        size += w.to_le_bytes().iter().map(|&b| b as usize).sum::<usize>();
+    }
+    (size, bad)
+}
+
 fn view(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> View {
     let mut counts = *row;
     let mut wilds = 0;
-    let mut caps = [0u8; KINDS];
-    for t in 0..KINDS {
-        if wild_kinds >> t & 1 == 1 {
-            wilds += counts[t];
-            counts[t] = 0;
-        }
-        if engine.tiles >> t & 1 == 1 {
-            caps[t] = 4;
-        }
+    let caps = if engine.tiles == ALL_KINDS {
+        [4u8; KINDS]
+    } else {
+        std::array::from_fn(|t| if engine.tiles >> t & 1 == 1 { 4 } else { 0 })
+    };
+    for t in tiles::mask_tiles(wild_kinds) {
+        wilds += counts[t as usize];
+        counts[t as usize] = 0;
     }
     let shape =
         MeldShape { count: melds, chows: melds > 0, suits: if melds > 0 { 0b111 } else { 0 }, all_258: melds == 0 };

@@ -121,9 +121,23 @@ fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
 
 /// The least total distance for `melds` melds and one pair shared out over the groups.
 pub fn combine(groups: &[Distances; 4], melds: usize) -> u8 {
-    let left = convolve(&groups[0], &groups[1], melds);
-    let right = convolve(&groups[2], &groups[3], melds);
-    join(&left, &right, melds)
+    // The common sizes get loops the compiler can unroll.
+    match melds {
+        4 => combine_fixed::<4>(groups),
+        5 => combine_fixed::<5>(groups),
+        _ => {
+            let left = convolve(&groups[0], &groups[1], melds);
+            let right = convolve(&groups[2], &groups[3], melds);
+            join(&left, &right, melds)
+        }
+    }
+}
+
+#[inline]
+fn combine_fixed<const M: usize>(groups: &[Distances; 4]) -> u8 {
+    let left = convolve(&groups[0], &groups[1], M);
+    let right = convolve(&groups[2], &groups[3], M);
+    join(&left, &right, M)
 }
 
 /// With the other groups combined into `others`, the least distance for `melds` melds and
@@ -150,15 +164,39 @@ pub fn standard_with(view: &View, melds: usize, pair_ok: u64) -> u8 {
     combine(&groups, melds)
 }
 
-/// Bitmasks of the kinds held at least once and of the kinds playable (cap > 0).
-#[inline]
-pub fn kind_masks(view: &View) -> (u64, u64) {
-    let (mut once, mut playable) = (0u64, 0u64);
-    for t in 0..KINDS {
-        once |= ((view.counts[t] > 0) as u64) << t;
-        playable |= ((view.caps[t] > 0) as u64) << t;
+/// Bitmasks of kinds by how many tiles the hand holds and how many may stand for them:
+/// `held[k]` has bit t set when `counts[t] > k`, `room[k]` when `caps[t] > k`.
+#[derive(Clone, Copy, Debug)]
+pub struct KindMasks {
+    pub held: [u64; 4],
+    pub room: [u64; 4],
+}
+
+impl KindMasks {
+    pub fn of(view: &View) -> KindMasks {
+        KindMasks { held: threshold_masks(&view.counts), room: threshold_masks(&view.caps) }
     }
-    (once, playable)
+}
+
+/// For values 0 to 4, bit t of `out[k]` is set when `values[t] > k`. Eight bytes at a
+/// time: the three low bits of each byte give the thresholds, and one multiplication
+/// gathers a bit from each byte.
+#[inline]
+fn threshold_masks(values: &[u8; KINDS]) -> [u64; 4] {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let gather = |bits: u64| bits.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let mut out = [0u64; 4];
+    for (i, chunk) in values.chunks(8).enumerate() {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let (b0, b1, b2) = (w & LOW, w >> 1 & LOW, w >> 2 & LOW);
+        let ge = [b0 | b1 | b2, b1 | b2, (b0 & b1) | b2, b2];
+        for k in 0..4 {
+            out[k] |= gather(ge[k]) << (8 * i);
+        }
+    }
+    out
 }
 
 const HONOUR_MASK: u64 = 0x7F << 27;
@@ -220,8 +258,18 @@ impl PairSlots {
 }
 
 /// Seven pairs: 14 minus the tiles the best seven pairs can keep.
-pub fn seven_pairs(view: &View, four_as_two: bool) -> u8 {
-    PairSlots::all(view, four_as_two).best(7).map_or(INF, |kept| 14 - kept)
+pub fn seven_pairs(m: &KindMasks, four_as_two: bool) -> u8 {
+    let count = |x: u64| x.count_ones() as u8;
+    let (held, room) = (&m.held, &m.room);
+    // First pair places (kinds with room for two), then second ones (room for four).
+    let (mut slots, mut twos, mut ones) =
+        (count(room[1]), count(held[1] & room[1]), count(held[0] & !held[1] & room[1]));
+    if four_as_two {
+        slots += count(room[3]);
+        twos += count(held[3] & room[3]);
+        ones += count(held[2] & !held[3] & room[3]);
+    }
+    PairSlots([slots - twos - ones, ones, twos]).best(7).map_or(INF, |kept| 14 - kept)
 }
 
 /// Eight pairs and a half (八对半): seven pairs plus a triplet of another kind.
@@ -291,8 +339,8 @@ pub const KNITTED_MASKS: [u64; 6] = {
 
 /// Honours and knitted (全不靠): 14 different kinds from the 16 of one knitted
 /// arrangement plus the seven honours.
-pub fn honours_and_knitted(masks: (u64, u64)) -> u8 {
-    let (once, playable) = masks;
+pub fn honours_and_knitted(m: &KindMasks) -> u8 {
+    let (once, playable) = (m.held[0], m.room[0]);
     KNITTED_MASKS
         .iter()
         .filter(|&&k| (playable & (k | HONOUR_MASK)).count_ones() >= 14)
@@ -303,11 +351,11 @@ pub fn honours_and_knitted(masks: (u64, u64)) -> u8 {
 
 /// Knitted straight (组合龙), which takes the place of three melds, plus the remaining
 /// meld(s) and a pair. Arrangements that cannot beat `bound` are not counted out.
-pub fn knitted_straight(view: &View, masks: (u64, u64), melds: usize, pair_ok: u64, bound: u8) -> u8 {
+pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, bound: u8) -> u8 {
     if melds < 3 {
         return INF;
     }
-    let (once, playable) = masks;
+    let (once, playable) = (m.held[0], m.room[0]);
     let mut best = bound;
     for (ks, &k) in KNITTED.iter().zip(KNITTED_MASKS.iter()) {
         if playable & k != k {
@@ -438,18 +486,18 @@ impl Check {
 
     /// [`Check::distance`] with the kind masks of the view computed at most once across
     /// calls on the same view.
-    fn distance_with(self, forms: &Forms, view: &View, bound: u8, masks: &mut Option<(u64, u64)>) -> u8 {
+    fn distance_with(self, forms: &Forms, view: &View, bound: u8, masks: &mut Option<KindMasks>) -> u8 {
         let melds = melds_left(forms, view);
-        let mut masks = || *masks.get_or_insert_with(|| kind_masks(view));
+        let mut masks = || *masks.get_or_insert_with(|| KindMasks::of(view));
         match self {
             Check::Standard => standard_with(view, melds, forms.pair_kinds),
             Check::AllPungs => all_pungs(view, melds),
             Check::OneSuit(s) => one_suit(view, melds, s as usize),
-            Check::SevenPairs => seven_pairs(view, forms.four_as_two_pairs),
+            Check::SevenPairs => seven_pairs(&masks(), forms.four_as_two_pairs),
             Check::EightPairsAndAHalf => eight_pairs_and_a_half(view, forms.four_as_two_pairs),
             Check::ThirteenOrphans => thirteen_orphans(view),
-            Check::HonoursAndKnitted => honours_and_knitted(masks()),
-            Check::KnittedStraight => knitted_straight(view, masks(), melds, forms.pair_kinds, bound),
+            Check::HonoursAndKnitted => honours_and_knitted(&masks()),
+            Check::KnittedStraight => knitted_straight(view, &masks(), melds, forms.pair_kinds, bound),
             Check::All258 => all_258(view, melds),
         }
     }
@@ -585,6 +633,19 @@ mod tests {
         assert_eq!(distance(&f, &view("147m258p369s12345z")), 0);
         f.knitted_straight = true;
         assert_eq!(distance(&f, &view("147m258p369s234m11z")), 0);
+    }
+
+    #[test]
+    fn threshold_masks_match_a_plain_loop() {
+        let mut v = [0u8; KINDS];
+        for i in 0..KINDS * 5 {
+            v[i % KINDS] = ((i * 7) % 5) as u8;
+            let masks = threshold_masks(&v);
+            for k in 0..4 {
+                let plain = (0..KINDS).fold(0u64, |m, t| m | ((v[t] as usize > k) as u64) << t);
+                assert_eq!(masks[k], plain);
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,35 @@
+"""Benchmarks run on one core (no rayon threads) and end with ratios against the peers
+measured in the same run: `pytest benches --benchmark-only`."""
+
+import os
+
+os.environ["HAIDI_PARALLELISM"] = "0"
+
+#: (benchmark name, peer name, per-item counts are equal) pairs to report as ratios.
+RATIOS: list[tuple[str, str, str]] = []
+
+
+def ratio(name: str, peer: str, what: str) -> None:
+    """Declares that the summary should print peer time / name time per item."""
+    RATIOS.append((name, peer, what))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    session = getattr(config, "_benchmarksession", None)
+    if session is None or not getattr(session, "benchmarks", None):
+        return
+    per_item = {}
+    for b in session.benchmarks:
+        n = b.extra_info.get("items", 1)
+        per_item[b.name.split("[")[0]] = b.stats.mean / n
+    lines = []
+    for name, peer, what in RATIOS:
+        if name in per_item and peer in per_item:
+            mine, theirs = per_item[name], per_item[peer]
+            lines.append(
+                f"{what}: haidi {mine * 1e6:.3f} us/item, peer {theirs * 1e6:.3f} us/item, ratio {theirs / mine:.1f}x"
+            )
+    if lines:
+        terminalreporter.write_sep("=", "haidi vs peers (same run, one core)")
+        for line in lines:
+            terminalreporter.write_line(line)
