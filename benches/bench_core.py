@@ -3,8 +3,10 @@
 pytest benches --benchmark-only          # ratios printed at the end
 """
 
-import haidi
 import pytest
+
+import haidi
+
 from conftest import ratio
 from hands import compact, complete_hands, counts_array, pymahjonggb, random_hands, tiles34
 

@@ -70,8 +70,9 @@ impl Meld {
     }
 }
 
-/// Concealed tiles, melds and flowers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Concealed tiles, melds and flowers. Two hands are equal when they hold the same
+/// tiles, melds and flowers; `last` only records the order the text was written in.
+#[derive(Clone, Debug, Eq)]
 pub struct Hand {
     pub concealed: Counts,
     pub melds: Vec<Meld>,
@@ -79,6 +80,12 @@ pub struct Hand {
     pub flowers: u8,
     /// The concealed tile written last (in COMH strings: the winning tile).
     pub last: Option<Tile>,
+}
+
+impl PartialEq for Hand {
+    fn eq(&self, other: &Self) -> bool {
+        self.concealed == other.concealed && self.melds == other.melds && self.flowers == other.flowers
+    }
 }
 
 impl Default for Hand {

@@ -1,10 +1,12 @@
 """Batch entry points: shapes, dtypes, validation, melds, wilds."""
 
-import haidi
 import numpy as np
 import pytest
-import reference as ref
+
+import haidi
 from haidi import HandError
+
+import reference as ref
 
 mcr = haidi.ruleset("mcr")
 

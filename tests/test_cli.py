@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+
 from haidi.cli import main
 
 
@@ -76,3 +77,19 @@ def test_installed_entry_point():
     assert r.returncode == 0 and json.loads(r.stdout)["waits"][0] == "1m"
     r = subprocess.run(["haidi", "waits", "11111m"], capture_output=True, text=True)
     assert r.returncode == 2 and "fifth copy" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_decompose_limit(capsys):
+    code, out, _ = run(
+        capsys, "decompose", "123m456p55556666z", "--wild", "5z", "--wild", "6z", "--limit", "3", "--json"
+    )
+    obj = json.loads(out)
+    assert len(obj["arrangements"]) == 3 and obj["complete_list"] is False
+    code, out, _ = run(capsys, "decompose", "111222333m456p77z", "--json")
+    assert json.loads(out)["complete_list"] is True
+
+
+def test_limit_must_be_positive(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["decompose", "11123455678999m", "--limit", "0"])
+    assert info.value.code == 2

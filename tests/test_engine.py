@@ -1,7 +1,8 @@
 """Waits, shanten, win checks and decompositions on known hands."""
 
-import haidi
 import pytest
+
+import haidi
 from haidi import HandError
 
 mcr = haidi.ruleset("mcr")

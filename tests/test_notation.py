@@ -1,10 +1,11 @@
 """Reading and writing hands: compact notation, COMH strings, glyphs, errors."""
 
-import haidi
 import pytest
-from haidi import Hand, HandError
 from hypothesis import given
 from hypothesis import strategies as st
+
+import haidi
+from haidi import Hand, HandError
 
 
 def test_compact_hand_with_melds_and_flowers():
@@ -123,3 +124,19 @@ def test_notation_round_trips(h):
     # Glyphs of the concealed part read back to the same tiles.
     if not h[1] and not h[2]:
         assert Hand(hand.glyphs()) == hand
+
+
+@given(st.text(alphabet="0123456789mpszf[]{},+| EWSNCFP🀇🀄x", max_size=40), st.sampled_from(["compact", "comh"]))
+def test_any_text_parses_or_raises_hand_error(text, fmt):
+    """No text crashes the parser or escapes as anything but HandError."""
+    try:
+        hand = Hand(text, format=fmt)
+    except HandError:
+        return
+    assert Hand(str(hand)) == hand
+    mcr = haidi.ruleset("mcr")
+    for call in (mcr.shanten, mcr.waits, mcr.is_win, mcr.decompose):
+        try:
+            call(hand)
+        except HandError:
+            pass

@@ -4,9 +4,10 @@ import random
 
 import numpy as np
 import pytest
-import reference as ref
 
 import haidi
+
+import reference as ref
 
 MahjongGB = pytest.importorskip("MahjongGB")
 

@@ -3,11 +3,13 @@ the engine's tables."""
 
 import random
 
-import haidi
 import numpy as np
-import reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import haidi
+
+import reference as ref
 
 mcr = haidi.ruleset("mcr")
 longgang = haidi.ruleset("longgang")

@@ -56,8 +56,11 @@ def _shanten(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str
 
 
 def _decompose(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    arrs = rs.decompose(hand, args.wild, format=args.format, limit=args.limit)
-    lines = [f"{hand}: {len(arrs)} arrangement{'s' if len(arrs) != 1 else ''}"]
+    arrs = rs.decompose(hand, args.wild, format=args.format, limit=args.limit + 1)
+    more = len(arrs) > args.limit
+    arrs = arrs[: args.limit]
+    shown = f"the first {len(arrs)} arrangements (--limit)" if more else f"{len(arrs)} arrangement"
+    lines = [f"{hand}: {shown}{'s' if len(arrs) != 1 and not more else ''}"]
     for a in arrs:
         parts = []
         for g in a["groups"]:
@@ -68,7 +71,7 @@ def _decompose(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[s
                 body += "(wild " + " ".join(g["wilds"]) + ")"
             parts.append(body)
         lines.append(f"  {a['form']}: {' '.join(parts)}")
-    return {"arrangements": arrs}, "\n".join(lines)
+    return {"arrangements": arrs, "complete_list": not more}, "\n".join(lines)
 
 
 COMMANDS: dict[str, tuple[Callable[[Ruleset, str, argparse.Namespace], tuple[dict[str, Any], str]], str]] = {
@@ -76,6 +79,13 @@ COMMANDS: dict[str, tuple[Callable[[Ruleset, str, argparse.Namespace], tuple[dic
     "shanten": (_shanten, "how many tiles a hand is from ready (-1 complete, 0 ready)"),
     "decompose": (_decompose, "every arrangement of a complete hand"),
 }
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sp.add_argument("--json", action="store_true", help="print one JSON object a hand")
         if name == "decompose":
-            sp.add_argument("--limit", type=int, default=None, help="at most this many arrangements")
+            sp.add_argument("--limit", type=_positive, default=100, help="at most this many arrangements (default 100)")
     return p
 
 

@@ -15,6 +15,9 @@ from .rulesets import REGISTRY, RulesetSpec
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
+#: Default cap on the arrangements ``Ruleset.decompose`` lists.
+DECOMPOSE_LIMIT = 10_000
+
 #: A hand: a ``Hand`` or its text.
 HandLike = Union[Hand, str]
 #: Wild tile kinds: ``None``, ``"5z"``, ``"5z6z"`` or ``["5z", "6z"]``.
@@ -97,13 +100,14 @@ class Ruleset:
         *,
         format: str = "compact",
         extra_wilds: int = 0,
-        limit: int | None = None,
+        limit: int | None = DECOMPOSE_LIMIT,
     ) -> list[dict[str, Any]]:
-        """Every distinct arrangement of a complete hand.
+        """Distinct arrangements of a complete hand, at most ``limit`` (None: all).
 
         Each is ``{"form": ..., "groups": [{"kind", "tiles", "wilds", "meld"}, ...]}``, where
-        ``wilds`` lists the kinds that wild tiles stand for in that group. Hands with many
-        wilds can have thousands of arrangements: ``limit`` caps the list.
+        ``wilds`` lists the kinds that wild tiles stand for in that group. Groups made of
+        wilds alone are listed with every concrete choice, so a hand with six or more wilds
+        has tens of thousands of arrangements: hence the default limit.
         """
         return self.engine.decompose(hand, wilds, format=format, extra_wilds=extra_wilds, limit=limit)
 
