@@ -18,7 +18,10 @@ const PARALLEL_MIN_ROWS: usize = 2048;
 
 fn parallel_enabled() -> bool {
     !matches!(
-        std::env::var("HAIDI_PARALLELISM").as_deref().map(str::to_ascii_lowercase).as_deref(),
+        std::env::var("HAIDI_PARALLELISM")
+            .as_deref()
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
         Ok("0") | Ok("false") | Ok("off") | Ok("no")
     )
 }
@@ -39,7 +42,9 @@ impl Rows<'_> {
     }
 
     fn row(&self, i: usize) -> &Counts {
-        self.counts[i * KINDS..(i + 1) * KINDS].try_into().expect("rows are 34 wide")
+        self.counts[i * KINDS..(i + 1) * KINDS]
+            .try_into()
+            .expect("rows are 34 wide")
     }
 
     fn melds(&self, i: usize) -> u8 {
@@ -59,17 +64,31 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
     }
     if let Some(m) = rows.melds {
         if m.len() != rows.len() {
-            return Err(HandError::invalid(format!("{} meld counts for {} rows", m.len(), rows.len())));
+            return Err(HandError::invalid(format!(
+                "{} meld counts for {} rows",
+                m.len(),
+                rows.len()
+            )));
         }
     }
     let m = engine.forms.melds as usize;
     for i in 0..rows.len() {
         let row = rows.row(i);
         if let Some(t) = (0..KINDS).find(|&t| row[t] > 4) {
-            return Err(row_error(i, format!("{} copies of {}", row[t], tiles::name(t as u8))));
+            return Err(row_error(
+                i,
+                format!("{} copies of {}", row[t], tiles::name(t as u8)),
+            ));
         }
         if let Some(t) = (0..KINDS).find(|&t| row[t] > 0 && engine.tiles >> t & 1 == 0) {
-            return Err(row_error(i, format!("tile {} is not played in {}", tiles::name(t as u8), engine.name)));
+            return Err(row_error(
+                i,
+                format!(
+                    "tile {} is not played in {}",
+                    tiles::name(t as u8),
+                    engine.name
+                ),
+            ));
         }
         let melds = rows.melds(i) as usize;
         if melds > m {
@@ -82,7 +101,10 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
             None => size == 3 * m + 1 || size == 3 * m + 2,
         };
         if !ok {
-            return Err(row_error(i, format!("{size} tiles (melds count 3) do not fit {}", engine.name)));
+            return Err(row_error(
+                i,
+                format!("{size} tiles (melds count 3) do not fit {}", engine.name),
+            ));
         }
     }
     Ok(())
@@ -101,14 +123,27 @@ fn view(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> View {
             caps[t] = 4;
         }
     }
-    let shape = MeldShape { count: melds, chows: melds > 0, suits: if melds > 0 { 0b111 } else { 0 }, all_258: melds == 0 };
-    View { counts, wilds, caps, melds: shape }
+    let shape = MeldShape {
+        count: melds,
+        chows: melds > 0,
+        suits: if melds > 0 { 0b111 } else { 0 },
+        all_258: melds == 0,
+    };
+    View {
+        counts,
+        wilds,
+        caps,
+        melds: shape,
+    }
 }
 
 fn map_rows<T: Send>(rows: &Rows<'_>, f: impl Fn(&Counts, u8) -> T + Sync + Send) -> Vec<T> {
     let n = rows.len();
     if n >= PARALLEL_MIN_ROWS && parallel_enabled() {
-        (0..n).into_par_iter().map(|i| f(rows.row(i), rows.melds(i))).collect()
+        (0..n)
+            .into_par_iter()
+            .map(|i| f(rows.row(i), rows.melds(i)))
+            .collect()
     } else {
         (0..n).map(|i| f(rows.row(i), rows.melds(i))).collect()
     }
@@ -116,7 +151,9 @@ fn map_rows<T: Send>(rows: &Rows<'_>, f: impl Fn(&Counts, u8) -> T + Sync + Send
 
 /// Complete-hand flags for rows of 14/17 tiles. Call [`validate`] first.
 pub fn win(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64) -> Vec<bool> {
-    map_rows(rows, |row, melds| distance::is_complete(&engine.forms, &view(engine, row, melds, wild_kinds)))
+    map_rows(rows, |row, melds| {
+        distance::is_complete(&engine.forms, &view(engine, row, melds, wild_kinds))
+    })
 }
 
 /// Shanten of each row (13/16 or 14/17 tiles). Call [`validate`] first.
@@ -135,7 +172,9 @@ pub fn shanten(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64) -> Vec<i8> {
 
 /// Wait masks (bit t = kind t) of rows of 13/16 tiles. Call [`validate`] first.
 pub fn waits(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64) -> Vec<u64> {
-    map_rows(rows, |row, melds| engine.waits_of_counts(&view(engine, row, melds, wild_kinds), row, wild_kinds))
+    map_rows(rows, |row, melds| {
+        engine.waits_of_counts(&view(engine, row, melds, wild_kinds), row, wild_kinds)
+    })
 }
 
 #[cfg(test)]
@@ -146,18 +185,39 @@ mod tests {
     fn batch_matches_single_calls() {
         let e = Engine::standard(4);
         let mut counts = vec![0u8; 2 * KINDS];
-        for (t, c) in [(0, 3), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 3)] {
+        for (t, c) in [
+            (0, 3),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (7, 1),
+            (8, 3),
+        ] {
             counts[t] = c;
         }
         counts[KINDS] = 4;
         for t in 9..18 {
             counts[KINDS + t] = 1;
         }
-        let rows = Rows { counts: &counts, melds: None };
+        let rows = Rows {
+            counts: &counts,
+            melds: None,
+        };
         validate(&e, &rows, Some(true)).unwrap();
         assert_eq!(waits(&e, &rows, 0)[0], 0x1FF);
         assert_eq!(shanten(&e, &rows, 0), [0, 1]);
         counts[0] = 5;
-        assert!(validate(&e, &Rows { counts: &counts, melds: None }, None).is_err());
+        assert!(validate(
+            &e,
+            &Rows {
+                counts: &counts,
+                melds: None
+            },
+            None
+        )
+        .is_err());
     }
 }

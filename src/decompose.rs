@@ -51,12 +51,22 @@ pub struct Group {
 
 impl Group {
     fn new(kind: GroupKind, tiles: Vec<Tile>, wilds: u32) -> Group {
-        Group { kind, tiles, wilds, meld: None }
+        Group {
+            kind,
+            tiles,
+            wilds,
+            meld: None,
+        }
     }
 
     /// The kinds the wilds of this group stand for.
     pub fn wild_tiles(&self) -> Vec<Tile> {
-        self.tiles.iter().enumerate().filter(|(i, _)| self.wilds >> i & 1 == 1).map(|(_, &t)| t).collect()
+        self.tiles
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.wilds >> i & 1 == 1)
+            .map(|(_, &t)| t)
+            .collect()
     }
 }
 
@@ -87,7 +97,15 @@ impl Search<'_> {
     }
 
     /// Standard groups: the lowest real tile left decides which group is built next.
-    fn standard(&mut self, r: &mut Counts, w: u8, stand: &mut Counts, melds: usize, pair: usize, acc: &mut Vec<Group>) {
+    fn standard(
+        &mut self,
+        r: &mut Counts,
+        w: u8,
+        stand: &mut Counts,
+        melds: usize,
+        pair: usize,
+        acc: &mut Vec<Group>,
+    ) {
         if self.full() {
             return;
         }
@@ -142,7 +160,17 @@ impl Search<'_> {
     /// Chows starting at `s` that hold the real tile `k` and no lower real tile: places
     /// below `k` are wilds, places above are real or wild (both are tried).
     #[allow(clippy::too_many_arguments)]
-    fn chow_from(&mut self, r: &mut Counts, w: u8, stand: &mut Counts, melds: usize, pair: usize, acc: &mut Vec<Group>, k: usize, s: usize) {
+    fn chow_from(
+        &mut self,
+        r: &mut Counts,
+        w: u8,
+        stand: &mut Counts,
+        melds: usize,
+        pair: usize,
+        acc: &mut Vec<Group>,
+        k: usize,
+        s: usize,
+    ) {
         if (s..s + 3).any(|p| stand[p] + 1 > self.caps[p]) {
             return;
         }
@@ -191,7 +219,14 @@ impl Search<'_> {
     }
 
     /// Groups made of wilds alone: every concrete choice, in canonical order.
-    fn wild_only(&mut self, stand: &mut Counts, melds: usize, pair: usize, from: usize, acc: &mut Vec<Group>) {
+    fn wild_only(
+        &mut self,
+        stand: &mut Counts,
+        melds: usize,
+        pair: usize,
+        from: usize,
+        acc: &mut Vec<Group>,
+    ) {
         if self.full() {
             return;
         }
@@ -228,7 +263,11 @@ impl Search<'_> {
             for p in start..start + len {
                 stand[p] += each;
             }
-            let tiles = if len == 1 { vec![start as Tile; 3] } else { (start..start + 3).map(|t| t as Tile).collect() };
+            let tiles = if len == 1 {
+                vec![start as Tile; 3]
+            } else {
+                (start..start + 3).map(|t| t as Tile).collect()
+            };
             acc.push(Group::new(kind, tiles, 0b111));
             self.wild_only(stand, melds - 1, 0, choice, acc);
             acc.pop();
@@ -246,11 +285,23 @@ impl Search<'_> {
 }
 
 /// Pairs forms: `pairs` pairs plus, if `triplet`, a triplet of another kind.
-fn pairs_forms(view: &View, four_as_two: bool, pairs: usize, triplet: bool, limit: usize) -> BTreeSet<Vec<Group>> {
+fn pairs_forms(
+    view: &View,
+    four_as_two: bool,
+    pairs: usize,
+    triplet: bool,
+    limit: usize,
+) -> BTreeSet<Vec<Group>> {
     let mut out = BTreeSet::new();
     let max_per_kind = if four_as_two { 2 } else { 1 };
-    let triplet_kinds: Vec<Option<usize>> =
-        if triplet { (0..KINDS).filter(|&t| view.caps[t] >= 3).map(Some).collect() } else { vec![None] };
+    let triplet_kinds: Vec<Option<usize>> = if triplet {
+        (0..KINDS)
+            .filter(|&t| view.caps[t] >= 3)
+            .map(Some)
+            .collect()
+    } else {
+        vec![None]
+    };
     for tk in triplet_kinds {
         let mut r = view.counts;
         let mut w = view.wilds as i32;
@@ -262,10 +313,25 @@ fn pairs_forms(view: &View, four_as_two: bool, pairs: usize, triplet: bool, limi
             if w < 0 {
                 continue;
             }
-            base.push(Group::new(GroupKind::Pung, vec![t as Tile; 3], (1 << (3 - real)) - 1));
+            base.push(Group::new(
+                GroupKind::Pung,
+                vec![t as Tile; 3],
+                (1 << (3 - real)) - 1,
+            ));
         }
         let mut acc = base;
-        pairs_rec(view, &r, w as u8, 0, pairs, max_per_kind, tk, &mut acc, &mut out, limit);
+        pairs_rec(
+            view,
+            &r,
+            w as u8,
+            0,
+            pairs,
+            max_per_kind,
+            tk,
+            &mut acc,
+            &mut out,
+            limit,
+        );
     }
     out
 }
@@ -314,9 +380,24 @@ fn pairs_rec(
         for _ in 0..p {
             let real = real_left.min(2);
             real_left -= real;
-            acc.push(Group::new(GroupKind::Pair, vec![k as Tile; 2], (1 << (2 - real)) - 1));
+            acc.push(Group::new(
+                GroupKind::Pair,
+                vec![k as Tile; 2],
+                (1 << (2 - real)) - 1,
+            ));
         }
-        pairs_rec(view, r, w - need, k + 1, left - p as usize, max_per_kind, skip, acc, out, limit);
+        pairs_rec(
+            view,
+            r,
+            w - need,
+            k + 1,
+            left - p as usize,
+            max_per_kind,
+            skip,
+            acc,
+            out,
+            limit,
+        );
         for _ in 0..p {
             acc.pop();
         }
@@ -324,14 +405,28 @@ fn pairs_rec(
 }
 
 /// Fourteen single tiles from `candidates` (kinds), real tiles first, wilds for the rest.
-fn singles(view: &View, candidates: &[Tile], total: usize, kind: GroupKind, extra_pair: bool, out: &mut BTreeSet<Vec<Group>>, limit: usize) {
+fn singles(
+    view: &View,
+    candidates: &[Tile],
+    total: usize,
+    kind: GroupKind,
+    extra_pair: bool,
+    out: &mut BTreeSet<Vec<Group>>,
+    limit: usize,
+) {
     let cand_mask: u64 = candidates.iter().fold(0, |m, &t| m | 1 << t);
-    let real: Vec<Tile> = (0..KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, view.counts[t as usize] as usize)).collect();
+    let real: Vec<Tile> = (0..KINDS as Tile)
+        .flat_map(|t| std::iter::repeat_n(t, view.counts[t as usize] as usize))
+        .collect();
     if real.iter().any(|&t| cand_mask >> t & 1 == 0) {
         return;
     }
     // Pair kinds to try (thirteen orphans): each candidate.
-    let pair_choices: Vec<Option<Tile>> = if extra_pair { candidates.iter().map(|&t| Some(t)).collect() } else { vec![None] };
+    let pair_choices: Vec<Option<Tile>> = if extra_pair {
+        candidates.iter().map(|&t| Some(t)).collect()
+    } else {
+        vec![None]
+    };
     for pair in pair_choices {
         let mut need = [0u8; KINDS];
         for &t in candidates {
@@ -344,33 +439,57 @@ fn singles(view: &View, candidates: &[Tile], total: usize, kind: GroupKind, extr
             continue;
         }
         // Kinds still open, of which the wilds take some.
-        let open: Vec<Tile> = candidates.iter().copied().filter(|&t| view.counts[t as usize] < need[t as usize]).collect();
-        let fixed: usize = candidates.iter().map(|&t| view.counts[t as usize] as usize).sum();
-        let missing: usize = candidates.iter().map(|&t| (need[t as usize] - view.counts[t as usize]) as usize).sum();
-        if fixed + view.wilds as usize != total || (!extra_pair && view.wilds as usize > open.len()) {
+        let open: Vec<Tile> = candidates
+            .iter()
+            .copied()
+            .filter(|&t| view.counts[t as usize] < need[t as usize])
+            .collect();
+        let fixed: usize = candidates
+            .iter()
+            .map(|&t| view.counts[t as usize] as usize)
+            .sum();
+        let missing: usize = candidates
+            .iter()
+            .map(|&t| (need[t as usize] - view.counts[t as usize]) as usize)
+            .sum();
+        if fixed + view.wilds as usize != total || (!extra_pair && view.wilds as usize > open.len())
+        {
             continue;
         }
         if extra_pair && missing != view.wilds as usize {
             continue;
         }
-        choose(&open, view.wilds as usize, 0, &mut Vec::new(), &mut |wild_kinds| {
-            if out.len() >= limit {
-                return;
-            }
-            let mut tiles: Vec<(Tile, bool)> = real.iter().map(|&t| (t, false)).collect();
-            if extra_pair {
-                for &t in &open {
-                    for _ in view.counts[t as usize]..need[t as usize] {
-                        tiles.push((t, true));
-                    }
+        choose(
+            &open,
+            view.wilds as usize,
+            0,
+            &mut Vec::new(),
+            &mut |wild_kinds| {
+                if out.len() >= limit {
+                    return;
                 }
-            } else {
-                tiles.extend(wild_kinds.iter().map(|&t| (t, true)));
-            }
-            tiles.sort();
-            let mask = tiles.iter().enumerate().fold(0u32, |m, (i, &(_, w))| m | (w as u32) << i);
-            out.insert(vec![Group::new(kind, tiles.iter().map(|&(t, _)| t).collect(), mask)]);
-        });
+                let mut tiles: Vec<(Tile, bool)> = real.iter().map(|&t| (t, false)).collect();
+                if extra_pair {
+                    for &t in &open {
+                        for _ in view.counts[t as usize]..need[t as usize] {
+                            tiles.push((t, true));
+                        }
+                    }
+                } else {
+                    tiles.extend(wild_kinds.iter().map(|&t| (t, true)));
+                }
+                tiles.sort();
+                let mask = tiles
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |m, (i, &(_, w))| m | (w as u32) << i);
+                out.insert(vec![Group::new(
+                    kind,
+                    tiles.iter().map(|&(t, _)| t).collect(),
+                    mask,
+                )]);
+            },
+        );
     }
 }
 
@@ -401,7 +520,12 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
                 MeldKind::Pung => GroupKind::Pung,
                 _ => GroupKind::Kong,
             };
-            Group { kind, tiles: m.tiles(), wilds: 0, meld: Some(m.kind) }
+            Group {
+                kind,
+                tiles: m.tiles(),
+                wilds: 0,
+                meld: Some(m.kind),
+            }
         })
         .collect();
     let push = |form: Form, set: BTreeSet<Vec<Group>>, result: &mut Vec<Arrangement>| {
@@ -416,34 +540,69 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
         let narrow = forms.pair_kinds != ALL_KINDS;
         let relaxed = narrow && (forms.all_pungs_any_pair || forms.one_suit_any_pair);
         let pair_ok = if relaxed { ALL_KINDS } else { forms.pair_kinds };
-        let mut s = Search { caps: &view.caps, pair_ok, limit, out: BTreeSet::new() };
+        let mut s = Search {
+            caps: &view.caps,
+            pair_ok,
+            limit,
+            out: BTreeSet::new(),
+        };
         let mut r = view.counts;
         let mut stand = [0u8; KINDS];
-        s.standard(&mut r, view.wilds, &mut stand, melds_left, 1, &mut Vec::new());
+        s.standard(
+            &mut r,
+            view.wilds,
+            &mut stand,
+            melds_left,
+            1,
+            &mut Vec::new(),
+        );
         let mut set = s.out;
         if relaxed {
             set.retain(|groups| {
-                let pair = groups.iter().find(|g| g.kind == GroupKind::Pair).map(|g| g.tiles[0]).unwrap_or(0);
+                let pair = groups
+                    .iter()
+                    .find(|g| g.kind == GroupKind::Pair)
+                    .map(|g| g.tiles[0])
+                    .unwrap_or(0);
                 if forms.pair_kinds >> pair & 1 == 1 {
                     return true;
                 }
                 let no_chows = !shape.chows && groups.iter().all(|g| g.kind != GroupKind::Chow);
-                let suits = groups.iter().fold(shape.suits, |m, g| m | 1 << tiles::suit(g.tiles[0]));
-                (forms.all_pungs_any_pair && no_chows) || (forms.one_suit_any_pair && suits.count_ones() == 1 && suits & 8 == 0)
+                let suits = groups
+                    .iter()
+                    .fold(shape.suits, |m, g| m | 1 << tiles::suit(g.tiles[0]));
+                (forms.all_pungs_any_pair && no_chows)
+                    || (forms.one_suit_any_pair && suits.count_ones() == 1 && suits & 8 == 0)
             });
         }
         push(Form::Standard, set, &mut result);
     }
     let concealed = shape.count == 0;
     if concealed && forms.seven_pairs && forms.fits(Form::SevenPairs) {
-        push(Form::SevenPairs, pairs_forms(view, forms.four_as_two_pairs, 7, false, limit), &mut result);
+        push(
+            Form::SevenPairs,
+            pairs_forms(view, forms.four_as_two_pairs, 7, false, limit),
+            &mut result,
+        );
     }
     if concealed && forms.eight_pairs_and_a_half && forms.fits(Form::EightPairsAndAHalf) {
-        push(Form::EightPairsAndAHalf, pairs_forms(view, forms.four_as_two_pairs, 7, true, limit), &mut result);
+        push(
+            Form::EightPairsAndAHalf,
+            pairs_forms(view, forms.four_as_two_pairs, 7, true, limit),
+            &mut result,
+        );
     }
     if concealed && forms.thirteen_orphans && forms.fits(Form::ThirteenOrphans) {
         let mut set = BTreeSet::new();
-        singles(view, &ORPHANS, 14, GroupKind::Orphans, true, &mut set, limit);
+        singles(
+            view,
+            &ORPHANS,
+            14,
+            GroupKind::Orphans,
+            true,
+            &mut set,
+            limit,
+        );
         push(Form::ThirteenOrphans, set, &mut result);
     }
     if concealed && forms.honours_and_knitted && forms.fits(Form::HonoursAndKnitted) {
@@ -454,7 +613,11 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
         }
         push(Form::HonoursAndKnitted, set, &mut result);
     }
-    if shape.count <= 1 && melds_left >= 3 && forms.knitted_straight && forms.fits(Form::KnittedStraight) {
+    if shape.count <= 1
+        && melds_left >= 3
+        && forms.knitted_straight
+        && forms.fits(Form::KnittedStraight)
+    {
         let mut set = BTreeSet::new();
         for k in crate::distance::knitted_masks() {
             knitted_straight(view, k, forms.pair_kinds, melds_left - 3, limit, &mut set);
@@ -477,7 +640,14 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
     result
 }
 
-fn knitted_straight(view: &View, mask: u64, pair_ok: u64, melds: usize, limit: usize, out: &mut BTreeSet<Vec<Group>>) {
+fn knitted_straight(
+    view: &View,
+    mask: u64,
+    pair_ok: u64,
+    melds: usize,
+    limit: usize,
+    out: &mut BTreeSet<Vec<Group>>,
+) {
     let kinds: Vec<usize> = tiles::mask_tiles(mask).map(|t| t as usize).collect();
     if kinds.iter().any(|&t| view.caps[t] == 0) {
         return;
@@ -505,9 +675,25 @@ fn knitted_straight(view: &View, mask: u64, pair_ok: u64, melds: usize, limit: u
         if !ok || need > view.wilds {
             continue;
         }
-        let mut s = Search { caps: &caps, pair_ok, limit, out: BTreeSet::new() };
-        s.standard(&mut r, view.wilds - need, &mut [0u8; KINDS], melds, 1, &mut Vec::new());
-        let straight = Group::new(GroupKind::KnittedStraight, kinds.iter().map(|&t| t as Tile).collect(), wild_mask);
+        let mut s = Search {
+            caps: &caps,
+            pair_ok,
+            limit,
+            out: BTreeSet::new(),
+        };
+        s.standard(
+            &mut r,
+            view.wilds - need,
+            &mut [0u8; KINDS],
+            melds,
+            1,
+            &mut Vec::new(),
+        );
+        let straight = Group::new(
+            GroupKind::KnittedStraight,
+            kinds.iter().map(|&t| t as Tile).collect(),
+            wild_mask,
+        );
         for mut groups in s.out {
             groups.push(straight.clone());
             groups.sort();
@@ -521,18 +707,36 @@ fn knitted_straight(view: &View, mask: u64, pair_ok: u64, melds: usize, limit: u
 
 fn loose_258(view: &View, limit: usize, out: &mut BTreeSet<Vec<Group>>) {
     let kinds: Vec<Tile> = tiles::mask_tiles(KINDS_258).collect();
-    fn rec(view: &View, kinds: &[Tile], i: usize, w: u8, extra: &mut Vec<Tile>, out: &mut BTreeSet<Vec<Group>>, limit: usize) {
+    fn rec(
+        view: &View,
+        kinds: &[Tile],
+        i: usize,
+        w: u8,
+        extra: &mut Vec<Tile>,
+        out: &mut BTreeSet<Vec<Group>>,
+        limit: usize,
+    ) {
         if out.len() >= limit {
             return;
         }
         if w == 0 {
             let mut tiles: Vec<(Tile, bool)> = extra.iter().map(|&t| (t, true)).collect();
             for &t in kinds {
-                tiles.extend(std::iter::repeat_n((t, false), view.counts[t as usize] as usize));
+                tiles.extend(std::iter::repeat_n(
+                    (t, false),
+                    view.counts[t as usize] as usize,
+                ));
             }
             tiles.sort();
-            let mask = tiles.iter().enumerate().fold(0u32, |m, (j, &(_, wl))| m | (wl as u32) << j);
-            out.insert(vec![Group::new(GroupKind::Loose, tiles.iter().map(|&(t, _)| t).collect(), mask)]);
+            let mask = tiles
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (j, &(_, wl))| m | (wl as u32) << j);
+            out.insert(vec![Group::new(
+                GroupKind::Loose,
+                tiles.iter().map(|&(t, _)| t).collect(),
+                mask,
+            )]);
             return;
         }
         for j in i..kinds.len() {
@@ -564,9 +768,13 @@ mod tests {
         // 11123455678999m reads only as 111 234 55 678 999.
         let a = arrangements("11123455678999m", &Forms::standard(4), 0);
         assert_eq!(a.len(), 1);
-        let firsts: Vec<(GroupKind, Tile)> = a[0].groups.iter().map(|g| (g.kind, g.tiles[0])).collect();
+        let firsts: Vec<(GroupKind, Tile)> =
+            a[0].groups.iter().map(|g| (g.kind, g.tiles[0])).collect();
         use GroupKind::*;
-        assert_eq!(firsts, [(Pair, 4), (Chow, 1), (Chow, 5), (Pung, 0), (Pung, 8)]);
+        assert_eq!(
+            firsts,
+            [(Pair, 4), (Chow, 1), (Chow, 5), (Pung, 0), (Pung, 8)]
+        );
     }
 
     #[test]
@@ -581,8 +789,13 @@ mod tests {
         // 5z wild: 123456789m 11p 22z and one wild, which must make 22z or 11p a pung.
         let a = arrangements("123456789m11p22z5z", &Forms::standard(4), 1 << 31);
         // The wild must make 22z a pung (or 2z + wild a pair? no: 11p is then a pung short).
-        assert!(a.iter().all(|arr| arr.groups.iter().map(|g| g.wilds.count_ones()).sum::<u32>() == 1));
-        assert!(a.iter().any(|arr| arr.groups.iter().any(|g| g.kind == GroupKind::Pung && g.tiles[0] == 28 && g.wilds == 1)));
+        assert!(a
+            .iter()
+            .all(|arr| arr.groups.iter().map(|g| g.wilds.count_ones()).sum::<u32>() == 1));
+        assert!(a.iter().any(|arr| arr
+            .groups
+            .iter()
+            .any(|g| g.kind == GroupKind::Pung && g.tiles[0] == 28 && g.wilds == 1)));
     }
 
     #[test]

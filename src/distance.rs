@@ -24,7 +24,11 @@ pub fn group_distances(view: &View, g: usize, pair_ok: u64) -> Distances {
     let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
     let chows = g < 3;
     if caps.iter().all(|&c| c == 4) && pair_ok & group_mask == group_mask {
-        let table = if chows { tables::suit() } else { tables::honours() };
+        let table = if chows {
+            tables::suit()
+        } else {
+            tables::honours()
+        };
         return *table.get(counts);
     }
     slow_group(counts, caps, (pair_ok >> lo) as u16, chows)
@@ -175,14 +179,26 @@ pub fn thirteen_orphans(view: &View) -> u8 {
     if ORPHANS.iter().any(|&t| view.caps[t as usize] == 0) {
         return INF;
     }
-    let kinds = ORPHANS.iter().filter(|&&t| view.counts[t as usize] > 0).count() as u8;
-    let pair = ORPHANS.iter().any(|&t| view.counts[t as usize] >= 2 && view.caps[t as usize] >= 2);
+    let kinds = ORPHANS
+        .iter()
+        .filter(|&&t| view.counts[t as usize] > 0)
+        .count() as u8;
+    let pair = ORPHANS
+        .iter()
+        .any(|&t| view.counts[t as usize] >= 2 && view.caps[t as usize] >= 2);
     14 - kinds - pair as u8
 }
 
 /// The six ways to give 147, 258 and 369 to the three suits, as kind masks.
 pub fn knitted_masks() -> [u64; 6] {
-    const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
     PERMS.map(|p| {
         let mut m = 0u64;
         for (suit, &offset) in p.iter().enumerate() {
@@ -203,7 +219,11 @@ pub fn honours_and_knitted(view: &View) -> u8 {
         .iter()
         .map(|&k| {
             let mask = k | HONOUR_MASK;
-            if tiles::mask_tiles(mask).filter(|&t| view.caps[t as usize] > 0).count() < 14 {
+            if tiles::mask_tiles(mask)
+                .filter(|&t| view.caps[t as usize] > 0)
+                .count()
+                < 14
+            {
                 return INF;
             }
             14 - overlap_capped(view, mask, 1).min(14) as u8
@@ -242,14 +262,22 @@ pub fn knitted_straight(view: &View, melds: usize, pair_ok: u64) -> u8 {
 /// A hand of pungs and one pair, any pair kind.
 pub fn all_pungs(view: &View, melds: usize) -> u8 {
     let mut best = INF;
-    let pungs: Vec<(usize, u8)> = (0..KINDS).filter(|&t| view.caps[t] >= 3).map(|t| (t, view.counts[t].min(3))).collect();
+    let pungs: Vec<(usize, u8)> = (0..KINDS)
+        .filter(|&t| view.caps[t] >= 3)
+        .map(|t| (t, view.counts[t].min(3)))
+        .collect();
     for p in (0..KINDS).filter(|&t| view.caps[t] >= 2) {
-        let mut vals: Vec<u8> = pungs.iter().filter(|(t, _)| *t != p).map(|&(_, v)| v).collect();
+        let mut vals: Vec<u8> = pungs
+            .iter()
+            .filter(|(t, _)| *t != p)
+            .map(|&(_, v)| v)
+            .collect();
         if vals.len() < melds {
             continue;
         }
         vals.sort_unstable_by(|a, b| b.cmp(a));
-        let kept = view.counts[p].min(2) as u32 + vals[..melds].iter().map(|&v| v as u32).sum::<u32>();
+        let kept =
+            view.counts[p].min(2) as u32 + vals[..melds].iter().map(|&v| v as u32).sum::<u32>();
         best = best.min((3 * melds as u32 + 2 - kept) as u8);
     }
     best
@@ -263,7 +291,9 @@ pub fn one_suit(view: &View, melds: usize, s: usize) -> u8 {
 /// 将将胡: any tiles, all of them 2, 5 or 8.
 pub fn all_258(view: &View, melds: usize) -> u8 {
     let need = 3 * melds as u32 + 2;
-    let avail: u32 = tiles::mask_tiles(KINDS_258).map(|t| view.caps[t as usize] as u32).sum();
+    let avail: u32 = tiles::mask_tiles(KINDS_258)
+        .map(|t| view.caps[t as usize] as u32)
+        .sum();
     if avail < need {
         return INF;
     }
@@ -302,7 +332,10 @@ pub fn form_distances(forms: &Forms, view: &View, mut visit: impl FnMut(Form, u8
         }
     }
     if concealed && forms.eight_pairs_and_a_half && forms.fits(Form::EightPairsAndAHalf) {
-        if visit(Form::EightPairsAndAHalf, eight_pairs_and_a_half(view, forms.four_as_two_pairs)) {
+        if visit(
+            Form::EightPairsAndAHalf,
+            eight_pairs_and_a_half(view, forms.four_as_two_pairs),
+        ) {
             return;
         }
     }
@@ -317,7 +350,10 @@ pub fn form_distances(forms: &Forms, view: &View, mut visit: impl FnMut(Form, u8
         }
     }
     if shape.count <= 1 && forms.knitted_straight && forms.fits(Form::KnittedStraight) {
-        if visit(Form::KnittedStraight, knitted_straight(view, melds, forms.pair_kinds)) {
+        if visit(
+            Form::KnittedStraight,
+            knitted_straight(view, melds, forms.pair_kinds),
+        ) {
             return;
         }
     }
@@ -375,7 +411,11 @@ mod tests {
             if counts.iter().map(|&c| c as usize).sum::<usize>() > 17 {
                 continue;
             }
-            assert_eq!(slow_group(&counts, &[4; 9], 0x1FF, true), *t.get(&counts), "{counts:?}");
+            assert_eq!(
+                slow_group(&counts, &[4; 9], 0x1FF, true),
+                *t.get(&counts),
+                "{counts:?}"
+            );
         }
         let h = tables::honours();
         for i in 0..78125usize {

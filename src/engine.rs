@@ -30,7 +30,11 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(name: impl Into<String>, forms: Forms, tiles: u64) -> Engine {
-        Engine { name: name.into(), forms, tiles }
+        Engine {
+            name: name.into(),
+            forms,
+            tiles,
+        }
     }
 
     /// An engine for the standard form only, all 34 kinds.
@@ -40,7 +44,10 @@ impl Engine {
 
     fn check_wilds(&self, wilds: Wilds) -> Result<()> {
         if wilds.kinds & !self.tiles != 0 {
-            return Err(HandError::invalid(format!("a wild kind is not played in {}", self.name)));
+            return Err(HandError::invalid(format!(
+                "a wild kind is not played in {}",
+                self.name
+            )));
         }
         Ok(())
     }
@@ -61,7 +68,10 @@ impl Engine {
         // Exchanges are counted against tiles that exist, so a distance of 1 is a real
         // wait except when the only tiles that would complete the hand are ones the
         // player holds all four of (counting wild copies). Then it is one step further.
-        if d == 0 && hand.size() + wilds.extra as usize == self.forms.ready_size() && self.waits_mask(view, hand, wilds) == 0 {
+        if d == 0
+            && hand.size() + wilds.extra as usize == self.forms.ready_size()
+            && self.waits_mask(view, hand, wilds) == 0
+        {
             return 1;
         }
         d
@@ -106,7 +116,10 @@ impl Engine {
             let mut v = view.clone();
             v.counts[t] += 1;
             let complete = if standard_only {
-                let g = GROUPS.iter().position(|&(lo, hi)| (lo..hi).contains(&t)).unwrap_or(3);
+                let g = GROUPS
+                    .iter()
+                    .position(|&(lo, hi)| (lo..hi).contains(&t))
+                    .unwrap_or(3);
                 let mut groups = base;
                 groups[g] = group_distances(&v, g, self.forms.pair_kinds);
                 combine(&groups, melds).saturating_sub(v.wilds) == 0
@@ -147,13 +160,25 @@ impl Engine {
     /// Every distinct arrangement of a complete hand (at most `limit`).
     pub fn decompose(&self, hand: &Hand, wilds: Wilds, limit: usize) -> Result<Vec<Arrangement>> {
         self.check(hand, wilds, Some(false))?;
-        Ok(decompose::decompose(&self.forms, hand, &self.view(hand, wilds), limit))
+        Ok(decompose::decompose(
+            &self.forms,
+            hand,
+            &self.view(hand, wilds),
+            limit,
+        ))
     }
 
     /// Checks tiles, size and wilds; `ready` as in [`forms::check_hand`].
     pub fn check(&self, hand: &Hand, wilds: Wilds, ready: Option<bool>) -> Result<()> {
         self.check_wilds(wilds)?;
-        forms::check_hand(hand, &self.forms, self.tiles, &self.name, ready, wilds.extra as usize)
+        forms::check_hand(
+            hand,
+            &self.forms,
+            self.tiles,
+            &self.name,
+            ready,
+            wilds.extra as usize,
+        )
     }
 }
 
@@ -168,14 +193,26 @@ mod tests {
     }
 
     fn waits(e: &Engine, s: &str, wilds: Wilds) -> String {
-        e.waits(&hand(s), wilds).unwrap().iter().map(|&t| name(t)).collect::<Vec<_>>().join(" ")
+        e.waits(&hand(s), wilds)
+            .unwrap()
+            .iter()
+            .map(|&t| name(t))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     #[test]
     fn nine_gates_waits_on_all_nine() {
         let e = Engine::standard(4);
-        assert_eq!(waits(&e, "1112345678999m", Wilds::default()), "1m 2m 3m 4m 5m 6m 7m 8m 9m");
-        assert_eq!(e.shanten(&hand("1112345678999m"), Wilds::default()).unwrap(), 0);
+        assert_eq!(
+            waits(&e, "1112345678999m", Wilds::default()),
+            "1m 2m 3m 4m 5m 6m 7m 8m 9m"
+        );
+        assert_eq!(
+            e.shanten(&hand("1112345678999m"), Wilds::default())
+                .unwrap(),
+            0
+        );
     }
 
     #[test]
@@ -183,7 +220,11 @@ mod tests {
         let e = Engine::standard(4);
         // 1111m beside three chows: every reading of it needs a fifth 1m.
         assert_eq!(waits(&e, "1111m234p567p789p", Wilds::default()), "");
-        assert_eq!(e.shanten(&hand("1111m234p567p789p"), Wilds::default()).unwrap(), 1);
+        assert_eq!(
+            e.shanten(&hand("1111m234p567p789p"), Wilds::default())
+                .unwrap(),
+            1
+        );
         assert_eq!(waits(&e, "1m234p567p789p[111m]", Wilds::default()), "");
     }
 
@@ -192,9 +233,15 @@ mod tests {
         let e = Engine::standard(4);
         // 7z wild: the wild makes a pung of 2z (waiting on 1p) or of 1p (waiting on 2z);
         // drawing a second wild completes either.
-        let w = Wilds { kinds: 1 << 33, extra: 0 };
+        let w = Wilds {
+            kinds: 1 << 33,
+            extra: 0,
+        };
         let ws = waits(&e, "123456789m11p2z7z", w);
-        assert!(ws.contains("2z") && ws.contains("1p") && ws.contains("7z"), "{ws}");
+        assert!(
+            ws.contains("2z") && ws.contains("1p") && ws.contains("7z"),
+            "{ws}"
+        );
     }
 
     #[test]

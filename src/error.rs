@@ -41,11 +41,19 @@ pub struct HandError {
 
 impl HandError {
     pub fn new(kind: ErrorKind) -> Self {
-        HandError { kind, position: None, input: None }
+        HandError {
+            kind,
+            position: None,
+            input: None,
+        }
     }
 
     pub fn at(kind: ErrorKind, position: usize, input: &str) -> Self {
-        HandError { kind, position: Some(position), input: Some(input.to_string()) }
+        HandError {
+            kind,
+            position: Some(position),
+            input: Some(input.to_string()),
+        }
     }
 
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -65,7 +73,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::BadMeld(m) => write!(f, "malformed meld: {m}"),
             ErrorKind::Misplaced(m) => write!(f, "{m}"),
             ErrorKind::WrongSize { tiles, expected } => {
-                write!(f, "hand has {tiles} tiles (a meld counts as 3); expected {expected}")
+                write!(
+                    f,
+                    "hand has {tiles} tiles (a meld counts as 3); expected {expected}"
+                )
             }
             ErrorKind::NotInTileSet { tile, ruleset } => {
                 write!(f, "tile {tile} is not played in {ruleset}")

@@ -62,9 +62,10 @@ impl Forms {
     /// 14-tile shapes, eight pairs and a half is a 17-tile shape.
     pub fn fits(&self, form: Form) -> bool {
         match form {
-            Form::SevenPairs | Form::ThirteenOrphans | Form::HonoursAndKnitted | Form::KnittedStraight => {
-                self.melds == 4
-            }
+            Form::SevenPairs
+            | Form::ThirteenOrphans
+            | Form::HonoursAndKnitted
+            | Form::KnittedStraight => self.melds == 4,
             Form::EightPairsAndAHalf => self.melds == 5,
             _ => true,
         }
@@ -138,13 +139,22 @@ impl View {
                 caps[t] = 4u8.saturating_sub(melded[t]);
             }
         }
-        let mut shape = MeldShape { count: hand.melds.len() as u8, all_258: true, ..Default::default() };
+        let mut shape = MeldShape {
+            count: hand.melds.len() as u8,
+            all_258: true,
+            ..Default::default()
+        };
         for m in &hand.melds {
             shape.chows |= m.kind == MeldKind::Chow;
             shape.suits |= 1 << tiles::suit(m.tile);
             shape.all_258 &= m.kind != MeldKind::Chow && KINDS_258 >> m.tile & 1 == 1;
         }
-        View { counts, wilds, caps, melds: shape }
+        View {
+            counts,
+            wilds,
+            caps,
+            melds: shape,
+        }
     }
 
     /// Tiles in the concealed part, wilds included.
@@ -172,7 +182,14 @@ impl View {
 /// `ready` asks for a hand one tile short (13/16), otherwise a complete-size hand
 /// (14/17); `None` accepts either. `extra` wild tiles held outside the concealed
 /// tiles (a flower playing as a wild) count towards the size.
-pub fn check_hand(hand: &Hand, forms: &Forms, tile_set: u64, ruleset: &str, ready: Option<bool>, extra: usize) -> Result<()> {
+pub fn check_hand(
+    hand: &Hand,
+    forms: &Forms,
+    tile_set: u64,
+    ruleset: &str,
+    ready: Option<bool>,
+    extra: usize,
+) -> Result<()> {
     let held = hand.held();
     for t in 0..KINDS {
         if held[t] > 0 && tile_set >> t & 1 == 0 {
@@ -202,7 +219,10 @@ pub fn check_hand(hand: &Hand, forms: &Forms, tile_set: u64, ruleset: &str, read
             Some(false) => format!("{full} (a complete hand)"),
             None => format!("{short} or {full}"),
         };
-        return Err(HandError::new(ErrorKind::WrongSize { tiles: size, expected }));
+        return Err(HandError::new(ErrorKind::WrongSize {
+            tiles: size,
+            expected,
+        }));
     }
     Ok(())
 }

@@ -19,7 +19,10 @@ pub enum MeldKind {
 
 impl MeldKind {
     pub fn is_kong(self) -> bool {
-        matches!(self, MeldKind::Kong | MeldKind::ConcealedKong | MeldKind::AddedKong)
+        matches!(
+            self,
+            MeldKind::Kong | MeldKind::ConcealedKong | MeldKind::AddedKong
+        )
     }
 
     pub fn name(self) -> &'static str {
@@ -60,7 +63,11 @@ impl Meld {
         match self.kind {
             MeldKind::ConcealedKong => format!("{{{body}}}"),
             _ => {
-                let plus = if self.kind == MeldKind::AddedKong { "+" } else { "" };
+                let plus = if self.kind == MeldKind::AddedKong {
+                    "+"
+                } else {
+                    ""
+                };
                 match self.from {
                     Some(f) => format!("[{body}{plus},{f}]"),
                     None => format!("[{body}{plus}]"),
@@ -83,7 +90,12 @@ pub struct Hand {
 
 impl Default for Hand {
     fn default() -> Self {
-        Hand { concealed: [0; KINDS], melds: Vec::new(), flowers: 0, last: None }
+        Hand {
+            concealed: [0; KINDS],
+            melds: Vec::new(),
+            flowers: 0,
+            last: None,
+        }
     }
 }
 

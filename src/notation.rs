@@ -63,7 +63,11 @@ impl<'a> Reader<'a> {
             if d == 0 || d > max {
                 return Err(self.err(ErrorKind::BadRank(format!("{d}{letter}")), p));
             }
-            let item = if letter == 'f' { Item::Flower(d - 1) } else { Item::Tile(base + d - 1) };
+            let item = if letter == 'f' {
+                Item::Flower(d - 1)
+            } else {
+                Item::Tile(base + d - 1)
+            };
             out.push((item, p));
         }
         self.pending.clear();
@@ -79,14 +83,20 @@ impl<'a> Reader<'a> {
 }
 
 fn comh_honour(c: char) -> Option<Tile> {
-    let i = ['E', 'S', 'W', 'N', 'P', 'F', 'C'].iter().position(|&h| h == c)?;
+    let i = ['E', 'S', 'W', 'N', 'P', 'F', 'C']
+        .iter()
+        .position(|&h| h == c)?;
     Some(tiles::HONOURS + i as Tile)
 }
 
 /// Reads a hand. For [`Format::Comh`], reading stops at the first `|` and the rest is
 /// returned; in compact notation a `|` is an error.
 pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
-    let mut r = Reader { input, format, pending: Vec::new() };
+    let mut r = Reader {
+        input,
+        format,
+        pending: Vec::new(),
+    };
     let mut concealed: Vec<(Item, usize)> = Vec::new();
     let mut melds: Vec<(Meld, usize)> = Vec::new();
     let mut rest = None;
@@ -103,7 +113,10 @@ pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
             let d = c as u8 - b'0';
             if in_offset {
                 if offset.is_some() {
-                    return Err(r.err(ErrorKind::Misplaced("offset has more than one digit".into()), pos));
+                    return Err(r.err(
+                        ErrorKind::Misplaced("offset has more than one digit".into()),
+                        pos,
+                    ));
                 }
                 offset = Some((d, pos));
             } else {
@@ -114,7 +127,11 @@ pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
         if c.is_whitespace() {
             continue;
         }
-        let target = if open.is_some() { &mut inner } else { &mut concealed };
+        let target = if open.is_some() {
+            &mut inner
+        } else {
+            &mut concealed
+        };
         match c {
             'm' | 'p' | 's' | 'z' | 'f' if !in_offset => r.flush(c, pos, target)?,
             'E' | 'S' | 'W' | 'N' | 'C' | 'F' | 'P' if format == Format::Comh && !in_offset => {
@@ -186,7 +203,11 @@ pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
     let add = |t: Tile, pos: usize, held: &mut [u8; KINDS]| -> Result<()> {
         held[t as usize] += 1;
         if held[t as usize] > 4 {
-            return Err(HandError::at(ErrorKind::FifthCopy(tiles::name(t)), pos, input));
+            return Err(HandError::at(
+                ErrorKind::FifthCopy(tiles::name(t)),
+                pos,
+                input,
+            ));
         }
         Ok(())
     };
@@ -208,7 +229,10 @@ pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
             Item::Flower(f) => {
                 if hand.flowers >> f & 1 == 1 {
                     return Err(HandError::at(
-                        ErrorKind::FifthCopy(format!("{} (each flower exists once)", tiles::flower_name(f))),
+                        ErrorKind::FifthCopy(format!(
+                            "{} (each flower exists once)",
+                            tiles::flower_name(f)
+                        )),
                         pos,
                         input,
                     ));
@@ -234,21 +258,38 @@ fn make_meld(
         match item {
             Item::Tile(t) => ts.push(t),
             Item::Flower(_) => {
-                return Err(r.err(ErrorKind::Misplaced("a flower cannot be part of a meld".into()), p))
+                return Err(r.err(
+                    ErrorKind::Misplaced("a flower cannot be part of a meld".into()),
+                    p,
+                ))
             }
         }
     }
     ts.sort_unstable();
     // COMH writes an added kong as the supplier's offset plus 4.
     let comh_added = r.format == Format::Comh && matches!(offset, Some((5..=7, _)));
-    let offset = if comh_added { offset.map(|(o, p)| (o - 4, p)) } else { offset };
+    let offset = if comh_added {
+        offset.map(|(o, p)| (o - 4, p))
+    } else {
+        offset
+    };
     if let Some((o, p)) = offset {
         if !(1..=3).contains(&o) {
-            let allowed = if r.format == Format::Comh { "1-3, or 5-7 for an added kong" } else { "1, 2 or 3" };
-            return Err(r.err(ErrorKind::Misplaced(format!("seat offset {o} (must be {allowed})")), p));
+            let allowed = if r.format == Format::Comh {
+                "1-3, or 5-7 for an added kong"
+            } else {
+                "1, 2 or 3"
+            };
+            return Err(r.err(
+                ErrorKind::Misplaced(format!("seat offset {o} (must be {allowed})")),
+                p,
+            ));
         }
         if open == '{' {
-            return Err(r.err(ErrorKind::Misplaced("a concealed kong has no supplier".into()), p));
+            return Err(r.err(
+                ErrorKind::Misplaced("a concealed kong has no supplier".into()),
+                p,
+            ));
         }
     }
     let same = ts.windows(2).all(|w| w[0] == w[1]);
@@ -285,7 +326,11 @@ fn make_meld(
     if (plus || comh_added) && kind != MeldKind::AddedKong {
         return Err(r.err(text("'+' marks an added kong of four tiles"), pos));
     }
-    Ok(Meld { kind, tile: ts[0], from: offset.map(|o| o.0) })
+    Ok(Meld {
+        kind,
+        tile: ts[0],
+        from: offset.map(|o| o.0),
+    })
 }
 
 /// Reads a single tile kind, e.g. `"5p"`, `"7z"` or a glyph (`"E"`... in COMH format).
@@ -297,7 +342,11 @@ pub fn parse_tile(input: &str, format: Format) -> Result<Tile> {
             return Ok(t);
         }
     }
-    Err(HandError::at(ErrorKind::Invalid("expected exactly one tile".into()), 0, input))
+    Err(HandError::at(
+        ErrorKind::Invalid("expected exactly one tile".into()),
+        0,
+        input,
+    ))
 }
 
 #[cfg(test)]
@@ -345,13 +394,25 @@ mod tests {
     #[test]
     fn errors_have_positions() {
         let e = compact("12x3m").unwrap_err();
-        assert_eq!((e.kind.clone(), e.position), (ErrorKind::UnknownChar('x'), Some(2)));
+        assert_eq!(
+            (e.kind.clone(), e.position),
+            (ErrorKind::UnknownChar('x'), Some(2))
+        );
         assert_eq!(compact("11111m").unwrap_err().position, Some(4));
-        assert_eq!(compact("8z").unwrap_err().kind, ErrorKind::BadRank("8z".into()));
+        assert_eq!(
+            compact("8z").unwrap_err().kind,
+            ErrorKind::BadRank("8z".into())
+        );
         assert_eq!(compact("123").unwrap_err().kind, ErrorKind::MissingSuit);
         assert_eq!(compact("[123m").unwrap_err().kind, ErrorKind::Bracket('['));
-        assert!(matches!(compact("[124m]").unwrap_err().kind, ErrorKind::BadMeld(_)));
-        assert!(matches!(compact("{111m}").unwrap_err().kind, ErrorKind::BadMeld(_)));
+        assert!(matches!(
+            compact("[124m]").unwrap_err().kind,
+            ErrorKind::BadMeld(_)
+        ));
+        assert!(matches!(
+            compact("{111m}").unwrap_err().kind,
+            ErrorKind::BadMeld(_)
+        ));
         assert_eq!(compact("m").unwrap_err().kind, ErrorKind::EmptySuit('m'));
         assert!(compact("1m|").is_err());
         assert!(parse("1z", Format::Comh).is_err());

@@ -31,7 +31,10 @@ impl Table {
     /// Index of a group's counts (each at most 4).
     #[inline]
     pub fn index(counts: &[u8]) -> usize {
-        counts.iter().rev().fold(0usize, |acc, &c| acc * 5 + c as usize)
+        counts
+            .iter()
+            .rev()
+            .fold(0usize, |acc, &c| acc * 5 + c as usize)
     }
 
     #[inline]
@@ -111,7 +114,14 @@ pub const fn target_size(k: usize) -> u8 {
 
 /// Marks every complete target: melds chosen in non-decreasing order of (type, kind) so
 /// each multiset is visited once, then with or without a pair.
-fn mark_targets(counts: &mut [u8], from: usize, melds: usize, kinds: usize, chows: bool, marks: &mut [u16]) {
+fn mark_targets(
+    counts: &mut [u8],
+    from: usize,
+    melds: usize,
+    kinds: usize,
+    chows: bool,
+    marks: &mut [u16],
+) {
     let idx = Table::index(counts);
     marks[idx] |= 1 << (melds * 2);
     for p in 0..kinds {
@@ -127,7 +137,11 @@ fn mark_targets(counts: &mut [u8], from: usize, melds: usize, kinds: usize, chow
     // Meld choices: 0..kinds are pungs, kinds.. are chows starting at (choice - kinds).
     let choices = if chows { kinds + kinds - 2 } else { kinds };
     for choice in from..choices {
-        let (start, len, each) = if choice < kinds { (choice, 1, 3) } else { (choice - kinds, 3, 1) };
+        let (start, len, each) = if choice < kinds {
+            (choice, 1, 3)
+        } else {
+            (choice - kinds, 3, 1)
+        };
         if (start..start + len).all(|t| counts[t] + each <= 4) {
             for t in start..start + len {
                 counts[t] += each;

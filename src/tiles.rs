@@ -80,16 +80,18 @@ pub fn flower_name(f: u8) -> String {
 /// Unicode glyph of a kind (the Mahjong Tiles block).
 pub fn glyph(t: Tile) -> char {
     let cp = match suit(t) {
-        0 => 0x1F007 + (t as u32),             // 🀇 one of characters
-        1 => 0x1F019 + (t as u32 - 9),         // 🀙 one of circles
-        2 => 0x1F010 + (t as u32 - 18),        // 🀐 one of bamboos
+        0 => 0x1F007 + (t as u32),      // 🀇 one of characters
+        1 => 0x1F019 + (t as u32 - 9),  // 🀙 one of circles
+        2 => 0x1F010 + (t as u32 - 18), // 🀐 one of bamboos
         _ => HONOUR_GLYPHS[(t - HONOURS) as usize],
     };
     char::from_u32(cp).unwrap_or('?')
 }
 
 /// Glyphs of east, south, west, north, white, green, red.
-const HONOUR_GLYPHS: [u32; 7] = [0x1F000, 0x1F001, 0x1F002, 0x1F003, 0x1F006, 0x1F005, 0x1F004];
+const HONOUR_GLYPHS: [u32; 7] = [
+    0x1F000, 0x1F001, 0x1F002, 0x1F003, 0x1F006, 0x1F005, 0x1F004,
+];
 /// Glyphs of spring, summer, autumn, winter, plum, orchid, bamboo, chrysanthemum.
 const FLOWER_GLYPHS: [u32; 8] = [
     0x1F026, 0x1F027, 0x1F028, 0x1F029, 0x1F022, 0x1F023, 0x1F024, 0x1F025,
@@ -111,7 +113,10 @@ pub fn from_glyph(c: char) -> Option<Glyph> {
             if let Some(i) = HONOUR_GLYPHS.iter().position(|&g| g == cp) {
                 Some(Glyph::Tile(HONOURS + i as Tile))
             } else {
-                FLOWER_GLYPHS.iter().position(|&g| g == cp).map(|i| Glyph::Flower(i as u8))
+                FLOWER_GLYPHS
+                    .iter()
+                    .position(|&g| g == cp)
+                    .map(|i| Glyph::Flower(i as u8))
             }
         }
     }
@@ -180,7 +185,10 @@ mod tests {
     #[test]
     fn masks() {
         assert_eq!(KINDS_258.count_ones(), 9);
-        assert_eq!(mask_tiles(KINDS_258).map(rank).collect::<Vec<_>>(), [2, 5, 8, 2, 5, 8, 2, 5, 8]);
+        assert_eq!(
+            mask_tiles(KINDS_258).map(rank).collect::<Vec<_>>(),
+            [2, 5, 8, 2, 5, 8, 2, 5, 8]
+        );
         assert!(ORPHANS.iter().all(|&t| is_orphan(t)));
     }
 }

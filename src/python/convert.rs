@@ -13,7 +13,10 @@ pub fn format(py: Python<'_>, name: &str) -> PyResult<Format> {
     match name {
         "compact" => Ok(Format::Compact),
         "comh" => Ok(Format::Comh),
-        other => Err(hand_error(py, format!("unknown format {other:?} (use \"compact\" or \"comh\")"))),
+        other => Err(hand_error(
+            py,
+            format!("unknown format {other:?} (use \"compact\" or \"comh\")"),
+        )),
     }
 }
 
@@ -27,11 +30,17 @@ pub fn hand(obj: &Bound<'_, PyAny>, fmt: &str) -> PyResult<Hand> {
         let text = &*s.to_cow()?;
         let parsed = notation::parse(text, format(py, fmt)?).py_err(py)?;
         if parsed.rest.is_some() {
-            return Err(hand_error(py, format!("{text:?}: the part after '|' is a situation, not a hand")));
+            return Err(hand_error(
+                py,
+                format!("{text:?}: the part after '|' is a situation, not a hand"),
+            ));
         }
         return Ok(parsed.hand);
     }
-    Err(hand_error(py, format!("expected a Hand or a str, got {}", obj.get_type().name()?)))
+    Err(hand_error(
+        py,
+        format!("expected a Hand or a str, got {}", obj.get_type().name()?),
+    ))
 }
 
 /// One tile kind from text such as `"5p"`.
@@ -51,7 +60,10 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         let parsed = notation::parse(text, Format::Compact).py_err(py)?;
         let h = parsed.hand;
         if !h.melds.is_empty() || h.flowers != 0 {
-            return Err(hand_error(py, format!("{text:?}: name tile kinds such as \"5z\"")));
+            return Err(hand_error(
+                py,
+                format!("{text:?}: name tile kinds such as \"5z\""),
+            ));
         }
         for t in 0..tiles::KINDS {
             if h.concealed[t] > 0 {
@@ -66,7 +78,9 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     }
     for item in obj.try_iter()? {
         let item = item?;
-        let s = item.cast::<PyString>().map_err(|_| hand_error(py, "tile kinds must be given as names such as \"5z\""))?;
+        let s = item
+            .cast::<PyString>()
+            .map_err(|_| hand_error(py, "tile kinds must be given as names such as \"5z\""))?;
         add_text(&s.to_cow()?)?;
     }
     Ok(mask)

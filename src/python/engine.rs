@@ -1,7 +1,9 @@
 //! `haidi._core.Engine`: a ruleset's forms and tile set, with the single-hand and batch
 //! questions. The Python `Ruleset` class wraps one of these.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -19,7 +21,10 @@ pub struct PyEngine {
 }
 
 fn wilds(obj: Option<&Bound<'_, PyAny>>, extra: u8) -> PyResult<Wilds> {
-    Ok(Wilds { kinds: kinds_mask(obj)?, extra })
+    Ok(Wilds {
+        kinds: kinds_mask(obj)?,
+        extra,
+    })
 }
 
 #[pymethods]
@@ -74,7 +79,9 @@ impl PyEngine {
             one_suit_any_pair,
             all_258,
         };
-        Ok(PyEngine { inner: Engine::new(name, forms, tile_set) })
+        Ok(PyEngine {
+            inner: Engine::new(name, forms, tile_set),
+        })
     }
 
     #[getter]
@@ -96,7 +103,13 @@ impl PyEngine {
 
     /// Shanten (向听): -1 complete, 0 ready, n tiles from ready.
     #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
-    fn shanten(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<i8> {
+    fn shanten(
+        &self,
+        hand: &Bound<'_, PyAny>,
+        wilds: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        extra_wilds: u8,
+    ) -> PyResult<i8> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;
@@ -105,7 +118,13 @@ impl PyEngine {
 
     /// The tile kinds that complete a hand one tile short.
     #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
-    fn waits(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<Vec<String>> {
+    fn waits(
+        &self,
+        hand: &Bound<'_, PyAny>,
+        wilds: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        extra_wilds: u8,
+    ) -> PyResult<Vec<String>> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;
@@ -115,7 +134,13 @@ impl PyEngine {
 
     /// Whether a hand of 14/17 tiles is complete.
     #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
-    fn is_win(&self, hand: &Bound<'_, PyAny>, wilds: Option<&Bound<'_, PyAny>>, format: &str, extra_wilds: u8) -> PyResult<bool> {
+    fn is_win(
+        &self,
+        hand: &Bound<'_, PyAny>,
+        wilds: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        extra_wilds: u8,
+    ) -> PyResult<bool> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;
@@ -135,8 +160,13 @@ impl PyEngine {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;
-        let arrs = py.detach(|| self.inner.decompose(&h, w, limit.unwrap_or(usize::MAX))).py_err(py)?;
-        let items = arrs.iter().map(|a| arrangement_dict(py, a)).collect::<PyResult<Vec<_>>>()?;
+        let arrs = py
+            .detach(|| self.inner.decompose(&h, w, limit.unwrap_or(usize::MAX)))
+            .py_err(py)?;
+        let items = arrs
+            .iter()
+            .map(|a| arrangement_dict(py, a))
+            .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
 
@@ -189,12 +219,19 @@ impl PyEngine {
             Ok(batch::waits(&self.inner, rows, w))
         })?;
         let n = masks.len();
-        let flat: Vec<bool> = masks.iter().flat_map(|&m| (0..KINDS).map(move |t| m >> t & 1 == 1)).collect();
+        let flat: Vec<bool> = masks
+            .iter()
+            .flat_map(|&m| (0..KINDS).map(move |t| m >> t & 1 == 1))
+            .collect();
         PyArray1::from_vec(py, flat).reshape([n, KINDS])
     }
 
     fn __repr__(&self) -> String {
-        format!("Engine({:?}, hand_size={})", self.inner.name, self.inner.forms.ready_size())
+        format!(
+            "Engine({:?}, hand_size={})",
+            self.inner.name,
+            self.inner.forms.ready_size()
+        )
     }
 }
 
@@ -207,14 +244,28 @@ fn with_rows<T: Send>(
     let py = counts.py();
     let shape = counts.shape();
     if shape[1] != KINDS {
-        return Err(hand_error(py, format!("tile counts must have 34 columns, not {}", shape[1])));
+        return Err(hand_error(
+            py,
+            format!("tile counts must have 34 columns, not {}", shape[1]),
+        ));
     }
-    let slice = counts.as_slice().map_err(|_| hand_error(py, "tile counts must be a C-contiguous uint8 array"))?;
+    let slice = counts
+        .as_slice()
+        .map_err(|_| hand_error(py, "tile counts must be a C-contiguous uint8 array"))?;
     let meld_slice = match melds {
-        Some(m) => Some(m.as_slice().map_err(|_| hand_error(py, "melds must be a contiguous uint8 array"))?),
+        Some(m) => Some(
+            m.as_slice()
+                .map_err(|_| hand_error(py, "melds must be a contiguous uint8 array"))?,
+        ),
         None => None,
     };
-    py.detach(|| f(&Rows { counts: slice, melds: meld_slice })).py_err(py)
+    py.detach(|| {
+        f(&Rows {
+            counts: slice,
+            melds: meld_slice,
+        })
+    })
+    .py_err(py)
 }
 
 fn arrangement_dict<'py>(py: Python<'py>, a: &Arrangement) -> PyResult<Bound<'py, PyDict>> {
@@ -224,8 +275,17 @@ fn arrangement_dict<'py>(py: Python<'py>, a: &Arrangement) -> PyResult<Bound<'py
     for g in &a.groups {
         let gd = PyDict::new(py);
         gd.set_item("kind", g.kind.name())?;
-        gd.set_item("tiles", g.tiles.iter().map(|&t| tiles::name(t)).collect::<Vec<_>>())?;
-        gd.set_item("wilds", g.wild_tiles().into_iter().map(tiles::name).collect::<Vec<_>>())?;
+        gd.set_item(
+            "tiles",
+            g.tiles.iter().map(|&t| tiles::name(t)).collect::<Vec<_>>(),
+        )?;
+        gd.set_item(
+            "wilds",
+            g.wild_tiles()
+                .into_iter()
+                .map(tiles::name)
+                .collect::<Vec<_>>(),
+        )?;
         gd.set_item("meld", g.meld.map(|m| m.name()))?;
         groups.append(gd)?;
     }

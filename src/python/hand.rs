@@ -24,7 +24,10 @@ impl PyHand {
     fn new(py: Python<'_>, text: &str, format: &str) -> PyResult<Self> {
         let parsed = notation::parse(text, convert::format(py, format)?).py_err(py)?;
         if parsed.rest.is_some() {
-            return Err(super::errors::hand_error(py, "the part after '|' is a situation, not a hand"));
+            return Err(super::errors::hand_error(
+                py,
+                "the part after '|' is a situation, not a hand",
+            ));
         }
         Ok(PyHand { inner: parsed.hand })
     }
@@ -44,13 +47,20 @@ impl PyHand {
 
     #[getter]
     fn melds(&self) -> Vec<PyMeld> {
-        self.inner.melds.iter().map(|&m| PyMeld { inner: m }).collect()
+        self.inner
+            .melds
+            .iter()
+            .map(|&m| PyMeld { inner: m })
+            .collect()
     }
 
     /// Flowers held, as `"1f"`...`"8f"`.
     #[getter]
     fn flowers(&self) -> Vec<String> {
-        (0..8u8).filter(|f| self.inner.flowers >> f & 1 == 1).map(tiles::flower_name).collect()
+        (0..8u8)
+            .filter(|f| self.inner.flowers >> f & 1 == 1)
+            .map(tiles::flower_name)
+            .collect()
     }
 
     /// The concealed tile written last (in COMH strings, the winning tile).
@@ -73,14 +83,20 @@ impl PyHand {
     /// The hand in Unicode tile glyphs (melds in brackets).
     fn glyphs(&self) -> String {
         let mut out: String = (0..KINDS as u8)
-            .flat_map(|t| std::iter::repeat_n(tiles::glyph(t), self.inner.concealed[t as usize] as usize))
+            .flat_map(|t| {
+                std::iter::repeat_n(tiles::glyph(t), self.inner.concealed[t as usize] as usize)
+            })
             .collect();
         for m in &self.inner.melds {
             out.push('[');
             out.extend(m.tiles().into_iter().map(tiles::glyph));
             out.push(']');
         }
-        out.extend((0..8u8).filter(|f| self.inner.flowers >> f & 1 == 1).map(tiles::flower_glyph));
+        out.extend(
+            (0..8u8)
+                .filter(|f| self.inner.flowers >> f & 1 == 1)
+                .map(tiles::flower_glyph),
+        );
         out
     }
 
@@ -88,9 +104,14 @@ impl PyHand {
     fn add(&self, py: Python<'_>, tile: &str) -> PyResult<PyHand> {
         let t = convert::tile(py, tile)?;
         if self.inner.held()[t as usize] >= 4 {
-            return Err(super::errors::hand_error(py, format!("a fifth copy of {tile}")));
+            return Err(super::errors::hand_error(
+                py,
+                format!("a fifth copy of {tile}"),
+            ));
         }
-        Ok(PyHand { inner: self.inner.with_tile(t) })
+        Ok(PyHand {
+            inner: self.inner.with_tile(t),
+        })
     }
 
     fn __str__(&self) -> String {
@@ -147,11 +168,16 @@ impl PyMeld {
 /// The Unicode glyph of a tile such as "5p" or a flower such as "1f".
 #[pyfunction]
 pub fn tile_glyph(py: Python<'_>, tile: &str) -> PyResult<String> {
-    let h = notation::parse(tile, notation::Format::Compact).py_err(py)?.hand;
+    let h = notation::parse(tile, notation::Format::Compact)
+        .py_err(py)?
+        .hand;
     match (h.concealed_len(), h.flowers.count_ones(), h.melds.len()) {
         (1, 0, 0) => Ok(h.last.map(tiles::glyph).unwrap_or('?').to_string()),
         (0, 1, 0) => Ok(tiles::flower_glyph(h.flowers.trailing_zeros() as u8).to_string()),
-        _ => Err(super::errors::hand_error(py, format!("{tile:?} is not one tile"))),
+        _ => Err(super::errors::hand_error(
+            py,
+            format!("{tile:?} is not one tile"),
+        )),
     }
 }
 
