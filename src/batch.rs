@@ -16,7 +16,7 @@ use crate::tiles::{self, Counts, KINDS};
 /// Rows below this many are not worth spreading over threads.
 const PARALLEL_MIN_ROWS: usize = 2048;
 
-fn parallel_enabled() -> bool {
+pub fn parallel_enabled() -> bool {
     !matches!(
         std::env::var("HAIDI_PARALLELISM")
             .as_deref()

@@ -5,6 +5,7 @@
 //! arrangement and the 不计 exclusions; `score` finds every arrangement of a hand and
 //! keeps the best (就高不就低). Pure Rust: the bindings are in `src/python/mcr.rs`.
 
+pub mod batch;
 pub mod data;
 pub mod fans;
 pub mod score;

@@ -105,6 +105,28 @@ fn standard_splits(
     }
 }
 
+/// Whether `counts` split into `need` sets and a pair, or a knitted straight with
+/// `need - 3` sets and a pair (counts may exceed four: shape only).
+fn sets_complete(counts: &Counts, need: usize) -> bool {
+    let mut out = Vec::new();
+    standard_splits(&mut counts.clone(), need, &mut Vec::new(), &mut out, false);
+    if !out.is_empty() {
+        return true;
+    }
+    need >= 3
+        && knitted_masks().into_iter().any(|mask| {
+            let mut rest = *counts;
+            for t in tiles::mask_tiles(mask) {
+                if rest[t as usize] == 0 {
+                    return false;
+                }
+                rest[t as usize] -= 1;
+            }
+            standard_splits(&mut rest, need - 3, &mut Vec::new(), &mut out, false);
+            !out.is_empty()
+        })
+}
+
 fn declared_sets(hand: &Hand) -> Vec<Set> {
     hand.melds
         .iter()
@@ -334,9 +356,19 @@ pub fn evaluate(
             })
         });
         if could_wait {
+            // A wait is judged by shape: a tile whose four copies the hand holds still
+            // counts as a wait here (public case 1234444678m456p + 1m: no 单钓将).
             let view = View::new(hand, ALL_KINDS, 0, 0);
             let held = hand.held();
-            facts.unique_wait = e.waits_of_counts(&view, &held, 0).count_ones() == 1;
+            let mut waits = e.waits_of_counts(&view, &held, 0).count_ones();
+            for t in (0..KINDS).filter(|&t| held[t] == 4) {
+                let mut c = before;
+                c[t] += 1;
+                if sets_complete(&c, need) {
+                    waits += 1;
+                }
+            }
+            facts.unique_wait = waits == 1;
         }
     }
     for (mut sets, knitted) in splits {

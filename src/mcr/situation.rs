@@ -110,6 +110,48 @@ impl Situation {
     }
 }
 
+/// Reads the situation part of a ChineseOfficialMahjongHelper string (after the first
+/// `|`): prevalent wind, seat wind, four 0/1 flags (self-drawn, last of its kind, last
+/// tile of the wall, kong involved: 杠上开花 when self-drawn, else 抢杠和), then
+/// optionally `|` and the flowers as a digit or one letter `a`-`h` a flower.
+pub fn apply_comh(rest: &str, s: &mut Situation) -> Result<()> {
+    let mut parts = rest.split('|');
+    let flags: Vec<char> = parts.next().unwrap_or("").trim().chars().collect();
+    if flags.len() != 6 || !flags[2..].iter().all(|c| matches!(c, '0' | '1')) {
+        return Err(HandError::invalid(format!(
+            "situation {rest:?}: expected two winds and four 0/1 flags, e.g. EE1000"
+        )));
+    }
+    s.round_wind = wind(&flags[0].to_string())?;
+    s.seat_wind = wind(&flags[1].to_string())?;
+    s.self_drawn = flags[2] == '1';
+    s.last_of_kind = flags[3] == '1';
+    s.wall_last = flags[4] == '1';
+    let kong = flags[5] == '1';
+    s.kong_replacement = kong && s.self_drawn;
+    s.robbing_kong = kong && !s.self_drawn;
+    if let Some(f) = parts.next() {
+        let f = f.trim();
+        s.flowers = if f.is_empty() {
+            0
+        } else if let Ok(n) = f.parse::<u8>() {
+            n
+        } else if f.chars().all(|c| ('a'..='h').contains(&c)) {
+            f.chars().count() as u8
+        } else {
+            return Err(HandError::invalid(format!(
+                "flowers {f:?}: a digit or letters a-h"
+            )));
+        };
+    }
+    if parts.next().is_some() {
+        return Err(HandError::invalid(format!(
+            "situation {rest:?}: too many '|' parts"
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,6 +220,16 @@ mod tests {
         .checked(&h)
         .unwrap();
         assert!(s.last_of_kind);
+    }
+
+    #[test]
+    fn comh_situation() {
+        let mut s = Situation::default();
+        apply_comh("SN1011|8", &mut s).unwrap();
+        assert_eq!((s.round_wind, s.seat_wind, s.flowers), (1, 3, 8));
+        assert!(s.self_drawn && s.wall_last && s.kong_replacement && !s.robbing_kong);
+        assert!(apply_comh("EE10", &mut s).is_err());
+        assert!(apply_comh("EE0000|xyz", &mut s).is_err());
     }
 
     #[test]
