@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use super::fans::{self, id, Exclusion as FanExclusion, FanCounts, HandFacts, Set, SetKind};
+use super::sets::order;
 use super::situation::{Options, Situation};
 use crate::distance::knitted_masks;
 use crate::engine::Engine;
@@ -326,6 +327,21 @@ pub fn evaluate(
     let need = 4 - hand.melds.len();
     let mut out = Vec::new();
     standard_splits(&mut counts.clone(), need, &mut Vec::new(), &mut out, false);
+    // ChineseOfficialMahjongHelper's order of arrangements (sets sorted, compared in its
+    // tile order, a pung before a chow of the same tile): between equal totals the first
+    // is kept, so the fans named agree with it.
+    out.sort_by_cached_key(|sets| {
+        let mut key: Vec<[u8; 3]> = sets
+            .iter()
+            .filter(|x| x.kind != SetKind::Pair)
+            .map(|x| match x.kind {
+                SetKind::Chow => [order(x.tile), order(x.tile + 1), order(x.tile + 2)],
+                _ => [order(x.tile); 3],
+            })
+            .collect();
+        key.sort_unstable();
+        key
+    });
     splits.extend(out.into_iter().map(|v| (v, None)));
     if need >= 3 {
         for mask in knitted_masks() {

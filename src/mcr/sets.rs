@@ -17,7 +17,7 @@ use super::fans::{id, FanCounts};
 use crate::tiles::{rank, suit, Tile, GREEN, RED, WHITE};
 
 /// Sort key in ChineseOfficialMahjongHelper's tile order.
-fn order(t: Tile) -> u8 {
+pub fn order(t: Tile) -> u8 {
     match suit(t) {
         0 => 10 + rank(t),
         1 => 30 + rank(t),
