@@ -9,7 +9,7 @@ use super::situation::{Options, Situation};
 use crate::distance::knitted_masks;
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::forms::{self, Form, Forms, View};
+use crate::forms::{self, Form, Forms};
 use crate::hand::{Hand, MeldKind};
 use crate::tiles::{self, Counts, Tile, ALL_KINDS, KINDS, ORPHANS};
 
@@ -94,38 +94,110 @@ fn standard_splits(
         counts[k] += 3;
     }
     if k < 27 && k % 9 <= 6 && counts[k + 1] > 0 && counts[k + 2] > 0 {
-        for i in k..k + 3 {
-            counts[i] -= 1;
-        }
+        counts[k..k + 3].iter_mut().for_each(|x| *x -= 1);
         acc.push(plain(SetKind::Chow, t));
         standard_splits(counts, sets - 1, acc, out, pair);
         acc.pop();
-        for i in k..k + 3 {
-            counts[i] += 1;
-        }
+        counts[k..k + 3].iter_mut().for_each(|x| *x += 1);
     }
 }
 
-/// Whether `counts` split into `need` sets and a pair, or a knitted straight with
-/// `need - 3` sets and a pair (counts may exceed four: shape only).
-fn sets_complete(counts: &Counts, need: usize) -> bool {
-    let mut out = Vec::new();
-    standard_splits(&mut counts.clone(), need, &mut Vec::new(), &mut out, false);
-    if !out.is_empty() {
+/// Whether `counts` splits into `sets` sets and one pair (shape only: counts may
+/// exceed four).
+fn splits_into(c: &mut Counts, sets: usize, pair: bool) -> bool {
+    let Some(k) = (0..KINDS).find(|&t| c[t] > 0) else {
+        return sets == 0 && pair;
+    };
+    if !pair && c[k] >= 2 {
+        c[k] -= 2;
+        let ok = splits_into(c, sets, true);
+        c[k] += 2;
+        if ok {
+            return true;
+        }
+    }
+    if sets == 0 {
+        return false;
+    }
+    if c[k] >= 3 {
+        c[k] -= 3;
+        let ok = splits_into(c, sets - 1, pair);
+        c[k] += 3;
+        if ok {
+            return true;
+        }
+    }
+    if k < 27 && k % 9 <= 6 && c[k + 1] > 0 && c[k + 2] > 0 {
+        c[k..k + 3].iter_mut().for_each(|x| *x -= 1);
+        let ok = splits_into(c, sets - 1, pair);
+        c[k..k + 3].iter_mut().for_each(|x| *x += 1);
+        return ok;
+    }
+    false
+}
+
+/// Whether 14 concealed-part tiles (with `need` sets to make) are complete in any MCR
+/// form, by shape.
+fn complete_shape(c: &Counts, need: usize, concealed_hand: bool, sets_possible: bool) -> bool {
+    if sets_possible && splits_into(&mut c.clone(), need, false) {
         return true;
     }
-    need >= 3
-        && knitted_masks().into_iter().any(|mask| {
-            let mut rest = *counts;
+    let present = (0..KINDS).fold(0u64, |m, t| if c[t] > 0 { m | 1 << t } else { m });
+    if need >= 3 {
+        for mask in knitted_masks() {
+            if present & mask != mask {
+                continue;
+            }
+            let mut rest = *c;
             for t in tiles::mask_tiles(mask) {
-                if rest[t as usize] == 0 {
-                    return false;
-                }
                 rest[t as usize] -= 1;
             }
-            standard_splits(&mut rest, need - 3, &mut Vec::new(), &mut out, false);
-            !out.is_empty()
-        })
+            if splits_into(&mut rest, need - 3, false) {
+                return true;
+            }
+        }
+    }
+    if !concealed_hand {
+        return false;
+    }
+    if c.iter().all(|&n| n % 2 == 0) {
+        return true;
+    }
+    let orphans = ORPHANS.iter().all(|&t| c[t as usize] >= 1)
+        && (0..KINDS).all(|t| c[t] == 0 || ORPHANS.contains(&(t as Tile)));
+    if orphans {
+        return true;
+    }
+    c.iter().all(|&n| n <= 1)
+        && knitted_masks()
+            .into_iter()
+            .any(|mask| (0..27).all(|t| c[t] == 0 || mask >> t & 1 == 1))
+}
+
+/// How many kinds complete the hand `before` by shape, counting up to `stop`.
+fn shape_waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32) -> u32 {
+    let mut n = 0;
+    for t in 0..KINDS {
+        // A tile with no neighbour within two (nor a copy) cannot join a set or pair.
+        let sets_possible = if t >= 27 {
+            before[t] > 0
+        } else {
+            let lo = t - t % 9;
+            (t.saturating_sub(2).max(lo)..=(t + 2).min(lo + 8)).any(|u| before[u] > 0)
+        };
+        let mut c = *before;
+        c[t] += 1;
+        if !sets_possible && !concealed_hand {
+            continue;
+        }
+        if complete_shape(&c, need, concealed_hand, sets_possible) {
+            n += 1;
+            if n >= stop {
+                break;
+            }
+        }
+    }
+    n
 }
 
 fn declared_sets(hand: &Hand) -> Vec<Set> {
@@ -374,17 +446,7 @@ pub fn evaluate(
         if could_wait {
             // A wait is judged by shape: a tile whose four copies the hand holds still
             // counts as a wait here (public case 1234444678m456p + 1m: no 单钓将).
-            let view = View::new(hand, ALL_KINDS, 0, 0);
-            let held = hand.held();
-            let mut waits = e.waits_of_counts(&view, &held, 0).count_ones();
-            for t in (0..KINDS).filter(|&t| held[t] == 4) {
-                let mut c = before;
-                c[t] += 1;
-                if sets_complete(&c, need) {
-                    waits += 1;
-                }
-            }
-            facts.unique_wait = waits == 1;
+            facts.unique_wait = shape_waits(&before, need, concealed_hand, 2) == 1;
         }
     }
     for (mut sets, knitted) in splits {

@@ -30,7 +30,23 @@ fn fan_name(fan: u8) -> (&'static str, &'static str) {
     }
 }
 
+/// One fan's dict: a copy of a cached template with the count set.
 fn fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
+    static TEMPLATES: pyo3::sync::PyOnceLock<Vec<Py<PyDict>>> = pyo3::sync::PyOnceLock::new();
+    let templates = TEMPLATES.get_or_try_init(py, || {
+        (0..=MINGANGANG)
+            .map(|f| new_fan_dict(py, f, 0).map(Bound::unbind))
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    let d = templates[fan as usize].bind(py).copy()?;
+    d.set_item(pyo3::intern!(py, "count"), count)?;
+    Ok(d)
+}
+
+fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
+    if fan == 0 {
+        return Ok(PyDict::new(py));
+    }
     let (name, name_en) = fan_name(fan);
     let d = PyDict::new(py);
     d.set_item(
@@ -42,15 +58,6 @@ fn fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyD
     d.set_item(pyo3::intern!(py, "points"), FanCounts::points_of(fan))?;
     d.set_item(pyo3::intern!(py, "count"), count)?;
     Ok(d)
-}
-
-fn set_kind_name(k: SetKind) -> &'static str {
-    match k {
-        SetKind::Chow => "chow",
-        SetKind::Pung => "pung",
-        SetKind::Kong => "kong",
-        SetKind::Pair => "pair",
-    }
 }
 
 /// The result dict of one situation.
@@ -76,36 +83,7 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     d.set_item(pyo3::intern!(py, "fans"), fans)?;
     d.set_item(pyo3::intern!(py, "reason"), r.reason.as_deref())?;
     d.set_item(pyo3::intern!(py, "form"), r.form.map(Form::name))?;
-    let groups = PyList::empty(py);
-    if let Some(nine) = r.knitted {
-        let g = PyDict::new(py);
-        g.set_item("kind", "knitted_straight")?;
-        g.set_item(
-            "tiles",
-            nine.iter().map(|&t| tiles::name(t)).collect::<Vec<_>>(),
-        )?;
-        g.set_item("melded", false)?;
-        g.set_item("declared", false)?;
-        groups.append(g)?;
-    }
-    for s in &r.sets {
-        let g = PyDict::new(py);
-        g.set_item("kind", set_kind_name(s.kind))?;
-        let n = match s.kind {
-            SetKind::Chow => return_chow(s.tile),
-            SetKind::Pung => vec![s.tile; 3],
-            SetKind::Kong => vec![s.tile; 4],
-            SetKind::Pair => vec![s.tile; 2],
-        };
-        g.set_item(
-            "tiles",
-            n.iter().map(|&t| tiles::name(t)).collect::<Vec<_>>(),
-        )?;
-        g.set_item("melded", s.melded)?;
-        g.set_item("declared", s.declared)?;
-        groups.append(g)?;
-    }
-    d.set_item(pyo3::intern!(py, "arrangement"), groups)?;
+    d.set_item(pyo3::intern!(py, "arrangement"), arrangement_text(r))?;
     if explain {
         let ex = PyList::empty(py);
         for e in &r.excluded {
@@ -141,8 +119,28 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     Ok(d)
 }
 
-fn return_chow(t: u8) -> Vec<u8> {
-    vec![t, t + 1, t + 2]
+/// The arrangement in haidi notation, sets separated by spaces: concealed sets first,
+/// then the declared melds (`[..]` exposed, `{..}` concealed kong).
+fn arrangement_text(r: &Scored) -> String {
+    let mut parts: Vec<String> = Vec::with_capacity(6);
+    if let Some(nine) = r.knitted {
+        parts.push(tiles::tiles_to_string(&nine));
+    }
+    for s in &r.sets {
+        let ts: Vec<u8> = match s.kind {
+            SetKind::Chow => vec![s.tile, s.tile + 1, s.tile + 2],
+            SetKind::Pung => vec![s.tile; 3],
+            SetKind::Kong => vec![s.tile; 4],
+            SetKind::Pair => vec![s.tile; 2],
+        };
+        let body = tiles::tiles_to_string(&ts);
+        parts.push(match (s.declared, s.melded) {
+            (true, true) => format!("[{body}]"),
+            (true, false) => format!("{{{body}}}"),
+            _ => body,
+        });
+    }
+    parts.join(" ")
 }
 
 fn fmt(py: Python<'_>, name: &str) -> PyResult<Format> {

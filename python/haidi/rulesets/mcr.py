@@ -65,14 +65,8 @@ def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
     Raises:
         haidi.HandError: bad notation, wrong size, a fifth tile, contradictory flags.
     """
-    if "hand" not in situation:
-        raise _core.HandError("a situation needs a hand")
-    hand = situation.pop("hand")
-    unknown = set(situation) - {"win", "format", "seat_wind", "round_wind", "flowers", "explain",
-                                "concealed_and_melded_kong", *_FLAGS}
-    if unknown:
-        raise _core.HandError(f"unknown situation keys: {', '.join(sorted(unknown))}")
-    return _core.mcr_evaluate(hand, **situation)
+    # Unknown keys are rejected by the keyword-only signature (TypeError).
+    return _core.mcr_evaluate(**situation)
 
 
 def evaluate_many(ruleset: Ruleset, situations: Any, *, format: str = "compact",
