@@ -16,7 +16,7 @@ use crate::tiles::{self, Counts, ALL_KINDS, KINDS};
 /// Rows below this many are not worth spreading over threads.
 const PARALLEL_MIN_ROWS: usize = 2048;
 
-fn parallel_enabled() -> bool {
+pub fn parallel_enabled() -> bool {
     !matches!(
         std::env::var("HAIDI_PARALLELISM").as_deref().map(str::to_ascii_lowercase).as_deref(),
         Ok("0") | Ok("false") | Ok("off") | Ok("no")

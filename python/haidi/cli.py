@@ -3,6 +3,8 @@
     haidi waits 1112345678999m            # what a ready hand waits on
     haidi shanten 123m456p789s1z2z3z4z    # tiles from ready
     haidi decompose 11123455678999m       # every arrangement of a complete hand
+    haidi eval 123m456p789s1122z --win 1z --self-drawn   # MCR fans of a win
+    haidi eval --rules mcr --jsonl < situations.jsonl     # one JSON result a line
 
 Hands come as arguments, or one a line on standard input when none are given (or
 ``-``). ``--json`` prints one JSON object a hand. Bad input goes to standard error and
@@ -88,6 +90,87 @@ def _positive(text: str) -> int:
     return n
 
 
+_FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
+
+
+def _fan_table(hand: str, win: str, r: dict[str, Any]) -> str:
+    lines = [f"{hand} + {win}: {'win' if r['win'] else 'no win'}, {r['total']} points"]
+    if r.get("reason"):
+        lines.append(f"  ({r['reason']})")
+    for f in r["fans"]:
+        fid = "--" if f["id"] is None else f"{f['id']:2d}"
+        count = f" x{f['count']}" if f["count"] > 1 else ""
+        lines.append(f"  {fid}  {f['name']}  {f['name_en']}{count}  {f['points'] * f['count']}")
+    for e in r.get("excluded", []):
+        by = f" by {e['by_name']}" if e.get("by_name") else ""
+        lines.append(f"  not counted: {e['name']} x{e['count']}{by} ({e['rule']})")
+    return "\n".join(lines)
+
+
+def _eval(args: argparse.Namespace) -> int:
+    try:
+        rs = ruleset(args.rules)
+    except HandError as e:
+        print(f"haidi: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    options = {"concealed_and_melded_kong": args.mingangang}
+    if args.jsonl:
+        if args.hand:
+            print("haidi: error: --jsonl reads situations from stdin; give no HAND", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        for line in sys.stdin:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                sit = json.loads(line)
+                if not isinstance(sit, dict):
+                    raise ValueError("a situation must be a JSON object")
+                sit.setdefault("format", args.format)
+                out: dict[str, Any] = rs.evaluate(**sit, **options)
+            except (HandError, ValueError, TypeError, NotImplementedError) as e:
+                out = {"error": str(e)}
+            print(json.dumps(out, ensure_ascii=False), flush=False)
+        sys.stdout.flush()
+        return 0
+    if not args.hand:
+        print("haidi: error: give a HAND (or --jsonl)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    sit = {"hand": args.hand, "win": args.win, "format": args.format, "seat_wind": args.seat,
+           "round_wind": args.round, "flowers": args.flowers, "explain": args.explain,
+           **{k: getattr(args, k) for k in _FLAGS}, **options}
+    try:
+        r = rs.evaluate(**sit)
+    except (HandError, NotImplementedError) as e:
+        print(f"haidi: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps(r, ensure_ascii=False) if args.json else _fan_table(args.hand, args.win or "", r))
+    return 0
+
+
+def _add_eval(sub: Any) -> None:
+    help_text = "score a win (MCR fans); --jsonl scores one JSON situation a line from stdin"
+    sp = sub.add_parser("eval", help=help_text, description=help_text)
+    sp.add_argument("hand", nargs="?", metavar="HAND", help="the hand without the winning tile")
+    sp.add_argument("--win", metavar="TILE", help="the winning tile, e.g. 5p")
+    sp.add_argument("--self-drawn", dest="self_drawn", action="store_true", help="自摸")
+    sp.add_argument("--seat", default="E", choices=list("ESWN"), help="seat wind (门风)")
+    sp.add_argument("--round", default="E", choices=list("ESWN"), help="prevalent wind (圈风)")
+    sp.add_argument("--flowers", type=int, default=0, help="flowers held (0-8)")
+    sp.add_argument("--last-of-kind", dest="last_of_kind", action="store_true", help="和绝张")
+    sp.add_argument("--wall-last", dest="wall_last", action="store_true", help="妙手回春 / 海底捞月")
+    sp.add_argument("--kong-replacement", dest="kong_replacement", action="store_true", help="杠上开花")
+    sp.add_argument("--robbing-kong", dest="robbing_kong", action="store_true", help="抢杠和")
+    sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
+    sp.add_argument("--format", "-f", default="compact", choices=["compact", "comh"],
+                    help="hand notation (comh: ChineseOfficialMahjongHelper strings)")
+    sp.add_argument("--json", action="store_true", help="print the result as JSON")
+    sp.add_argument("--jsonl", action="store_true", help="read JSON situations from stdin, one a line")
+    sp.add_argument("--explain", action="store_true", help="list the fans not counted and why")
+    sp.add_argument("--mingangang", action="store_true",
+                    help="score 明暗杠 (5) for a concealed and a melded kong, as ChineseOfficialMahjongHelper")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="haidi", description="Chinese mahjong hands: waits, shanten, arrangements.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -117,11 +200,14 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="print one JSON object a hand")
         if name == "decompose":
             sp.add_argument("--limit", type=_positive, default=100, help="at most this many arrangements (default 100)")
+    _add_eval(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "eval":
+        return _eval(args)
     run, _ = COMMANDS[args.command]
     status = 0
     try:

@@ -48,9 +48,9 @@ class Ruleset:
         """Scores a winning situation (keys documented per ruleset)."""
         return self._scoring("evaluate")(self, **situation)
 
-    def evaluate_many(self, situations: Any) -> Any:
+    def evaluate_many(self, situations: Any, **options: Any) -> Any:
         """Scores many situations: a list of dicts, or columns (see the ruleset's docs)."""
-        return self._scoring("evaluate_many")(self, situations)
+        return self._scoring("evaluate_many")(self, situations, **options)
 
     def settle(self, outcome: Mapping[str, Any]) -> list[int]:
         """Four payments by seat (seat 0 the dealer), positive for what a seat receives;

@@ -25,12 +25,7 @@ pub struct FanInfo {
 }
 
 const fn fan(id: u8, name: &'static str, name_en: &'static str, points: u8) -> FanInfo {
-    FanInfo {
-        id,
-        name,
-        name_en,
-        points,
-    }
+    FanInfo { id, name, name_en, points }
 }
 
 /// Number of fans in the list.
@@ -337,12 +332,7 @@ mod tests {
             assert!(POINTS.contains(&f.points), "{} has {}", f.name, f.points);
         }
         for w in FANS.windows(2) {
-            assert!(
-                w[0].points >= w[1].points,
-                "{} then {}",
-                w[0].name,
-                w[1].name
-            );
+            assert!(w[0].points >= w[1].points, "{} then {}", w[0].name, w[1].name);
         }
         assert_eq!(FANS[0].points, 88);
         assert_eq!(FANS[80].name, "花牌");

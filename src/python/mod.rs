@@ -7,6 +7,7 @@ mod convert;
 mod engine;
 mod errors;
 mod hand;
+mod mcr;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -17,5 +18,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PyEngine>()?;
     m.add_function(wrap_pyfunction!(hand::tile_glyph, m)?)?;
     m.add_function(wrap_pyfunction!(hand::tile_names, m)?)?;
+    m.add_function(wrap_pyfunction!(mcr::mcr_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(mcr::mcr_evaluate_many, m)?)?;
+    m.add_function(wrap_pyfunction!(mcr::mcr_evaluate_columns, m)?)?;
     Ok(())
 }

@@ -1,6 +1,29 @@
-"""MCR, Mahjong Competition Rules (国标麻将): 144 tiles, 13-tile hands, 81 fans."""
+"""MCR, Mahjong Competition Rules (国标麻将): 144 tiles, 13-tile hands, 81 fans.
 
+Situation keys (keywords of ``evaluate``, keys of the dicts of ``evaluate_many``):
+``hand`` (haidi notation without the winning tile, or a ChineseOfficialMahjongHelper
+string with ``format="comh"``), ``win`` (the winning tile), ``self_drawn``,
+``seat_wind`` and ``round_wind`` (``"E"``, ``"S"``, ``"W"``, ``"N"``), ``flowers``
+(0-8), ``last_of_kind`` (和绝张), ``wall_last`` (妙手回春 / 海底捞月),
+``kong_replacement`` (杠上开花), ``robbing_kong`` (抢杠和).
+
+Rulings: docs/mcr-fans.md and docs/mcr-differences.md. The default follows the 2006
+list of the seed; ``concealed_and_melded_kong=True`` scores ChineseOfficialMahjongHelper's
+明暗杠 (5 points) for one concealed and one melded kong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import _core
 from ._spec import ALL_TILES, RulesetSpec
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
 
 SPEC = RulesetSpec(
     name="mcr",
@@ -18,3 +41,132 @@ SPEC = RulesetSpec(
     ),
     source="seeds 000/001/004: the 81-fan list",
 )
+
+#: Base of the standard payment (底分).
+BASE = 8
+
+_FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
+_WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+
+
+def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
+    """Scores one situation.
+
+    Args:
+        situation: the keys above, plus ``format`` ("compact" or "comh"), ``explain``
+            (list the fans not counted and why) and ``concealed_and_melded_kong``.
+
+    Returns:
+        ``{"win", "total", "fans": [{"id", "name", "name_en", "points", "count"}],
+        "reason", "form", "arrangement"}`` (and ``"excluded"`` with ``explain=True``).
+        A complete hand under 8 points (flowers not counted) has ``win`` false and a
+        ``reason``; so has a hand that is not complete.
+
+    Raises:
+        haidi.HandError: bad notation, wrong size, a fifth tile, contradictory flags.
+    """
+    # Unknown keys are rejected by the keyword-only signature (TypeError).
+    return _core.mcr_evaluate(**situation)
+
+
+def evaluate_many(ruleset: Ruleset, situations: Any, *, format: str = "compact",
+                  concealed_and_melded_kong: bool = False) -> Any:
+    """Scores many situations with the GIL released.
+
+    Args:
+        situations: a list of situation dicts (returns a list of result dicts), or
+            columns: a mapping of equal-length sequences or numpy arrays keyed like a
+            situation, or a pandas DataFrame (returns a dict of numpy arrays ``win``
+            (bool), ``total`` (int32) and ``fans``: n x 82 counts by fan id, column 0
+            being the optional 明暗杠).
+    """
+    if isinstance(situations, Mapping) or hasattr(situations, "columns"):
+        return _columns(situations, format, concealed_and_melded_kong)
+    if isinstance(situations, (str, bytes)):
+        raise _core.HandError("evaluate_many takes a list of situations or columns")
+    return _core.mcr_evaluate_many(list(situations), format=format,
+                                   concealed_and_melded_kong=concealed_and_melded_kong)
+
+
+def _columns(cols: Any, format: str, mingangang: bool) -> dict[str, np.ndarray]:
+    keys = list(cols.columns) if hasattr(cols, "columns") else list(cols)
+    if "hand" not in keys or "win" not in keys:
+        raise _core.HandError("columns need at least 'hand' and 'win'")
+    unknown = set(keys) - {"hand", "win", "seat_wind", "round_wind", "flowers", *_FLAGS}
+    if unknown:
+        raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
+    hands = [str(h) for h in np.asarray(cols["hand"], dtype=object)]
+    n = len(hands)
+    wins = [None if w is None else str(w) for w in np.asarray(cols["win"], dtype=object)]
+
+    def flag(k: str) -> np.ndarray:
+        if k not in keys:
+            return np.zeros(n, dtype=bool)
+        return np.ascontiguousarray(np.asarray(cols[k]), dtype=bool)
+
+    def wind(k: str) -> np.ndarray:
+        if k not in keys:
+            return np.zeros(n, dtype=np.uint8)
+        a = np.asarray(cols[k])
+        if a.dtype.kind in "iu":
+            if len(a) and (a.min() < 0 or a.max() > 3):
+                raise _core.HandError(f"{k}: winds are 0-3 or E S W N")
+            return np.ascontiguousarray(a, dtype=np.uint8)
+        try:
+            return np.fromiter((_WINDS[str(w)] for w in a), dtype=np.uint8, count=len(a))
+        except KeyError as e:
+            raise _core.HandError(f"{k}: wind must be E, S, W or N, not {e.args[0]!r}") from None
+
+    if "flowers" in keys:
+        f = np.asarray(cols["flowers"])
+        if not np.issubdtype(f.dtype, np.integer) or (len(f) and (f.min() < 0 or f.max() > 8)):
+            raise _core.HandError("flowers must be integers 0 to 8")
+        flowers = np.ascontiguousarray(f, dtype=np.uint8)
+    else:
+        flowers = np.zeros(n, dtype=np.uint8)
+    win, total, fans = _core.mcr_evaluate_columns(
+        hands, wins, flag("self_drawn"), wind("seat_wind"), wind("round_wind"), flowers,
+        flag("last_of_kind"), flag("wall_last"), flag("kong_replacement"), flag("robbing_kong"),
+        format=format, concealed_and_melded_kong=mingangang)
+    return {"win": win, "total": total, "fans": fans}
+
+
+def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
+    """The MCR standard payment (base 8).
+
+    Args:
+        outcome: ``{"winner": seat, "discarder": seat or None, "total": points}``;
+            seats 0-3, seat 0 the dealer (East), then in turn order. ``discarder``
+            None (or absent) means self-drawn.
+
+    Returns:
+        Four amounts by seat, positive for what a seat receives; they sum to zero.
+        Self-drawn: each other seat pays 8 + total. On a discard: the discarder pays
+        8 + total, the two others 8 each.
+    """
+    def seat(key: str) -> int | None:
+        v = outcome.get(key)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 3:
+            raise _core.HandError(f"{key} must be a seat 0-3, not {v!r}")
+        return int(v)
+
+    winner = seat("winner")
+    if winner is None:
+        raise _core.HandError("outcome needs a winner")
+    discarder = seat("discarder")
+    if discarder == winner:
+        raise _core.HandError("the winner cannot be the discarder")
+    total = outcome.get("total")
+    if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < 0:
+        raise _core.HandError(f"total must be a non-negative int, not {total!r}")
+    pay = [0, 0, 0, 0]
+    for s in range(4):
+        if s == winner:
+            continue
+        pay[s] = -(BASE + int(total)) if discarder is None or s == discarder else -BASE
+    pay[winner] = -sum(pay)
+    return pay
+
+

@@ -1,0 +1,71 @@
+"""MCR scoring speed against PyMahjongGB's MahjongFanCalculator, same hands, same run.
+
+    pytest benches/bench_mcr.py --benchmark-enable --benchmark-only
+
+Ratios are printed at the end (peer time / haidi time per situation).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+import haidi  # noqa: E402
+from mcr_peer import random_situation, situation_to_pymahjonggb  # noqa: E402
+
+MahjongGB = pytest.importorskip("MahjongGB")
+N = 2000
+RS = haidi.ruleset("mcr")
+SITS = [random_situation(random.Random(i)) for i in range(N)]
+PEER_ARGS = [situation_to_pymahjonggb(s) for s in SITS]
+COLUMNS = {k: [s[k] for s in SITS] for k in SITS[0]}
+TIMES: dict = {}
+
+
+def _record(benchmark, name):
+    TIMES[name] = benchmark.stats.stats.mean / N
+
+
+def test_peer_per_call(benchmark):
+    calc = MahjongGB.MahjongFanCalculator
+
+    def run():
+        for a in PEER_ARGS:
+            calc(**a)
+
+    benchmark(run)
+    _record(benchmark, "peer")
+
+
+def test_haidi_evaluate_per_call(benchmark):
+    ev = RS.evaluate
+
+    def run():
+        for s in SITS:
+            ev(**s)
+
+    benchmark(run)
+    _record(benchmark, "evaluate")
+
+
+def test_haidi_evaluate_many_dicts(benchmark):
+    benchmark(RS.evaluate_many, SITS)
+    _record(benchmark, "evaluate_many(list)")
+
+
+def test_haidi_evaluate_many_columns(benchmark):
+    benchmark(RS.evaluate_many, COLUMNS)
+    _record(benchmark, "evaluate_many(columns)")
+
+
+def teardown_module(module):
+    if "peer" not in TIMES:
+        return
+    print("\nper situation (mean) and speed-up over PyMahjongGB per call:")
+    for k, t in TIMES.items():
+        print(f"  {k:24s} {t * 1e6:8.2f} us   x{TIMES['peer'] / t:6.2f}")

@@ -1,0 +1,99 @@
+//! Situations given as text (a hand string and a winning tile), one or many; many run
+//! in parallel with rayon unless `HAIDI_PARALLELISM` says not to.
+
+use rayon::prelude::*;
+
+use super::score::{evaluate, Scored};
+use super::situation::{apply_comh, Options, Situation};
+use crate::error::{HandError, Result};
+use crate::hand::Hand;
+use crate::notation::{parse, parse_tile, Format};
+
+/// Batches smaller than this are not worth spreading over threads.
+const PARALLEL_MIN: usize = 512;
+
+/// One situation as text: `situation.win` is ignored when `win` is given.
+#[derive(Clone, Debug)]
+pub struct TextSituation {
+    pub hand: String,
+    /// The winning tile; for a COMH string of 14 tiles it may be left out (the tile
+    /// written last is the winning tile).
+    pub win: Option<String>,
+    pub format: Format,
+    pub situation: Situation,
+}
+
+/// Reads the hand and winning tile. For COMH strings the situation after `|` is read
+/// first and flags given as `true` are added to it.
+pub fn prepare(input: &TextSituation) -> Result<(Hand, Situation)> {
+    let parsed = parse(&input.hand, input.format)?;
+    let mut hand = parsed.hand;
+    let mut s = input.situation;
+    if let Some(rest) = parsed.rest {
+        let given = s;
+        apply_comh(rest, &mut s)?;
+        s.self_drawn |= given.self_drawn;
+        s.last_of_kind |= given.last_of_kind;
+        s.wall_last |= given.wall_last;
+        s.kong_replacement |= given.kong_replacement;
+        s.robbing_kong |= given.robbing_kong;
+        s.flowers = s.flowers.max(given.flowers);
+    }
+    match &input.win {
+        Some(w) => s.win = parse_tile(w, Format::Compact)?,
+        None => {
+            let last = match (input.format, hand.last) {
+                (Format::Comh, Some(t)) if hand.size() == 14 => t,
+                _ => return Err(HandError::invalid("the winning tile (win) is missing")),
+            };
+            hand.concealed[last as usize] -= 1;
+            s.win = last;
+        }
+    }
+    Ok((hand, s))
+}
+
+/// Scores one situation given as text.
+pub fn evaluate_text(input: &TextSituation, options: &Options, explain: bool) -> Result<Scored> {
+    let (hand, s) = prepare(input)?;
+    evaluate(&hand, s, options, explain)
+}
+
+/// Scores many; each result stands alone (a bad situation does not stop the others).
+pub fn evaluate_texts(inputs: &[TextSituation], options: &Options, explain: bool) -> Vec<Result<Scored>> {
+    if inputs.len() >= PARALLEL_MIN && crate::batch::parallel_enabled() {
+        inputs.par_iter().map(|i| evaluate_text(i, options, explain)).collect()
+    } else {
+        inputs.iter().map(|i| evaluate_text(i, options, explain)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comh_strings_carry_their_situation() {
+        let t = TextSituation {
+            hand: "[EEE,2][SSSS,1]WWWNN55pN|EE1000".into(),
+            win: None,
+            format: Format::Comh,
+            situation: Situation::default(),
+        };
+        let r = evaluate_text(&t, &Options::default(), false).unwrap();
+        assert_eq!(r.total, 98);
+    }
+
+    #[test]
+    fn errors_stay_per_item() {
+        let good = TextSituation {
+            hand: "[111z][2222z]55p33344z".into(),
+            win: Some("4z".into()),
+            format: Format::Compact,
+            situation: Situation { self_drawn: true, ..Default::default() },
+        };
+        let bad = TextSituation { hand: "12x".into(), ..good.clone() };
+        let r = evaluate_texts(&[good, bad], &Options::default(), false);
+        assert!(r[0].is_ok() && r[1].is_err());
+    }
+}

@@ -1,0 +1,552 @@
+//! The fans of one arrangement of a winning hand, and the 不计 exclusions.
+//!
+//! Detection is generous: every fan whose definition the arrangement meets is set
+//! (counts for the fans that repeat). `exclude` then applies the list's 不计 notes
+//! (`EXCLUDES`) and the exclusions that follow from 不重复 (`IMPLIED_EXCLUDES`), from the
+//! most valuable fan down, so that a fan already excluded excludes nothing.
+
+use super::data::{EXCLUDES, FANS, IMPLIED_EXCLUDES};
+use super::sets;
+use super::situation::{Options, Situation};
+use crate::tiles::{is_honour, is_orphan, rank, suit, Counts, Tile, GREEN, KINDS, WHITE};
+
+/// Slot of ChineseOfficialMahjongHelper's 明暗杠 (5 points) when that option is on: it
+/// has no number in the 2006 list.
+pub const MINGANGANG: u8 = 82;
+/// Points of 明暗杠.
+pub const MINGANGANG_POINTS: u32 = 5;
+
+/// Fan ids by their English names, as in the list.
+#[allow(dead_code)]
+pub mod id {
+    pub const BIG_FOUR_WINDS: u8 = 1;
+    pub const BIG_THREE_DRAGONS: u8 = 2;
+    pub const ALL_GREEN: u8 = 3;
+    pub const NINE_GATES: u8 = 4;
+    pub const FOUR_KONGS: u8 = 5;
+    pub const SEVEN_SHIFTED_PAIRS: u8 = 6;
+    pub const THIRTEEN_ORPHANS: u8 = 7;
+    pub const ALL_TERMINALS: u8 = 8;
+    pub const LITTLE_FOUR_WINDS: u8 = 9;
+    pub const LITTLE_THREE_DRAGONS: u8 = 10;
+    pub const ALL_HONOURS: u8 = 11;
+    pub const FOUR_CONCEALED_PUNGS: u8 = 12;
+    pub const PURE_TERMINAL_CHOWS: u8 = 13;
+    pub const QUADRUPLE_CHOW: u8 = 14;
+    pub const FOUR_PURE_SHIFTED_PUNGS: u8 = 15;
+    pub const FOUR_PURE_SHIFTED_CHOWS: u8 = 16;
+    pub const THREE_KONGS: u8 = 17;
+    pub const ALL_TERMINALS_AND_HONOURS: u8 = 18;
+    pub const SEVEN_PAIRS: u8 = 19;
+    pub const GREATER_HONOURS_AND_KNITTED: u8 = 20;
+    pub const ALL_EVEN_PUNGS: u8 = 21;
+    pub const FULL_FLUSH: u8 = 22;
+    pub const PURE_TRIPLE_CHOW: u8 = 23;
+    pub const PURE_SHIFTED_PUNGS: u8 = 24;
+    pub const UPPER_TILES: u8 = 25;
+    pub const MIDDLE_TILES: u8 = 26;
+    pub const LOWER_TILES: u8 = 27;
+    pub const PURE_STRAIGHT: u8 = 28;
+    pub const THREE_SUITED_TERMINAL_CHOWS: u8 = 29;
+    pub const PURE_SHIFTED_CHOWS: u8 = 30;
+    pub const ALL_FIVES: u8 = 31;
+    pub const TRIPLE_PUNG: u8 = 32;
+    pub const THREE_CONCEALED_PUNGS: u8 = 33;
+    pub const LESSER_HONOURS_AND_KNITTED: u8 = 34;
+    pub const KNITTED_STRAIGHT: u8 = 35;
+    pub const UPPER_FOUR: u8 = 36;
+    pub const LOWER_FOUR: u8 = 37;
+    pub const BIG_THREE_WINDS: u8 = 38;
+    pub const MIXED_STRAIGHT: u8 = 39;
+    pub const REVERSIBLE_TILES: u8 = 40;
+    pub const MIXED_TRIPLE_CHOW: u8 = 41;
+    pub const MIXED_SHIFTED_PUNGS: u8 = 42;
+    pub const CHICKEN_HAND: u8 = 43;
+    pub const LAST_TILE_DRAW: u8 = 44;
+    pub const LAST_TILE_CLAIM: u8 = 45;
+    pub const OUT_WITH_REPLACEMENT_TILE: u8 = 46;
+    pub const ROBBING_THE_KONG: u8 = 47;
+    pub const ALL_PUNGS: u8 = 48;
+    pub const HALF_FLUSH: u8 = 49;
+    pub const MIXED_SHIFTED_CHOWS: u8 = 50;
+    pub const ALL_TYPES: u8 = 51;
+    pub const MELDED_HAND: u8 = 52;
+    pub const TWO_CONCEALED_KONGS: u8 = 53;
+    pub const TWO_DRAGON_PUNGS: u8 = 54;
+    pub const OUTSIDE_HAND: u8 = 55;
+    pub const FULLY_CONCEALED_HAND: u8 = 56;
+    pub const TWO_MELDED_KONGS: u8 = 57;
+    pub const LAST_TILE: u8 = 58;
+    pub const DRAGON_PUNG: u8 = 59;
+    pub const PREVALENT_WIND: u8 = 60;
+    pub const SEAT_WIND: u8 = 61;
+    pub const CONCEALED_HAND: u8 = 62;
+    pub const ALL_CHOWS: u8 = 63;
+    pub const TILE_HOG: u8 = 64;
+    pub const DOUBLE_PUNG: u8 = 65;
+    pub const TWO_CONCEALED_PUNGS: u8 = 66;
+    pub const CONCEALED_KONG: u8 = 67;
+    pub const ALL_SIMPLES: u8 = 68;
+    pub const PURE_DOUBLE_CHOW: u8 = 69;
+    pub const MIXED_DOUBLE_CHOW: u8 = 70;
+    pub const SHORT_STRAIGHT: u8 = 71;
+    pub const TWO_TERMINAL_CHOWS: u8 = 72;
+    pub const PUNG_OF_TERMINALS_OR_HONOURS: u8 = 73;
+    pub const MELDED_KONG: u8 = 74;
+    pub const ONE_VOIDED_SUIT: u8 = 75;
+    pub const NO_HONOURS: u8 = 76;
+    pub const EDGE_WAIT: u8 = 77;
+    pub const CLOSED_WAIT: u8 = 78;
+    pub const SINGLE_WAIT: u8 = 79;
+    pub const SELF_DRAWN: u8 = 80;
+    pub const FLOWER_TILES: u8 = 81;
+}
+use id::*;
+
+/// Counts by fan id (index 0 unused, 82 = [`MINGANGANG`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FanCounts(pub [u8; 83]);
+
+impl Default for FanCounts {
+    fn default() -> Self {
+        FanCounts([0; 83])
+    }
+}
+
+impl FanCounts {
+    pub fn get(&self, fan: u8) -> u8 {
+        self.0[fan as usize]
+    }
+
+    pub fn add(&mut self, fan: u8, n: u8) {
+        self.0[fan as usize] = self.0[fan as usize].saturating_add(n);
+    }
+
+    pub fn set(&mut self, fan: u8, n: u8) {
+        self.0[fan as usize] = n;
+    }
+
+    /// Bit `id` set for every fan counted.
+    pub fn mask(&self) -> u128 {
+        self.0.iter().enumerate().filter(|(_, &c)| c > 0).fold(0, |m, (i, _)| m | 1u128 << i)
+    }
+
+    /// Points of one fan id (明暗杠 included).
+    pub fn points_of(fan: u8) -> u32 {
+        if fan == MINGANGANG {
+            MINGANGANG_POINTS
+        } else if (1..=81).contains(&fan) {
+            FANS[fan as usize - 1].points as u32
+        } else {
+            0
+        }
+    }
+
+    /// Sum of points, flowers included.
+    pub fn total(&self) -> u32 {
+        self.0.iter().enumerate().map(|(i, &c)| c as u32 * Self::points_of(i as u8)).sum()
+    }
+
+    /// Sum of points without flowers (what the 8-point minimum looks at).
+    pub fn total_without_flowers(&self) -> u32 {
+        self.total() - self.get(FLOWER_TILES) as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&c| c == 0)
+    }
+}
+
+/// A set (面子) or the pair (将) of an arrangement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetKind {
+    Chow,
+    Pung,
+    Kong,
+    Pair,
+}
+
+/// One set: its kind, lowest tile, and whether it was declared exposed (明).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Set {
+    pub kind: SetKind,
+    pub tile: Tile,
+    /// Declared by a chow, pung or exposed kong (a concealed kong is not melded).
+    pub melded: bool,
+    /// Declared at all (exposed melds and concealed kongs).
+    pub declared: bool,
+}
+
+/// What the whole hand looks like, shared by every arrangement of it.
+pub struct HandFacts {
+    /// All 14 (or more, with kongs) tiles by kind, melds included.
+    pub tiles: Counts,
+    pub kongs: u8,
+    /// Declared melds that are exposed (chow, pung, exposed kong).
+    pub melded: u8,
+    /// Whether the hand's only wait is the winning tile (独听).
+    pub unique_wait: bool,
+}
+
+/// A reason a fan was not counted, for `explain`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exclusion {
+    pub fan: u8,
+    pub count: u8,
+    /// The fan that excludes it, or 0 for a principle (套算一次).
+    pub by: u8,
+    /// `"list"` (the seed's 不计 note), `"implied"` (不重复) or `"account_once"`.
+    pub rule: &'static str,
+}
+
+/// Fans of the tiles as a whole: suits, honours, terminals, ranges (for every form).
+pub fn tile_fans(tiles: &Counts, fans: &mut FanCounts) {
+    let present = |t: usize| tiles[t] > 0;
+    let kinds = || (0..KINDS).filter(|&t| present(t));
+    let mut suits = 0u8;
+    for t in kinds() {
+        suits |= 1 << suit(t as Tile);
+    }
+    let honours = suits & 8 != 0;
+    let suited = (suits & 7).count_ones();
+    if !honours {
+        fans.add(NO_HONOURS, 1);
+    }
+    match suited {
+        2 => fans.add(ONE_VOIDED_SUIT, 1),
+        1 if honours => fans.add(HALF_FLUSH, 1),
+        1 => fans.add(FULL_FLUSH, 1),
+        0 => fans.add(ONE_VOIDED_SUIT, 1),
+        _ => {}
+    }
+    let winds = (27..31).any(present);
+    let dragons = (31..34).any(present);
+    if suited == 3 && winds && dragons {
+        fans.add(ALL_TYPES, 1);
+    }
+    if kinds().all(|t| !is_orphan(t as Tile)) {
+        fans.add(ALL_SIMPLES, 1);
+    }
+    // 推不倒: 1234589p, 245689s, white.
+    let reversible = |t: usize| match suit(t as Tile) {
+        1 => matches!(rank(t as Tile), 1 | 2 | 3 | 4 | 5 | 8 | 9),
+        2 => matches!(rank(t as Tile), 2 | 4 | 5 | 6 | 8 | 9),
+        3 => t as Tile == WHITE,
+        _ => false,
+    };
+    if kinds().all(reversible) {
+        fans.add(REVERSIBLE_TILES, 1);
+    }
+    let green = |t: usize| t as Tile == GREEN || (suit(t as Tile) == 2 && matches!(rank(t as Tile), 2 | 3 | 4 | 6 | 8));
+    if kinds().all(green) {
+        fans.add(ALL_GREEN, 1);
+    }
+    if kinds().all(|t| is_honour(t as Tile)) {
+        fans.add(ALL_HONOURS, 1);
+    } else if kinds().all(|t| is_orphan(t as Tile) && !is_honour(t as Tile)) {
+        fans.add(ALL_TERMINALS, 1);
+    } else if kinds().all(|t| is_orphan(t as Tile)) {
+        fans.add(ALL_TERMINALS_AND_HONOURS, 1);
+    }
+    if !honours {
+        let ranks = kinds().fold(0u16, |m, t| m | 1 << rank(t as Tile));
+        let within = |lo: u8, hi: u8| ranks & !(((1u16 << (hi + 1)) - 1) & !((1u16 << lo) - 1)) == 0;
+        if within(1, 4) {
+            fans.add(if ranks & 1 << 4 != 0 { LOWER_FOUR } else { LOWER_TILES }, 1);
+        } else if within(6, 9) {
+            fans.add(if ranks & 1 << 6 != 0 { UPPER_FOUR } else { UPPER_TILES }, 1);
+        } else if within(4, 6) {
+            fans.add(MIDDLE_TILES, 1);
+        }
+    }
+}
+
+/// 和绝张, 自摸, 妙手回春, 海底捞月, 杠上开花, 抢杠和.
+pub fn win_fans(s: &Situation, fans: &mut FanCounts) {
+    if s.last_of_kind {
+        fans.add(LAST_TILE, 1);
+    }
+    if s.self_drawn {
+        fans.add(SELF_DRAWN, 1);
+        if s.wall_last {
+            fans.add(LAST_TILE_DRAW, 1);
+        }
+    } else if s.wall_last {
+        fans.add(LAST_TILE_CLAIM, 1);
+    }
+    if s.kong_replacement {
+        fans.add(OUT_WITH_REPLACEMENT_TILE, 1);
+    }
+    if s.robbing_kong {
+        fans.add(ROBBING_THE_KONG, 1);
+    }
+}
+
+/// 不求人 / 门前清 / 全求人 by the number of exposed melds.
+pub fn concealment_fans(melded: u8, s: &Situation, fans: &mut FanCounts) {
+    match (melded, s.self_drawn) {
+        (0, true) => fans.add(FULLY_CONCEALED_HAND, 1),
+        (0, false) => fans.add(CONCEALED_HAND, 1),
+        (4, false) => fans.add(MELDED_HAND, 1),
+        _ => {}
+    }
+}
+
+/// 四归一: kinds held four times outside a kong.
+pub fn tile_hog(tiles: &Counts, kongs: u8, fans: &mut FanCounts) {
+    let fours = tiles.iter().filter(|&&c| c == 4).count() as u8;
+    fans.add(TILE_HOG, fours.saturating_sub(kongs));
+}
+
+/// The fans of a standard arrangement (four sets and a pair; the knitted straight
+/// counts as its three chows' worth of structure and is passed as `knitted`).
+/// Returns the fans before exclusions and the two-chow fans dropped by 套算一次.
+pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situation, opts: &Options) -> (FanCounts, u8) {
+    let mut fans = FanCounts::default();
+    let mut chows: Vec<Tile> = Vec::with_capacity(4);
+    let mut pungs: Vec<Tile> = Vec::with_capacity(4);
+    let mut pair = 0;
+    let (mut concealed_pungs, mut melded_kongs, mut concealed_kongs) = (0u8, 0u8, 0u8);
+    for set in sets {
+        match set.kind {
+            SetKind::Chow => chows.push(set.tile),
+            SetKind::Pung => {
+                pungs.push(set.tile);
+                if !set.melded {
+                    concealed_pungs += 1;
+                }
+            }
+            SetKind::Kong => {
+                pungs.push(set.tile);
+                if set.melded {
+                    melded_kongs += 1;
+                } else {
+                    concealed_kongs += 1;
+                }
+            }
+            SetKind::Pair => pair = set.tile,
+        }
+    }
+    // A pung completed by a discard is exposed (明刻), unless the winning tile can be
+    // read as part of a concealed chow.
+    if !s.self_drawn {
+        let in_chow =
+            sets.iter().any(|x| x.kind == SetKind::Chow && !x.declared && (x.tile..x.tile + 3).contains(&s.win));
+        let pung_of_win = sets.iter().any(|x| x.kind == SetKind::Pung && !x.declared && x.tile == s.win);
+        if !in_chow && pung_of_win {
+            concealed_pungs -= 1;
+        }
+    }
+    let concealed = concealed_pungs + concealed_kongs;
+    match concealed {
+        2 => fans.add(TWO_CONCEALED_PUNGS, 1),
+        3 => fans.add(THREE_CONCEALED_PUNGS, 1),
+        4 => fans.add(FOUR_CONCEALED_PUNGS, 1),
+        _ => {}
+    }
+    match (melded_kongs, concealed_kongs) {
+        (1, 0) => fans.add(MELDED_KONG, 1),
+        (0, 1) => fans.add(CONCEALED_KONG, 1),
+        (2, 0) => fans.add(TWO_MELDED_KONGS, 1),
+        (1, 1) if opts.concealed_and_melded_kong => fans.add(MINGANGANG, 1),
+        (1, 1) => {
+            fans.add(MELDED_KONG, 1);
+            fans.add(CONCEALED_KONG, 1);
+        }
+        (0, 2) => fans.add(TWO_CONCEALED_KONGS, 1),
+        (m, c) if m + c == 3 => fans.add(THREE_KONGS, 1),
+        (m, c) if m + c == 4 => fans.add(FOUR_KONGS, 1),
+        _ => {}
+    }
+    if pungs.len() == 4 {
+        fans.add(ALL_PUNGS, 1);
+    }
+    let mut dropped = 0;
+    if knitted {
+        if chows.len() == 1 && pair < 27 {
+            fans.add(ALL_CHOWS, 1);
+        }
+    } else {
+        // 三色双龙会 / 一色双龙会: 123 and 789 chows with a pair of 5s.
+        let terminal_chows =
+            chows.len() == 4 && rank(pair) == 5 && pair < 27 && chows.iter().all(|&c| matches!(rank(c), 1 | 7));
+        let pure = terminal_chows && chows.iter().all(|&c| suit(c) == suit(pair)) && {
+            let lo = chows.iter().filter(|&&c| rank(c) == 1).count();
+            lo == 2
+        };
+        let mixed = terminal_chows && chows.iter().all(|&c| suit(c) != suit(pair)) && {
+            let mut seen = [[false; 2]; 3];
+            for &c in &chows {
+                seen[suit(c) as usize][(rank(c) == 7) as usize] = true;
+            }
+            (0..3).filter(|&x| x != suit(pair) as usize).all(|x| seen[x] == [true, true])
+        };
+        if mixed {
+            fans.add(THREE_SUITED_TERMINAL_CHOWS, 1);
+        } else if pure {
+            fans.add(PURE_TERMINAL_CHOWS, 1);
+        } else {
+            dropped = sets::chow_fans(&chows, &mut fans);
+        }
+        if chows.len() == 4 && pair < 27 {
+            fans.add(ALL_CHOWS, 1);
+        }
+    }
+    sets::pung_fans(&pungs, &mut fans);
+    let wind_pair = (27..31).contains(&pair);
+    let dragon_pair = pair >= WHITE;
+    if fans.get(TWO_DRAGON_PUNGS) > 0 && dragon_pair {
+        fans.add(LITTLE_THREE_DRAGONS, 1);
+    }
+    if fans.get(BIG_THREE_WINDS) > 0 && wind_pair {
+        fans.add(LITTLE_FOUR_WINDS, 1);
+    }
+    // One-pung fans. A wind pung that scores 圈风刻, 门风刻 or belongs to 三风刻 is not
+    // also a 幺九刻.
+    let three_winds = fans.get(BIG_THREE_WINDS) > 0;
+    for &p in &pungs {
+        if p >= WHITE {
+            fans.add(DRAGON_PUNG, 1);
+        } else if p >= 27 {
+            let w = p - 27;
+            if w == s.round_wind {
+                fans.add(PREVALENT_WIND, 1);
+            }
+            if w == s.seat_wind {
+                fans.add(SEAT_WIND, 1);
+            }
+            if !three_winds && w != s.round_wind && w != s.seat_wind {
+                fans.add(PUNG_OF_TERMINALS_OR_HONOURS, 1);
+            }
+        } else if is_orphan(p) {
+            fans.add(PUNG_OF_TERMINALS_OR_HONOURS, 1);
+        }
+    }
+    // 全带幺 / 全带五 / 全双刻: every set and the pair.
+    if !knitted {
+        let outside = |x: &Set| match x.kind {
+            SetKind::Chow => matches!(rank(x.tile), 1 | 7),
+            _ => is_orphan(x.tile),
+        };
+        let five = |x: &Set| {
+            x.tile < 27
+                && match x.kind {
+                    SetKind::Chow => matches!(rank(x.tile), 3..=5),
+                    _ => rank(x.tile) == 5,
+                }
+        };
+        let even = |x: &Set| x.kind != SetKind::Chow && x.tile < 27 && rank(x.tile) % 2 == 0;
+        if sets.iter().all(outside) {
+            fans.add(OUTSIDE_HAND, 1);
+        } else if sets.iter().all(five) {
+            fans.add(ALL_FIVES, 1);
+        } else if sets.iter().all(even) {
+            fans.add(ALL_EVEN_PUNGS, 1);
+        }
+    }
+    tile_fans(&hand.tiles, &mut fans);
+    tile_hog(&hand.tiles, hand.kongs, &mut fans);
+    win_fans(s, &mut fans);
+    concealment_fans(hand.melded, s, &mut fans);
+    if hand.unique_wait {
+        // Where the winning tile sits in the concealed sets: 边张 over 坎张 over 单钓将.
+        let mut edge = false;
+        let mut closed = false;
+        let mut single = false;
+        for x in sets.iter().filter(|x| !x.declared) {
+            match x.kind {
+                SetKind::Chow if x.tile + 1 == s.win => closed = true,
+                SetKind::Chow if x.tile == s.win || x.tile + 2 == s.win => edge = true,
+                SetKind::Pair if x.tile == s.win => single = true,
+                _ => {}
+            }
+        }
+        if edge {
+            fans.add(EDGE_WAIT, 1);
+        } else if closed {
+            fans.add(CLOSED_WAIT, 1);
+        } else if single {
+            fans.add(SINGLE_WAIT, 1);
+        }
+    }
+    (fans, dropped)
+}
+
+/// Applies the 不计 exclusions, most valuable fan first; records them in `log` when
+/// given. Sets 无番和 when nothing is left (flowers do not count as a fan).
+pub fn exclude(fans: &mut FanCounts, mut log: Option<&mut Vec<Exclusion>>) {
+    for by in 1..=80u8 {
+        if fans.get(by) == 0 {
+            continue;
+        }
+        for (table, rule) in [(&EXCLUDES, "list"), (&IMPLIED_EXCLUDES, "implied")] {
+            for &e in table[by as usize] {
+                let n = fans.get(e);
+                if n > 0 {
+                    fans.set(e, 0);
+                    if let Some(l) = log.as_deref_mut() {
+                        l.push(Exclusion { fan: e, count: n, by, rule });
+                    }
+                }
+            }
+        }
+        // 明暗杠 stands for 明杠 + 暗杠: the kong fans that exclude those exclude it.
+        if matches!(by, FOUR_KONGS | THREE_KONGS) && fans.get(MINGANGANG) > 0 {
+            fans.set(MINGANGANG, 0);
+        }
+    }
+    let flowers = fans.get(FLOWER_TILES);
+    fans.set(FLOWER_TILES, 0);
+    if fans.is_empty() {
+        fans.add(CHICKEN_HAND, 1);
+    }
+    fans.set(FLOWER_TILES, flowers);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suits_and_ranges() {
+        let mut t = [0u8; KINDS];
+        for k in [0, 1, 2, 3] {
+            t[k] = 3;
+        }
+        t[4] = 2;
+        let mut f = FanCounts::default();
+        tile_fans(&t, &mut f);
+        assert_eq!(f.get(FULL_FLUSH), 1);
+        assert_eq!(f.get(NO_HONOURS), 1);
+        let mut t = [0u8; KINDS];
+        t[27] = 14;
+        let mut f = FanCounts::default();
+        tile_fans(&t, &mut f);
+        assert_eq!(f.get(ALL_HONOURS), 1);
+    }
+
+    #[test]
+    fn an_excluded_fan_excludes_nothing() {
+        let mut f = FanCounts::default();
+        f.add(FOUR_CONCEALED_PUNGS, 1);
+        f.add(FULLY_CONCEALED_HAND, 1);
+        f.add(SELF_DRAWN, 1);
+        f.add(ALL_PUNGS, 1);
+        let mut log = Vec::new();
+        exclude(&mut f, Some(&mut log));
+        assert_eq!(f.get(SELF_DRAWN), 1);
+        assert_eq!(f.get(FULLY_CONCEALED_HAND), 0);
+        assert_eq!(f.get(ALL_PUNGS), 0);
+        assert_eq!(log.len(), 2);
+    }
+
+    #[test]
+    fn chicken_hand_ignores_flowers() {
+        let mut f = FanCounts::default();
+        f.add(FLOWER_TILES, 2);
+        exclude(&mut f, None);
+        assert_eq!(f.get(CHICKEN_HAND), 1);
+        assert_eq!(f.total(), 10);
+        assert_eq!(f.total_without_flowers(), 8);
+    }
+}

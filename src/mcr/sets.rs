@@ -1,0 +1,370 @@
+//! Fans made by combining sets: chows (顺子) and pungs/kongs (刻子), two, three or four
+//! at a time.
+//!
+//! The principles, as the seed's 2006 list and its commentary state them:
+//! - a fan of four sets leaves nothing else to combine among them;
+//! - with three sets forming a fan, the fourth set may add one two-set fan with one of
+//!   them (套算一次: a set already combined combines once more, with a set not yet used);
+//! - without a three-set fan, four chows give at most three two-chow fans and three chows
+//!   at most two; two sets never make the same fan twice (不得相同).
+//!
+//! Where several choices exist the most valuable is kept (就高不就低); between equal
+//! values the order is ChineseOfficialMahjongHelper's (tiles sorted m, s, p, winds,
+//! dragons red/green/white), so that equal-valued results name the same fans.
+
+use super::data::FANS;
+use super::fans::{id, FanCounts};
+use crate::tiles::{rank, suit, Tile, GREEN, RED, WHITE};
+
+/// Sort key in ChineseOfficialMahjongHelper's tile order.
+pub fn order(t: Tile) -> u8 {
+    match suit(t) {
+        0 => 10 + rank(t),
+        1 => 30 + rank(t),
+        2 => 20 + rank(t),
+        _ => match t {
+            WHITE => 52,
+            GREEN => 51,
+            RED => 50,
+            _ => 40 + (t - 27),
+        },
+    }
+}
+
+fn sorted<const N: usize>(mut a: [Tile; N]) -> [Tile; N] {
+    a.sort_by_key(|&t| order(t));
+    a
+}
+
+fn points(fan: u8) -> u32 {
+    FANS[fan as usize - 1].points as u32
+}
+
+fn same_suit(ts: &[Tile]) -> bool {
+    ts.iter().all(|&t| suit(t) == suit(ts[0]))
+}
+
+fn distinct_suits(a: Tile, b: Tile, c: Tile) -> bool {
+    suit(a) != suit(b) && suit(a) != suit(c) && suit(b) != suit(c)
+}
+
+fn consecutive_unordered(a: u8, b: u8, c: u8) -> bool {
+    let mut r = [a, b, c];
+    r.sort_unstable();
+    r[0] + 1 == r[1] && r[1] + 1 == r[2]
+}
+
+/// The fan of two chows, given their lowest tiles.
+pub fn two_chows(a: Tile, b: Tile) -> Option<u8> {
+    if suit(a) != suit(b) {
+        return (rank(a) == rank(b)).then_some(id::MIXED_DOUBLE_CHOW);
+    }
+    let (lo, hi) = (a.min(b), a.max(b));
+    if lo + 3 == hi {
+        Some(id::SHORT_STRAIGHT)
+    } else if rank(lo) == 1 && rank(hi) == 7 {
+        Some(id::TWO_TERMINAL_CHOWS)
+    } else if a == b {
+        Some(id::PURE_DOUBLE_CHOW)
+    } else {
+        None
+    }
+}
+
+/// The fan of three chows (lowest tiles, sorted by [`order`]).
+fn three_chows(t: [Tile; 3]) -> Option<u8> {
+    let [a, b, c] = t;
+    let (ra, rb, rc) = (rank(a), rank(b), rank(c));
+    if distinct_suits(a, b, c) {
+        if consecutive_unordered(ra, rb, rc) {
+            return Some(id::MIXED_SHIFTED_CHOWS);
+        }
+        if ra == rb && rb == rc {
+            return Some(id::MIXED_TRIPLE_CHOW);
+        }
+        let mut r = [ra, rb, rc];
+        r.sort_unstable();
+        return (r == [1, 4, 7]).then_some(id::MIXED_STRAIGHT);
+    }
+    if !same_suit(&t) {
+        return None;
+    }
+    if a + 3 == b && b + 3 == c {
+        Some(id::PURE_STRAIGHT)
+    } else if (a + 2 == b && b + 2 == c) || (a + 1 == b && b + 1 == c) {
+        Some(id::PURE_SHIFTED_CHOWS)
+    } else if a == b && b == c {
+        Some(id::PURE_TRIPLE_CHOW)
+    } else {
+        None
+    }
+}
+
+/// The fan of four chows (lowest tiles, sorted).
+fn four_chows(t: [Tile; 4]) -> Option<u8> {
+    if !same_suit(&t) {
+        return None;
+    }
+    let step = t[1].wrapping_sub(t[0]);
+    if (step == 1 || step == 2) && t[2] == t[1] + step && t[3] == t[2] + step {
+        Some(id::FOUR_PURE_SHIFTED_CHOWS)
+    } else if t.iter().all(|&x| x == t[0]) {
+        Some(id::QUADRUPLE_CHOW)
+    } else {
+        None
+    }
+}
+
+fn two_pungs(a: Tile, b: Tile) -> Option<u8> {
+    let dragon = |t: Tile| t >= WHITE;
+    if a < 27 && b < 27 {
+        (rank(a) == rank(b) && a != b).then_some(id::DOUBLE_PUNG)
+    } else if dragon(a) && dragon(b) {
+        Some(id::TWO_DRAGON_PUNGS)
+    } else {
+        None
+    }
+}
+
+fn three_pungs(t: [Tile; 3]) -> Option<u8> {
+    let [a, b, c] = t;
+    if a < 27 && b < 27 && c < 27 {
+        if distinct_suits(a, b, c) {
+            if consecutive_unordered(rank(a), rank(b), rank(c)) {
+                return Some(id::MIXED_SHIFTED_PUNGS);
+            }
+            return (rank(a) == rank(b) && rank(b) == rank(c)).then_some(id::TRIPLE_PUNG);
+        }
+        return (same_suit(&t) && a + 1 == b && b + 1 == c).then_some(id::PURE_SHIFTED_PUNGS);
+    }
+    let wind = |x: Tile| (27..31).contains(&x);
+    let dragon = |x: Tile| x >= WHITE;
+    if wind(a) && wind(b) && wind(c) && a != b && b != c && a != c {
+        Some(id::BIG_THREE_WINDS)
+    } else if dragon(a) && dragon(b) && dragon(c) && a != b && b != c && a != c {
+        Some(id::BIG_THREE_DRAGONS)
+    } else {
+        None
+    }
+}
+
+fn four_pungs(t: [Tile; 4]) -> Option<u8> {
+    let mut s = t;
+    s.sort_unstable();
+    if s[0] < 27 && same_suit(&s) && s[0] + 1 == s[1] && s[1] + 1 == s[2] && s[2] + 1 == s[3] {
+        Some(id::FOUR_PURE_SHIFTED_PUNGS)
+    } else if s == [27, 28, 29, 30] {
+        Some(id::BIG_FOUR_WINDS)
+    } else {
+        None
+    }
+}
+
+/// The two-chow fans among up to four chows, at most `max` of them: when there are
+/// more, repeats are dropped first, starting from 老少副 (套算一次).
+fn pairwise_chows(t: &[Tile], max: usize, fans: &mut FanCounts) -> u8 {
+    // Counts of 一般高, 喜相逢, 连六, 老少副.
+    let kinds = [id::PURE_DOUBLE_CHOW, id::MIXED_DOUBLE_CHOW, id::SHORT_STRAIGHT, id::TWO_TERMINAL_CHOWS];
+    let mut table = [0usize; 4];
+    let mut n = 0;
+    for i in 0..t.len() {
+        for j in i + 1..t.len() {
+            if let Some(f) = two_chows(t[i], t[j]) {
+                if let Some(k) = kinds.iter().position(|&x| x == f) {
+                    table[k] += 1;
+                    n += 1;
+                }
+            }
+        }
+    }
+    let mut dropped = 0u8;
+    let mut keep_each = 1usize;
+    loop {
+        for k in (0..4).rev() {
+            while table[k] > keep_each && n > max {
+                table[k] -= 1;
+                n -= 1;
+                dropped += 1;
+            }
+        }
+        if n <= max || keep_each == 0 {
+            break;
+        }
+        keep_each -= 1;
+    }
+    for (k, &f) in kinds.iter().enumerate() {
+        fans.add(f, table[k] as u8);
+    }
+    dropped
+}
+
+/// The one two-chow fan the fourth chow adds to a three-chow fan: 一般高 first, then
+/// 喜相逢, 连六, 老少副.
+fn extra_chow_fan(three: [Tile; 3], extra: Tile) -> Option<u8> {
+    let found: Vec<u8> = three.iter().filter_map(|&x| two_chows(x, extra)).collect();
+    [id::PURE_DOUBLE_CHOW, id::MIXED_DOUBLE_CHOW, id::SHORT_STRAIGHT, id::TWO_TERMINAL_CHOWS]
+        .into_iter()
+        .find(|f| found.contains(f))
+}
+
+/// Adds the fans of the chows (lowest tiles) to `fans`; returns the number of two-chow
+/// fans left out by 套算一次.
+pub fn chow_fans(chows: &[Tile], fans: &mut FanCounts) -> u8 {
+    match chows.len() {
+        4 => {
+            let t = sorted([chows[0], chows[1], chows[2], chows[3]]);
+            if let Some(f) = four_chows(t) {
+                fans.add(f, 1);
+                return 0;
+            }
+            // Three of the four with a fan, plus one fan for the fourth: the best choice.
+            let mut best: Option<(u32, u8, Option<u8>)> = None;
+            for skip in (0..4).rev() {
+                let mut three = [0; 3];
+                let mut k = 0;
+                for (i, &x) in t.iter().enumerate() {
+                    if i != skip {
+                        three[k] = x;
+                        k += 1;
+                    }
+                }
+                if let Some(f) = three_chows(three) {
+                    let extra = extra_chow_fan(three, t[skip]);
+                    let value = points(f) + extra.map_or(0, points);
+                    if best.is_none_or(|(v, _, _)| value > v) {
+                        best = Some((value, f, extra));
+                    }
+                }
+            }
+            if let Some((_, f, extra)) = best {
+                fans.add(f, 1);
+                if let Some(e) = extra {
+                    fans.add(e, 1);
+                }
+                return 0;
+            }
+            // A chow related to none of the others lowers the limit of three.
+            let isolated =
+                (0..4).filter(|&i| (0..4).filter(|&j| j != i).all(|j| two_chows(t[i], t[j]).is_none())).count();
+            if isolated >= 3 {
+                return 0;
+            }
+            pairwise_chows(&t, 3 - isolated, fans)
+        }
+        3 => {
+            let t = sorted([chows[0], chows[1], chows[2]]);
+            if let Some(f) = three_chows(t) {
+                fans.add(f, 1);
+                return 0;
+            }
+            pairwise_chows(&t, 2, fans)
+        }
+        2 => {
+            if let Some(f) = two_chows(chows[0], chows[1]) {
+                fans.add(f, 1);
+            }
+            0
+        }
+        _ => 0,
+    }
+}
+
+/// Adds the fans of combining pungs and kongs (their tiles) to `fans`.
+pub fn pung_fans(pungs: &[Tile], fans: &mut FanCounts) {
+    match pungs.len() {
+        4 => {
+            let t = sorted([pungs[0], pungs[1], pungs[2], pungs[3]]);
+            if let Some(f) = four_pungs(t) {
+                fans.add(f, 1);
+                return;
+            }
+            let mut best: Option<(u32, u8, Option<u8>)> = None;
+            for skip in (0..4).rev() {
+                let three: Vec<Tile> = (0..4).filter(|&i| i != skip).map(|i| t[i]).collect();
+                if let Some(f) = three_pungs([three[0], three[1], three[2]]) {
+                    let extra = three.iter().find_map(|&x| two_pungs(x, t[skip]));
+                    let value = points(f) + extra.map_or(0, points);
+                    if best.is_none_or(|(v, _, _)| value > v) {
+                        best = Some((value, f, extra));
+                    }
+                }
+            }
+            if let Some((_, f, extra)) = best {
+                fans.add(f, 1);
+                if let Some(e) = extra {
+                    fans.add(e, 1);
+                }
+                return;
+            }
+            pairwise_pungs(&t, fans);
+        }
+        3 => {
+            let t = sorted([pungs[0], pungs[1], pungs[2]]);
+            match three_pungs(t) {
+                Some(f) => fans.add(f, 1),
+                None => pairwise_pungs(&t, fans),
+            }
+        }
+        2 => pairwise_pungs(pungs, fans),
+        _ => {}
+    }
+}
+
+fn pairwise_pungs(t: &[Tile], fans: &mut FanCounts) {
+    for i in 0..t.len() {
+        for j in i + 1..t.len() {
+            if let Some(f) = two_pungs(t[i], t[j]) {
+                fans.add(f, 1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chows(ts: &[Tile]) -> (FanCounts, u8) {
+        let mut f = FanCounts::default();
+        let d = chow_fans(ts, &mut f);
+        (f, d)
+    }
+
+    #[test]
+    fn account_once_for_two_chow_fans() {
+        // 234567p + 234567s: 喜相逢 x2 and 连六 x2 found, three kept.
+        let (f, d) = chows(&[10, 13, 19, 22]);
+        assert_eq!(f.get(id::MIXED_DOUBLE_CHOW) + f.get(id::SHORT_STRAIGHT), 3);
+        assert_eq!(d, 1);
+        // 234s 234p 345p 456p: 一般高? no: 一色三步高 + 喜相逢.
+        let (f, _) = chows(&[19, 10, 11, 12]);
+        assert_eq!(f.get(id::PURE_SHIFTED_CHOWS), 1);
+        assert_eq!(f.get(id::MIXED_DOUBLE_CHOW), 1);
+    }
+
+    #[test]
+    fn four_and_three_chow_fans() {
+        assert_eq!(chows(&[0, 0, 0, 0]).0.get(id::QUADRUPLE_CHOW), 1);
+        assert_eq!(chows(&[0, 1, 2, 3]).0.get(id::FOUR_PURE_SHIFTED_CHOWS), 1);
+        let (f, _) = chows(&[0, 3, 6, 9]);
+        assert_eq!(f.get(id::PURE_STRAIGHT), 1);
+        assert_eq!(f.get(id::MIXED_DOUBLE_CHOW), 1);
+        // 789m and 123p are not a short straight across suits.
+        assert_eq!(two_chows(6, 9), None);
+        assert_eq!(chows(&[3, 6, 9]).0.get(id::PURE_STRAIGHT), 0);
+    }
+
+    #[test]
+    fn pungs() {
+        let mut f = FanCounts::default();
+        pung_fans(&[0, 1, 2, 9], &mut f);
+        assert_eq!(f.get(id::PURE_SHIFTED_PUNGS), 1);
+        assert_eq!(f.get(id::DOUBLE_PUNG), 1);
+        let mut f = FanCounts::default();
+        pung_fans(&[27, 28, 29, 30], &mut f);
+        assert_eq!(f.get(id::BIG_FOUR_WINDS), 1);
+        let mut f = FanCounts::default();
+        pung_fans(&[31, 32, 0], &mut f);
+        assert_eq!(f.get(id::TWO_DRAGON_PUNGS), 1);
+    }
+}

@@ -1,0 +1,364 @@
+//! `haidi._core` functions of the MCR scorer: one situation, a list of situations, or
+//! columns. Everything but reading arguments and building results runs in `crate::mcr`
+//! with the GIL released.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use super::convert;
+use super::errors::{hand_error, to_py, IntoPy};
+use crate::forms::Form;
+use crate::mcr::batch::{evaluate_text, evaluate_texts, TextSituation};
+use crate::mcr::data::FANS;
+use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
+use crate::mcr::situation::wind;
+use crate::mcr::{Options, Scored, Situation};
+use crate::notation::Format;
+use crate::tiles;
+
+/// Columns of the `fans` array: one per fan id 1..=81; column 0 holds the optional
+/// 明暗杠 (which has no id in the list).
+const FAN_COLUMNS: usize = 82;
+
+fn fan_name(fan: u8) -> (&'static str, &'static str) {
+    if fan == MINGANGANG {
+        ("明暗杠", "Concealed Kong and Melded Kong")
+    } else {
+        let f = &FANS[fan as usize - 1];
+        (f.name, f.name_en)
+    }
+}
+
+/// One fan's dict: a copy of a cached template with the count set.
+fn fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
+    static TEMPLATES: pyo3::sync::PyOnceLock<Vec<Py<PyDict>>> = pyo3::sync::PyOnceLock::new();
+    let templates = TEMPLATES.get_or_try_init(py, || {
+        (0..=MINGANGANG).map(|f| new_fan_dict(py, f, 0).map(Bound::unbind)).collect::<PyResult<Vec<_>>>()
+    })?;
+    let d = templates[fan as usize].bind(py).copy()?;
+    d.set_item(pyo3::intern!(py, "count"), count)?;
+    Ok(d)
+}
+
+fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
+    if fan == 0 {
+        return Ok(PyDict::new(py));
+    }
+    let (name, name_en) = fan_name(fan);
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "id"), if fan == MINGANGANG { None } else { Some(fan) })?;
+    d.set_item(pyo3::intern!(py, "name"), name)?;
+    d.set_item(pyo3::intern!(py, "name_en"), name_en)?;
+    d.set_item(pyo3::intern!(py, "points"), FanCounts::points_of(fan))?;
+    d.set_item(pyo3::intern!(py, "count"), count)?;
+    Ok(d)
+}
+
+/// The result dict of one situation.
+fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "win"), r.win)?;
+    d.set_item(pyo3::intern!(py, "total"), r.total)?;
+    let fans = PyList::empty(py);
+    // 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
+    let order = (1..=81u8).flat_map(|i| if i == 55 { vec![MINGANGANG, 55] } else { vec![i] });
+    for fan in order {
+        let c = r.fans.get(fan);
+        if c > 0 {
+            fans.append(fan_dict(py, fan, c)?)?;
+        }
+    }
+    d.set_item(pyo3::intern!(py, "fans"), fans)?;
+    d.set_item(pyo3::intern!(py, "reason"), r.reason.as_deref())?;
+    d.set_item(pyo3::intern!(py, "form"), r.form.map(Form::name))?;
+    d.set_item(pyo3::intern!(py, "arrangement"), arrangement_text(r))?;
+    if explain {
+        let ex = PyList::empty(py);
+        for e in &r.excluded {
+            let x = PyDict::new(py);
+            if e.rule == "account_once" {
+                x.set_item("id", None::<u8>)?;
+                x.set_item("name", "一般高/喜相逢/连六/老少副")?;
+                x.set_item("count", e.count)?;
+                x.set_item("by", None::<u8>)?;
+                x.set_item("rule", "套算一次 (account once): a set combines once more with an unused set")?;
+            } else {
+                let (name, _) = fan_name(e.fan);
+                let (by_name, _) = fan_name(e.by);
+                x.set_item("id", e.fan)?;
+                x.set_item("name", name)?;
+                x.set_item("count", e.count)?;
+                x.set_item("by", e.by)?;
+                x.set_item("by_name", by_name)?;
+                let rule =
+                    if e.rule == "list" { "不计 in the list's note" } else { "不重复 (implied by the fan)" };
+                x.set_item("rule", rule)?;
+            }
+            ex.append(x)?;
+        }
+        d.set_item("excluded", ex)?;
+    }
+    Ok(d)
+}
+
+/// The arrangement in haidi notation, sets separated by spaces: concealed sets first,
+/// then the declared melds (`[..]` exposed, `{..}` concealed kong).
+fn arrangement_text(r: &Scored) -> String {
+    let mut parts: Vec<String> = Vec::with_capacity(6);
+    if let Some(nine) = r.knitted {
+        parts.push(tiles::tiles_to_string(&nine));
+    }
+    for s in &r.sets {
+        let ts: Vec<u8> = match s.kind {
+            SetKind::Chow => vec![s.tile, s.tile + 1, s.tile + 2],
+            SetKind::Pung => vec![s.tile; 3],
+            SetKind::Kong => vec![s.tile; 4],
+            SetKind::Pair => vec![s.tile; 2],
+        };
+        let body = tiles::tiles_to_string(&ts);
+        parts.push(match (s.declared, s.melded) {
+            (true, true) => format!("[{body}]"),
+            (true, false) => format!("{{{body}}}"),
+            _ => body,
+        });
+    }
+    parts.join(" ")
+}
+
+fn fmt(py: Python<'_>, name: &str) -> PyResult<Format> {
+    convert::format(py, name)
+}
+
+/// Reads one situation dict (the JSON keys).
+fn situation_from_dict(py: Python<'_>, d: &Bound<'_, PyAny>, format: Format) -> PyResult<TextSituation> {
+    let d = d.cast::<PyDict>().map_err(|_| hand_error(py, "a situation must be a dict"))?;
+    let get = |k: &str| d.get_item(k);
+    let hand: String = match get("hand")? {
+        Some(h) => h.extract().map_err(|_| hand_error(py, "hand must be a str"))?,
+        None => return Err(hand_error(py, "a situation needs a hand")),
+    };
+    let win: Option<String> = match get("win")? {
+        Some(w) if !w.is_none() => Some(w.extract().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?),
+        _ => None,
+    };
+    let flag = |k: &str| -> PyResult<bool> {
+        match get(k)? {
+            Some(v) if !v.is_none() => {
+                v.extract::<bool>().map_err(|_| hand_error(py, format!("{k} must be true or false")))
+            }
+            _ => Ok(false),
+        }
+    };
+    let w = |k: &str| -> PyResult<u8> {
+        match get(k)? {
+            Some(v) if !v.is_none() => {
+                let s: String =
+                    v.extract().map_err(|_| hand_error(py, format!("{k} must be \"E\", \"S\", \"W\" or \"N\"")))?;
+                wind(&s).py_err(py)
+            }
+            _ => Ok(0),
+        }
+    };
+    let flowers: u8 = match get("flowers")? {
+        Some(v) if !v.is_none() => {
+            let n: i64 = v.extract().map_err(|_| hand_error(py, "flowers must be an int"))?;
+            u8::try_from(n).ok().filter(|&n| n <= 8).ok_or_else(|| hand_error(py, "flowers must be 0 to 8"))?
+        }
+        _ => 0,
+    };
+    let format = match get("format")? {
+        Some(v) if !v.is_none() => fmt(py, &v.extract::<String>()?)?,
+        _ => format,
+    };
+    Ok(TextSituation {
+        hand,
+        win,
+        format,
+        situation: Situation {
+            win: 0,
+            self_drawn: flag("self_drawn")?,
+            seat_wind: w("seat_wind")?,
+            round_wind: w("round_wind")?,
+            flowers,
+            last_of_kind: flag("last_of_kind")?,
+            wall_last: flag("wall_last")?,
+            kong_replacement: flag("kong_replacement")?,
+            robbing_kong: flag("robbing_kong")?,
+        },
+    })
+}
+
+/// Scores one MCR situation; see `haidi.rulesets.mcr.evaluate`.
+#[pyfunction]
+#[pyo3(signature = (hand, win = None, *, format = "compact", self_drawn = false, seat_wind = "E",
+    round_wind = "E", flowers = 0, last_of_kind = false, wall_last = false, kong_replacement = false,
+    robbing_kong = false, explain = false, concealed_and_melded_kong = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn mcr_evaluate<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    win: Option<&str>,
+    format: &str,
+    self_drawn: bool,
+    seat_wind: &str,
+    round_wind: &str,
+    flowers: i64,
+    last_of_kind: bool,
+    wall_last: bool,
+    kong_replacement: bool,
+    robbing_kong: bool,
+    explain: bool,
+    concealed_and_melded_kong: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let flowers =
+        u8::try_from(flowers).ok().filter(|&n| n <= 8).ok_or_else(|| hand_error(py, "flowers must be 0 to 8"))?;
+    let situation = Situation {
+        win: 0,
+        self_drawn,
+        seat_wind: wind(seat_wind).py_err(py)?,
+        round_wind: wind(round_wind).py_err(py)?,
+        flowers,
+        last_of_kind,
+        wall_last,
+        kong_replacement,
+        robbing_kong,
+    };
+    let options = Options { concealed_and_melded_kong };
+    let r = if let Ok(s) = hand.cast::<PyString>() {
+        let input = TextSituation {
+            hand: s.to_cow()?.into_owned(),
+            win: win.map(str::to_string),
+            format: fmt(py, format)?,
+            situation,
+        };
+        evaluate_text(&input, &options, explain).py_err(py)?
+    } else {
+        let h = convert::hand(hand, format)?;
+        let Some(w) = win else {
+            return Err(hand_error(py, "the winning tile (win) is missing"));
+        };
+        let s = Situation { win: convert::tile(py, w)?, ..situation };
+        crate::mcr::evaluate(&h, s, &options, explain).py_err(py)?
+    };
+    result_dict(py, &r, explain)
+}
+
+/// Scores a list of situation dicts with the GIL released; returns a list of results.
+/// A bad situation raises `HandError` naming its index.
+#[pyfunction]
+#[pyo3(signature = (situations, *, format = "compact", explain = false, concealed_and_melded_kong = false))]
+pub fn mcr_evaluate_many<'py>(
+    py: Python<'py>,
+    situations: &Bound<'py, PyAny>,
+    format: &str,
+    explain: bool,
+    concealed_and_melded_kong: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let format = fmt(py, format)?;
+    let mut inputs = Vec::new();
+    for (i, item) in situations.try_iter()?.enumerate() {
+        let item = item?;
+        inputs.push(situation_from_dict(py, &item, format).map_err(|e| prefix(py, e, i))?);
+    }
+    let options = Options { concealed_and_melded_kong };
+    let results = py.detach(|| evaluate_texts(&inputs, &options, explain));
+    let out = PyList::empty(py);
+    for (i, r) in results.into_iter().enumerate() {
+        match r {
+            Ok(r) => out.append(result_dict(py, &r, explain)?)?,
+            Err(mut e) => {
+                e.kind = crate::error::ErrorKind::Invalid(format!("situation {i}: {}", e.kind));
+                return Err(to_py(py, e));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
+    hand_error(py, format!("situation {i}: {}", e.value(py)))
+}
+
+/// Scores columns (equal-length sequences) with the GIL released. Returns the arrays
+/// `win` (bool), `total` (int32) and `fans` (n x 82 uint8 counts by fan id, column 0
+/// the optional 明暗杠). A bad row raises `HandError` naming the row.
+#[pyfunction]
+#[pyo3(signature = (hand, win, self_drawn, seat_wind, round_wind, flowers, last_of_kind, wall_last,
+    kong_replacement, robbing_kong, *, format = "compact", concealed_and_melded_kong = false))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn mcr_evaluate_columns<'py>(
+    py: Python<'py>,
+    hand: Vec<String>,
+    win: Vec<Option<String>>,
+    self_drawn: PyReadonlyArray1<'py, bool>,
+    seat_wind: PyReadonlyArray1<'py, u8>,
+    round_wind: PyReadonlyArray1<'py, u8>,
+    flowers: PyReadonlyArray1<'py, u8>,
+    last_of_kind: PyReadonlyArray1<'py, bool>,
+    wall_last: PyReadonlyArray1<'py, bool>,
+    kong_replacement: PyReadonlyArray1<'py, bool>,
+    robbing_kong: PyReadonlyArray1<'py, bool>,
+    format: &str,
+    concealed_and_melded_kong: bool,
+) -> PyResult<(Bound<'py, PyArray1<bool>>, Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<u8>>)> {
+    let format = fmt(py, format)?;
+    let n = hand.len();
+    let cols = [
+        self_drawn.as_slice()?.len(),
+        seat_wind.as_slice()?.len(),
+        round_wind.as_slice()?.len(),
+        flowers.as_slice()?.len(),
+        last_of_kind.as_slice()?.len(),
+        wall_last.as_slice()?.len(),
+        kong_replacement.as_slice()?.len(),
+        robbing_kong.as_slice()?.len(),
+        win.len(),
+    ];
+    if cols.iter().any(|&c| c != n) {
+        return Err(hand_error(py, "columns must all have the same length"));
+    }
+    let (sd, sw, rw, fl) = (self_drawn.as_slice()?, seat_wind.as_slice()?, round_wind.as_slice()?, flowers.as_slice()?);
+    let (lk, wl, kr, rk) =
+        (last_of_kind.as_slice()?, wall_last.as_slice()?, kong_replacement.as_slice()?, robbing_kong.as_slice()?);
+    let options = Options { concealed_and_melded_kong };
+    let run = || -> Result<(Vec<bool>, Vec<i32>, Vec<u8>), crate::error::HandError> {
+        let inputs: Vec<TextSituation> = (0..n)
+            .map(|i| TextSituation {
+                hand: hand[i].clone(),
+                win: win[i].clone(),
+                format,
+                situation: Situation {
+                    win: 0,
+                    self_drawn: sd[i],
+                    seat_wind: sw[i],
+                    round_wind: rw[i],
+                    flowers: fl[i],
+                    last_of_kind: lk[i],
+                    wall_last: wl[i],
+                    kong_replacement: kr[i],
+                    robbing_kong: rk[i],
+                },
+            })
+            .collect();
+        let results = evaluate_texts(&inputs, &options, false);
+        let mut wins = Vec::with_capacity(n);
+        let mut totals = Vec::with_capacity(n);
+        let mut fans = vec![0u8; n * FAN_COLUMNS];
+        for (i, r) in results.into_iter().enumerate() {
+            let r = r.map_err(|mut e| {
+                e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
+                e
+            })?;
+            wins.push(r.win);
+            totals.push(r.total as i32);
+            let row = &mut fans[i * FAN_COLUMNS..(i + 1) * FAN_COLUMNS];
+            row[1..].copy_from_slice(&r.fans.0[1..82]);
+            row[0] = r.fans.get(MINGANGANG);
+        }
+        Ok((wins, totals, fans))
+    };
+    let (wins, totals, fans) = py.detach(run).py_err(py)?;
+    let fans = PyArray1::from_vec(py, fans).reshape([n, FAN_COLUMNS])?;
+    Ok((PyArray1::from_vec(py, wins), PyArray1::from_vec(py, totals), fans))
+}

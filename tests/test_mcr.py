@@ -1,0 +1,217 @@
+"""The MCR scorer: public fan cases, a differential run against PyMahjongGB, batches,
+settlement, errors and the `haidi eval` command."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import haidi
+from haidi import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = json.loads((ROOT / "tests" / "data" / "mcr_cases.json").read_text(encoding="utf-8"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+RS = haidi.ruleset("mcr")
+
+
+def ids(result: dict) -> list:
+    return sorted((f["id"] if f["id"] is not None else 0) for f in result["fans"] for _ in range(f["count"]))
+
+
+def expected_ids(fans: list) -> list:
+    return sorted((f["id"] if f["id"] is not None else 0) for f in fans)
+
+
+@pytest.mark.parametrize("case", CASES["fan_cases"], ids=[c["input"] for c in CASES["fan_cases"]])
+def test_public_fan_case(case: dict) -> None:
+    has_mingangang = any(f["id"] is None for f in case["expected"])
+    # The 2006 list (default): 明杠 + 暗杠 where COMH has 明暗杠.
+    r = RS.evaluate(**case["situation"])
+    if has_mingangang:
+        assert ids(r) == sorted(case["seed_expected_ids"])
+        assert r["total"] == case["seed_total"]
+    else:
+        answers = [expected_ids(case["expected"])]
+        if case.get("alt_expected"):
+            answers.append(expected_ids(case["alt_expected"]))
+        assert ids(r) in answers
+        assert r["total"] in (case["total"], case.get("alt_total"))
+    # With COMH's ruling, its own answer.
+    r = RS.evaluate(**case["situation"], concealed_and_melded_kong=True)
+    answers = [expected_ids(case["expected"])]
+    if case.get("alt_expected"):
+        answers.append(expected_ids(case["alt_expected"]))
+    assert ids(r) in answers
+
+
+@pytest.mark.parametrize("case", CASES["fan_cases"][:20], ids=[c["input"] for c in CASES["fan_cases"][:20]])
+def test_comh_strings_score_like_the_situation(case: dict) -> None:
+    a = RS.evaluate(hand=case["input"], format="comh")
+    b = RS.evaluate(**case["situation"])
+    assert a["total"] == b["total"] and a["fans"] == b["fans"]
+
+
+@pytest.mark.parametrize("case", CASES["ting_cases"], ids=[c["input"] for c in CASES["ting_cases"]])
+def test_public_ting_case(case: dict) -> None:
+    assert sorted(RS.waits(case["hand"])) == sorted(case["waits"])
+
+
+def test_result_shape_and_minimum() -> None:
+    r = RS.evaluate(hand="[123m][345m]678p56s11z", win="7s", self_drawn=True, explain=True)
+    assert r["win"] is False and r["total"] == 1 and "8" in r["reason"]
+    assert r["fans"] == [{"id": 80, "name": "自摸", "name_en": "Self-Drawn", "points": 1, "count": 1}]
+    assert r["form"] == "standard" and r["arrangement"] == "678p 567s 11z [123m] [345m]"
+    # Flowers never lift a hand over the minimum.
+    r = RS.evaluate(hand="[123m][345m]678p56s11z", win="7s", self_drawn=True, flowers=8)
+    assert r["win"] is False and r["total"] == 9
+    r = RS.evaluate(hand="123m456p789s1234z", win="5z")
+    assert r["win"] is False and "not a complete hand" in r["reason"]
+
+
+def test_explain_names_the_excluding_fan() -> None:
+    r = RS.evaluate(hand="[111m]222333444m5m", win="5m", explain=True)
+    by = {(e["id"], e["by"]) for e in r["excluded"]}
+    assert (48, 15) in by  # 一色四节高 不计碰碰和
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(self_drawn=True, robbing_kong=True), "robbing_kong"),
+        (dict(kong_replacement=True), "self_drawn"),
+        (dict(self_drawn=True, kong_replacement=True), "kong"),
+        (dict(flowers=9), "flowers"),
+        (dict(seat_wind="X"), "wind"),
+        (dict(last_of_kind=True, win="2z"), "last_of_kind"),
+    ],
+)
+def test_contradictions_raise(kwargs: dict, message: str) -> None:
+    sit = {"hand": "123m456p789s1122z", "win": "1z", **kwargs}
+    with pytest.raises(haidi.HandError, match=message):
+        RS.evaluate(**sit)
+
+
+@pytest.mark.parametrize("hand", ["", "123m", "1111m" * 4, "12x", "[1234m]", "123m456p789s1122z" + "1z"])
+def test_bad_hands_raise_hand_error(hand: str) -> None:
+    with pytest.raises(haidi.HandError):
+        RS.evaluate(hand=hand, win="1z")
+
+
+def test_fifth_copy_is_an_error() -> None:
+    with pytest.raises(haidi.HandError, match="fifth"):
+        RS.evaluate(hand="1111m456p789s122z", win="1m")
+
+
+def _situations(n: int, seed: int) -> list:
+    from mcr_peer import random_situation
+
+    rng = random.Random(seed)
+    return [random_situation(rng) for _ in range(n)]
+
+
+def test_evaluate_many_list_and_columns_agree() -> None:
+    sits = _situations(600, 11)
+    one = [RS.evaluate(**s) for s in sits[:50]]
+    many = RS.evaluate_many(sits)
+    assert many[:50] == one
+    cols = {k: [s[k] for s in sits] for k in sits[0]}
+    out = RS.evaluate_many(cols)
+    assert out["fans"].shape == (600, 82)
+    assert out["total"].tolist() == [r["total"] for r in many]
+    assert out["win"].tolist() == [r["win"] for r in many]
+    for row, r in zip(out["fans"], many):
+        assert {i: int(c) for i, c in enumerate(row) if c} == {f["id"]: f["count"] for f in r["fans"]}
+    arrays = {k: np.asarray(v) for k, v in cols.items()}
+    assert RS.evaluate_many(arrays)["total"].tolist() == out["total"].tolist()
+
+
+def test_evaluate_many_takes_a_dataframe() -> None:
+    pd = pytest.importorskip("pandas")
+    sits = _situations(50, 12)
+    df = pd.DataFrame(sits)
+    out = RS.evaluate_many(df)
+    assert out["total"].tolist() == [RS.evaluate(**s)["total"] for s in sits]
+
+
+def test_evaluate_many_reports_the_bad_item() -> None:
+    with pytest.raises(haidi.HandError, match="situation 1"):
+        RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, {"hand": "12x", "win": "1m"}])
+    with pytest.raises(haidi.HandError, match="row 1"):
+        RS.evaluate_many({"hand": ["123m456p789s1122z", "123m"], "win": ["1z", "1m"]})
+
+
+def test_differential_against_pymahjonggb() -> None:
+    """A few thousand random situations score exactly as PyMahjongGB scores them, with
+    its 明暗杠 ruling switched on (the full run is scripts/differential_mcr.py)."""
+    pytest.importorskip("MahjongGB")
+    from differential_mcr import haidi_counts, peer_counts
+
+    sits = _situations(3000, 2025)
+    ours = RS.evaluate_many(sits, concealed_and_melded_kong=True)
+    for sit, r in zip(sits, ours):
+        theirs, total = peer_counts(sit)
+        assert (haidi_counts(r), r["total"]) == (theirs, total), sit
+
+
+@given(
+    winner=st.integers(0, 3),
+    discarder=st.one_of(st.none(), st.integers(0, 3)),
+    total=st.integers(8, 400),
+)
+def test_settlement_sums_to_zero(winner: int, discarder, total: int) -> None:
+    if discarder == winner:
+        with pytest.raises(haidi.HandError):
+            RS.settle({"winner": winner, "discarder": discarder, "total": total})
+        return
+    pay = RS.settle({"winner": winner, "discarder": discarder, "total": total})
+    assert sum(pay) == 0 and len(pay) == 4
+    if discarder is None:
+        assert pay[winner] == 3 * (8 + total)
+        assert all(pay[s] == -(8 + total) for s in range(4) if s != winner)
+    else:
+        assert pay[discarder] == -(8 + total)
+        assert pay[winner] == 8 + total + 16
+
+
+def run_cli(argv: list, stdin: str = "") -> tuple:
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
+    try:
+        code = cli.main(argv)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_eval_table_and_json() -> None:
+    code, out, _ = run_cli(["eval", "[111z][2222z]55p33344z", "--win", "4z", "--self-drawn"])
+    assert code == 0 and "大四喜" in out and "98 points" in out
+    code, out, _ = run_cli(["eval", "[111z][2222z]55p33344z", "--win", "4z", "--json"])
+    assert json.loads(out)["fans"][0]["id"] == 1
+    code, _, err = run_cli(["eval", "12x", "--win", "1m"])
+    assert code == 2 and err.startswith("haidi: error:")
+
+
+def test_cli_jsonl_keeps_going() -> None:
+    lines = "\n".join([
+        json.dumps({"hand": "[111z][2222z]55p33344z", "win": "4z", "self_drawn": True}),
+        "not json",
+        json.dumps({"hand": "123m", "win": "1m"}),
+        json.dumps({"hand": "123m456p789s1122z", "win": "1z"}),
+    ])
+    code, out, _ = run_cli(["eval", "--rules", "mcr", "--jsonl"], lines)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(rows) == 4
+    assert rows[0]["total"] == 98 and "error" in rows[1] and "error" in rows[2] and "total" in rows[3]
