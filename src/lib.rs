@@ -16,6 +16,7 @@ pub mod error;
 pub mod forms;
 pub mod hand;
 pub mod notation;
+pub mod reproduce;
 pub mod tables;
 pub mod tiles;
 

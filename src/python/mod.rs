@@ -7,6 +7,7 @@ mod convert;
 mod engine;
 mod errors;
 mod hand;
+mod reproduce;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -17,5 +18,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PyEngine>()?;
     m.add_function(wrap_pyfunction!(hand::tile_glyph, m)?)?;
     m.add_function(wrap_pyfunction!(hand::tile_names, m)?)?;
+    m.add_function(wrap_pyfunction!(reproduce::reproduce_table, m)?)?;
+    m.add_function(wrap_pyfunction!(reproduce::reproduce_published, m)?)?;
     Ok(())
 }
