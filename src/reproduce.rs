@@ -12,7 +12,7 @@
 use crate::distance;
 use crate::error::{HandError, Result};
 use crate::forms::{Forms, View};
-use crate::tiles::{Counts, KINDS};
+use crate::tiles::{Counts, ALL_KINDS, KINDS};
 
 /// Copies of each kind.
 const COPIES: u8 = 4;
@@ -124,10 +124,16 @@ fn view_of(set: TileSet, s: &Shape) -> View {
     View { counts, wilds: 0, caps: [COPIES; KINDS], melds: Default::default() }
 }
 
-/// Standard form (melds and a pair) by the engine.
+/// Standard form (melds and a pair) by the engine: the distance of the hand's one group
+/// to `m` melds and a pair. The other groups are empty, so this is what
+/// [`distance::is_complete`] finds after combining the groups, without the combining.
 fn standard_complete(set: TileSet, s: &Shape) -> bool {
     let n = size(s);
-    n % 3 == 2 && n <= MAX_COMPLETE && distance::is_complete(&Forms::standard(((n - 2) / 3) as u8), &view_of(set, s))
+    if n % 3 != 2 || n > MAX_COMPLETE {
+        return false;
+    }
+    let group = set.first() / 9;
+    distance::group_distances(&view_of(set, s), group, ALL_KINDS)[(n - 2) / 3 * 2 + 1] == 0
 }
 
 /// Whether the engine has a pairs form for complete hands of `n` tiles: all pairs for an
@@ -315,13 +321,13 @@ pub fn check_size(tiles: usize, set: TileSet) -> Result<()> {
     let most = (COPIES as usize * set.kinds()).min(MAX_COMPLETE - 1);
     if tiles == 0 || tiles > most {
         return Err(HandError::invalid(format!(
-            "--tiles must be between 1 and {most} for {} (complete hands of at most {MAX_COMPLETE} tiles), not {tiles}",
+            "a hand size must be between 1 and {most} for {} (complete hands of at most {MAX_COMPLETE} tiles), not {tiles}",
             set.name()
         )));
     }
     if tiles == 15 {
         return Err(HandError::invalid(
-            "15 tiles: a complete 16-tile pairs hand would be eight pairs, a form the engine does not have \
+            "a hand size of 15 tiles: a complete 16-tile pairs hand would be eight pairs, a form the engine does not have \
              (it has 七对 for 14 tiles and 八对半 for 17)"
                 .to_string(),
         ));
@@ -332,12 +338,16 @@ pub fn check_size(tiles: usize, set: TileSet) -> Result<()> {
 /// Enumerates every hand of `tiles` tiles (and `tiles + 1` for completeness, and the
 /// 含杠 hands) of the set.
 pub fn table(tiles: usize, set: TileSet) -> Result<Table> {
-    check_size(tiles, set)?;
-    let mut c = Completeness::new(set);
+    table_with(&mut Completeness::new(set), tiles)
+}
+
+/// The same, reusing the completeness already computed for other sizes of the set.
+fn table_with(c: &mut Completeness, tiles: usize) -> Result<Table> {
+    check_size(tiles, c.set)?;
     for k in 0..=tiles / 3 {
         c.fill(tiles + 1 - 3 * k);
     }
-    Ok(Table { tiles, set, ready: ready(&c, tiles), complete: complete(&c, tiles + 1), kongs: kongs(&c, tiles) })
+    Ok(Table { tiles, set: c.set, ready: ready(c, tiles), complete: complete(c, tiles + 1), kongs: kongs(c, tiles) })
 }
 
 fn ready(c: &Completeness, n: usize) -> Ready {
@@ -663,10 +673,33 @@ pub fn published_figures(tables: &[Table; 4]) -> Vec<(String, u64)> {
     v
 }
 
+/// Tables of several sizes, each hand's completeness computed once per set (14-tile hands
+/// serve 13-tile waits and 16-tile hands with a kong).
+pub struct Enumerator {
+    suit: Completeness,
+    honours: Completeness,
+}
+
+impl Default for Enumerator {
+    fn default() -> Self {
+        Enumerator { suit: Completeness::new(TileSet::OneSuit), honours: Completeness::new(TileSet::Honours) }
+    }
+}
+
+impl Enumerator {
+    pub fn table(&mut self, tiles: usize, set: TileSet) -> Result<Table> {
+        match set {
+            TileSet::OneSuit => table_with(&mut self.suit, tiles),
+            TileSet::Honours => table_with(&mut self.honours, tiles),
+        }
+    }
+}
+
 /// The four published tables, computed one after the other.
 pub fn published_tables() -> Result<[Table; 4]> {
+    let mut e = Enumerator::default();
     let [a, b, c, d] = PUBLISHED_TABLES;
-    Ok([table(a.0, a.1)?, table(b.0, b.1)?, table(c.0, c.1)?, table(d.0, d.1)?])
+    Ok([e.table(a.0, a.1)?, e.table(b.0, b.1)?, e.table(c.0, c.1)?, e.table(d.0, d.1)?])
 }
 
 #[cfg(test)]
@@ -714,6 +747,18 @@ mod tests {
                 let shift = |m: u64| (m >> set.first()) as u16;
                 assert_eq!(std, shift(standard.waits_of_counts(&view, &view.counts, 0)), "{s:?}");
                 assert_eq!(prs, shift(pairs.waits_of_counts(&view, &view.counts, 0)), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn standard_form_agrees_with_is_complete() {
+        for set in [TileSet::OneSuit, TileSet::Honours] {
+            for n in [2, 5, 8, 11, 14] {
+                for s in hands(n, &[4; 9][..set.kinds()]) {
+                    let forms = Forms::standard(((n - 2) / 3) as u8);
+                    assert_eq!(standard_complete(set, &s), distance::is_complete(&forms, &view_of(set, &s)), "{s:?}");
+                }
             }
         }
     }

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::errors::{hand_error, IntoPy};
-use crate::reproduce::{self, Listed, Table, TileSet, PUBLISHED_TABLES};
+use crate::reproduce::{self, Enumerator, Listed, Table, TileSet, PUBLISHED_TABLES};
 
 fn tile_set(honours: bool) -> TileSet {
     if honours {
@@ -51,7 +51,7 @@ fn table_dict<'py>(py: Python<'py>, t: &Table, labels: bool) -> PyResult<Bound<'
 }
 
 fn size(py: Python<'_>, tiles: i64, set: TileSet) -> PyResult<usize> {
-    let n = usize::try_from(tiles).map_err(|_| hand_error(py, format!("--tiles must be positive, not {tiles}")))?;
+    let n = usize::try_from(tiles).map_err(|_| hand_error(py, format!("a hand size must be positive, not {tiles}")))?;
     reproduce::check_size(n, set).py_err(py)?;
     Ok(n)
 }
@@ -73,11 +73,12 @@ pub fn reproduce_table(py: Python<'_>, tiles: i64, honours: bool) -> PyResult<Bo
 #[pyo3(signature = (progress = None))]
 pub fn reproduce_published<'py>(py: Python<'py>, progress: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
     let mut tables = Vec::with_capacity(PUBLISHED_TABLES.len());
+    let mut enumerator = Enumerator::default();
     for (n, set) in PUBLISHED_TABLES {
         if let Some(p) = progress {
             p.call1((format!("{n}-tile {} hands", set.name().replace('_', "-")),))?;
         }
-        tables.push(py.detach(|| reproduce::table(n, set)).py_err(py)?);
+        tables.push(py.detach(|| enumerator.table(n, set)).py_err(py)?);
     }
     let tables: [Table; 4] =
         tables.try_into().map_err(|_| hand_error(py, "internal: four published tables expected"))?;
