@@ -15,8 +15,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
-import haidi  # noqa: E402
 from mcr_peer import random_situation, situation_to_pymahjonggb  # noqa: E402
+
+import haidi  # noqa: E402
 
 MahjongGB = pytest.importorskip("MahjongGB")
 N = 2000

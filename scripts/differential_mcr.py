@@ -20,8 +20,9 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import haidi  # noqa: E402
 from mcr_peer import FAN_ID, PeerError, peer_call, random_situation, situation_to_pymahjonggb  # noqa: E402
+
+import haidi  # noqa: E402
 
 PEER_ALIASES = {"独听・边张": "边张", "独听・嵌张": "坎张", "独听・单钓": "单钓将"}
 
@@ -87,7 +88,8 @@ def run(n: int, seed: int, show: int) -> int:
         print(f"  {c}: {k}")
     for c, ex in examples.items():
         for sit, mine, theirs in ex[:show]:
-            print(f"[{c}] {sit}\n    haidi {dict(sorted(mine.items(), key=str))}\n    peer  {dict(sorted(theirs.items(), key=str)) if theirs else None}")
+            peer = dict(sorted(theirs.items(), key=str)) if theirs else None
+            print(f"[{c}] {sit}\n    haidi {dict(sorted(mine.items(), key=str))}\n    peer  {peer}")
     bad = classes["unexplained"] + classes["peer_refused_haidi_scored"] + default_mismatch
     return 1 if bad else 0
 

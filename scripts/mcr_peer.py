@@ -420,9 +420,7 @@ def parse_comh(text: str) -> dict:
     if len(parts) > 1:
         f = parts[1]
         out["round_wind"], out["seat_wind"] = f[0], f[1]
-        out["self_drawn"], out["last_of_kind"], out["wall_last"], out["kong_involved"] = (
-            c == "1" for c in f[2:6]
-        )
+        out["self_drawn"], out["last_of_kind"], out["wall_last"], out["kong_involved"] = (c == "1" for c in f[2:6])
     if len(parts) > 2 and parts[2]:
         fl = parts[2]
         out["flowers"] = int(fl) if fl.isdigit() else len(fl)
@@ -502,9 +500,7 @@ def situation_to_comh(sit: dict) -> str:
 
     def comh_tiles(tiles):
         out, honors = compact([t for t in tiles if t[1] != "z"]), ""
-        honors = "".join(
-            _COMH_FROM_HAIDI[t] for t in sorted((t for t in tiles if t[1] == "z"), key=tile_key)
-        )
+        honors = "".join(_COMH_FROM_HAIDI[t] for t in sorted((t for t in tiles if t[1] == "z"), key=tile_key))
         return out + honors
 
     s = ""
@@ -516,9 +512,9 @@ def situation_to_comh(sit: dict) -> str:
     win = parse_haidi_tile(sit["win"])
     s += _COMH_FROM_HAIDI[win] if win[1] == "z" else win
     kong = sit.get("kong_replacement", False) or sit.get("robbing_kong", False)
-    flags = "".join(
-        "1" if sit.get(k, False) else "0" for k in ("self_drawn", "last_of_kind", "wall_last")
-    ) + ("1" if kong else "0")
+    flags = "".join("1" if sit.get(k, False) else "0" for k in ("self_drawn", "last_of_kind", "wall_last")) + (
+        "1" if kong else "0"
+    )
     s += f"|{sit.get('round_wind', 'E')}{sit.get('seat_wind', 'E')}{flags}"
     if sit.get("flowers", 0):
         s += f"|{sit['flowers']}"
@@ -738,15 +734,11 @@ def _pattern_sets(rng):
         sets = [("pung", f"{r}z") for r in dragons[:2]]
         pair = f"{dragons[2]}z"
     elif kind == "outside":
-        opts = [("chow", f"{r}{x}") for r in (1, 7) for x in "mps"] + [
-            ("pung", t) for t in _TERM + _HONORS
-        ]
+        opts = [("chow", f"{r}{x}") for r in (1, 7) for x in "mps"] + [("pung", t) for t in _TERM + _HONORS]
         sets = [rng.choice(opts) for _ in range(4)]
         pair = rng.choice(_TERM + _HONORS)
     elif kind == "fives":
-        opts = [("chow", f"{r}{x}") for r in (3, 4, 5) for x in "mps"] + [
-            ("pung", f"5{x}") for x in "mps"
-        ]
+        opts = [("chow", f"{r}{x}") for r in (3, 4, 5) for x in "mps"] + [("pung", f"5{x}") for x in "mps"]
         sets = [rng.choice(opts) for _ in range(4)]
         pair = f"5{rng.choice('mps')}"
     return sets, pair
@@ -793,9 +785,7 @@ def _regular(rng):
             if max(counts.values(), default=0) > 4:
                 continue
             if rng.random() < 0.5:
-                pool = [t for t in _NUM if t[1] == sets[0][1][1]] + (
-                    _HONORS if rng.random() < 0.5 else []
-                )
+                pool = [t for t in _NUM if t[1] == sets[0][1][1]] + (_HONORS if rng.random() < 0.5 else [])
         ok = True
         while len(sets) < 4:
             opts = _set_options(pool, counts)
@@ -958,10 +948,7 @@ def _chicken(rng):
             continue
         pair = f"{rng.randint(1, 7)}z"
         n_exp = rng.randint(1, 3)
-        melds = [
-            {"kind": k, "tiles": _set_tiles(k, t), "exposed": True, "offer": 1}
-            for k, t in sets[:n_exp]
-        ]
+        melds = [{"kind": k, "tiles": _set_tiles(k, t), "exposed": True, "offer": 1} for k, t in sets[:n_exp]]
         concealed = [x for k, t in sets[n_exp:] for x in _set_tiles(k, t)] + [pair, pair]
         win = rng.choice([x for x in concealed if x != pair])
         concealed.remove(win)
@@ -1019,15 +1006,9 @@ def random_situation(rng: random.Random) -> dict:
     else:
         last_of_kind = rng.random() < 0.2
 
-    winds_held = [
-        int(m["tiles"][0][0]) - 1
-        for m in melds
-        if m["tiles"][0][1] == "z" and int(m["tiles"][0][0]) <= 4
-    ]
+    winds_held = [int(m["tiles"][0][0]) - 1 for m in melds if m["tiles"][0][1] == "z" and int(m["tiles"][0][0]) <= 4]
     winds_held += [
-        int(t[0]) - 1
-        for t, c in Counter(concealed + [win]).items()
-        if t[1] == "z" and int(t[0]) <= 4 and c >= 3
+        int(t[0]) - 1 for t, c in Counter(concealed + [win]).items() if t[1] == "z" and int(t[0]) <= 4 and c >= 3
     ]
 
     def wind():
@@ -1086,9 +1067,7 @@ def _load_cases(path):
             if c.get("altExpectedNames"):
                 alts.append(Counter(names[n] for n in c["altExpectedNames"]))
             out.append((c["input"], alts))
-        ting = [
-            (c["input"], [testdata_tile(n) for n in c["expectedNames"]]) for c in d["tingCases"]
-        ]
+        ting = [(c["input"], [testdata_tile(n) for n in c["expectedNames"]]) for c in d["tingCases"]]
     return out, ting
 
 
@@ -1137,8 +1116,8 @@ def selftest(n: int = 2000, seed: int = 1) -> None:
         try:
             res = peer_fans(sit)
         except PeerError as e:
-            raise AssertionError(f"peer refused {sit}: {e}")
-        for name, c in res:
+            raise AssertionError(f"peer refused {sit}: {e}") from e
+        for name, _ in res:
             fans[name] += 1
         forms["melded" if melds else "concealed"] += 1
     missing = [nm for nm in FAN_NAMES[1:] if fans[nm] == 0]
@@ -1176,9 +1155,7 @@ def check_exclusions(n: int, seed: int = 11) -> int:
                         if b in fans:
                             both[(table, a, b)] += 1
     for (table, a, b), c in sorted(both.items()):
-        print(
-            f"{table}[{a}] {FAN_NAMES[a]} excludes {b} {FAN_NAMES[b]}, peer counts both {c} times"
-        )
+        print(f"{table}[{a}] {FAN_NAMES[a]} excludes {b} {FAN_NAMES[b]}, peer counts both {c} times")
     print(f"{n} situations: {len(both)} exclusion pairs counted together by the peer")
     return len(both)
 
@@ -1188,9 +1165,7 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("cases", help="score the public MCR cases with PyMahjongGB")
     here = os.path.dirname(os.path.abspath(__file__))
-    c.add_argument(
-        "file", nargs="?", default=os.path.join(here, "..", "tests", "data", "mcr_cases.json")
-    )
+    c.add_argument("file", nargs="?", default=os.path.join(here, "..", "tests", "data", "mcr_cases.json"))
     r = sub.add_parser("random", help="print N random situations with the peer's score (JSONL)")
     r.add_argument("n", type=int)
     r.add_argument("--seed", type=int, default=0)

@@ -17,6 +17,7 @@ pub mod forms;
 pub mod hand;
 pub mod mcr;
 pub mod notation;
+pub mod reproduce;
 pub mod tables;
 pub mod tiles;
 

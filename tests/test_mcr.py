@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import random
 import sys
 from pathlib import Path
@@ -205,12 +204,14 @@ def test_cli_eval_table_and_json() -> None:
 
 
 def test_cli_jsonl_keeps_going() -> None:
-    lines = "\n".join([
-        json.dumps({"hand": "[111z][2222z]55p33344z", "win": "4z", "self_drawn": True}),
-        "not json",
-        json.dumps({"hand": "123m", "win": "1m"}),
-        json.dumps({"hand": "123m456p789s1122z", "win": "1z"}),
-    ])
+    lines = "\n".join(
+        [
+            json.dumps({"hand": "[111z][2222z]55p33344z", "win": "4z", "self_drawn": True}),
+            "not json",
+            json.dumps({"hand": "123m", "win": "1m"}),
+            json.dumps({"hand": "123m456p789s1122z", "win": "1z"}),
+        ]
+    )
     code, out, _ = run_cli(["eval", "--rules", "mcr", "--jsonl"], lines)
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(rows) == 4

@@ -5,6 +5,7 @@
 ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
 """
 
+from . import reproduce
 from ._core import Hand, HandError, Meld, __version__, tile_glyph, tile_names
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
@@ -19,6 +20,7 @@ __all__ = [
     "Meld",
     "Ruleset",
     "__version__",
+    "reproduce",
     "ruleset",
     "tile_glyph",
     "tile_names",

@@ -1,6 +1,6 @@
 """Type stubs for the native module ``haidi._core`` (Rust, PyO3)."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, final
 
 import numpy as np
@@ -104,3 +104,5 @@ class Engine:
 
 def tile_glyph(tile: str) -> str: ...
 def tile_names() -> list[str]: ...
+def reproduce_table(tiles: int, honours: bool = False) -> dict[str, Any]: ...
+def reproduce_published(progress: Callable[[str], None] | None = None) -> dict[str, Any]: ...

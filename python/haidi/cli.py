@@ -5,6 +5,7 @@
     haidi decompose 11123455678999m       # every arrangement of a complete hand
     haidi eval 123m456p789s1122z --win 1z --self-drawn   # MCR fans of a win
     haidi eval --rules mcr --jsonl < situations.jsonl     # one JSON result a line
+    haidi reproduce                       # the Longgang text's published wait tables, recomputed
 
 Hands come as arguments, or one a line on standard input when none are given (or
 ``-``). ``--json`` prints one JSON object a hand. Bad input goes to standard error and
@@ -136,9 +137,17 @@ def _eval(args: argparse.Namespace) -> int:
     if not args.hand:
         print("haidi: error: give a HAND (or --jsonl)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    sit = {"hand": args.hand, "win": args.win, "format": args.format, "seat_wind": args.seat,
-           "round_wind": args.round, "flowers": args.flowers, "explain": args.explain,
-           **{k: getattr(args, k) for k in _FLAGS}, **options}
+    sit = {
+        "hand": args.hand,
+        "win": args.win,
+        "format": args.format,
+        "seat_wind": args.seat,
+        "round_wind": args.round,
+        "flowers": args.flowers,
+        "explain": args.explain,
+        **{k: getattr(args, k) for k in _FLAGS},
+        **options,
+    }
     try:
         r = rs.evaluate(**sit)
     except (HandError, NotImplementedError) as e:
@@ -162,13 +171,21 @@ def _add_eval(sub: Any) -> None:
     sp.add_argument("--kong-replacement", dest="kong_replacement", action="store_true", help="杠上开花")
     sp.add_argument("--robbing-kong", dest="robbing_kong", action="store_true", help="抢杠和")
     sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
-    sp.add_argument("--format", "-f", default="compact", choices=["compact", "comh"],
-                    help="hand notation (comh: ChineseOfficialMahjongHelper strings)")
+    sp.add_argument(
+        "--format",
+        "-f",
+        default="compact",
+        choices=["compact", "comh"],
+        help="hand notation (comh: ChineseOfficialMahjongHelper strings)",
+    )
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
     sp.add_argument("--jsonl", action="store_true", help="read JSON situations from stdin, one a line")
     sp.add_argument("--explain", action="store_true", help="list the fans not counted and why")
-    sp.add_argument("--mingangang", action="store_true",
-                    help="score 明暗杠 (5) for a concealed and a melded kong, as ChineseOfficialMahjongHelper")
+    sp.add_argument(
+        "--mingangang",
+        action="store_true",
+        help="score 明暗杠 (5) for a concealed and a melded kong, as ChineseOfficialMahjongHelper",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -201,13 +218,142 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "decompose":
             sp.add_argument("--limit", type=_positive, default=100, help="at most this many arrangements (default 100)")
     _add_eval(sub)
+    rp = sub.add_parser(
+        "reproduce",
+        help="recompute the published wait tables (附二-附五) by enumerating every hand",
+        description="Enumerate every one-suit (清一色) and honours (字一色) hand and compare with the "
+        "figures published in the Longgang text's 附二 to 附五 (附六 is garbled and left out).",
+    )
+    rp.add_argument("--json", action="store_true", help="print one JSON document")
+    rp.add_argument("--list", action="store_true", help="also print the 张张可胡 hands with their waits")
+    rp.add_argument("--tiles", type=int, default=None, metavar="N", help="every figure for N-tile hands instead")
+    rp.add_argument("--honours", action="store_true", help="with --tiles: honours-only hands (default 13 tiles)")
+    rp.add_argument("--plot", metavar="FILE.png", help="draw the 13- and 16-tile distributions of waiting kinds")
+    rp.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     return p
+
+
+def _error(message: object) -> int:
+    print(f"haidi: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _match_text(row: dict[str, Any]) -> str:
+    if row["match"] is None:
+        return ""
+    if row["bound"] == "at_least":
+        return "yes (>=)" if row["match"] else "no (<)"
+    return "yes" if row["match"] else f"no ({row['haidi'] - row['published']:+d})"
+
+
+def _table_text(rows: list[dict[str, Any]]) -> str:
+    head = ("figure", "published", "haidi", "match")
+    body = [
+        (
+            r["id"],
+            "" if r["published"] is None else (">= " if r["bound"] == "at_least" else "") + str(r["published"]),
+            str(r["haidi"]),
+            _match_text(r),
+            r["quote"] or r["description"],
+        )
+        for r in rows
+    ]
+    w = [max(len(x[i]) for x in [head, *body]) for i in range(4)]
+    lines = [f"{head[0]:{w[0]}}  {head[1]:>{w[1]}}  {head[2]:>{w[2]}}  {head[3]:{w[3]}}"]
+    for fid, pub, val, match, note in body:
+        lines.append(f"{fid:{w[0]}}  {pub:>{w[1]}}  {val:>{w[2]}}  {match:{w[3]}}  {note}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _plot(path: str, dists: dict[int, dict[str, list[int]]], published: dict[str, int]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=False)
+    # The text counts 13-tile waits in the standard form only, 16-tile waits in both.
+    for ax, (n, key, label) in zip(
+        axes, [(13, "waits_standard", "standard-form waits"), (16, "waits_any", "waits of both forms")]
+    ):
+        counts = dists[n][key][1:]
+        xs = list(range(1, len(counts) + 1))
+        ax.bar(xs, counts, color="#4878a8", label="haidi")
+        pub = [published.get(f"multiwait{n}_{k}") for k in xs]
+        ax.plot(
+            [x for x, p in zip(xs, pub) if p is not None],
+            [p for p in pub if p is not None],
+            "x",
+            color="#c03030",
+            markersize=9,
+            label="published (appendix 4)",
+        )
+        ax.set_yscale("log")
+        ax.set_xticks(xs)
+        ax.set_xlabel(f"waiting kinds ({label})")
+        ax.set_title(f"{n}-tile one-suit ready hands")
+        ax.legend()
+    axes[0].set_ylabel("hands")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def reproduce_main(args: argparse.Namespace) -> int:
+    from . import reproduce
+
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            return _error("--plot needs matplotlib: pip install 'haidi[plot]'")
+    progress = None
+    if not args.quiet and sys.stderr.isatty():
+
+        def progress(message: str) -> None:
+            print(f"... {message}", file=sys.stderr, flush=True)
+
+    try:
+        result = reproduce.run(args.tiles, args.honours, progress)
+    except HandError as e:
+        return _error(e)
+    if args.plot:
+        full = result if 13 in result.distributions and 16 in result.distributions else reproduce.run()
+        pub = {r["id"]: r["published"] for r in full.rows if r["published"] is not None}
+        _plot(args.plot, full.distributions, pub)
+    if args.json:
+        doc: dict[str, Any] = {"figures": result.rows, "omitted": reproduce.OMITTED}
+        if args.list:
+            doc["lists"] = result.lists
+        print(json.dumps(doc, ensure_ascii=False, indent=1))
+        return 0
+    print(_table_text(result.rows))
+    compared = [r for r in result.rows if r["match"] is not None]
+    if compared:
+        bounds = sum(r["bound"] == "at_least" for r in compared)
+        print(
+            f"\n{sum(bool(r['match']) for r in compared)} of {len(compared)} published figures match "
+            f"({bounds} of them are 'at least' bounds). Conventions: docs/reproduce.md."
+        )
+    if args.tiles is None and not args.honours:
+        print(reproduce.OMITTED)
+    if args.list:
+        for name, hands in result.lists.items():
+            print(f"\n{name}: {len(hands)} hands")
+            for h in hands:
+                label = f"  {h['label']}" if h.get("label") else ""
+                print(f"  {h['hand']:<22} 听{h['waits']}{label}")
+    if args.plot:
+        print(f"\nplot written to {args.plot}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "eval":
         return _eval(args)
+    if args.command == "reproduce":
+        return reproduce_main(args)
     run, _ = COMMANDS[args.command]
     status = 0
     try:

@@ -157,8 +157,7 @@ fn complete_shape(c: &Counts, need: usize, concealed_hand: bool, sets_possible: 
     if orphans {
         return true;
     }
-    c.iter().all(|&n| n <= 1)
-        && KNITTED_MASKS.into_iter().any(|mask| (0..27).all(|t| c[t] == 0 || mask >> t & 1 == 1))
+    c.iter().all(|&n| n <= 1) && KNITTED_MASKS.into_iter().any(|mask| (0..27).all(|t| c[t] == 0 || mask >> t & 1 == 1))
 }
 
 /// How many kinds complete the hand `before` by shape, counting up to `stop`.

@@ -8,6 +8,7 @@ mod engine;
 mod errors;
 mod hand;
 mod mcr;
+mod reproduce;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -21,5 +22,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mcr::mcr_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(mcr::mcr_evaluate_many, m)?)?;
     m.add_function(wrap_pyfunction!(mcr::mcr_evaluate_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(reproduce::reproduce_table, m)?)?;
+    m.add_function(wrap_pyfunction!(reproduce::reproduce_published, m)?)?;
     Ok(())
 }

@@ -69,8 +69,9 @@ def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
     return _core.mcr_evaluate(**situation)
 
 
-def evaluate_many(ruleset: Ruleset, situations: Any, *, format: str = "compact",
-                  concealed_and_melded_kong: bool = False) -> Any:
+def evaluate_many(
+    ruleset: Ruleset, situations: Any, *, format: str = "compact", concealed_and_melded_kong: bool = False
+) -> Any:
     """Scores many situations with the GIL released.
 
     Args:
@@ -84,8 +85,7 @@ def evaluate_many(ruleset: Ruleset, situations: Any, *, format: str = "compact",
         return _columns(situations, format, concealed_and_melded_kong)
     if isinstance(situations, (str, bytes)):
         raise _core.HandError("evaluate_many takes a list of situations or columns")
-    return _core.mcr_evaluate_many(list(situations), format=format,
-                                   concealed_and_melded_kong=concealed_and_melded_kong)
+    return _core.mcr_evaluate_many(list(situations), format=format, concealed_and_melded_kong=concealed_and_melded_kong)
 
 
 def _columns(cols: Any, format: str, mingangang: bool) -> dict[str, np.ndarray]:
@@ -125,9 +125,19 @@ def _columns(cols: Any, format: str, mingangang: bool) -> dict[str, np.ndarray]:
     else:
         flowers = np.zeros(n, dtype=np.uint8)
     win, total, fans = _core.mcr_evaluate_columns(
-        hands, wins, flag("self_drawn"), wind("seat_wind"), wind("round_wind"), flowers,
-        flag("last_of_kind"), flag("wall_last"), flag("kong_replacement"), flag("robbing_kong"),
-        format=format, concealed_and_melded_kong=mingangang)
+        hands,
+        wins,
+        flag("self_drawn"),
+        wind("seat_wind"),
+        wind("round_wind"),
+        flowers,
+        flag("last_of_kind"),
+        flag("wall_last"),
+        flag("kong_replacement"),
+        flag("robbing_kong"),
+        format=format,
+        concealed_and_melded_kong=mingangang,
+    )
     return {"win": win, "total": total, "fans": fans}
 
 
@@ -144,6 +154,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         Self-drawn: each other seat pays 8 + total. On a discard: the discarder pays
         8 + total, the two others 8 each.
     """
+
     def seat(key: str) -> int | None:
         v = outcome.get(key)
         if v is None:
@@ -168,5 +179,3 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         pay[s] = -(BASE + int(total)) if discarder is None or s == discarder else -BASE
     pay[winner] = -sum(pay)
     return pay
-
-
