@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, Callable
@@ -114,7 +115,8 @@ def _eval(args: argparse.Namespace) -> int:
     except HandError as e:
         print(f"haidi: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    options = {"concealed_and_melded_kong": args.mingangang}
+    # Only what was asked for is passed on: each ruleset has its own situation keys.
+    options: dict[str, Any] = {"concealed_and_melded_kong": True} if args.mingangang else {}
     if args.jsonl:
         if args.hand:
             print("haidi: error: --jsonl reads situations from stdin; give no HAND", file=sys.stderr)
@@ -137,35 +139,58 @@ def _eval(args: argparse.Namespace) -> int:
     if not args.hand:
         print("haidi: error: give a HAND (or --jsonl)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    sit = {
-        "hand": args.hand,
-        "win": args.win,
-        "format": args.format,
-        "seat_wind": args.seat,
-        "round_wind": args.round,
-        "flowers": args.flowers,
-        "explain": args.explain,
-        **{k: getattr(args, k) for k in _FLAGS},
-        **options,
-    }
+    sit: dict[str, Any] = {"hand": args.hand, "win": args.win, "format": args.format}
+    given = {"seat_wind": args.seat, "round_wind": args.round, "flowers": args.flowers, "wilds": args.wild}
+    sit.update({k: v for k, v in given.items() if v is not None})
+    sit.update({k: True for k in (*_FLAGS, "explain") if getattr(args, k)})
     try:
-        r = rs.evaluate(**sit)
-    except (HandError, NotImplementedError) as e:
+        sit.update(dict(_key_value(kv) for kv in args.set or []))
+        r = rs.evaluate(**sit, **options)
+    except (HandError, NotImplementedError, TypeError) as e:
         print(f"haidi: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(json.dumps(r, ensure_ascii=False) if args.json else _fan_table(args.hand, args.win or "", r))
+    describe = getattr(rs.module, "describe", None)
+    if args.json:
+        print(json.dumps(r, ensure_ascii=False))
+    elif describe is not None:
+        print(describe(r, sit))
+    else:
+        print(_fan_table(args.hand, args.win or "", r))
     return 0
 
 
+def _key_value(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` with VALUE read as JSON when it is JSON (numbers, true, lists ...)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise HandError(f"--set takes KEY=VALUE, not {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def _flowers(text: str) -> int | str:
+    """A number of flowers (MCR) or the flower tiles held (``13f``)."""
+    return int(text) if text.isdigit() else text
+
+
 def _add_eval(sub: Any) -> None:
-    help_text = "score a win (MCR fans); --jsonl scores one JSON situation a line from stdin"
+    help_text = "score a win under a ruleset; --jsonl scores one JSON situation a line from stdin"
     sp = sub.add_parser("eval", help=help_text, description=help_text)
     sp.add_argument("hand", nargs="?", metavar="HAND", help="the hand without the winning tile")
     sp.add_argument("--win", metavar="TILE", help="the winning tile, e.g. 5p")
     sp.add_argument("--self-drawn", dest="self_drawn", action="store_true", help="自摸")
-    sp.add_argument("--seat", default="E", choices=list("ESWN"), help="seat wind (门风)")
-    sp.add_argument("--round", default="E", choices=list("ESWN"), help="prevalent wind (圈风)")
-    sp.add_argument("--flowers", type=int, default=0, help="flowers held (0-8)")
+    sp.add_argument("--seat", choices=list("ESWN"), help="seat wind (门风; default E, the dealer)")
+    sp.add_argument("--round", choices=list("ESWN"), help="prevalent wind (圈风; default E)")
+    sp.add_argument("--flowers", type=_flowers, help="flowers held: a number (MCR) or tiles such as 13f")
+    sp.add_argument("--wild", "-w", action="append", metavar="TILE", help="a wild tile kind (repeatable)")
+    sp.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="any other situation key of the ruleset (VALUE read as JSON when it parses)",
+    )
     sp.add_argument("--last-of-kind", dest="last_of_kind", action="store_true", help="和绝张")
     sp.add_argument("--wall-last", dest="wall_last", action="store_true", help="妙手回春 / 海底捞月")
     sp.add_argument("--kong-replacement", dest="kong_replacement", action="store_true", help="杠上开花")
@@ -349,6 +374,16 @@ def reproduce_main(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`haidi ... | head`): stop quietly, as shell tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "eval":
         return _eval(args)

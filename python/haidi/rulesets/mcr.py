@@ -65,8 +65,11 @@ def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
     Raises:
         haidi.HandError: bad notation, wrong size, a fifth tile, contradictory flags.
     """
-    # Unknown keys are rejected by the keyword-only signature (TypeError).
-    return _core.mcr_evaluate(**situation)
+    try:
+        return _core.mcr_evaluate(**situation)
+    except TypeError as e:
+        # The keyword-only signature rejects unknown keys; say it in the library's terms.
+        raise _core.HandError(f"bad situation for mcr: {e}".replace("mcr_evaluate() ", "")) from None
 
 
 def evaluate_many(
