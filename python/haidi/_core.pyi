@@ -7,7 +7,20 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import TypeAlias
 
-__all__ = ["Engine", "Hand", "HandError", "Meld", "__version__", "tile_glyph", "tile_names"]
+__all__ = [
+    "Engine",
+    "Hand",
+    "HandError",
+    "Meld",
+    "__version__",
+    "mcr_evaluate",
+    "mcr_evaluate_columns",
+    "mcr_evaluate_many",
+    "reproduce_published",
+    "reproduce_table",
+    "tile_glyph",
+    "tile_names",
+]
 __version__: str
 
 _Wilds: TypeAlias = str | Iterable[str] | None
@@ -106,3 +119,26 @@ def tile_glyph(tile: str) -> str: ...
 def tile_names() -> list[str]: ...
 def reproduce_table(tiles: int, honours: bool = False) -> dict[str, Any]: ...
 def reproduce_published(progress: Callable[[str], None] | None = None) -> dict[str, Any]: ...
+def mcr_evaluate(_ruleset: object = None, /, **situation: Any) -> dict[str, Any]: ...
+def mcr_evaluate_many(
+    situations: Iterable[dict[str, Any]],
+    *,
+    format: str = "compact",
+    explain: bool = False,
+    concealed_and_melded_kong: bool = False,
+) -> list[dict[str, Any]]: ...
+def mcr_evaluate_columns(
+    hand: list[str],
+    win: list[str | None],
+    self_drawn: NDArray[np.bool_],
+    seat_wind: NDArray[np.uint8],
+    round_wind: NDArray[np.uint8],
+    flowers: NDArray[np.uint8],
+    last_of_kind: NDArray[np.bool_],
+    wall_last: NDArray[np.bool_],
+    kong_replacement: NDArray[np.bool_],
+    robbing_kong: NDArray[np.bool_],
+    *,
+    format: str = "compact",
+    concealed_and_melded_kong: bool = False,
+) -> tuple[NDArray[np.bool_], NDArray[np.int32], NDArray[np.uint8]]: ...

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from functools import cache
 from types import ModuleType
@@ -37,6 +38,9 @@ class Ruleset:
         self.spec: RulesetSpec = module.SPEC
         spec = self.spec
         self.engine = Engine(spec.name, spec.melds, spec.tiles, **spec.forms)
+        # Bind the module's scoring once, so a call costs no lookup and no extra frame.
+        if getattr(module, "evaluate", None) is not None:
+            self.evaluate = functools.partial(module.evaluate, self)  # type: ignore[method-assign]
 
     def _scoring(self, what: str) -> Any:
         fn = getattr(self.module, what, None)

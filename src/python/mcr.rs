@@ -62,11 +62,13 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     d.set_item(pyo3::intern!(py, "total"), r.total)?;
     let fans = PyList::empty(py);
     // 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
-    let order = (1..=81u8).flat_map(|i| if i == 55 { vec![MINGANGANG, 55] } else { vec![i] });
-    for fan in order {
-        let c = r.fans.get(fan);
-        if c > 0 {
-            fans.append(fan_dict(py, fan, c)?)?;
+    for id in 1..=81u8 {
+        let before = if id == 55 { Some(MINGANGANG) } else { None };
+        for fan in before.into_iter().chain([id]) {
+            let c = r.fans.get(fan);
+            if c > 0 {
+                fans.append(fan_dict(py, fan, c)?)?;
+            }
         }
     }
     d.set_item(pyo3::intern!(py, "fans"), fans)?;
@@ -130,118 +132,106 @@ fn fmt(py: Python<'_>, name: &str) -> PyResult<Format> {
     convert::format(py, name)
 }
 
-/// Reads one situation dict (the JSON keys).
-fn situation_from_dict(py: Python<'_>, d: &Bound<'_, PyAny>, format: Format) -> PyResult<TextSituation> {
-    let d = d.cast::<PyDict>().map_err(|_| hand_error(py, "a situation must be a dict"))?;
-    let get = |k: &str| d.get_item(k);
-    let hand: String = match get("hand")? {
-        Some(h) => h.extract().map_err(|_| hand_error(py, "hand must be a str"))?,
-        None => return Err(hand_error(py, "a situation needs a hand")),
-    };
-    let win: Option<String> = match get("win")? {
-        Some(w) if !w.is_none() => Some(w.extract().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?),
-        _ => None,
-    };
-    let flag = |k: &str| -> PyResult<bool> {
-        match get(k)? {
-            Some(v) if !v.is_none() => {
-                v.extract::<bool>().map_err(|_| hand_error(py, format!("{k} must be true or false")))
-            }
-            _ => Ok(false),
-        }
-    };
-    let w = |k: &str| -> PyResult<u8> {
-        match get(k)? {
-            Some(v) if !v.is_none() => {
-                let s: String =
-                    v.extract().map_err(|_| hand_error(py, format!("{k} must be \"E\", \"S\", \"W\" or \"N\"")))?;
-                wind(&s).py_err(py)
-            }
-            _ => Ok(0),
-        }
-    };
-    let flowers: u8 = match get("flowers")? {
-        Some(v) if !v.is_none() => {
-            let n: i64 = v.extract().map_err(|_| hand_error(py, "flowers must be an int"))?;
-            u8::try_from(n).ok().filter(|&n| n <= 8).ok_or_else(|| hand_error(py, "flowers must be 0 to 8"))?
-        }
-        _ => 0,
-    };
-    let format = match get("format")? {
-        Some(v) if !v.is_none() => fmt(py, &v.extract::<String>()?)?,
-        _ => format,
-    };
-    Ok(TextSituation {
-        hand,
-        win,
-        format,
-        situation: Situation {
-            win: 0,
-            self_drawn: flag("self_drawn")?,
-            seat_wind: w("seat_wind")?,
-            round_wind: w("round_wind")?,
-            flowers,
-            last_of_kind: flag("last_of_kind")?,
-            wall_last: flag("wall_last")?,
-            kong_replacement: flag("kong_replacement")?,
-            robbing_kong: flag("robbing_kong")?,
-        },
-    })
-}
-
-/// Scores one MCR situation; see `haidi.rulesets.mcr.evaluate`.
-#[pyfunction]
-#[pyo3(signature = (hand, win = None, *, format = "compact", self_drawn = false, seat_wind = "E",
-    round_wind = "E", flowers = 0, last_of_kind = false, wall_last = false, kong_replacement = false,
-    robbing_kong = false, explain = false, concealed_and_melded_kong = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn mcr_evaluate<'py>(
-    py: Python<'py>,
-    hand: &Bound<'py, PyAny>,
-    win: Option<&str>,
-    format: &str,
-    self_drawn: bool,
-    seat_wind: &str,
-    round_wind: &str,
-    flowers: i64,
-    last_of_kind: bool,
-    wall_last: bool,
-    kong_replacement: bool,
-    robbing_kong: bool,
+/// Call-level options that may stand among a situation's keys in `evaluate`.
+#[derive(Default)]
+struct CallOptions {
     explain: bool,
     concealed_and_melded_kong: bool,
+}
+
+/// Reads one situation dict (the JSON keys) in a single pass over its items, so that an
+/// unknown key is an error naming it. `options` is where `evaluate` also accepts
+/// `explain` and `concealed_and_melded_kong`; `evaluate_many` takes those per call.
+fn read_situation(
+    py: Python<'_>,
+    d: &Bound<'_, PyDict>,
+    default_format: Format,
+    mut options: Option<&mut CallOptions>,
+) -> PyResult<TextSituation> {
+    let mut hand: Option<String> = None;
+    let mut win: Option<String> = None;
+    let mut format = default_format;
+    let mut s = Situation::default();
+    for (k, v) in d.iter() {
+        let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
+        let key = key.to_cow()?;
+        if v.is_none() {
+            continue;
+        }
+        let flag = |v: &Bound<'_, PyAny>| {
+            v.extract::<bool>().map_err(|_| hand_error(py, format!("{key} must be true or false")))
+        };
+        let wind_of = |v: &Bound<'_, PyAny>| -> PyResult<u8> {
+            let text: String =
+                v.extract().map_err(|_| hand_error(py, format!("{key} must be \"E\", \"S\", \"W\" or \"N\"")))?;
+            wind(&text).py_err(py)
+        };
+        match &*key {
+            "hand" => hand = Some(v.extract().map_err(|_| hand_error(py, "hand must be a str"))?),
+            "win" => win = Some(v.extract().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?),
+            "format" => format = fmt(py, &v.extract::<String>()?)?,
+            "self_drawn" => s.self_drawn = flag(&v)?,
+            "last_of_kind" => s.last_of_kind = flag(&v)?,
+            "wall_last" => s.wall_last = flag(&v)?,
+            "kong_replacement" => s.kong_replacement = flag(&v)?,
+            "robbing_kong" => s.robbing_kong = flag(&v)?,
+            "seat_wind" => s.seat_wind = wind_of(&v)?,
+            "round_wind" => s.round_wind = wind_of(&v)?,
+            "flowers" => s.flowers = flowers_of(py, &v)?,
+            "explain" | "concealed_and_melded_kong" if options.is_some() => {
+                if let Some(o) = options.as_deref_mut() {
+                    let slot = if &*key == "explain" { &mut o.explain } else { &mut o.concealed_and_melded_kong };
+                    *slot = flag(&v)?;
+                }
+            }
+            other => {
+                return Err(hand_error(
+                    py,
+                    format!(
+                        "unknown situation key {other:?} (mcr takes hand, win, format, self_drawn, seat_wind, \
+                         round_wind, flowers, last_of_kind, wall_last, kong_replacement, robbing_kong)"
+                    ),
+                ))
+            }
+        }
+    }
+    let Some(hand) = hand else {
+        return Err(hand_error(py, "a situation needs a hand"));
+    };
+    Ok(TextSituation { hand, win, format, situation: s })
+}
+
+/// Flowers as a number 0-8, or as the flower tiles held (`"13f"`).
+fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
+    if let Ok(n) = v.extract::<i64>() {
+        return u8::try_from(n).ok().filter(|&n| n <= 8).ok_or_else(|| hand_error(py, "flowers must be 0 to 8"));
+    }
+    if let Ok(text) = v.cast::<PyString>() {
+        let h = crate::notation::parse(&text.to_cow()?, Format::Compact).py_err(py)?.hand;
+        if h.concealed_len() == 0 && h.melds.is_empty() {
+            return Ok(h.flowers.count_ones() as u8);
+        }
+    }
+    Err(hand_error(py, "flowers must be a number 0 to 8 or flower tiles such as \"13f\""))
+}
+
+/// Scores one MCR situation; see `haidi.rulesets.mcr`. The first argument (the ruleset,
+/// when called as a ruleset module's `evaluate`) is not needed.
+#[pyfunction]
+#[pyo3(signature = (_ruleset = None, /, **situation))]
+pub fn mcr_evaluate<'py>(
+    py: Python<'py>,
+    _ruleset: Option<&Bound<'py, PyAny>>,
+    situation: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let flowers =
-        u8::try_from(flowers).ok().filter(|&n| n <= 8).ok_or_else(|| hand_error(py, "flowers must be 0 to 8"))?;
-    let situation = Situation {
-        win: 0,
-        self_drawn,
-        seat_wind: wind(seat_wind).py_err(py)?,
-        round_wind: wind(round_wind).py_err(py)?,
-        flowers,
-        last_of_kind,
-        wall_last,
-        kong_replacement,
-        robbing_kong,
+    let Some(d) = situation else {
+        return Err(hand_error(py, "a situation needs a hand and a win"));
     };
-    let options = Options { concealed_and_melded_kong };
-    let r = if let Ok(s) = hand.cast::<PyString>() {
-        let input = TextSituation {
-            hand: s.to_cow()?.into_owned(),
-            win: win.map(str::to_string),
-            format: fmt(py, format)?,
-            situation,
-        };
-        evaluate_text(&input, &options, explain).py_err(py)?
-    } else {
-        let h = convert::hand(hand, format)?;
-        let Some(w) = win else {
-            return Err(hand_error(py, "the winning tile (win) is missing"));
-        };
-        let s = Situation { win: convert::tile(py, w)?, ..situation };
-        crate::mcr::evaluate(&h, s, &options, explain).py_err(py)?
-    };
-    result_dict(py, &r, explain)
+    let mut options = CallOptions::default();
+    let input = read_situation(py, d, Format::Compact, Some(&mut options))?;
+    let opts = Options { concealed_and_melded_kong: options.concealed_and_melded_kong };
+    let r = evaluate_text(&input, &opts, options.explain).py_err(py)?;
+    result_dict(py, &r, options.explain)
 }
 
 /// Scores a list of situation dicts with the GIL released; returns a list of results.
@@ -259,7 +249,8 @@ pub fn mcr_evaluate_many<'py>(
     let mut inputs = Vec::new();
     for (i, item) in situations.try_iter()?.enumerate() {
         let item = item?;
-        inputs.push(situation_from_dict(py, &item, format).map_err(|e| prefix(py, e, i))?);
+        let d = item.cast::<PyDict>().map_err(|_| hand_error(py, format!("situation {i}: must be a dict")))?;
+        inputs.push(read_situation(py, d, format, None).map_err(|e| prefix(py, e, i))?);
     }
     let options = Options { concealed_and_melded_kong };
     let results = py.detach(|| evaluate_texts(&inputs, &options, explain));
@@ -323,10 +314,13 @@ pub fn mcr_evaluate_columns<'py>(
         (last_of_kind.as_slice()?, wall_last.as_slice()?, kong_replacement.as_slice()?, robbing_kong.as_slice()?);
     let options = Options { concealed_and_melded_kong };
     let run = || -> Result<(Vec<bool>, Vec<i32>, Vec<u8>), crate::error::HandError> {
-        let inputs: Vec<TextSituation> = (0..n)
-            .map(|i| TextSituation {
-                hand: hand[i].clone(),
-                win: win[i].clone(),
+        let inputs: Vec<TextSituation> = hand
+            .into_iter()
+            .zip(win)
+            .enumerate()
+            .map(|(i, (hand, win))| TextSituation {
+                hand,
+                win,
                 format,
                 situation: Situation {
                     win: 0,

@@ -49,27 +49,23 @@ _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbin
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 
 
-def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
-    """Scores one situation.
-
-    Args:
-        situation: the keys above, plus ``format`` ("compact" or "comh"), ``explain``
-            (list the fans not counted and why) and ``concealed_and_melded_kong``.
-
-    Returns:
-        ``{"win", "total", "fans": [{"id", "name", "name_en", "points", "count"}],
-        "reason", "form", "arrangement"}`` (and ``"excluded"`` with ``explain=True``).
-        A complete hand under 8 points (flowers not counted) has ``win`` false and a
-        ``reason``; so has a hand that is not complete.
-
-    Raises:
-        haidi.HandError: bad notation, wrong size, a fifth tile, contradictory flags.
-    """
-    try:
-        return _core.mcr_evaluate(**situation)
-    except TypeError as e:
-        # The keyword-only signature rejects unknown keys; say it in the library's terms.
-        raise _core.HandError(f"bad situation for mcr: {e}".replace("mcr_evaluate() ", "")) from None
+#: Scores one situation: ``evaluate(ruleset, **situation)``, called as
+#: ``haidi.ruleset("mcr").evaluate(**situation)``. Written in Rust (no Python frame in
+#: between, as per-call speed matters to game servers).
+#:
+#: Keys: ``hand`` (without the winning tile; a COMH string of 14 tiles with ``format="comh"``
+#: may carry the winning tile last and its situation after ``|``), ``win``, ``format``,
+#: ``self_drawn``, ``seat_wind``, ``round_wind`` (``"E"``.. ``"N"``), ``flowers`` (0-8 or
+#: ``"13f"``), ``last_of_kind``, ``wall_last``, ``kong_replacement``, ``robbing_kong``, and
+#: the options ``explain`` (list the fans not counted and why) and
+#: ``concealed_and_melded_kong`` (ChineseOfficialMahjongHelper's 明暗杠 ruling).
+#:
+#: Returns ``{"win", "total", "fans": [{"id", "name", "name_en", "points", "count"}], "reason",
+#: "form", "arrangement"}`` (and ``"excluded"`` with ``explain=True``). A complete hand under
+#: 8 points (flowers not counted) has ``win`` false and a ``reason``; so has a hand that is
+#: not complete. Raises ``haidi.HandError`` for bad notation, a wrong size, a fifth tile,
+#: contradictory flags or an unknown key.
+evaluate = _core.mcr_evaluate
 
 
 def evaluate_many(
