@@ -86,14 +86,14 @@ fn comh_honour(c: char) -> Option<Tile> {
 /// Reads a hand. For [`Format::Comh`], reading stops at the first `|` and the rest is
 /// returned; in compact notation a `|` is an error.
 pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
-    let mut r = Reader { input, format, pending: Vec::new() };
-    let mut concealed: Vec<(Item, usize)> = Vec::new();
-    let mut melds: Vec<(Meld, usize)> = Vec::new();
+    let mut r = Reader { input, format, pending: Vec::with_capacity(16) };
+    let mut concealed: Vec<(Item, usize)> = Vec::with_capacity(input.len());
+    let mut melds: Vec<(Meld, usize)> = Vec::with_capacity(4);
     let mut rest = None;
     // Inside a bracket: its opening char and position, tiles read so far, the offset,
     // and whether a `+` was seen.
     let mut open: Option<(char, usize)> = None;
-    let mut inner: Vec<(Item, usize)> = Vec::new();
+    let mut inner: Vec<(Item, usize)> = Vec::with_capacity(4);
     let mut offset: Option<(u8, usize)> = None;
     let mut in_offset = false;
     let mut plus = false;

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use super::fans::{self, id, Exclusion as FanExclusion, FanCounts, HandFacts, Set, SetKind};
 use super::sets::order;
 use super::situation::{Options, Situation};
-use crate::distance::KNITTED_MASKS;
+use crate::distance::{KNITTED, KNITTED_MASKS};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::forms::{self, Form, Forms};
@@ -138,8 +138,8 @@ fn complete_shape(c: &Counts, need: usize, concealed_hand: bool, sets_possible: 
                 continue;
             }
             let mut rest = *c;
-            for t in tiles::mask_tiles(mask) {
-                rest[t as usize] -= 1;
+            for t in 0..27 {
+                rest[t] -= (mask >> t & 1) as u8;
             }
             if splits_into(&mut rest, need - 3, false) {
                 return true;
@@ -359,21 +359,16 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
     });
     splits.extend(out.into_iter().map(|v| (v, None)));
     if need >= 3 {
-        for mask in KNITTED_MASKS {
-            let kinds: Vec<usize> = tiles::mask_tiles(mask).map(|t| t as usize).collect();
-            if kinds.iter().any(|&t| counts[t] == 0) {
+        for nine in KNITTED {
+            if nine.iter().any(|&t| counts[t as usize] == 0) {
                 continue;
             }
             let mut rest = counts;
-            for &t in &kinds {
-                rest[t] -= 1;
+            for &t in &nine {
+                rest[t as usize] -= 1;
             }
             let mut out = Vec::new();
-            standard_splits(&mut rest, need - 3, &mut Vec::new(), &mut out, false);
-            let mut nine = [0 as Tile; 9];
-            for (i, &t) in kinds.iter().enumerate() {
-                nine[i] = t as Tile;
-            }
+            standard_splits(&mut rest, need - 3, &mut Vec::with_capacity(5), &mut out, false);
             splits.extend(out.into_iter().map(|v| (v, Some(nine))));
         }
     }
