@@ -183,6 +183,11 @@ def all_kinds(arrangement: Mapping[str, Any]) -> list[str]:
     return [t for g in arrangement["groups"] for t in g["tiles"]]
 
 
+def all_kinds_of(hand: Hand) -> list[str]:
+    """The concealed tiles of a hand, in kind order."""
+    return [k for k, c in zip(_KINDS, hand.counts) for _ in range(c)]
+
+
 def arrangement_text(arrangement: Mapping[str, Any]) -> str:
     """Groups written in haidi notation, wilds noted: ``123m [555p] 77z(wild 7z)``."""
     parts = []
