@@ -1,0 +1,268 @@
+"""Tangshan (唐山): the 混 from its indicator, the 番 table, 中发白 sets, settlement, CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import haidi
+from haidi.cli import main
+from haidi.rulesets._wildscore import wild_from_indicator
+from haidi.rulesets.tangshan import PATTERNS
+
+RS = haidi.ruleset("tangshan")
+
+
+def fan_ids(r: dict) -> list:
+    return sorted(f["id"] for f in r["fans"])
+
+
+# "扔到多少在最后倒数，如开到1，那2就是混": the 混 is the kind after the indicator.
+@pytest.mark.parametrize(
+    ("indicator", "wild"),
+    [
+        ("1m", "2m"),
+        ("9m", "1m"),
+        ("5p", "6p"),
+        ("9s", "1s"),
+        ("1z", "2z"),
+        ("4z", "1z"),
+        ("7z", "6z"),
+        ("6z", "5z"),
+        ("5z", "7z"),
+    ],
+)
+def test_wild_from_indicator(indicator: str, wild: str) -> None:
+    assert wild_from_indicator(indicator) == wild
+
+
+def test_indicator_and_wilds_are_the_same_situation() -> None:
+    a = RS.evaluate(hand="123456789s11z22z", win="2z", indicator="9s", self_drawn=True)
+    b = RS.evaluate(hand="123456789s11z22z", win="2z", wilds=["1s"], self_drawn=True)
+    assert a == b and a["wilds"] == ["1s"]
+    with pytest.raises(haidi.HandError):
+        RS.evaluate(hand="123456789s11z22z", win="2z", indicator="9s", wilds="1s")
+
+
+def test_plain_win_is_su() -> None:
+    # "素1番 无混牌": no 混 held doubles the 1-point 胡.
+    r = RS.evaluate(hand="123m456p789s1122z", win="1z", wilds="5m")
+    assert r["win"] and fan_ids(r) == ["plain"] and (r["total"], r["points"]) == (1, 2)
+
+
+def test_holding_a_wild_is_not_su() -> None:
+    r = RS.evaluate(hand="123m456p789s1125z", win="2z", wilds="5z")
+    assert r["win"] and "plain" not in fan_ids(r)
+
+
+def test_closed_wait_kan() -> None:
+    # "砍1番 卡张"
+    r = RS.evaluate(hand="13m456p789s11z222s", win="2m", wilds="5s")
+    assert fan_ids(r) == ["closed_wait", "plain"] and r["points"] == 4
+
+
+def test_catch_five_replaces_kan() -> None:
+    # "捉51番 同条万46胡5": any suit's 5 between its 4 and 6.
+    for s in "mps":
+        r = RS.evaluate(hand=f"46{s}123{'p' if s != 'p' else 'm'}789s11z222z", win=f"5{s}", wilds="9m")
+        assert "catch_five" in fan_ids(r) and "closed_wait" not in fan_ids(r), r
+
+
+def test_wild_suit_straight() -> None:
+    # "本混龙2番 混一色一条龙": a 一条龙 in the 混's suit.
+    r = RS.evaluate(hand="123456789s11z22z", win="2z", wilds="1s", self_drawn=True)
+    assert fan_ids(r) == ["wild_suit_straight"] and r["total"] == 2
+    other = RS.evaluate(hand="123456789s11z22z", win="2z", wilds="1m")
+    assert "wild_suit_straight" not in fan_ids(other)
+
+
+def test_luxury_seven_pairs() -> None:
+    # "豪华7对子2番", "超豪华7对子3番"
+    r = RS.evaluate(hand="11113355m5566p7z", win="7z", wilds="9s")
+    assert fan_ids(r) == ["luxury_seven_pairs", "plain"] and r["total"] == 3
+    r = RS.evaluate(hand="11113333m5566p7z", win="7z", wilds="9s")
+    assert fan_ids(r) == ["plain", "super_luxury_seven_pairs"] and r["total"] == 4
+
+
+def test_open_ready_only_self_drawn() -> None:
+    # "明听1番 明听就是亮开自己的牌，只能自模糊"
+    r = RS.evaluate(hand="123m456p789s1122z", win="1z", open_ready=True)
+    assert not r["win"] and "自模糊" in r["reason"]
+    r = RS.evaluate(hand="123m456p789s1122z", win="1z", open_ready=True, self_drawn=True)
+    assert fan_ids(r) == ["open_ready", "plain"]
+
+
+def test_thirteen_orphans_pair_and_win_are_honours() -> None:
+    # "十三幺 5番 （搭牌只能为风牌或箭牌，最后胡的也只能为风牌或箭牌）"
+    r = RS.evaluate(hand="19m19p19s1234567z", win="1z")
+    assert r["win"] and "thirteen_orphans" in fan_ids(r) and r["total"] == 6
+    assert not RS.evaluate(hand="19m19p19s1234567z", win="1m")["win"]
+    assert not RS.evaluate(hand="9m19p19s11234567z", win="1m")["win"]
+
+
+def test_xiaosa() -> None:
+    # "潇洒（明潇×1番 ，扣潇×1番）"
+    r = RS.evaluate(hand="123m456p789s1122z", win="1z", xiaosa="ming")
+    assert fan_ids(r) == ["open_xiaosa", "plain"]
+    with pytest.raises(haidi.HandError):
+        RS.evaluate(hand="123m456p789s1122z", win="1z", xiaosa="yes")
+
+
+def test_dragon_set_as_a_meld_example_1() -> None:
+    # "要是我4个红中，一个白一个发，可算3个红中 一组中发白"
+    r = RS.evaluate(hand="7777z56z123m456p9s", win="9s")
+    assert r["win"] and "567z" in r["arrangement"] and "777z" in r["arrangement"]
+    assert not RS.is_win("7777z56z123m456p9s9s")  # the engine alone does not know the set
+
+
+def test_dragon_set_with_a_claimed_pung_example_2() -> None:
+    # "要是3个红中，一个白一个发，我可以用2个红来碰，一个做中发白": [777z] claimed, one 中 in the set.
+    r = RS.evaluate(hand="7z56z123m456p9s[777z]", win="9s", self_drawn=True)
+    assert r["win"] and "567z" in r["arrangement"]
+
+
+def test_declared_melds_hold_no_wild() -> None:
+    # "不管是吃,碰或是明杠，混无效": a pung of the 混 kind is three plain tiles.
+    r = RS.evaluate(hand="123m456p78s11z[222m]", win="9s", wilds="2m")
+    assert r["win"] and "wild" not in r["arrangement"].split("[222m]")[1]
+
+
+def test_pattern_table_is_data() -> None:
+    assert {p.id for p in PATTERNS} >= {"plain", "closed_wait", "catch_five", "thirteen_orphans"}
+    assert all(p.value > 0 for p in PATTERNS)
+
+
+def test_bad_situations() -> None:
+    with pytest.raises(haidi.HandError):
+        RS.evaluate(hand="123m456p789s1122z", win="1z", colour="red")
+    with pytest.raises(haidi.HandError):
+        RS.evaluate(hand="123m456p789s112z", win="1z")
+    with pytest.raises(haidi.HandError):
+        RS.evaluate(hand="123m456p789s1122z", win="1z", self_drawn="yes")
+    assert RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, {"hand": "x"}])[1]["error"]
+
+
+# Settlement.
+
+
+def test_self_drawn_with_melds_kongs_and_follow_dealer() -> None:
+    pay = RS.settle(
+        dict(
+            winner=1,
+            total=2,
+            melds=[1, 0, 2, 0],
+            exposed_kongs=[0, 1, 0, 0],
+            concealed_kongs=[0, 0, 1, 0],
+            follow_dealer=True,
+        )
+    )
+    # shares 2^(2+melds): 8, 16, 4; kongs: 2 from each to seat 1, 4 from each to seat 2; 跟庄 2 each.
+    assert pay == [-8 - 2 - 4 - 6, 28 + 6 - 4 + 2, -16 - 2 + 12 + 2, -4 - 2 - 4 + 2]
+
+
+def test_discarder_pays_for_everyone() -> None:
+    # "点炮包庄，包杠。（点炮的人包其他人输的钱）"
+    pay = RS.settle(dict(winner=1, discarder=2, total=2, melds=[1, 0, 2, 0], exposed_kongs=[0, 1, 0, 0]))
+    assert pay == [0, 34, -34, 0]
+
+
+def test_exhausted_wall_voids_kongs() -> None:
+    # "最后剩7墩牌时为荒庄，杠作废"
+    assert RS.settle(dict(winner=None, exposed_kongs=[0, 1, 0, 0])) == [0, 0, 0, 0]
+    assert RS.settle(dict(winner=None, follow_dealer=True)) == [-6, 2, 2, 2]
+
+
+def test_bad_outcomes() -> None:
+    for bad in (dict(winner=1, discarder=1, total=1), dict(winner=5, total=1), dict(winner=1, total=1, melds=[1, 2])):
+        with pytest.raises(haidi.HandError):
+            RS.settle(bad)
+
+
+@given(
+    winner=st.one_of(st.none(), st.integers(0, 3)),
+    discarder=st.one_of(st.none(), st.integers(0, 3)),
+    total=st.integers(0, 12),
+    melds=st.lists(st.integers(0, 4), min_size=4, max_size=4),
+    exposed=st.lists(st.integers(0, 2), min_size=4, max_size=4),
+    concealed=st.lists(st.integers(0, 2), min_size=4, max_size=4),
+    follow=st.booleans(),
+    base=st.integers(1, 100),
+)
+def test_settlement_sums_to_zero(winner, discarder, total, melds, exposed, concealed, follow, base) -> None:
+    if winner is None or discarder == winner:
+        discarder = None
+    pay = RS.settle(
+        dict(
+            winner=winner,
+            discarder=discarder,
+            total=total,
+            melds=melds,
+            exposed_kongs=exposed,
+            concealed_kongs=concealed,
+            follow_dealer=follow,
+            base=base,
+        )
+    )
+    assert sum(pay) == 0 and len(pay) == 4
+
+
+# The command line.
+
+
+def run(capsys, monkeypatch, *argv, stdin=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_readable(capsys, monkeypatch) -> None:
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "eval",
+        "--rules",
+        "tangshan",
+        "123456789s11z22z",
+        "--win",
+        "2z",
+        "--self-drawn",
+        "--set",
+        "indicator=9s",
+    )
+    assert code == 0 and "本混龙" in out and "4 points" in out and "混: 1s" in out
+
+
+def test_cli_json_with_wild(capsys, monkeypatch) -> None:
+    code, out, _ = run(
+        capsys, monkeypatch, "eval", "-r", "tangshan", "13m456p789s11z222s", "--win", "2m", "--wild", "5s", "--json"
+    )
+    r = json.loads(out)
+    assert code == 0 and r["total"] == 2 and r["wilds"] == ["5s"]
+
+
+def test_cli_jsonl_with_a_bad_line(capsys, monkeypatch) -> None:
+    lines = "\n".join(
+        [
+            json.dumps({"hand": "123m456p789s1122z", "win": "1z"}),
+            "not json",
+            json.dumps({"hand": "123m456p789s1122z", "win": "1z", "open_ready": True}),
+        ]
+    )
+    code, out, _ = run(capsys, monkeypatch, "eval", "--rules", "tangshan", "--jsonl", stdin=lines)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(rows) == 3
+    assert rows[0]["points"] == 2 and "error" in rows[1] and rows[2]["win"] is False
+
+
+def test_waits_and_shanten_with_the_wild() -> None:
+    # The wild pairs the 2z, or the 1z/2z complete a pung; drawing the wild itself wins too.
+    assert RS.waits("123456789s11z2z5m", wilds="5m") == ["5m", "1z", "2z"]
+    assert RS.waits("123456789s11z2z5m") == []
+    assert RS.shanten("123456789s11z2z5m", wilds="5m") == 0
