@@ -383,3 +383,12 @@ def test_cli_jsonl_keeps_going():
 def test_cli_error_exit():
     code, _ = run_cli(["eval", "--rules", "changsha", "123m456m789p123p5s", "--win", "5s", "--flowers", "1f"])
     assert code == 2
+
+
+def test_evaluate_many_and_flowers_in_the_hand():
+    rows = CS.evaluate_many([{"hand": "123m456m789p123p5s", "win": "5s"}, {"hand": "1346m1379p134679s", "dealt": True}])
+    assert [r["small"] for r in rows] == [1, 1]
+    with pytest.raises(haidi.HandError):
+        CS.evaluate_many("123m")
+    with pytest.raises(haidi.HandError, match="flowers"):
+        ev("123m456m789p123p5s1f", "5s")

@@ -387,3 +387,13 @@ def test_cli_jsonl_keeps_going():
 def test_cli_flower_count_is_refused():
     code, _ = run_cli(["eval", "--rules", "hainan", "[111m][444p][999s]345s1z", "--win", "1z", "--flowers", "2"])
     assert code == 2
+
+
+def test_evaluate_many():
+    sits = [{"hand": "[111m][444p][999s]345s1z", "win": "1z"}, {"hand": "[111m][444p][999s]345s1z", "win": "1z"}]
+    rows = HN.evaluate_many(sits, options={"white_dragon": True})
+    assert [r["win"] for r in rows] == [False, False]
+    rows = HN.evaluate_many([{**sits[0], "self_drawn": True}])
+    assert rows[0]["win"]
+    with pytest.raises(haidi.HandError):
+        HN.evaluate_many([1])

@@ -124,3 +124,15 @@ def arrangement_text(groups: list[dict[str, Any]]) -> str:
             body = "[" + body + "]"
         parts.append(body)
     return " ".join(parts)
+
+
+def evaluate_each(evaluate: Any, ruleset: Ruleset, situations: Any, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``evaluate`` over a list of situation dicts, ``options`` (e.g. ``format``) applied to each."""
+    if isinstance(situations, (str, bytes, Mapping)) or not hasattr(situations, "__iter__"):
+        raise HandError("evaluate_many takes a list of situation dicts")
+    out = []
+    for i, sit in enumerate(situations):
+        if not isinstance(sit, Mapping):
+            raise HandError(f"situation {i} is not a mapping")
+        out.append(evaluate(ruleset, **{**options, **sit}))
+    return out

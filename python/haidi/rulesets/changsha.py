@@ -178,6 +178,8 @@ def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
     if situation.get("flowers") not in (None, 0, "", []):
         raise HandError("Changsha plays 108 tiles without flowers")
     hand, _ = oc.complete_hand(ruleset, situation.get("hand"), situation.get("win"), fmt)
+    if hand.flowers:
+        raise HandError("Changsha plays 108 tiles without flowers")
     arrs = ruleset.decompose(hand)
     base = {"self_drawn": flags["self_drawn"], "big": 0, "small": 0, "patterns": []}
     if not arrs:
@@ -249,6 +251,12 @@ def _evaluate_dealt(ruleset: Ruleset, situation: Mapping[str, Any], flags: dict[
         "arrangement": None,
         "reason": None if n else "no instant win (四喜, 板板胡, 缺一色) in the dealt hand",
     }
+
+
+def evaluate_many(ruleset: Ruleset, situations: Any, **options: Any) -> list[dict[str, Any]]:
+    """``evaluate`` of each situation dict in a list; keyword ``options`` (``format``,
+    ``options``) apply to every situation that does not set them."""
+    return oc.evaluate_each(evaluate, ruleset, situations, options)
 
 
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:

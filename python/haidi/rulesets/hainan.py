@@ -244,6 +244,12 @@ def discard_waits(ruleset: Ruleset, hand: Any, **situation: Any) -> list[str]:
     return [t for t in ruleset.waits(h) if evaluate(ruleset, hand=h, win=t, **situation)["discard_win"]]
 
 
+def evaluate_many(ruleset: Ruleset, situations: Any, **options: Any) -> list[dict[str, Any]]:
+    """``evaluate`` of each situation dict in a list; keyword ``options`` (``format``,
+    ``options``) apply to every situation that does not set them."""
+    return oc.evaluate_each(evaluate, ruleset, situations, options)
+
+
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
     """The readable line(s) of ``haidi eval --rules hainan``."""
     head = f"{situation.get('hand')}" + (f" + {situation['win']}" if situation.get("win") else "")
