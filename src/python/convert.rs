@@ -24,7 +24,7 @@ pub fn hand(obj: &Bound<'_, PyAny>, fmt: &str) -> PyResult<Hand> {
         return Ok(h.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = &*s.to_cow()?;
+        let text = s.to_str()?;
         let parsed = notation::parse(text, format(py, fmt)?).py_err(py)?;
         if parsed.rest.is_some() {
             return Err(hand_error(py, format!("{text:?}: the part after '|' is a situation, not a hand")));
@@ -61,14 +61,14 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         Ok(())
     };
     if let Ok(s) = obj.cast::<PyString>() {
-        add_text(&s.to_cow()?)?;
+        add_text(s.to_str()?)?;
         return Ok(mask);
     }
     for item in obj.try_iter()? {
         let item = item?;
         let s =
             item.cast::<PyString>().map_err(|_| hand_error(py, "tile kinds must be given as names such as \"5z\""))?;
-        add_text(&s.to_cow()?)?;
+        add_text(s.to_str()?)?;
     }
     Ok(mask)
 }

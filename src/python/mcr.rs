@@ -73,7 +73,7 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     }
     d.set_item(pyo3::intern!(py, "fans"), fans)?;
     d.set_item(pyo3::intern!(py, "reason"), r.reason.as_deref())?;
-    d.set_item(pyo3::intern!(py, "form"), r.form.map(Form::name))?;
+    d.set_item(pyo3::intern!(py, "form"), r.form.map(|f| form_name(py, f)))?;
     d.set_item(pyo3::intern!(py, "arrangement"), arrangement_text(r))?;
     if explain {
         let ex = PyList::empty(py);
@@ -107,25 +107,54 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
 /// The arrangement in haidi notation, sets separated by spaces: concealed sets first,
 /// then the declared melds (`[..]` exposed, `{..}` concealed kong).
 fn arrangement_text(r: &Scored) -> String {
-    let mut parts: Vec<String> = Vec::with_capacity(6);
+    let mut out = String::with_capacity(40);
+    let write_tiles = |out: &mut String, tiles: &[u8]| {
+        // One suit letter after each run of the same suit, as in compact notation.
+        for (i, &t) in tiles.iter().enumerate() {
+            out.push(char::from(b'0' + tiles::rank(t)));
+            if tiles.get(i + 1).is_none_or(|&n| tiles::suit(n) != tiles::suit(t)) {
+                out.push(tiles::SUIT_LETTERS[tiles::suit(t) as usize]);
+            }
+        }
+    };
     if let Some(nine) = r.knitted {
-        parts.push(tiles::tiles_to_string(&nine));
+        let mut sorted = nine;
+        sorted.sort_unstable();
+        write_tiles(&mut out, &sorted);
     }
     for s in &r.sets {
-        let ts: Vec<u8> = match s.kind {
-            SetKind::Chow => vec![s.tile, s.tile + 1, s.tile + 2],
-            SetKind::Pung => vec![s.tile; 3],
-            SetKind::Kong => vec![s.tile; 4],
-            SetKind::Pair => vec![s.tile; 2],
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let (buf, n) = match s.kind {
+            SetKind::Chow => ([s.tile, s.tile + 1, s.tile + 2, 0], 3),
+            SetKind::Pung => ([s.tile; 4], 3),
+            SetKind::Kong => ([s.tile; 4], 4),
+            SetKind::Pair => ([s.tile; 4], 2),
         };
-        let body = tiles::tiles_to_string(&ts);
-        parts.push(match (s.declared, s.melded) {
-            (true, true) => format!("[{body}]"),
-            (true, false) => format!("{{{body}}}"),
-            _ => body,
-        });
+        let (open, close) = match (s.declared, s.melded) {
+            (true, true) => (Some('['), Some(']')),
+            (true, false) => (Some('{'), Some('}')),
+            _ => (None, None),
+        };
+        out.extend(open);
+        write_tiles(&mut out, &buf[..n]);
+        out.extend(close);
     }
-    parts.join(" ")
+    out
+}
+
+/// The form's name as an interned Python string.
+fn form_name<'py>(py: Python<'py>, form: Form) -> &'py Bound<'py, PyString> {
+    match form {
+        Form::Standard => pyo3::intern!(py, "standard"),
+        Form::SevenPairs => pyo3::intern!(py, "seven_pairs"),
+        Form::EightPairsAndAHalf => pyo3::intern!(py, "eight_pairs_and_a_half"),
+        Form::ThirteenOrphans => pyo3::intern!(py, "thirteen_orphans"),
+        Form::HonoursAndKnitted => pyo3::intern!(py, "honours_and_knitted"),
+        Form::KnittedStraight => pyo3::intern!(py, "knitted_straight"),
+        Form::All258 => pyo3::intern!(py, "all_258"),
+    }
 }
 
 fn fmt(py: Python<'_>, name: &str) -> PyResult<Format> {
@@ -154,7 +183,7 @@ fn read_situation(
     let mut s = Situation::default();
     for (k, v) in d.iter() {
         let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
-        let key = key.to_cow()?;
+        let key = key.to_str()?;
         if v.is_none() {
             continue;
         }
@@ -207,7 +236,7 @@ fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
         return u8::try_from(n).ok().filter(|&n| n <= 8).ok_or_else(|| hand_error(py, "flowers must be 0 to 8"));
     }
     if let Ok(text) = v.cast::<PyString>() {
-        let h = crate::notation::parse(&text.to_cow()?, Format::Compact).py_err(py)?.hand;
+        let h = crate::notation::parse(text.to_str()?, Format::Compact).py_err(py)?.hand;
         if h.concealed_len() == 0 && h.melds.is_empty() {
             return Ok(h.flowers.count_ones() as u8);
         }
