@@ -351,14 +351,14 @@ def four_quads_ready(n: int = 16, conv: Convention = DEFAULT) -> list:
 
 
 def is_run(kind_list) -> bool:
-    return all(b == a + 1 for a, b in zip(kind_list, kind_list[1:]))
+    return all(b == a + 1 for a, b in zip(kind_list, kind_list[1:], strict=False))
 
 
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)  # 1112345678999
 
 
 def holds(counts, sub) -> bool:
-    return all(c >= s for c, s in zip(counts, sub))
+    return all(c >= s for c, s in zip(counts, sub, strict=False))
 
 
 def nine_wait_label(counts, conv: Convention = DEFAULT) -> str:

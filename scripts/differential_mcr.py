@@ -59,7 +59,7 @@ def run(n: int, seed: int, show: int) -> int:
     examples: dict = {}
     peer_refused = 0
     default_mismatch = 0
-    for sit, r, d in zip(sits, ours, seeds):
+    for sit, r, d in zip(sits, ours, seeds, strict=False):
         try:
             theirs, their_total = peer_counts(sit)
         except PeerError:

@@ -690,7 +690,7 @@ def _pattern_sets(rng):
     elif kind == "straight":
         sets = [("chow", f"{r}{s}") for r in (1, 4, 7)]
     elif kind == "mixed_straight":
-        sets = [("chow", f"{r}{x}") for r, x in zip((1, 4, 7), suits)]
+        sets = [("chow", f"{r}{x}") for r, x in zip((1, 4, 7), suits, strict=False)]
     elif kind == "terminal_chows":
         sets = [("chow", f"1{s}"), ("chow", f"7{s}")]
     elif kind == "pure_terminal":
@@ -843,7 +843,7 @@ def _regular(rng):
 def _knitted_tiles(rng):
     suits = list("mps")
     rng.shuffle(suits)
-    return [f"{d}{s}" for grp, s in zip(_KNITTED, suits) for d in grp]
+    return [f"{d}{s}" for grp, s in zip(_KNITTED, suits, strict=False) for d in grp]
 
 
 def _special(rng, form):

@@ -323,7 +323,7 @@ def test_settlements_sum_to_zero(seats, scores, discarder, self_drawn, dealer, b
         seats, disc = seats[:1], None
     else:
         seats, disc = [s for s in seats if s != discarder] or [(discarder + 1) % 4], discarder
-    wins = [{"seat": s, **w} for s, w in zip(seats, scores)]
+    wins = [{"seat": s, **w} for s, w in zip(seats, scores, strict=False)]
     opt = {"birds": nbirds, "bird_mode": mode, "bird_from": origin, "dealer_extra": extra}
     pay = CS.settle({"wins": wins, "discarder": disc, "dealer": dealer, "birds": birds, "options": opt})
     assert sum(pay) == 0

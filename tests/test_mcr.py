@@ -129,7 +129,7 @@ def test_evaluate_many_list_and_columns_agree() -> None:
     assert out["fans"].shape == (600, 82)
     assert out["total"].tolist() == [r["total"] for r in many]
     assert out["win"].tolist() == [r["win"] for r in many]
-    for row, r in zip(out["fans"], many):
+    for row, r in zip(out["fans"], many, strict=False):
         assert {i: int(c) for i, c in enumerate(row) if c} == {f["id"]: f["count"] for f in r["fans"]}
     arrays = {k: np.asarray(v) for k, v in cols.items()}
     assert RS.evaluate_many(arrays)["total"].tolist() == out["total"].tolist()
@@ -158,7 +158,7 @@ def test_differential_against_pymahjonggb() -> None:
 
     sits = _situations(3000, 2025)
     ours = RS.evaluate_many(sits, concealed_and_melded_kong=True)
-    for sit, r in zip(sits, ours):
+    for sit, r in zip(sits, ours, strict=False):
         theirs, total = peer_counts(sit)
         assert (haidi_counts(r), r["total"]) == (theirs, total), sit
 

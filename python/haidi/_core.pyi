@@ -1,11 +1,10 @@
 """Type stubs for the native module ``haidi._core`` (Rust, PyO3)."""
 
 from collections.abc import Callable, Iterable
-from typing import Any, final
+from typing import Any, TypeAlias, final
 
 import numpy as np
 from numpy.typing import NDArray
-from typing_extensions import TypeAlias
 
 __all__ = [
     "Engine",

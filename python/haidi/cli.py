@@ -18,8 +18,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ._core import HandError, tile_glyph
 from .ruleset import Ruleset, ruleset
@@ -299,14 +299,14 @@ def _plot(path: str, dists: dict[int, dict[str, list[int]]], published: dict[str
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=False)
     # The text counts 13-tile waits in the standard form only, 16-tile waits in both.
     for ax, (n, key, label) in zip(
-        axes, [(13, "waits_standard", "standard-form waits"), (16, "waits_any", "waits of both forms")]
+        axes, [(13, "waits_standard", "standard-form waits"), (16, "waits_any", "waits of both forms")], strict=False
     ):
         counts = dists[n][key][1:]
         xs = list(range(1, len(counts) + 1))
         ax.bar(xs, counts, color="#4878a8", label="haidi")
         pub = [published.get(f"multiwait{n}_{k}") for k in xs]
         ax.plot(
-            [x for x, p in zip(xs, pub) if p is not None],
+            [x for x, p in zip(xs, pub, strict=False) if p is not None],
             [p for p in pub if p is not None],
             "x",
             color="#c03030",

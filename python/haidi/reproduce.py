@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Optional
+from typing import Any
 
 from . import _core
 
@@ -39,7 +40,7 @@ OMITTED = (
     "(four columns announced, one number a row, leading digits lost)."
 )
 
-Progress = Optional[Callable[[str], None]]
+Progress = Callable[[str], None] | None
 
 
 @lru_cache(maxsize=1)

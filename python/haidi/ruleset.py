@@ -6,7 +6,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 DECOMPOSE_LIMIT = 10_000
 
 #: A hand: a ``Hand`` or its text.
-HandLike = Union[Hand, str]
+HandLike = Hand | str
 #: Wild tile kinds: ``None``, ``"5z"``, ``"5z6z"`` or ``["5z", "6z"]``.
-WildsLike = Union[None, str, Iterable[str]]
+WildsLike = str | Iterable[str] | None
 
 
 class Ruleset:

@@ -195,7 +195,7 @@ fn read_situation(
                 v.extract().map_err(|_| hand_error(py, format!("{key} must be \"E\", \"S\", \"W\" or \"N\"")))?;
             wind(&text).py_err(py)
         };
-        match &*key {
+        match key {
             "hand" => hand = Some(v.extract().map_err(|_| hand_error(py, "hand must be a str"))?),
             "win" => win = Some(v.extract().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?),
             "format" => format = fmt(py, &v.extract::<String>()?)?,
@@ -209,7 +209,7 @@ fn read_situation(
             "flowers" => s.flowers = flowers_of(py, &v)?,
             "explain" | "concealed_and_melded_kong" if options.is_some() => {
                 if let Some(o) = options.as_deref_mut() {
-                    let slot = if &*key == "explain" { &mut o.explain } else { &mut o.concealed_and_melded_kong };
+                    let slot = if key == "explain" { &mut o.explain } else { &mut o.concealed_and_melded_kong };
                     *slot = flag(&v)?;
                 }
             }

@@ -7,9 +7,9 @@ the plumbing both would otherwise repeat.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def wild_from_indicator(indicator: str) -> str:
         The kind after it: 9 wraps to 1, winds and dragons turn in their own cycles.
     """
     h = Hand(str(indicator))
-    tiles = [t for t, c in zip(_KINDS, h.counts) for _ in range(c)]
+    tiles = [t for t, c in zip(_KINDS, h.counts, strict=False) for _ in range(c)]
     if len(tiles) != 1 or h.melds:
         raise HandError(f"an indicator is one tile, not {indicator!r}")
     t = tiles[0]
@@ -60,7 +60,7 @@ def resolve_wilds(situation: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     for w in wilds:
         h = Hand(str(w))
-        kinds = [k for k, c in zip(_KINDS, h.counts) if c]
+        kinds = [k for k, c in zip(_KINDS, h.counts, strict=False) if c]
         if h.melds or not kinds:
             raise HandError(f"a wild is a tile kind, not {w!r}")
         out.extend(k for k in kinds if k not in out)
@@ -185,7 +185,7 @@ def all_kinds(arrangement: Mapping[str, Any]) -> list[str]:
 
 def all_kinds_of(hand: Hand) -> list[str]:
     """The concealed tiles of a hand, in kind order."""
-    return [k for k, c in zip(_KINDS, hand.counts) for _ in range(c)]
+    return [k for k, c in zip(_KINDS, hand.counts, strict=False) for _ in range(c)]
 
 
 def arrangement_text(arrangement: Mapping[str, Any]) -> str:
@@ -222,7 +222,7 @@ def full_hand(situation: Mapping[str, Any], hand_size: int) -> tuple[Hand, str]:
     fmt = situation.get("format", "compact")
     hand = text if isinstance(text, Hand) else Hand(text, fmt)
     wt = Hand(win, fmt)
-    kinds = [k for k, c in zip(_KINDS, wt.counts) for _ in range(c)]
+    kinds = [k for k, c in zip(_KINDS, wt.counts, strict=False) for _ in range(c)]
     if len(kinds) != 1 or wt.melds:
         raise HandError(f"'win' is one tile, not {win!r}")
     kongs = sum(1 for m in hand.melds if len(m.tiles) == 4)
