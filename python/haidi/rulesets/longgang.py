@@ -378,7 +378,10 @@ def _situation(ruleset: Ruleset, s: dict[str, Any]) -> Situation:
     if winner:
         wt = str(s["win"]).strip()
         if wt.endswith("f"):
-            (f,) = _flowers(wt) or [0]
+            fs = _flowers(wt)
+            if len(fs) != 1:
+                raise HandError(f"the winning tile is one tile, not {wt!r}")
+            f = fs[0]
             if not flower_wilds and f != seat + 1:
                 raise HandError(
                     "a flower wins only as a wild: the seat flower (坐花) or any flower when 财神 are flowers"
