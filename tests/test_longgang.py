@@ -285,6 +285,7 @@ def test_bulldozer():
     # "推土机(三个正财神胡牌):凡手牌中含用三个正财神即可马上胡牌...不必符合一般胡牌条件,三台腊子"
     r = ev(hand="123m456m789p147s2z9m9m9m", win="6z", wilds="9m")
     assert r["win"] and r["lazi"] and r["instant"] and r["form"] == "three_wilds"
+    assert ids(r) == {"three_wilds": 1}
     # "(玩法辣子要４个财神)"
     assert not ev(hand="123m456m789p147s2z9m9m9m", win="6z", wilds="9m", bulldozer_wilds=4)["win"]
 

@@ -842,6 +842,8 @@ def _face(x: Scored) -> list[tuple[str, int]]:
 def _patterns(x: Scored) -> tuple[list[tuple[Pattern, int]], list[tuple[Pattern, int, str]]]:
     opt = x.sit.options["optional"]
     found = [(p, n) for p in PATTERN_TABLE if (not p.optional or p.id in opt) for n in [p.check(x)] if n]
+    if x.form == "three_wilds":  # no arrangement: only what needs none is scored
+        found = [(p, n) for p, n in found if p.id in ("three_wilds", "heavenly", "earthly")]
     ids = {p.id for p, _ in found}
     excluded_by = {e: p.id for p, _ in found for e in p.excludes if e in ids}
     kept = [(p, n) for p, n in found if p.id not in excluded_by]
