@@ -139,13 +139,13 @@ def _eval(args: argparse.Namespace) -> int:
     if not args.hand:
         print("haidi: error: give a HAND (or --jsonl)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    sit: dict[str, Any] = {"hand": args.hand, "win": args.win, "format": args.format}
+    situation: dict[str, Any] = {"hand": args.hand, "win": args.win, "format": args.format}
     given = {"seat_wind": args.seat, "round_wind": args.round, "flowers": args.flowers, "wilds": args.wild}
-    sit.update({k: v for k, v in given.items() if v is not None})
-    sit.update({k: True for k in (*_FLAGS, "explain") if getattr(args, k)})
+    situation.update({k: v for k, v in given.items() if v is not None})
+    situation.update({k: True for k in (*_FLAGS, "explain") if getattr(args, k)})
     try:
-        sit.update(dict(_key_value(kv) for kv in args.set or []))
-        r = rs.evaluate(**sit, **options)
+        situation.update(dict(_key_value(kv) for kv in args.set or []))
+        r = rs.evaluate(**situation, **options)
     except (HandError, NotImplementedError, TypeError) as e:
         print(f"haidi: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -153,7 +153,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(r, ensure_ascii=False))
     elif describe is not None:
-        print(describe(r, sit))
+        print(describe(r, situation))
     else:
         print(_fan_table(args.hand, args.win or "", r))
     return 0

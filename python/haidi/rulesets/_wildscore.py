@@ -148,7 +148,7 @@ def win_roles(arrangement: Mapping[str, Any], win: str, wild_kinds: Sequence[str
     A real tile sits in a concealed group holding a real copy of its kind; a drawn wild in
     any concealed group holding a wild, as any kind a wild there stands for.
     """
-    roles = []
+    roles: list[Any] = []
     for i, g in enumerate(arrangement["groups"]):
         if g["meld"] is not None:
             continue

@@ -89,12 +89,14 @@ def _all_pungs(c: Context) -> bool:
 
 def _big_single(c: Context) -> bool:
     # "大钓：吃碰12张牌，只剩一张单钓和牌": four declared melds, the win pairs the last tile.
-    return len(c.hand.melds) == 4 and any(w.single_wait(c.arrangement, r) for r in c.roles())
+    return (
+        c.arrangement is not None and len(c.hand.melds) == 4 and any(w.single_wait(c.arrangement, r) for r in c.roles())
+    )
 
 
 def _catch_five_wan(c: Context) -> bool:
     # "捉五魁：和牌时只和嵌单“五万”一张牌的牌型": 5m between 4m and 6m.
-    return any(w.closed_wait(c.arrangement, r) and r[1] == "5m" for r in c.roles())
+    return c.arrangement is not None and any(w.closed_wait(c.arrangement, r) and r[1] == "5m" for r in c.roles())
 
 
 def _one_suit(c: Context) -> bool:
@@ -299,7 +301,7 @@ def _mutual(outcome: Mapping[str, Any]) -> list[tuple[int, int]]:
     for p in pairs:
         if isinstance(p, (str, bytes)) or len(p) != 2:
             raise HandError(f"mutual lists pairs of seats, not {p!r}")
-        a, b = (w.seat({"seat": x}, "seat", True) for x in p)
+        a, b = (int(w.seat({"seat": x}, "seat", True) or 0) for x in p)
         if a == b:
             raise HandError("互包 joins two different seats")
         out.append((a, b))

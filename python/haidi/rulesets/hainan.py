@@ -347,8 +347,9 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         if self_drawn:
             for s in others:
                 move(s, winner, opt["self_drawn_each"])
-        elif (discarder, winner) in bao_pairs(outcome.get("claims"), opt) or (winner, discarder) in bao_pairs(
-            outcome.get("claims"), opt
+        elif discarder is not None and (
+            (discarder, winner) in bao_pairs(outcome.get("claims"), opt)
+            or (winner, discarder) in bao_pairs(outcome.get("claims"), opt)
         ):
             # 包牌: the discarder pays what all three would have paid.
             for s in others:

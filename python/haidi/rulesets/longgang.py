@@ -21,9 +21,9 @@ Options (also situation keys): ``eight_pairs`` (``"lazi"`` default, ``"plain"``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import _core
 from ._spec import RulesetSpec
@@ -1024,7 +1024,7 @@ def _loser(sit: Situation) -> dict[str, Any]:
             if real_used >= 2:
                 pats.append((PATTERNS["two_wilds"], 1))
                 tai += 1
-            r = {
+            r: dict[str, Any] = {
                 "win": False,
                 "role": "loser",
                 "total": hand_total(face, tai, winner=False),
