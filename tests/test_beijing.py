@@ -229,4 +229,4 @@ def test_cli_bad_key_exits_2(capsys, monkeypatch) -> None:
     code, _, err = run(
         capsys, monkeypatch, "eval", "-r", "beijing", "123m456p789s1122z", "--win", "1z", "--set", "colour=red"
     )
-    assert code == 2 and "unknown situation keys" in err
+    assert code == 2 and "unknown beijing situation keys: colour" in err

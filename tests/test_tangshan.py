@@ -144,7 +144,8 @@ def test_bad_situations() -> None:
         RS.evaluate(hand="123m456p789s112z", win="1z")
     with pytest.raises(haidi.HandError):
         RS.evaluate(hand="123m456p789s1122z", win="1z", self_drawn="yes")
-    assert RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, {"hand": "x"}])[1]["error"]
+    with pytest.raises(haidi.HandError, match="situation 1"):
+        RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, {"hand": "x"}])
 
 
 # Settlement.

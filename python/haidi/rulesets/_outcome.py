@@ -127,12 +127,16 @@ def arrangement_text(groups: list[dict[str, Any]]) -> str:
 
 
 def evaluate_each(evaluate: Any, ruleset: Ruleset, situations: Any, options: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``evaluate`` over a list of situation dicts, ``options`` (e.g. ``format``) applied to each."""
+    """``evaluate`` over a list of situation dicts, ``options`` (e.g. ``format``) applied to
+    each. As in every ruleset, a bad situation raises ``HandError`` naming its index."""
     if isinstance(situations, (str, bytes, Mapping)) or not hasattr(situations, "__iter__"):
         raise HandError("evaluate_many takes a list of situation dicts")
     out = []
     for i, sit in enumerate(situations):
         if not isinstance(sit, Mapping):
             raise HandError(f"situation {i} is not a mapping")
-        out.append(evaluate(ruleset, **{**options, **sit}))
+        try:
+            out.append(evaluate(ruleset, **{**options, **sit}))
+        except HandError as e:
+            raise HandError(f"situation {i}: {e}") from None
     return out

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._core import Hand, HandError
+from . import _outcome as oc
 
 #: The honour cycles: winds 东→南→西→北→东; dragons 中→发→白→中 (in haidi's kinds
 #: 5z white, 6z green, 7z red, so 7z→6z→5z→7z). Beijing's text spells the dragon cycle
@@ -69,22 +70,17 @@ def resolve_wilds(situation: Mapping[str, Any]) -> list[str]:
 
 def flag(situation: Mapping[str, Any], key: str) -> bool:
     """A yes/no key: absent is False; anything but a bool is refused."""
-    v = situation.get(key, False)
-    if v is None:
-        return False
-    if not isinstance(v, (bool, np.bool_)):
-        raise HandError(f"{key} must be true or false, not {v!r}")
-    return bool(v)
+    v = situation.get(key)
+    return False if v is None else oc.flag(v, key)
 
 
 def count(situation: Mapping[str, Any], key: str, lo: int = 0, hi: int = 1_000) -> int:
     """A small non-negative integer key (rounds, melds ...); absent is 0."""
-    v = situation.get(key, 0)
-    if v is None:
-        return 0
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= int(v) <= hi:
+    v = situation.get(key)
+    n = 0 if v is None else oc.count(v, key)
+    if not lo <= n <= hi:
         raise HandError(f"{key} must be an integer {lo}-{hi}, not {v!r}")
-    return int(v)
+    return n
 
 
 def seat(outcome: Mapping[str, Any], key: str, required: bool = False) -> int | None:
@@ -94,9 +90,7 @@ def seat(outcome: Mapping[str, Any], key: str, required: bool = False) -> int | 
         if required:
             raise HandError(f"outcome needs {key!r} (a seat 0-3)")
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 3:
-        raise HandError(f"{key} must be a seat 0-3, not {v!r}")
-    return int(v)
+    return oc.seat(v, key)
 
 
 def per_seat(outcome: Mapping[str, Any], key: str) -> list[int]:
@@ -115,9 +109,7 @@ def per_seat(outcome: Mapping[str, Any], key: str) -> list[int]:
 
 
 def check_keys(situation: Mapping[str, Any], allowed: Iterable[str], ruleset: str) -> None:
-    unknown = set(situation) - set(allowed)
-    if unknown:
-        raise HandError(f"unknown situation keys for {ruleset}: {', '.join(sorted(unknown))}")
+    oc.unknown_keys(situation, set(allowed), ruleset)
 
 
 @dataclass(frozen=True)
@@ -239,16 +231,5 @@ def best(scored: list[dict[str, Any]], key: str = "total") -> dict[str, Any]:
 
 
 def evaluate_list(evaluate: Callable[..., dict[str, Any]], ruleset: Any, situations: Any) -> list[dict[str, Any]]:
-    """``evaluate_many`` for a list of situation dicts; a bad one gives ``{"error": ...}``."""
-    if isinstance(situations, (str, bytes, Mapping)):
-        raise HandError("evaluate_many takes a list of situation dicts")
-    out = []
-    for s in situations:
-        if not isinstance(s, Mapping):
-            out.append({"error": "a situation must be a dict"})
-            continue
-        try:
-            out.append(evaluate(ruleset, **s))
-        except HandError as e:
-            out.append({"error": str(e)})
-    return out
+    """``evaluate_many`` for a list of situation dicts (see ``_outcome.evaluate_each``)."""
+    return oc.evaluate_each(evaluate, ruleset, situations, {})

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import _core
+from . import _outcome as oc
 from ._spec import RulesetSpec
 
 if TYPE_CHECKING:
@@ -1075,9 +1076,7 @@ def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
 
 def evaluate_many(ruleset: Ruleset, situations: Any, **options: Any) -> list[dict[str, Any]]:
     """Scores a list of situations (dicts); ``options`` apply to each."""
-    if isinstance(situations, (str, bytes, Mapping)):
-        raise HandError("evaluate_many takes a list of situation dicts")
-    return [evaluate(ruleset, **{**options, **s}) for s in situations]
+    return oc.evaluate_each(evaluate, ruleset, situations, options)
 
 
 # ---------------------------------------------------------------------------------------
