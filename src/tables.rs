@@ -45,48 +45,59 @@ impl Table {
         let mut marks = vec![0u16; size];
         let mut counts = vec![0u8; kinds];
         mark_targets(&mut counts, 0, 0, kinds, chows, &mut marks);
+        // Downwards, with the base-5 digits of i kept by a decrementing odometer.
+        let mut digits = vec![4u8; kinds];
         for i in (0..size).rev() {
             let mut m = marks[i];
-            let mut rest = i;
-            for p in POW5.iter().take(kinds) {
-                if rest % 5 < 4 {
+            for (d, p) in digits.iter().zip(POW5.iter()) {
+                if *d < 4 {
                     m |= marks[i + p];
                 }
-                rest /= 5;
             }
             marks[i] = m;
-        }
-        // best[i][k]: the most tiles of counts i that some target k can use.
-        let mut best = vec![[0u8; TARGETS]; size];
-        let mut digits = vec![0u8; kinds];
-        for i in 0..size {
-            let total: u8 = digits.iter().sum();
-            let mut b = [0u8; TARGETS];
-            for (d, p) in digits.iter().zip(POW5.iter()) {
+            for d in digits.iter_mut() {
                 if *d > 0 {
-                    let below = &best[i - p];
-                    for k in 0..TARGETS {
+                    *d -= 1;
+                    break;
+                }
+                *d = 4;
+            }
+        }
+        // best[i][k]: the most tiles of counts i that some target k can use. Rows are
+        // padded to 16 bytes so that the element-wise max runs as one vector operation.
+        let mut best = vec![[0u8; 16]; size];
+        let mut digits = vec![0u8; kinds];
+        let mut total = 0u8;
+        for i in 0..size {
+            let mut b = [0u8; 16];
+            for (j, &d) in digits.iter().enumerate() {
+                if d > 0 {
+                    let below = best[i - POW5[j]];
+                    for k in 0..16 {
                         b[k] = b[k].max(below[k]);
                     }
                 }
             }
-            for (k, slot) in b.iter_mut().enumerate() {
-                if marks[i] >> k & 1 == 1 {
-                    *slot = total;
+            let m = marks[i];
+            for k in 0..TARGETS {
+                if m >> k & 1 == 1 {
+                    b[k] = total;
                 }
             }
             best[i] = b;
-            // Odometer increment of the base-5 digits.
+            // Odometer increment of the base-5 digits, keeping their sum.
             for d in digits.iter_mut() {
-                *d += 1;
-                if *d < 5 {
+                if *d < 4 {
+                    *d += 1;
+                    total += 1;
                     break;
                 }
+                total -= 4;
                 *d = 0;
             }
         }
         let dist = best
-            .into_iter()
+            .iter()
             .map(|b| {
                 let mut d = [0u8; TARGETS];
                 for (k, slot) in d.iter_mut().enumerate() {

@@ -126,12 +126,11 @@ fn splits_into(c: &mut Counts, sets: usize, pair: bool) -> bool {
 }
 
 /// Whether 14 concealed-part tiles (with `need` sets to make) are complete in any MCR
-/// form, by shape.
-fn complete_shape(c: &Counts, need: usize, concealed_hand: bool, sets_possible: bool) -> bool {
+/// form, by shape. `present` has bit t set when `c[t] > 0`.
+fn complete_shape(c: &Counts, present: u64, need: usize, concealed_hand: bool, sets_possible: bool) -> bool {
     if sets_possible && splits_into(&mut c.clone(), need, false) {
         return true;
     }
-    let present = (0..KINDS).fold(0u64, |m, t| if c[t] > 0 { m | 1 << t } else { m });
     if need >= 3 {
         for mask in KNITTED_MASKS {
             if present & mask != mask {
@@ -162,6 +161,7 @@ fn complete_shape(c: &Counts, need: usize, concealed_hand: bool, sets_possible: 
 
 /// How many kinds complete the hand `before` by shape, counting up to `stop`.
 fn shape_waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32) -> u32 {
+    let present = (0..KINDS).fold(0u64, |m, t| m | ((before[t] > 0) as u64) << t);
     let mut n = 0;
     for t in 0..KINDS {
         // A tile with no neighbour within two (nor a copy) cannot join a set or pair.
@@ -176,7 +176,7 @@ fn shape_waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32) ->
         if !sets_possible && !concealed_hand {
             continue;
         }
-        if complete_shape(&c, need, concealed_hand, sets_possible) {
+        if complete_shape(&c, present | 1 << t, need, concealed_hand, sets_possible) {
             n += 1;
             if n >= stop {
                 break;
