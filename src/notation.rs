@@ -34,11 +34,52 @@ enum Item {
     Flower(u8),
 }
 
+/// A small buffer on the stack: no hand needs more places than these, and text that
+/// would overflow one is refused as too long instead of allocating for it.
+struct Buf<T: Copy, const N: usize> {
+    items: [T; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> Buf<T, N> {
+    fn new(fill: T) -> Self {
+        Buf { items: [fill; N], len: 0 }
+    }
+
+    /// Adds `x`; false when the buffer is full.
+    fn push(&mut self, x: T) -> bool {
+        if self.len == N {
+            return false;
+        }
+        self.items[self.len] = x;
+        self.len += 1;
+        true
+    }
+
+    fn as_slice(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// Most tiles (flowers included) one text may name, and most brackets.
+const MAX_TILES: usize = 64;
+const MAX_MELDS: usize = 8;
+
+type Items = Buf<(Item, usize), MAX_TILES>;
+
+fn too_long(input: &str, pos: usize, what: &str) -> HandError {
+    HandError::at(ErrorKind::Invalid(format!("too many {what} for one hand")), pos, input)
+}
+
 struct Reader<'a> {
     input: &'a str,
     format: Format,
     /// Digits waiting for their suit letter: (digit, position).
-    pending: Vec<(u8, usize)>,
+    pending: Buf<(u8, usize), MAX_TILES>,
 }
 
 impl<'a> Reader<'a> {
@@ -47,8 +88,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Turns pending digits into items of the suit `letter` found at `pos`.
-    fn flush(&mut self, letter: char, pos: usize, out: &mut Vec<(Item, usize)>) -> Result<()> {
-        if self.pending.is_empty() {
+    fn flush(&mut self, letter: char, pos: usize, out: &mut Items) -> Result<()> {
+        if self.pending.len == 0 {
             return Err(self.err(ErrorKind::EmptySuit(letter), pos));
         }
         let (base, max) = match letter {
@@ -59,19 +100,21 @@ impl<'a> Reader<'a> {
             'f' if self.format == Format::Compact => (0, 8),
             _ => return Err(self.err(ErrorKind::UnknownChar(letter), pos)),
         };
-        for &(d, p) in &self.pending {
+        for &(d, p) in self.pending.as_slice() {
             if d == 0 || d > max {
                 return Err(self.err(ErrorKind::BadRank(format!("{d}{letter}")), p));
             }
             let item = if letter == 'f' { Item::Flower(d - 1) } else { Item::Tile(base + d - 1) };
-            out.push((item, p));
+            if !out.push((item, p)) {
+                return Err(too_long(self.input, p, "tiles"));
+            }
         }
         self.pending.clear();
         Ok(())
     }
 
     fn check_no_pending(&self) -> Result<()> {
-        match self.pending.first() {
+        match self.pending.as_slice().first() {
             Some(&(_, p)) => Err(self.err(ErrorKind::MissingSuit, p)),
             None => Ok(()),
         }
@@ -86,14 +129,16 @@ fn comh_honour(c: char) -> Option<Tile> {
 /// Reads a hand. For [`Format::Comh`], reading stops at the first `|` and the rest is
 /// returned; in compact notation a `|` is an error.
 pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
-    let mut r = Reader { input, format, pending: Vec::with_capacity(16) };
-    let mut concealed: Vec<(Item, usize)> = Vec::with_capacity(input.len());
-    let mut melds: Vec<(Meld, usize)> = Vec::with_capacity(4);
+    let none = (Item::Tile(0), 0);
+    let mut r = Reader { input, format, pending: Buf::new((0, 0)) };
+    let mut concealed: Items = Buf::new(none);
+    let no_meld = (Meld { kind: MeldKind::Chow, tile: 0, from: None }, 0);
+    let mut melds: Buf<(Meld, usize), MAX_MELDS> = Buf::new(no_meld);
     let mut rest = None;
     // Inside a bracket: its opening char and position, tiles read so far, the offset,
     // and whether a `+` was seen.
     let mut open: Option<(char, usize)> = None;
-    let mut inner: Vec<(Item, usize)> = Vec::with_capacity(4);
+    let mut inner: Items = Buf::new(none);
     let mut offset: Option<(u8, usize)> = None;
     let mut in_offset = false;
     let mut plus = false;
@@ -107,7 +152,9 @@ pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
                 }
                 offset = Some((d, pos));
             } else {
-                r.pending.push((d, pos));
+                if !r.pending.push((d, pos)) {
+                    return Err(too_long(input, pos, "tiles"));
+                }
             }
             continue;
         }
@@ -153,8 +200,10 @@ pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
                 if (oc == '[') != (c == ']') {
                     return Err(r.err(ErrorKind::Bracket(c), pos));
                 }
-                let meld = make_meld(&r, oc, opos, &inner, offset, plus)?;
-                melds.push((meld, opos));
+                let meld = make_meld(&r, oc, opos, inner.as_slice(), offset, plus)?;
+                if !melds.push((meld, opos)) {
+                    return Err(too_long(input, opos, "melds"));
+                }
                 open = None;
                 in_offset = false;
             }
@@ -192,13 +241,13 @@ pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
     };
     // Melds first so that a fifth copy is reported at the concealed tile, where the
     // mistake usually is.
-    for (m, pos) in &melds {
+    for (m, pos) in melds.as_slice() {
         for t in m.tiles() {
             add(t, *pos, &mut held)?;
         }
         hand.melds.push(*m);
     }
-    for &(item, pos) in &concealed {
+    for &(item, pos) in concealed.as_slice() {
         match item {
             Item::Tile(t) => {
                 add(t, pos, &mut held)?;
@@ -288,6 +337,17 @@ fn make_meld(
 
 /// Reads a single tile kind, e.g. `"5p"`, `"7z"` or a glyph (`"E"`... in COMH format).
 pub fn parse_tile(input: &str, format: Format) -> Result<Tile> {
+    // The common case, a digit and a suit letter, without the general reader.
+    if let [d @ b'1'..=b'9', letter] = input.as_bytes() {
+        let rank = d - b'1';
+        match (letter, format) {
+            (b'm', _) => return Ok(rank),
+            (b'p', _) => return Ok(9 + rank),
+            (b's', _) => return Ok(18 + rank),
+            (b'z', Format::Compact) if rank < 7 => return Ok(27 + rank),
+            _ => {}
+        }
+    }
     let p = parse(input, format)?;
     let h = p.hand;
     if h.melds.is_empty() && h.flowers == 0 && h.concealed_len() == 1 {
@@ -338,6 +398,18 @@ mod tests {
         assert_eq!((added.kind, added.from), (MeldKind::AddedKong, Some(2)));
         // The same brackets mean an exposed kong in compact notation.
         assert_eq!(compact("[1111m]").unwrap().melds[0].kind, MeldKind::Kong);
+    }
+
+    #[test]
+    fn single_tiles() {
+        for t in 0..KINDS as Tile {
+            assert_eq!(parse_tile(&tiles::name(t), Format::Compact), Ok(t));
+        }
+        assert_eq!(parse_tile("E", Format::Comh), Ok(27));
+        assert!(parse_tile("8z", Format::Compact).is_err());
+        assert!(parse_tile("1z", Format::Comh).is_err());
+        assert!(parse_tile("0m", Format::Compact).is_err());
+        assert!(parse_tile("11m", Format::Compact).is_err());
     }
 
     #[test]
