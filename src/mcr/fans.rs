@@ -177,6 +177,67 @@ pub struct Set {
     pub declared: bool,
 }
 
+/// The sets of one arrangement, kept inline: seven pairs is the most there can be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sets {
+    items: [Set; 7],
+    len: u8,
+}
+
+impl Sets {
+    pub const fn new() -> Sets {
+        const NONE: Set = Set { kind: SetKind::Pair, tile: 0, melded: false, declared: false };
+        Sets { items: [NONE; 7], len: 0 }
+    }
+
+    /// Adds a set. An arrangement never has more than seven; a further one would be a
+    /// bug upstream, and is dropped rather than allowed to corrupt memory or panic.
+    pub fn push(&mut self, set: Set) {
+        debug_assert!((self.len as usize) < self.items.len(), "more than seven sets");
+        if let Some(slot) = self.items.get_mut(self.len as usize) {
+            *slot = set;
+            self.len += 1;
+        }
+    }
+
+    pub fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+}
+
+impl Default for Sets {
+    fn default() -> Self {
+        Sets::new()
+    }
+}
+
+impl std::ops::Deref for Sets {
+    type Target = [Set];
+
+    fn deref(&self) -> &[Set] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl<'a> IntoIterator for &'a Sets {
+    type Item = &'a Set;
+    type IntoIter = std::slice::Iter<'a, Set>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<Set> for Sets {
+    fn from_iter<I: IntoIterator<Item = Set>>(iter: I) -> Sets {
+        let mut sets = Sets::new();
+        for s in iter {
+            sets.push(s);
+        }
+        sets
+    }
+}
+
 /// What the whole hand looks like, shared by every arrangement of it.
 pub struct HandFacts {
     /// All 14 (or more, with kongs) tiles by kind, melds included.

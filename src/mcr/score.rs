@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use super::fans::{self, id, Exclusion as FanExclusion, FanCounts, HandFacts, Set, SetKind};
+use super::fans::{self, id, Exclusion as FanExclusion, FanCounts, HandFacts, Set, SetKind, Sets};
 use super::sets::order;
 use super::situation::{Options, Situation};
 use crate::distance::{KNITTED, KNITTED_MASKS};
@@ -33,7 +33,7 @@ pub struct Scored {
     /// The arrangement scored: its form and sets (the pair is a `Pair` set). Special
     /// forms without sets (十三幺, 全不靠, 七星不靠) have none; seven pairs lists pairs.
     pub form: Option<Form>,
-    pub sets: Vec<Set>,
+    pub sets: Sets,
     /// The nine tiles of a knitted straight (组合龙), when the form has one.
     pub knitted: Option<[Tile; 9]>,
     /// Fans not counted and why (only when asked for).
@@ -56,10 +56,10 @@ fn engine() -> &'static Engine {
 }
 
 /// Every way to split `counts` into `sets` sets and one pair (standard form).
-fn standard_splits(counts: &mut Counts, sets: usize, acc: &mut Vec<Set>, out: &mut Vec<Vec<Set>>, pair: bool) {
+fn standard_splits(counts: &mut Counts, sets: usize, acc: &mut Sets, out: &mut Vec<Sets>, pair: bool) {
     let Some(k) = (0..KINDS).find(|&t| counts[t] > 0) else {
         if sets == 0 && pair {
-            out.push(acc.clone());
+            out.push(*acc);
         }
         return;
     };
@@ -186,7 +186,7 @@ fn shape_waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32) ->
     n
 }
 
-fn declared_sets(hand: &Hand) -> Vec<Set> {
+fn declared_sets(hand: &Hand) -> Sets {
     hand.melds
         .iter()
         .map(|m| {
@@ -216,7 +216,7 @@ fn nine_gates(before: &Counts, hand: &Hand, win: Tile) -> bool {
 struct Candidate {
     fans: FanCounts,
     form: Form,
-    sets: Vec<Set>,
+    sets: Sets,
     knitted: Option<[Tile; 9]>,
     dropped: u8,
 }
@@ -239,7 +239,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         }
     }
     let mut facts = HandFacts { tiles: all, kongs, melded, unique_wait: false };
-    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(8);
     let mut seven_pairs = false;
     let concealed_hand = hand.melds.is_empty();
 
@@ -277,7 +277,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             candidates.push(Candidate {
                 fans: f,
                 form: Form::ThirteenOrphans,
-                sets: vec![],
+                sets: Sets::new(),
                 knitted: None,
                 dropped: 0,
             });
@@ -304,7 +304,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
                 candidates.push(Candidate {
                     fans: f,
                     form: Form::HonoursAndKnitted,
-                    sets: vec![],
+                    sets: Sets::new(),
                     knitted: None,
                     dropped: 0,
                 });
@@ -333,30 +333,34 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
                 _ => f.add(id::SHORT_STRAIGHT, 1),
             }
             fans::win_fans(&s, &mut f);
-            candidates.push(Candidate { fans: f, form: Form::Standard, sets: vec![], knitted: None, dropped: 0 });
+            candidates.push(Candidate { fans: f, form: Form::Standard, sets: Sets::new(), knitted: None, dropped: 0 });
         }
     }
 
     // Standard arrangements, and the knitted straight (组合龙) with one set and a pair.
-    let mut splits: Vec<(Vec<Set>, Option<[Tile; 9]>)> = Vec::new();
+    let mut splits: Vec<(Sets, Option<[Tile; 9]>)> = Vec::with_capacity(8);
     let need = 4 - hand.melds.len();
-    let mut out = Vec::new();
-    standard_splits(&mut counts.clone(), need, &mut Vec::new(), &mut out, false);
+    let mut out = Vec::with_capacity(4);
+    standard_splits(&mut counts.clone(), need, &mut Sets::new(), &mut out, false);
     // ChineseOfficialMahjongHelper's order of arrangements (sets sorted, compared in its
     // tile order, a pung before a chow of the same tile): between equal totals the first
     // is kept, so the fans named agree with it.
-    out.sort_by_cached_key(|sets| {
-        let mut key: Vec<[u8; 3]> = sets
-            .iter()
-            .filter(|x| x.kind != SetKind::Pair)
-            .map(|x| match x.kind {
-                SetKind::Chow => [order(x.tile), order(x.tile + 1), order(x.tile + 2)],
-                _ => [order(x.tile); 3],
-            })
-            .collect();
-        key.sort_unstable();
-        key
-    });
+    if out.len() > 1 {
+        out.sort_by_cached_key(|sets| {
+            // At most four sets besides the pair; unused places sort last and are the same
+            // in every arrangement of one hand.
+            let mut key = [[u8::MAX; 3]; 4];
+            let melds = sets.iter().filter(|x| x.kind != SetKind::Pair);
+            for (slot, x) in key.iter_mut().zip(melds) {
+                *slot = match x.kind {
+                    SetKind::Chow => [order(x.tile), order(x.tile + 1), order(x.tile + 2)],
+                    _ => [order(x.tile); 3],
+                };
+            }
+            key.sort_unstable();
+            key
+        });
+    }
     splits.extend(out.into_iter().map(|v| (v, None)));
     if need >= 3 {
         for nine in KNITTED {
@@ -368,7 +372,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
                 rest[t as usize] -= 1;
             }
             let mut out = Vec::new();
-            standard_splits(&mut rest, need - 3, &mut Vec::with_capacity(5), &mut out, false);
+            standard_splits(&mut rest, need - 3, &mut Sets::new(), &mut out, false);
             splits.extend(out.into_iter().map(|v| (v, Some(nine))));
         }
     }
@@ -388,7 +392,9 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         }
     }
     for (mut sets, knitted) in splits {
-        sets.extend(declared.iter().copied());
+        for &d in &declared {
+            sets.push(d);
+        }
         let (f, dropped) = fans::standard_fans(&sets, knitted.is_some(), &facts, &s, options);
         let mut f = f;
         if knitted.is_some() {
@@ -406,7 +412,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             total: 0,
             fans: FanCounts::default(),
             form: None,
-            sets: vec![],
+            sets: Sets::new(),
             knitted: None,
             excluded: vec![],
         });
@@ -460,7 +466,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         total,
         fans: chosen,
         form: Some(c.form),
-        sets: c.sets.clone(),
+        sets: c.sets,
         knitted: c.knitted,
         excluded,
     })
