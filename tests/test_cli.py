@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import haidi
 from haidi.cli import main
 
 
@@ -93,3 +94,22 @@ def test_limit_must_be_positive(capsys):
     with pytest.raises(SystemExit) as info:
         main(["decompose", "11123455678999m", "--limit", "0"])
     assert info.value.code == 2
+
+
+def test_winning_waits(capsys):
+    # Beijing: a hand with declared melds wins only self-drawn.
+    code, out, _ = run(capsys, "waits", "--winning", "--rules", "beijing", "1m456m789p[123p][111z]", "--json")
+    assert json.loads(out) == {"waits": []}
+    code, out, _ = run(
+        capsys, "waits", "--winning", "--self-drawn", "-r", "beijing", "1m456m789p[123p][111z]", "--json"
+    )
+    assert json.loads(out) == {"waits": ["1m"]}
+    code, out, _ = run(capsys, "waits", "--winning", "--rules", "beijing", "1m456m789p[123p][111z]")
+    assert "completed by 1m" in out
+
+
+def test_winning_waits_mcr_needs_eight_points():
+    mcr = haidi.ruleset("mcr")
+    # 6p and 9p complete it; 6p makes 三色三步高 (456m 567s 678p) and scores 9, 9p only 3.
+    assert mcr.waits("123m456m78p11s[567s]") == ["6p", "9p"]
+    assert mcr.winning_waits("123m456m78p11s[567s]") == ["6p"]

@@ -45,11 +45,19 @@ def _glyphs(tiles: Sequence[str]) -> str:
 
 
 def _waits(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    waits = rs.waits(hand, args.wild, format=args.format)
-    if not waits:
-        text = f"{hand}: no waits (not ready; shanten {rs.shanten(hand, args.wild, format=args.format)})"
+    if args.winning:
+        situation = {"self_drawn": True} if args.self_drawn else {}
+        waits = rs.winning_waits(hand, args.wild, format=args.format, **situation)
     else:
-        text = f"{hand}: {' '.join(waits)}  {_glyphs(waits)}  ({len(waits)} kinds)"
+        waits = rs.waits(hand, args.wild, format=args.format)
+    if waits:
+        kinds = f"{len(waits)} kind{'s' if len(waits) != 1 else ''}"
+        text = f"{hand}: {' '.join(waits)}  {_glyphs(waits)}  ({kinds})"
+    elif args.winning and rs.waits(hand, args.wild, format=args.format):
+        completing = " ".join(rs.waits(hand, args.wild, format=args.format))
+        text = f"{hand}: no winning waits (completed by {completing}, which would not score a win)"
+    else:
+        text = f"{hand}: no waits (not ready; shanten {rs.shanten(hand, args.wild, format=args.format)})"
     return {"waits": waits}, text
 
 
@@ -240,6 +248,13 @@ def build_parser() -> argparse.ArgumentParser:
             help="hand notation (comh: ChineseOfficialMahjongHelper strings)",
         )
         sp.add_argument("--json", action="store_true", help="print one JSON object a hand")
+        if name == "waits":
+            sp.add_argument(
+                "--winning",
+                action="store_true",
+                help="only waits that score a win under the ruleset's scoring (on a discard unless --self-drawn)",
+            )
+            sp.add_argument("--self-drawn", dest="self_drawn", action="store_true", help="with --winning: 自摸")
         if name == "decompose":
             sp.add_argument("--limit", type=_positive, default=100, help="at most this many arrangements (default 100)")
     _add_eval(sub)

@@ -93,6 +93,26 @@ class Ruleset:
         """
         return self.engine.waits(hand, wilds, format=format, extra_wilds=extra_wilds)
 
+    def winning_waits(
+        self,
+        hand: HandLike,
+        wilds: WildsLike = None,
+        *,
+        format: str = "compact",
+        **situation: Any,
+    ) -> list[str]:
+        """The waits that would score a win, not only complete the hand: MCR's 8 points,
+        Hainan's 番 on a discard, Beijing's and Tangshan's self-drawn-only hands.
+
+        ``situation`` holds the ruleset's other keys (``self_drawn``, ``seat_wind`` ...), as
+        for ``evaluate``; the hand is the one waiting, and each wait is tried as ``win``.
+        """
+        h = hand if isinstance(hand, Hand) else Hand(hand, format)
+        if wilds is not None:
+            situation["wilds"] = wilds
+        waits = self.waits(h, wilds)
+        return [t for t in waits if self.evaluate(hand=str(h), win=t, **situation)["win"]]
+
     def is_win(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0) -> bool:
         """Whether a hand of 14/17 tiles is complete under this ruleset's forms."""
         return self.engine.is_win(hand, wilds, format=format, extra_wilds=extra_wilds)
