@@ -233,3 +233,18 @@ def best(scored: list[dict[str, Any]], key: str = "total") -> dict[str, Any]:
 def evaluate_list(evaluate: Callable[..., dict[str, Any]], ruleset: Any, situations: Any) -> list[dict[str, Any]]:
     """``evaluate_many`` for a list of situation dicts (see ``_outcome.evaluate_each``)."""
     return oc.evaluate_each(evaluate, ruleset, situations, {})
+
+
+def describe(result: Mapping[str, Any], situation: Mapping[str, Any], headline: str, wild_name: str) -> str:
+    """The readable form of a 番 result: ``headline`` follows "win, " on the first line,
+    and the wilds are named ``wild_name`` (混, 惠牌)."""
+    head = f"{situation.get('hand')} + {situation.get('win')}"
+    if not result["win"]:
+        return f"{head}: no win ({result.get('reason')})"
+    lines = [f"{head}: win, {headline}"]
+    if result["wilds"]:
+        lines.append(f"  {wild_name}: {' '.join(result['wilds'])}")
+    lines.append(f"  {result['form']}: {result['arrangement']}")
+    for f in result["fans"]:
+        lines.append(f"  {f['name']}  {f['name_en']}  {f['value']} 番")
+    return "\n".join(lines)

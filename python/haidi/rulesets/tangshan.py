@@ -221,16 +221,8 @@ def evaluate_many(ruleset: Ruleset, situations: Any) -> list[dict[str, Any]]:
 
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
     """The readable form ``haidi eval --rules tangshan`` prints."""
-    head = f"{situation.get('hand')} + {situation.get('win')}"
-    if not result["win"]:
-        return f"{head}: no win ({result.get('reason')})"
-    lines = [f"{head}: win, {result['total']} 番 = {result['points']} points (胡 1, each 番 doubles)"]
-    if result["wilds"]:
-        lines.append(f"  混: {' '.join(result['wilds'])}")
-    lines.append(f"  {result['form']}: {result['arrangement']}")
-    for f in result["fans"]:
-        lines.append(f"  {f['name']}  {f['name_en']}  {f['value']} 番")
-    return "\n".join(lines)
+    headline = f"{result['total']} 番 = {result['points']} points (胡 1, each 番 doubles)" if result["win"] else ""
+    return w.describe(result, situation, headline, "混")
 
 
 def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
