@@ -156,11 +156,11 @@ def test_you_fan_cai_neng_hu():
 def test_waits_and_discard_waits():
     hand = "[111m][456p][789s]55s99s"
     assert HN.waits(hand) == ["5s", "9s"]  # a self-draw completes on either
-    assert hainan.discard_waits(HN, hand) == ["9s"]  # only 9s leaves a 2-5-8 pair
-    assert hainan.discard_waits(HN, "[111m][456p][789s]23m99s") == []
-    assert hainan.discard_waits(HN, "[111m][456p][789s]66z99s") == ["6z"]
-    assert hainan.discard_waits(HN, "[111m][456p][789s]66z99s", options={"white_dragon": True}) == ["6z"]
-    assert hainan.discard_waits(HN, "[111m][456p][789s]55z99s", options={"white_dragon": True}) == ["5z"]
+    assert HN.winning_waits(hand) == ["9s"]  # only 9s leaves a 2-5-8 pair
+    assert HN.winning_waits("[111m][456p][789s]23m99s") == []
+    assert HN.winning_waits("[111m][456p][789s]66z99s") == ["6z"]
+    assert HN.winning_waits("[111m][456p][789s]66z99s", options={"white_dragon": True}) == ["6z"]
+    assert HN.winning_waits("[111m][456p][789s]55z99s", options={"white_dragon": True}) == ["5z"]
 
 
 def test_not_complete():

@@ -12,6 +12,7 @@ import numpy as np
 
 from ._core import Engine, Hand, HandError
 from .rulesets import REGISTRY, RulesetSpec
+from .rulesets._outcome import evaluate_each
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -53,8 +54,13 @@ class Ruleset:
         return self._scoring("evaluate")(self, **situation)
 
     def evaluate_many(self, situations: Any, **options: Any) -> Any:
-        """Scores many situations: a list of dicts, or columns (see the ruleset's docs)."""
-        return self._scoring("evaluate_many")(self, situations, **options)
+        """Scores many situations: a list of dicts, returning a list of results (a bad
+        situation raises ``HandError`` naming its index); ``options`` apply to each. MCR
+        also takes columns (see ``haidi.rulesets.mcr``)."""
+        batch = getattr(self.module, "evaluate_many", None)
+        if batch is not None:
+            return batch(self, situations, **options)
+        return evaluate_each(self._scoring("evaluate"), self, situations, options)
 
     def settle(self, outcome: Mapping[str, Any]) -> list[int]:
         """Four payments by seat (seat 0 the dealer), positive for what a seat receives;

@@ -230,11 +230,6 @@ def best(scored: list[dict[str, Any]], key: str = "total") -> dict[str, Any]:
     return max(scored, key=lambda r: r[key])
 
 
-def evaluate_list(evaluate: Callable[..., dict[str, Any]], ruleset: Any, situations: Any) -> list[dict[str, Any]]:
-    """``evaluate_many`` for a list of situation dicts (see ``_outcome.evaluate_each``)."""
-    return oc.evaluate_each(evaluate, ruleset, situations, {})
-
-
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any], headline: str, wild_name: str) -> str:
     """The readable form of a 番 result: ``headline`` follows "win, " on the first line,
     and the wilds are named ``wild_name`` (混, 惠牌)."""

@@ -269,11 +269,6 @@ def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
     return r
 
 
-def evaluate_many(ruleset: Ruleset, situations: Any) -> list[dict[str, Any]]:
-    """Scores a list of situation dicts; a bad one gives ``{"error": message}``."""
-    return w.evaluate_list(evaluate, ruleset, situations)
-
-
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
     """The readable form ``haidi eval --rules beijing`` prints."""
     headline = f"{result['total']} 番 ({result['variant']})" if result["win"] else ""

@@ -253,12 +253,6 @@ def _evaluate_dealt(ruleset: Ruleset, situation: Mapping[str, Any], flags: dict[
     }
 
 
-def evaluate_many(ruleset: Ruleset, situations: Any, **options: Any) -> list[dict[str, Any]]:
-    """``evaluate`` of each situation dict in a list; keyword ``options`` (``format``,
-    ``options``) apply to every situation that does not set them."""
-    return oc.evaluate_each(evaluate, ruleset, situations, options)
-
-
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
     """The readable line(s) of ``haidi eval --rules changsha``."""
     head = f"{situation.get('hand')}" + (f" + {situation['win']}" if situation.get("win") else "")

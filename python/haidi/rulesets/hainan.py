@@ -232,24 +232,6 @@ def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
     }
 
 
-def discard_waits(ruleset: Ruleset, hand: Any, **situation: Any) -> list[str]:
-    """The waits of a ready hand on which a discard win is allowed (each has a 番).
-
-    ``ruleset.waits(hand)`` lists every tile that completes the hand, and so every tile a
-    self-drawn win may come on; this keeps those a discard may bring. Takes the situation
-    keys ``seat``/``seat_wind``, ``flowers``, ``format``, ``options``.
-    """
-    fmt = situation.get("format", "compact")
-    h = hand if isinstance(hand, Hand) else Hand(str(hand), fmt)
-    return [t for t in ruleset.waits(h) if evaluate(ruleset, hand=h, win=t, **situation)["discard_win"]]
-
-
-def evaluate_many(ruleset: Ruleset, situations: Any, **options: Any) -> list[dict[str, Any]]:
-    """``evaluate`` of each situation dict in a list; keyword ``options`` (``format``,
-    ``options``) apply to every situation that does not set them."""
-    return oc.evaluate_each(evaluate, ruleset, situations, options)
-
-
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
     """The readable line(s) of ``haidi eval --rules hainan``."""
     head = f"{situation.get('hand')}" + (f" + {situation['win']}" if situation.get("win") else "")

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import _core
-from . import _outcome as oc
 from ._spec import RulesetSpec
 
 if TYPE_CHECKING:
@@ -1072,11 +1071,6 @@ def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
     explain = bool(situation.get("explain"))
     sit = _situation(ruleset, situation)
     return _winner(ruleset, sit, explain) if sit.winner else _loser(sit)
-
-
-def evaluate_many(ruleset: Ruleset, situations: Any, **options: Any) -> list[dict[str, Any]]:
-    """Scores a list of situations (dicts); ``options`` apply to each."""
-    return oc.evaluate_each(evaluate, ruleset, situations, options)
 
 
 # ---------------------------------------------------------------------------------------
