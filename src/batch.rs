@@ -39,7 +39,10 @@ impl Rows<'_> {
     }
 
     fn row(&self, i: usize) -> &Counts {
-        self.counts[i * KINDS..(i + 1) * KINDS].try_into().expect("rows are 34 wide")
+        // Rows are whole (validate checks the length); an empty row stands in otherwise,
+        // so no index can panic.
+        static EMPTY: Counts = [0; KINDS];
+        self.counts.get(i * KINDS..(i + 1) * KINDS).and_then(|r| r.try_into().ok()).unwrap_or(&EMPTY)
     }
 
     fn melds(&self, i: usize) -> u8 {
