@@ -113,3 +113,12 @@ def test_winning_waits_mcr_needs_eight_points():
     # 6p and 9p complete it; 6p makes 三色三步高 (456m 567s 678p) and scores 9, 9p only 3.
     assert mcr.waits("123m456m78p11s[567s]") == ["6p", "9p"]
     assert mcr.winning_waits("123m456m78p11s[567s]") == ["6p"]
+
+
+def test_version_and_module_entry():
+    r = subprocess.run([sys.executable, "-m", "haidi", "--version"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("haidi ")
+    r = subprocess.run(
+        [sys.executable, "-m", "haidi", "waits", "1112345678999m", "--json"], capture_output=True, text=True
+    )
+    assert json.loads(r.stdout)["waits"][0] == "1m"

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ._core import HandError, tile_glyph
+from ._core import HandError, __version__, tile_glyph
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
 
@@ -223,6 +223,7 @@ def _add_eval(sub: Any) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="haidi", description="Chinese mahjong hands: waits, shanten, arrangements.")
+    p.add_argument("--version", action="version", version=f"haidi {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
