@@ -422,7 +422,7 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
                 MeldKind::Pung => GroupKind::Pung,
                 _ => GroupKind::Kong,
             };
-            Group { kind, tiles: m.tiles(), wilds: 0, meld: Some(m.kind) }
+            Group { kind, tiles: m.tiles().collect(), wilds: 0, meld: Some(m.kind) }
         })
         .collect();
     let push = |form: Form, set: BTreeSet<Vec<Group>>, result: &mut Vec<Arrangement>| {

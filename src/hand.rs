@@ -45,18 +45,21 @@ pub struct Meld {
 }
 
 impl Meld {
-    /// The kinds of the meld's tiles, in order.
-    pub fn tiles(&self) -> Vec<Tile> {
-        match self.kind {
-            MeldKind::Chow => vec![self.tile, self.tile + 1, self.tile + 2],
-            MeldKind::Pung => vec![self.tile; 3],
-            _ => vec![self.tile; 4],
-        }
+    /// The kinds of the meld's tiles, in order (without allocating: melds are counted in
+    /// hot paths).
+    pub fn tiles(&self) -> impl Iterator<Item = Tile> + Clone {
+        let (len, step) = match self.kind {
+            MeldKind::Chow => (3, 1),
+            MeldKind::Pung => (3, 0),
+            _ => (4, 0),
+        };
+        let first = self.tile;
+        (0..len).map(move |i| first + i * step)
     }
 
     /// Compact notation: `[123m]`, `[555p,2]`, `[5555p+]`, `{1111z}`.
     pub fn notation(&self) -> String {
-        let body = tiles::tiles_to_string(&self.tiles());
+        let body = tiles::tiles_to_string(&self.tiles().collect::<Vec<_>>());
         match self.kind {
             MeldKind::ConcealedKong => format!("{{{body}}}"),
             _ => {

@@ -77,7 +77,7 @@ impl PyHand {
             .collect();
         for m in &self.inner.melds {
             out.push('[');
-            out.extend(m.tiles().into_iter().map(tiles::glyph));
+            out.extend(m.tiles().map(tiles::glyph));
             out.push(']');
         }
         out.extend((0..8u8).filter(|f| self.inner.flowers >> f & 1 == 1).map(tiles::flower_glyph));
@@ -126,7 +126,7 @@ impl PyMeld {
 
     #[getter]
     fn tiles(&self) -> Vec<String> {
-        self.inner.tiles().into_iter().map(tiles::name).collect()
+        self.inner.tiles().map(tiles::name).collect()
     }
 
     /// Seat offset of the player who supplied the tile (1-3), when known.
