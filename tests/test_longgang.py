@@ -544,3 +544,34 @@ def test_waits_and_shanten_on_16_tiles_with_wilds(capsys):
 def test_evaluate_many():
     rows = RS.evaluate_many([{"hand": F + "68m55s", "win": "7m"}, {"hand": F + "34m7z1f", "wilds": "9m"}])
     assert [r["total"] for r in rows] == [50, 0]
+
+
+def _ids(**situation):
+    return [p["id"] for p in RS.evaluate(**situation)["patterns"]]
+
+
+def test_runs_and_sets_of_kongs_and_pungs():
+    # 附一 S: "五连杠3台，五杠子3台，四连杠3台，四杠子3台 ... 三连杠3台，三同杠3台，五连刻3台 ... 四连刻2台"
+    four_pungs = dict(hand="[111m][222m][333m][444m]789p5s", win="5s")
+    assert "four_pung_run" not in _ids(**four_pungs)  # optional: off by default
+    r = RS.evaluate(**four_pungs, optional=["four_pung_run"])
+    assert [p["tai"] for p in r["patterns"] if p["id"] == "four_pung_run"] == [2]
+    assert "three_kong_run" in _ids(hand="{1111m}{2222m}{3333m}789p456s5s", win="5s", optional=["three_kong_run"])
+    assert "three_same_kongs" in _ids(hand="{1111m}{1111p}{1111s}789p456s5s", win="5s", optional=["three_same_kongs"])
+    # Not a run: 1, 2 and 4.
+    assert "three_kong_run" not in _ids(hand="{1111m}{2222m}{4444m}789p456s5s", win="5s", optional=["three_kong_run"])
+    five = _ids(hand="{1111m}{2222m}{3333m}{4444m}{5555m}5s", win="5s", optional=["five_kong_run", "five_kongs"])
+    assert "five_kong_run" in five and "four_kong_run" not in five
+
+
+def test_red_hands_are_lazi_options():
+    # 附一 header: "一些极难之番役，有此地方玩法算腊子"; J "点点红：由１３５６７９筒和一对红中所组成的糊牌形"
+    dotted = dict(hand="[111p][333p][555p][567p][999p]7z", win="7z")
+    assert RS.evaluate(**dotted)["total"] < 300
+    r = RS.evaluate(**dotted, optional=["dotted_red"])
+    assert r["total"] == 300 and "dotted_red" in [p["id"] for p in r["patterns"]]
+    # K "红一点：由２３４６８索和一对红中所组成的胡牌形": the pair must be 红中.
+    assert "one_red" in _ids(hand="[234s][222s][333s][666s][888s]7z", win="7z", optional=["one_red"])
+    assert "one_red" not in _ids(hand="[234s][222s][333s][666s][888s]6z", win="6z", optional=["one_red"])
+    # I "红孔雀：胡牌中只有么鸡，五条，七条，九条和红中" (in 16 tiles only 八对半 can hold it).
+    assert "red_peacock" in _ids(hand="1111s5555s7777s99s77z", win="7z", optional=["red_peacock"])

@@ -591,6 +591,40 @@ def _concealed_pungs(x: Scored) -> int:
     return n
 
 
+def _run(kinds: list[int], n: int, free: int = 0) -> int:
+    """Whether n consecutive ranks of one suit are among ``kinds``, up to ``free`` of them
+    supplied by groups of wilds alone."""
+    have = set(kinds)
+    return int(
+        any(sum(k not in have for k in range(lo, lo + n)) <= free for s in (0, 9, 18) for lo in range(s, s + 10 - n))
+    )
+
+
+def _kong_kinds(x: Scored) -> list[int]:
+    # A 财神 cannot make a kong, so only real kongs count.
+    return [g.base for g in x.groups if g.shape == "kong" and g.base is not None]
+
+
+def _pung_kinds(x: Scored) -> list[int]:
+    return [g.base for g in x.triplets() if g.base is not None]
+
+
+def _wild_melds(x: Scored) -> int:
+    return sum(g.shape == "wild_meld" for g in x.groups)
+
+
+def _same_rank_kongs(x: Scored) -> int:
+    kongs = set(_kong_kinds(x))
+    return int(any(all(s * 9 + r in kongs for s in range(3)) for r in range(9)))
+
+
+def _red_pair_hand(x: Scored, allowed: set[int]) -> int:
+    """点点红 / 红一点: every tile among ``allowed`` and a pair of 红中."""
+    pair = x.pair()
+    red_pair = pair is not None and (pair.base == RED or pair.base is None)
+    return int(red_pair and _all_kinds(x, lambda k: k in allowed or k == RED))
+
+
 def _identical_chows(x: Scored) -> int:
     bases = [g.base for g in x.chows()]
     return int(any(bases.count(b) >= 4 for b in set(bases)))
@@ -754,6 +788,85 @@ PATTERN_TABLE: tuple[Pattern, ...] = (
         "melded hand self-drawn",
         1,
         lambda x: int(_open_melds(x) == 5 and x.role == "single" and x.sit.self_drawn),
+        optional=True,
+    ),
+    # 附一 S: the runs and sets of kongs and pungs, with the 台 the list gives
+    # ("五连杠3台 ... 四连杠3台 ... 三连杠3台，三同杠3台，五连刻3台 ... 四连刻2台"). A run
+    # counts instead of the plainer count of kongs it implies (五、（一）: not counted twice).
+    Pattern(
+        "five_kong_run",
+        "五连杠",
+        "five consecutive kongs",
+        3,
+        lambda x: _run(_kong_kinds(x), 5),
+        excludes=("four_kong_run", "three_kong_run", "five_pung_run", "four_pung_run"),
+        optional=True,
+    ),
+    Pattern(
+        "four_kong_run",
+        "四连杠",
+        "four consecutive kongs",
+        3,
+        lambda x: _run(_kong_kinds(x), 4),
+        excludes=("four_kongs", "three_kongs", "three_kong_run", "four_pung_run"),
+        optional=True,
+    ),
+    Pattern(
+        "three_kong_run",
+        "三连杠",
+        "three consecutive kongs",
+        3,
+        lambda x: _run(_kong_kinds(x), 3),
+        excludes=("three_kongs",),
+        optional=True,
+    ),
+    Pattern(
+        "three_same_kongs", "三同杠", "three kongs of one rank", 3, _same_rank_kongs, ("three_kongs",), optional=True
+    ),
+    Pattern(
+        "five_pung_run",
+        "五连刻",
+        "five consecutive pungs",
+        3,
+        lambda x: _run(_pung_kinds(x), 5, _wild_melds(x)),
+        excludes=("four_pung_run",),
+        optional=True,
+    ),
+    Pattern(
+        "four_pung_run",
+        "四连刻",
+        "four consecutive pungs",
+        2,
+        lambda x: _run(_pung_kinds(x), 4, _wild_melds(x)),
+        optional=True,
+    ),
+    # 附一 I, J, K: "有此地方玩法算腊子" (some places count these as 腊子), which is all the
+    # text gives them, so as options they are 腊子.
+    Pattern(
+        "red_peacock",
+        "红孔雀",
+        "red peacock (1 5 7 9 bamboo and red dragons)",
+        3,
+        lambda x: int(_all_kinds(x, lambda k: k in (18, 22, 24, 26, RED))),
+        lazi=True,
+        optional=True,
+    ),
+    Pattern(
+        "dotted_red",
+        "点点红",
+        "dotted red (1 3 5 6 7 9 dots, a pair of red dragons)",
+        3,
+        lambda x: _red_pair_hand(x, {9, 11, 13, 14, 15, 17}),
+        lazi=True,
+        optional=True,
+    ),
+    Pattern(
+        "one_red",
+        "红一点",
+        "one red (2 3 4 6 8 bamboo, a pair of red dragons)",
+        3,
+        lambda x: _red_pair_hand(x, {19, 20, 21, 23, 25}),
+        lazi=True,
         optional=True,
     ),
 )
