@@ -140,6 +140,9 @@ impl Engine {
         let melds = (self.forms.melds - view.melds.count.min(self.forms.melds)) as usize;
         let pair_ok = self.forms.pair_kinds;
         let groups: [Distances; 4] = [0, 1, 2, 3].map(|g| group_distances(view, g, pair_ok));
+        // Without wilds, a drawn tile can only complete a standard hand by joining tiles of
+        // its own kind or within two ranks of it in its suit: a tile alone forms nothing.
+        let candidates = if view.wilds == 0 { candidates & near_held(&view.counts) } else { candidates };
         let mut mask = 0u64;
         let mut v = view.clone();
         for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
@@ -171,6 +174,18 @@ impl Engine {
         self.check_wilds(wilds)?;
         forms::check_hand(hand, &self.forms, self.tiles, &self.name, ready, wilds.extra as usize)
     }
+}
+
+/// Kinds held, or within two ranks of a held kind in the same suit.
+fn near_held(counts: &Counts) -> u64 {
+    let held = (0..KINDS).fold(0u64, |m, t| m | ((counts[t] > 0) as u64) << t);
+    let mut near = held & !tiles::SUITED_KINDS;
+    for s in 0..3 {
+        let suit = (held >> (9 * s)) & 0x1FF;
+        let spread = (suit | suit << 1 | suit << 2 | suit >> 1 | suit >> 2) & 0x1FF;
+        near |= spread << (9 * s);
+    }
+    near
 }
 
 #[cfg(test)]
