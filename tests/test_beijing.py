@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import haidi
-from haidi.cli import main
 from haidi.rulesets.beijing import kept_stacks
 
 RS = haidi.ruleset("beijing")
@@ -191,15 +188,7 @@ def test_settlement_sums_to_zero(winner, discarder, total, rounds, mutual, base,
     assert sum(pay) == 0 and len(pay) == 4
 
 
-def run(capsys, monkeypatch, *argv, stdin=None):
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_readable_and_json(capsys, monkeypatch) -> None:
+def test_cli_readable_and_json(haidi_cli) -> None:
     argv = [
         "eval",
         "--rules",
@@ -211,22 +200,20 @@ def test_cli_readable_and_json(capsys, monkeypatch) -> None:
         "--set",
         "indicator=9p",
     ]
-    code, out, _ = run(capsys, monkeypatch, *argv)
+    code, out, _ = haidi_cli(*argv)
     assert code == 0 and "对对和" in out and "3 番" in out and "惠牌: 1p" in out
-    code, out, _ = run(capsys, monkeypatch, *argv, "--json")
+    code, out, _ = haidi_cli(*argv, "--json")
     assert json.loads(out)["total"] == 3
 
 
-def test_cli_jsonl_with_a_bad_line(capsys, monkeypatch) -> None:
+def test_cli_jsonl_with_a_bad_line(haidi_cli) -> None:
     good = {"hand": "123m456p234s11z5z7s", "win": "8s", "seat_wind": "S", "discarder_wind": "E", "indicator": "6z"}
     stdin = "\n".join([json.dumps(good), '{"hand": "123m", "win": "1m"}', "[1, 2]"])
-    code, out, _ = run(capsys, monkeypatch, "eval", "-r", "beijing", "--jsonl", stdin=stdin)
+    code, out, _ = haidi_cli("eval", "-r", "beijing", "--jsonl", stdin=stdin)
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and rows[0]["total"] == 2 and "error" in rows[1] and "error" in rows[2]
 
 
-def test_cli_bad_key_exits_2(capsys, monkeypatch) -> None:
-    code, _, err = run(
-        capsys, monkeypatch, "eval", "-r", "beijing", "123m456p789s1122z", "--win", "1z", "--set", "colour=red"
-    )
+def test_cli_bad_key_exits_2(haidi_cli) -> None:
+    code, _, err = haidi_cli("eval", "-r", "beijing", "123m456p789s1122z", "--win", "1z", "--set", "colour=red")
     assert code == 2 and "unknown beijing situation keys: colour" in err

@@ -3,16 +3,13 @@ settlement and `haidi eval --rules changsha`. Quotes are from seed 001, part 廣
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import haidi
-from haidi import cli
 from haidi.rulesets import changsha
 
 CS = haidi.ruleset("changsha")
@@ -337,35 +334,24 @@ def test_settlements_sum_to_zero(seats, scores, discarder, self_drawn, dealer, b
 # -- the command line ------------------------------------------------------------------
 
 
-def run_cli(argv: list[str], stdin: str | None = None):
-    old_in, old_out = sys.stdin, sys.stdout
-    sys.stdin = io.StringIO(stdin or "")
-    sys.stdout = io.StringIO()
-    try:
-        code = cli.main(argv)
-        return code, sys.stdout.getvalue()
-    finally:
-        sys.stdin, sys.stdout = old_in, old_out
-
-
-def test_cli_readable():
-    code, out = run_cli(["eval", "--rules", "changsha", "1122334455667m", "--win", "7m", "--self-drawn"])
+def test_cli_readable(haidi_cli):
+    code, out, _ = haidi_cli("eval", "--rules", "changsha", "1122334455667m", "--win", "7m", "--self-drawn")
     assert code == 0 and "2 大胡" in out and "七巧对" in out and "清一色" in out and "self-drawn" in out
-    code, out = run_cli(["eval", "--rules", "changsha", "123m456m789p123p4s", "--win", "4s"])
+    code, out, _ = haidi_cli("eval", "--rules", "changsha", "123m456m789p123p4s", "--win", "4s")
     assert code == 0 and "no win" in out and "2-5-8" in out
-    code, out = run_cli(["eval", "--rules", "changsha", "1346m1379p134679s", "--set", "dealt=true"])
+    code, out, _ = haidi_cli("eval", "--rules", "changsha", "1346m1379p134679s", "--set", "dealt=true")
     assert code == 0 and "板板胡" in out and "1 小胡" in out
 
 
-def test_cli_json_and_flags():
-    code, out = run_cli(
-        ["eval", "--rules", "changsha", "123m456m789p123p5s", "--win", "5s", "--wall-last", "--self-drawn", "--json"]
+def test_cli_json_and_flags(haidi_cli):
+    code, out, _ = haidi_cli(
+        "eval", "--rules", "changsha", "123m456m789p123p5s", "--win", "5s", "--wall-last", "--self-drawn", "--json"
     )
     r = json.loads(out)
     assert code == 0 and r["big"] == 1 and r["patterns"][0]["id"] == "last_tile_draw"
 
 
-def test_cli_jsonl_keeps_going():
+def test_cli_jsonl_keeps_going(haidi_cli):
     lines = "\n".join(
         [
             json.dumps({"hand": "123m456m789p123p5s", "win": "5s", "robbing_kong": True}),
@@ -374,14 +360,14 @@ def test_cli_jsonl_keeps_going():
             json.dumps({"hand": "1111m2345p3467s9s", "dealt": True}),
         ]
     )
-    code, out = run_cli(["eval", "--rules", "changsha", "--jsonl"], lines)
+    code, out, _ = haidi_cli("eval", "--rules", "changsha", "--jsonl", stdin=lines)
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(rows) == 4
     assert rows[0]["big"] == 1 and "error" in rows[1] and "error" in rows[2] and rows[3]["small"] == 1
 
 
-def test_cli_error_exit():
-    code, _ = run_cli(["eval", "--rules", "changsha", "123m456m789p123p5s", "--win", "5s", "--flowers", "1f"])
+def test_cli_error_exit(haidi_cli):
+    code, _, _ = haidi_cli("eval", "--rules", "changsha", "123m456m789p123p5s", "--win", "5s", "--flowers", "1f")
     assert code == 2
 
 

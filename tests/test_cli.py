@@ -10,64 +10,52 @@ import haidi
 from haidi.cli import main
 
 
-def run(capsys, *argv, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        import io
-
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_waits_json_matches_the_documented_shape(capsys):
-    code, out, _ = run(capsys, "waits", "1112345678999m", "--json")
+def test_waits_json_matches_the_documented_shape(haidi_cli):
+    code, out, _ = haidi_cli("waits", "1112345678999m", "--json")
     assert code == 0
     assert json.loads(out) == {"waits": [f"{i}m" for i in range(1, 10)]}
     assert out.strip() == '{"waits": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"]}'
 
 
-def test_shanten_json(capsys):
-    code, out, _ = run(capsys, "shanten", "123m456p789s1234z", "--json")
+def test_shanten_json(haidi_cli):
+    code, out, _ = haidi_cli("shanten", "123m456p789s1234z", "--json")
     assert (code, json.loads(out)) == (0, {"shanten": 2})
 
 
-def test_readable_output(capsys):
-    code, out, _ = run(capsys, "waits", "1112345678999m")
+def test_readable_output(haidi_cli):
+    code, out, _ = haidi_cli("waits", "1112345678999m")
     assert code == 0 and "9 kinds" in out and "🀇" in out
-    code, out, _ = run(capsys, "decompose", "111222333m456p77z")
+    code, out, _ = haidi_cli("decompose", "111222333m456p77z")
     assert "2 arrangements" in out and "pung" not in out  # groups are written as tiles
     assert "111m" in out and "123m" in out
 
 
-def test_rules_and_wilds(capsys):
-    code, out, _ = run(capsys, "waits", "123456789m11p2z7z", "--wild", "7z", "--json")
+def test_rules_and_wilds(haidi_cli):
+    code, out, _ = haidi_cli("waits", "123456789m11p2z7z", "--wild", "7z", "--json")
     assert json.loads(out) == {"waits": ["1p", "2z", "7z"]}
-    code, out, _ = run(capsys, "shanten", "--rules", "longgang", "123456789m123p11s77z", "--json")
+    code, out, _ = haidi_cli("shanten", "--rules", "longgang", "123456789m123p11s77z", "--json")
     assert json.loads(out) == {"shanten": 0}
 
 
-def test_stdin_one_hand_a_line(capsys, monkeypatch):
-    code, out, _ = run(
-        capsys, "shanten", "--json", stdin="1112345678999m\n\n# comment\n11123455678999m\n", monkeypatch=monkeypatch
-    )
+def test_stdin_one_hand_a_line(haidi_cli):
+    code, out, _ = haidi_cli("shanten", "--json", stdin="1112345678999m\n\n# comment\n11123455678999m\n")
     assert [json.loads(line) for line in out.splitlines()] == [{"shanten": 0}, {"shanten": -1}]
 
 
-def test_comh_format(capsys):
-    code, out, _ = run(capsys, "waits", "--format", "comh", "19m19s19pESWNCFP", "--json")
+def test_comh_format(haidi_cli):
+    code, out, _ = haidi_cli("waits", "--format", "comh", "19m19s19pESWNCFP", "--json")
     assert len(json.loads(out)["waits"]) == 13
 
 
 @pytest.mark.parametrize("hand", ["12x3m", "11111m", "123m"])
-def test_bad_input_exits_2_with_a_message(capsys, hand):
-    code, out, err = run(capsys, "waits", hand)
+def test_bad_input_exits_2_with_a_message(haidi_cli, hand):
+    code, out, err = haidi_cli("waits", hand)
     assert code == 2 and out == ""
     assert err.startswith("haidi: error: ")
 
 
-def test_bad_line_does_not_stop_the_stream(capsys, monkeypatch):
-    code, out, err = run(capsys, "shanten", "--json", stdin="12x\n1112345678999m\n", monkeypatch=monkeypatch)
+def test_bad_line_does_not_stop_the_stream(haidi_cli):
+    code, out, err = haidi_cli("shanten", "--json", stdin="12x\n1112345678999m\n")
     assert code == 2 and json.loads(out) == {"shanten": 0} and "unknown character" in err
 
 
@@ -80,13 +68,11 @@ def test_installed_entry_point():
     assert r.returncode == 2 and "fifth copy" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_decompose_limit(capsys):
-    code, out, _ = run(
-        capsys, "decompose", "123m456p55556666z", "--wild", "5z", "--wild", "6z", "--limit", "3", "--json"
-    )
+def test_decompose_limit(haidi_cli):
+    code, out, _ = haidi_cli("decompose", "123m456p55556666z", "--wild", "5z", "--wild", "6z", "--limit", "3", "--json")
     obj = json.loads(out)
     assert len(obj["arrangements"]) == 3 and obj["complete_list"] is False
-    code, out, _ = run(capsys, "decompose", "111222333m456p77z", "--json")
+    code, out, _ = haidi_cli("decompose", "111222333m456p77z", "--json")
     assert json.loads(out)["complete_list"] is True
 
 
@@ -96,15 +82,13 @@ def test_limit_must_be_positive(capsys):
     assert info.value.code == 2
 
 
-def test_winning_waits(capsys):
+def test_winning_waits(haidi_cli):
     # Beijing: a hand with declared melds wins only self-drawn.
-    code, out, _ = run(capsys, "waits", "--winning", "--rules", "beijing", "1m456m789p[123p][111z]", "--json")
+    code, out, _ = haidi_cli("waits", "--winning", "--rules", "beijing", "1m456m789p[123p][111z]", "--json")
     assert json.loads(out) == {"waits": []}
-    code, out, _ = run(
-        capsys, "waits", "--winning", "--self-drawn", "-r", "beijing", "1m456m789p[123p][111z]", "--json"
-    )
+    code, out, _ = haidi_cli("waits", "--winning", "--self-drawn", "-r", "beijing", "1m456m789p[123p][111z]", "--json")
     assert json.loads(out) == {"waits": ["1m"]}
-    code, out, _ = run(capsys, "waits", "--winning", "--rules", "beijing", "1m456m789p[123p][111z]")
+    code, out, _ = haidi_cli("waits", "--winning", "--rules", "beijing", "1m456m789p[123p][111z]")
     assert "completed by 1m" in out
 
 

@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import haidi
-from haidi import cli
 from haidi.rulesets import hainan
 
 HN = haidi.ruleset("hainan")
@@ -342,34 +339,23 @@ def test_settlements_sum_to_zero(winner, discarder, dealer, streak, kongs, claim
 # -- the command line ------------------------------------------------------------------
 
 
-def run_cli(argv: list[str], stdin: str | None = None):
-    old_in, old_out = sys.stdin, sys.stdout
-    sys.stdin = io.StringIO(stdin or "")
-    sys.stdout = io.StringIO()
-    try:
-        code = cli.main(argv)
-        return code, sys.stdout.getvalue()
-    finally:
-        sys.stdin, sys.stdout = old_in, old_out
-
-
-def test_cli_readable():
-    code, out = run_cli(["eval", "--rules", "hainan", "[111m][444p][999s]345s1z", "--win", "1z"])
+def test_cli_readable(haidi_cli):
+    code, out, _ = haidi_cli("eval", "--rules", "hainan", "[111m][444p][999s]345s1z", "--win", "1z")
     assert code == 0 and "no win on a discard" in out and "有番才能胡" in out
-    code, out = run_cli(["eval", "--rules", "hainan", "[111m][444p][999s]345s1z", "--win", "1z", "--self-drawn"])
+    code, out, _ = haidi_cli("eval", "--rules", "hainan", "[111m][444p][999s]345s1z", "--win", "1z", "--self-drawn")
     assert code == 0 and "win self-drawn" in out
     argv = ["eval", "--rules", "hainan", "[111m][444p][999s]345s1z", "--win", "1z", "--seat", "W", "--flowers", "8f"]
-    code, out = run_cli(argv)
+    code, out, _ = haidi_cli(*argv)
     assert code == 0 and "本位花" in out and "1 番" in out
 
 
-def test_cli_json():
-    code, out = run_cli(["eval", "--rules", "hainan", "19m19p19s1234567z", "--win", "1m", "--json"])
+def test_cli_json(haidi_cli):
+    code, out, _ = haidi_cli("eval", "--rules", "hainan", "19m19p19s1234567z", "--win", "1m", "--json")
     r = json.loads(out)
     assert code == 0 and r["win"] and "thirteen_orphans" in fans(r)
 
 
-def test_cli_jsonl_keeps_going():
+def test_cli_jsonl_keeps_going(haidi_cli):
     lines = "\n".join(
         [
             json.dumps({"hand": "[111m][444p][999s]345s1z", "win": "1z", "seat": 2, "flowers": "3f"}),
@@ -378,14 +364,14 @@ def test_cli_jsonl_keeps_going():
             json.dumps({"hand": "1133m4466p7799s3z", "win": "3z"}),
         ]
     )
-    code, out = run_cli(["eval", "--rules", "hainan", "--jsonl"], lines)
+    code, out, _ = haidi_cli("eval", "--rules", "hainan", "--jsonl", stdin=lines)
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(rows) == 4
     assert rows[0]["win"] and "error" in rows[1] and "error" in rows[2] and rows[3]["win"]
 
 
-def test_cli_flower_count_is_refused():
-    code, _ = run_cli(["eval", "--rules", "hainan", "[111m][444p][999s]345s1z", "--win", "1z", "--flowers", "2"])
+def test_cli_flower_count_is_refused(haidi_cli):
+    code, _, _ = haidi_cli("eval", "--rules", "hainan", "[111m][444p][999s]345s1z", "--win", "1z", "--flowers", "2")
     assert code == 2
 
 

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import haidi
-from haidi.cli import main
 from haidi.rulesets import longgang as lg
 
 RS = haidi.ruleset("longgang")
@@ -483,60 +482,47 @@ def test_random_wins_agree_with_the_engine_and_stay_under_the_cap(seed, n_wilds,
 # --- the command line ------------------------------------------------------------------
 
 
-def run(capsys, *argv, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        import io
-        import sys
-
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_readable(capsys):
-    code, out, _ = run(capsys, "eval", "112335567789m9p9p2z1f", "--win", "7m", "--wild", "9p", "--rules", "longgang")
+def test_cli_readable(haidi_cli):
+    code, out, _ = haidi_cli("eval", "112335567789m9p9p2z1f", "--win", "7m", "--wild", "9p", "--rules", "longgang")
     assert code == 0
     assert "(0 + 20) x 2^3 = 160" in out and "混一色" in out and "坐花" in out
 
 
-def test_cli_json_with_flowers_and_set(capsys):
+def test_cli_json_with_flowers_and_set(haidi_cli):
     argv = ["eval", F + "55m5s1f", "--win", "5s", "--flowers", "234f", "--rules", "longgang", "--json"]
-    code, out, _ = run(capsys, *argv)
+    code, out, _ = haidi_cli(*argv)
     r = json.loads(out)
     assert code == 0 and r["total"] == 150 and r["patterns"][0]["id"] == "four_flowers"
-    code, out, _ = run(capsys, *argv[:-1], "--set", "loser_four_flowers_tai=1", "--json")
+    code, out, _ = haidi_cli(*argv[:-1], "--set", "loser_four_flowers_tai=1", "--json")
     assert json.loads(out)["total"] == 150  # a winner's 四花 stays 2 台
 
 
-def test_cli_loser_hand(capsys):
-    code, out, _ = run(capsys, "eval", "[123m][123p][123s]7z2z123m", "--flowers", "12f", "-w", "3f", "-r", "longgang")
+def test_cli_loser_hand(haidi_cli):
+    code, out, _ = haidi_cli("eval", "[123m][123p][123s]7z2z123m", "--flowers", "12f", "-w", "3f", "-r", "longgang")
     assert code == 0 and "陪家" in out and "= 70" in out
 
 
-def test_cli_jsonl_with_a_bad_line(capsys, monkeypatch):
+def test_cli_jsonl_with_a_bad_line(haidi_cli):
     lines = [
         json.dumps({"hand": F + "68m55s", "win": "7m", "self_drawn": True}),
         json.dumps({"hand": F + "68m55s", "win": "5z"}),
         "not json",
         json.dumps({"hand": "[123m][123p][123s]7z2z123m", "flowers": "12f", "wilds": "3f"}),
     ]
-    code, out, _ = run(
-        capsys, "eval", "--rules", "longgang", "--jsonl", stdin="\n".join(lines), monkeypatch=monkeypatch
-    )
+    code, out, _ = haidi_cli("eval", "--rules", "longgang", "--jsonl", stdin="\n".join(lines))
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(rows) == 4
     assert rows[0]["total"] == 50 and "白板" in rows[1]["error"] and "error" in rows[2]
     assert rows[3]["total"] == 70
 
 
-def test_cli_bad_hand_exits_2(capsys):
-    code, _, err = run(capsys, "eval", F + "68m5s", "--win", "7m", "--rules", "longgang")
+def test_cli_bad_hand_exits_2(haidi_cli):
+    code, _, err = haidi_cli("eval", F + "68m5s", "--win", "7m", "--rules", "longgang")
     assert code == 2 and "expected 16" in err
 
 
-def test_waits_and_shanten_on_16_tiles_with_wilds(capsys):
-    code, out, _ = run(capsys, "waits", "123456789m123p456s9p", "-w", "9p", "-r", "longgang", "--json")
+def test_waits_and_shanten_on_16_tiles_with_wilds(haidi_cli):
+    code, out, _ = haidi_cli("waits", "123456789m123p456s9p", "-w", "9p", "-r", "longgang", "--json")
     assert code == 0 and len(json.loads(out)["waits"]) == 33  # any kind but 白板
     assert RS.shanten("123456789m123p456s9p", ["9p"]) == 0
 

@@ -3,7 +3,6 @@ settlement, errors and the `haidi eval` command."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import sys
@@ -15,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import haidi
-from haidi import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = json.loads((ROOT / "tests" / "data" / "mcr_cases.json").read_text(encoding="utf-8"))
@@ -183,27 +181,16 @@ def test_settlement_sums_to_zero(winner: int, discarder, total: int) -> None:
         assert pay[winner] == 8 + total + 16
 
 
-def run_cli(argv: list, stdin: str = "") -> tuple:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
-    try:
-        code = cli.main(argv)
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
-
-
-def test_cli_eval_table_and_json() -> None:
-    code, out, _ = run_cli(["eval", "[111z][2222z]55p33344z", "--win", "4z", "--self-drawn"])
+def test_cli_eval_table_and_json(haidi_cli) -> None:
+    code, out, _ = haidi_cli("eval", "[111z][2222z]55p33344z", "--win", "4z", "--self-drawn")
     assert code == 0 and "大四喜" in out and "98 points" in out
-    code, out, _ = run_cli(["eval", "[111z][2222z]55p33344z", "--win", "4z", "--json"])
+    code, out, _ = haidi_cli("eval", "[111z][2222z]55p33344z", "--win", "4z", "--json")
     assert json.loads(out)["fans"][0]["id"] == 1
-    code, _, err = run_cli(["eval", "12x", "--win", "1m"])
+    code, _, err = haidi_cli("eval", "12x", "--win", "1m")
     assert code == 2 and err.startswith("haidi: error:")
 
 
-def test_cli_jsonl_keeps_going() -> None:
+def test_cli_jsonl_keeps_going(haidi_cli) -> None:
     lines = "\n".join(
         [
             json.dumps({"hand": "[111z][2222z]55p33344z", "win": "4z", "self_drawn": True}),
@@ -212,7 +199,7 @@ def test_cli_jsonl_keeps_going() -> None:
             json.dumps({"hand": "123m456p789s1122z", "win": "1z"}),
         ]
     )
-    code, out, _ = run_cli(["eval", "--rules", "mcr", "--jsonl"], lines)
+    code, out, _ = haidi_cli("eval", "--rules", "mcr", "--jsonl", stdin=lines)
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(rows) == 4
     assert rows[0]["total"] == 98 and "error" in rows[1] and "error" in rows[2] and "total" in rows[3]

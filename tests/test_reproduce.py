@@ -12,7 +12,6 @@ import sys
 import pytest
 
 from haidi import HandError, reproduce
-from haidi.cli import main
 
 ROOT = pathlib.Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "benches"))
@@ -257,49 +256,43 @@ def test_bad_sizes_are_hand_errors(tiles):
         reproduce.figures(tiles=tiles)
 
 
-def run(capsys, *argv):
-    code = main(["reproduce", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_table(capsys):
-    code, out, _ = run(capsys)
+def test_cli_table(haidi_cli):
+    code, out, _ = haidi_cli("reproduce")
     assert code == 0
     assert "90 of 105 published figures match" in out and "附六" in out
     line = next(x for x in out.splitlines() if x.startswith("multiwait13_1 "))
     assert line.split()[1:4] == ["14157", "14067", "no"]
 
 
-def test_cli_json_and_list(capsys):
-    code, out, _ = run(capsys, "--json", "--list")
+def test_cli_json_and_list(haidi_cli):
+    code, out, _ = haidi_cli("reproduce", "--json", "--list")
     doc = json.loads(out)
     assert code == 0 and len(doc["figures"]) == 105 and "附六" in doc["omitted"]
     assert len(doc["lists"]["16-tile 张张可胡"]) == 133
-    code, out, _ = run(capsys, "--list")
+    code, out, _ = haidi_cli("reproduce", "--list")
     assert "  1112345678999          听123456789" in out
 
 
-def test_cli_other_sizes(capsys):
-    code, out, _ = run(capsys, "--tiles", "7", "--json")
+def test_cli_other_sizes(haidi_cli):
+    code, out, _ = haidi_cli("reproduce", "--tiles", "7", "--json")
     assert code == 0 and json.loads(out)["figures"][0]["id"] == "ready7_hands"
-    code, out, _ = run(capsys, "--honours")
+    code, out, _ = haidi_cli("reproduce", "--honours")
     assert code == 0 and "honours13_ready_standard" in out
 
 
-def test_cli_bad_size_exits_2(capsys):
-    code, _, err = run(capsys, "--tiles", "15")
+def test_cli_bad_size_exits_2(haidi_cli):
+    code, _, err = haidi_cli("reproduce", "--tiles", "15")
     assert code == 2 and "eight pairs" in err
 
 
-def test_cli_plot(capsys, tmp_path):
+def test_cli_plot(haidi_cli, tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "waits.png"
-    code, out, _ = run(capsys, "--plot", str(path))
+    code, out, _ = haidi_cli("reproduce", "--plot", str(path))
     assert code == 0 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_cli_plot_without_matplotlib(capsys, monkeypatch, tmp_path):
+def test_cli_plot_without_matplotlib(haidi_cli, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    code, _, err = run(capsys, "--plot", str(tmp_path / "x.png"))
+    code, _, err = haidi_cli("reproduce", "--plot", str(tmp_path / "x.png"))
     assert code == 2 and "matplotlib" in err

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import haidi
-from haidi.cli import main
 from haidi.rulesets._wildscore import wild_from_indicator
 from haidi.rulesets.tangshan import PATTERNS
 
@@ -215,18 +212,8 @@ def test_settlement_sums_to_zero(winner, discarder, total, melds, exposed, conce
 # The command line.
 
 
-def run(capsys, monkeypatch, *argv, stdin=None):
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_readable(capsys, monkeypatch) -> None:
-    code, out, _ = run(
-        capsys,
-        monkeypatch,
+def test_cli_readable(haidi_cli) -> None:
+    code, out, _ = haidi_cli(
         "eval",
         "--rules",
         "tangshan",
@@ -240,15 +227,13 @@ def test_cli_readable(capsys, monkeypatch) -> None:
     assert code == 0 and "本混龙" in out and "4 points" in out and "混: 1s" in out
 
 
-def test_cli_json_with_wild(capsys, monkeypatch) -> None:
-    code, out, _ = run(
-        capsys, monkeypatch, "eval", "-r", "tangshan", "13m456p789s11z222s", "--win", "2m", "--wild", "5s", "--json"
-    )
+def test_cli_json_with_wild(haidi_cli) -> None:
+    code, out, _ = haidi_cli("eval", "-r", "tangshan", "13m456p789s11z222s", "--win", "2m", "--wild", "5s", "--json")
     r = json.loads(out)
     assert code == 0 and r["total"] == 2 and r["wilds"] == ["5s"]
 
 
-def test_cli_jsonl_with_a_bad_line(capsys, monkeypatch) -> None:
+def test_cli_jsonl_with_a_bad_line(haidi_cli) -> None:
     lines = "\n".join(
         [
             json.dumps({"hand": "123m456p789s1122z", "win": "1z"}),
@@ -256,7 +241,7 @@ def test_cli_jsonl_with_a_bad_line(capsys, monkeypatch) -> None:
             json.dumps({"hand": "123m456p789s1122z", "win": "1z", "open_ready": True}),
         ]
     )
-    code, out, _ = run(capsys, monkeypatch, "eval", "--rules", "tangshan", "--jsonl", stdin=lines)
+    code, out, _ = haidi_cli("eval", "--rules", "tangshan", "--jsonl", stdin=lines)
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(rows) == 3
     assert rows[0]["points"] == 2 and "error" in rows[1] and rows[2]["win"] is False
