@@ -213,6 +213,15 @@ fn nine_gates(before: &Counts, hand: &Hand, win: Tile) -> bool {
     })
 }
 
+/// The fans every concealed special form (七对, 十三幺, 全不靠) adds to its own: those of its
+/// tiles, of the win and of concealment, and 单钓将, as each waits on a single tile.
+fn concealed_form_fans(counts: &Counts, s: &Situation, f: &mut FanCounts) {
+    fans::tile_fans(counts, f);
+    fans::win_fans(s, f);
+    fans::concealment_fans(0, s, f);
+    f.add(id::SINGLE_WAIT, 1);
+}
+
 struct Candidate {
     fans: FanCounts,
     form: Form,
@@ -254,11 +263,8 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
                 && kinds[6] == kinds[0] + 6
                 && tiles::suit(kinds[0] as Tile) == tiles::suit(kinds[6] as Tile);
             f.add(if shifted { id::SEVEN_SHIFTED_PAIRS } else { id::SEVEN_PAIRS }, 1);
-            fans::tile_fans(&counts, &mut f);
             fans::tile_hog(&counts, 0, &mut f);
-            fans::win_fans(&s, &mut f);
-            fans::concealment_fans(0, &s, &mut f);
-            f.add(id::SINGLE_WAIT, 1);
+            concealed_form_fans(&counts, &s, &mut f);
             let sets = (0..KINDS)
                 .flat_map(|t| std::iter::repeat_n(t as Tile, counts[t] as usize / 2))
                 .map(|t| Set { kind: SetKind::Pair, tile: t, melded: false, declared: false })
@@ -270,10 +276,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         if orphans {
             let mut f = FanCounts::default();
             f.add(id::THIRTEEN_ORPHANS, 1);
-            fans::tile_fans(&counts, &mut f);
-            fans::win_fans(&s, &mut f);
-            fans::concealment_fans(0, &s, &mut f);
-            f.add(id::SINGLE_WAIT, 1);
+            concealed_form_fans(&counts, &s, &mut f);
             candidates.push(Candidate {
                 fans: f,
                 form: Form::ThirteenOrphans,
@@ -297,10 +300,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
                         f.add(id::KNITTED_STRAIGHT, 1);
                     }
                 }
-                fans::tile_fans(&counts, &mut f);
-                fans::win_fans(&s, &mut f);
-                fans::concealment_fans(0, &s, &mut f);
-                f.add(id::SINGLE_WAIT, 1);
+                concealed_form_fans(&counts, &s, &mut f);
                 candidates.push(Candidate {
                     fans: f,
                     form: Form::HonoursAndKnitted,
