@@ -214,7 +214,6 @@ fn overlap_capped(view: &View, mask: u64, per: u8) -> u32 {
 struct PairSlots([u8; 3]);
 
 impl PairSlots {
-    #[inline]
     fn of_kind(view: &View, four_as_two: bool, t: usize) -> PairSlots {
         let mut h = [0u8; 3];
         let (c, cap) = (view.counts[t], view.caps[t]);
@@ -228,17 +227,10 @@ impl PairSlots {
     }
 
     fn all(view: &View, four_as_two: bool) -> PairSlots {
-        let mut h = [0u8; 3];
-        for t in 0..KINDS {
-            let (c, cap) = (view.counts[t], view.caps[t]);
-            if cap >= 2 {
-                h[c.min(2) as usize] += 1;
-                if four_as_two && cap >= 4 {
-                    h[c.saturating_sub(2).min(2) as usize] += 1;
-                }
-            }
-        }
-        PairSlots(h)
+        (0..KINDS).fold(PairSlots([0; 3]), |acc, t| {
+            let k = Self::of_kind(view, four_as_two, t);
+            PairSlots([0, 1, 2].map(|v| acc.0[v] + k.0[v]))
+        })
     }
 
     fn without(self, other: PairSlots) -> PairSlots {

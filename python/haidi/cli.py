@@ -183,6 +183,16 @@ def _flowers(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
+def _add_format(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--format",
+        "-f",
+        default="compact",
+        choices=["compact", "comh"],
+        help="hand notation (comh: ChineseOfficialMahjongHelper strings)",
+    )
+
+
 def _add_eval(sub: Any) -> None:
     help_text = "score a win under a ruleset; --jsonl scores one JSON situation a line from stdin"
     sp = sub.add_parser("eval", help=help_text, description=help_text)
@@ -204,13 +214,7 @@ def _add_eval(sub: Any) -> None:
     sp.add_argument("--kong-replacement", dest="kong_replacement", action="store_true", help="杠上开花")
     sp.add_argument("--robbing-kong", dest="robbing_kong", action="store_true", help="抢杠和")
     sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
-    sp.add_argument(
-        "--format",
-        "-f",
-        default="compact",
-        choices=["compact", "comh"],
-        help="hand notation (comh: ChineseOfficialMahjongHelper strings)",
-    )
+    _add_format(sp)
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
     sp.add_argument("--jsonl", action="store_true", help="read JSON situations from stdin, one a line")
     sp.add_argument("--explain", action="store_true", help="list the fans not counted and why")
@@ -241,13 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
             help="ruleset: hand size and hand forms (default: mcr)",
         )
         sp.add_argument("--wild", "-w", action="append", metavar="TILE", help="a wild tile kind, e.g. 5z (repeatable)")
-        sp.add_argument(
-            "--format",
-            "-f",
-            default="compact",
-            choices=["compact", "comh"],
-            help="hand notation (comh: ChineseOfficialMahjongHelper strings)",
-        )
+        _add_format(sp)
         sp.add_argument("--json", action="store_true", help="print one JSON object a hand")
         if name == "waits":
             sp.add_argument(
