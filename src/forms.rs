@@ -155,17 +155,6 @@ impl View {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// The same view with one more tile of kind `t` (a wild if `t` is a wild kind).
-    pub fn plus(&self, t: Tile, wild_kinds: u64) -> View {
-        let mut v = self.clone();
-        if wild_kinds >> t & 1 == 1 {
-            v.wilds += 1;
-        } else {
-            v.counts[t as usize] += 1;
-        }
-        v
-    }
 }
 
 /// Checks that the hand's tiles are in the tile set and its size fits the forms:

@@ -21,7 +21,6 @@ pub const TARGETS: usize = (MAX_MELDS + 1) * 2;
 pub type Distances = [u8; TARGETS];
 
 pub struct Table {
-    kinds: usize,
     pub dist: Vec<Distances>,
 }
 
@@ -106,11 +105,7 @@ impl Table {
                 d
             })
             .collect();
-        Table { kinds, dist }
-    }
-
-    pub fn kinds(&self) -> usize {
-        self.kinds
+        Table { dist }
     }
 }
 

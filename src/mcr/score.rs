@@ -9,7 +9,7 @@ use super::situation::{Options, Situation};
 use crate::distance::{KNITTED, KNITTED_MASKS};
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::forms::{self, Form, Forms};
+use crate::forms::{Form, Forms};
 use crate::hand::{Hand, MeldKind};
 use crate::tiles::{self, Counts, Tile, ALL_KINDS, KINDS, ORPHANS};
 
@@ -470,11 +470,6 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         knitted: c.knitted,
         excluded,
     })
-}
-
-/// Checks a hand the way `evaluate` does, without scoring it.
-pub fn check(hand: &Hand) -> Result<()> {
-    forms::check_hand(hand, &engine().forms, ALL_KINDS, "mcr", Some(true), 0)
 }
 
 #[cfg(test)]
