@@ -8,7 +8,7 @@
 use super::data::{EXCLUDES, FANS, IMPLIED_EXCLUDES};
 use super::sets;
 use super::situation::{Options, Situation};
-use crate::tiles::{is_honour, is_orphan, rank, suit, Counts, Tile, GREEN, KINDS, WHITE};
+use crate::tiles::{is_orphan, rank, suit, Counts, Tile, GREEN, KINDS, WHITE};
 
 /// Slot of ChineseOfficialMahjongHelper's 明暗杠 (5 points) when that option is on: it
 /// has no number in the 2006 list.
@@ -103,48 +103,90 @@ pub mod id {
 }
 use id::*;
 
-/// Counts by fan id (index 0 unused, 82 = [`MINGANGANG`]).
+/// Points of one occurrence by fan id (index 0 unused, 82 = [`MINGANGANG`]).
+const POINTS: [u32; 83] = {
+    let mut p = [0u32; 83];
+    let mut i = 0;
+    while i < FANS.len() {
+        p[FANS[i].id as usize] = FANS[i].points as u32;
+        i += 1;
+    }
+    p[MINGANGANG as usize] = MINGANGANG_POINTS;
+    p
+};
+
+/// Counts by fan id (index 0 unused, 82 = [`MINGANGANG`]), with a mask of the ids
+/// counted so that totals and exclusions visit only those.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FanCounts(pub [u8; 83]);
+pub struct FanCounts {
+    counts: [u8; 83],
+    mask: u128,
+}
 
 impl Default for FanCounts {
     fn default() -> Self {
-        FanCounts([0; 83])
+        FanCounts { counts: [0; 83], mask: 0 }
     }
 }
 
 impl FanCounts {
     pub fn get(&self, fan: u8) -> u8 {
-        self.0[fan as usize]
+        self.counts[fan as usize]
     }
 
     pub fn add(&mut self, fan: u8, n: u8) {
-        self.0[fan as usize] = self.0[fan as usize].saturating_add(n);
+        self.set(fan, self.counts[fan as usize].saturating_add(n));
     }
 
     pub fn set(&mut self, fan: u8, n: u8) {
-        self.0[fan as usize] = n;
+        self.counts[fan as usize] = n;
+        if n > 0 {
+            self.mask |= 1u128 << fan;
+        } else {
+            self.mask &= !(1u128 << fan);
+        }
+    }
+
+    /// Counts by id, index 0 unused and 82 the optional 明暗杠.
+    pub fn counts(&self) -> &[u8; 83] {
+        &self.counts
     }
 
     /// Bit `id` set for every fan counted.
     pub fn mask(&self) -> u128 {
-        self.0.iter().enumerate().filter(|(_, &c)| c > 0).fold(0, |m, (i, _)| m | 1u128 << i)
+        self.mask
+    }
+
+    /// The ids counted, in increasing order (most valuable first).
+    pub fn ids(&self) -> impl Iterator<Item = u8> {
+        let mut m = self.mask;
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let id = m.trailing_zeros() as u8;
+                m &= m - 1;
+                id
+            })
+        })
+    }
+
+    /// Clears every fan whose bit is set in `mask`.
+    fn clear(&mut self, mask: u128) {
+        let mut m = self.mask & mask;
+        while m != 0 {
+            self.counts[m.trailing_zeros() as usize] = 0;
+            m &= m - 1;
+        }
+        self.mask &= !mask;
     }
 
     /// Points of one fan id (明暗杠 included).
     pub fn points_of(fan: u8) -> u32 {
-        if fan == MINGANGANG {
-            MINGANGANG_POINTS
-        } else if (1..=81).contains(&fan) {
-            FANS[fan as usize - 1].points as u32
-        } else {
-            0
-        }
+        POINTS.get(fan as usize).copied().unwrap_or(0)
     }
 
     /// Sum of points, flowers included.
     pub fn total(&self) -> u32 {
-        self.0.iter().enumerate().map(|(i, &c)| c as u32 * Self::points_of(i as u8)).sum()
+        self.ids().map(|i| self.counts[i as usize] as u32 * POINTS[i as usize]).sum()
     }
 
     /// Sum of points without flowers (what the 8-point minimum looks at).
@@ -153,7 +195,7 @@ impl FanCounts {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&c| c == 0)
+        self.mask == 0
     }
 }
 
@@ -260,16 +302,33 @@ pub struct Exclusion {
     pub rule: &'static str,
 }
 
+/// Bit masks of kinds (bit t for kind t).
+mod kinds {
+    const fn suit(ranks: &[u8], s: u32) -> u64 {
+        let mut m = 0u64;
+        let mut i = 0;
+        while i < ranks.len() {
+            m |= 1 << (9 * s + ranks[i] as u32 - 1);
+            i += 1;
+        }
+        m
+    }
+    pub const HONOURS: u64 = 0x7F << 27;
+    pub const WINDS: u64 = 0xF << 27;
+    pub const DRAGONS: u64 = 0x7 << 31;
+    pub const TERMINALS: u64 = suit(&[1, 9], 0) | suit(&[1, 9], 1) | suit(&[1, 9], 2);
+    pub const ORPHANS: u64 = TERMINALS | HONOURS;
+    /// 推不倒: 1234589p, 245689s, white.
+    pub const REVERSIBLE: u64 = suit(&[1, 2, 3, 4, 5, 8, 9], 1) | suit(&[2, 4, 5, 6, 8, 9], 2) | 1 << super::WHITE;
+    /// 绿一色: 23468s and green.
+    pub const GREEN: u64 = suit(&[2, 3, 4, 6, 8], 2) | 1 << super::GREEN;
+}
+
 /// Fans of the tiles as a whole: suits, honours, terminals, ranges (for every form).
 pub fn tile_fans(tiles: &Counts, fans: &mut FanCounts) {
-    let present = |t: usize| tiles[t] > 0;
-    let kinds = || (0..KINDS).filter(|&t| present(t));
-    let mut suits = 0u8;
-    for t in kinds() {
-        suits |= 1 << suit(t as Tile);
-    }
-    let honours = suits & 8 != 0;
-    let suited = (suits & 7).count_ones();
+    let present = (0..KINDS).fold(0u64, |m, t| m | ((tiles[t] > 0) as u64) << t);
+    let honours = present & kinds::HONOURS != 0;
+    let suited = (0..3).filter(|s| present >> (9 * s) & 0x1FF != 0).count();
     if !honours {
         fans.add(NO_HONOURS, 1);
     }
@@ -280,42 +339,34 @@ pub fn tile_fans(tiles: &Counts, fans: &mut FanCounts) {
         0 => fans.add(ONE_VOIDED_SUIT, 1),
         _ => {}
     }
-    let winds = (27..31).any(present);
-    let dragons = (31..34).any(present);
-    if suited == 3 && winds && dragons {
+    if suited == 3 && present & kinds::WINDS != 0 && present & kinds::DRAGONS != 0 {
         fans.add(ALL_TYPES, 1);
     }
-    if kinds().all(|t| !is_orphan(t as Tile)) {
+    let only = |allowed: u64| present & !allowed == 0;
+    if present & kinds::ORPHANS == 0 {
         fans.add(ALL_SIMPLES, 1);
     }
-    // 推不倒: 1234589p, 245689s, white.
-    let reversible = |t: usize| match suit(t as Tile) {
-        1 => matches!(rank(t as Tile), 1 | 2 | 3 | 4 | 5 | 8 | 9),
-        2 => matches!(rank(t as Tile), 2 | 4 | 5 | 6 | 8 | 9),
-        3 => t as Tile == WHITE,
-        _ => false,
-    };
-    if kinds().all(reversible) {
+    if only(kinds::REVERSIBLE) {
         fans.add(REVERSIBLE_TILES, 1);
     }
-    let green = |t: usize| t as Tile == GREEN || (suit(t as Tile) == 2 && matches!(rank(t as Tile), 2 | 3 | 4 | 6 | 8));
-    if kinds().all(green) {
+    if only(kinds::GREEN) {
         fans.add(ALL_GREEN, 1);
     }
-    if kinds().all(|t| is_honour(t as Tile)) {
+    if only(kinds::HONOURS) {
         fans.add(ALL_HONOURS, 1);
-    } else if kinds().all(|t| is_orphan(t as Tile) && !is_honour(t as Tile)) {
+    } else if only(kinds::TERMINALS) {
         fans.add(ALL_TERMINALS, 1);
-    } else if kinds().all(|t| is_orphan(t as Tile)) {
+    } else if only(kinds::ORPHANS) {
         fans.add(ALL_TERMINALS_AND_HONOURS, 1);
     }
     if !honours {
-        let ranks = kinds().fold(0u16, |m, t| m | 1 << rank(t as Tile));
-        let within = |lo: u8, hi: u8| ranks & !(((1u16 << (hi + 1)) - 1) & !((1u16 << lo) - 1)) == 0;
+        // Bit r - 1 for every rank r held.
+        let ranks = (present | present >> 9 | present >> 18) & 0x1FF;
+        let within = |lo: u32, hi: u32| ranks & !(((1u64 << hi) - 1) & !((1u64 << (lo - 1)) - 1)) == 0;
         if within(1, 4) {
-            fans.add(if ranks & 1 << 4 != 0 { LOWER_FOUR } else { LOWER_TILES }, 1);
+            fans.add(if ranks & 1 << 3 != 0 { LOWER_FOUR } else { LOWER_TILES }, 1);
         } else if within(6, 9) {
-            fans.add(if ranks & 1 << 6 != 0 { UPPER_FOUR } else { UPPER_TILES }, 1);
+            fans.add(if ranks & 1 << 5 != 0 { UPPER_FOUR } else { UPPER_TILES }, 1);
         } else if within(4, 6) {
             fans.add(MIDDLE_TILES, 1);
         }
@@ -364,21 +415,33 @@ pub fn tile_hog(tiles: &Counts, kongs: u8, fans: &mut FanCounts) {
 /// Returns the fans before exclusions and the two-chow fans dropped by 套算一次.
 pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situation, opts: &Options) -> (FanCounts, u8) {
     let mut fans = FanCounts::default();
-    let mut chows: Vec<Tile> = Vec::with_capacity(4);
-    let mut pungs: Vec<Tile> = Vec::with_capacity(4);
+    // At most four of each (the knitted straight's pair of sets is one chow or pung).
+    let (mut chow_tiles, mut pung_tiles) = ([0 as Tile; 4], [0 as Tile; 4]);
+    let (mut n_chows, mut n_pungs) = (0, 0);
     let mut pair = 0;
     let (mut concealed_pungs, mut melded_kongs, mut concealed_kongs) = (0u8, 0u8, 0u8);
     for set in sets {
         match set.kind {
-            SetKind::Chow => chows.push(set.tile),
+            SetKind::Chow => {
+                if let Some(slot) = chow_tiles.get_mut(n_chows) {
+                    *slot = set.tile;
+                    n_chows += 1;
+                }
+            }
             SetKind::Pung => {
-                pungs.push(set.tile);
+                if let Some(slot) = pung_tiles.get_mut(n_pungs) {
+                    *slot = set.tile;
+                    n_pungs += 1;
+                }
                 if !set.melded {
                     concealed_pungs += 1;
                 }
             }
             SetKind::Kong => {
-                pungs.push(set.tile);
+                if let Some(slot) = pung_tiles.get_mut(n_pungs) {
+                    *slot = set.tile;
+                    n_pungs += 1;
+                }
                 if set.melded {
                     melded_kongs += 1;
                 } else {
@@ -388,6 +451,7 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
             SetKind::Pair => pair = set.tile,
         }
     }
+    let (chows, pungs) = (&chow_tiles[..n_chows], &pung_tiles[..n_pungs]);
     // A pung completed by a discard is exposed (明刻), unless the winning tile can be
     // read as part of a concealed chow.
     if !s.self_drawn {
@@ -437,7 +501,7 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
         };
         let mixed = terminal_chows && chows.iter().all(|&c| suit(c) != suit(pair)) && {
             let mut seen = [[false; 2]; 3];
-            for &c in &chows {
+            for &c in chows {
                 seen[suit(c) as usize][(rank(c) == 7) as usize] = true;
             }
             (0..3).filter(|&x| x != suit(pair) as usize).all(|x| seen[x] == [true, true])
@@ -447,13 +511,13 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
         } else if pure {
             fans.add(PURE_TERMINAL_CHOWS, 1);
         } else {
-            dropped = sets::chow_fans(&chows, &mut fans);
+            dropped = sets::chow_fans(chows, &mut fans);
         }
         if chows.len() == 4 && pair < 27 {
             fans.add(ALL_CHOWS, 1);
         }
     }
-    sets::pung_fans(&pungs, &mut fans);
+    sets::pung_fans(pungs, &mut fans);
     let wind_pair = (27..31).contains(&pair);
     let dragon_pair = pair >= WHITE;
     if fans.get(TWO_DRAGON_PUNGS) > 0 && dragon_pair {
@@ -465,7 +529,7 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
     // One-pung fans. A wind pung that scores 圈风刻, 门风刻 or belongs to 三风刻 is not
     // also a 幺九刻.
     let three_winds = fans.get(BIG_THREE_WINDS) > 0;
-    for &p in &pungs {
+    for &p in pungs {
         if p >= WHITE {
             fans.add(DRAGON_PUNG, 1);
         } else if p >= 27 {
@@ -533,35 +597,62 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
     (fans, dropped)
 }
 
-/// Applies the 不计 exclusions, most valuable fan first; records them in `log` when
-/// given. Sets 无番和 when nothing is left (flowers do not count as a fan).
+/// `EXCLUDE_MASKS[id]`: every fan that fan `id` makes not counted, by the list and by
+/// 不重复 together. 明暗杠 stands for 明杠 + 暗杠, so the kong fans that exclude those
+/// exclude it.
+const EXCLUDE_MASKS: [u128; 82] = {
+    let mut masks = [0u128; 82];
+    let mut id = 0;
+    while id < 82 {
+        let mut m = 0u128;
+        let (list, implied) = (EXCLUDES[id], IMPLIED_EXCLUDES[id]);
+        let mut j = 0;
+        while j < list.len() {
+            m |= 1 << list[j];
+            j += 1;
+        }
+        j = 0;
+        while j < implied.len() {
+            m |= 1 << implied[j];
+            j += 1;
+        }
+        if id == FOUR_KONGS as usize || id == THREE_KONGS as usize {
+            m |= 1 << MINGANGANG;
+        }
+        masks[id] = m;
+        id += 1;
+    }
+    masks
+};
+
+/// Applies the 不计 exclusions, most valuable fan first, so that a fan already excluded
+/// excludes nothing; records them in `log` when given. Sets 无番和 when nothing is left
+/// (flowers do not count as a fan).
 pub fn exclude(fans: &mut FanCounts, mut log: Option<&mut Vec<Exclusion>>) {
-    for by in 1..=80u8 {
-        if fans.get(by) == 0 {
+    // Fans 1..=80 can exclude others; ids rise as points fall.
+    let mut by_left = fans.mask() & (((1u128 << 81) - 1) & !1);
+    while by_left != 0 {
+        let by = by_left.trailing_zeros() as u8;
+        by_left &= by_left - 1;
+        let hit = fans.mask() & EXCLUDE_MASKS[by as usize];
+        if hit == 0 {
             continue;
         }
-        for (table, rule) in [(&EXCLUDES, "list"), (&IMPLIED_EXCLUDES, "implied")] {
-            for &e in table[by as usize] {
-                let n = fans.get(e);
-                if n > 0 {
-                    fans.set(e, 0);
-                    if let Some(l) = log.as_deref_mut() {
-                        l.push(Exclusion { fan: e, count: n, by, rule });
+        if let Some(l) = log.as_deref_mut() {
+            for (table, rule) in [(&EXCLUDES, "list"), (&IMPLIED_EXCLUDES, "implied")] {
+                for &e in table[by as usize] {
+                    if hit >> e & 1 == 1 {
+                        l.push(Exclusion { fan: e, count: fans.get(e), by, rule });
                     }
                 }
             }
         }
-        // 明暗杠 stands for 明杠 + 暗杠: the kong fans that exclude those exclude it.
-        if matches!(by, FOUR_KONGS | THREE_KONGS) && fans.get(MINGANGANG) > 0 {
-            fans.set(MINGANGANG, 0);
-        }
+        fans.clear(hit);
+        by_left &= !hit;
     }
-    let flowers = fans.get(FLOWER_TILES);
-    fans.set(FLOWER_TILES, 0);
-    if fans.is_empty() {
+    if fans.mask() & !(1u128 << FLOWER_TILES) == 0 {
         fans.add(CHICKEN_HAND, 1);
     }
-    fans.set(FLOWER_TILES, flowers);
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod data;
 pub mod fans;
 pub mod score;
 pub mod sets;
+pub mod shape;
 pub mod situation;
 
 pub use fans::{FanCounts, MINGANGANG};

@@ -54,6 +54,19 @@ fn consecutive_unordered(a: u8, b: u8, c: u8) -> bool {
     r[0] + 1 == r[1] && r[1] + 1 == r[2]
 }
 
+/// The three of four tiles that are not at `skip`, in order.
+fn without(t: [Tile; 4], skip: usize) -> [Tile; 3] {
+    let mut three = [0; 3];
+    let mut k = 0;
+    for (i, &x) in t.iter().enumerate() {
+        if i != skip {
+            three[k] = x;
+            k += 1;
+        }
+    }
+    three
+}
+
 /// The fan of two chows, given their lowest tiles.
 pub fn two_chows(a: Tile, b: Tile) -> Option<u8> {
     if suit(a) != suit(b) {
@@ -201,10 +214,10 @@ fn pairwise_chows(t: &[Tile], max: usize, fans: &mut FanCounts) -> u8 {
 /// The one two-chow fan the fourth chow adds to a three-chow fan: 一般高 first, then
 /// 喜相逢, 连六, 老少副.
 fn extra_chow_fan(three: [Tile; 3], extra: Tile) -> Option<u8> {
-    let found: Vec<u8> = three.iter().filter_map(|&x| two_chows(x, extra)).collect();
+    let found = three.map(|x| two_chows(x, extra));
     [id::PURE_DOUBLE_CHOW, id::MIXED_DOUBLE_CHOW, id::SHORT_STRAIGHT, id::TWO_TERMINAL_CHOWS]
         .into_iter()
-        .find(|f| found.contains(f))
+        .find(|&f| found.contains(&Some(f)))
 }
 
 /// Adds the fans of the chows (lowest tiles) to `fans`; returns the number of two-chow
@@ -220,14 +233,7 @@ pub fn chow_fans(chows: &[Tile], fans: &mut FanCounts) -> u8 {
             // Three of the four with a fan, plus one fan for the fourth: the best choice.
             let mut best: Option<(u32, u8, Option<u8>)> = None;
             for skip in (0..4).rev() {
-                let mut three = [0; 3];
-                let mut k = 0;
-                for (i, &x) in t.iter().enumerate() {
-                    if i != skip {
-                        three[k] = x;
-                        k += 1;
-                    }
-                }
+                let three = without(t, skip);
                 if let Some(f) = three_chows(three) {
                     let extra = extra_chow_fan(three, t[skip]);
                     let value = points(f) + extra.map_or(0, points);
@@ -280,8 +286,8 @@ pub fn pung_fans(pungs: &[Tile], fans: &mut FanCounts) {
             }
             let mut best: Option<(u32, u8, Option<u8>)> = None;
             for skip in (0..4).rev() {
-                let three: Vec<Tile> = (0..4).filter(|&i| i != skip).map(|i| t[i]).collect();
-                if let Some(f) = three_pungs([three[0], three[1], three[2]]) {
+                let three = without(t, skip);
+                if let Some(f) = three_pungs(three) {
                     let extra = three.iter().find_map(|&x| two_pungs(x, t[skip]));
                     let value = points(f) + extra.map_or(0, points);
                     if best.is_none_or(|(v, _, _)| value > v) {

@@ -376,7 +376,7 @@ pub fn mcr_evaluate_columns<'py>(
             wins.push(r.win);
             totals.push(r.total as i32);
             let row = &mut fans[i * FAN_COLUMNS..(i + 1) * FAN_COLUMNS];
-            row[1..].copy_from_slice(&r.fans.0[1..82]);
+            row[1..].copy_from_slice(&r.fans.counts()[1..82]);
             row[0] = r.fans.get(MINGANGANG);
         }
         Ok((wins, totals, fans))

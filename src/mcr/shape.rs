@@ -1,0 +1,334 @@
+//! Shape checks on tile counts, for the wait fans: which kinds complete a hand in any
+//! MCR form. Counts may exceed four here: a wait is judged by shape, so a kind whose
+//! four copies the hand holds still counts (public case 1234444678m456p + 1m).
+//!
+//! A suit splits into sets in one way that needs no search: the chows starting at each
+//! rank can be taken as few as possible (three equal chows are three pungs), so at each
+//! rank what the earlier chows leave is, modulo 3, the number of chows starting there.
+//! The pair's rank is fixed modulo 3 by the sum of ranks (every set adds a multiple of
+//! 3), which leaves at most three places to try it.
+
+use crate::distance::{GROUPS, KNITTED_MASKS};
+use crate::tiles::{Counts, KINDS, ORPHANS};
+
+const HONOURS: u64 = 0x7F << 27;
+
+const ORPHAN_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < ORPHANS.len() {
+        m |= 1 << ORPHANS[i];
+        i += 1;
+    }
+    m
+};
+
+/// Whether the ranks of one suit split into chows and pungs only.
+fn suit_sets(c: &[u8]) -> bool {
+    // Chows begun one and two ranks before, which still need a tile of this rank.
+    let (mut one, mut two) = (0u8, 0u8);
+    for (i, &n) in c.iter().enumerate() {
+        let Some(left) = n.checked_sub(one + two) else {
+            return false;
+        };
+        let start = left % 3;
+        if start > 0 && i + 2 >= c.len() {
+            return false;
+        }
+        (two, one) = (one, start);
+    }
+    true
+}
+
+/// Whether the ranks of one suit split into sets and, when `pair`, one pair.
+fn suit_splits(c: &[u8], pair: bool) -> bool {
+    if !pair {
+        return suit_sets(c);
+    }
+    let weighted: usize = c.iter().enumerate().map(|(i, &n)| i * n as usize).sum();
+    let mut d = [0u8; 9];
+    d[..c.len()].copy_from_slice(c);
+    (2 * weighted % 3..c.len()).step_by(3).any(|j| {
+        if c[j] < 2 {
+            return false;
+        }
+        d[j] -= 2;
+        let ok = suit_sets(&d[..c.len()]);
+        d[j] += 2;
+        ok
+    })
+}
+
+/// Whether honours split into pungs and, when `pair`, one pair.
+fn honours_split(c: &[u8], pair: bool) -> bool {
+    let mut pairs = 0;
+    for &n in c {
+        match n {
+            0 | 3 => {}
+            2 => pairs += 1,
+            _ => return false,
+        }
+    }
+    pairs == pair as u32
+}
+
+/// Sizes of the four groups (the suits and the honours) modulo 3.
+fn residues(c: &Counts) -> [u8; 4] {
+    GROUPS.map(|(lo, hi)| (c[lo..hi].iter().map(|&n| n as u32).sum::<u32>() % 3) as u8)
+}
+
+/// Whether residues allow sets and exactly one pair: one group of size 2 modulo 3, the
+/// others multiples of 3.
+fn one_pair(r: [u8; 4]) -> bool {
+    r.iter().filter(|&&x| x == 2).count() == 1 && !r.contains(&1)
+}
+
+/// Whether group `g` (a suit, or the honours) of `c` splits into sets, with one pair
+/// when its size is 2 modulo 3.
+fn group_splits(c: &Counts, g: usize) -> bool {
+    let (lo, hi) = GROUPS[g];
+    let part = &c[lo..hi];
+    let pair = match part.iter().map(|&n| n as u32).sum::<u32>() % 3 {
+        0 => false,
+        2 => true,
+        _ => return false,
+    };
+    if g < 3 {
+        suit_splits(part, pair)
+    } else {
+        honours_split(part, pair)
+    }
+}
+
+/// Kinds that could join a set or pair with `present`: held honours, and suited kinds
+/// within two ranks of a held kind of their suit.
+fn near(present: u64) -> u64 {
+    let mut out = present & HONOURS;
+    for s in 0..3 {
+        let suit = (present >> (9 * s)) & 0x1FF;
+        out |= ((suit | suit << 1 | suit << 2 | suit >> 1 | suit >> 2) & 0x1FF) << (9 * s);
+    }
+    out
+}
+
+/// Whether `c` (the concealed part with the winning tile: `need` sets and a pair) is
+/// complete with a knitted straight (组合龙) and `need - 3` sets, by shape.
+fn knitted_complete(c: &Counts, need: usize) -> bool {
+    let present = (0..KINDS).fold(0u64, |m, t| m | ((c[t] > 0) as u64) << t);
+    KNITTED_MASKS.into_iter().any(|mask| {
+        if present & mask != mask {
+            return false;
+        }
+        let mut rest = *c;
+        for (t, r) in rest.iter_mut().enumerate().take(27) {
+            *r -= (mask >> t & 1) as u8;
+        }
+        one_pair(residues(&rest))
+            && (0..4).all(|g| group_splits(&rest, g))
+            && rest.iter().map(|&n| n as usize).sum::<usize>() == 3 * (need - 3) + 2
+    })
+}
+
+/// The kinds that complete `before` (a concealed part that needs `need` sets and a
+/// pair) in any MCR form, by shape, as a mask; the search stops once `stop` are found.
+/// The special forms count only for a hand without melds (`concealed_hand`).
+pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32) -> u64 {
+    let (mut present, mut odd, mut multi) = (0u64, 0u64, 0u64);
+    for (t, &n) in before.iter().enumerate() {
+        present |= ((n > 0) as u64) << t;
+        odd |= ((n & 1) as u64) << t;
+        multi |= ((n > 1) as u64) << t;
+    }
+    let mut found = 0u64;
+    if concealed_hand {
+        // 七对 (four of a kind as two pairs), 十三幺, 全不靠 / 七星不靠.
+        if odd.count_ones() == 1 {
+            found |= odd;
+        }
+        if present & !ORPHAN_MASK == 0 {
+            if present == ORPHAN_MASK {
+                found |= ORPHAN_MASK;
+            } else if present.count_ones() == 12 {
+                found |= ORPHAN_MASK & !present;
+            }
+        }
+        if multi == 0 {
+            for mask in KNITTED_MASKS {
+                let allowed = mask | HONOURS;
+                if present & !allowed == 0 {
+                    found |= allowed & !present;
+                }
+            }
+        }
+    }
+    // The standard form: only the group a tile joins changes, and its size must leave one
+    // group holding the pair.
+    let r = residues(before);
+    let joinable: [bool; 4] = std::array::from_fn(|g| {
+        let mut after = r;
+        after[g] = (after[g] + 1) % 3;
+        one_pair(after)
+    });
+    let ok: [bool; 4] = std::array::from_fn(|g| group_splits(before, g));
+    let bad = ok.iter().filter(|&&x| !x).count();
+    if bad <= 1 {
+        let mut candidates = near(present) & !found;
+        while candidates != 0 && found.count_ones() < stop {
+            let t = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let g = GROUPS.iter().position(|&(lo, hi)| (lo..hi).contains(&t)).unwrap_or(3);
+            if !joinable[g] || (bad == 1 && ok[g]) {
+                continue;
+            }
+            let mut c = *before;
+            c[t] += 1;
+            if group_splits(&c, g) {
+                found |= 1 << t;
+            }
+        }
+    }
+    // The knitted straight with sets: at least eight of its nine kinds held.
+    if need >= 3 && found.count_ones() < stop && KNITTED_MASKS.iter().any(|&m| (present & m).count_ones() >= 8) {
+        for t in 0..KINDS {
+            if found >> t & 1 == 1 {
+                continue;
+            }
+            let mut c = *before;
+            c[t] += 1;
+            if knitted_complete(&c, need) {
+                found |= 1 << t;
+                if found.count_ones() >= stop {
+                    break;
+                }
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{parse, Format};
+    use crate::tiles::name;
+
+    /// Whether `c` splits into `sets` sets and one pair, by a plain search.
+    fn splits_into(c: &mut Counts, sets: usize, pair: bool) -> bool {
+        let Some(k) = (0..KINDS).find(|&t| c[t] > 0) else {
+            return sets == 0 && pair;
+        };
+        let try_take = |c: &mut Counts, take: &[usize], sets: usize, pair: bool| {
+            if take.iter().any(|&t| c[t] == 0) {
+                return false;
+            }
+            take.iter().for_each(|&t| c[t] -= 1);
+            let ok = splits_into(c, sets, pair);
+            take.iter().for_each(|&t| c[t] += 1);
+            ok
+        };
+        (!pair && c[k] >= 2 && try_take(c, &[k, k], sets, true))
+            || (sets > 0 && c[k] >= 3 && try_take(c, &[k, k, k], sets - 1, pair))
+            || (sets > 0 && k < 27 && k % 9 <= 6 && try_take(c, &[k, k + 1, k + 2], sets - 1, pair))
+    }
+
+    /// Every MCR form by the definitions, one kind at a time: the reference for `waits`.
+    fn complete(c: &Counts, need: usize, concealed_hand: bool) -> bool {
+        if splits_into(&mut c.clone(), need, false) {
+            return true;
+        }
+        if need >= 3
+            && KNITTED_MASKS.iter().any(|&m| {
+                let mut rest = *c;
+                (0..27).filter(|t| m >> t & 1 == 1).all(|t| {
+                    let had = rest[t] > 0;
+                    rest[t] = rest[t].saturating_sub(1);
+                    had
+                }) && splits_into(&mut rest, need - 3, false)
+            })
+        {
+            return true;
+        }
+        if !concealed_hand {
+            return false;
+        }
+        let kinds = (0..KINDS).filter(|&t| c[t] > 0);
+        c.iter().all(|&n| n % 2 == 0)
+            || (ORPHANS.iter().all(|&t| c[t as usize] > 0) && kinds.clone().all(|t| ORPHANS.contains(&(t as u8))))
+            || (c.iter().all(|&n| n <= 1)
+                && KNITTED_MASKS.iter().any(|&m| kinds.clone().all(|t| t >= 27 || m >> t & 1 == 1)))
+    }
+
+    fn reference(before: &Counts, need: usize, concealed_hand: bool) -> u64 {
+        (0..KINDS).fold(0, |m, t| {
+            let mut c = *before;
+            c[t] += 1;
+            m | (complete(&c, need, concealed_hand) as u64) << t
+        })
+    }
+
+    fn names(m: u64) -> Vec<String> {
+        (0..KINDS).filter(|&t| m >> t & 1 == 1).map(|t| name(t as u8)).collect()
+    }
+
+    fn check(hand: &str) -> Vec<String> {
+        let h = parse(hand, Format::Compact).unwrap().hand;
+        let need = 4 - h.melds.len();
+        let got = waits(&h.concealed, need, h.melds.is_empty(), 34);
+        assert_eq!(names(got), names(reference(&h.concealed, need, h.melds.is_empty())), "{hand}");
+        names(got)
+    }
+
+    #[test]
+    fn suits_split_without_search() {
+        assert!(!suit_sets(&[3, 1, 1, 1, 1, 1, 1, 1, 3]));
+        assert!(suit_sets(&[3, 3, 3, 0, 0, 0, 0, 0, 0]));
+        assert!(suit_sets(&[1, 2, 2, 1, 0, 0, 0, 0, 0]));
+        assert!(!suit_sets(&[1, 2, 1, 1, 0, 0, 0, 0, 0]));
+        assert!(!suit_sets(&[0, 0, 0, 0, 0, 0, 0, 1, 1]));
+        assert!(suit_splits(&[4, 1, 1, 1, 1, 1, 1, 1, 3], true));
+        assert!(suit_splits(&[2, 0, 0, 0, 0, 0, 0, 0, 0], true));
+        assert!(!suit_splits(&[1, 1, 0, 0, 0, 0, 0, 0, 0], true));
+    }
+
+    #[test]
+    fn waits_of_every_form() {
+        assert_eq!(check("1112345678999m").len(), 9);
+        assert_eq!(check("19m19p19s1234567z").len(), 13);
+        assert_eq!(check("1122334455667m"), ["1m", "4m", "7m"]);
+        assert_eq!(check("147m258p369s1234z"), ["5z", "6z", "7z"]);
+        assert_eq!(check("147m258p36s11z[123m]"), ["9s"]);
+        check("1234444678m456p");
+        check("1111m234p567p789p");
+    }
+
+    #[test]
+    fn waits_agree_with_a_plain_search() {
+        // A small deterministic generator: hands drawn from a few kinds, so that sets,
+        // pairs, fives of a kind and the special forms all occur.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for i in 0..20_000 {
+            let need = [4, 4, 3, 2, 1][i % 5];
+            let pool: Vec<usize> = match i % 3 {
+                0 => (0..9).collect(),
+                1 => (0..KINDS).collect(),
+                _ => (0..KINDS).filter(|&t| ORPHANS.contains(&(t as u8)) || KNITTED_MASKS[0] >> t & 1 == 1).collect(),
+            };
+            let mut before = [0u8; KINDS];
+            for _ in 0..3 * need + 1 {
+                before[pool[next(pool.len() as u64) as usize]] += 1;
+            }
+            let concealed_hand = need == 4;
+            let got = waits(&before, need, concealed_hand, 34);
+            assert_eq!(got, reference(&before, need, concealed_hand), "{before:?} need {need}");
+            // Stopping early still finds at least `stop` when there are that many.
+            let two = waits(&before, need, concealed_hand, 2);
+            assert_eq!(two.count_ones().min(2), got.count_ones().min(2));
+        }
+    }
+}
