@@ -66,7 +66,7 @@ fn standard_splits(
     pair: bool,
     knitted: Option<[Tile; 9]>,
 ) {
-    let Some(k) = (0..KINDS).find(|&t| counts[t] > 0) else {
+    let Some(k) = counts.iter().position(|&c| c > 0) else {
         if sets == 0 && pair {
             out.push((*acc, knitted));
         }
@@ -319,7 +319,8 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         })
     });
     if could_wait {
-        facts.unique_wait = shape::waits(&before, need, concealed_hand, 2).count_ones() == 1;
+        // The winning tile is one wait: the search stops at a second.
+        facts.unique_wait = shape::waits(&before, need, concealed_hand, 2, 1 << s.win).count_ones() == 1;
     }
     for (mut sets, knitted) in splits {
         for &d in &declared {

@@ -83,12 +83,10 @@ fn one_pair(r: [u8; 4]) -> bool {
     r.iter().filter(|&&x| x == 2).count() == 1 && !r.contains(&1)
 }
 
-/// Whether group `g` (a suit, or the honours) of `c` splits into sets, with one pair
-/// when its size is 2 modulo 3.
-fn group_splits(c: &Counts, g: usize) -> bool {
-    let (lo, hi) = GROUPS[g];
-    let part = &c[lo..hi];
-    let pair = match part.iter().map(|&n| n as u32).sum::<u32>() % 3 {
+/// Whether `part`, the counts of group `g` (a suit, or the honours) whose size is
+/// `residue` modulo 3, splits into sets, with one pair when the residue is 2.
+fn part_splits(part: &[u8], g: usize, residue: u8) -> bool {
+    let pair = match residue {
         0 => false,
         2 => true,
         _ => return false,
@@ -98,6 +96,12 @@ fn group_splits(c: &Counts, g: usize) -> bool {
     } else {
         honours_split(part, pair)
     }
+}
+
+/// Whether group `g` of `c` splits into sets, with one pair when its size is 2 modulo 3.
+fn group_splits(c: &Counts, g: usize) -> bool {
+    let part = &c[GROUPS[g].0..GROUPS[g].1];
+    part_splits(part, g, (part.iter().map(|&n| n as u32).sum::<u32>() % 3) as u8)
 }
 
 /// Kinds that could join a set or pair with `present`: held honours, and suited kinds
@@ -130,16 +134,17 @@ fn knitted_complete(c: &Counts, need: usize) -> bool {
 }
 
 /// The kinds that complete `before` (a concealed part that needs `need` sets and a
-/// pair) in any MCR form, by shape, as a mask; the search stops once `stop` are found.
-/// The special forms count only for a hand without melds (`concealed_hand`).
-pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32) -> u64 {
+/// pair) in any MCR form, by shape, as a mask, `known` (kinds already known to complete
+/// it) included; the search stops once `stop` are found. The special forms count only
+/// for a hand without melds (`concealed_hand`).
+pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32, known: u64) -> u64 {
     let (mut present, mut odd, mut multi) = (0u64, 0u64, 0u64);
     for (t, &n) in before.iter().enumerate() {
         present |= ((n > 0) as u64) << t;
         odd |= ((n & 1) as u64) << t;
         multi |= ((n > 1) as u64) << t;
     }
-    let mut found = 0u64;
+    let mut found = known;
     if concealed_hand {
         // 七对 (four of a kind as two pairs), 十三幺, 全不靠 / 七星不靠.
         if odd.count_ones() == 1 {
@@ -161,30 +166,29 @@ pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32) -> u
             }
         }
     }
-    // The standard form: only the group a tile joins changes, and its size must leave one
-    // group holding the pair.
+    // The standard form: a tile changes only the group it joins, which must leave one
+    // group (of size 2 modulo 3) to hold the pair, and the others must split as they are.
     let r = residues(before);
-    let joinable: [bool; 4] = std::array::from_fn(|g| {
+    let ok: [bool; 4] = std::array::from_fn(|g| part_splits(&before[GROUPS[g].0..GROUPS[g].1], g, r[g]));
+    let bad = ok.iter().filter(|&&x| !x).count();
+    let near = near(present);
+    for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
         let mut after = r;
         after[g] = (after[g] + 1) % 3;
-        one_pair(after)
-    });
-    let ok: [bool; 4] = std::array::from_fn(|g| group_splits(before, g));
-    let bad = ok.iter().filter(|&&x| !x).count();
-    if bad <= 1 {
-        let mut candidates = near(present) & !found;
+        if bad > 1 || (bad == 1 && ok[g]) || !one_pair(after) {
+            continue;
+        }
+        let mut part = [0u8; 9];
+        part[..hi - lo].copy_from_slice(&before[lo..hi]);
+        let mut candidates = (near & !found) >> lo & ((1 << (hi - lo)) - 1);
         while candidates != 0 && found.count_ones() < stop {
-            let t = candidates.trailing_zeros() as usize;
+            let i = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
-            let g = GROUPS.iter().position(|&(lo, hi)| (lo..hi).contains(&t)).unwrap_or(3);
-            if !joinable[g] || (bad == 1 && ok[g]) {
-                continue;
+            part[i] += 1;
+            if part_splits(&part[..hi - lo], g, after[g]) {
+                found |= 1 << (lo + i);
             }
-            let mut c = *before;
-            c[t] += 1;
-            if group_splits(&c, g) {
-                found |= 1 << t;
-            }
+            part[i] -= 1;
         }
     }
     // The knitted straight with sets: at least eight of its nine kinds held.
@@ -273,7 +277,7 @@ mod tests {
     fn check(hand: &str) -> Vec<String> {
         let h = parse(hand, Format::Compact).unwrap().hand;
         let need = 4 - h.melds.len();
-        let got = waits(&h.concealed, need, h.melds.is_empty(), 34);
+        let got = waits(&h.concealed, need, h.melds.is_empty(), 34, 0);
         assert_eq!(names(got), names(reference(&h.concealed, need, h.melds.is_empty())), "{hand}");
         names(got)
     }
@@ -324,11 +328,14 @@ mod tests {
                 before[pool[next(pool.len() as u64) as usize]] += 1;
             }
             let concealed_hand = need == 4;
-            let got = waits(&before, need, concealed_hand, 34);
+            let got = waits(&before, need, concealed_hand, 34, 0);
             assert_eq!(got, reference(&before, need, concealed_hand), "{before:?} need {need}");
             // Stopping early still finds at least `stop` when there are that many.
-            let two = waits(&before, need, concealed_hand, 2);
+            let two = waits(&before, need, concealed_hand, 2, 0);
             assert_eq!(two.count_ones().min(2), got.count_ones().min(2));
+            // Kinds known to complete the hand are kept and need no search.
+            let first = got & got.wrapping_neg();
+            assert_eq!(waits(&before, need, concealed_hand, 34, first), got);
         }
     }
 }
