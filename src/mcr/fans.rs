@@ -220,7 +220,8 @@ pub struct Set {
 }
 
 /// The sets of one arrangement, kept inline: seven pairs is the most there can be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Places past `len` hold leftovers and take no part in comparisons.
+#[derive(Clone, Copy, Debug)]
 pub struct Sets {
     items: [Set; 7],
     len: u8,
@@ -245,7 +246,31 @@ impl Sets {
     pub fn pop(&mut self) {
         self.len = self.len.saturating_sub(1);
     }
+
+    /// Keeps the first `len` sets.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len as u8);
+    }
+
+    /// Sorts by tile, and at one tile a pair before a pung before a chow.
+    pub fn sort_in_tile_order(&mut self) {
+        let rank = |x: &Set| match x.kind {
+            SetKind::Pair => 0,
+            SetKind::Pung => 1,
+            SetKind::Kong => 2,
+            SetKind::Chow => 3,
+        };
+        self.items[..self.len as usize].sort_unstable_by_key(|x| (x.tile, rank(x)));
+    }
 }
+
+impl PartialEq for Sets {
+    fn eq(&self, other: &Sets) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Sets {}
 
 impl Default for Sets {
     fn default() -> Self {

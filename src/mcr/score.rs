@@ -56,50 +56,6 @@ fn engine() -> &'static Engine {
     })
 }
 
-/// Every way to split `counts` into `sets` sets and one pair (standard form), each
-/// pushed with `knitted`.
-fn standard_splits(
-    counts: &mut Counts,
-    sets: usize,
-    acc: &mut Sets,
-    out: &mut Vec<(Sets, Option<[Tile; 9]>)>,
-    pair: bool,
-    knitted: Option<[Tile; 9]>,
-) {
-    let Some(k) = counts.iter().position(|&c| c > 0) else {
-        if sets == 0 && pair {
-            out.push((*acc, knitted));
-        }
-        return;
-    };
-    let t = k as Tile;
-    let plain = |kind, tile| Set { kind, tile, melded: false, declared: false };
-    if !pair && counts[k] >= 2 {
-        counts[k] -= 2;
-        acc.push(plain(SetKind::Pair, t));
-        standard_splits(counts, sets, acc, out, true, knitted);
-        acc.pop();
-        counts[k] += 2;
-    }
-    if sets == 0 {
-        return;
-    }
-    if counts[k] >= 3 {
-        counts[k] -= 3;
-        acc.push(plain(SetKind::Pung, t));
-        standard_splits(counts, sets - 1, acc, out, pair, knitted);
-        acc.pop();
-        counts[k] += 3;
-    }
-    if k < 27 && k % 9 <= 6 && counts[k + 1] > 0 && counts[k + 2] > 0 {
-        counts[k..k + 3].iter_mut().for_each(|x| *x -= 1);
-        acc.push(plain(SetKind::Chow, t));
-        standard_splits(counts, sets - 1, acc, out, pair, knitted);
-        acc.pop();
-        counts[k..k + 3].iter_mut().for_each(|x| *x += 1);
-    }
-}
-
 fn declared_sets(hand: &Hand) -> Sets {
     hand.melds
         .iter()
@@ -294,7 +250,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
     // (组合龙) with its sets and pair.
     let need = 4 - hand.melds.len();
     let mut splits: Vec<(Sets, Option<[Tile; 9]>)> = Vec::new();
-    standard_splits(&mut counts.clone(), need, &mut Sets::new(), &mut splits, false, None);
+    shape::arrangements(&counts, need, &mut |sets| splits.push((*sets, None)));
     if splits.len() > 1 {
         splits.sort_unstable_by_key(|(sets, _)| comh_order(sets));
     }
@@ -307,7 +263,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             for &t in &nine {
                 rest[t as usize] -= 1;
             }
-            standard_splits(&mut rest, need - 3, &mut Sets::new(), &mut splits, false, Some(nine));
+            shape::arrangements(&rest, need - 3, &mut |sets| splits.push((*sets, Some(nine))));
         }
     }
     // The wait fans need the hand's waits; only ask when a set could hold them.

@@ -8,7 +8,9 @@
 //! The pair's rank is fixed modulo 3 by the sum of ranks (every set adds a multiple of
 //! 3), which leaves at most three places to try it.
 
+use super::fans::{Set, SetKind, Sets};
 use crate::distance::{GROUPS, KNITTED_MASKS};
+use crate::tiles::Tile;
 use crate::tiles::{Counts, KINDS, ORPHANS};
 
 const HONOURS: u64 = 0x7F << 27;
@@ -102,6 +104,126 @@ fn part_splits(part: &[u8], g: usize, residue: u8) -> bool {
 fn group_splits(c: &Counts, g: usize) -> bool {
     let part = &c[GROUPS[g].0..GROUPS[g].1];
     part_splits(part, g, (part.iter().map(|&n| n as u32).sum::<u32>() % 3) as u8)
+}
+
+/// Every way to split `counts` into `sets` sets and one pair (the standard form), each
+/// given to `emit` with its sets in tile order (a pair before a pung before a chow of
+/// one tile). Within a suit the chows follow from the counts except where three equal
+/// chows could be three pungs, and the pair's rank is fixed modulo 3: little is tried.
+pub fn arrangements(counts: &Counts, sets: usize, emit: &mut dyn FnMut(&Sets)) {
+    let total: usize = counts.iter().map(|&n| n as usize).sum();
+    let r = residues(counts);
+    if total != 3 * sets + 2 || !one_pair(r) {
+        return;
+    }
+    let mut sorted = |acc: &mut Sets| {
+        let mut out = *acc;
+        out.sort_in_tile_order();
+        emit(&out);
+    };
+    group_ways(counts, 0, r, &mut Sets::new(), &mut sorted);
+}
+
+fn plain(kind: SetKind, tile: Tile) -> Set {
+    Set { kind, tile, melded: false, declared: false }
+}
+
+/// The ways of group `g` onwards, each completed arrangement given to `emit`.
+fn group_ways(counts: &Counts, g: usize, r: [u8; 4], acc: &mut Sets, emit: &mut dyn FnMut(&mut Sets)) {
+    let Some(&(lo, hi)) = GROUPS.get(g) else {
+        emit(acc);
+        return;
+    };
+    let mut next = |acc: &mut Sets| group_ways(counts, g + 1, r, acc, emit);
+    if g == 3 {
+        // Honours: pungs, and the pair when this group holds it.
+        let mark = acc.len();
+        let mut pairs = 0;
+        for (i, &n) in counts[lo..hi].iter().enumerate() {
+            let kind = match n {
+                0 => continue,
+                2 => {
+                    pairs += 1;
+                    SetKind::Pair
+                }
+                3 => SetKind::Pung,
+                _ => {
+                    acc.truncate(mark);
+                    return;
+                }
+            };
+            acc.push(plain(kind, (lo + i) as Tile));
+        }
+        if pairs == (r[3] == 2) as usize {
+            next(acc);
+        }
+        acc.truncate(mark);
+        return;
+    }
+    let mut c = [0u8; 9];
+    c.copy_from_slice(&counts[lo..hi]);
+    if c == [0; 9] {
+        next(acc);
+    } else if r[g] == 2 {
+        let weighted: usize = c.iter().enumerate().map(|(i, &n)| i * n as usize).sum();
+        for j in (2 * weighted % 3..9).step_by(3) {
+            if c[j] >= 2 {
+                c[j] -= 2;
+                acc.push(plain(SetKind::Pair, (lo + j) as Tile));
+                suit_ways(&c, 0, 0, 0, lo as Tile, acc, &mut next);
+                acc.pop();
+                c[j] += 2;
+            }
+        }
+    } else {
+        suit_ways(&c, 0, 0, 0, lo as Tile, acc, &mut next);
+    }
+}
+
+/// The ways the ranks `i..` of one suit split into sets, given the chows begun one and
+/// two ranks before. Ranks are walked in a loop; only where three more chows could
+/// stand for three pungs does the walk branch.
+fn suit_ways(
+    c: &[u8; 9],
+    mut i: usize,
+    mut one: u8,
+    mut two: u8,
+    base: Tile,
+    acc: &mut Sets,
+    k: &mut dyn FnMut(&mut Sets),
+) {
+    let mark = acc.len();
+    while let Some(&n) = c.get(i) {
+        let Some(left) = n.checked_sub(one + two) else {
+            acc.truncate(mark);
+            return;
+        };
+        let start = left % 3;
+        let fits = i + 2 < c.len();
+        if start > 0 && !fits {
+            acc.truncate(mark);
+            return;
+        }
+        let tile = base + i as Tile;
+        if start + 3 <= left && fits {
+            let branch = acc.len();
+            for _ in 0..start + 3 {
+                acc.push(plain(SetKind::Chow, tile));
+            }
+            suit_ways(c, i + 1, start + 3, one, base, acc, k);
+            acc.truncate(branch);
+        }
+        for _ in 0..(left - start) / 3 {
+            acc.push(plain(SetKind::Pung, tile));
+        }
+        for _ in 0..start {
+            acc.push(plain(SetKind::Chow, tile));
+        }
+        (two, one) = (one, start);
+        i += 1;
+    }
+    k(acc);
+    acc.truncate(mark);
 }
 
 /// Kinds that could join a set or pair with `present`: held honours, and suited kinds
@@ -337,5 +459,100 @@ mod tests {
             let first = got & got.wrapping_neg();
             assert_eq!(waits(&before, need, concealed_hand, 34, first), got);
         }
+    }
+
+    /// Every split by a plain search over the lowest kind left (repeats included).
+    fn splits_by_search(counts: &mut Counts, sets: usize, acc: &mut Sets, out: &mut Vec<Sets>, pair: bool) {
+        let Some(k) = counts.iter().position(|&c| c > 0) else {
+            if sets == 0 && pair {
+                out.push(*acc);
+            }
+            return;
+        };
+        let mut take = |counts: &mut Counts, kind, kinds: &[usize], sets: usize, pair: bool| {
+            if kinds.iter().all(|&t| counts[t] > 0) && kinds.iter().filter(|&&t| t == k).count() <= counts[k] as usize {
+                kinds.iter().for_each(|&t| counts[t] -= 1);
+                acc.push(plain(kind, k as Tile));
+                splits_by_search(counts, sets, acc, out, pair);
+                acc.pop();
+                kinds.iter().for_each(|&t| counts[t] += 1);
+            }
+        };
+        if !pair {
+            take(counts, SetKind::Pair, &[k, k], sets, true);
+        }
+        if sets > 0 {
+            take(counts, SetKind::Pung, &[k, k, k], sets - 1, pair);
+            if k < 27 && k % 9 <= 6 {
+                take(counts, SetKind::Chow, &[k, k + 1, k + 2], sets - 1, pair);
+            }
+        }
+    }
+
+    #[test]
+    fn arrangements_agree_with_a_plain_search() {
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut several = 0;
+        for i in 0..50_000 {
+            let sets = [4, 3, 2, 1, 0][i % 5];
+            let pool: Vec<usize> = match i % 4 {
+                0 => (0..9).collect(),
+                1 => (0..6).chain(27..30).collect(),
+                2 => (0..KINDS).collect(),
+                _ => (9..18).chain(18..21).collect(),
+            };
+            let mut counts = [0u8; KINDS];
+            if i % 2 == 0 {
+                // Any tiles: mostly not complete.
+                let mut placed = 0;
+                while placed < 3 * sets + 2 {
+                    let t = pool[next(pool.len() as u64) as usize];
+                    if counts[t] < 4 {
+                        counts[t] += 1;
+                        placed += 1;
+                    }
+                }
+            } else {
+                // Sets and a pair near each other: complete, often in several ways.
+                let lo = [0, 9, 18][next(3) as usize] + next(4) as usize;
+                let mut groups: Vec<Vec<usize>> = vec![vec![lo + next(5) as usize; 2]];
+                for _ in 0..sets {
+                    let t = lo + next(4) as usize;
+                    groups.push(if next(2) == 0 { vec![t; 3] } else { vec![t, t + 1, t + 2] });
+                }
+                for t in groups.into_iter().flatten() {
+                    counts[t] += 1;
+                }
+                if counts.iter().any(|&n| n > 4) {
+                    continue;
+                }
+            }
+            let mut expected = Vec::new();
+            splits_by_search(&mut counts.clone(), sets, &mut Sets::new(), &mut expected, false);
+            for x in expected.iter_mut() {
+                x.sort_in_tile_order();
+            }
+            expected.sort_by_key(|x| x.iter().map(|s| (s.tile, s.kind as u8)).collect::<Vec<_>>());
+            expected.dedup();
+            let mut got = Vec::new();
+            arrangements(&counts, sets, &mut |x| got.push(*x));
+            let unsorted = got.clone();
+            got.sort_by_key(|x| x.iter().map(|s| (s.tile, s.kind as u8)).collect::<Vec<_>>());
+            assert_eq!(got, expected, "{counts:?}");
+            // Each once, in tile order.
+            assert!(unsorted.iter().all(|x| {
+                let mut y = *x;
+                y.sort_in_tile_order();
+                y == *x
+            }));
+            several += (got.len() > 1) as usize;
+        }
+        assert!(several > 500, "{several}");
     }
 }
