@@ -252,7 +252,8 @@ impl Sets {
         self.len = self.len.min(len as u8);
     }
 
-    /// Sorts by tile, and at one tile a pair before a pung before a chow.
+    /// Sorts the sets not declared (which come first) by tile, and at one tile a pair
+    /// before a pung before a chow; the declared melds stay as they are, after them.
     pub fn sort_in_tile_order(&mut self) {
         let rank = |x: &Set| match x.kind {
             SetKind::Pair => 0,
@@ -260,7 +261,8 @@ impl Sets {
             SetKind::Kong => 2,
             SetKind::Chow => 3,
         };
-        self.items[..self.len as usize].sort_unstable_by_key(|x| (x.tile, rank(x)));
+        let concealed = self.iter().take_while(|x| !x.declared).count();
+        self.items[..concealed].sort_unstable_by_key(|x| (x.tile, rank(x)));
     }
 }
 

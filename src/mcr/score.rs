@@ -108,32 +108,58 @@ impl Candidate {
     }
 }
 
-/// The best candidate so far (就高不就低), with its fans after exclusions.
-struct Best {
+/// Where a candidate stands in ChineseOfficialMahjongHelper's order of trying them:
+/// the special forms first, then the standard arrangements by [`comh_order`], then the
+/// knitted straight's, each group in the order found.
+type Order = (u8, [[u8; 3]; 4], u16);
+
+/// A candidate kept, with its fans after exclusions.
+struct Kept {
     total: u32,
     fans: FanCounts,
     candidate: Candidate,
+    order: Order,
 }
 
-/// Keeps `c` when it scores more than the best so far or, between equal totals, when it
-/// has ChineseOfficialMahjongHelper's preferences: 一色三同顺 or 三同刻, and a set reading
-/// over seven pairs.
-fn consider(best: &mut Option<Best>, c: Candidate, seven_pairs: bool) {
-    let mut f = c.fans;
-    fans::exclude(&mut f, None);
-    let total = f.total();
-    let better = match best {
-        None => true,
-        Some(b) => {
-            total > b.total
-                || (total == b.total
-                    && (f.get(id::PURE_TRIPLE_CHOW) > 0
-                        || f.get(id::TRIPLE_PUNG) > 0
-                        || (seven_pairs && c.form == Form::Standard)))
+/// The best candidates so far (就高不就低). ChineseOfficialMahjongHelper tries candidates
+/// in [`Order`] and replaces the best by a higher total or, at an equal total, by one
+/// with its preferences (一色三同顺 or 三同刻, or a set reading over seven pairs). So of
+/// the highest-scoring candidates it keeps the last with a preference, or else the first:
+/// both are tracked, and candidates may come in any order.
+#[derive(Default)]
+struct Best {
+    first: Option<Kept>,
+    preferred: Option<Kept>,
+    seven_pairs: bool,
+}
+
+impl Best {
+    fn consider(&mut self, c: Candidate, order: Order) {
+        let mut f = c.fans;
+        fans::exclude(&mut f, None);
+        let total = f.total();
+        let top = self.first.as_ref().map_or(0, |k| k.total);
+        if self.first.is_some() && total < top {
+            return;
         }
-    };
-    if better {
-        *best = Some(Best { total, fans: f, candidate: c });
+        let preferred = f.get(id::PURE_TRIPLE_CHOW) > 0
+            || f.get(id::TRIPLE_PUNG) > 0
+            || (self.seven_pairs && c.form == Form::Standard);
+        if self.first.is_none() || total > top {
+            self.preferred = None;
+            self.first = None;
+        }
+        let kept = || Kept { total, fans: f, candidate: c, order };
+        if self.first.as_ref().is_none_or(|k| order < k.order) {
+            self.first = Some(kept());
+        }
+        if preferred && self.preferred.as_ref().is_none_or(|k| order > k.order) {
+            self.preferred = Some(kept());
+        }
+    }
+
+    fn take(self) -> Option<Kept> {
+        self.preferred.or(self.first)
     }
 }
 
@@ -154,13 +180,17 @@ fn comh_order(sets: &Sets) -> [[u8; 3]; 4] {
 }
 
 /// The special forms of a hand without melds: 七对 / 连七对, 十三幺, 全不靠 / 七星不靠,
-/// 九莲宝灯. Returns whether seven pairs was among them.
-fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, best: &mut Option<Best>) -> bool {
-    let mut seven_pairs = false;
+/// 九莲宝灯.
+fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, best: &mut Best) {
+    let mut seq = 0u16;
+    let mut consider = |best: &mut Best, c: Candidate| {
+        best.consider(c, (0, [[0; 3]; 4], seq));
+        seq += 1;
+    };
     let present = (0..KINDS).fold(0u64, |m, t| m | ((counts[t] > 0) as u64) << t);
     if counts.iter().all(|&c| c % 2 == 0) {
         // 七对 (a four of a kind is two pairs) or 连七对.
-        seven_pairs = true;
+        best.seven_pairs = true;
         let mut f = FanCounts::default();
         let (lo, hi) = (present.trailing_zeros() as Tile, 63 - present.leading_zeros() as Tile);
         let shifted = present.count_ones() == 7 && lo < 27 && hi == lo + 6 && tiles::suit(lo) == tiles::suit(hi);
@@ -172,7 +202,7 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
             .map(|t| Set { kind: SetKind::Pair, tile: t, melded: false, declared: false })
             .collect();
         let c = Candidate { fans: f, form: Form::SevenPairs, sets, knitted: None, dropped: 0 };
-        consider(best, c, false);
+        consider(best, c);
     }
     let orphans = ORPHANS.iter().all(|&t| counts[t as usize] >= 1)
         && (0..KINDS).all(|t| counts[t] == 0 || ORPHANS.contains(&(t as Tile)));
@@ -180,7 +210,7 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
         let mut f = FanCounts::default();
         f.add(id::THIRTEEN_ORPHANS, 1);
         concealed_form_fans(counts, s, &mut f);
-        consider(best, Candidate::special(f, Form::ThirteenOrphans), seven_pairs);
+        consider(best, Candidate::special(f, Form::ThirteenOrphans));
     }
     if counts.iter().all(|&c| c <= 1) && KNITTED_MASKS.iter().any(|&m| present & ((1 << 27) - 1) & !m == 0) {
         let honours = (present >> 27).count_ones();
@@ -194,7 +224,7 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
             }
         }
         concealed_form_fans(counts, s, &mut f);
-        consider(best, Candidate::special(f, Form::HonoursAndKnitted), seven_pairs);
+        consider(best, Candidate::special(f, Form::HonoursAndKnitted));
     }
     if nine_gates(before, hand, s.win) {
         // The fixed reading of ChineseOfficialMahjongHelper by the winning rank (see
@@ -218,9 +248,8 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
             _ => f.add(id::SHORT_STRAIGHT, 1),
         }
         fans::win_fans(s, &mut f);
-        consider(best, Candidate::special(f, Form::Standard), seven_pairs);
+        consider(best, Candidate::special(f, Form::Standard));
     }
-    seven_pairs
 }
 
 /// Scores a situation. `explain` fills [`Scored::excluded`].
@@ -241,19 +270,45 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         }
     }
     let mut facts = HandFacts { tiles: all, kongs, melded, unique_wait: false };
-    let mut best: Option<Best> = None;
+    let mut best = Best::default();
     let concealed_hand = hand.melds.is_empty();
-    let seven_pairs = concealed_hand && special_forms(&counts, &before, hand, &s, &mut best);
-
-    // Standard arrangements in ChineseOfficialMahjongHelper's order (between equal totals
-    // the first is kept, so the fans named agree with it), then the knitted straight
-    // (组合龙) with its sets and pair.
-    let need = 4 - hand.melds.len();
-    let mut splits: Vec<(Sets, Option<[Tile; 9]>)> = Vec::new();
-    shape::arrangements(&counts, need, &mut |sets| splits.push((*sets, None)));
-    if splits.len() > 1 {
-        splits.sort_unstable_by_key(|(sets, _)| comh_order(sets));
+    if concealed_hand {
+        special_forms(&counts, &before, hand, &s, &mut best);
     }
+
+    // The standard arrangements, and the knitted straight (组合龙) with its sets and pair.
+    let need = 4 - hand.melds.len();
+    // The wait fans need the hand's waits: found once, when an arrangement could hold one.
+    let mut unique_wait: Option<bool> = None;
+    let mut seq = 0u16;
+    let mut score = |sets: &Sets, knitted: Option<[Tile; 9]>| {
+        let could_wait = sets.iter().any(|x| match x.kind {
+            SetKind::Chow => (x.tile..x.tile + 3).contains(&s.win),
+            SetKind::Pair => x.tile == s.win,
+            _ => false,
+        });
+        if could_wait {
+            // The winning tile is one wait: the search stops at a second.
+            facts.unique_wait = *unique_wait
+                .get_or_insert_with(|| shape::waits(&before, need, concealed_hand, 2, 1 << s.win).count_ones() == 1);
+        }
+        let key = if knitted.is_none() { comh_order(sets) } else { [[0; 3]; 4] };
+        let mut sets = *sets;
+        for &d in &declared {
+            sets.push(d);
+        }
+        let (mut f, dropped) = fans::standard_fans(&sets, knitted.is_some(), &facts, &s, options);
+        let (form, order) = match knitted {
+            Some(_) => {
+                f.add(id::KNITTED_STRAIGHT, 1);
+                (Form::KnittedStraight, (2, [[0; 3]; 4], seq))
+            }
+            None => (Form::Standard, (1, key, 0)),
+        };
+        seq += 1;
+        best.consider(Candidate { fans: f, form, sets, knitted, dropped }, order);
+    };
+    shape::arrangements(&counts, need, &mut |sets| score(sets, None));
     if need >= 3 {
         for nine in KNITTED {
             if nine.iter().any(|&t| counts[t as usize] == 0) {
@@ -263,36 +318,11 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             for &t in &nine {
                 rest[t as usize] -= 1;
             }
-            shape::arrangements(&rest, need - 3, &mut |sets| splits.push((*sets, Some(nine))));
+            shape::arrangements(&rest, need - 3, &mut |sets| score(sets, Some(nine)));
         }
-    }
-    // The wait fans need the hand's waits; only ask when a set could hold them.
-    let could_wait = splits.iter().any(|(sets, _)| {
-        sets.iter().any(|x| match x.kind {
-            SetKind::Chow => (x.tile..x.tile + 3).contains(&s.win),
-            SetKind::Pair => x.tile == s.win,
-            _ => false,
-        })
-    });
-    if could_wait {
-        // The winning tile is one wait: the search stops at a second.
-        facts.unique_wait = shape::waits(&before, need, concealed_hand, 2, 1 << s.win).count_ones() == 1;
-    }
-    for (mut sets, knitted) in splits {
-        for &d in &declared {
-            sets.push(d);
-        }
-        let (mut f, dropped) = fans::standard_fans(&sets, knitted.is_some(), &facts, &s, options);
-        let form = if knitted.is_some() {
-            f.add(id::KNITTED_STRAIGHT, 1);
-            Form::KnittedStraight
-        } else {
-            Form::Standard
-        };
-        consider(&mut best, Candidate { fans: f, form, sets, knitted, dropped }, seven_pairs);
     }
 
-    let Some(Best { fans: mut chosen, candidate: c, .. }) = best else {
+    let Some(Kept { fans: mut chosen, candidate: mut c, .. }) = best.take() else {
         return Ok(Scored {
             win: false,
             reason: Some(format!("not a complete hand with {}", tiles::name(s.win))),
@@ -305,6 +335,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             excluded: vec![],
         });
     };
+    c.sets.sort_in_tile_order();
     let mut excluded = Vec::new();
     if explain {
         let mut f = c.fans;
