@@ -309,13 +309,24 @@ impl FromIterator<Set> for Sets {
 
 /// What the whole hand looks like, shared by every arrangement of it.
 pub struct HandFacts {
-    /// All 14 (or more, with kongs) tiles by kind, melds included.
-    pub tiles: Counts,
-    pub kongs: u8,
-    /// Declared melds that are exposed (chow, pung, exposed kong).
-    pub melded: u8,
+    /// The fans of the tiles as a whole, of the win and of concealment: the same for
+    /// every arrangement.
+    pub common: FanCounts,
     /// Whether the hand's only wait is the winning tile (独听).
     pub unique_wait: bool,
+}
+
+impl HandFacts {
+    /// `tiles`: all the hand's tiles by kind, melds included; `kongs` its kongs and
+    /// `melded` its exposed melds (chows, pungs, exposed kongs).
+    pub fn new(tiles: &Counts, kongs: u8, melded: u8, s: &Situation) -> HandFacts {
+        let mut common = FanCounts::default();
+        tile_fans(tiles, &mut common);
+        tile_hog(tiles, kongs, &mut common);
+        win_fans(s, &mut common);
+        concealment_fans(melded, s, &mut common);
+        HandFacts { common, unique_wait: false }
+    }
 }
 
 /// A reason a fan was not counted, for `explain`.
@@ -441,7 +452,7 @@ pub fn tile_hog(tiles: &Counts, kongs: u8, fans: &mut FanCounts) {
 /// counts as its three chows' worth of structure and is passed as `knitted`).
 /// Returns the fans before exclusions and the two-chow fans dropped by 套算一次.
 pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situation, opts: &Options) -> (FanCounts, u8) {
-    let mut fans = FanCounts::default();
+    let mut fans = hand.common;
     // At most four of each (the knitted straight's pair of sets is one chow or pung).
     let (mut chow_tiles, mut pung_tiles) = ([0 as Tile; 4], [0 as Tile; 4]);
     let (mut n_chows, mut n_pungs) = (0, 0);
@@ -596,10 +607,6 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
             fans.add(ALL_EVEN_PUNGS, 1);
         }
     }
-    tile_fans(&hand.tiles, &mut fans);
-    tile_hog(&hand.tiles, hand.kongs, &mut fans);
-    win_fans(s, &mut fans);
-    concealment_fans(hand.melded, s, &mut fans);
     if hand.unique_wait {
         // Where the winning tile sits in the concealed sets: 边张 over 坎张 over 单钓将.
         let mut edge = false;

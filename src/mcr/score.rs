@@ -12,7 +12,7 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::forms::{Form, Forms};
 use crate::hand::{Hand, MeldKind};
-use crate::tiles::{self, Counts, Tile, ALL_KINDS, KINDS, ORPHANS};
+use crate::tiles::{self, Counts, Tile, ALL_KINDS, KINDS};
 
 pub use super::fans::Exclusion;
 
@@ -187,8 +187,8 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
         best.consider(c, (0, [[0; 3]; 4], seq));
         seq += 1;
     };
-    let present = (0..KINDS).fold(0u64, |m, t| m | ((counts[t] > 0) as u64) << t);
-    if counts.iter().all(|&c| c % 2 == 0) {
+    let (present, multi, odd) = shape::kind_masks(counts);
+    if odd == 0 {
         // 七对 (a four of a kind is two pairs) or 连七对.
         best.seven_pairs = true;
         let mut f = FanCounts::default();
@@ -204,15 +204,13 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
         let c = Candidate { fans: f, form: Form::SevenPairs, sets, knitted: None, dropped: 0 };
         consider(best, c);
     }
-    let orphans = ORPHANS.iter().all(|&t| counts[t as usize] >= 1)
-        && (0..KINDS).all(|t| counts[t] == 0 || ORPHANS.contains(&(t as Tile)));
-    if orphans {
+    if present == shape::ORPHAN_MASK {
         let mut f = FanCounts::default();
         f.add(id::THIRTEEN_ORPHANS, 1);
         concealed_form_fans(counts, s, &mut f);
         consider(best, Candidate::special(f, Form::ThirteenOrphans));
     }
-    if counts.iter().all(|&c| c <= 1) && KNITTED_MASKS.iter().any(|&m| present & ((1 << 27) - 1) & !m == 0) {
+    if multi == 0 && KNITTED_MASKS.iter().any(|&m| present & ((1 << 27) - 1) & !m == 0) {
         let honours = (present >> 27).count_ones();
         let mut f = FanCounts::default();
         if honours == 7 {
@@ -254,8 +252,11 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
 
 /// Scores a situation. `explain` fills [`Scored::excluded`].
 pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: bool) -> Result<Scored> {
-    let e = engine();
-    e.check(hand, Default::default(), Some(true))?;
+    // Every kind is in play and a fifth copy cannot be written, so only the size needs
+    // checking; the engine's check gives the error.
+    if hand.melds.len() > 4 || hand.size() != 13 {
+        engine().check(hand, Default::default(), Some(true))?;
+    }
     let s = situation.checked(hand)?;
     let before = hand.concealed;
     let mut counts = before;
@@ -269,7 +270,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             all[t as usize] += 1;
         }
     }
-    let mut facts = HandFacts { tiles: all, kongs, melded, unique_wait: false };
+    let mut facts = HandFacts::new(&all, kongs, melded, &s);
     let mut best = Best::default();
     let concealed_hand = hand.melds.is_empty();
     if concealed_hand {
@@ -288,9 +289,12 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             _ => false,
         });
         if could_wait {
-            // The winning tile is one wait: the search stops at a second.
-            facts.unique_wait = *unique_wait
-                .get_or_insert_with(|| shape::waits(&before, need, concealed_hand, 2, 1 << s.win).count_ones() == 1);
+            // The winning tile is one wait (in the standard form, when this arrangement is
+            // one): the search stops at a second.
+            let standard = knitted.is_none().then_some(s.win);
+            facts.unique_wait = *unique_wait.get_or_insert_with(|| {
+                shape::waits(&before, need, concealed_hand, 2, 1 << s.win, standard).count_ones() == 1
+            });
         }
         let key = if knitted.is_none() { comh_order(sets) } else { [[0; 3]; 4] };
         let mut sets = *sets;

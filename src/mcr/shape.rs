@@ -9,13 +9,14 @@
 //! 3), which leaves at most three places to try it.
 
 use super::fans::{Set, SetKind, Sets};
-use crate::distance::{GROUPS, KNITTED_MASKS};
+use crate::distance::{threshold_masks, GROUPS, KNITTED_MASKS};
 use crate::tiles::Tile;
 use crate::tiles::{Counts, KINDS, ORPHANS};
 
 const HONOURS: u64 = 0x7F << 27;
 
-const ORPHAN_MASK: u64 = {
+/// The thirteen orphans' kinds.
+pub const ORPHAN_MASK: u64 = {
     let mut m = 0u64;
     let mut i = 0;
     while i < ORPHANS.len() {
@@ -249,17 +250,25 @@ fn knitted_complete(c: &Counts, need: usize) -> bool {
     })
 }
 
-/// The kinds that complete `before` (a concealed part that needs `need` sets and a
-/// pair) in any MCR form, by shape, as a mask, `known` (kinds already known to complete
-/// it) included; the search stops once `stop` are found. The special forms count only
-/// for a hand without melds (`concealed_hand`).
-pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32, known: u64) -> u64 {
-    let (mut present, mut odd, mut multi) = (0u64, 0u64, 0u64);
-    for (t, &n) in before.iter().enumerate() {
-        present |= ((n > 0) as u64) << t;
-        odd |= ((n & 1) as u64) << t;
-        multi |= ((n > 1) as u64) << t;
+/// Masks of the kinds held at least once, at least twice, and an odd number of times
+/// (counts up to four; more are read by a plain loop).
+pub fn kind_masks(c: &Counts) -> (u64, u64, u64) {
+    if c.iter().copied().max().unwrap_or(0) <= 4 {
+        let m = threshold_masks(c);
+        return (m[0], m[1], m[0] ^ m[1] ^ m[2] ^ m[3]);
     }
+    c.iter().enumerate().fold((0, 0, 0), |(p, two, odd), (t, &n)| {
+        (p | ((n > 0) as u64) << t, two | ((n > 1) as u64) << t, odd | ((n & 1) as u64) << t)
+    })
+}
+
+/// The kinds that complete `before` (a concealed part that needs `need` sets and a
+/// pair) in any MCR form, by shape, as a mask. `known` holds kinds already known to
+/// complete it, `standard` one of them that completes it in the standard form, if any;
+/// the search stops once `stop` are found. The special forms count only for a hand
+/// without melds (`concealed_hand`).
+pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32, known: u64, standard: Option<Tile>) -> u64 {
+    let (present, multi, odd) = kind_masks(before);
     let mut found = known;
     if concealed_hand {
         // 七对 (four of a kind as two pairs), 十三幺, 全不靠 / 七星不靠.
@@ -284,19 +293,30 @@ pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32, know
     }
     // The standard form: a tile changes only the group it joins, which must leave one
     // group (of size 2 modulo 3) to hold the pair, and the others must split as they are.
+    // Whether a group splits as it is is found when first needed; an empty group does,
+    // and so does every group but the tile's when `standard` completes the hand.
     let r = residues(before);
-    let ok: [bool; 4] = std::array::from_fn(|g| part_splits(&before[GROUPS[g].0..GROUPS[g].1], g, r[g]));
-    let bad = ok.iter().filter(|&&x| !x).count();
+    let mut ok: [Option<bool>; 4] = std::array::from_fn(|g| {
+        let (lo, hi) = GROUPS[g];
+        let beside = standard.is_some_and(|w| !(lo..hi).contains(&(w as usize)));
+        (beside || present >> lo & ((1 << (hi - lo)) - 1) == 0).then_some(true)
+    });
     let near = near(present);
     for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
         let mut after = r;
         after[g] = (after[g] + 1) % 3;
-        if bad > 1 || (bad == 1 && ok[g]) || !one_pair(after) {
+        let mut candidates = (near & !found) >> lo & ((1 << (hi - lo)) - 1);
+        if candidates == 0 || !one_pair(after) {
+            continue;
+        }
+        let others_split = (0..4)
+            .filter(|&h| h != g)
+            .all(|h| *ok[h].get_or_insert_with(|| part_splits(&before[GROUPS[h].0..GROUPS[h].1], h, r[h])));
+        if !others_split {
             continue;
         }
         let mut part = [0u8; 9];
         part[..hi - lo].copy_from_slice(&before[lo..hi]);
-        let mut candidates = (near & !found) >> lo & ((1 << (hi - lo)) - 1);
         while candidates != 0 && found.count_ones() < stop {
             let i = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
@@ -393,7 +413,7 @@ mod tests {
     fn check(hand: &str) -> Vec<String> {
         let h = parse(hand, Format::Compact).unwrap().hand;
         let need = 4 - h.melds.len();
-        let got = waits(&h.concealed, need, h.melds.is_empty(), 34, 0);
+        let got = waits(&h.concealed, need, h.melds.is_empty(), 34, 0, None);
         assert_eq!(names(got), names(reference(&h.concealed, need, h.melds.is_empty())), "{hand}");
         names(got)
     }
@@ -444,14 +464,23 @@ mod tests {
                 before[pool[next(pool.len() as u64) as usize]] += 1;
             }
             let concealed_hand = need == 4;
-            let got = waits(&before, need, concealed_hand, 34, 0);
+            let got = waits(&before, need, concealed_hand, 34, 0, None);
             assert_eq!(got, reference(&before, need, concealed_hand), "{before:?} need {need}");
             // Stopping early still finds at least `stop` when there are that many.
-            let two = waits(&before, need, concealed_hand, 2, 0);
+            let two = waits(&before, need, concealed_hand, 2, 0, None);
             assert_eq!(two.count_ones().min(2), got.count_ones().min(2));
             // Kinds known to complete the hand are kept and need no search.
             let first = got & got.wrapping_neg();
-            assert_eq!(waits(&before, need, concealed_hand, 34, first), got);
+            assert_eq!(waits(&before, need, concealed_hand, 34, first, None), got);
+            // So are those that complete it in the standard form.
+            let standard = (0..KINDS).find(|&t| {
+                let mut c = before;
+                c[t] += 1;
+                splits_into(&mut c, need, false)
+            });
+            if let Some(w) = standard {
+                assert_eq!(waits(&before, need, concealed_hand, 34, 1 << w, Some(w as Tile)), got, "{before:?}");
+            }
         }
     }
 

@@ -68,9 +68,10 @@ impl Situation {
         if self.flowers > 8 {
             return bad("there are only 8 flowers");
         }
-        let held = hand.held();
+        let melded = hand.melded();
         let w = self.win as usize;
-        if held[w] >= 4 {
+        let held = |t: usize| hand.concealed[t] + melded[t];
+        if held(w) >= 4 {
             return Err(HandError::new(crate::error::ErrorKind::FifthCopy(tiles::name(self.win))));
         }
         if self.robbing_kong && self.self_drawn {
@@ -82,7 +83,7 @@ impl Situation {
         if self.robbing_kong && self.wall_last {
             return bad("robbing_kong with wall_last: no kong can be declared on the last tile of the wall");
         }
-        if self.robbing_kong && held[w] > 0 {
+        if self.robbing_kong && held(w) > 0 {
             return bad("robbing_kong: the other three copies of the winning tile are in the robbed kong, yet the hand holds one");
         }
         if self.kong_replacement && !self.self_drawn {
@@ -94,7 +95,6 @@ impl Situation {
         if self.last_of_kind && hand.concealed[w] > 0 {
             return bad("last_of_kind: the hand holds another copy of the winning tile concealed, so it is not the last of its kind");
         }
-        let melded = hand.melded();
         if melded[w] == 3 {
             self.last_of_kind = true;
         }

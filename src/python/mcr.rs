@@ -30,15 +30,28 @@ fn fan_name(fan: u8) -> (&'static str, &'static str) {
     }
 }
 
-/// One fan's dict: a copy of a cached template with the count set.
-fn fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
-    static TEMPLATES: pyo3::sync::PyOnceLock<Vec<Py<PyDict>>> = pyo3::sync::PyOnceLock::new();
-    let templates = TEMPLATES.get_or_try_init(py, || {
-        (0..=MINGANGANG).map(|f| new_fan_dict(py, f, 0).map(Bound::unbind)).collect::<PyResult<Vec<_>>>()
+/// Counts below this have their fan entries made once and shared.
+const SHARED_COUNTS: usize = 9;
+
+/// One fan's entry: an instance of the read-only dict `haidi.rulesets.mcr.Fan`, shared
+/// by every result with this fan and count.
+fn fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyAny>> {
+    static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    static SHARED: pyo3::sync::PyOnceLock<Vec<Py<PyAny>>> = pyo3::sync::PyOnceLock::new();
+    let class = CLASS.get_or_try_init(py, || py.import("haidi.rulesets.mcr")?.getattr("Fan").map(Bound::unbind))?;
+    let shared = SHARED.get_or_try_init(py, || {
+        let mut all = Vec::with_capacity((MINGANGANG as usize + 1) * SHARED_COUNTS);
+        for f in 0..=MINGANGANG {
+            for c in 0..SHARED_COUNTS {
+                all.push(class.bind(py).call1((new_fan_dict(py, f, c as u8)?,))?.unbind());
+            }
+        }
+        Ok::<_, PyErr>(all)
     })?;
-    let d = templates[fan as usize].bind(py).copy()?;
-    d.set_item(pyo3::intern!(py, "count"), count)?;
-    Ok(d)
+    match shared.get(fan as usize * SHARED_COUNTS + count as usize) {
+        Some(entry) if (count as usize) < SHARED_COUNTS => Ok(entry.bind(py).clone()),
+        _ => class.bind(py).call1((new_fan_dict(py, fan, count)?,)),
+    }
 }
 
 fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
@@ -60,17 +73,11 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     let d = PyDict::new(py);
     d.set_item(pyo3::intern!(py, "win"), r.win)?;
     d.set_item(pyo3::intern!(py, "total"), r.total)?;
-    let fans = PyList::empty(py);
-    // 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
-    for id in 1..=81u8 {
-        let before = if id == 55 { Some(MINGANGANG) } else { None };
-        for fan in before.into_iter().chain([id]) {
-            let c = r.fans.get(fan);
-            if c > 0 {
-                fans.append(fan_dict(py, fan, c)?)?;
-            }
-        }
-    }
+    // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
+    let place = |fan: u8| if fan == MINGANGANG { 54 * 2 + 1 } else { fan as u32 * 2 };
+    let mut ids: Vec<u8> = r.fans.ids().collect();
+    ids.sort_unstable_by_key(|&f| place(f));
+    let fans = PyList::new(py, ids.iter().map(|&f| fan_dict(py, f, r.fans.get(f))).collect::<PyResult<Vec<_>>>()?)?;
     d.set_item(pyo3::intern!(py, "fans"), fans)?;
     d.set_item(pyo3::intern!(py, "reason"), r.reason.as_deref())?;
     d.set_item(pyo3::intern!(py, "form"), r.form.map(|f| form_name(py, f)))?;

@@ -45,6 +45,29 @@ SPEC = RulesetSpec(
 #: Base of the standard payment (底分).
 BASE = 8
 
+
+class Fan(dict):  # type: ignore[type-arg]
+    """One fan of a result: ``{"id", "name", "name_en", "points", "count"}``.
+
+    Read-only, and shared by every result that has this fan with this count, the way
+    small ints are: scoring millions of hands then builds no fan entries at all.
+    ``dict(fan)`` (or ``fan.copy()``) gives a plain dict to change. JSON, pickling and
+    ``==`` with plain dicts work as for any dict.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("MCR fan entries are shared and read-only; dict(fan) makes a copy to change")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+
+    def copy(self) -> dict[str, Any]:  # type: ignore[override]
+        return dict(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Fan, (dict(self),))
+
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 
