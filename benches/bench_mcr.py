@@ -7,9 +7,13 @@ Ratios are printed at the end (peer time / haidi time per situation).
 
 from __future__ import annotations
 
+import os
 import random
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+
+import numpy as np
 
 import pytest
 
@@ -25,7 +29,24 @@ RS = haidi.ruleset("mcr")
 SITS = [random_situation(random.Random(i)) for i in range(N)]
 PEER_ARGS = [situation_to_pymahjonggb(s) for s in SITS]
 COLUMNS = {k: [s[k] for s in SITS] for k in SITS[0]}
+_WIND = {"E": 0, "S": 1, "W": 2, "N": 3}
+#: The columns as a user scoring millions would keep them: numpy arrays, winds as 0-3.
+ARRAYS = {
+    k: np.array([_WIND[w] for w in v], dtype=np.uint8) if k.endswith("wind") else np.asarray(v)
+    for k, v in COLUMNS.items()
+}
 TIMES: dict = {}
+
+
+@contextmanager
+def all_cores():
+    """Lets the batch calls use every core (the benchmarks otherwise run on one)."""
+    before = os.environ.get("HAIDI_PARALLELISM")
+    os.environ["HAIDI_PARALLELISM"] = "1"
+    try:
+        yield
+    finally:
+        os.environ["HAIDI_PARALLELISM"] = before if before is not None else "0"
 
 
 def _record(benchmark, name):
@@ -62,6 +83,29 @@ def test_haidi_evaluate_many_dicts(benchmark):
 def test_haidi_evaluate_many_columns(benchmark):
     benchmark(RS.evaluate_many, COLUMNS)
     _record(benchmark, "evaluate_many(columns)")
+
+
+def test_haidi_evaluate_many_arrays(benchmark):
+    benchmark(RS.evaluate_many, ARRAYS)
+    _record(benchmark, "evaluate_many(arrays)")
+
+
+def test_haidi_evaluate_many_dicts_all_cores(benchmark):
+    with all_cores():
+        benchmark(RS.evaluate_many, SITS)
+    _record(benchmark, f"list, {os.cpu_count()} cores")
+
+
+def test_haidi_evaluate_many_columns_all_cores(benchmark):
+    with all_cores():
+        benchmark(RS.evaluate_many, COLUMNS)
+    _record(benchmark, f"columns, {os.cpu_count()} cores")
+
+
+def test_haidi_evaluate_many_arrays_all_cores(benchmark):
+    with all_cores():
+        benchmark(RS.evaluate_many, ARRAYS)
+    _record(benchmark, f"arrays, {os.cpu_count()} cores")
 
 
 def teardown_module(module):

@@ -127,16 +127,7 @@ def mcr_evaluate_many(
     concealed_and_melded_kong: bool = False,
 ) -> list[dict[str, Any]]: ...
 def mcr_evaluate_columns(
-    hand: list[str],
-    win: list[str | None],
-    self_drawn: NDArray[np.bool_],
-    seat_wind: NDArray[np.uint8],
-    round_wind: NDArray[np.uint8],
-    flowers: NDArray[np.uint8],
-    last_of_kind: NDArray[np.bool_],
-    wall_last: NDArray[np.bool_],
-    kong_replacement: NDArray[np.bool_],
-    robbing_kong: NDArray[np.bool_],
+    columns: dict[str, Any],
     *,
     format: str = "compact",
     concealed_and_melded_kong: bool = False,

@@ -13,20 +13,20 @@ use crate::notation::{parse, parse_tile, Format};
 const PARALLEL_MIN: usize = 512;
 
 /// One situation as text: `situation.win` is ignored when `win` is given.
-#[derive(Clone, Debug)]
-pub struct TextSituation {
-    pub hand: String,
+#[derive(Clone, Copy, Debug)]
+pub struct TextSituation<'a> {
+    pub hand: &'a str,
     /// The winning tile; for a COMH string of 14 tiles it may be left out (the tile
     /// written last is the winning tile).
-    pub win: Option<String>,
+    pub win: Option<&'a str>,
     pub format: Format,
     pub situation: Situation,
 }
 
 /// Reads the hand and winning tile. For COMH strings the situation after `|` is read
 /// first and flags given as `true` are added to it.
-pub fn prepare(input: &TextSituation) -> Result<(Hand, Situation)> {
-    let parsed = parse(&input.hand, input.format)?;
+pub fn prepare(input: &TextSituation<'_>) -> Result<(Hand, Situation)> {
+    let parsed = parse(input.hand, input.format)?;
     let mut hand = parsed.hand;
     let mut s = input.situation;
     if let Some(rest) = parsed.rest {
@@ -54,13 +54,13 @@ pub fn prepare(input: &TextSituation) -> Result<(Hand, Situation)> {
 }
 
 /// Scores one situation given as text.
-pub fn evaluate_text(input: &TextSituation, options: &Options, explain: bool) -> Result<Scored> {
+pub fn evaluate_text(input: &TextSituation<'_>, options: &Options, explain: bool) -> Result<Scored> {
     let (hand, s) = prepare(input)?;
     evaluate(&hand, s, options, explain)
 }
 
 /// Scores many; each result stands alone (a bad situation does not stop the others).
-pub fn evaluate_texts(inputs: &[TextSituation], options: &Options, explain: bool) -> Vec<Result<Scored>> {
+pub fn evaluate_texts(inputs: &[TextSituation<'_>], options: &Options, explain: bool) -> Vec<Result<Scored>> {
     if inputs.len() >= PARALLEL_MIN && crate::batch::parallel_enabled() {
         inputs.par_iter().map(|i| evaluate_text(i, options, explain)).collect()
     } else {
@@ -75,7 +75,7 @@ mod tests {
     #[test]
     fn comh_strings_carry_their_situation() {
         let t = TextSituation {
-            hand: "[EEE,2][SSSS,1]WWWNN55pN|EE1000".into(),
+            hand: "[EEE,2][SSSS,1]WWWNN55pN|EE1000",
             win: None,
             format: Format::Comh,
             situation: Situation::default(),
@@ -87,12 +87,12 @@ mod tests {
     #[test]
     fn errors_stay_per_item() {
         let good = TextSituation {
-            hand: "[111z][2222z]55p33344z".into(),
-            win: Some("4z".into()),
+            hand: "[111z][2222z]55p33344z",
+            win: Some("4z"),
             format: Format::Compact,
             situation: Situation { self_drawn: true, ..Default::default() },
         };
-        let bad = TextSituation { hand: "12x".into(), ..good.clone() };
+        let bad = TextSituation { hand: "12x", ..good };
         let r = evaluate_texts(&[good, bad], &Options::default(), false);
         assert!(r[0].is_ok() && r[1].is_err());
     }

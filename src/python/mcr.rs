@@ -2,7 +2,7 @@
 //! columns. Everything but reading arguments and building results runs in `crate::mcr`
 //! with the GIL released.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
@@ -175,17 +175,37 @@ struct CallOptions {
     concealed_and_melded_kong: bool,
 }
 
+/// One situation read from a dict, its texts still Python strings: they are borrowed,
+/// not copied, when it is scored.
+struct Read<'py> {
+    hand: Bound<'py, PyString>,
+    win: Option<Bound<'py, PyString>>,
+    format: Format,
+    situation: Situation,
+}
+
+impl Read<'_> {
+    fn text(&self) -> PyResult<TextSituation<'_>> {
+        Ok(TextSituation {
+            hand: self.hand.to_str()?,
+            win: self.win.as_ref().map(|w| w.to_str()).transpose()?,
+            format: self.format,
+            situation: self.situation,
+        })
+    }
+}
+
 /// Reads one situation dict (the JSON keys) in a single pass over its items, so that an
 /// unknown key is an error naming it. `options` is where `evaluate` also accepts
 /// `explain` and `concealed_and_melded_kong`; `evaluate_many` takes those per call.
-fn read_situation(
-    py: Python<'_>,
-    d: &Bound<'_, PyDict>,
+fn read_situation<'py>(
+    py: Python<'py>,
+    d: &Bound<'py, PyDict>,
     default_format: Format,
     mut options: Option<&mut CallOptions>,
-) -> PyResult<TextSituation> {
-    let mut hand: Option<String> = None;
-    let mut win: Option<String> = None;
+) -> PyResult<Read<'py>> {
+    let mut hand: Option<Bound<'py, PyString>> = None;
+    let mut win: Option<Bound<'py, PyString>> = None;
     let mut format = default_format;
     let mut s = Situation::default();
     for (k, v) in d.iter() {
@@ -198,13 +218,16 @@ fn read_situation(
             v.extract::<bool>().map_err(|_| hand_error(py, format!("{key} must be true or false")))
         };
         let wind_of = |v: &Bound<'_, PyAny>| -> PyResult<u8> {
-            let text: String =
-                v.extract().map_err(|_| hand_error(py, format!("{key} must be \"E\", \"S\", \"W\" or \"N\"")))?;
-            wind(&text).py_err(py)
+            let text = v
+                .cast::<PyString>()
+                .map_err(|_| hand_error(py, format!("{key} must be \"E\", \"S\", \"W\" or \"N\"")))?;
+            wind(text.to_str()?).py_err(py)
         };
         match key {
-            "hand" => hand = Some(v.extract().map_err(|_| hand_error(py, "hand must be a str"))?),
-            "win" => win = Some(v.extract().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?),
+            "hand" => hand = Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "hand must be a str"))?),
+            "win" => {
+                win = Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?)
+            }
             "format" => format = fmt(py, &v.extract::<String>()?)?,
             "self_drawn" => s.self_drawn = flag(&v)?,
             "last_of_kind" => s.last_of_kind = flag(&v)?,
@@ -234,7 +257,7 @@ fn read_situation(
     let Some(hand) = hand else {
         return Err(hand_error(py, "a situation needs a hand"));
     };
-    Ok(TextSituation { hand, win, format, situation: s })
+    Ok(Read { hand, win, format, situation: s })
 }
 
 /// Flowers as a number 0-8, or as the flower tiles held (`"13f"`).
@@ -264,9 +287,9 @@ pub fn mcr_evaluate<'py>(
         return Err(hand_error(py, "a situation needs a hand and a win"));
     };
     let mut options = CallOptions::default();
-    let input = read_situation(py, d, Format::Compact, Some(&mut options))?;
+    let read = read_situation(py, d, Format::Compact, Some(&mut options))?;
     let opts = Options { concealed_and_melded_kong: options.concealed_and_melded_kong };
-    let r = evaluate_text(&input, &opts, options.explain).py_err(py)?;
+    let r = evaluate_text(&read.text()?, &opts, options.explain).py_err(py)?;
     result_dict(py, &r, options.explain)
 }
 
@@ -282,12 +305,13 @@ pub fn mcr_evaluate_many<'py>(
     concealed_and_melded_kong: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let format = fmt(py, format)?;
-    let mut inputs = Vec::new();
+    let mut read = Vec::new();
     for (i, item) in situations.try_iter()?.enumerate() {
         let item = item?;
         let d = item.cast::<PyDict>().map_err(|_| hand_error(py, format!("situation {i}: must be a dict")))?;
-        inputs.push(read_situation(py, d, format, None).map_err(|e| prefix(py, e, i))?);
+        read.push(read_situation(py, d, format, None).map_err(|e| prefix(py, e, i))?);
     }
+    let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
     let options = Options { concealed_and_melded_kong };
     let results = py.detach(|| evaluate_texts(&inputs, &options, explain));
     let out = PyList::empty(py);
@@ -307,70 +331,120 @@ fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     hand_error(py, format!("situation {i}: {}", e.value(py)))
 }
 
-/// Scores columns (equal-length sequences) with the GIL released. Returns the arrays
-/// `win` (bool), `total` (int32) and `fans` (n x 82 uint8 counts by fan id, column 0
-/// the optional 明暗杠). A bad row raises `HandError` naming the row.
+/// A column of strings (`None` allowed where `optional`), kept as Python strings.
+fn string_column<'py>(
+    py: Python<'py>,
+    name: &str,
+    col: &Bound<'py, PyAny>,
+    optional: bool,
+) -> PyResult<Vec<Option<Bound<'py, PyString>>>> {
+    col.try_iter()?
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item?;
+            if optional && item.is_none() {
+                return Ok(None);
+            }
+            item.cast_into::<PyString>().map(Some).map_err(|_| hand_error(py, format!("row {i}: {name} must be a str")))
+        })
+        .collect()
+}
+
+/// A column read value by value with `read`, or `n` zeros when it is absent. A numpy
+/// array of `T` is read in place.
+fn column<'py, T: numpy::Element + Copy + Default>(
+    py: Python<'py>,
+    name: &str,
+    col: Option<&Bound<'py, PyAny>>,
+    n: usize,
+    read: impl Fn(&Bound<'py, PyAny>) -> Option<T>,
+    expected: &str,
+) -> PyResult<Vec<T>> {
+    let Some(col) = col else {
+        return Ok(vec![T::default(); n]);
+    };
+    let values = if let Ok(a) = col.cast::<PyArray1<T>>() {
+        a.readonly().as_slice()?.to_vec()
+    } else {
+        col.try_iter()?
+            .enumerate()
+            .map(|(i, item)| {
+                read(&item?).ok_or_else(|| hand_error(py, format!("row {i}: {name} must be {expected}")))
+            })
+            .collect::<PyResult<Vec<T>>>()?
+    };
+    if values.len() != n {
+        return Err(hand_error(py, "columns must all have the same length"));
+    }
+    Ok(values)
+}
+
+/// Scores columns with the GIL released: `columns` maps situation keys (`hand` and `win`
+/// required) to equal-length sequences or numpy arrays. Returns the arrays `win` (bool),
+/// `total` (int32) and `fans` (n x 82 uint8 counts by fan id, column 0 the optional
+/// 明暗杠). A bad row raises `HandError` naming the row.
 #[pyfunction]
-#[pyo3(signature = (hand, win, self_drawn, seat_wind, round_wind, flowers, last_of_kind, wall_last,
-    kong_replacement, robbing_kong, *, format = "compact", concealed_and_melded_kong = false))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[pyo3(signature = (columns, *, format = "compact", concealed_and_melded_kong = false))]
+#[allow(clippy::type_complexity)]
 pub fn mcr_evaluate_columns<'py>(
     py: Python<'py>,
-    hand: Vec<String>,
-    win: Vec<Option<String>>,
-    self_drawn: PyReadonlyArray1<'py, bool>,
-    seat_wind: PyReadonlyArray1<'py, u8>,
-    round_wind: PyReadonlyArray1<'py, u8>,
-    flowers: PyReadonlyArray1<'py, u8>,
-    last_of_kind: PyReadonlyArray1<'py, bool>,
-    wall_last: PyReadonlyArray1<'py, bool>,
-    kong_replacement: PyReadonlyArray1<'py, bool>,
-    robbing_kong: PyReadonlyArray1<'py, bool>,
+    columns: &Bound<'py, PyDict>,
     format: &str,
     concealed_and_melded_kong: bool,
 ) -> PyResult<(Bound<'py, PyArray1<bool>>, Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<u8>>)> {
     let format = fmt(py, format)?;
-    let n = hand.len();
-    let cols = [
-        self_drawn.as_slice()?.len(),
-        seat_wind.as_slice()?.len(),
-        round_wind.as_slice()?.len(),
-        flowers.as_slice()?.len(),
-        last_of_kind.as_slice()?.len(),
-        wall_last.as_slice()?.len(),
-        kong_replacement.as_slice()?.len(),
-        robbing_kong.as_slice()?.len(),
-        win.len(),
-    ];
-    if cols.iter().any(|&c| c != n) {
+    let get = |k: &str| columns.get_item(k);
+    let (Some(hands), Some(wins)) = (get("hand")?, get("win")?) else {
+        return Err(hand_error(py, "columns need at least 'hand' and 'win'"));
+    };
+    let hands = string_column(py, "hand", &hands, false)?;
+    let wins = string_column(py, "win", &wins, true)?;
+    let n = hands.len();
+    if wins.len() != n {
         return Err(hand_error(py, "columns must all have the same length"));
     }
-    let (sd, sw, rw, fl) = (self_drawn.as_slice()?, seat_wind.as_slice()?, round_wind.as_slice()?, flowers.as_slice()?);
-    let (lk, wl, kr, rk) =
-        (last_of_kind.as_slice()?, wall_last.as_slice()?, kong_replacement.as_slice()?, robbing_kong.as_slice()?);
+    let flag = |k: &str| -> PyResult<Vec<bool>> {
+        column(py, k, get(k)?.as_ref(), n, |v| v.is_truthy().ok(), "true or false")
+    };
+    let wind_col = |k: &str| -> PyResult<Vec<u8>> {
+        let read = |v: &Bound<'py, PyAny>| match v.extract::<i64>() {
+            Ok(w) => u8::try_from(w).ok().filter(|&w| w <= 3),
+            Err(_) => v.cast::<PyString>().ok().and_then(|t| wind(t.to_str().ok()?).ok()),
+        };
+        let w = column(py, k, get(k)?.as_ref(), n, read, "E, S, W, N or 0-3")?;
+        match w.iter().position(|&x| x > 3) {
+            Some(i) => Err(hand_error(py, format!("row {i}: {k} must be E, S, W, N or 0-3"))),
+            None => Ok(w),
+        }
+    };
+    let flowers = column(py, "flowers", get("flowers")?.as_ref(), n, |v| v.extract::<u8>().ok(), "0 to 8")?;
+    if let Some(i) = flowers.iter().position(|&f| f > 8) {
+        return Err(hand_error(py, format!("row {i}: flowers must be 0 to 8")));
+    }
+    let (sd, lk, wl, kr, rk) =
+        (flag("self_drawn")?, flag("last_of_kind")?, flag("wall_last")?, flag("kong_replacement")?, flag("robbing_kong")?);
+    let (sw, rw) = (wind_col("seat_wind")?, wind_col("round_wind")?);
+    let mut inputs = Vec::with_capacity(n);
+    for (i, (hand, win)) in hands.iter().zip(&wins).enumerate() {
+        inputs.push(TextSituation {
+            hand: hand.as_ref().map(|h| h.to_str()).transpose()?.unwrap_or(""),
+            win: win.as_ref().map(|w| w.to_str()).transpose()?,
+            format,
+            situation: Situation {
+                win: 0,
+                self_drawn: sd[i],
+                seat_wind: sw[i],
+                round_wind: rw[i],
+                flowers: flowers[i],
+                last_of_kind: lk[i],
+                wall_last: wl[i],
+                kong_replacement: kr[i],
+                robbing_kong: rk[i],
+            },
+        });
+    }
     let options = Options { concealed_and_melded_kong };
     let run = || -> Result<(Vec<bool>, Vec<i32>, Vec<u8>), crate::error::HandError> {
-        let inputs: Vec<TextSituation> = hand
-            .into_iter()
-            .zip(win)
-            .enumerate()
-            .map(|(i, (hand, win))| TextSituation {
-                hand,
-                win,
-                format,
-                situation: Situation {
-                    win: 0,
-                    self_drawn: sd[i],
-                    seat_wind: sw[i],
-                    round_wind: rw[i],
-                    flowers: fl[i],
-                    last_of_kind: lk[i],
-                    wall_last: wl[i],
-                    kong_replacement: kr[i],
-                    robbing_kong: rk[i],
-                },
-            })
-            .collect();
         let results = evaluate_texts(&inputs, &options, false);
         let mut wins = Vec::with_capacity(n);
         let mut totals = Vec::with_capacity(n);

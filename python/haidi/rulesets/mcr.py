@@ -69,7 +69,6 @@ class Fan(dict):  # type: ignore[type-arg]
         return (Fan, (dict(self),))
 
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
-_WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 
 
 #: Scores one situation: ``evaluate(ruleset, **situation)``, called as
@@ -117,49 +116,9 @@ def _columns(cols: Any, format: str, mingangang: bool) -> dict[str, np.ndarray]:
     unknown = set(keys) - {"hand", "win", "seat_wind", "round_wind", "flowers", *_FLAGS}
     if unknown:
         raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
-    hands = [str(h) for h in np.asarray(cols["hand"], dtype=object)]
-    n = len(hands)
-    wins = [None if w is None else str(w) for w in np.asarray(cols["win"], dtype=object)]
-
-    def flag(k: str) -> np.ndarray:
-        if k not in keys:
-            return np.zeros(n, dtype=bool)
-        return np.ascontiguousarray(np.asarray(cols[k]), dtype=bool)
-
-    def wind(k: str) -> np.ndarray:
-        if k not in keys:
-            return np.zeros(n, dtype=np.uint8)
-        a = np.asarray(cols[k])
-        if a.dtype.kind in "iu":
-            if len(a) and (a.min() < 0 or a.max() > 3):
-                raise _core.HandError(f"{k}: winds are 0-3 or E S W N")
-            return np.ascontiguousarray(a, dtype=np.uint8)
-        try:
-            return np.fromiter((_WINDS[str(w)] for w in a), dtype=np.uint8, count=len(a))
-        except KeyError as e:
-            raise _core.HandError(f"{k}: wind must be E, S, W or N, not {e.args[0]!r}") from None
-
-    if "flowers" in keys:
-        f = np.asarray(cols["flowers"])
-        if not np.issubdtype(f.dtype, np.integer) or (len(f) and (f.min() < 0 or f.max() > 8)):
-            raise _core.HandError("flowers must be integers 0 to 8")
-        flowers = np.ascontiguousarray(f, dtype=np.uint8)
-    else:
-        flowers = np.zeros(n, dtype=np.uint8)
-    win, total, fans = _core.mcr_evaluate_columns(
-        hands,
-        wins,
-        flag("self_drawn"),
-        wind("seat_wind"),
-        wind("round_wind"),
-        flowers,
-        flag("last_of_kind"),
-        flag("wall_last"),
-        flag("kong_replacement"),
-        flag("robbing_kong"),
-        format=format,
-        concealed_and_melded_kong=mingangang,
-    )
+    # Lists and numpy arrays are read as they are; pandas columns as numpy arrays.
+    columns = {k: cols[k].to_numpy() if hasattr(cols[k], "to_numpy") else cols[k] for k in keys}
+    win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
     return {"win": win, "total": total, "fans": fans}
 
 
