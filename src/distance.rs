@@ -182,7 +182,7 @@ impl KindMasks {
 /// time: the three low bits of each byte give the thresholds, and one multiplication
 /// gathers a bit from each byte.
 #[inline]
-pub fn threshold_masks(values: &[u8; KINDS]) -> [u64; 4] {
+fn threshold_masks(values: &[u8; KINDS]) -> [u64; 4] {
     const LOW: u64 = 0x0101_0101_0101_0101;
     let gather = |bits: u64| bits.wrapping_mul(0x0102_0408_1020_4080) >> 56;
     let mut out = [0u64; 4];

@@ -8,7 +8,7 @@
 use super::data::{EXCLUDES, FANS, IMPLIED_EXCLUDES};
 use super::sets;
 use super::situation::{Options, Situation};
-use crate::tiles::{is_orphan, rank, suit, Counts, Tile, GREEN, KINDS, WHITE};
+use crate::tiles::{is_orphan, rank, suit, Counts, Tile, GREEN, WHITE};
 
 /// Slot of ChineseOfficialMahjongHelper's 明暗杠 (5 points) when that option is on: it
 /// has no number in the 2006 list.
@@ -364,7 +364,7 @@ mod kinds {
 
 /// Fans of the tiles as a whole: suits, honours, terminals, ranges (for every form).
 pub fn tile_fans(tiles: &Counts, fans: &mut FanCounts) {
-    let present = (0..KINDS).fold(0u64, |m, t| m | ((tiles[t] > 0) as u64) << t);
+    let (present, _, _) = super::shape::kind_masks(tiles);
     let honours = present & kinds::HONOURS != 0;
     let suited = (0..3).filter(|s| present >> (9 * s) & 0x1FF != 0).count();
     if !honours {
@@ -692,6 +692,7 @@ pub fn exclude(fans: &mut FanCounts, mut log: Option<&mut Vec<Exclusion>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tiles::KINDS;
 
     #[test]
     fn suits_and_ranges() {

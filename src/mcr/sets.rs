@@ -18,21 +18,33 @@ use crate::tiles::{rank, suit, Tile, GREEN, RED, WHITE};
 
 /// Sort key in ChineseOfficialMahjongHelper's tile order.
 pub fn order(t: Tile) -> u8 {
-    match suit(t) {
-        0 => 10 + rank(t),
-        1 => 30 + rank(t),
-        2 => 20 + rank(t),
-        _ => match t {
-            WHITE => 52,
-            GREEN => 51,
-            RED => 50,
-            _ => 40 + (t - 27),
-        },
-    }
+    ORDER.get(t as usize).copied().unwrap_or(u8::MAX)
 }
 
+/// [`order`] by kind: characters, bamboo, dots, winds, then red, green, white.
+const ORDER: [u8; 34] = {
+    let mut o = [0u8; 34];
+    let mut t = 0;
+    while t < 34 {
+        let r = (t % 9) as u8 + 1;
+        o[t] = match t / 9 {
+            0 => 10 + r,
+            1 => 30 + r,
+            2 => 20 + r,
+            _ => match t as Tile {
+                WHITE => 52,
+                GREEN => 51,
+                RED => 50,
+                w => 40 + (w - 27),
+            },
+        };
+        t += 1;
+    }
+    o
+};
+
 fn sorted<const N: usize>(mut a: [Tile; N]) -> [Tile; N] {
-    a.sort_by_key(|&t| order(t));
+    a.sort_unstable_by_key(|&t| order(t));
     a
 }
 

@@ -9,7 +9,7 @@
 //! 3), which leaves at most three places to try it.
 
 use super::fans::{Set, SetKind, Sets};
-use crate::distance::{threshold_masks, GROUPS, KNITTED_MASKS};
+use crate::distance::{GROUPS, KNITTED_MASKS};
 use crate::tiles::Tile;
 use crate::tiles::{Counts, KINDS, ORPHANS};
 
@@ -28,9 +28,15 @@ pub const ORPHAN_MASK: u64 = {
 
 /// Whether the ranks of one suit split into chows and pungs only.
 fn suit_sets(c: &[u8]) -> bool {
+    suit_sets_but_pair(c, usize::MAX)
+}
+
+/// Whether the ranks of one suit, less a pair at rank `pair`, split into sets only.
+fn suit_sets_but_pair(c: &[u8], pair: usize) -> bool {
     // Chows begun one and two ranks before, which still need a tile of this rank.
     let (mut one, mut two) = (0u8, 0u8);
     for (i, &n) in c.iter().enumerate() {
+        let n = if i == pair { n - 2 } else { n };
         let Some(left) = n.checked_sub(one + two) else {
             return false;
         };
@@ -49,17 +55,7 @@ fn suit_splits(c: &[u8], pair: bool) -> bool {
         return suit_sets(c);
     }
     let weighted: usize = c.iter().enumerate().map(|(i, &n)| i * n as usize).sum();
-    let mut d = [0u8; 9];
-    d[..c.len()].copy_from_slice(c);
-    (2 * weighted % 3..c.len()).step_by(3).any(|j| {
-        if c[j] < 2 {
-            return false;
-        }
-        d[j] -= 2;
-        let ok = suit_sets(&d[..c.len()]);
-        d[j] += 2;
-        ok
-    })
+    (2 * weighted % 3..c.len()).step_by(3).any(|j| c[j] >= 2 && suit_sets_but_pair(c, j))
 }
 
 /// Whether honours split into pungs and, when `pair`, one pair.
@@ -77,7 +73,30 @@ fn honours_split(c: &[u8], pair: bool) -> bool {
 
 /// Sizes of the four groups (the suits and the honours) modulo 3.
 fn residues(c: &Counts) -> [u8; 4] {
-    GROUPS.map(|(lo, hi)| (c[lo..hi].iter().map(|&n| n as u32).sum::<u32>() % 3) as u8)
+    sizes(c).map(|n| (n % 3) as u8)
+}
+
+/// Sizes of the four groups (the suits and the honours), eight counts at a time.
+fn sizes(c: &Counts) -> [u32; 4] {
+    // Every byte's sum lands in the top byte (counts are small).
+    let sum = |w: u64| (w.wrapping_mul(LOW) >> 56) as u32;
+    [
+        sum(word(c, 0)) + c[8] as u32,
+        sum(word(c, 9)) + c[17] as u32,
+        sum(word(c, 18)) + c[26] as u32,
+        sum(word(c, 26) >> 8),
+    ]
+}
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+
+/// Counts `at..at + 8` as the bytes of a word, the first lowest.
+fn word(c: &Counts, at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    if let Some(bytes) = c.get(at..at + 8) {
+        b.copy_from_slice(bytes);
+    }
+    u64::from_le_bytes(b)
 }
 
 /// Whether residues allow sets and exactly one pair: one group of size 2 modulo 3, the
@@ -110,7 +129,7 @@ fn group_splits(c: &Counts, g: usize) -> bool {
 /// Every way to split `counts` into `sets` sets and one pair (the standard form), each
 /// given to `emit` once (its sets in no set order). Within a suit the chows follow from the counts except where three equal
 /// chows could be three pungs, and the pair's rank is fixed modulo 3: little is tried.
-pub fn arrangements(counts: &Counts, sets: usize, emit: &mut dyn FnMut(&Sets)) {
+pub fn arrangements(counts: &Counts, sets: usize, emit: &mut impl FnMut(&Sets)) {
     let total: usize = counts.iter().map(|&n| n as usize).sum();
     let r = residues(counts);
     if total != 3 * sets + 2 || !one_pair(r) {
@@ -124,7 +143,7 @@ fn plain(kind: SetKind, tile: Tile) -> Set {
 }
 
 /// The ways of group `g` onwards, each completed arrangement given to `emit`.
-fn group_ways(counts: &Counts, g: usize, r: [u8; 4], acc: &mut Sets, emit: &mut dyn FnMut(&mut Sets)) {
+fn group_ways<F: FnMut(&mut Sets)>(counts: &Counts, g: usize, r: [u8; 4], acc: &mut Sets, emit: &mut F) {
     let Some(&(lo, hi)) = GROUPS.get(g) else {
         emit(acc);
         return;
@@ -185,7 +204,7 @@ fn suit_ways(
     mut two: u8,
     base: Tile,
     acc: &mut Sets,
-    k: &mut dyn FnMut(&mut Sets),
+    k: &mut impl FnMut(&mut Sets),
 ) {
     let mark = acc.len();
     while let Some(&n) = c.get(i) {
@@ -251,15 +270,19 @@ fn knitted_complete(c: &Counts, need: usize) -> bool {
 }
 
 /// Masks of the kinds held at least once, at least twice, and an odd number of times
-/// (counts up to four; more are read by a plain loop).
+/// (counts below 16), eight kinds at a time: one multiplication gathers a bit from each
+/// byte.
 pub fn kind_masks(c: &Counts) -> (u64, u64, u64) {
-    if c.iter().copied().max().unwrap_or(0) <= 4 {
-        let m = threshold_masks(c);
-        return (m[0], m[1], m[0] ^ m[1] ^ m[2] ^ m[3]);
+    let gather = |bits: u64| bits.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let (mut present, mut multi, mut odd) = (0, 0, 0);
+    let last = u64::from(c[32]) | u64::from(c[33]) << 8;
+    for (i, w) in [word(c, 0), word(c, 8), word(c, 16), word(c, 24), last].into_iter().enumerate() {
+        let (one, high) = (w & LOW, (w >> 1 | w >> 2 | w >> 3) & LOW);
+        present |= gather(one | high) << (8 * i);
+        multi |= gather(high) << (8 * i);
+        odd |= gather(one) << (8 * i);
     }
-    c.iter().enumerate().fold((0, 0, 0), |(p, two, odd), (t, &n)| {
-        (p | ((n > 0) as u64) << t, two | ((n > 1) as u64) << t, odd | ((n & 1) as u64) << t)
-    })
+    (present, multi, odd)
 }
 
 /// The kinds that complete `before` (a concealed part that needs `need` sets and a
@@ -416,6 +439,24 @@ mod tests {
         let got = waits(&h.concealed, need, h.melds.is_empty(), 34, 0, None);
         assert_eq!(names(got), names(reference(&h.concealed, need, h.melds.is_empty())), "{hand}");
         names(got)
+    }
+
+    #[test]
+    fn kind_masks_match_a_plain_loop() {
+        let mut seed = 7u64;
+        for _ in 0..10_000 {
+            let mut c = [0u8; KINDS];
+            for n in c.iter_mut() {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                *n = ((seed >> 33) % 16) as u8 * ((seed >> 40) % 2) as u8;
+            }
+            let plain = c.iter().enumerate().fold((0u64, 0u64, 0u64), |(p, m, o), (t, &n)| {
+                (p | ((n > 0) as u64) << t, m | ((n > 1) as u64) << t, o | ((n & 1) as u64) << t)
+            });
+            assert_eq!(kind_masks(&c), plain, "{c:?}");
+            let sums: Vec<u32> = GROUPS.iter().map(|&(lo, hi)| c[lo..hi].iter().map(|&n| n as u32).sum()).collect();
+            assert_eq!(sizes(&c).to_vec(), sums);
+        }
     }
 
     #[test]

@@ -368,9 +368,7 @@ fn column<'py, T: numpy::Element + Copy + Default>(
     } else {
         col.try_iter()?
             .enumerate()
-            .map(|(i, item)| {
-                read(&item?).ok_or_else(|| hand_error(py, format!("row {i}: {name} must be {expected}")))
-            })
+            .map(|(i, item)| read(&item?).ok_or_else(|| hand_error(py, format!("row {i}: {name} must be {expected}"))))
             .collect::<PyResult<Vec<T>>>()?
     };
     if values.len() != n {
@@ -421,8 +419,13 @@ pub fn mcr_evaluate_columns<'py>(
     if let Some(i) = flowers.iter().position(|&f| f > 8) {
         return Err(hand_error(py, format!("row {i}: flowers must be 0 to 8")));
     }
-    let (sd, lk, wl, kr, rk) =
-        (flag("self_drawn")?, flag("last_of_kind")?, flag("wall_last")?, flag("kong_replacement")?, flag("robbing_kong")?);
+    let (sd, lk, wl, kr, rk) = (
+        flag("self_drawn")?,
+        flag("last_of_kind")?,
+        flag("wall_last")?,
+        flag("kong_replacement")?,
+        flag("robbing_kong")?,
+    );
     let (sw, rw) = (wind_col("seat_wind")?, wind_col("round_wind")?);
     let mut inputs = Vec::with_capacity(n);
     for (i, (hand, win)) in hands.iter().zip(&wins).enumerate() {
