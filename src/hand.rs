@@ -73,12 +73,89 @@ impl Meld {
     }
 }
 
+/// Most melds one hand may declare (the reader refuses more brackets than this).
+pub const MAX_MELDS: usize = 8;
+
+/// The declared melds of a hand, kept inline: reading a hand allocates nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct Melds {
+    items: [Meld; MAX_MELDS],
+    len: u8,
+}
+
+impl Melds {
+    pub const fn new() -> Melds {
+        const NONE: Meld = Meld { kind: MeldKind::Chow, tile: 0, from: None };
+        Melds { items: [NONE; MAX_MELDS], len: 0 }
+    }
+
+    /// Adds a meld; false (and nothing added) when there are already [`MAX_MELDS`].
+    pub fn push(&mut self, meld: Meld) -> bool {
+        match self.items.get_mut(self.len as usize) {
+            Some(slot) => {
+                *slot = meld;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Default for Melds {
+    fn default() -> Self {
+        Melds::new()
+    }
+}
+
+impl std::ops::Deref for Melds {
+    type Target = [Meld];
+
+    fn deref(&self) -> &[Meld] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl PartialEq for Melds {
+    fn eq(&self, other: &Melds) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Melds {}
+
+impl std::hash::Hash for Melds {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state)
+    }
+}
+
+impl<'a> IntoIterator for &'a Melds {
+    type Item = &'a Meld;
+    type IntoIter = std::slice::Iter<'a, Meld>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<Meld> for Melds {
+    /// Melds past [`MAX_MELDS`] are dropped.
+    fn from_iter<I: IntoIterator<Item = Meld>>(iter: I) -> Melds {
+        let mut melds = Melds::new();
+        for m in iter {
+            melds.push(m);
+        }
+        melds
+    }
+}
+
 /// Concealed tiles, melds and flowers. Two hands are equal when they hold the same
 /// tiles, melds and flowers; `last` only records the order the text was written in.
 #[derive(Clone, Debug, Eq)]
 pub struct Hand {
     pub concealed: Counts,
-    pub melds: Vec<Meld>,
+    pub melds: Melds,
     /// Bit `f` set when flower `f` is held.
     pub flowers: u8,
     /// The concealed tile written last (in COMH strings: the winning tile).
@@ -93,7 +170,7 @@ impl PartialEq for Hand {
 
 impl Default for Hand {
     fn default() -> Self {
-        Hand { concealed: [0; KINDS], melds: Vec::new(), flowers: 0, last: None }
+        Hand { concealed: [0; KINDS], melds: Melds::new(), flowers: 0, last: None }
     }
 }
 

@@ -7,7 +7,7 @@
 //! the format is never guessed.
 
 use crate::error::{ErrorKind, HandError, Result};
-use crate::hand::{Hand, Meld, MeldKind};
+use crate::hand::{Hand, Meld, MeldKind, MAX_MELDS};
 use crate::tiles::{self, Glyph, Tile, KINDS};
 
 /// Which notation a text is in.
@@ -67,7 +67,6 @@ impl<T: Copy, const N: usize> Buf<T, N> {
 
 /// Most tiles (flowers included) one text may name, and most brackets.
 const MAX_TILES: usize = 64;
-const MAX_MELDS: usize = 8;
 
 type Items = Buf<(Item, usize), MAX_TILES>;
 
@@ -184,7 +183,9 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
                         return None;
                     }
                 }
-                hand.melds.push(Meld { kind, tile: ts[0], from: None });
+                if !hand.melds.push(Meld { kind, tile: ts[0], from: None }) {
+                    return None;
+                }
                 i = end;
             }
             letter if n > 0 => {
@@ -334,6 +335,7 @@ fn read(input: &str, format: Format) -> Result<Parsed<'_>> {
         for t in m.tiles() {
             add(t, *pos, &mut held)?;
         }
+        // `melds` holds at most MAX_MELDS, as many as a hand can.
         hand.melds.push(*m);
     }
     for &(item, pos) in concealed.as_slice() {
