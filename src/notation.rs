@@ -129,8 +129,10 @@ fn comh_honour(c: char) -> Option<Tile> {
 /// suit letters `m p s z`, and brackets `[..]` / `{..}` holding three or four digits of
 /// one suit. Anything else, and any mistake, gives `None`, and `parse` reads the text
 /// again to say what is wrong and where.
+///
+/// The text is read backwards, so that a digit meets its suit letter first.
 fn parse_plain(input: &[u8]) -> Option<Hand> {
-    fn base(letter: u8) -> Option<(Tile, u8)> {
+    fn suit(letter: u8) -> Option<(Tile, u8)> {
         match letter {
             b'm' => Some((0, 9)),
             b'p' => Some((9, 9)),
@@ -139,34 +141,55 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
             _ => None,
         }
     }
+    // Longer texts are the general reader's (no count can overflow below this).
+    if input.len() > 96 {
+        return None;
+    }
     let mut hand = Hand::default();
+    // The suit of the digits being read, and whether any were.
+    let mut current: Option<(Tile, u8)> = None;
+    let mut digits = false;
+    let mut melds = [Meld { kind: MeldKind::Chow, tile: 0, from: None }; MAX_MELDS];
+    let mut n_melds = 0;
     let mut held = [0u8; KINDS];
-    let mut add = |t: Tile| {
-        held[t as usize] += 1;
-        held[t as usize] <= 4
-    };
-    let mut digits = [0u8; 16];
-    let mut n = 0;
-    let mut i = 0;
-    while i < input.len() {
+    let mut i = input.len();
+    while i > 0 {
+        i -= 1;
         match input[i] {
             d @ b'1'..=b'9' => {
-                *digits.get_mut(n)? = d - b'1';
-                n += 1;
+                let (first, max) = current?;
+                let r = d - b'1';
+                if r >= max {
+                    return None;
+                }
+                let t = first + r;
+                hand.concealed[t as usize] += 1;
+                held[t as usize] += 1;
+                hand.last = hand.last.or(Some(t));
+                digits = true;
             }
-            b'[' | b'{' if n == 0 => {
-                let open = input[i];
-                let close = if open == b'[' { b']' } else { b'}' };
-                let end = i + input[i..].iter().position(|&c| c == close)?;
-                let (&letter, ranks) = input[i + 1..end].split_last()?;
-                let (first, max) = base(letter)?;
+            letter @ (b'm' | b'p' | b's' | b'z') => {
+                if current.is_some() && !digits {
+                    return None;
+                }
+                current = suit(letter);
+                digits = false;
+            }
+            close @ (b']' | b'}') => {
+                if current.is_some() && !digits {
+                    return None;
+                }
+                current = None;
+                let open = if close == b']' { b'[' } else { b'{' };
+                let start = input[..i].iter().rposition(|&c| c == open)?;
+                let (&letter, ranks) = input[start + 1..i].split_last()?;
+                let (first, max) = suit(letter)?;
                 if !(3..=4).contains(&ranks.len()) {
                     return None;
                 }
                 let mut ts = [0 as Tile; 4];
                 for (slot, &d) in ts.iter_mut().zip(ranks) {
-                    let r = d.checked_sub(b'1').filter(|&r| r < max)?;
-                    *slot = first + r;
+                    *slot = first + d.checked_sub(b'1').filter(|&r| r < max)?;
                 }
                 let ts = &mut ts[..ranks.len()];
                 ts.sort_unstable();
@@ -179,31 +202,22 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
                     _ => return None,
                 };
                 for &t in ts.iter() {
-                    if !add(t) {
-                        return None;
-                    }
+                    held[t as usize] += 1;
                 }
-                if !hand.melds.push(Meld { kind, tile: ts[0], from: None }) {
-                    return None;
-                }
-                i = end;
-            }
-            letter if n > 0 => {
-                let (first, max) = base(letter)?;
-                for &r in &digits[..n] {
-                    if r >= max || !add(first + r) {
-                        return None;
-                    }
-                    hand.concealed[(first + r) as usize] += 1;
-                    hand.last = Some(first + r);
-                }
-                n = 0;
+                *melds.get_mut(n_melds)? = Meld { kind, tile: ts[0], from: None };
+                n_melds += 1;
+                i = start;
             }
             _ => return None,
         }
-        i += 1;
     }
-    (n == 0).then_some(hand)
+    if (current.is_some() && !digits) || held.iter().any(|&h| h > 4) {
+        return None;
+    }
+    for &m in melds[..n_melds].iter().rev() {
+        hand.melds.push(m);
+    }
+    Some(hand)
 }
 
 /// Reads a hand. For [`Format::Comh`], reading stops at the first `|` and the rest is
@@ -541,6 +555,9 @@ mod tests {
             }
         }
         assert!(accepted > 20_000, "{accepted}");
+        // Counts that would wrap around are the general reader's to refuse.
+        let long = format!("{}m", "1".repeat(257));
+        assert!(parse_plain(long.as_bytes()).is_none() && parse(&long, Format::Compact).is_err());
     }
 
     #[test]
