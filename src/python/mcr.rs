@@ -31,27 +31,60 @@ fn fan_name(fan: u8) -> (&'static str, &'static str) {
 }
 
 /// Counts below this have their fan entries made once and shared.
-const SHARED_COUNTS: usize = 9;
+const SHARED_COUNTS: usize = 16;
 
-/// One fan's entry: an instance of the read-only dict `haidi.rulesets.mcr.Fan`, shared
-/// by every result with this fan and count.
-fn fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyAny>> {
+/// The class of fan entries, `haidi.rulesets.mcr.Fan` (a read-only dict).
+fn fan_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    Ok(CLASS.get_or_try_init(py, || py.import("haidi.rulesets.mcr")?.getattr("Fan").map(Bound::unbind))?.bind(py))
+}
+
+/// The shared fan entries, by `fan * SHARED_COUNTS + count`.
+fn shared_fans(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
     static SHARED: pyo3::sync::PyOnceLock<Vec<Py<PyAny>>> = pyo3::sync::PyOnceLock::new();
-    let class = CLASS.get_or_try_init(py, || py.import("haidi.rulesets.mcr")?.getattr("Fan").map(Bound::unbind))?;
     let shared = SHARED.get_or_try_init(py, || {
+        let class = fan_class(py)?;
         let mut all = Vec::with_capacity((MINGANGANG as usize + 1) * SHARED_COUNTS);
         for f in 0..=MINGANGANG {
             for c in 0..SHARED_COUNTS {
-                all.push(class.bind(py).call1((new_fan_dict(py, f, c as u8)?,))?.unbind());
+                all.push(class.call1((new_fan_dict(py, f, c as u8)?,))?.unbind());
             }
         }
         Ok::<_, PyErr>(all)
     })?;
-    match shared.get(fan as usize * SHARED_COUNTS + count as usize) {
-        Some(entry) if (count as usize) < SHARED_COUNTS => Ok(entry.bind(py).clone()),
-        _ => class.bind(py).call1((new_fan_dict(py, fan, count)?,)),
+    Ok(shared)
+}
+
+/// The list of fan entries: instances of the read-only dict `haidi.rulesets.mcr.Fan`,
+/// made once per fan and count and shared by every result.
+fn fan_list<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyList>> {
+    // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
+    let mut order = [0u8; MINGANGANG as usize + 1];
+    let mut n = 0;
+    let mut mingangang = fans.get(MINGANGANG) > 0;
+    for fan in fans.ids().filter(|&f| f != MINGANGANG) {
+        if mingangang && fan > 54 {
+            order[n] = MINGANGANG;
+            n += 1;
+            mingangang = false;
+        }
+        order[n] = fan;
+        n += 1;
     }
+    if mingangang {
+        order[n] = MINGANGANG;
+        n += 1;
+    }
+    let order = &order[..n];
+    let shared = shared_fans(py)?;
+    if order.iter().all(|&f| (fans.get(f) as usize) < SHARED_COUNTS) {
+        let entry = |f: u8| shared[f as usize * SHARED_COUNTS + fans.get(f) as usize].bind(py).clone();
+        return PyList::new(py, order.iter().map(|&f| entry(f)));
+    }
+    let class = fan_class(py)?;
+    let entries =
+        order.iter().map(|&f| class.call1((new_fan_dict(py, f, fans.get(f))?,))).collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, entries)
 }
 
 fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
@@ -70,18 +103,22 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py,
 
 /// The result dict of one situation.
 fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
+    // A copy of a dict with the keys in place is sized once and hashes no key again.
+    static TEMPLATE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
+    let template = TEMPLATE.get_or_try_init(py, || {
+        let d = PyDict::new(py);
+        for key in ["win", "total", "fans", "reason", "form", "arrangement"] {
+            d.set_item(PyString::intern(py, key), py.None())?;
+        }
+        Ok::<_, PyErr>(d.unbind())
+    })?;
+    let d = template.bind(py).copy()?;
     d.set_item(pyo3::intern!(py, "win"), r.win)?;
     d.set_item(pyo3::intern!(py, "total"), r.total)?;
-    // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
-    let place = |fan: u8| if fan == MINGANGANG { 54 * 2 + 1 } else { fan as u32 * 2 };
-    let mut ids: Vec<u8> = r.fans.ids().collect();
-    ids.sort_unstable_by_key(|&f| place(f));
-    let fans = PyList::new(py, ids.iter().map(|&f| fan_dict(py, f, r.fans.get(f))).collect::<PyResult<Vec<_>>>()?)?;
-    d.set_item(pyo3::intern!(py, "fans"), fans)?;
+    d.set_item(pyo3::intern!(py, "fans"), fan_list(py, &r.fans)?)?;
     d.set_item(pyo3::intern!(py, "reason"), r.reason.as_deref())?;
     d.set_item(pyo3::intern!(py, "form"), r.form.map(|f| form_name(py, f)))?;
-    d.set_item(pyo3::intern!(py, "arrangement"), arrangement_text(r))?;
+    d.set_item(pyo3::intern!(py, "arrangement"), arrangement_text(py, r))?;
     if explain {
         let ex = PyList::empty(py);
         for e in &r.excluded {
@@ -113,42 +150,54 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
 
 /// The arrangement in haidi notation, sets separated by spaces: concealed sets first,
 /// then the declared melds (`[..]` exposed, `{..}` concealed kong).
-fn arrangement_text(r: &Scored) -> String {
-    let mut out = String::with_capacity(40);
-    let write_tiles = |out: &mut String, tiles: &[u8]| {
+fn arrangement_text<'py>(py: Python<'py>, r: &Scored) -> Bound<'py, PyString> {
+    // Written on the stack: the longest, seven pairs or a knitted straight with its sets,
+    // needs fewer than 40 bytes.
+    let mut buf = [0u8; 96];
+    let mut len = 0;
+    let mut push = |b: u8| {
+        if let Some(slot) = buf.get_mut(len) {
+            *slot = b;
+            len += 1;
+        }
+    };
+    let write_tiles = |push: &mut dyn FnMut(u8), tiles: &[u8]| {
         // One suit letter after each run of the same suit, as in compact notation.
         for (i, &t) in tiles.iter().enumerate() {
-            out.push(char::from(b'0' + tiles::rank(t)));
+            push(b'0' + tiles::rank(t));
             if tiles.get(i + 1).is_none_or(|&n| tiles::suit(n) != tiles::suit(t)) {
-                out.push(tiles::SUIT_LETTERS[tiles::suit(t) as usize]);
+                push(tiles::SUIT_LETTERS[tiles::suit(t) as usize] as u8);
             }
         }
     };
+    let mut first = true;
     if let Some(nine) = r.knitted {
         let mut sorted = nine;
         sorted.sort_unstable();
-        write_tiles(&mut out, &sorted);
+        write_tiles(&mut push, &sorted);
+        first = false;
     }
     for s in &r.sets {
-        if !out.is_empty() {
-            out.push(' ');
+        if !first {
+            push(b' ');
         }
-        let (buf, n) = match s.kind {
+        first = false;
+        let (tiles, n) = match s.kind {
             SetKind::Chow => ([s.tile, s.tile + 1, s.tile + 2, 0], 3),
             SetKind::Pung => ([s.tile; 4], 3),
             SetKind::Kong => ([s.tile; 4], 4),
             SetKind::Pair => ([s.tile; 4], 2),
         };
         let (open, close) = match (s.declared, s.melded) {
-            (true, true) => (Some('['), Some(']')),
-            (true, false) => (Some('{'), Some('}')),
+            (true, true) => (Some(b'['), Some(b']')),
+            (true, false) => (Some(b'{'), Some(b'}')),
             _ => (None, None),
         };
-        out.extend(open);
-        write_tiles(&mut out, &buf[..n]);
-        out.extend(close);
+        open.into_iter().for_each(&mut push);
+        write_tiles(&mut push, &tiles[..n]);
+        close.into_iter().for_each(&mut push);
     }
-    out
+    PyString::new(py, std::str::from_utf8(&buf[..len]).unwrap_or_default())
 }
 
 /// The form's name as an interned Python string.
