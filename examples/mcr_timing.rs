@@ -14,8 +14,8 @@ fn main() {
     ];
     for (h, w) in hands {
         let t = TextSituation {
-            hand: h.into(),
-            win: Some(w.into()),
+            hand: h,
+            win: Some(w),
             format: Format::Compact,
             situation: Situation::default(),
         };
