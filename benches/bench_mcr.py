@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
-
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))

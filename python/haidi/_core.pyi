@@ -118,7 +118,25 @@ def tile_glyph(tile: str) -> str: ...
 def tile_names() -> list[str]: ...
 def reproduce_table(tiles: int, honours: bool = False) -> dict[str, Any]: ...
 def reproduce_published(progress: Callable[[str], None] | None = None) -> dict[str, Any]: ...
-def mcr_evaluate(_ruleset: object = None, /, **situation: Any) -> dict[str, Any]: ...
+def mcr_evaluate(
+    _ruleset: object = None,
+    /,
+    *,
+    hand: str | None = None,
+    win: str | None = None,
+    self_drawn: bool | None = None,
+    seat_wind: str | None = None,
+    round_wind: str | None = None,
+    flowers: int | str | None = None,
+    last_of_kind: bool | None = None,
+    wall_last: bool | None = None,
+    kong_replacement: bool | None = None,
+    robbing_kong: bool | None = None,
+    format: str | None = None,
+    explain: bool | None = None,
+    concealed_and_melded_kong: bool | None = None,
+    **rest: Any,
+) -> dict[str, Any]: ...
 def mcr_evaluate_many(
     situations: Iterable[dict[str, Any]],
     *,

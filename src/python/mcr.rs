@@ -244,24 +244,57 @@ impl Read<'_> {
     }
 }
 
-/// Reads one situation dict (the JSON keys) in a single pass over its items, so that an
-/// unknown key is an error naming it. `options` is where `evaluate` also accepts
-/// `explain` and `concealed_and_melded_kong`; `evaluate_many` takes those per call.
-fn read_situation<'py>(
+/// The keys a situation may have.
+const KEYS: [&str; 13] = [
+    "hand",
+    "win",
+    "format",
+    "self_drawn",
+    "last_of_kind",
+    "wall_last",
+    "kong_replacement",
+    "robbing_kong",
+    "seat_wind",
+    "round_wind",
+    "flowers",
+    "explain",
+    "concealed_and_melded_kong",
+];
+
+/// A situation key as text. Keys written as identifiers (keyword arguments, dict
+/// literals) are interned by Python, so they are found by identity before any text is
+/// compared.
+fn situation_key<'a>(py: Python<'_>, key: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
+    static INTERNED: pyo3::sync::PyOnceLock<Vec<Py<PyString>>> = pyo3::sync::PyOnceLock::new();
+    let interned = INTERNED.get_or_init(py, || KEYS.iter().map(|k| PyString::intern(py, k).unbind()).collect());
+    match interned.iter().position(|k| key.is(k)) {
+        Some(i) => Ok(KEYS[i]),
+        None => key.to_str(),
+    }
+}
+
+/// A situation being read, key by key.
+struct Reader<'py, 'o> {
     py: Python<'py>,
-    d: &Bound<'py, PyDict>,
-    default_format: Format,
-    mut options: Option<&mut CallOptions>,
-) -> PyResult<Read<'py>> {
-    let mut hand: Option<Bound<'py, PyString>> = None;
-    let mut win: Option<Bound<'py, PyString>> = None;
-    let mut format = default_format;
-    let mut s = Situation::default();
-    for (k, v) in d.iter() {
-        let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
-        let key = key.to_str()?;
+    hand: Option<Bound<'py, PyString>>,
+    win: Option<Bound<'py, PyString>>,
+    format: Format,
+    situation: Situation,
+    /// Where `evaluate` also accepts `explain` and `concealed_and_melded_kong`;
+    /// `evaluate_many` takes those per call.
+    options: Option<&'o mut CallOptions>,
+}
+
+impl<'py, 'o> Reader<'py, 'o> {
+    fn new(py: Python<'py>, format: Format, options: Option<&'o mut CallOptions>) -> Self {
+        Reader { py, hand: None, win: None, format, situation: Situation::default(), options }
+    }
+
+    /// Reads one key (`None` values are left out); an unknown key is an error naming it.
+    fn set(&mut self, key: &str, v: Bound<'py, PyAny>) -> PyResult<()> {
+        let py = self.py;
         if v.is_none() {
-            continue;
+            return Ok(());
         }
         let flag = |v: &Bound<'_, PyAny>| {
             v.extract::<bool>().map_err(|_| hand_error(py, format!("{key} must be true or false")))
@@ -272,12 +305,14 @@ fn read_situation<'py>(
                 .map_err(|_| hand_error(py, format!("{key} must be \"E\", \"S\", \"W\" or \"N\"")))?;
             wind(text.to_str()?).py_err(py)
         };
+        let s = &mut self.situation;
         match key {
-            "hand" => hand = Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "hand must be a str"))?),
+            "hand" => self.hand = Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "hand must be a str"))?),
             "win" => {
-                win = Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?)
+                self.win =
+                    Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?)
             }
-            "format" => format = fmt(py, &v.extract::<String>()?)?,
+            "format" => self.format = fmt(py, &v.extract::<String>()?)?,
             "self_drawn" => s.self_drawn = flag(&v)?,
             "last_of_kind" => s.last_of_kind = flag(&v)?,
             "wall_last" => s.wall_last = flag(&v)?,
@@ -286,8 +321,8 @@ fn read_situation<'py>(
             "seat_wind" => s.seat_wind = wind_of(&v)?,
             "round_wind" => s.round_wind = wind_of(&v)?,
             "flowers" => s.flowers = flowers_of(py, &v)?,
-            "explain" | "concealed_and_melded_kong" if options.is_some() => {
-                if let Some(o) = options.as_deref_mut() {
+            "explain" | "concealed_and_melded_kong" if self.options.is_some() => {
+                if let Some(o) = self.options.as_deref_mut() {
                     let slot = if key == "explain" { &mut o.explain } else { &mut o.concealed_and_melded_kong };
                     *slot = flag(&v)?;
                 }
@@ -302,11 +337,31 @@ fn read_situation<'py>(
                 ))
             }
         }
+        Ok(())
     }
-    let Some(hand) = hand else {
-        return Err(hand_error(py, "a situation needs a hand"));
-    };
-    Ok(Read { hand, win, format, situation: s })
+
+    /// Reads every item of a dict.
+    fn set_all(&mut self, d: &Bound<'py, PyDict>) -> PyResult<()> {
+        for (k, v) in d.iter() {
+            let key = k.cast::<PyString>().map_err(|_| hand_error(self.py, "situation keys must be str"))?;
+            self.set(situation_key(self.py, key)?, v)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> PyResult<Read<'py>> {
+        let Some(hand) = self.hand else {
+            return Err(hand_error(self.py, "a situation needs a hand"));
+        };
+        Ok(Read { hand, win: self.win, format: self.format, situation: self.situation })
+    }
+}
+
+/// Reads one situation dict (the JSON keys) in a single pass over its items.
+fn read_situation<'py>(py: Python<'py>, d: &Bound<'py, PyDict>, format: Format) -> PyResult<Read<'py>> {
+    let mut r = Reader::new(py, format, None);
+    r.set_all(d)?;
+    r.finish()
 }
 
 /// Flowers as a number 0-8, or as the flower tiles held (`"13f"`).
@@ -324,22 +379,64 @@ fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
 }
 
 /// Scores one MCR situation; see `haidi.rulesets.mcr`. The first argument (the ruleset,
-/// when called as a ruleset module's `evaluate`) is not needed.
+/// when called as a ruleset module's `evaluate`) is not needed. The keys are named
+/// parameters so that a call passes them without building a dict; any other key lands in
+/// `rest` and is refused by name.
 #[pyfunction]
-#[pyo3(signature = (_ruleset = None, /, **situation))]
+#[pyo3(signature = (_ruleset = None, /, *, hand = None, win = None, self_drawn = None, seat_wind = None,
+    round_wind = None, flowers = None, last_of_kind = None, wall_last = None, kong_replacement = None,
+    robbing_kong = None, format = None, explain = None, concealed_and_melded_kong = None, **rest))]
+#[allow(clippy::too_many_arguments)]
 pub fn mcr_evaluate<'py>(
     py: Python<'py>,
     _ruleset: Option<&Bound<'py, PyAny>>,
-    situation: Option<&Bound<'py, PyDict>>,
+    hand: Option<Bound<'py, PyAny>>,
+    win: Option<Bound<'py, PyAny>>,
+    self_drawn: Option<Bound<'py, PyAny>>,
+    seat_wind: Option<Bound<'py, PyAny>>,
+    round_wind: Option<Bound<'py, PyAny>>,
+    flowers: Option<Bound<'py, PyAny>>,
+    last_of_kind: Option<Bound<'py, PyAny>>,
+    wall_last: Option<Bound<'py, PyAny>>,
+    kong_replacement: Option<Bound<'py, PyAny>>,
+    robbing_kong: Option<Bound<'py, PyAny>>,
+    format: Option<Bound<'py, PyAny>>,
+    explain: Option<Bound<'py, PyAny>>,
+    concealed_and_melded_kong: Option<Bound<'py, PyAny>>,
+    rest: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let Some(d) = situation else {
-        return Err(hand_error(py, "a situation needs a hand and a win"));
-    };
     let mut options = CallOptions::default();
-    let read = read_situation(py, d, Format::Compact, Some(&mut options))?;
+    let mut r = Reader::new(py, Format::Compact, Some(&mut options));
+    let named = [
+        ("format", format),
+        ("hand", hand),
+        ("win", win),
+        ("self_drawn", self_drawn),
+        ("seat_wind", seat_wind),
+        ("round_wind", round_wind),
+        ("flowers", flowers),
+        ("last_of_kind", last_of_kind),
+        ("wall_last", wall_last),
+        ("kong_replacement", kong_replacement),
+        ("robbing_kong", robbing_kong),
+        ("explain", explain),
+        ("concealed_and_melded_kong", concealed_and_melded_kong),
+    ];
+    for (key, value) in named {
+        if let Some(v) = value {
+            r.set(key, v)?;
+        }
+    }
+    if let Some(rest) = rest {
+        r.set_all(rest)?;
+    }
+    if r.hand.is_none() && r.win.is_none() {
+        return Err(hand_error(py, "a situation needs a hand and a win"));
+    }
+    let read = r.finish()?;
     let opts = Options { concealed_and_melded_kong: options.concealed_and_melded_kong };
-    let r = evaluate_text(&read.text()?, &opts, options.explain).py_err(py)?;
-    result_dict(py, &r, options.explain)
+    let result = evaluate_text(&read.text()?, &opts, options.explain).py_err(py)?;
+    result_dict(py, &result, options.explain)
 }
 
 /// Scores a list of situation dicts with the GIL released; returns a list of results.
@@ -358,7 +455,7 @@ pub fn mcr_evaluate_many<'py>(
     for (i, item) in situations.try_iter()?.enumerate() {
         let item = item?;
         let d = item.cast::<PyDict>().map_err(|_| hand_error(py, format!("situation {i}: must be a dict")))?;
-        read.push(read_situation(py, d, format, None).map_err(|e| prefix(py, e, i))?);
+        read.push(read_situation(py, d, format).map_err(|e| prefix(py, e, i))?);
     }
     let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
     let options = Options { concealed_and_melded_kong };

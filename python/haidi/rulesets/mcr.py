@@ -68,6 +68,7 @@ class Fan(dict):  # type: ignore[type-arg]
     def __reduce__(self) -> tuple[Any, ...]:
         return (Fan, (dict(self),))
 
+
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
 
 
