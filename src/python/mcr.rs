@@ -451,22 +451,29 @@ pub fn mcr_evaluate_many<'py>(
     concealed_and_melded_kong: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let format = fmt(py, format)?;
-    let mut read = Vec::new();
-    for (i, item) in situations.try_iter()?.enumerate() {
-        let item = item?;
-        let d = item.cast::<PyDict>().map_err(|_| hand_error(py, format!("situation {i}: must be a dict")))?;
-        read.push(read_situation(py, d, format).map_err(|e| prefix(py, e, i))?);
-    }
-    let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
     let options = Options { concealed_and_melded_kong };
-    let results = py.detach(|| evaluate_texts(&inputs, &options, explain));
+    // In chunks, so that what is read, scored and turned into dicts stays in cache; a
+    // chunk big enough to share among threads when they are used.
+    let chunk = if crate::batch::parallel_enabled() { 2048 } else { 128 };
     let out = PyList::empty(py);
-    for (i, r) in results.into_iter().enumerate() {
-        match r {
-            Ok(r) => out.append(result_dict(py, &r, explain)?)?,
-            Err(mut e) => {
-                e.kind = crate::error::ErrorKind::Invalid(format!("situation {i}: {}", e.kind));
-                return Err(to_py(py, e));
+    let mut items = situations.try_iter()?.enumerate().peekable();
+    while items.peek().is_some() {
+        let mut read = Vec::with_capacity(chunk);
+        let first = out.len();
+        for (i, item) in items.by_ref().take(chunk) {
+            let item = item?;
+            let d = item.cast::<PyDict>().map_err(|_| hand_error(py, format!("situation {i}: must be a dict")))?;
+            read.push(read_situation(py, d, format).map_err(|e| prefix(py, e, i))?);
+        }
+        let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
+        let results = py.detach(|| evaluate_texts(&inputs, &options, explain));
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Ok(r) => out.append(result_dict(py, &r, explain)?)?,
+                Err(mut e) => {
+                    e.kind = crate::error::ErrorKind::Invalid(format!("situation {}: {}", first + i, e.kind));
+                    return Err(to_py(py, e));
+                }
             }
         }
     }
