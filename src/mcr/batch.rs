@@ -68,6 +68,49 @@ pub fn evaluate_texts(inputs: &[TextSituation<'_>], options: &Options, explain: 
     }
 }
 
+/// Columns of the fan counts of [`evaluate_into_columns`]: one per fan id 1..=81, and
+/// column 0 for the optional 明暗杠 (which has no id in the list).
+pub const FAN_COLUMNS: usize = 82;
+
+/// Scores many straight into columns: `wins[i]`, `totals[i]`, and the [`FAN_COLUMNS`]
+/// fan counts of row `i` in `fans`. Every good row is scored; the first bad one is
+/// returned as the error, naming its row.
+pub fn evaluate_into_columns(
+    inputs: &[TextSituation<'_>],
+    options: &Options,
+    wins: &mut [bool],
+    totals: &mut [i32],
+    fans: &mut [u8],
+) -> Result<()> {
+    let score =
+        |(i, (input, ((win, total), row))): (usize, (&TextSituation<'_>, ((&mut bool, &mut i32), &mut [u8])))| {
+            match evaluate_text(input, options, false) {
+                Ok(r) => {
+                    *win = r.win;
+                    *total = r.total as i32;
+                    row[1..].copy_from_slice(&r.fans.counts()[1..82]);
+                    row[0] = r.fans.get(super::MINGANGANG);
+                    None
+                }
+                Err(e) => Some((i, e)),
+            }
+        };
+    let first_bad = if inputs.len() >= PARALLEL_MIN && crate::batch::parallel_enabled() {
+        let outputs = wins.par_iter_mut().zip(totals.par_iter_mut()).zip(fans.par_chunks_mut(FAN_COLUMNS));
+        inputs.par_iter().zip(outputs).enumerate().filter_map(score).min_by_key(|(i, _)| *i)
+    } else {
+        let outputs = wins.iter_mut().zip(totals.iter_mut()).zip(fans.chunks_mut(FAN_COLUMNS));
+        inputs.iter().zip(outputs).enumerate().filter_map(score).next()
+    };
+    match first_bad {
+        Some((i, mut e)) => {
+            e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
+            Err(e)
+        }
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,24 +2,20 @@
 //! columns. Everything but reading arguments and building results runs in `crate::mcr`
 //! with the GIL released.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::convert;
 use super::errors::{hand_error, to_py, IntoPy};
 use crate::forms::Form;
-use crate::mcr::batch::{evaluate_text, evaluate_texts, TextSituation};
+use crate::mcr::batch::{evaluate_into_columns, evaluate_text, evaluate_texts, TextSituation, FAN_COLUMNS};
 use crate::mcr::data::FANS;
 use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
 use crate::mcr::{Options, Scored, Situation};
 use crate::notation::Format;
 use crate::tiles;
-
-/// Columns of the `fans` array: one per fan id 1..=81; column 0 holds the optional
-/// 明暗杠 (which has no id in the list).
-const FAN_COLUMNS: usize = 82;
 
 fn fan_name(fan: u8) -> (&'static str, &'static str) {
     if fan == MINGANGANG {
@@ -491,6 +487,16 @@ fn string_column<'py>(
     col: &Bound<'py, PyAny>,
     optional: bool,
 ) -> PyResult<Vec<Option<Bound<'py, PyString>>>> {
+    // A numpy array of fixed-width text hands out a new numpy string per item; its list
+    // of str is made in one go.
+    let list;
+    let col = match col.cast::<numpy::PyUntypedArray>() {
+        Ok(a) if a.dtype().kind() == b'U' => {
+            list = col.call_method0(pyo3::intern!(py, "tolist"))?;
+            &list
+        }
+        _ => col,
+    };
     col.try_iter()?
         .enumerate()
         .map(|(i, item)| {
@@ -558,9 +564,10 @@ pub fn mcr_evaluate_columns<'py>(
         column(py, k, get(k)?.as_ref(), n, |v| v.is_truthy().ok(), "true or false")
     };
     let wind_col = |k: &str| -> PyResult<Vec<u8>> {
-        let read = |v: &Bound<'py, PyAny>| match v.extract::<i64>() {
-            Ok(w) => u8::try_from(w).ok().filter(|&w| w <= 3),
-            Err(_) => v.cast::<PyString>().ok().and_then(|t| wind(t.to_str().ok()?).ok()),
+        // Letters first: a failed conversion costs an exception object.
+        let read = |v: &Bound<'py, PyAny>| match v.cast::<PyString>() {
+            Ok(t) => wind(t.to_str().ok()?).ok(),
+            Err(_) => v.extract::<i64>().ok().and_then(|w| u8::try_from(w).ok()).filter(|&w| w <= 3),
         };
         let w = column(py, k, get(k)?.as_ref(), n, read, "E, S, W, N or 0-3")?;
         match w.iter().position(|&x| x > 3) {
@@ -600,25 +607,8 @@ pub fn mcr_evaluate_columns<'py>(
         });
     }
     let options = Options { concealed_and_melded_kong };
-    let run = || -> Result<(Vec<bool>, Vec<i32>, Vec<u8>), crate::error::HandError> {
-        let results = evaluate_texts(&inputs, &options, false);
-        let mut wins = Vec::with_capacity(n);
-        let mut totals = Vec::with_capacity(n);
-        let mut fans = vec![0u8; n * FAN_COLUMNS];
-        for (i, r) in results.into_iter().enumerate() {
-            let r = r.map_err(|mut e| {
-                e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
-                e
-            })?;
-            wins.push(r.win);
-            totals.push(r.total as i32);
-            let row = &mut fans[i * FAN_COLUMNS..(i + 1) * FAN_COLUMNS];
-            row[1..].copy_from_slice(&r.fans.counts()[1..82]);
-            row[0] = r.fans.get(MINGANGANG);
-        }
-        Ok((wins, totals, fans))
-    };
-    let (wins, totals, fans) = py.detach(run).py_err(py)?;
+    let (mut wins, mut totals, mut fans) = (vec![false; n], vec![0i32; n], vec![0u8; n * FAN_COLUMNS]);
+    py.detach(|| evaluate_into_columns(&inputs, &options, &mut wins, &mut totals, &mut fans)).py_err(py)?;
     let fans = PyArray1::from_vec(py, fans).reshape([n, FAN_COLUMNS])?;
     Ok((PyArray1::from_vec(py, wins), PyArray1::from_vec(py, totals), fans))
 }
