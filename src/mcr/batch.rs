@@ -82,19 +82,18 @@ pub fn evaluate_into_columns(
     totals: &mut [i32],
     fans: &mut [u8],
 ) -> Result<()> {
-    let score =
-        |(i, (input, ((win, total), row))): (usize, (&TextSituation<'_>, ((&mut bool, &mut i32), &mut [u8])))| {
-            match evaluate_text(input, options, false) {
-                Ok(r) => {
-                    *win = r.win;
-                    *total = r.total as i32;
-                    row[1..].copy_from_slice(&r.fans.counts()[1..82]);
-                    row[0] = r.fans.get(super::MINGANGANG);
-                    None
-                }
-                Err(e) => Some((i, e)),
-            }
-        };
+    // One row: its index, its input, and where its win, total and fan counts go.
+    type Row<'r, 'i> = (usize, (&'r TextSituation<'i>, ((&'r mut bool, &'r mut i32), &'r mut [u8])));
+    let score = |(i, (input, ((win, total), row))): Row<'_, '_>| match evaluate_text(input, options, false) {
+        Ok(r) => {
+            *win = r.win;
+            *total = r.total as i32;
+            row[1..].copy_from_slice(&r.fans.counts()[1..82]);
+            row[0] = r.fans.get(super::MINGANGANG);
+            None
+        }
+        Err(e) => Some((i, e)),
+    };
     let first_bad = if inputs.len() >= PARALLEL_MIN && crate::batch::parallel_enabled() {
         let outputs = wins.par_iter_mut().zip(totals.par_iter_mut()).zip(fans.par_chunks_mut(FAN_COLUMNS));
         inputs.par_iter().zip(outputs).enumerate().filter_map(score).min_by_key(|(i, _)| *i)
