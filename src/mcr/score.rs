@@ -109,9 +109,21 @@ impl Candidate {
 }
 
 /// Where a candidate stands in ChineseOfficialMahjongHelper's order of trying them:
-/// the special forms first, then the standard arrangements by [`comh_order`], then the
-/// knitted straight's, each group in the order found.
-type Order = (u8, [[u8; 3]; 4], u16);
+/// the special forms first (0), then the standard arrangements (1) by [`comh_order`],
+/// then the knitted straight's (2), each group but the standard in the order found.
+/// The arrangement's place is worked out only when two candidates tie.
+#[derive(Clone, Copy)]
+struct Order {
+    group: u8,
+    found: u16,
+}
+
+impl Order {
+    fn key(self, sets: &Sets) -> (u8, [[u8; 3]; 4], u16) {
+        let place = if self.group == 1 { comh_order(sets) } else { [[0; 3]; 4] };
+        (self.group, place, self.found)
+    }
+}
 
 /// A candidate kept, with its fans after exclusions.
 struct Kept {
@@ -150,10 +162,11 @@ impl Best {
             self.first = None;
         }
         let kept = || Kept { total, fans: f, candidate: c, order };
-        if self.first.as_ref().is_none_or(|k| order < k.order) {
+        let key = |k: &Kept| k.order.key(&k.candidate.sets);
+        if self.first.as_ref().is_none_or(|k| order.key(&c.sets) < key(k)) {
             self.first = Some(kept());
         }
-        if preferred && self.preferred.as_ref().is_none_or(|k| order > k.order) {
+        if preferred && self.preferred.as_ref().is_none_or(|k| order.key(&c.sets) > key(k)) {
             self.preferred = Some(kept());
         }
     }
@@ -163,12 +176,13 @@ impl Best {
     }
 }
 
-/// ChineseOfficialMahjongHelper's order of arrangements: sets sorted, compared in its
-/// tile order, a pung before a chow of the same tile. At most four sets besides the
-/// pair; unused places sort last and are the same in every arrangement of one hand.
+/// ChineseOfficialMahjongHelper's order of arrangements: the concealed sets sorted,
+/// compared in its tile order, a pung before a chow of the same tile. At most four sets
+/// besides the pair; unused places sort last and are the same in every arrangement of
+/// one hand.
 fn comh_order(sets: &Sets) -> [[u8; 3]; 4] {
     let mut key = [[u8::MAX; 3]; 4];
-    let melds = sets.iter().filter(|x| x.kind != SetKind::Pair);
+    let melds = sets.iter().filter(|x| x.kind != SetKind::Pair && !x.declared);
     for (slot, x) in key.iter_mut().zip(melds) {
         *slot = match x.kind {
             SetKind::Chow => [order(x.tile), order(x.tile + 1), order(x.tile + 2)],
@@ -184,7 +198,7 @@ fn comh_order(sets: &Sets) -> [[u8; 3]; 4] {
 fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, best: &mut Best) {
     let mut seq = 0u16;
     let mut consider = |best: &mut Best, c: Candidate| {
-        best.consider(c, (0, [[0; 3]; 4], seq));
+        best.consider(c, Order { group: 0, found: seq });
         seq += 1;
     };
     let (present, multi, odd) = shape::kind_masks(counts);
@@ -296,7 +310,6 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
                 shape::waits(&before, need, concealed_hand, 2, 1 << s.win, standard).count_ones() == 1
             });
         }
-        let key = if knitted.is_none() { comh_order(sets) } else { [[0; 3]; 4] };
         let mut sets = *sets;
         for &d in &declared {
             sets.push(d);
@@ -305,9 +318,9 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         let (form, order) = match knitted {
             Some(_) => {
                 f.add(id::KNITTED_STRAIGHT, 1);
-                (Form::KnittedStraight, (2, [[0; 3]; 4], seq))
+                (Form::KnittedStraight, Order { group: 2, found: seq })
             }
-            None => (Form::Standard, (1, key, 0)),
+            None => (Form::Standard, Order { group: 1, found: 0 }),
         };
         seq += 1;
         best.consider(Candidate { fans: f, form, sets, knitted, dropped }, order);
