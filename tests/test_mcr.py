@@ -67,7 +67,7 @@ def test_public_ting_case(case: dict) -> None:
 def test_result_shape_and_minimum() -> None:
     r = RS.evaluate(hand="[123m][345m]678p56s11z", win="7s", self_drawn=True, explain=True)
     assert r["win"] is False and r["total"] == 1 and "8" in r["reason"]
-    assert r["fans"] == [{"id": 80, "name": "自摸", "name_en": "Self-Drawn", "points": 1, "count": 1}]
+    assert r["fans"] == ({"id": 80, "name": "自摸", "name_en": "Self-Drawn", "points": 1, "count": 1},)
     assert r["form"] == "standard" and r["arrangement"] == "678p 567s 11z [123m] [345m]"
     # Flowers never lift a hand over the minimum.
     r = RS.evaluate(hand="[123m][345m]678p56s11z", win="7s", self_drawn=True, flowers=8)

@@ -4,7 +4,7 @@
 
 use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::convert;
 use super::errors::{hand_error, to_py, IntoPy};
@@ -43,7 +43,13 @@ fn shared_fans(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
         let mut all = Vec::with_capacity((MINGANGANG as usize + 1) * SHARED_COUNTS);
         for f in 0..=MINGANGANG {
             for c in 0..SHARED_COUNTS {
-                all.push(class.call1((new_fan_dict(py, f, c as u8)?,))?.unbind());
+                let entry = class.call1((new_fan_dict(py, f, c as u8)?,))?;
+                // SAFETY: `entry` is a live object we hold, of a type with GC support; it
+                // holds only strs, ints and None and is read-only, so it can be in no
+                // cycle, and the collector need not follow it (nor, then, the tuples and
+                // dicts of results that hold it, which it may untrack in turn).
+                unsafe { pyo3::ffi::PyObject_GC_UnTrack(entry.as_ptr().cast()) };
+                all.push(entry.unbind());
             }
         }
         Ok::<_, PyErr>(all)
@@ -51,9 +57,12 @@ fn shared_fans(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
     Ok(shared)
 }
 
-/// The list of fan entries: instances of the read-only dict `haidi.rulesets.mcr.Fan`,
-/// made once per fan and count and shared by every result.
-fn fan_list<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyList>> {
+/// The fan entries, a tuple of instances of the read-only dict `haidi.rulesets.mcr.Fan`
+/// made once per fan and count and shared by every result. A tuple, not a list: holding
+/// only shared entries the collector does not follow, it is untracked on its first
+/// collection, and so is the result dict once nothing else in it is tracked, so that
+/// millions of results kept cost the collector nothing.
+fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTuple>> {
     // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
     let mut order = [0u8; MINGANGANG as usize + 1];
     let mut n = 0;
@@ -75,12 +84,12 @@ fn fan_list<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyLis
     let shared = shared_fans(py)?;
     if order.iter().all(|&f| (fans.get(f) as usize) < SHARED_COUNTS) {
         let entry = |f: u8| shared[f as usize * SHARED_COUNTS + fans.get(f) as usize].bind(py).clone();
-        return PyList::new(py, order.iter().map(|&f| entry(f)));
+        return PyTuple::new(py, order.iter().map(|&f| entry(f)));
     }
     let class = fan_class(py)?;
     let entries =
         order.iter().map(|&f| class.call1((new_fan_dict(py, f, fans.get(f))?,))).collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, entries)
+    PyTuple::new(py, entries)
 }
 
 fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
@@ -111,7 +120,7 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     let d = template.bind(py).copy()?;
     d.set_item(pyo3::intern!(py, "win"), r.win)?;
     d.set_item(pyo3::intern!(py, "total"), r.total)?;
-    d.set_item(pyo3::intern!(py, "fans"), fan_list(py, &r.fans)?)?;
+    d.set_item(pyo3::intern!(py, "fans"), fan_tuple(py, &r.fans)?)?;
     d.set_item(pyo3::intern!(py, "reason"), r.reason.as_deref())?;
     d.set_item(pyo3::intern!(py, "form"), r.form.map(|f| form_name(py, f)))?;
     d.set_item(pyo3::intern!(py, "arrangement"), arrangement_text(py, r))?;
