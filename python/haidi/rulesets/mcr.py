@@ -88,8 +88,8 @@ _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbin
 #: a tuple of read-only :class:`Fan` dicts shared between results: results kept by the
 #: million cost no memory per fan, and the garbage collector soon stops following them.
 #: A complete hand under 8 points (flowers not counted) has ``win`` false and a
-#: ``reason``; so has a hand that is not complete. Raises ``haidi.HandError`` for bad notation, a wrong size, a fifth tile,
-#: contradictory flags or an unknown key.
+#: ``reason``; so has a hand that is not complete. Raises ``haidi.HandError`` for bad
+#: notation, a wrong size, a fifth tile, contradictory flags or an unknown key.
 evaluate = _core.mcr_evaluate
 
 
