@@ -63,6 +63,17 @@ def test_peer_per_call(benchmark):
     _record(benchmark, "peer")
 
 
+def test_peer_list(benchmark):
+    """The peer scoring the whole list and keeping the results, as evaluate_many does."""
+    calc = MahjongGB.MahjongFanCalculator
+
+    def run():
+        return [calc(**a) for a in PEER_ARGS]
+
+    benchmark(run)
+    _record(benchmark, "peer, results kept")
+
+
 def test_haidi_evaluate_per_call(benchmark):
     ev = RS.evaluate
 
@@ -113,3 +124,6 @@ def teardown_module(module):
     print("\nper situation (mean) and speed-up over PyMahjongGB per call:")
     for k, t in TIMES.items():
         print(f"  {k:24s} {t * 1e6:8.2f} us   x{TIMES['peer'] / t:6.2f}")
+    if "peer, results kept" in TIMES and "evaluate_many(list)" in TIMES:
+        kept = TIMES["peer, results kept"] / TIMES["evaluate_many(list)"]
+        print(f"  evaluate_many(list) against the peer keeping its results too: x{kept:.2f}")
