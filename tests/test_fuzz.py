@@ -44,6 +44,19 @@ def test_evaluate_returns_or_raises_hand_error(name, data, win, self_drawn, seat
     assert isinstance(r, dict) and "win" in r
 
 
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet="123456789mpsz[]{}+,0 |f🀇ESWNCFP", max_size=30), win=st.text(max_size=3))
+def test_mcr_reads_any_text(text, win):
+    """Any text, in either notation, scores or raises HandError; the plain reader and the
+    general one must never disagree in a way that crashes."""
+    for fmt in ("compact", "comh"):
+        try:
+            r = haidi.ruleset("mcr").evaluate(hand=text, win=win or None, format=fmt)
+        except HandError:
+            continue
+        assert isinstance(r["total"], int) and isinstance(r["fans"], tuple)
+
+
 @pytest.mark.parametrize("name", haidi.RULESETS)
 @settings(max_examples=100, deadline=None)
 @given(hand=hand_text, melds=melded, wild=st.one_of(st.none(), st.sampled_from(TILES)))

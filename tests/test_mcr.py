@@ -105,6 +105,35 @@ def test_bad_hands_raise_hand_error(hand: str) -> None:
         RS.evaluate(hand=hand, win="1z")
 
 
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(hand=123), "hand must be a str"),
+        (dict(win=5), "win must be a tile"),
+        (dict(self_drawn="yes"), "self_drawn must be true or false"),
+        (dict(seat_wind=0), "seat_wind must be"),
+        (dict(flowers=-1), "flowers"),
+        (dict(colour="red"), 'unknown situation key "colour"'),
+        (dict(format="xml"), "format"),
+    ],
+)
+def test_bad_keys_and_values_name_what_is_wrong(kwargs: dict, message: str) -> None:
+    sit = {"hand": "123m456p789s1122z", "win": "1z", **kwargs}
+    with pytest.raises(haidi.HandError, match=message):
+        RS.evaluate(**sit)
+    # The same situation as a dict in a batch names its index too.
+    with pytest.raises(haidi.HandError, match=f"situation 1: .*{message}"):
+        RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, sit])
+
+
+def test_keys_given_as_built_strings_are_read() -> None:
+    """Keys that Python did not intern (built at run time) are read like literal ones."""
+    key = "".join(["self", "_", "drawn"])
+    a = RS.evaluate(**{"hand": "123m456p789s1122z", "win": "1z", key: True})
+    assert a == RS.evaluate(hand="123m456p789s1122z", win="1z", self_drawn=True)
+    assert a["total"] == RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z", key: True}])[0]["total"]
+
+
 def test_fifth_copy_is_an_error() -> None:
     with pytest.raises(haidi.HandError, match="fifth"):
         RS.evaluate(hand="1111m456p789s122z", win="1m")
