@@ -124,6 +124,12 @@ fn part_splits(part: &[u8], g: usize, residue: u8) -> bool {
 /// a look-up of every such suit of at most four sets and a pair, counts at most four.
 /// `None` for counts beyond those (a fifth copy, judged by shape).
 fn suit_complete(c: &[u8]) -> Option<bool> {
+    suit_key(c).map(|(key, _)| complete_key(key))
+}
+
+/// `Σ count × 5^rank` of one suit's counts, and its number of tiles, when they are in
+/// the range of [`complete_suits`].
+fn suit_key(c: &[u8]) -> Option<(usize, usize)> {
     let mut key = 0usize;
     let mut tiles = 0;
     for &n in c.iter().rev() {
@@ -133,16 +139,19 @@ fn suit_complete(c: &[u8]) -> Option<bool> {
         key = key * 5 + n as usize;
         tiles += n as usize;
     }
-    if tiles > 14 {
-        return None;
-    }
-    let table = complete_suits();
-    Some(table.get(key / 64).is_some_and(|w| w >> (key % 64) & 1 == 1))
+    (tiles <= 14).then_some((key, tiles))
 }
 
+/// Whether the suit of look-up key `key` is complete.
+fn complete_key(key: usize) -> bool {
+    complete_suits().get(key / 64).is_some_and(|w| w >> (key % 64) & 1 == 1)
+}
+
+const POW5: [usize; 9] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625];
+
 /// Bit `Σ count × 5^rank` is set for every complete suit: up to four sets and at most one
-/// pair, no count above four (about 48,000 of the 5^9 suits; 244 KB, built in well under
-/// a millisecond by listing the sets).
+/// pair, no count above four (about 48,000 of the 5^9 suits; 244 KB, built in a few
+/// milliseconds by listing the sets).
 fn complete_suits() -> &'static [u64] {
     static TABLE: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
@@ -409,14 +418,23 @@ pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32, know
         }
         let mut part = [0u8; 9];
         part[..hi - lo].copy_from_slice(&before[lo..hi]);
+        // A suit's key is found once: each candidate adds one to it.
+        let key = if g < 3 { suit_key(&part).filter(|&(_, tiles)| tiles < 14) } else { None };
         while candidates != 0 && found.count_ones() < stop {
             let i = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
-            part[i] += 1;
-            if part_splits(&part[..hi - lo], g, after[g]) {
+            let complete = match key {
+                Some((key, _)) if part[i] < 4 => complete_key(key + POW5[i]),
+                _ => {
+                    part[i] += 1;
+                    let ok = part_splits(&part[..hi - lo], g, after[g]);
+                    part[i] -= 1;
+                    ok
+                }
+            };
+            if complete {
                 found |= 1 << (lo + i);
             }
-            part[i] -= 1;
         }
     }
     // The knitted straight with sets: at least eight of its nine kinds held.
