@@ -7,7 +7,7 @@
 //! the format is never guessed.
 
 use crate::error::{ErrorKind, HandError, Result};
-use crate::hand::{Hand, Meld, MeldKind, MAX_MELDS};
+use crate::hand::{Hand, Meld, MeldKind, Melds, MAX_MELDS};
 use crate::tiles::{self, Glyph, Tile, KINDS};
 
 /// Which notation a text is in.
@@ -130,94 +130,122 @@ fn comh_honour(c: char) -> Option<Tile> {
 /// one suit. Anything else, and any mistake, gives `None`, and `parse` reads the text
 /// again to say what is wrong and where.
 ///
-/// The text is read backwards, so that a digit meets its suit letter first.
+/// The text is read backwards, so that a digit meets its suit letter first. A run of
+/// digits is counted in one register, a byte per rank, and added to its suit at the next
+/// letter; ranks a suit does not have and fifth copies are looked for once, at the end.
 fn parse_plain(input: &[u8]) -> Option<Hand> {
-    fn suit(letter: u8) -> Option<(Tile, u8)> {
-        match letter {
-            b'm' => Some((0, 9)),
-            b'p' => Some((9, 9)),
-            b's' => Some((18, 9)),
-            b'z' => Some((27, 7)),
-            _ => None,
-        }
-    }
     // Longer texts are the general reader's (no count can overflow below this).
     if input.len() > 96 {
         return None;
     }
-    let mut hand = Hand::default();
-    // The suit of the digits being read, and whether any were.
-    let mut current: Option<(Tile, u8)> = None;
-    let mut digits = false;
-    let mut melds = [Meld { kind: MeldKind::Chow, tile: 0, from: None }; MAX_MELDS];
-    let mut n_melds = 0;
-    let mut held = [0u8; KINDS];
+    const NO_SUIT: usize = 4;
+    let mut suits = [0u128; 4];
+    let (mut run, mut run_len, mut suit) = (0u128, 0, NO_SUIT);
+    let mut last: Option<(usize, u8)> = None;
+    let mut melds = Melds::new();
     let mut i = input.len();
     while i > 0 {
         i -= 1;
-        match input[i] {
-            d @ b'1'..=b'9' => {
-                let (first, max) = current?;
-                let r = d - b'1';
-                if r >= max {
-                    return None;
-                }
-                let t = first + r;
-                hand.concealed[t as usize] += 1;
-                held[t as usize] += 1;
-                hand.last = hand.last.or(Some(t));
-                digits = true;
+        let b = input[i];
+        let rank = b.wrapping_sub(b'1');
+        if rank < 9 {
+            if suit == NO_SUIT {
+                return None;
             }
-            letter @ (b'm' | b'p' | b's' | b'z') => {
-                if current.is_some() && !digits {
-                    return None;
-                }
-                current = suit(letter);
-                digits = false;
+            run += 1 << (8 * rank);
+            run_len += 1;
+            last = last.or(Some((suit, rank)));
+            continue;
+        }
+        // A letter or a bracket ends the run of digits before it (in reading order after).
+        if suit != NO_SUIT {
+            if run_len == 0 {
+                return None;
             }
-            close @ (b']' | b'}') => {
-                if current.is_some() && !digits {
+            suits[suit] += run;
+        }
+        (run, run_len) = (0, 0);
+        suit = match b {
+            b'm' => 0,
+            b'p' => 1,
+            b's' => 2,
+            b'z' => 3,
+            b']' | b'}' => {
+                let (meld, start) = plain_meld(input, i)?;
+                if melds.len() == MAX_MELDS {
                     return None;
                 }
-                current = None;
-                let open = if close == b']' { b'[' } else { b'{' };
-                let start = input[..i].iter().rposition(|&c| c == open)?;
-                let (&letter, ranks) = input[start + 1..i].split_last()?;
-                let (first, max) = suit(letter)?;
-                if !(3..=4).contains(&ranks.len()) {
-                    return None;
-                }
-                let mut ts = [0 as Tile; 4];
-                for (slot, &d) in ts.iter_mut().zip(ranks) {
-                    *slot = first + d.checked_sub(b'1').filter(|&r| r < max)?;
-                }
-                let ts = &mut ts[..ranks.len()];
-                ts.sort_unstable();
-                let same = ts[0] == ts[ts.len() - 1];
-                let kind = match (ts.len(), same, open) {
-                    (3, true, b'[') => MeldKind::Pung,
-                    (3, false, b'[') if letter != b'z' && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2 => MeldKind::Chow,
-                    (4, true, b'[') => MeldKind::Kong,
-                    (4, true, b'{') => MeldKind::ConcealedKong,
-                    _ => return None,
-                };
-                for &t in ts.iter() {
-                    held[t as usize] += 1;
-                }
-                *melds.get_mut(n_melds)? = Meld { kind, tile: ts[0], from: None };
-                n_melds += 1;
+                melds.push(meld);
                 i = start;
+                NO_SUIT
             }
             _ => return None,
-        }
+        };
     }
-    if (current.is_some() && !digits) || held.iter().any(|&h| h > 4) {
+    if suit != NO_SUIT {
+        if run_len == 0 {
+            return None;
+        }
+        suits[suit] += run;
+    }
+    // Honours stop at 7z.
+    if suits[3] >> 56 != 0 {
         return None;
     }
-    for &m in melds[..n_melds].iter().rev() {
-        hand.melds.push(m);
+    let mut hand = Hand::default();
+    let mut held = [0u8; KINDS];
+    for (s, &counts) in suits.iter().enumerate() {
+        for r in 0..(if s == 3 { 7 } else { 9 }) {
+            let n = (counts >> (8 * r)) as u8;
+            hand.concealed[s * 9 + r] = n;
+            held[s * 9 + r] = n;
+        }
     }
+    for m in melds.iter().rev() {
+        for t in m.tiles() {
+            held[t as usize] += 1;
+        }
+        hand.melds.push(*m);
+    }
+    if held.iter().any(|&h| h > 4) {
+        return None;
+    }
+    hand.last = last.map(|(s, r)| (s * 9) as Tile + r);
     Some(hand)
+}
+
+/// The meld in brackets that close at `close`: three or four digits of one suit, `[..]`
+/// a chow, pung or exposed kong, `{..}` a concealed kong. Returns it and where its
+/// opening bracket stands.
+fn plain_meld(input: &[u8], close: usize) -> Option<(Meld, usize)> {
+    let open = if input[close] == b']' { b'[' } else { b'{' };
+    let start = input[..close].iter().rposition(|&c| c == open)?;
+    let (&letter, ranks) = input[start + 1..close].split_last()?;
+    let (first, max) = match letter {
+        b'm' => (0, 9),
+        b'p' => (9, 9),
+        b's' => (18, 9),
+        b'z' => (27, 7),
+        _ => return None,
+    };
+    if !(3..=4).contains(&ranks.len()) {
+        return None;
+    }
+    let mut ts = [0 as Tile; 4];
+    for (slot, &d) in ts.iter_mut().zip(ranks) {
+        *slot = first + d.checked_sub(b'1').filter(|&r| r < max)?;
+    }
+    let ts = &mut ts[..ranks.len()];
+    ts.sort_unstable();
+    let same = ts[0] == ts[ts.len() - 1];
+    let kind = match (ts.len(), same, open) {
+        (3, true, b'[') => MeldKind::Pung,
+        (3, false, b'[') if letter != b'z' && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2 => MeldKind::Chow,
+        (4, true, b'[') => MeldKind::Kong,
+        (4, true, b'{') => MeldKind::ConcealedKong,
+        _ => return None,
+    };
+    Some((Meld { kind, tile: ts[0], from: None }, start))
 }
 
 /// Reads a hand. For [`Format::Comh`], reading stops at the first `|` and the rest is
