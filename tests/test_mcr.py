@@ -126,6 +126,11 @@ def test_bad_keys_and_values_name_what_is_wrong(kwargs: dict, message: str) -> N
         RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, sit])
 
 
+def test_call_options_are_not_situation_keys() -> None:
+    with pytest.raises(haidi.HandError, match="option of the call"):
+        RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z", "explain": True}])
+
+
 def test_keys_given_as_built_strings_are_read() -> None:
     """Keys that Python did not intern (built at run time) are read like literal ones."""
     key = "".join(["self", "_", "drawn"])

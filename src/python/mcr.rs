@@ -249,32 +249,65 @@ impl Read<'_> {
     }
 }
 
-/// The keys a situation may have.
-const KEYS: [&str; 13] = [
-    "hand",
-    "win",
-    "format",
-    "self_drawn",
-    "last_of_kind",
-    "wall_last",
-    "kong_replacement",
-    "robbing_kong",
-    "seat_wind",
-    "round_wind",
-    "flowers",
-    "explain",
-    "concealed_and_melded_kong",
+/// The keys a situation may have, in the order of [`KEYS`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Hand,
+    Win,
+    Format,
+    SelfDrawn,
+    LastOfKind,
+    WallLast,
+    KongReplacement,
+    RobbingKong,
+    SeatWind,
+    RoundWind,
+    Flowers,
+    Explain,
+    ConcealedAndMeldedKong,
+}
+
+const KEYS: [(&str, Key); 13] = [
+    ("hand", Key::Hand),
+    ("win", Key::Win),
+    ("format", Key::Format),
+    ("self_drawn", Key::SelfDrawn),
+    ("last_of_kind", Key::LastOfKind),
+    ("wall_last", Key::WallLast),
+    ("kong_replacement", Key::KongReplacement),
+    ("robbing_kong", Key::RobbingKong),
+    ("seat_wind", Key::SeatWind),
+    ("round_wind", Key::RoundWind),
+    ("flowers", Key::Flowers),
+    ("explain", Key::Explain),
+    ("concealed_and_melded_kong", Key::ConcealedAndMeldedKong),
 ];
 
-/// A situation key as text. Keys written as identifiers (keyword arguments, dict
-/// literals) are interned by Python, so they are found by identity before any text is
-/// compared.
-fn situation_key<'a>(py: Python<'_>, key: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
+impl Key {
+    fn name(self) -> &'static str {
+        KEYS[self as usize].0
+    }
+}
+
+/// A situation key. Keys written as identifiers (keyword arguments, dict literals) are
+/// interned by Python, so they are found by identity before any text is compared; an
+/// unknown key is an error naming it.
+fn situation_key(py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
     static INTERNED: pyo3::sync::PyOnceLock<Vec<Py<PyString>>> = pyo3::sync::PyOnceLock::new();
-    let interned = INTERNED.get_or_init(py, || KEYS.iter().map(|k| PyString::intern(py, k).unbind()).collect());
-    match interned.iter().position(|k| key.is(k)) {
-        Some(i) => Ok(KEYS[i]),
-        None => key.to_str(),
+    let interned = INTERNED.get_or_init(py, || KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect());
+    if let Some(i) = interned.iter().position(|k| key.is(k)) {
+        return Ok(KEYS[i].1);
+    }
+    let text = key.to_str()?;
+    match KEYS.iter().find(|(k, _)| *k == text) {
+        Some(&(_, k)) => Ok(k),
+        None => Err(hand_error(
+            py,
+            format!(
+                "unknown situation key {text:?} (mcr takes hand, win, format, self_drawn, seat_wind, round_wind, \
+                 flowers, last_of_kind, wall_last, kong_replacement, robbing_kong)"
+            ),
+        )),
     }
 }
 
@@ -295,52 +328,52 @@ impl<'py, 'o> Reader<'py, 'o> {
         Reader { py, hand: None, win: None, format, situation: Situation::default(), options }
     }
 
-    /// Reads one key (`None` values are left out); an unknown key is an error naming it.
-    fn set(&mut self, key: &str, v: Bound<'py, PyAny>) -> PyResult<()> {
+    /// Reads one key (`None` values are left out).
+    fn set(&mut self, key: Key, v: Bound<'py, PyAny>) -> PyResult<()> {
         let py = self.py;
         if v.is_none() {
             return Ok(());
         }
+        let name = key.name();
         let flag = |v: &Bound<'_, PyAny>| {
-            v.extract::<bool>().map_err(|_| hand_error(py, format!("{key} must be true or false")))
+            v.extract::<bool>().map_err(|_| hand_error(py, format!("{name} must be true or false")))
         };
         let wind_of = |v: &Bound<'_, PyAny>| -> PyResult<u8> {
             let text = v
                 .cast::<PyString>()
-                .map_err(|_| hand_error(py, format!("{key} must be \"E\", \"S\", \"W\" or \"N\"")))?;
+                .map_err(|_| hand_error(py, format!("{name} must be \"E\", \"S\", \"W\" or \"N\"")))?;
             wind(text.to_str()?).py_err(py)
         };
         let s = &mut self.situation;
         match key {
-            "hand" => self.hand = Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "hand must be a str"))?),
-            "win" => {
+            Key::Hand => self.hand = Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "hand must be a str"))?),
+            Key::Win => {
                 self.win =
                     Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?)
             }
-            "format" => self.format = fmt(py, &v.extract::<String>()?)?,
-            "self_drawn" => s.self_drawn = flag(&v)?,
-            "last_of_kind" => s.last_of_kind = flag(&v)?,
-            "wall_last" => s.wall_last = flag(&v)?,
-            "kong_replacement" => s.kong_replacement = flag(&v)?,
-            "robbing_kong" => s.robbing_kong = flag(&v)?,
-            "seat_wind" => s.seat_wind = wind_of(&v)?,
-            "round_wind" => s.round_wind = wind_of(&v)?,
-            "flowers" => s.flowers = flowers_of(py, &v)?,
-            "explain" | "concealed_and_melded_kong" if self.options.is_some() => {
-                if let Some(o) = self.options.as_deref_mut() {
-                    let slot = if key == "explain" { &mut o.explain } else { &mut o.concealed_and_melded_kong };
+            Key::Format => self.format = fmt(py, &v.extract::<String>()?)?,
+            Key::SelfDrawn => s.self_drawn = flag(&v)?,
+            Key::LastOfKind => s.last_of_kind = flag(&v)?,
+            Key::WallLast => s.wall_last = flag(&v)?,
+            Key::KongReplacement => s.kong_replacement = flag(&v)?,
+            Key::RobbingKong => s.robbing_kong = flag(&v)?,
+            Key::SeatWind => s.seat_wind = wind_of(&v)?,
+            Key::RoundWind => s.round_wind = wind_of(&v)?,
+            Key::Flowers => s.flowers = flowers_of(py, &v)?,
+            Key::Explain | Key::ConcealedAndMeldedKong => match self.options.as_deref_mut() {
+                Some(o) => {
+                    let slot = if key == Key::Explain { &mut o.explain } else { &mut o.concealed_and_melded_kong };
                     *slot = flag(&v)?;
                 }
-            }
-            other => {
-                return Err(hand_error(
-                    py,
-                    format!(
-                        "unknown situation key {other:?} (mcr takes hand, win, format, self_drawn, seat_wind, \
-                         round_wind, flowers, last_of_kind, wall_last, kong_replacement, robbing_kong)"
-                    ),
-                ))
-            }
+                None => {
+                    return Err(hand_error(
+                        py,
+                        format!(
+                            "{name} is an option of the call (evaluate_many(..., {name}=True)), not of a situation"
+                        ),
+                    ))
+                }
+            },
         }
         Ok(())
     }
@@ -413,19 +446,19 @@ pub fn mcr_evaluate<'py>(
     let mut options = CallOptions::default();
     let mut r = Reader::new(py, Format::Compact, Some(&mut options));
     let named = [
-        ("format", format),
-        ("hand", hand),
-        ("win", win),
-        ("self_drawn", self_drawn),
-        ("seat_wind", seat_wind),
-        ("round_wind", round_wind),
-        ("flowers", flowers),
-        ("last_of_kind", last_of_kind),
-        ("wall_last", wall_last),
-        ("kong_replacement", kong_replacement),
-        ("robbing_kong", robbing_kong),
-        ("explain", explain),
-        ("concealed_and_melded_kong", concealed_and_melded_kong),
+        (Key::Format, format),
+        (Key::Hand, hand),
+        (Key::Win, win),
+        (Key::SelfDrawn, self_drawn),
+        (Key::SeatWind, seat_wind),
+        (Key::RoundWind, round_wind),
+        (Key::Flowers, flowers),
+        (Key::LastOfKind, last_of_kind),
+        (Key::WallLast, wall_last),
+        (Key::KongReplacement, kong_replacement),
+        (Key::RobbingKong, robbing_kong),
+        (Key::Explain, explain),
+        (Key::ConcealedAndMeldedKong, concealed_and_melded_kong),
     ];
     for (key, value) in named {
         if let Some(v) = value {
