@@ -121,7 +121,9 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     d.set_item(pyo3::intern!(py, "win"), r.win)?;
     d.set_item(pyo3::intern!(py, "total"), r.total)?;
     d.set_item(pyo3::intern!(py, "fans"), fan_tuple(py, &r.fans)?)?;
-    d.set_item(pyo3::intern!(py, "reason"), r.reason.as_deref())?;
+    if let Some(reason) = r.reason.as_deref() {
+        d.set_item(pyo3::intern!(py, "reason"), reason)?;
+    }
     d.set_item(pyo3::intern!(py, "form"), r.form.map(|f| form_name(py, f)))?;
     d.set_item(pyo3::intern!(py, "arrangement"), arrangement_text(py, r))?;
     if explain {
