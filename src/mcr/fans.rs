@@ -453,52 +453,58 @@ pub fn tile_hog(tiles: &Counts, kongs: u8, fans: &mut FanCounts) {
 /// Returns the fans before exclusions and the two-chow fans dropped by 套算一次.
 pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situation, opts: &Options) -> (FanCounts, u8) {
     let mut fans = hand.common;
-    // At most four of each (the knitted straight's pair of sets is one chow or pung).
+    // One pass over the sets. At most four chows or pungs (the knitted straight's pair of
+    // sets is one chow or pung).
     let (mut chow_tiles, mut pung_tiles) = ([0 as Tile; 4], [0 as Tile; 4]);
     let (mut n_chows, mut n_pungs) = (0, 0);
     let mut pair = 0;
     let (mut concealed_pungs, mut melded_kongs, mut concealed_kongs) = (0u8, 0u8, 0u8);
+    // Where the winning tile sits in the concealed sets.
+    let (mut win_in_chow, mut win_pung) = (false, false);
+    let (mut edge, mut closed, mut single) = (false, false, false);
     for set in sets {
+        let t = set.tile;
         match set.kind {
             SetKind::Chow => {
                 if let Some(slot) = chow_tiles.get_mut(n_chows) {
-                    *slot = set.tile;
+                    *slot = t;
                     n_chows += 1;
                 }
+                if !set.declared && (t..t + 3).contains(&s.win) {
+                    win_in_chow = true;
+                    if t + 1 == s.win {
+                        closed = true;
+                    } else {
+                        edge = true;
+                    }
+                }
             }
-            SetKind::Pung => {
+            SetKind::Pung | SetKind::Kong => {
                 if let Some(slot) = pung_tiles.get_mut(n_pungs) {
-                    *slot = set.tile;
+                    *slot = t;
                     n_pungs += 1;
                 }
-                if !set.melded {
-                    concealed_pungs += 1;
+                match (set.kind, set.melded) {
+                    (SetKind::Pung, false) => {
+                        concealed_pungs += 1;
+                        win_pung |= !set.declared && t == s.win;
+                    }
+                    (SetKind::Kong, true) => melded_kongs += 1,
+                    (SetKind::Kong, false) => concealed_kongs += 1,
+                    _ => {}
                 }
             }
-            SetKind::Kong => {
-                if let Some(slot) = pung_tiles.get_mut(n_pungs) {
-                    *slot = set.tile;
-                    n_pungs += 1;
-                }
-                if set.melded {
-                    melded_kongs += 1;
-                } else {
-                    concealed_kongs += 1;
-                }
+            SetKind::Pair => {
+                pair = t;
+                single |= !set.declared && t == s.win;
             }
-            SetKind::Pair => pair = set.tile,
         }
     }
     let (chows, pungs) = (&chow_tiles[..n_chows], &pung_tiles[..n_pungs]);
     // A pung completed by a discard is exposed (明刻), unless the winning tile can be
     // read as part of a concealed chow.
-    if !s.self_drawn {
-        let in_chow =
-            sets.iter().any(|x| x.kind == SetKind::Chow && !x.declared && (x.tile..x.tile + 3).contains(&s.win));
-        let pung_of_win = sets.iter().any(|x| x.kind == SetKind::Pung && !x.declared && x.tile == s.win);
-        if !in_chow && pung_of_win {
-            concealed_pungs -= 1;
-        }
+    if !s.self_drawn && !win_in_chow && win_pung {
+        concealed_pungs -= 1;
     }
     let concealed = concealed_pungs + concealed_kongs;
     match concealed {
@@ -608,18 +614,7 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
         }
     }
     if hand.unique_wait {
-        // Where the winning tile sits in the concealed sets: 边张 over 坎张 over 单钓将.
-        let mut edge = false;
-        let mut closed = false;
-        let mut single = false;
-        for x in sets.iter().filter(|x| !x.declared) {
-            match x.kind {
-                SetKind::Chow if x.tile + 1 == s.win => closed = true,
-                SetKind::Chow if x.tile == s.win || x.tile + 2 == s.win => edge = true,
-                SetKind::Pair if x.tile == s.win => single = true,
-                _ => {}
-            }
-        }
+        // 边张 over 坎张 over 单钓将.
         if edge {
             fans.add(EDGE_WAIT, 1);
         } else if closed {
