@@ -339,7 +339,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         }
     }
 
-    let Some(Kept { fans: mut chosen, candidate: mut c, .. }) = best.take() else {
+    let Some(Kept { fans: mut chosen, candidate: mut c, total: base, .. }) = best.take() else {
         return Ok(Scored {
             win: false,
             reason: Some(format!("not a complete hand with {}", tiles::name(s.win))),
@@ -361,9 +361,9 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             excluded.push(FanExclusion { fan: 0, count: c.dropped, by: 0, rule: "account_once" });
         }
     }
+    // The kept total has no flowers: they count, but not towards the minimum.
     chosen.add(id::FLOWER_TILES, s.flowers);
-    let total = chosen.total();
-    let base = chosen.total_without_flowers();
+    let total = base + s.flowers as u32;
     let (win, reason) = if base >= MINIMUM {
         (true, None)
     } else {
