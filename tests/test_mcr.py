@@ -126,6 +126,18 @@ def test_bad_keys_and_values_name_what_is_wrong(kwargs: dict, message: str) -> N
         RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, sit])
 
 
+def test_results_are_left_to_the_collector_only_when_they_need_it() -> None:
+    """Results hold nothing the garbage collector must follow, so it does not track them,
+    until something it must follow is put in them."""
+    import gc
+
+    r = RS.evaluate(hand="123m456p789s1122z", win="1z")
+    assert not gc.is_tracked(r) and not gc.is_tracked(r["fans"])
+    r["mine"] = [r]
+    assert gc.is_tracked(r)
+    assert all(not gc.is_tracked(x) for x in RS.evaluate_many([dict(hand="123m456p789s1122z", win="1z")] * 3))
+
+
 def test_call_options_are_not_situation_keys() -> None:
     with pytest.raises(haidi.HandError, match="option of the call"):
         RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z", "explain": True}])

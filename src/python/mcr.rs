@@ -84,7 +84,13 @@ fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTu
     let shared = shared_fans(py)?;
     if order.iter().all(|&f| (fans.get(f) as usize) < SHARED_COUNTS) {
         let entry = |f: u8| shared[f as usize * SHARED_COUNTS + fans.get(f) as usize].bind(py).clone();
-        return PyTuple::new(py, order.iter().map(|&f| entry(f)));
+        let tuple = PyTuple::new(py, order.iter().map(|&f| entry(f)))?;
+        // SAFETY: a live tuple we hold, of shared entries the collector does not follow;
+        // untracking it now is what the collector does to such a tuple when it first
+        // meets it. The result dict, a copy of an untracked one, then stays untracked
+        // (Python tracks a dict again if something it must follow is put in it).
+        unsafe { pyo3::ffi::PyObject_GC_UnTrack(tuple.as_ptr().cast()) };
+        return Ok(tuple);
     }
     let class = fan_class(py)?;
     let entries =
