@@ -1,5 +1,6 @@
 //! A player's hand: concealed tiles, declared melds and flowers.
 
+use crate::inline::Inline;
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 /// How a meld was declared.
@@ -77,76 +78,20 @@ impl Meld {
 pub const MAX_MELDS: usize = 8;
 
 /// The declared melds of a hand, kept inline: reading a hand allocates nothing.
-#[derive(Clone, Copy, Debug)]
-pub struct Melds {
-    items: [Meld; MAX_MELDS],
-    len: u8,
-}
+pub type Melds = Inline<Meld, MAX_MELDS>;
 
-impl Melds {
+const NO_MELD: Meld = Meld { kind: MeldKind::Chow, tile: 0, from: None };
+
+impl Inline<Meld, MAX_MELDS> {
     pub const fn new() -> Melds {
-        const NONE: Meld = Meld { kind: MeldKind::Chow, tile: 0, from: None };
-        Melds { items: [NONE; MAX_MELDS], len: 0 }
-    }
-
-    /// Adds a meld; false (and nothing added) when there are already [`MAX_MELDS`].
-    pub fn push(&mut self, meld: Meld) -> bool {
-        match self.items.get_mut(self.len as usize) {
-            Some(slot) => {
-                *slot = meld;
-                self.len += 1;
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-impl Default for Melds {
-    fn default() -> Self {
-        Melds::new()
-    }
-}
-
-impl std::ops::Deref for Melds {
-    type Target = [Meld];
-
-    fn deref(&self) -> &[Meld] {
-        &self.items[..self.len as usize]
-    }
-}
-
-impl PartialEq for Melds {
-    fn eq(&self, other: &Melds) -> bool {
-        **self == **other
-    }
-}
-
-impl Eq for Melds {}
-
-impl std::hash::Hash for Melds {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (**self).hash(state)
-    }
-}
-
-impl<'a> IntoIterator for &'a Melds {
-    type Item = &'a Meld;
-    type IntoIter = std::slice::Iter<'a, Meld>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
+        Inline::filled(NO_MELD)
     }
 }
 
 impl FromIterator<Meld> for Melds {
     /// Melds past [`MAX_MELDS`] are dropped.
     fn from_iter<I: IntoIterator<Item = Meld>>(iter: I) -> Melds {
-        let mut melds = Melds::new();
-        for m in iter {
-            melds.push(m);
-        }
-        melds
+        Inline::collect_with(NO_MELD, iter)
     }
 }
 

@@ -8,6 +8,7 @@
 
 use crate::error::{ErrorKind, HandError, Result};
 use crate::hand::{Hand, Meld, MeldKind, Melds, MAX_MELDS};
+use crate::inline::Inline;
 use crate::tiles::{self, Glyph, Tile, KINDS};
 
 /// Which notation a text is in.
@@ -34,41 +35,12 @@ enum Item {
     Flower(u8),
 }
 
-/// A small buffer on the stack: no hand needs more places than these, and text that
-/// would overflow one is refused as too long instead of allocating for it.
-struct Buf<T: Copy, const N: usize> {
-    items: [T; N],
-    len: usize,
-}
-
-impl<T: Copy, const N: usize> Buf<T, N> {
-    fn new(fill: T) -> Self {
-        Buf { items: [fill; N], len: 0 }
-    }
-
-    /// Adds `x`; false when the buffer is full.
-    fn push(&mut self, x: T) -> bool {
-        if self.len == N {
-            return false;
-        }
-        self.items[self.len] = x;
-        self.len += 1;
-        true
-    }
-
-    fn as_slice(&self) -> &[T] {
-        &self.items[..self.len]
-    }
-
-    fn clear(&mut self) {
-        self.len = 0;
-    }
-}
-
-/// Most tiles (flowers included) one text may name, and most brackets.
+/// Most tiles (flowers included) one text may name. The reader's buffers are inline: no
+/// hand needs more places, and text that would overflow one is refused as too long
+/// instead of allocating for it.
 const MAX_TILES: usize = 64;
 
-type Items = Buf<(Item, usize), MAX_TILES>;
+type Items = Inline<(Item, usize), MAX_TILES>;
 
 fn too_long(input: &str, pos: usize, what: &str) -> HandError {
     HandError::at(ErrorKind::Invalid(format!("too many {what} for one hand")), pos, input)
@@ -78,7 +50,7 @@ struct Reader<'a> {
     input: &'a str,
     format: Format,
     /// Digits waiting for their suit letter: (digit, position).
-    pending: Buf<(u8, usize), MAX_TILES>,
+    pending: Inline<(u8, usize), MAX_TILES>,
 }
 
 impl<'a> Reader<'a> {
@@ -88,7 +60,7 @@ impl<'a> Reader<'a> {
 
     /// Turns pending digits into items of the suit `letter` found at `pos`.
     fn flush(&mut self, letter: char, pos: usize, out: &mut Items) -> Result<()> {
-        if self.pending.len == 0 {
+        if self.pending.is_empty() {
             return Err(self.err(ErrorKind::EmptySuit(letter), pos));
         }
         let (base, max) = match letter {
@@ -99,7 +71,7 @@ impl<'a> Reader<'a> {
             'f' if self.format == Format::Compact => (0, 8),
             _ => return Err(self.err(ErrorKind::UnknownChar(letter), pos)),
         };
-        for &(d, p) in self.pending.as_slice() {
+        for &(d, p) in self.pending.iter() {
             if d == 0 || d > max {
                 return Err(self.err(ErrorKind::BadRank(format!("{d}{letter}")), p));
             }
@@ -113,7 +85,7 @@ impl<'a> Reader<'a> {
     }
 
     fn check_no_pending(&self) -> Result<()> {
-        match self.pending.as_slice().first() {
+        match self.pending.first() {
             Some(&(_, p)) => Err(self.err(ErrorKind::MissingSuit, p)),
             None => Ok(()),
         }
@@ -262,15 +234,15 @@ pub fn parse(input: &str, format: Format) -> Result<Parsed<'_>> {
 /// The general reader behind [`parse`]: every notation, and errors with positions.
 fn read(input: &str, format: Format) -> Result<Parsed<'_>> {
     let none = (Item::Tile(0), 0);
-    let mut r = Reader { input, format, pending: Buf::new((0, 0)) };
-    let mut concealed: Items = Buf::new(none);
+    let mut r = Reader { input, format, pending: Inline::filled((0, 0)) };
+    let mut concealed: Items = Inline::filled(none);
     let no_meld = (Meld { kind: MeldKind::Chow, tile: 0, from: None }, 0);
-    let mut melds: Buf<(Meld, usize), MAX_MELDS> = Buf::new(no_meld);
+    let mut melds: Inline<(Meld, usize), MAX_MELDS> = Inline::filled(no_meld);
     let mut rest = None;
     // Inside a bracket: its opening char and position, tiles read so far, the offset,
     // and whether a `+` was seen.
     let mut open: Option<(char, usize)> = None;
-    let mut inner: Items = Buf::new(none);
+    let mut inner: Items = Inline::filled(none);
     let mut offset: Option<(u8, usize)> = None;
     let mut in_offset = false;
     let mut plus = false;
@@ -332,7 +304,7 @@ fn read(input: &str, format: Format) -> Result<Parsed<'_>> {
                 if (oc == '[') != (c == ']') {
                     return Err(r.err(ErrorKind::Bracket(c), pos));
                 }
-                let meld = make_meld(&r, oc, opos, inner.as_slice(), offset, plus)?;
+                let meld = make_meld(&r, oc, opos, &inner, offset, plus)?;
                 if !melds.push((meld, opos)) {
                     return Err(too_long(input, opos, "melds"));
                 }
@@ -373,14 +345,14 @@ fn read(input: &str, format: Format) -> Result<Parsed<'_>> {
     };
     // Melds first so that a fifth copy is reported at the concealed tile, where the
     // mistake usually is.
-    for (m, pos) in melds.as_slice() {
+    for (m, pos) in melds.iter() {
         for t in m.tiles() {
             add(t, *pos, &mut held)?;
         }
         // `melds` holds at most MAX_MELDS, as many as a hand can.
         hand.melds.push(*m);
     }
-    for &(item, pos) in concealed.as_slice() {
+    for &(item, pos) in concealed.iter() {
         match item {
             Item::Tile(t) => {
                 add(t, pos, &mut held)?;

@@ -8,6 +8,7 @@
 use super::data::{EXCLUDES, FANS, IMPLIED_EXCLUDES};
 use super::sets;
 use super::situation::{Options, Situation};
+use crate::inline::Inline;
 use crate::tiles::{is_orphan, rank, suit, Counts, Tile, GREEN, WHITE};
 
 /// Slot of ChineseOfficialMahjongHelper's 明暗杠 (5 points) when that option is on: it
@@ -220,36 +221,13 @@ pub struct Set {
 }
 
 /// The sets of one arrangement, kept inline: seven pairs is the most there can be.
-/// Places past `len` hold leftovers and take no part in comparisons.
-#[derive(Clone, Copy, Debug)]
-pub struct Sets {
-    items: [Set; 7],
-    len: u8,
-}
+pub type Sets = Inline<Set, 7>;
 
-impl Sets {
+const NO_SET: Set = Set { kind: SetKind::Pair, tile: 0, melded: false, declared: false };
+
+impl Inline<Set, 7> {
     pub const fn new() -> Sets {
-        const NONE: Set = Set { kind: SetKind::Pair, tile: 0, melded: false, declared: false };
-        Sets { items: [NONE; 7], len: 0 }
-    }
-
-    /// Adds a set. An arrangement never has more than seven; a further one would be a
-    /// bug upstream, and is dropped rather than allowed to corrupt memory or panic.
-    pub fn push(&mut self, set: Set) {
-        debug_assert!((self.len as usize) < self.items.len(), "more than seven sets");
-        if let Some(slot) = self.items.get_mut(self.len as usize) {
-            *slot = set;
-            self.len += 1;
-        }
-    }
-
-    pub fn pop(&mut self) {
-        self.len = self.len.saturating_sub(1);
-    }
-
-    /// Keeps the first `len` sets.
-    pub fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len as u8);
+        Inline::filled(NO_SET)
     }
 
     /// Sorts the sets not declared (which come first) by tile, and at one tile a pair
@@ -262,17 +240,9 @@ impl Sets {
             SetKind::Chow => 3,
         };
         let concealed = self.iter().take_while(|x| !x.declared).count();
-        self.items[..concealed].sort_unstable_by_key(|x| (x.tile, rank(x)));
+        self.as_mut_slice()[..concealed].sort_unstable_by_key(|x| (x.tile, rank(x)));
     }
 }
-
-impl PartialEq for Sets {
-    fn eq(&self, other: &Sets) -> bool {
-        **self == **other
-    }
-}
-
-impl Eq for Sets {}
 
 impl Default for Sets {
     fn default() -> Self {
@@ -280,30 +250,10 @@ impl Default for Sets {
     }
 }
 
-impl std::ops::Deref for Sets {
-    type Target = [Set];
-
-    fn deref(&self) -> &[Set] {
-        &self.items[..self.len as usize]
-    }
-}
-
-impl<'a> IntoIterator for &'a Sets {
-    type Item = &'a Set;
-    type IntoIter = std::slice::Iter<'a, Set>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
 impl FromIterator<Set> for Sets {
+    /// Sets past the seventh are dropped: an arrangement never has more.
     fn from_iter<I: IntoIterator<Item = Set>>(iter: I) -> Sets {
-        let mut sets = Sets::new();
-        for s in iter {
-            sets.push(s);
-        }
-        sets
+        Inline::collect_with(NO_SET, iter)
     }
 }
 
