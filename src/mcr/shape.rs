@@ -516,6 +516,16 @@ mod tests {
         })
     }
 
+    /// A small deterministic generator (xorshift): `next(n)` is below `n`.
+    fn numbers(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
     fn names(m: u64) -> Vec<String> {
         (0..KINDS).filter(|&t| m >> t & 1 == 1).map(|t| name(t as u8)).collect()
     }
@@ -598,15 +608,9 @@ mod tests {
 
     #[test]
     fn waits_agree_with_a_plain_search() {
-        // A small deterministic generator: hands drawn from a few kinds, so that sets,
-        // pairs, fives of a kind and the special forms all occur.
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        // Hands drawn from a few kinds, so that sets, pairs, fives of a kind and the
+        // special forms all occur.
+        let mut next = numbers(0x9E37_79B9_7F4A_7C15);
         for i in 0..20_000 {
             let need = [4, 4, 3, 2, 1][i % 5];
             let pool: Vec<usize> = match i % 3 {
@@ -669,13 +673,7 @@ mod tests {
 
     #[test]
     fn arrangements_agree_with_a_plain_search() {
-        let mut seed = 0x1234_5678_9ABC_DEF1u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = numbers(0x1234_5678_9ABC_DEF1);
         let mut several = 0;
         for i in 0..50_000 {
             let sets = [4, 3, 2, 1, 0][i % 5];
