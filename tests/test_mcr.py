@@ -177,6 +177,10 @@ def test_evaluate_many_list_and_columns_agree() -> None:
         assert {i: int(c) for i, c in enumerate(row) if c} == {f["id"]: f["count"] for f in r["fans"]}
     arrays = {k: np.asarray(v) for k, v in cols.items()}
     assert RS.evaluate_many(arrays)["total"].tolist() == out["total"].tolist()
+    # Strided views and winds as numbers 0-3 are read too.
+    strided = {k: np.repeat(np.asarray(v), 2)[::2] for k, v in cols.items()}
+    strided["seat_wind"] = np.asarray(["ESWN".index(w) for w in cols["seat_wind"]], dtype=np.int64)
+    assert RS.evaluate_many(strided)["total"].tolist() == out["total"].tolist()
 
 
 def test_evaluate_many_takes_a_dataframe() -> None:

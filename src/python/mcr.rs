@@ -59,9 +59,9 @@ fn shared_fans(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
 
 /// The fan entries, a tuple of instances of the read-only dict `haidi.rulesets.mcr.Fan`
 /// made once per fan and count and shared by every result. A tuple, not a list: holding
-/// only shared entries the collector does not follow, it is untracked on its first
-/// collection, and so is the result dict once nothing else in it is tracked, so that
-/// millions of results kept cost the collector nothing.
+/// only shared entries the garbage collector does not follow, it need not be tracked,
+/// and neither need the result dict, so that millions of results kept cost the
+/// collector nothing.
 fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTuple>> {
     // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
     let mut order = [0u8; MINGANGANG as usize + 1];
@@ -559,8 +559,7 @@ fn string_column<'py>(
         .collect()
 }
 
-/// A column read value by value with `read`, or `n` zeros when it is absent. A numpy
-/// array of `T` is read in place.
+/// A column read value by value with `read`, or `n` zeros when it is absent.
 fn column<'py, T: numpy::Element + Copy + Default>(
     py: Python<'py>,
     name: &str,
@@ -572,13 +571,15 @@ fn column<'py, T: numpy::Element + Copy + Default>(
     let Some(col) = col else {
         return Ok(vec![T::default(); n]);
     };
-    let values = if let Ok(a) = col.cast::<PyArray1<T>>() {
-        a.readonly().as_slice()?.to_vec()
-    } else {
-        col.try_iter()?
+    // A contiguous numpy array of `T` is copied as it is; anything else is read item by item.
+    let in_place = col.cast::<PyArray1<T>>().ok().and_then(|a| a.readonly().as_slice().ok().map(<[T]>::to_vec));
+    let values = match in_place {
+        Some(values) => values,
+        None => col
+            .try_iter()?
             .enumerate()
             .map(|(i, item)| read(&item?).ok_or_else(|| hand_error(py, format!("row {i}: {name} must be {expected}"))))
-            .collect::<PyResult<Vec<T>>>()?
+            .collect::<PyResult<Vec<T>>>()?,
     };
     if values.len() != n {
         return Err(hand_error(py, "columns must all have the same length"));
