@@ -191,6 +191,24 @@ def test_evaluate_many_takes_a_dataframe() -> None:
     assert out["total"].tolist() == [RS.evaluate(**s)["total"] for s in sits]
 
 
+@pytest.mark.parametrize("threads", ["0", "1"])
+@pytest.mark.parametrize("n", [10, 3000])
+def test_evaluate_many_reports_the_first_bad_situation(monkeypatch, threads: str, n: int) -> None:
+    """Whether a situation cannot be read or cannot be scored, the first bad one is named,
+    with threads or without, in a short list or a long one."""
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    good = {"hand": "123m456p789s1122z", "win": "1z"}
+    sits = [dict(good) for _ in range(n)]
+    sits[n - 5] = {"hand": "12x", "win": "1m"}  # cannot be scored
+    sits[n - 2] = "not a dict"  # cannot be read
+    with pytest.raises(haidi.HandError, match=f"situation {n - 5}:"):
+        RS.evaluate_many(sits)
+    sits[n - 5] = dict(good)
+    with pytest.raises(haidi.HandError, match=f"situation {n - 2}: must be a dict"):
+        RS.evaluate_many(sits)
+    assert len(RS.evaluate_many(sits[: n - 2])) == n - 2
+
+
 def test_evaluate_many_reports_the_bad_item() -> None:
     with pytest.raises(haidi.HandError, match="situation 1"):
         RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, {"hand": "12x", "win": "1m"}])

@@ -10,7 +10,7 @@ use crate::hand::Hand;
 use crate::notation::{parse, parse_tile, Format};
 
 /// Batches smaller than this are not worth spreading over threads.
-const PARALLEL_MIN: usize = 512;
+pub const PARALLEL_MIN: usize = 512;
 
 /// One situation as text: `situation.win` is ignored when `win` is given.
 #[derive(Clone, Copy, Debug)]

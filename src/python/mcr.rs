@@ -9,7 +9,9 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::convert;
 use super::errors::{hand_error, to_py, IntoPy};
 use crate::forms::Form;
-use crate::mcr::batch::{evaluate_into_columns, evaluate_text, evaluate_texts, TextSituation, FAN_COLUMNS};
+use crate::mcr::batch::{
+    evaluate_into_columns, evaluate_text, evaluate_texts, TextSituation, FAN_COLUMNS, PARALLEL_MIN,
+};
 use crate::mcr::data::FANS;
 use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
@@ -498,21 +500,26 @@ pub fn mcr_evaluate_many<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let format = fmt(py, format)?;
     let options = Options { concealed_and_melded_kong };
-    // In chunks, so that what is read, scored and turned into dicts stays in cache; a
-    // chunk big enough to share among threads when they are used.
-    let chunk = if crate::batch::parallel_enabled() { 2048 } else { 128 };
-    let out = PyList::empty(py);
-    let mut items = situations.try_iter()?.enumerate().peekable();
-    while items.peek().is_some() {
-        let mut read = Vec::with_capacity(chunk);
-        let first = out.len();
-        for (i, item) in items.by_ref().take(chunk) {
-            let item = item?;
-            let d = item.cast::<PyDict>().map_err(|_| hand_error(py, format!("situation {i}: must be a dict")))?;
-            read.push(read_situation(py, d, format).map_err(|e| prefix(py, e, i))?);
+    let mut items = situations.try_iter()?.enumerate();
+    // Reads up to `size` situations; at a bad one, those before it and the error. (They
+    // are scored first, so that the error raised is always the first bad situation's.)
+    let mut read_chunk = |size: usize| -> (Vec<Read<'py>>, Option<PyErr>) {
+        let mut read = Vec::with_capacity(size);
+        for (i, item) in items.by_ref().take(size) {
+            let situation = item.and_then(|item| {
+                let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "must be a dict"))?;
+                read_situation(py, d, format)
+            });
+            match situation {
+                Ok(r) => read.push(r),
+                Err(e) => return (read, Some(prefix(py, e, i))),
+            }
         }
-        let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
-        let results = py.detach(|| evaluate_texts(&inputs, &options, explain));
+        (read, None)
+    };
+    let out = PyList::empty(py);
+    // Appends the results of the situations from `first` on, or raises the first error.
+    let append = |first: usize, results: Vec<crate::error::Result<Scored>>| -> PyResult<()> {
         for (i, r) in results.into_iter().enumerate() {
             match r {
                 Ok(r) => out.append(result_dict(py, &r, explain)?)?,
@@ -522,8 +529,112 @@ pub fn mcr_evaluate_many<'py>(
                 }
             }
         }
+        Ok(())
+    };
+    // Short lists, and any list when threads are off, are read, scored and turned into
+    // dicts in chunks small enough to stay in cache.
+    if !crate::batch::parallel_enabled() || situations.len().unwrap_or(0) < PARALLEL_MIN {
+        loop {
+            let (read, bad) = read_chunk(128);
+            let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
+            append(out.len(), py.detach(|| evaluate_texts(&inputs, &options, explain)))?;
+            match bad {
+                Some(e) => return Err(e),
+                None if read.is_empty() => return Ok(out),
+                None => {}
+            }
+        }
     }
+    // With threads, reading and building results (which need the GIL) go on here while
+    // the chunk before is scored on the other threads; waiting for them releases the GIL.
+    // A chunk is big enough for the thread pool to share (see `evaluate_texts`).
+    let chunk = 1024;
+    std::thread::scope(|scope| -> PyResult<()> {
+        let (to_scorer, inbox) = std::sync::mpsc::channel::<Texts>();
+        let (to_main, mut scored) = std::sync::mpsc::channel::<Vec<crate::error::Result<Scored>>>();
+        scope.spawn(move || {
+            for texts in inbox {
+                if to_main.send(evaluate_texts(&texts.situations(), &options, explain)).is_err() {
+                    break;
+                }
+            }
+        });
+        let (mut in_flight, mut first, mut done) = (0, 0, false);
+        let mut bad = None;
+        loop {
+            // Two chunks ahead: one being scored, one waiting.
+            while in_flight < 2 && !done {
+                let (read, error) = read_chunk(chunk);
+                (done, bad) = (read.len() < chunk || error.is_some(), error);
+                if read.is_empty() || to_scorer.send(Texts::copy(&read)?).is_err() {
+                    break;
+                }
+                in_flight += 1;
+            }
+            if in_flight == 0 {
+                return bad.map_or(Ok(()), Err);
+            }
+            let (receiver, results) = py.detach(move || {
+                let results = scored.recv();
+                (scored, results)
+            });
+            scored = receiver;
+            in_flight -= 1;
+            let results = results.map_err(|_| hand_error(py, "the scoring thread stopped"))?;
+            let n = results.len();
+            append(first, results)?;
+            first += n;
+        }
+    })?;
     Ok(out)
+}
+
+/// Situations with their texts copied out of Python (into one string), for another
+/// thread to score.
+struct Texts {
+    text: String,
+    items: Vec<Copied>,
+}
+
+/// One situation of [`Texts`]: where its hand and winning tile stand in the text.
+struct Copied {
+    hand: std::ops::Range<usize>,
+    win: Option<std::ops::Range<usize>>,
+    format: Format,
+    situation: Situation,
+}
+
+impl Texts {
+    fn copy(read: &[Read<'_>]) -> PyResult<Texts> {
+        let mut text = String::new();
+        let mut items = Vec::with_capacity(read.len());
+        let mut add = |s: &str| {
+            text.push_str(s);
+            text.len() - s.len()..text.len()
+        };
+        for r in read {
+            let hand = add(r.hand.to_str()?);
+            let win = match &r.win {
+                Some(w) => Some(add(w.to_str()?)),
+                None => None,
+            };
+            items.push(Copied { hand, win, format: r.format, situation: r.situation });
+        }
+        Ok(Texts { text, items })
+    }
+
+    fn situations(&self) -> Vec<TextSituation<'_>> {
+        let at = |r: &std::ops::Range<usize>| self.text.get(r.clone()).unwrap_or("");
+        self.items
+            .iter()
+            .map(|c| TextSituation {
+                hand: at(&c.hand),
+                win: c.win.as_ref().map(at),
+                format: c.format,
+                situation: c.situation,
+            })
+            .collect()
+    }
 }
 
 fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
