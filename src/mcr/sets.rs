@@ -232,6 +232,36 @@ fn extra_chow_fan(three: [Tile; 3], extra: Tile) -> Option<u8> {
         .find(|&f| found.contains(&Some(f)))
 }
 
+/// Three of four sets with a fan, plus the one two-set fan the fourth adds to them
+/// (套算一次): the most valuable choice is added to `fans`. False when no three of the
+/// four make a fan.
+fn three_and_one(
+    t: [Tile; 4],
+    three_fan: impl Fn([Tile; 3]) -> Option<u8>,
+    extra_fan: impl Fn([Tile; 3], Tile) -> Option<u8>,
+    fans: &mut FanCounts,
+) -> bool {
+    let mut best: Option<(u32, u8, Option<u8>)> = None;
+    for skip in (0..4).rev() {
+        let three = without(t, skip);
+        if let Some(f) = three_fan(three) {
+            let extra = extra_fan(three, t[skip]);
+            let value = points(f) + extra.map_or(0, points);
+            if best.is_none_or(|(v, _, _)| value > v) {
+                best = Some((value, f, extra));
+            }
+        }
+    }
+    let Some((_, f, extra)) = best else {
+        return false;
+    };
+    fans.add(f, 1);
+    if let Some(e) = extra {
+        fans.add(e, 1);
+    }
+    true
+}
+
 /// Adds the fans of the chows (lowest tiles) to `fans`; returns the number of two-chow
 /// fans left out by 套算一次.
 pub fn chow_fans(chows: &[Tile], fans: &mut FanCounts) -> u8 {
@@ -242,23 +272,7 @@ pub fn chow_fans(chows: &[Tile], fans: &mut FanCounts) -> u8 {
                 fans.add(f, 1);
                 return 0;
             }
-            // Three of the four with a fan, plus one fan for the fourth: the best choice.
-            let mut best: Option<(u32, u8, Option<u8>)> = None;
-            for skip in (0..4).rev() {
-                let three = without(t, skip);
-                if let Some(f) = three_chows(three) {
-                    let extra = extra_chow_fan(three, t[skip]);
-                    let value = points(f) + extra.map_or(0, points);
-                    if best.is_none_or(|(v, _, _)| value > v) {
-                        best = Some((value, f, extra));
-                    }
-                }
-            }
-            if let Some((_, f, extra)) = best {
-                fans.add(f, 1);
-                if let Some(e) = extra {
-                    fans.add(e, 1);
-                }
+            if three_and_one(t, three_chows, extra_chow_fan, fans) {
                 return 0;
             }
             // A chow related to none of the others lowers the limit of three.
@@ -296,22 +310,8 @@ pub fn pung_fans(pungs: &[Tile], fans: &mut FanCounts) {
                 fans.add(f, 1);
                 return;
             }
-            let mut best: Option<(u32, u8, Option<u8>)> = None;
-            for skip in (0..4).rev() {
-                let three = without(t, skip);
-                if let Some(f) = three_pungs(three) {
-                    let extra = three.iter().find_map(|&x| two_pungs(x, t[skip]));
-                    let value = points(f) + extra.map_or(0, points);
-                    if best.is_none_or(|(v, _, _)| value > v) {
-                        best = Some((value, f, extra));
-                    }
-                }
-            }
-            if let Some((_, f, extra)) = best {
-                fans.add(f, 1);
-                if let Some(e) = extra {
-                    fans.add(e, 1);
-                }
+            let extra = |three: [Tile; 3], fourth| three.iter().find_map(|&x| two_pungs(x, fourth));
+            if three_and_one(t, three_pungs, extra, fans) {
                 return;
             }
             pairwise_pungs(&t, fans);
