@@ -165,14 +165,11 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
         return None;
     }
     let mut hand = Hand::default();
-    let mut held = [0u8; KINDS];
-    for (s, &counts) in suits.iter().enumerate() {
-        for r in 0..(if s == 3 { 7 } else { 9 }) {
-            let n = (counts >> (8 * r)) as u8;
-            hand.concealed[s * 9 + r] = n;
-            held[s * 9 + r] = n;
-        }
+    for (s, counts) in suits.iter().enumerate() {
+        let ranks = if s == 3 { 7 } else { 9 };
+        hand.concealed[s * 9..s * 9 + ranks].copy_from_slice(&counts.to_le_bytes()[..ranks]);
     }
+    let mut held = hand.concealed;
     for m in melds.iter().rev() {
         for t in m.tiles() {
             held[t as usize] += 1;
