@@ -97,6 +97,20 @@ fn comh_honour(c: char) -> Option<Tile> {
     Some(tiles::HONOURS + i as Tile)
 }
 
+/// The suit of a letter byte (0-3 for m p s z), [`CLOSE`] for a closing bracket, and
+/// 255 for anything else: one look-up instead of a branch for each letter.
+const LETTER: [u8; 256] = {
+    let mut t = [255u8; 256];
+    t[b'm' as usize] = 0;
+    t[b'p' as usize] = 1;
+    t[b's' as usize] = 2;
+    t[b'z' as usize] = 3;
+    t[b']' as usize] = CLOSE;
+    t[b'}' as usize] = CLOSE;
+    t
+};
+const CLOSE: u8 = 4;
+
 /// Compact notation of the usual shape, read without the general reader: digits with
 /// suit letters `m p s z`, and brackets `[..]` / `{..}` holding three or four digits of
 /// one suit. Anything else, and any mistake, gives `None`, and `parse` reads the text
@@ -137,12 +151,9 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
             suits[suit] += run;
         }
         (run, run_len) = (0, 0);
-        suit = match b {
-            b'm' => 0,
-            b'p' => 1,
-            b's' => 2,
-            b'z' => 3,
-            b']' | b'}' => {
+        suit = match LETTER[b as usize] {
+            s @ 0..=3 => s as usize,
+            CLOSE => {
                 let (meld, start) = plain_meld(input, i)?;
                 if melds.len() == MAX_MELDS {
                     return None;
@@ -190,11 +201,9 @@ fn plain_meld(input: &[u8], close: usize) -> Option<(Meld, usize)> {
     let open = if input[close] == b']' { b'[' } else { b'{' };
     let start = input[..close].iter().rposition(|&c| c == open)?;
     let (&letter, ranks) = input[start + 1..close].split_last()?;
-    let (first, max) = match letter {
-        b'm' => (0, 9),
-        b'p' => (9, 9),
-        b's' => (18, 9),
-        b'z' => (27, 7),
+    let (first, max) = match LETTER[letter as usize] {
+        3 => (27, 7),
+        s @ 0..=2 => (9 * s, 9),
         _ => return None,
     };
     if !(3..=4).contains(&ranks.len()) {
