@@ -58,6 +58,22 @@ impl Meld {
         (0..len).map(move |i| first + i * step)
     }
 
+    /// Adds the meld's tiles to `counts` without a loop whose length depends on the kind:
+    /// the lowest tile gets 1, 3 or 4 copies, the next two 1 each for a chow.
+    pub fn add_to(&self, counts: &mut Counts) {
+        let chow = (self.kind == MeldKind::Chow) as u8;
+        let four = matches!(self.kind, MeldKind::Kong | MeldKind::ConcealedKong | MeldKind::AddedKong) as u8;
+        let t = self.tile as usize;
+        if let Some(c) = counts.get_mut(t) {
+            *c += 3 - 2 * chow + four;
+        }
+        for next in t + 1..t + 3 {
+            if let Some(c) = counts.get_mut(next) {
+                *c += chow;
+            }
+        }
+    }
+
     /// Compact notation: `[123m]`, `[555p,2]`, `[5555p+]`, `{1111z}`.
     pub fn notation(&self) -> String {
         let body = tiles::tiles_to_string(&self.tiles().collect::<Vec<_>>());
@@ -134,9 +150,7 @@ impl Hand {
     pub fn melded(&self) -> Counts {
         let mut m = [0u8; KINDS];
         for meld in &self.melds {
-            for t in meld.tiles() {
-                m[t as usize] += 1;
-            }
+            meld.add_to(&mut m);
         }
         m
     }
@@ -173,5 +187,28 @@ impl Hand {
         h.concealed[t as usize] += 1;
         h.last = Some(t);
         h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_meld_adds_its_tiles() {
+        let kinds = [MeldKind::Chow, MeldKind::Pung, MeldKind::Kong, MeldKind::ConcealedKong, MeldKind::AddedKong];
+        for kind in kinds {
+            for tile in 0..KINDS as Tile {
+                if kind == MeldKind::Chow && (tile >= 27 || tile % 9 > 6) {
+                    continue;
+                }
+                let m = Meld { kind, tile, from: None };
+                let mut by_loop = [0u8; KINDS];
+                m.tiles().for_each(|t| by_loop[t as usize] += 1);
+                let mut added = [0u8; KINDS];
+                m.add_to(&mut added);
+                assert_eq!(added, by_loop, "{m:?}");
+            }
+        }
     }
 }

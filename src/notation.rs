@@ -182,9 +182,7 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
     }
     let mut held = hand.concealed;
     for m in melds.iter().rev() {
-        for t in m.tiles() {
-            held[t as usize] += 1;
-        }
+        m.add_to(&mut held);
         hand.melds.push(*m);
     }
     if held.iter().any(|&h| h > 4) {

@@ -280,9 +280,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
     let kongs = declared.iter().filter(|x| x.kind == SetKind::Kong).count() as u8;
     let mut all = counts;
     for m in &hand.melds {
-        for t in m.tiles() {
-            all[t as usize] += 1;
-        }
+        m.add_to(&mut all);
     }
     let mut facts = HandFacts::new(&all, kongs, melded, &s);
     let mut best = Best::default();
