@@ -104,13 +104,6 @@ impl Inline<Meld, MAX_MELDS> {
     }
 }
 
-impl FromIterator<Meld> for Melds {
-    /// Melds past [`MAX_MELDS`] are dropped.
-    fn from_iter<I: IntoIterator<Item = Meld>>(iter: I) -> Melds {
-        Inline::collect_with(NO_MELD, iter)
-    }
-}
-
 /// Concealed tiles, melds and flowers. Two hands are equal when they hold the same
 /// tiles, melds and flowers; `last` only records the order the text was written in.
 #[derive(Clone, Debug, Eq)]
