@@ -183,6 +183,61 @@ def test_evaluate_many_list_and_columns_agree() -> None:
     assert RS.evaluate_many(strided)["total"].tolist() == out["total"].tolist()
 
 
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_columns_read_values_of_any_kind(monkeypatch, threads: str) -> None:
+    """Values Python keeps one object of (True, small ints, one-letter strings) are read by
+    identity; any other value that means the same is read to the same result."""
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    sits = _situations(1500, 13)
+    cols = {k: [s[k] for s in sits] for k in sits[0]}
+    expected = RS.evaluate_many(cols)["total"].tolist()
+    assert expected == [r["total"] for r in RS.evaluate_many(sits)]
+    other = {
+        "hand": tuple("".join(list(h)) for h in cols["hand"]),  # equal strings, not the same objects
+        "win": cols["win"],
+        "self_drawn": [np.bool_(x) for x in cols["self_drawn"]],
+        "seat_wind": [w.lower() for w in cols["seat_wind"]],
+        "round_wind": [np.int64("ESWN".index(w)) for w in cols["round_wind"]],
+        "flowers": [np.uint8(f) for f in cols["flowers"]],
+        "last_of_kind": [int(x) for x in cols["last_of_kind"]],
+        "wall_last": np.asarray(cols["wall_last"], dtype=np.int8),
+        "kong_replacement": (x for x in cols["kong_replacement"]),
+        "robbing_kong": np.asarray(cols["robbing_kong"], dtype=object),
+    }
+    assert RS.evaluate_many(other)["total"].tolist() == expected
+
+
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_columns_name_the_bad_row(monkeypatch, threads: str) -> None:
+    """A value that cannot be read is named before a hand that cannot be scored; else
+    the first bad row is."""
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    n = 3000
+    cols = {"hand": ["123m456p789s1122z"] * n, "win": ["1z"] * n, "seat_wind": ["E"] * n, "flowers": [0] * n}
+    cols["hand"][2500] = "12x"
+    cols["hand"][700] = "123m"
+    with pytest.raises(haidi.HandError, match="row 700:"):
+        RS.evaluate_many(cols)
+    cols["seat_wind"][2900] = "X"
+    with pytest.raises(haidi.HandError, match="row 2900: seat_wind must be E, S, W, N or 0-3"):
+        RS.evaluate_many(cols)
+    cols["seat_wind"][2900] = 4
+    with pytest.raises(haidi.HandError, match="row 2900: seat_wind"):
+        RS.evaluate_many(cols)
+    cols["seat_wind"][2900] = "W"
+    cols["flowers"][10] = 9
+    with pytest.raises(haidi.HandError, match="row 10: flowers must be 0 to 8"):
+        RS.evaluate_many(cols)
+    cols["flowers"][10] = 0
+    cols["hand"][5] = 12
+    with pytest.raises(haidi.HandError, match="row 5: hand must be a str"):
+        RS.evaluate_many(cols)
+    cols["hand"][5] = "123m456p789s1122z"
+    cols["win"] = cols["win"][:-1]
+    with pytest.raises(haidi.HandError, match="same length"):
+        RS.evaluate_many(cols)
+
+
 def test_evaluate_many_takes_a_dataframe() -> None:
     pd = pytest.importorskip("pandas")
     sits = _situations(50, 12)

@@ -72,6 +72,29 @@ pub fn evaluate_texts(inputs: &[TextSituation<'_>], options: &Options, explain: 
 /// column 0 for the optional 明暗杠 (which has no id in the list).
 pub const FAN_COLUMNS: usize = 82;
 
+/// Where one row's results go: its win, its total and its [`FAN_COLUMNS`] fan counts.
+pub struct RowOut<'o> {
+    pub win: &'o mut bool,
+    pub total: &'o mut i32,
+    pub fans: &'o mut [u8],
+}
+
+/// Scores one situation into its place in the columns.
+fn score_into(input: &TextSituation<'_>, options: &Options, out: RowOut<'_>) -> Result<()> {
+    let r = evaluate_text(input, options, false)?;
+    *out.win = r.win;
+    *out.total = r.total as i32;
+    out.fans[1..].copy_from_slice(&r.fans.counts()[1..FAN_COLUMNS]);
+    out.fans[0] = r.fans.get(super::MINGANGANG);
+    Ok(())
+}
+
+/// The error of row `i`, naming the row.
+fn in_row(i: usize, mut e: HandError) -> HandError {
+    e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
+    e
+}
+
 /// Scores many straight into columns: `wins[i]`, `totals[i]`, and the [`FAN_COLUMNS`]
 /// fan counts of row `i` in `fans`. Every good row is scored; the first bad one is
 /// returned as the error, naming its row.
@@ -82,31 +105,53 @@ pub fn evaluate_into_columns(
     totals: &mut [i32],
     fans: &mut [u8],
 ) -> Result<()> {
-    // One row: its index, its input, and where its win, total and fan counts go.
-    type Row<'r, 'i> = (usize, (&'r TextSituation<'i>, ((&'r mut bool, &'r mut i32), &'r mut [u8])));
-    let score = |(i, (input, ((win, total), row))): Row<'_, '_>| match evaluate_text(input, options, false) {
-        Ok(r) => {
-            *win = r.win;
-            *total = r.total as i32;
-            row[1..].copy_from_slice(&r.fans.counts()[1..82]);
-            row[0] = r.fans.get(super::MINGANGANG);
-            None
-        }
-        Err(e) => Some((i, e)),
-    };
+    let rows = wins.iter_mut().zip(totals.iter_mut()).zip(fans.chunks_mut(FAN_COLUMNS));
+    let rows = rows.map(|((win, total), fans)| RowOut { win, total, fans });
+    let score = |(i, (input, out))| score_into(input, options, out).err().map(|e| (i, e));
     let first_bad = if inputs.len() >= PARALLEL_MIN && crate::batch::parallel_enabled() {
-        let outputs = wins.par_iter_mut().zip(totals.par_iter_mut()).zip(fans.par_chunks_mut(FAN_COLUMNS));
-        inputs.par_iter().zip(outputs).enumerate().filter_map(score).min_by_key(|(i, _)| *i)
+        let rows: Vec<RowOut<'_>> = rows.collect();
+        inputs.par_iter().zip(rows).enumerate().filter_map(score).min_by_key(|(i, _)| *i)
     } else {
-        let outputs = wins.iter_mut().zip(totals.iter_mut()).zip(fans.chunks_mut(FAN_COLUMNS));
-        inputs.iter().zip(outputs).enumerate().filter_map(score).next()
+        inputs.iter().zip(rows).enumerate().filter_map(score).next()
     };
-    match first_bad {
-        Some((i, mut e)) => {
-            e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
-            Err(e)
+    first_bad.map_or(Ok(()), |(i, e)| Err(in_row(i, e)))
+}
+
+/// A run of rows read out of columns, for one thread to score: their texts copied into
+/// one string, and where their results go.
+pub struct Chunk<'o> {
+    /// The index of the first row.
+    pub first: usize,
+    pub format: Format,
+    pub text: String,
+    pub rows: Vec<Row>,
+    pub wins: &'o mut [bool],
+    pub totals: &'o mut [i32],
+    pub fans: &'o mut [u8],
+}
+
+/// One row of a [`Chunk`]: where its hand and winning tile stand in the chunk's text.
+pub struct Row {
+    pub hand: std::ops::Range<usize>,
+    pub win: Option<std::ops::Range<usize>>,
+    pub situation: Situation,
+}
+
+impl Chunk<'_> {
+    /// Scores every row; the first bad one is returned with its index.
+    pub fn score(self, options: &Options) -> Option<(usize, HandError)> {
+        let Chunk { first, format, text, rows, wins, totals, fans } = self;
+        let at = |r: &std::ops::Range<usize>| text.get(r.clone()).unwrap_or("");
+        let outs = wins.iter_mut().zip(totals.iter_mut()).zip(fans.chunks_mut(FAN_COLUMNS));
+        let mut bad = None;
+        for (i, (row, ((win, total), fans))) in rows.iter().zip(outs).enumerate() {
+            let input =
+                TextSituation { hand: at(&row.hand), win: row.win.as_ref().map(at), format, situation: row.situation };
+            if let Err(e) = score_into(&input, options, RowOut { win, total, fans }) {
+                bad = bad.or(Some((first + i, in_row(first + i, e))));
+            }
         }
-        None => Ok(()),
+        bad
     }
 }
 

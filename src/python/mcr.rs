@@ -2,16 +2,13 @@
 //! columns. Everything but reading arguments and building results runs in `crate::mcr`
 //! with the GIL released.
 
-use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::convert;
 use super::errors::{hand_error, to_py, IntoPy};
 use crate::forms::Form;
-use crate::mcr::batch::{
-    evaluate_into_columns, evaluate_text, evaluate_texts, TextSituation, FAN_COLUMNS, PARALLEL_MIN,
-};
+use crate::mcr::batch::{evaluate_text, evaluate_texts, TextSituation, PARALLEL_MIN};
 use crate::mcr::data::FANS;
 use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
@@ -639,138 +636,4 @@ impl Texts {
 
 fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     hand_error(py, format!("situation {i}: {}", e.value(py)))
-}
-
-/// A column of strings (`None` allowed where `optional`), kept as Python strings.
-fn string_column<'py>(
-    py: Python<'py>,
-    name: &str,
-    col: &Bound<'py, PyAny>,
-    optional: bool,
-) -> PyResult<Vec<Option<Bound<'py, PyString>>>> {
-    // A numpy array of fixed-width text hands out a new numpy string per item; its list
-    // of str is made in one go.
-    let list;
-    let col = match col.cast::<numpy::PyUntypedArray>() {
-        Ok(a) if a.dtype().kind() == b'U' => {
-            list = col.call_method0(pyo3::intern!(py, "tolist"))?;
-            &list
-        }
-        _ => col,
-    };
-    col.try_iter()?
-        .enumerate()
-        .map(|(i, item)| {
-            let item = item?;
-            if optional && item.is_none() {
-                return Ok(None);
-            }
-            item.cast_into::<PyString>().map(Some).map_err(|_| hand_error(py, format!("row {i}: {name} must be a str")))
-        })
-        .collect()
-}
-
-/// A column read value by value with `read`, or `n` zeros when it is absent.
-fn column<'py, T: numpy::Element + Copy + Default>(
-    py: Python<'py>,
-    name: &str,
-    col: Option<&Bound<'py, PyAny>>,
-    n: usize,
-    read: impl Fn(&Bound<'py, PyAny>) -> Option<T>,
-    expected: &str,
-) -> PyResult<Vec<T>> {
-    let Some(col) = col else {
-        return Ok(vec![T::default(); n]);
-    };
-    // A contiguous numpy array of `T` is copied as it is; anything else is read item by item.
-    let in_place = col.cast::<PyArray1<T>>().ok().and_then(|a| a.readonly().as_slice().ok().map(<[T]>::to_vec));
-    let values = match in_place {
-        Some(values) => values,
-        None => col
-            .try_iter()?
-            .enumerate()
-            .map(|(i, item)| read(&item?).ok_or_else(|| hand_error(py, format!("row {i}: {name} must be {expected}"))))
-            .collect::<PyResult<Vec<T>>>()?,
-    };
-    if values.len() != n {
-        return Err(hand_error(py, "columns must all have the same length"));
-    }
-    Ok(values)
-}
-
-/// Scores columns with the GIL released: `columns` maps situation keys (`hand` and `win`
-/// required) to equal-length sequences or numpy arrays. Returns the arrays `win` (bool),
-/// `total` (int32) and `fans` (n x 82 uint8 counts by fan id, column 0 the optional
-/// 明暗杠). A bad row raises `HandError` naming the row.
-#[pyfunction]
-#[pyo3(signature = (columns, *, format = "compact", concealed_and_melded_kong = false))]
-#[allow(clippy::type_complexity)]
-pub fn mcr_evaluate_columns<'py>(
-    py: Python<'py>,
-    columns: &Bound<'py, PyDict>,
-    format: &str,
-    concealed_and_melded_kong: bool,
-) -> PyResult<(Bound<'py, PyArray1<bool>>, Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<u8>>)> {
-    let format = fmt(py, format)?;
-    let get = |k: &str| columns.get_item(k);
-    let (Some(hands), Some(wins)) = (get("hand")?, get("win")?) else {
-        return Err(hand_error(py, "columns need at least 'hand' and 'win'"));
-    };
-    let hands = string_column(py, "hand", &hands, false)?;
-    let wins = string_column(py, "win", &wins, true)?;
-    let n = hands.len();
-    if wins.len() != n {
-        return Err(hand_error(py, "columns must all have the same length"));
-    }
-    let flag = |k: &str| -> PyResult<Vec<bool>> {
-        column(py, k, get(k)?.as_ref(), n, |v| v.is_truthy().ok(), "true or false")
-    };
-    let wind_col = |k: &str| -> PyResult<Vec<u8>> {
-        // Letters first: a failed conversion costs an exception object.
-        let read = |v: &Bound<'py, PyAny>| match v.cast::<PyString>() {
-            Ok(t) => wind(t.to_str().ok()?).ok(),
-            Err(_) => v.extract::<i64>().ok().and_then(|w| u8::try_from(w).ok()).filter(|&w| w <= 3),
-        };
-        let w = column(py, k, get(k)?.as_ref(), n, read, "E, S, W, N or 0-3")?;
-        match w.iter().position(|&x| x > 3) {
-            Some(i) => Err(hand_error(py, format!("row {i}: {k} must be E, S, W, N or 0-3"))),
-            None => Ok(w),
-        }
-    };
-    let flowers = column(py, "flowers", get("flowers")?.as_ref(), n, |v| v.extract::<u8>().ok(), "0 to 8")?;
-    if let Some(i) = flowers.iter().position(|&f| f > 8) {
-        return Err(hand_error(py, format!("row {i}: flowers must be 0 to 8")));
-    }
-    let (sd, lk, wl, kr, rk) = (
-        flag("self_drawn")?,
-        flag("last_of_kind")?,
-        flag("wall_last")?,
-        flag("kong_replacement")?,
-        flag("robbing_kong")?,
-    );
-    let (sw, rw) = (wind_col("seat_wind")?, wind_col("round_wind")?);
-    let mut inputs = Vec::with_capacity(n);
-    for (i, (hand, win)) in hands.iter().zip(&wins).enumerate() {
-        inputs.push(TextSituation {
-            hand: hand.as_ref().map(|h| h.to_str()).transpose()?.unwrap_or(""),
-            win: win.as_ref().map(|w| w.to_str()).transpose()?,
-            format,
-            situation: Situation {
-                win: 0,
-                self_drawn: sd[i],
-                seat_wind: sw[i],
-                round_wind: rw[i],
-                flowers: flowers[i],
-                last_of_kind: lk[i],
-                wall_last: wl[i],
-                kong_replacement: kr[i],
-                robbing_kong: rk[i],
-            },
-        });
-    }
-    let options = Options { concealed_and_melded_kong };
-    let (mut wins, mut totals, mut fans) = (vec![false; n], vec![0i32; n], vec![0u8; n * FAN_COLUMNS]);
-    py.detach(|| evaluate_into_columns(&inputs, &options, &mut wins, &mut totals, &mut fans)).py_err(py)?;
-    let fans = PyArray1::from_vec(py, fans).reshape([n, FAN_COLUMNS])?;
-    Ok((PyArray1::from_vec(py, wins), PyArray1::from_vec(py, totals), fans))
 }

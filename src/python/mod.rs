@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod columns;
 mod convert;
 mod engine;
 mod errors;
@@ -21,7 +22,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hand::tile_names, m)?)?;
     m.add_function(wrap_pyfunction!(mcr::mcr_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(mcr::mcr_evaluate_many, m)?)?;
-    m.add_function(wrap_pyfunction!(mcr::mcr_evaluate_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::mcr_evaluate_columns, m)?)?;
     m.add_function(wrap_pyfunction!(reproduce::reproduce_table, m)?)?;
     m.add_function(wrap_pyfunction!(reproduce::reproduce_published, m)?)?;
     Ok(())

@@ -1,0 +1,364 @@
+//! `evaluate_many` on columns: a table of situations given as equal-length lists or
+//! numpy arrays, read a run of rows at a time and scored while the next run is read.
+//!
+//! Reading needs the GIL and scoring does not, so the thread that holds the GIL reads
+//! runs of rows (copying their texts out of Python) and hands them to the thread pool;
+//! once all are read it scores what is left alongside the pool.
+
+use std::sync::{mpsc, Mutex, PoisonError};
+
+use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
+
+use super::convert;
+use super::errors::{hand_error, to_py};
+use crate::error::HandError;
+use crate::mcr::batch::{Chunk, Row, FAN_COLUMNS, PARALLEL_MIN};
+use crate::mcr::situation::wind;
+use crate::mcr::{Options, Situation};
+
+/// Rows read and scored as one run: small enough that the pool starts early and
+/// shares the work evenly, big enough that handing a run over costs little.
+const RUN: usize = 128;
+
+/// One column of small values as it will be read.
+enum Source<'py, T> {
+    /// Not given: every row has the default.
+    Absent,
+    /// Copied out of a numpy array of `T`.
+    Values(Vec<T>),
+    /// A list, read a row at a time.
+    List(Bound<'py, PyList>),
+}
+
+/// A column as a list, unless it is a contiguous numpy array of `T` (then copied).
+/// Other numpy arrays become lists of Python values (`tolist`), other sequences lists.
+fn source<'py, T: numpy::Element + Copy>(col: Option<Bound<'py, PyAny>>) -> PyResult<Source<'py, T>> {
+    let Some(col) = col else {
+        return Ok(Source::Absent);
+    };
+    if let Some(values) = col.cast::<PyArray1<T>>().ok().and_then(|a| a.readonly().as_slice().ok().map(<[T]>::to_vec)) {
+        return Ok(Source::Values(values));
+    }
+    Ok(Source::List(as_list(&col)?))
+}
+
+fn as_list<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let py = col.py();
+    let list = if let Ok(list) = col.cast::<PyList>() {
+        list.clone().into_any()
+    } else if col.cast::<PyUntypedArray>().is_ok() {
+        col.call_method0(pyo3::intern!(py, "tolist"))?
+    } else {
+        py.get_type::<PyList>().call1((col,))?
+    };
+    list.cast_into::<PyList>().map_err(|_| hand_error(py, "each column must be a sequence"))
+}
+
+/// Item `i` of `list`, borrowed (no reference is counted in or out), or the error.
+fn item(list: &Bound<'_, PyList>, i: usize) -> PyResult<*mut pyo3::ffi::PyObject> {
+    // SAFETY: `list` is a live list and the GIL is held. `PyList_GetItem` checks `i`
+    // against the list's length now and returns a borrowed item, or null with an
+    // exception set. The item is used before any Python code can run.
+    let p = unsafe { pyo3::ffi::PyList_GetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t) };
+    if p.is_null() {
+        return Err(PyErr::fetch(list.py()));
+    }
+    Ok(p)
+}
+
+/// A column of small values: its source, the values Python keeps one object of (`True`,
+/// `False`, small ints, one-letter strings), known by identity, and how other items
+/// are read.
+struct Small<'py, T> {
+    name: &'static str,
+    source: Source<'py, T>,
+    known: Vec<(*mut pyo3::ffi::PyObject, T)>,
+    read: fn(&Bound<'py, PyAny>) -> Option<T>,
+    /// The largest value allowed.
+    max: T,
+    expected: &'static str,
+}
+
+impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
+    fn at(&self, py: Python<'py>, i: usize) -> PyResult<T> {
+        let value = match &self.source {
+            Source::Absent => Some(T::default()),
+            Source::Values(v) => v.get(i).copied(),
+            Source::List(list) => {
+                let p = item(list, i)?;
+                match self.known.iter().find(|(k, _)| *k == p) {
+                    Some(&(_, v)) => Some(v),
+                    // SAFETY: `p` is the live item just borrowed from the list; it is
+                    // counted in before any Python code runs.
+                    None => (self.read)(&unsafe { Bound::from_borrowed_ptr(py, p) }),
+                }
+            }
+        };
+        value
+            .filter(|v| *v <= self.max)
+            .ok_or_else(|| hand_error(py, format!("row {i}: {} must be {}", self.name, self.expected)))
+    }
+
+    fn len(&self) -> Option<usize> {
+        match &self.source {
+            Source::Absent => None,
+            Source::Values(v) => Some(v.len()),
+            Source::List(list) => Some(list.len()),
+        }
+    }
+}
+
+fn flag<'py>(v: &Bound<'py, PyAny>) -> Option<bool> {
+    v.is_truthy().ok()
+}
+
+fn wind_of<'py>(v: &Bound<'py, PyAny>) -> Option<u8> {
+    // Letters first: a failed number conversion costs an exception object.
+    match v.cast::<PyString>() {
+        Ok(t) => wind(t.to_str().ok()?).ok(),
+        Err(_) => v.extract::<i64>().ok().and_then(|w| u8::try_from(w).ok()),
+    }
+}
+
+fn count<'py>(v: &Bound<'py, PyAny>) -> Option<u8> {
+    v.extract::<u8>().ok()
+}
+
+/// The situation columns of one call, ready to be read a run of rows at a time.
+struct Table<'py> {
+    hands: Bound<'py, PyList>,
+    wins: Bound<'py, PyList>,
+    format: crate::notation::Format,
+    flags: [Small<'py, bool>; 5],
+    winds: [Small<'py, u8>; 2],
+    flowers: Small<'py, u8>,
+    /// The objects whose addresses the columns' `known` values are; held so that they
+    /// stay where they are.
+    _held: Vec<Bound<'py, PyAny>>,
+}
+
+impl<'py> Table<'py> {
+    fn new(columns: &Bound<'py, PyDict>, format: &str) -> PyResult<Table<'py>> {
+        let py = columns.py();
+        let get = |k: &str| columns.get_item(k);
+        let (Some(hands), Some(wins)) = (get("hand")?, get("win")?) else {
+            return Err(hand_error(py, "columns need at least 'hand' and 'win'"));
+        };
+        let bools = [
+            (PyBool::new(py, false).to_owned().into_any(), false),
+            (PyBool::new(py, true).to_owned().into_any(), true),
+        ];
+        let letters: Vec<_> =
+            ["E", "S", "W", "N"].iter().zip(0..).map(|(w, i)| (PyString::new(py, w).into_any(), i)).collect();
+        let ints: Vec<_> = (0..=8u8).map(|i| (PyInt::new(py, i).into_any(), i)).collect();
+        let addresses =
+            |objects: &[(Bound<'py, PyAny>, _)]| objects.iter().map(|(o, v)| (o.as_ptr(), *v)).collect::<Vec<_>>();
+        let flag_column = |name: &'static str| -> PyResult<Small<'py, bool>> {
+            let known = bools.iter().map(|(o, v)| (o.as_ptr(), *v)).collect();
+            Ok(Small { name, source: source(get(name)?)?, known, read: flag, max: true, expected: "true or false" })
+        };
+        let wind_column = |name: &'static str| -> PyResult<Small<'py, u8>> {
+            // Winds may be letters or 0-3.
+            let known = addresses(&letters).into_iter().chain(addresses(&ints[..4])).collect();
+            Ok(Small { name, source: source(get(name)?)?, known, read: wind_of, max: 3, expected: "E, S, W, N or 0-3" })
+        };
+        let table = Table {
+            hands: as_list(&text_column(&hands)?)?,
+            wins: as_list(&text_column(&wins)?)?,
+            format: convert::format(py, format)?,
+            flags: [
+                flag_column("self_drawn")?,
+                flag_column("last_of_kind")?,
+                flag_column("wall_last")?,
+                flag_column("kong_replacement")?,
+                flag_column("robbing_kong")?,
+            ],
+            winds: [wind_column("seat_wind")?, wind_column("round_wind")?],
+            flowers: Small {
+                name: "flowers",
+                source: source(get("flowers")?)?,
+                known: addresses(&ints),
+                read: count,
+                max: 8,
+                expected: "0 to 8",
+            },
+            _held: bools.into_iter().map(|(o, _)| o).chain(letters.into_iter().chain(ints).map(|(o, _)| o)).collect(),
+        };
+        let n = table.len();
+        let lengths = [table.wins.len()]
+            .into_iter()
+            .chain(table.flags.iter().filter_map(Small::len))
+            .chain(table.winds.iter().filter_map(Small::len))
+            .chain(table.flowers.len());
+        if lengths.into_iter().any(|l| l != n) {
+            return Err(hand_error(py, "columns must all have the same length"));
+        }
+        Ok(table)
+    }
+
+    fn len(&self) -> usize {
+        self.hands.len()
+    }
+
+    /// Reads rows `first..first + wins.len()` into a run, its results to go to the slices.
+    fn read<'o>(
+        &self,
+        first: usize,
+        wins: &'o mut [bool],
+        totals: &'o mut [i32],
+        fans: &'o mut [u8],
+    ) -> PyResult<Chunk<'o>> {
+        let py = self.hands.py();
+        let mut text = String::with_capacity(20 * wins.len());
+        let mut rows = Vec::with_capacity(wins.len());
+        for i in first..first + wins.len() {
+            let hand = text_at(&self.hands, i, "hand", false, &mut text)?.unwrap_or(0..0);
+            let win = text_at(&self.wins, i, "win", true, &mut text)?;
+            let [self_drawn, last_of_kind, wall_last, kong_replacement, robbing_kong] =
+                [0, 1, 2, 3, 4].map(|f| self.flags[f].at(py, i));
+            let situation = Situation {
+                win: 0,
+                self_drawn: self_drawn?,
+                seat_wind: self.winds[0].at(py, i)?,
+                round_wind: self.winds[1].at(py, i)?,
+                flowers: self.flowers.at(py, i)?,
+                last_of_kind: last_of_kind?,
+                wall_last: wall_last?,
+                kong_replacement: kong_replacement?,
+                robbing_kong: robbing_kong?,
+            };
+            rows.push(Row { hand, win, situation });
+        }
+        Ok(Chunk { first, format: self.format, text, rows, wins, totals, fans })
+    }
+}
+
+/// A column of text: a numpy array of fixed-width text hands out a new numpy string per
+/// item, so its list of str is made in one go.
+fn text_column<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    match col.cast::<PyUntypedArray>() {
+        Ok(a) if a.dtype().kind() == b'U' => col.call_method0(pyo3::intern!(col.py(), "tolist")),
+        _ => Ok(col.clone()),
+    }
+}
+
+/// Copies the text of row `i` of a column of str to the end of `text` and returns where
+/// it stands (`None` for a `None` where `optional`).
+fn text_at(
+    list: &Bound<'_, PyList>,
+    i: usize,
+    name: &str,
+    optional: bool,
+    text: &mut String,
+) -> PyResult<Option<std::ops::Range<usize>>> {
+    let py = list.py();
+    let p = item(list, i)?;
+    // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
+    // `PyUnicode_AsUTF8AndSize` returns its UTF-8 text, kept by the string, which is
+    // copied out at once; or null with an exception set.
+    unsafe {
+        if optional && p == pyo3::ffi::Py_None() {
+            return Ok(None);
+        }
+        if pyo3::ffi::PyUnicode_Check(p) == 0 {
+            return Err(hand_error(py, format!("row {i}: {name} must be a str")));
+        }
+        let mut size: pyo3::ffi::Py_ssize_t = 0;
+        let data = pyo3::ffi::PyUnicode_AsUTF8AndSize(p, &mut size);
+        if data.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
+        let start = text.len();
+        text.push_str(std::str::from_utf8(bytes).map_err(|_| hand_error(py, format!("row {i}: {name} is not text")))?);
+        Ok(Some(start..text.len()))
+    }
+}
+
+/// Scores columns: `columns` maps situation keys (`hand` and `win` required) to
+/// equal-length sequences or numpy arrays. Returns the arrays `win` (bool), `total`
+/// (int32) and `fans` (n x 82 uint8 counts by fan id, column 0 the optional 明暗杠).
+/// A bad row raises `HandError` naming the row: a value that cannot be read before
+/// any that cannot be scored, else the first.
+#[pyfunction]
+#[pyo3(signature = (columns, *, format = "compact", concealed_and_melded_kong = false))]
+#[allow(clippy::type_complexity)]
+pub fn mcr_evaluate_columns<'py>(
+    py: Python<'py>,
+    columns: &Bound<'py, PyDict>,
+    format: &str,
+    concealed_and_melded_kong: bool,
+) -> PyResult<(Bound<'py, PyArray1<bool>>, Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<u8>>)> {
+    let table = Table::new(columns, format)?;
+    let n = table.len();
+    let options = Options { concealed_and_melded_kong };
+    let (mut wins, mut totals, mut fans) = (vec![false; n], vec![0i32; n], vec![0u8; n * FAN_COLUMNS]);
+    let (read_error, first_bad) = {
+        let runs = wins.chunks_mut(RUN).zip(totals.chunks_mut(RUN)).zip(fans.chunks_mut(RUN * FAN_COLUMNS));
+        // The pool's threads score while this one reads, and this one joins them once
+        // all is read. (Measured on two cores: leaving a core to the reader instead
+        // made the time vary more from call to call, and its mean worse.)
+        let helpers = match crate::batch::parallel_enabled() && n >= PARALLEL_MIN {
+            true => rayon::current_num_threads(),
+            false => 0,
+        };
+        let (to_score, queue) = mpsc::channel::<Chunk<'_>>();
+        let queue = Mutex::new(queue);
+        let first_bad: Mutex<Option<(usize, HandError)>> = Mutex::new(None);
+        // Scores runs until none are left to take.
+        let work = || loop {
+            let run = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
+            let Ok(run) = run else { break };
+            if let Some((i, e)) = run.score(&options) {
+                let mut bad = first_bad.lock().unwrap_or_else(PoisonError::into_inner);
+                if bad.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *bad = Some((i, e));
+                }
+            }
+        };
+        let read_error = rayon::in_place_scope(|scope| {
+            let (finished, done) = mpsc::channel::<()>();
+            for _ in 0..helpers {
+                let finished = finished.clone();
+                scope.spawn(move |_| {
+                    work();
+                    let _ = finished.send(());
+                });
+            }
+            let mut read_error = None;
+            for (k, ((w, t), f)) in runs.enumerate() {
+                match table.read(k * RUN, w, t, f) {
+                    Ok(run) => {
+                        if to_score.send(run).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        read_error = Some(e);
+                        break;
+                    }
+                }
+            }
+            drop(to_score);
+            // The rest is scored here too, without the GIL, until every helper is done.
+            py.detach(move || {
+                work();
+                for _ in 0..helpers {
+                    let _ = done.recv();
+                }
+            });
+            read_error
+        });
+        (read_error, first_bad.into_inner().unwrap_or_else(PoisonError::into_inner))
+    };
+    if let Some(e) = read_error {
+        return Err(e);
+    }
+    if let Some((_, e)) = first_bad {
+        return Err(to_py(py, e));
+    }
+    let fans = PyArray1::from_vec(py, fans).reshape([n, FAN_COLUMNS])?;
+    Ok((PyArray1::from_vec(py, wins), PyArray1::from_vec(py, totals), fans))
+}
