@@ -267,11 +267,12 @@ pub struct HandFacts {
 }
 
 impl HandFacts {
-    /// `tiles`: all the hand's tiles by kind, melds included; `kongs` its kongs and
-    /// `melded` its exposed melds (chows, pungs, exposed kongs).
-    pub fn new(tiles: &Counts, kongs: u8, melded: u8, s: &Situation) -> HandFacts {
+    /// `tiles`: all the hand's tiles by kind, melds included, and `present` the mask of
+    /// the kinds among them; `kongs` its kongs and `melded` its exposed melds (chows,
+    /// pungs, exposed kongs).
+    pub fn new(tiles: &Counts, present: u64, kongs: u8, melded: u8, s: &Situation) -> HandFacts {
         let mut common = FanCounts::default();
-        tile_fans(tiles, &mut common);
+        tile_fans(present, &mut common);
         tile_hog(tiles, kongs, &mut common);
         win_fans(s, &mut common);
         concealment_fans(melded, s, &mut common);
@@ -313,8 +314,8 @@ mod kinds {
 }
 
 /// Fans of the tiles as a whole: suits, honours, terminals, ranges (for every form).
-pub fn tile_fans(tiles: &Counts, fans: &mut FanCounts) {
-    let (present, _, _) = super::shape::kind_masks(tiles);
+/// `present` is the mask of the kinds held.
+pub fn tile_fans(present: u64, fans: &mut FanCounts) {
     let honours = present & kinds::HONOURS != 0;
     let suited = (0..3).filter(|s| present >> (9 * s) & 0x1FF != 0).count();
     if !honours {
@@ -394,7 +395,7 @@ pub fn concealment_fans(melded: u8, s: &Situation, fans: &mut FanCounts) {
 
 /// 四归一: kinds held four times outside a kong.
 pub fn tile_hog(tiles: &Counts, kongs: u8, fans: &mut FanCounts) {
-    let fours = tiles.iter().filter(|&&c| c == 4).count() as u8;
+    let fours = super::shape::fours(tiles) as u8;
     fans.add(TILE_HOG, fours.saturating_sub(kongs));
 }
 
@@ -647,13 +648,13 @@ mod tests {
         }
         t[4] = 2;
         let mut f = FanCounts::default();
-        tile_fans(&t, &mut f);
+        tile_fans(super::super::shape::kind_masks(&t).0, &mut f);
         assert_eq!(f.get(FULL_FLUSH), 1);
         assert_eq!(f.get(NO_HONOURS), 1);
         let mut t = [0u8; KINDS];
         t[27] = 14;
         let mut f = FanCounts::default();
-        tile_fans(&t, &mut f);
+        tile_fans(super::super::shape::kind_masks(&t).0, &mut f);
         assert_eq!(f.get(ALL_HONOURS), 1);
     }
 

@@ -85,8 +85,8 @@ fn nine_gates(before: &Counts, hand: &Hand, win: Tile) -> bool {
 
 /// The fans every concealed special form (七对, 十三幺, 全不靠) adds to its own: those of its
 /// tiles, of the win and of concealment, and 单钓将, as each waits on a single tile.
-fn concealed_form_fans(counts: &Counts, s: &Situation, f: &mut FanCounts) {
-    fans::tile_fans(counts, f);
+fn concealed_form_fans(present: u64, s: &Situation, f: &mut FanCounts) {
+    fans::tile_fans(present, f);
     fans::win_fans(s, f);
     fans::concealment_fans(0, s, f);
     f.add(id::SINGLE_WAIT, 1);
@@ -195,13 +195,21 @@ fn comh_order(sets: &Sets) -> [[u8; 3]; 4] {
 
 /// The special forms of a hand without melds: 七对 / 连七对, 十三幺, 全不靠 / 七星不靠,
 /// 九莲宝灯.
-fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, best: &mut Best) {
+/// `masks` are the [`shape::kind_masks`] of `counts`.
+fn special_forms(
+    counts: &Counts,
+    masks: (u64, u64, u64),
+    before: &Counts,
+    hand: &Hand,
+    s: &Situation,
+    best: &mut Best,
+) {
     let mut seq = 0u16;
     let mut consider = |best: &mut Best, c: Candidate| {
         best.consider(c, Order { group: 0, found: seq });
         seq += 1;
     };
-    let (present, multi, odd) = shape::kind_masks(counts);
+    let (present, multi, odd) = masks;
     if odd == 0 {
         // 七对 (a four of a kind is two pairs) or 连七对.
         best.seven_pairs = true;
@@ -210,7 +218,7 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
         let shifted = present.count_ones() == 7 && lo < 27 && hi == lo + 6 && tiles::suit(lo) == tiles::suit(hi);
         f.add(if shifted { id::SEVEN_SHIFTED_PAIRS } else { id::SEVEN_PAIRS }, 1);
         fans::tile_hog(counts, 0, &mut f);
-        concealed_form_fans(counts, s, &mut f);
+        concealed_form_fans(present, s, &mut f);
         let sets = (0..KINDS)
             .flat_map(|t| std::iter::repeat_n(t as Tile, counts[t] as usize / 2))
             .map(|t| Set { kind: SetKind::Pair, tile: t, melded: false, declared: false })
@@ -221,7 +229,7 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
     if present == shape::ORPHAN_MASK {
         let mut f = FanCounts::default();
         f.add(id::THIRTEEN_ORPHANS, 1);
-        concealed_form_fans(counts, s, &mut f);
+        concealed_form_fans(present, s, &mut f);
         consider(best, Candidate::special(f, Form::ThirteenOrphans));
     }
     if multi == 0 && KNITTED_MASKS.iter().any(|&m| present & ((1 << 27) - 1) & !m == 0) {
@@ -235,7 +243,7 @@ fn special_forms(counts: &Counts, before: &Counts, hand: &Hand, s: &Situation, b
                 f.add(id::KNITTED_STRAIGHT, 1);
             }
         }
-        concealed_form_fans(counts, s, &mut f);
+        concealed_form_fans(present, s, &mut f);
         consider(best, Candidate::special(f, Form::HonoursAndKnitted));
     }
     if nine_gates(before, hand, s.win) {
@@ -278,15 +286,19 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
     let declared = declared_sets(hand);
     let melded = declared.iter().filter(|x| x.melded).count() as u8;
     let kongs = declared.iter().filter(|x| x.kind == SetKind::Kong).count() as u8;
+    // The kinds held, once found, serve the tile fans, the special forms and the waits.
+    let masks = shape::kind_masks(&counts);
     let mut all = counts;
+    let mut present_all = masks.0;
     for m in &hand.melds {
         m.add_to(&mut all);
+        present_all |= if m.kind == MeldKind::Chow { 0b111 } else { 1 } << m.tile;
     }
-    let mut facts = HandFacts::new(&all, kongs, melded, &s);
+    let mut facts = HandFacts::new(&all, present_all, kongs, melded, &s);
     let mut best = Best::default();
     let concealed_hand = hand.melds.is_empty();
     if concealed_hand {
-        special_forms(&counts, &before, hand, &s, &mut best);
+        special_forms(&counts, masks, &before, hand, &s, &mut best);
     }
 
     // The standard arrangements, and the knitted straight (组合龙) with its sets and pair.
@@ -305,7 +317,8 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             // one): the search stops at a second.
             let standard = knitted.is_none().then_some(s.win);
             facts.unique_wait = *unique_wait.get_or_insert_with(|| {
-                shape::waits(&before, need, concealed_hand, 2, 1 << s.win, standard).count_ones() == 1
+                let masks = shape::less_one(masks, s.win, counts[s.win as usize]);
+                shape::waits_masked(&before, masks, need, concealed_hand, 2, 1 << s.win, standard).count_ones() == 1
             });
         }
         let mut sets = *sets;

@@ -11,7 +11,7 @@
 
 use super::fans::{Set, SetKind, Sets};
 use crate::distance::{GROUPS, KNITTED_MASKS};
-use crate::tiles::{Counts, Tile, KINDS, ORPHANS};
+use crate::tiles::{Counts, Tile, ORPHANS};
 
 const HONOURS: u64 = 0x7F << 27;
 
@@ -330,22 +330,23 @@ fn near(present: u64) -> u64 {
     out
 }
 
-/// Whether `c` (the concealed part with the winning tile: `need` sets and a pair) is
-/// complete with a knitted straight (组合龙) and `need - 3` sets, by shape.
-fn knitted_complete(c: &Counts, need: usize) -> bool {
-    let present = (0..KINDS).fold(0u64, |m, t| m | ((c[t] > 0) as u64) << t);
-    KNITTED_MASKS.into_iter().any(|mask| {
-        if present & mask != mask {
-            return false;
-        }
-        let mut rest = *c;
-        for (t, r) in rest.iter_mut().enumerate().take(27) {
-            *r -= (mask >> t & 1) as u8;
-        }
-        one_pair(residues(&rest))
-            && (0..4).all(|g| group_splits(&rest, g))
-            && rest.iter().map(|&n| n as usize).sum::<usize>() == 3 * (need - 3) + 2
-    })
+/// `c` less one of each of the nine kinds of the knitted straight `mask` (all held).
+fn without_knitted(c: &Counts, mask: u64) -> Counts {
+    let mut rest = *c;
+    for (t, r) in rest.iter_mut().enumerate().take(27) {
+        *r -= (mask >> t & 1) as u8;
+    }
+    rest
+}
+
+/// Whether `c` (the concealed part with the winning tile: `need` sets and a pair), less
+/// the knitted straight (组合龙) `mask`, all of whose kinds it holds, is `need - 3` sets
+/// and a pair, by shape.
+fn knitted_complete(c: &Counts, mask: u64, need: usize) -> bool {
+    let rest = without_knitted(c, mask);
+    one_pair(residues(&rest))
+        && (0..4).all(|g| group_splits(&rest, g))
+        && rest.iter().map(|&n| n as usize).sum::<usize>() == 3 * (need - 3) + 2
 }
 
 /// Masks of the kinds held at least once, at least twice, and an odd number of times
@@ -364,13 +365,42 @@ pub fn kind_masks(c: &Counts) -> (u64, u64, u64) {
     (present, multi, odd)
 }
 
+/// The masks of [`kind_masks`] once a copy of `t` is taken away, `had` being its
+/// count before.
+pub fn less_one((present, multi, odd): (u64, u64, u64), t: Tile, had: u8) -> (u64, u64, u64) {
+    let bit = 1u64 << t;
+    let gone = |left: u8| if had == left + 1 { bit } else { 0 };
+    (present & !gone(0), multi & !gone(1), odd ^ bit)
+}
+
+/// The number of kinds held exactly four times (counts below 16), eight kinds at a time.
+pub fn fours(c: &Counts) -> u32 {
+    let last = u64::from(c[32]) | u64::from(c[33]) << 8;
+    [word(c, 0), word(c, 8), word(c, 16), word(c, 24), last]
+        .into_iter()
+        .map(|w| (w >> 2 & !(w | w >> 1 | w >> 3) & LOW).count_ones())
+        .sum()
+}
+
 /// The kinds that complete `before` (a concealed part that needs `need` sets and a
 /// pair) in any MCR form, by shape, as a mask. `known` holds kinds already known to
 /// complete it, `standard` one of them that completes it in the standard form, if any;
 /// the search stops once `stop` are found. The special forms count only for a hand
 /// without melds (`concealed_hand`).
 pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32, known: u64, standard: Option<Tile>) -> u64 {
-    let (present, multi, odd) = kind_masks(before);
+    waits_masked(before, kind_masks(before), need, concealed_hand, stop, known, standard)
+}
+
+/// [`waits`], given the [`kind_masks`] of `before`.
+pub fn waits_masked(
+    before: &Counts,
+    (present, multi, odd): (u64, u64, u64),
+    need: usize,
+    concealed_hand: bool,
+    stop: u32,
+    known: u64,
+    standard: Option<Tile>,
+) -> u64 {
     let mut found = known;
     if concealed_hand {
         // 七对 (four of a kind as two pairs), 十三幺, 全不靠 / 七星不靠.
@@ -438,19 +468,24 @@ pub fn waits(before: &Counts, need: usize, concealed_hand: bool, stop: u32, know
             }
         }
     }
-    // The knitted straight with sets: at least eight of its nine kinds held.
-    if need >= 3 && found.count_ones() < stop && KNITTED_MASKS.iter().any(|&m| (present & m).count_ones() >= 8) {
-        for t in 0..KINDS {
-            if found >> t & 1 == 1 {
-                continue;
+    // The knitted straight (组合龙) with sets. With all nine of its kinds held, the rest
+    // waits in the standard form; with eight, only the missing kind can complete it.
+    if need >= 3 {
+        for mask in KNITTED_MASKS {
+            if found.count_ones() >= stop {
+                break;
             }
-            let mut c = *before;
-            c[t] += 1;
-            if knitted_complete(&c, need) {
-                found |= 1 << t;
-                if found.count_ones() >= stop {
-                    break;
+            let missing = mask & !present;
+            match missing.count_ones() {
+                0 => found = waits(&without_knitted(before, mask), need - 3, false, stop, found, None),
+                1 if found & missing == 0 => {
+                    let mut c = *before;
+                    c[missing.trailing_zeros() as usize] += 1;
+                    if knitted_complete(&c, mask, need) {
+                        found |= missing;
+                    }
                 }
+                _ => {}
             }
         }
     }
@@ -462,6 +497,7 @@ mod tests {
     use super::*;
     use crate::notation::{parse, Format};
     use crate::tiles::name;
+    use crate::tiles::KINDS;
 
     /// Whether `c` splits into `sets` sets and one pair, by a plain search.
     fn splits_into(c: &mut Counts, sets: usize, pair: bool) -> bool {
@@ -540,7 +576,7 @@ mod tests {
     }
 
     #[test]
-    fn kind_masks_match_a_plain_loop() {
+    fn kind_masks_fours_and_less_one_match_a_plain_loop() {
         let mut seed = 7u64;
         for _ in 0..10_000 {
             let mut c = [0u8; KINDS];
@@ -552,6 +588,12 @@ mod tests {
                 (p | ((n > 0) as u64) << t, m | ((n > 1) as u64) << t, o | ((n & 1) as u64) << t)
             });
             assert_eq!(kind_masks(&c), plain, "{c:?}");
+            assert_eq!(fours(&c), c.iter().filter(|&&n| n == 4).count() as u32, "{c:?}");
+            for t in (0..KINDS).filter(|&t| c[t] > 0) {
+                let mut less = c;
+                less[t] -= 1;
+                assert_eq!(less_one(plain, t as Tile, c[t]), kind_masks(&less), "{c:?} less {t}");
+            }
             let sums: Vec<u32> = GROUPS.iter().map(|&(lo, hi)| c[lo..hi].iter().map(|&n| n as u32).sum()).collect();
             assert_eq!(sizes(&c).to_vec(), sums);
         }
