@@ -314,9 +314,18 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         });
         if could_wait {
             // The winning tile is one wait (in the standard form, when this arrangement is
-            // one): the search stops at a second.
+            // one): the search stops at a second. A chow completed at an open end (4 to 56)
+            // shows the second at once: the other end (7) completes the same sets.
+            let two_sided = sets.iter().any(|x| {
+                x.kind == SetKind::Chow
+                    && ((x.tile == s.win && tiles::rank(x.tile) <= 6)
+                        || (x.tile + 2 == s.win && tiles::rank(x.tile) >= 2))
+            });
             let standard = knitted.is_none().then_some(s.win);
             facts.unique_wait = *unique_wait.get_or_insert_with(|| {
+                if two_sided {
+                    return false;
+                }
                 let masks = shape::less_one(masks, s.win, counts[s.win as usize]);
                 shape::waits_masked(&before, masks, need, concealed_hand, 2, 1 << s.win, standard).count_ones() == 1
             });
