@@ -120,6 +120,16 @@ const CLOSE: u8 = 4;
 /// digits is counted in one register, a byte per rank, and added to its suit at the next
 /// letter; ranks a suit does not have and fifth copies are looked for once, at the end.
 fn parse_plain(input: &[u8]) -> Option<Hand> {
+    // One tile of each rank in a run's register (a table, not a 128-bit shift).
+    const RANK_ONE: [u128; 9] = {
+        let mut one = [0u128; 9];
+        let mut r = 0;
+        while r < 9 {
+            one[r] = 1 << (8 * r);
+            r += 1;
+        }
+        one
+    };
     // Longer texts are the general reader's (no count can overflow below this).
     if input.len() > 96 {
         return None;
@@ -138,7 +148,7 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
             if suit == NO_SUIT {
                 return None;
             }
-            run += 1 << (8 * rank);
+            run += RANK_ONE[rank as usize];
             run_len += 1;
             last = last.or(Some((suit, rank)));
             continue;

@@ -171,8 +171,9 @@ impl Best {
         }
     }
 
-    fn take(self) -> Option<Kept> {
-        self.preferred.or(self.first)
+    /// The candidate chosen, if any.
+    fn chosen(&self) -> Option<&Kept> {
+        self.preferred.as_ref().or(self.first.as_ref())
     }
 }
 
@@ -359,7 +360,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         }
     }
 
-    let Some(Kept { fans: mut chosen, candidate: mut c, total: base, .. }) = best.take() else {
+    let Some(&Kept { fans: mut chosen, candidate: ref c, total: base, .. }) = best.chosen() else {
         return Ok(Scored {
             win: false,
             reason: Some(format!("not a complete hand with {}", tiles::name(s.win))),
@@ -372,7 +373,8 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             excluded: vec![],
         });
     };
-    c.sets.sort_in_tile_order();
+    let mut sets = c.sets;
+    sets.sort_in_tile_order();
     let mut excluded = Vec::new();
     if explain {
         let mut f = c.fans;
@@ -396,7 +398,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         total,
         fans: chosen,
         form: Some(c.form),
-        sets: c.sets,
+        sets,
         knitted: c.knitted,
         excluded,
     })
