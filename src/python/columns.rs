@@ -101,6 +101,26 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
             .ok_or_else(|| hand_error(py, format!("row {i}: {} must be {}", self.name, self.expected)))
     }
 
+    /// The values of `rows` into `out`, or `None` if one cannot be read (then the rows
+    /// are read one at a time to name it).
+    fn fill(&self, py: Python<'py>, rows: std::ops::Range<usize>, out: &mut [T]) -> Option<()> {
+        match &self.source {
+            Source::Absent => out.fill(T::default()),
+            Source::Values(v) => out.copy_from_slice(v.get(rows)?),
+            Source::List(list) => {
+                for (i, o) in rows.zip(out.iter_mut()) {
+                    let p = item(list, i).ok()?;
+                    *o = match self.known.iter().find(|(k, _)| *k == p) {
+                        Some(&(_, v)) => v,
+                        // SAFETY: as in `at`.
+                        None => (self.read)(&unsafe { Bound::from_borrowed_ptr(py, p) })?,
+                    };
+                }
+            }
+        }
+        out.iter().all(|v| *v <= self.max).then_some(())
+    }
+
     fn len(&self) -> Option<usize> {
         match &self.source {
             Source::Absent => None,
@@ -202,7 +222,9 @@ impl<'py> Table<'py> {
         self.hands.len()
     }
 
-    /// Reads rows `first..first + wins.len()` into a run, its results to go to the slices.
+    /// Reads rows `first..first + wins.len()` into a run, its results to go to the slices:
+    /// a column at a time, or, when some value cannot be read, a row at a time to name
+    /// the first bad row.
     fn read<'o>(
         &self,
         first: usize,
@@ -210,10 +232,62 @@ impl<'py> Table<'py> {
         totals: &'o mut [i32],
         fans: &'o mut [u8],
     ) -> PyResult<Chunk<'o>> {
+        let rows = match self.read_columns(first, wins.len()) {
+            Some(read) => read,
+            None => self.read_rows(first, wins.len())?,
+        };
+        let (text, rows) = rows;
+        Ok(Chunk { first, format: self.format, text, rows, wins, totals, fans })
+    }
+
+    fn read_columns(&self, first: usize, n: usize) -> Option<(String, Vec<Row>)> {
         let py = self.hands.py();
-        let mut text = String::with_capacity(20 * wins.len());
-        let mut rows = Vec::with_capacity(wins.len());
-        for i in first..first + wins.len() {
+        let range = first..first + n;
+        let mut text = String::with_capacity(20 * n);
+        let mut hands = Vec::with_capacity(n);
+        for i in range.clone() {
+            hands.push(text_of(&self.hands, i, false, &mut text).ok()??);
+        }
+        let mut wins = Vec::with_capacity(n);
+        for i in range.clone() {
+            wins.push(text_of(&self.wins, i, true, &mut text).ok()?);
+        }
+        let mut flags = [[false; RUN]; 5];
+        for (column, values) in self.flags.iter().zip(flags.iter_mut()) {
+            column.fill(py, range.clone(), &mut values[..n])?;
+        }
+        let mut small = [[0u8; RUN]; 3];
+        for (column, values) in self.winds.iter().chain([&self.flowers]).zip(small.iter_mut()) {
+            column.fill(py, range.clone(), &mut values[..n])?;
+        }
+        let rows = hands
+            .into_iter()
+            .zip(wins)
+            .enumerate()
+            .map(|(k, (hand, win))| Row {
+                hand,
+                win,
+                situation: Situation {
+                    win: 0,
+                    self_drawn: flags[0][k],
+                    seat_wind: small[0][k],
+                    round_wind: small[1][k],
+                    flowers: small[2][k],
+                    last_of_kind: flags[1][k],
+                    wall_last: flags[2][k],
+                    kong_replacement: flags[3][k],
+                    robbing_kong: flags[4][k],
+                },
+            })
+            .collect();
+        Some((text, rows))
+    }
+
+    fn read_rows(&self, first: usize, n: usize) -> PyResult<(String, Vec<Row>)> {
+        let py = self.hands.py();
+        let mut text = String::new();
+        let mut rows = Vec::with_capacity(n);
+        for i in first..first + n {
             let hand = text_at(&self.hands, i, "hand", false, &mut text)?.unwrap_or(0..0);
             let win = text_at(&self.wins, i, "win", true, &mut text)?;
             let [self_drawn, last_of_kind, wall_last, kong_replacement, robbing_kong] =
@@ -231,7 +305,7 @@ impl<'py> Table<'py> {
             };
             rows.push(Row { hand, win, situation });
         }
-        Ok(Chunk { first, format: self.format, text, rows, wins, totals, fans })
+        Ok((text, rows))
     }
 }
 
@@ -245,7 +319,37 @@ fn text_column<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 }
 
 /// Copies the text of row `i` of a column of str to the end of `text` and returns where
-/// it stands (`None` for a `None` where `optional`).
+/// it stands (`None` for a `None` where `optional`); `Err(())` when the item is not
+/// text (its exception cleared).
+fn text_of(
+    list: &Bound<'_, PyList>,
+    i: usize,
+    optional: bool,
+    text: &mut String,
+) -> Result<Option<std::ops::Range<usize>>, ()> {
+    let py = list.py();
+    let p = item(list, i).map_err(drop)?;
+    // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
+    // `PyUnicode_AsUTF8AndSize` returns the UTF-8 text the string keeps, which is copied
+    // out at once; or null with an exception set (not a str, or not encodable).
+    unsafe {
+        if optional && p == pyo3::ffi::Py_None() {
+            return Ok(None);
+        }
+        let mut size: pyo3::ffi::Py_ssize_t = 0;
+        let data = pyo3::ffi::PyUnicode_AsUTF8AndSize(p, &mut size);
+        if data.is_null() {
+            drop(PyErr::fetch(py));
+            return Err(());
+        }
+        let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
+        let start = text.len();
+        text.push_str(std::str::from_utf8(bytes).map_err(drop)?);
+        Ok(Some(start..text.len()))
+    }
+}
+
+/// [`text_of`], with the error naming the row.
 fn text_at(
     list: &Bound<'_, PyList>,
     i: usize,
@@ -256,25 +360,10 @@ fn text_at(
     let py = list.py();
     let p = item(list, i)?;
     // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
-    // `PyUnicode_AsUTF8AndSize` returns its UTF-8 text, kept by the string, which is
-    // copied out at once; or null with an exception set.
-    unsafe {
-        if optional && p == pyo3::ffi::Py_None() {
-            return Ok(None);
-        }
-        if pyo3::ffi::PyUnicode_Check(p) == 0 {
-            return Err(hand_error(py, format!("row {i}: {name} must be a str")));
-        }
-        let mut size: pyo3::ffi::Py_ssize_t = 0;
-        let data = pyo3::ffi::PyUnicode_AsUTF8AndSize(p, &mut size);
-        if data.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
-        let start = text.len();
-        text.push_str(std::str::from_utf8(bytes).map_err(|_| hand_error(py, format!("row {i}: {name} is not text")))?);
-        Ok(Some(start..text.len()))
+    if unsafe { !(optional && p == pyo3::ffi::Py_None()) && pyo3::ffi::PyUnicode_Check(p) == 0 } {
+        return Err(hand_error(py, format!("row {i}: {name} must be a str")));
     }
+    text_of(list, i, optional, text).map_err(|()| hand_error(py, format!("row {i}: {name} is not valid text")))
 }
 
 /// Scores columns: `columns` maps situation keys (`hand` and `win` required) to
