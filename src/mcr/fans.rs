@@ -399,57 +399,70 @@ pub fn tile_hog(tiles: &Counts, kongs: u8, fans: &mut FanCounts) {
     fans.add(TILE_HOG, fours.saturating_sub(kongs));
 }
 
+/// What a set is, by kind (chow or not) and tile, for the fans every set must share:
+/// it holds a terminal or honour (全带幺), a five (全带五), or is an even pung or pair
+/// (全双刻).
+const OUTSIDE: u8 = 1;
+const FIVES: u8 = 2;
+const EVEN: u8 = 4;
+const SHAPES: [[u8; 34]; 2] = {
+    let mut t = [[0u8; 34]; 2];
+    let mut k = 0;
+    while k < 34 {
+        let tile = k as Tile;
+        let r = k % 9 + 1;
+        let suited = k < 27;
+        // Pungs, kongs and pairs.
+        t[0][k] = if is_orphan(tile) { OUTSIDE } else { 0 }
+            | if suited && r == 5 { FIVES } else { 0 }
+            | if suited && r % 2 == 0 { EVEN } else { 0 };
+        // Chows, by their lowest tile.
+        t[1][k] =
+            if suited && (r == 1 || r == 7) { OUTSIDE } else { 0 } | if suited && r >= 3 && r <= 5 { FIVES } else { 0 };
+        k += 1;
+    }
+    t
+};
+
 /// The fans of a standard arrangement (four sets and a pair; the knitted straight
 /// counts as its three chows' worth of structure and is passed as `knitted`).
 /// Returns the fans before exclusions and the two-chow fans dropped by 套算一次.
 pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situation, opts: &Options) -> (FanCounts, u8) {
     let mut fans = hand.common;
-    // One pass over the sets. At most four chows or pungs (the knitted straight's pair of
-    // sets is one chow or pung).
-    let (mut chow_tiles, mut pung_tiles) = ([0 as Tile; 4], [0 as Tile; 4]);
+    // One pass over the sets, without branching on their kinds, which follow the tiles
+    // and so cannot be foreseen: each set is written to both lists and counted in the
+    // one it belongs to (at most seven sets).
+    let (mut chow_tiles, mut pung_tiles) = ([0 as Tile; 8], [0 as Tile; 8]);
     let (mut n_chows, mut n_pungs) = (0, 0);
     let mut pair = 0;
+    let mut pung_mask = 0u64;
+    let mut shape = u8::MAX;
     let (mut concealed_pungs, mut melded_kongs, mut concealed_kongs) = (0u8, 0u8, 0u8);
     // Where the winning tile sits in the concealed sets.
     let (mut win_in_chow, mut win_pung) = (false, false);
     let (mut edge, mut closed, mut single) = (false, false, false);
     for set in sets {
         let t = set.tile;
-        match set.kind {
-            SetKind::Chow => {
-                if let Some(slot) = chow_tiles.get_mut(n_chows) {
-                    *slot = t;
-                    n_chows += 1;
-                }
-                if !set.declared && (t..t + 3).contains(&s.win) {
-                    win_in_chow = true;
-                    if t + 1 == s.win {
-                        closed = true;
-                    } else {
-                        edge = true;
-                    }
-                }
-            }
-            SetKind::Pung | SetKind::Kong => {
-                if let Some(slot) = pung_tiles.get_mut(n_pungs) {
-                    *slot = t;
-                    n_pungs += 1;
-                }
-                match (set.kind, set.melded) {
-                    (SetKind::Pung, false) => {
-                        concealed_pungs += 1;
-                        win_pung |= !set.declared && t == s.win;
-                    }
-                    (SetKind::Kong, true) => melded_kongs += 1,
-                    (SetKind::Kong, false) => concealed_kongs += 1,
-                    _ => {}
-                }
-            }
-            SetKind::Pair => {
-                pair = t;
-                single |= !set.declared && t == s.win;
-            }
-        }
+        let (chow, is_pair, kong) = (set.kind == SetKind::Chow, set.kind == SetKind::Pair, set.kind == SetKind::Kong);
+        let pung = !chow & !is_pair;
+        chow_tiles[n_chows & 7] = t;
+        n_chows += chow as usize;
+        pung_tiles[n_pungs & 7] = t;
+        n_pungs += pung as usize;
+        pung_mask |= (pung as u64) << t;
+        shape &= SHAPES[chow as usize][t as usize];
+        let concealed = !set.declared;
+        let in_chow = chow & concealed & (s.win.wrapping_sub(t) < 3);
+        win_in_chow |= in_chow;
+        closed |= in_chow & (t + 1 == s.win);
+        edge |= in_chow & (t + 1 != s.win);
+        let concealed_pung = (set.kind == SetKind::Pung) & !set.melded;
+        concealed_pungs += concealed_pung as u8;
+        win_pung |= concealed_pung & concealed & (t == s.win);
+        melded_kongs += (kong & set.melded) as u8;
+        concealed_kongs += (kong & !set.melded) as u8;
+        single |= is_pair & concealed & (t == s.win);
+        pair = if is_pair { t } else { pair };
     }
     let (chows, pungs) = (&chow_tiles[..n_chows], &pung_tiles[..n_pungs]);
     // A pung completed by a discard is exposed (明刻), unless the winning tile can be
@@ -524,43 +537,20 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
     // One-pung fans. A wind pung that scores 圈风刻, 门风刻 or belongs to 三风刻 is not
     // also a 幺九刻.
     let three_winds = fans.get(BIG_THREE_WINDS) > 0;
-    for &p in pungs {
-        if p >= WHITE {
-            fans.add(DRAGON_PUNG, 1);
-        } else if p >= 27 {
-            let w = p - 27;
-            if w == s.round_wind {
-                fans.add(PREVALENT_WIND, 1);
-            }
-            if w == s.seat_wind {
-                fans.add(SEAT_WIND, 1);
-            }
-            if !three_winds && w != s.round_wind && w != s.seat_wind {
-                fans.add(PUNG_OF_TERMINALS_OR_HONOURS, 1);
-            }
-        } else if is_orphan(p) {
-            fans.add(PUNG_OF_TERMINALS_OR_HONOURS, 1);
-        }
-    }
+    let winds = (pung_mask >> 27 & 0xF) as u32;
+    let (round, seat) = (1u32 << s.round_wind, 1u32 << s.seat_wind);
+    let plain_winds = if three_winds { 0 } else { (winds & !round & !seat).count_ones() };
+    fans.add(DRAGON_PUNG, (pung_mask & kinds::DRAGONS).count_ones() as u8);
+    fans.add(PREVALENT_WIND, (winds & round != 0) as u8);
+    fans.add(SEAT_WIND, (winds & seat != 0) as u8);
+    fans.add(PUNG_OF_TERMINALS_OR_HONOURS, ((pung_mask & kinds::TERMINALS).count_ones() + plain_winds) as u8);
     // 全带幺 / 全带五 / 全双刻: every set and the pair.
     if !knitted {
-        let outside = |x: &Set| match x.kind {
-            SetKind::Chow => matches!(rank(x.tile), 1 | 7),
-            _ => is_orphan(x.tile),
-        };
-        let five = |x: &Set| {
-            x.tile < 27
-                && match x.kind {
-                    SetKind::Chow => matches!(rank(x.tile), 3..=5),
-                    _ => rank(x.tile) == 5,
-                }
-        };
-        let even = |x: &Set| x.kind != SetKind::Chow && x.tile < 27 && rank(x.tile) % 2 == 0;
-        if sets.iter().all(outside) {
+        if shape & OUTSIDE != 0 {
             fans.add(OUTSIDE_HAND, 1);
-        } else if sets.iter().all(five) {
+        } else if shape & FIVES != 0 {
             fans.add(ALL_FIVES, 1);
-        } else if sets.iter().all(even) {
+        } else if shape & EVEN != 0 {
             fans.add(ALL_EVEN_PUNGS, 1);
         }
     }
