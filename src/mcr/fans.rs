@@ -316,31 +316,22 @@ mod kinds {
 /// Fans of the tiles as a whole: suits, honours, terminals, ranges (for every form).
 /// `present` is the mask of the kinds held.
 pub fn tile_fans(present: u64, fans: &mut FanCounts) {
+    // Counted without branches where the tiles decide (how many suits, whether
+    // honours): an absent fan is added 0 times, and fan 0 is no fan.
     let honours = present & kinds::HONOURS != 0;
-    let suited = (0..3).filter(|s| present >> (9 * s) & 0x1FF != 0).count();
-    if !honours {
-        fans.add(NO_HONOURS, 1);
-    }
-    match suited {
-        2 => fans.add(ONE_VOIDED_SUIT, 1),
-        1 if honours => fans.add(HALF_FLUSH, 1),
-        1 => fans.add(FULL_FLUSH, 1),
-        0 => fans.add(ONE_VOIDED_SUIT, 1),
-        _ => {}
-    }
-    if suited == 3 && present & kinds::WINDS != 0 && present & kinds::DRAGONS != 0 {
-        fans.add(ALL_TYPES, 1);
-    }
+    let suited: usize = (0..3).map(|s| (present >> (9 * s) & 0x1FF != 0) as usize).sum();
+    // By the number of suits held, without honours and with them.
+    const BY_SUITS: [[u8; 2]; 4] =
+        [[ONE_VOIDED_SUIT, ONE_VOIDED_SUIT], [FULL_FLUSH, HALF_FLUSH], [ONE_VOIDED_SUIT, ONE_VOIDED_SUIT], [0, 0]];
+    let by_suits = BY_SUITS[suited.min(3)][honours as usize];
+    fans.add(by_suits, (by_suits != 0) as u8);
+    fans.add(NO_HONOURS, !honours as u8);
+    let all_types = suited == 3 && present & kinds::WINDS != 0 && present & kinds::DRAGONS != 0;
+    fans.add(ALL_TYPES, all_types as u8);
     let only = |allowed: u64| present & !allowed == 0;
-    if present & kinds::ORPHANS == 0 {
-        fans.add(ALL_SIMPLES, 1);
-    }
-    if only(kinds::REVERSIBLE) {
-        fans.add(REVERSIBLE_TILES, 1);
-    }
-    if only(kinds::GREEN) {
-        fans.add(ALL_GREEN, 1);
-    }
+    fans.add(ALL_SIMPLES, (present & kinds::ORPHANS == 0) as u8);
+    fans.add(REVERSIBLE_TILES, only(kinds::REVERSIBLE) as u8);
+    fans.add(ALL_GREEN, only(kinds::GREEN) as u8);
     if only(kinds::HONOURS) {
         fans.add(ALL_HONOURS, 1);
     } else if only(kinds::TERMINALS) {
@@ -348,17 +339,15 @@ pub fn tile_fans(present: u64, fans: &mut FanCounts) {
     } else if only(kinds::ORPHANS) {
         fans.add(ALL_TERMINALS_AND_HONOURS, 1);
     }
-    if !honours {
-        // Bit r - 1 for every rank r held.
-        let ranks = (present | present >> 9 | present >> 18) & 0x1FF;
-        let within = |lo: u32, hi: u32| ranks & !(((1u64 << hi) - 1) & !((1u64 << (lo - 1)) - 1)) == 0;
-        if within(1, 4) {
-            fans.add(if ranks & 1 << 3 != 0 { LOWER_FOUR } else { LOWER_TILES }, 1);
-        } else if within(6, 9) {
-            fans.add(if ranks & 1 << 5 != 0 { UPPER_FOUR } else { UPPER_TILES }, 1);
-        } else if within(4, 6) {
-            fans.add(MIDDLE_TILES, 1);
-        }
+    // Bit r - 1 for every rank r held; the ranges need no honours.
+    let ranks = if honours { u64::MAX } else { (present | present >> 9 | present >> 18) & 0x1FF };
+    let within = |lo: u32, hi: u32| ranks & !(((1u64 << hi) - 1) & !((1u64 << (lo - 1)) - 1)) == 0;
+    if within(1, 4) {
+        fans.add(if ranks & 1 << 3 != 0 { LOWER_FOUR } else { LOWER_TILES }, 1);
+    } else if within(6, 9) {
+        fans.add(if ranks & 1 << 5 != 0 { UPPER_FOUR } else { UPPER_TILES }, 1);
+    } else if within(4, 6) {
+        fans.add(MIDDLE_TILES, 1);
     }
 }
 
