@@ -205,6 +205,17 @@ def test_columns_read_values_of_any_kind(monkeypatch, threads: str) -> None:
         "robbing_kong": np.asarray(cols["robbing_kong"], dtype=object),
     }
     assert RS.evaluate_many(other)["total"].tolist() == expected
+    # Fixed-width text arrays are read in place, in either byte order, strided or not.
+    width = max(map(len, cols["hand"]))
+    for order in ("<", ">"):
+        texts = {k: np.asarray(cols[k], dtype=f"{order}U{width}") for k in ("hand", "win")}
+        assert RS.evaluate_many({**cols, **texts})["total"].tolist() == expected
+        strided = {k: np.repeat(v, 3)[::3] for k, v in texts.items()}
+        assert RS.evaluate_many({**cols, **strided})["total"].tolist() == expected
+    bad = np.asarray(cols["hand"], dtype=f"U{width}")
+    bad[7] = "123m456p789s1122\u4e00"
+    with pytest.raises(haidi.HandError, match="row 7:"):
+        RS.evaluate_many({**cols, "hand": bad})
 
 
 @pytest.mark.parametrize("threads", ["0", "1"])

@@ -148,8 +148,9 @@ fn count<'py>(v: &Bound<'py, PyAny>) -> Option<u8> {
 
 /// The situation columns of one call, ready to be read a run of rows at a time.
 struct Table<'py> {
-    hands: Bound<'py, PyList>,
-    wins: Bound<'py, PyList>,
+    py: Python<'py>,
+    hands: Texts<'py>,
+    wins: Texts<'py>,
     format: crate::notation::Format,
     flags: [Small<'py, bool>; 5],
     winds: [Small<'py, u8>; 2],
@@ -185,8 +186,9 @@ impl<'py> Table<'py> {
             Ok(Small { name, source: source(get(name)?)?, known, read: wind_of, max: 3, expected: "E, S, W, N or 0-3" })
         };
         let table = Table {
-            hands: as_list(&text_column(&hands)?)?,
-            wins: as_list(&text_column(&wins)?)?,
+            py,
+            hands: Texts::new(&hands)?,
+            wins: Texts::new(&wins)?,
             format: convert::format(py, format)?,
             flags: [
                 flag_column("self_drawn")?,
@@ -241,16 +243,16 @@ impl<'py> Table<'py> {
     }
 
     fn read_columns(&self, first: usize, n: usize) -> Option<(String, Vec<Row>)> {
-        let py = self.hands.py();
+        let py = self.py;
         let range = first..first + n;
         let mut text = String::with_capacity(20 * n);
         let mut hands = Vec::with_capacity(n);
         for i in range.clone() {
-            hands.push(text_of(&self.hands, i, false, &mut text).ok()??);
+            hands.push(self.hands.text_of(i, false, &mut text).ok()??);
         }
         let mut wins = Vec::with_capacity(n);
         for i in range.clone() {
-            wins.push(text_of(&self.wins, i, true, &mut text).ok()?);
+            wins.push(self.wins.text_of(i, true, &mut text).ok()?);
         }
         let mut flags = [[false; RUN]; 5];
         for (column, values) in self.flags.iter().zip(flags.iter_mut()) {
@@ -284,12 +286,12 @@ impl<'py> Table<'py> {
     }
 
     fn read_rows(&self, first: usize, n: usize) -> PyResult<(String, Vec<Row>)> {
-        let py = self.hands.py();
+        let py = self.py;
         let mut text = String::new();
         let mut rows = Vec::with_capacity(n);
         for i in first..first + n {
-            let hand = text_at(&self.hands, i, "hand", false, &mut text)?.unwrap_or(0..0);
-            let win = text_at(&self.wins, i, "win", true, &mut text)?;
+            let hand = self.hands.text_at(py, i, "hand", false, &mut text)?.unwrap_or(0..0);
+            let win = self.wins.text_at(py, i, "win", true, &mut text)?;
             let [self_drawn, last_of_kind, wall_last, kong_replacement, robbing_kong] =
                 [0, 1, 2, 3, 4].map(|f| self.flags[f].at(py, i));
             let situation = Situation {
@@ -309,61 +311,119 @@ impl<'py> Table<'py> {
     }
 }
 
-/// A column of text: a numpy array of fixed-width text hands out a new numpy string per
-/// item, so its list of str is made in one go.
-fn text_column<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    match col.cast::<PyUntypedArray>() {
-        Ok(a) if a.dtype().kind() == b'U' => col.call_method0(pyo3::intern!(col.py(), "tolist")),
-        _ => Ok(col.clone()),
-    }
+/// A column of text: a list of str (`None` allowed where optional), or a numpy array of
+/// fixed-width text, read in place. (Such an array hands out a new Python string per
+/// item; reading its code points costs a fraction of that.)
+enum Texts<'py> {
+    List(Bound<'py, PyList>),
+    /// A one-dimensional array of `chars` UCS-4 code points an item, native byte order.
+    Unicode {
+        array: Bound<'py, PyUntypedArray>,
+        chars: usize,
+    },
 }
 
-/// Copies the text of row `i` of a column of str to the end of `text` and returns where
-/// it stands (`None` for a `None` where `optional`); `Err(())` when the item is not
-/// text (its exception cleared).
-fn text_of(
-    list: &Bound<'_, PyList>,
-    i: usize,
-    optional: bool,
-    text: &mut String,
-) -> Result<Option<std::ops::Range<usize>>, ()> {
-    let py = list.py();
-    let p = item(list, i).map_err(drop)?;
-    // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
-    // `PyUnicode_AsUTF8AndSize` returns the UTF-8 text the string keeps, which is copied
-    // out at once; or null with an exception set (not a str, or not encodable).
-    unsafe {
-        if optional && p == pyo3::ffi::Py_None() {
-            return Ok(None);
+impl<'py> Texts<'py> {
+    fn new(col: &Bound<'py, PyAny>) -> PyResult<Texts<'py>> {
+        if let Ok(a) = col.cast::<PyUntypedArray>() {
+            let dtype = a.dtype();
+            let native = match dtype.byteorder() {
+                b'=' | b'|' => true,
+                b'<' => cfg!(target_endian = "little"),
+                b'>' => cfg!(target_endian = "big"),
+                _ => false,
+            };
+            if dtype.kind() == b'U' {
+                if a.ndim() == 1 && native {
+                    return Ok(Texts::Unicode { array: a.clone(), chars: dtype.itemsize() / 4 });
+                }
+                return Ok(Texts::List(as_list(&col.call_method0(pyo3::intern!(col.py(), "tolist"))?)?));
+            }
         }
-        let mut size: pyo3::ffi::Py_ssize_t = 0;
-        let data = pyo3::ffi::PyUnicode_AsUTF8AndSize(p, &mut size);
-        if data.is_null() {
-            drop(PyErr::fetch(py));
-            return Err(());
+        Ok(Texts::List(as_list(col)?))
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Texts::List(list) => list.len(),
+            Texts::Unicode { array, .. } => array.len(),
         }
-        let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
+    }
+
+    /// Copies the text of row `i` to the end of `text` and returns where it stands
+    /// (`None` for a `None` where `optional`); `Err(())` when the item is not text (its
+    /// exception cleared).
+    fn text_of(&self, i: usize, optional: bool, text: &mut String) -> Result<Option<std::ops::Range<usize>>, ()> {
         let start = text.len();
-        text.push_str(std::str::from_utf8(bytes).map_err(drop)?);
+        match self {
+            Texts::List(list) => {
+                let py = list.py();
+                let p = item(list, i).map_err(drop)?;
+                // SAFETY: `p` is a live object borrowed from the list, and the GIL is
+                // held. `PyUnicode_AsUTF8AndSize` returns the UTF-8 text the string keeps,
+                // which is copied out at once; or null with an exception set (not a str,
+                // or not encodable).
+                unsafe {
+                    if optional && p == pyo3::ffi::Py_None() {
+                        return Ok(None);
+                    }
+                    let mut size: pyo3::ffi::Py_ssize_t = 0;
+                    let data = pyo3::ffi::PyUnicode_AsUTF8AndSize(p, &mut size);
+                    if data.is_null() {
+                        drop(PyErr::fetch(py));
+                        return Err(());
+                    }
+                    let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
+                    text.push_str(std::str::from_utf8(bytes).map_err(drop)?);
+                }
+            }
+            Texts::Unicode { array, chars } => {
+                if i >= array.len() {
+                    return Err(());
+                }
+                // SAFETY: the array is one-dimensional, alive and not changed while the GIL
+                // is held; item `i` (below its length) starts `i` strides from its data
+                // and holds `chars` code points of 4 bytes, read unaligned.
+                let stride = array.strides()[0];
+                let code_points = unsafe {
+                    let data = (*array.as_array_ptr()).fields.data;
+                    let item = data.cast::<u8>().cast_const().offset(i as isize * stride);
+                    (0..*chars).map(move |k| item.add(4 * k).cast::<u32>().read_unaligned())
+                };
+                // Trailing NULs are padding.
+                let mut pending_nuls = 0;
+                for c in code_points {
+                    if c == 0 {
+                        pending_nuls += 1;
+                        continue;
+                    }
+                    text.extend(std::iter::repeat_n('\0', pending_nuls));
+                    pending_nuls = 0;
+                    text.push(char::from_u32(c).ok_or(())?);
+                }
+            }
+        }
         Ok(Some(start..text.len()))
     }
-}
 
-/// [`text_of`], with the error naming the row.
-fn text_at(
-    list: &Bound<'_, PyList>,
-    i: usize,
-    name: &str,
-    optional: bool,
-    text: &mut String,
-) -> PyResult<Option<std::ops::Range<usize>>> {
-    let py = list.py();
-    let p = item(list, i)?;
-    // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
-    if unsafe { !(optional && p == pyo3::ffi::Py_None()) && pyo3::ffi::PyUnicode_Check(p) == 0 } {
-        return Err(hand_error(py, format!("row {i}: {name} must be a str")));
+    /// [`Texts::text_of`], with the error naming the row.
+    fn text_at(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        name: &str,
+        optional: bool,
+        text: &mut String,
+    ) -> PyResult<Option<std::ops::Range<usize>>> {
+        if let Texts::List(list) = self {
+            let p = item(list, i)?;
+            // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
+            if unsafe { !(optional && p == pyo3::ffi::Py_None()) && pyo3::ffi::PyUnicode_Check(p) == 0 } {
+                return Err(hand_error(py, format!("row {i}: {name} must be a str")));
+            }
+        }
+        self.text_of(i, optional, text).map_err(|()| hand_error(py, format!("row {i}: {name} is not valid text")))
     }
-    text_of(list, i, optional, text).map_err(|()| hand_error(py, format!("row {i}: {name} is not valid text")))
 }
 
 /// Scores columns: `columns` maps situation keys (`hand` and `win` required) to
