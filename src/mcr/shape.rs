@@ -257,20 +257,133 @@ fn group_ways<F: FnMut(&mut Sets)>(counts: &Counts, g: usize, r: [u8; 4], acc: &
     c.copy_from_slice(&counts[lo..hi]);
     if c == [0; 9] {
         next(acc);
-    } else if r[g] == 2 {
+        return;
+    }
+    // A suit of the usual range is looked up; beyond it (a fifth copy, more than 14
+    // tiles) it is walked.
+    if let Some((key, _)) = suit_key(&c) {
+        for &way in split_suits().get(key) {
+            let mark = acc.len();
+            push_way(way, lo as Tile, acc);
+            next(acc);
+            acc.truncate(mark);
+        }
+        return;
+    }
+    suit_splits_walked(&mut c, r[g], lo as Tile, acc, &mut next);
+}
+
+/// The ways of one suit (`base` its first tile), by walking its ranks: with a pair when
+/// its size is 2 modulo 3 (`residue`), at each rank it may stand on.
+fn suit_splits_walked(c: &mut [u8; 9], residue: u8, base: Tile, acc: &mut Sets, next: &mut impl FnMut(&mut Sets)) {
+    let lo = base as usize;
+    if residue == 2 {
         let weighted: usize = c.iter().enumerate().map(|(i, &n)| i * n as usize).sum();
         for j in (2 * weighted % 3..9).step_by(3) {
             if c[j] >= 2 {
                 c[j] -= 2;
                 acc.push(plain(SetKind::Pair, (lo + j) as Tile));
-                suit_ways(&c, 0, 0, 0, lo as Tile, acc, &mut next);
+                suit_ways(c, 0, 0, 0, base, acc, next);
                 acc.pop();
                 c[j] += 2;
             }
         }
     } else {
-        suit_ways(&c, 0, 0, 0, lo as Tile, acc, &mut next);
+        suit_ways(c, 0, 0, 0, base, acc, next);
     }
+}
+
+/// Every way each complete suit (see [`complete_suits`]) splits into sets and its pair,
+/// found once by walking it and looked up by its key: a walk branches on the counts at
+/// every rank, which the processor cannot foresee from one hand to the next. The ways
+/// keep the walk's order.
+struct SplitSuits {
+    /// Open addressing by [`SplitSuits::slot`]: `(key + 1, first way << 4 | ways)`,
+    /// `(0, 0)` where empty.
+    slots: Vec<(u32, u32)>,
+    /// Each way packed as [`pack_way`] does.
+    ways: Vec<u32>,
+}
+
+const SPLIT_SLOTS: usize = 1 << 15;
+
+impl SplitSuits {
+    fn slot(key: usize) -> usize {
+        ((key as u32).wrapping_mul(0x9E37_79B1) >> (32 - 15)) as usize
+    }
+
+    /// The ways of the suit of key `key`; none when it is not complete.
+    fn get(&self, key: usize) -> &[u32] {
+        let mut i = Self::slot(key);
+        loop {
+            let Some(&(k, v)) = self.slots.get(i) else { return &[] };
+            if k == 0 {
+                return &[];
+            }
+            if k as usize == key + 1 {
+                let first = (v >> 4) as usize;
+                return self.ways.get(first..first + (v & 15) as usize).unwrap_or(&[]);
+            }
+            i = (i + 1) % SPLIT_SLOTS;
+        }
+    }
+}
+
+/// A suit's way packed in 32 bits: up to five sets of 6 bits each, the kind (chow 0,
+/// pung 1, pair 2; 3 ends the list) above the rank.
+fn pack_way(sets: &[Set], base: Tile) -> u32 {
+    let mut way = u32::MAX;
+    for (i, x) in sets.iter().enumerate().take(5) {
+        let kind = match x.kind {
+            SetKind::Chow => 0,
+            SetKind::Pung => 1,
+            _ => 2,
+        };
+        way &= !(63 << (6 * i));
+        way |= (kind << 4 | (x.tile - base) as u32) << (6 * i);
+    }
+    way
+}
+
+/// Adds a packed way's sets, of the suit beginning at `base`.
+fn push_way(way: u32, base: Tile, acc: &mut Sets) {
+    const KINDS: [SetKind; 3] = [SetKind::Chow, SetKind::Pung, SetKind::Pair];
+    let mut w = way;
+    for _ in 0..5 {
+        let Some(&kind) = KINDS.get((w >> 4 & 3) as usize) else { break };
+        acc.push(plain(kind, base + (w & 15) as Tile));
+        w >>= 6;
+    }
+}
+
+fn split_suits() -> &'static SplitSuits {
+    static TABLE: std::sync::OnceLock<SplitSuits> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = SplitSuits { slots: vec![(0, 0); SPLIT_SLOTS], ways: Vec::new() };
+        for (w, &bits) in complete_suits().iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let key = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut c = [0u8; 9];
+                let mut k = key;
+                for n in c.iter_mut() {
+                    *n = (k % 5) as u8;
+                    k /= 5;
+                }
+                let residue = (c.iter().map(|&n| n as u32).sum::<u32>() % 3) as u8;
+                let first = table.ways.len();
+                let ways = &mut table.ways;
+                suit_splits_walked(&mut c, residue, 0, &mut Sets::new(), &mut |acc| ways.push(pack_way(acc, 0)));
+                let mut i = SplitSuits::slot(key);
+                while table.slots[i].0 != 0 {
+                    i = (i + 1) % SPLIT_SLOTS;
+                }
+                table.slots[i] = (key as u32 + 1, (first as u32) << 4 | (table.ways.len() - first) as u32);
+            }
+        }
+        table
+    })
 }
 
 /// The ways the ranks `i..` of one suit split into sets, given the chows begun one and
@@ -630,6 +743,29 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 100_000, "{checked}");
+    }
+
+    #[test]
+    fn the_split_table_holds_every_way_of_every_complete_suit() {
+        let table = split_suits();
+        let mut most = 0;
+        for key in 0..5usize.pow(9) {
+            let mut c = [0u8; 9];
+            let mut k = key;
+            for n in c.iter_mut() {
+                *n = (k % 5) as u8;
+                k /= 5;
+            }
+            let residue = (c.iter().map(|&n| n as u32).sum::<u32>() % 3) as u8;
+            let mut walked = Vec::new();
+            if residue != 1 && c.iter().map(|&n| n as u32).sum::<u32>() <= 14 {
+                suit_splits_walked(&mut c, residue, 0, &mut Sets::new(), &mut |acc| walked.push(pack_way(acc, 0)));
+            }
+            assert_eq!(table.get(key), walked.as_slice(), "{c:?}");
+            most = most.max(walked.len());
+        }
+        // The count of ways has four bits.
+        assert!(most < 16, "{most}");
     }
 
     #[test]
