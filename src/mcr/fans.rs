@@ -141,11 +141,8 @@ impl FanCounts {
 
     pub fn set(&mut self, fan: u8, n: u8) {
         self.counts[fan as usize] = n;
-        if n > 0 {
-            self.mask |= 1u128 << fan;
-        } else {
-            self.mask &= !(1u128 << fan);
-        }
+        // Without a branch: fans are often added 0 or 1 times as the tiles decide.
+        self.mask = self.mask & !(1u128 << fan) | ((n > 0) as u128) << fan;
     }
 
     /// Counts by id, index 0 unused and 82 the optional 明暗杠.
@@ -262,8 +259,6 @@ pub struct HandFacts {
     /// The fans of the tiles as a whole, of the win and of concealment: the same for
     /// every arrangement.
     pub common: FanCounts,
-    /// Whether the hand's only wait is the winning tile (独听).
-    pub unique_wait: bool,
 }
 
 impl HandFacts {
@@ -276,7 +271,7 @@ impl HandFacts {
         tile_hog(tiles, kongs, &mut common);
         win_fans(s, &mut common);
         concealment_fans(melded, s, &mut common);
-        HandFacts { common, unique_wait: false }
+        HandFacts { common }
     }
 }
 
@@ -353,33 +348,21 @@ pub fn tile_fans(present: u64, fans: &mut FanCounts) {
 
 /// 和绝张, 自摸, 妙手回春, 海底捞月, 杠上开花, 抢杠和.
 pub fn win_fans(s: &Situation, fans: &mut FanCounts) {
-    if s.last_of_kind {
-        fans.add(LAST_TILE, 1);
-    }
-    if s.self_drawn {
-        fans.add(SELF_DRAWN, 1);
-        if s.wall_last {
-            fans.add(LAST_TILE_DRAW, 1);
-        }
-    } else if s.wall_last {
-        fans.add(LAST_TILE_CLAIM, 1);
-    }
-    if s.kong_replacement {
-        fans.add(OUT_WITH_REPLACEMENT_TILE, 1);
-    }
-    if s.robbing_kong {
-        fans.add(ROBBING_THE_KONG, 1);
-    }
+    // Flags added 0 or 1 times rather than branched on: whether a win is self-drawn is
+    // as likely as not.
+    fans.add(LAST_TILE, s.last_of_kind as u8);
+    fans.add(SELF_DRAWN, s.self_drawn as u8);
+    fans.add(LAST_TILE_DRAW, (s.self_drawn & s.wall_last) as u8);
+    fans.add(LAST_TILE_CLAIM, (!s.self_drawn & s.wall_last) as u8);
+    fans.add(OUT_WITH_REPLACEMENT_TILE, s.kong_replacement as u8);
+    fans.add(ROBBING_THE_KONG, s.robbing_kong as u8);
 }
 
 /// 不求人 / 门前清 / 全求人 by the number of exposed melds.
 pub fn concealment_fans(melded: u8, s: &Situation, fans: &mut FanCounts) {
-    match (melded, s.self_drawn) {
-        (0, true) => fans.add(FULLY_CONCEALED_HAND, 1),
-        (0, false) => fans.add(CONCEALED_HAND, 1),
-        (4, false) => fans.add(MELDED_HAND, 1),
-        _ => {}
-    }
+    fans.add(FULLY_CONCEALED_HAND, (melded == 0 && s.self_drawn) as u8);
+    fans.add(CONCEALED_HAND, (melded == 0 && !s.self_drawn) as u8);
+    fans.add(MELDED_HAND, (melded == 4 && !s.self_drawn) as u8);
 }
 
 /// 四归一: kinds held four times outside a kong.
@@ -416,7 +399,16 @@ const SHAPES: [[u8; 34]; 2] = {
 /// The fans of a standard arrangement (four sets and a pair; the knitted straight
 /// counts as its three chows' worth of structure and is passed as `knitted`).
 /// Returns the fans before exclusions and the two-chow fans dropped by 套算一次.
-pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situation, opts: &Options) -> (FanCounts, u8) {
+/// `unique_wait` says whether the winning tile is the hand's only wait (独听); it is
+/// asked only when the arrangement could score a wait fan.
+pub fn standard_fans(
+    sets: &[Set],
+    knitted: bool,
+    hand: &HandFacts,
+    s: &Situation,
+    opts: &Options,
+    unique_wait: &mut impl FnMut() -> bool,
+) -> (FanCounts, u8) {
     let mut fans = hand.common;
     // One pass over the sets, without branching on their kinds, which follow the tiles
     // and so cannot be foreseen: each set is written to both lists and counted in the
@@ -430,6 +422,9 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
     // Where the winning tile sits in the concealed sets.
     let (mut win_in_chow, mut win_pung) = (false, false);
     let (mut edge, mut closed, mut single) = (false, false, false);
+    // A chow completed at an open end (4 to 56): the other end (7) completes the same
+    // sets, so the hand waits on two tiles.
+    let mut two_sided = false;
     for set in sets {
         let t = set.tile;
         let (chow, is_pair, kong) = (set.kind == SetKind::Chow, set.kind == SetKind::Pair, set.kind == SetKind::Kong);
@@ -445,6 +440,8 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
         win_in_chow |= in_chow;
         closed |= in_chow & (t + 1 == s.win);
         edge |= in_chow & (t + 1 != s.win);
+        let r = rank(t);
+        two_sided |= in_chow & (((t == s.win) & (r <= 6)) | ((t + 2 == s.win) & (r >= 2)));
         let concealed_pung = (set.kind == SetKind::Pung) & !set.melded;
         concealed_pungs += concealed_pung as u8;
         win_pung |= concealed_pung & concealed & (t == s.win);
@@ -543,7 +540,7 @@ pub fn standard_fans(sets: &[Set], knitted: bool, hand: &HandFacts, s: &Situatio
             fans.add(ALL_EVEN_PUNGS, 1);
         }
     }
-    if hand.unique_wait {
+    if (edge | closed | single) && !two_sided && unique_wait() {
         // 边张 over 坎张 over 单钓将.
         if edge {
             fans.add(EDGE_WAIT, 1);

@@ -295,7 +295,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         m.add_to(&mut all);
         present_all |= if m.kind == MeldKind::Chow { 0b111 } else { 1 } << m.tile;
     }
-    let mut facts = HandFacts::new(&all, present_all, kongs, melded, &s);
+    let facts = HandFacts::new(&all, present_all, kongs, melded, &s);
     let mut best = Best::default();
     let concealed_hand = hand.melds.is_empty();
     if concealed_hand {
@@ -308,34 +308,20 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
     let mut unique_wait: Option<bool> = None;
     let mut seq = 0u16;
     let mut score = |sets: &Sets, knitted: Option<[Tile; 9]>| {
-        let could_wait = sets.iter().any(|x| match x.kind {
-            SetKind::Chow => (x.tile..x.tile + 3).contains(&s.win),
-            SetKind::Pair => x.tile == s.win,
-            _ => false,
-        });
-        if could_wait {
-            // The winning tile is one wait (in the standard form, when this arrangement is
-            // one): the search stops at a second. A chow completed at an open end (4 to 56)
-            // shows the second at once: the other end (7) completes the same sets.
-            let two_sided = sets.iter().any(|x| {
-                x.kind == SetKind::Chow
-                    && ((x.tile == s.win && tiles::rank(x.tile) <= 6)
-                        || (x.tile + 2 == s.win && tiles::rank(x.tile) >= 2))
-            });
-            let standard = knitted.is_none().then_some(s.win);
-            facts.unique_wait = *unique_wait.get_or_insert_with(|| {
-                if two_sided {
-                    return false;
-                }
+        // The winning tile is one wait (in the standard form, when this arrangement is
+        // one): the search stops at a second.
+        let standard = knitted.is_none().then_some(s.win);
+        let mut unique = || {
+            *unique_wait.get_or_insert_with(|| {
                 let masks = shape::less_one(masks, s.win, counts[s.win as usize]);
                 shape::waits_masked(&before, masks, need, concealed_hand, 2, 1 << s.win, standard).count_ones() == 1
-            });
-        }
+            })
+        };
         let mut sets = *sets;
         for &d in &declared {
             sets.push(d);
         }
-        let (mut f, dropped) = fans::standard_fans(&sets, knitted.is_some(), &facts, &s, options);
+        let (mut f, dropped) = fans::standard_fans(&sets, knitted.is_some(), &facts, &s, options, &mut unique);
         let (form, order) = match knitted {
             Some(_) => {
                 f.add(id::KNITTED_STRAIGHT, 1);
