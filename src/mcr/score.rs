@@ -334,8 +334,8 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
     };
     shape::arrangements(&counts, need, &mut |sets| score(sets, None));
     if need >= 3 {
-        for nine in KNITTED {
-            if nine.iter().any(|&t| counts[t as usize] == 0) {
+        for (nine, mask) in KNITTED.into_iter().zip(KNITTED_MASKS) {
+            if masks.0 & mask != mask {
                 continue;
             }
             let mut rest = counts;

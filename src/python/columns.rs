@@ -68,13 +68,55 @@ fn item(list: &Bound<'_, PyList>, i: usize) -> PyResult<*mut pyo3::ffi::PyObject
     Ok(p)
 }
 
+/// Objects known by address, each with its value: a small open-addressed table, so that
+/// an item is found in a probe or two rather than by comparing it with each.
+struct Known<T> {
+    /// `(address, value)`, address 0 where empty.
+    slots: [(usize, T); KNOWN_SLOTS],
+}
+
+const KNOWN_SLOTS: usize = 64;
+
+impl<T: Copy + Default> Known<T> {
+    fn new(objects: impl IntoIterator<Item = (*mut pyo3::ffi::PyObject, T)>) -> Known<T> {
+        let mut known = Known { slots: [(0, T::default()); KNOWN_SLOTS] };
+        for (p, v) in objects {
+            let mut i = Self::slot(p);
+            while known.slots[i].0 != 0 {
+                i = (i + 1) % KNOWN_SLOTS;
+            }
+            known.slots[i] = (p as usize, v);
+        }
+        known
+    }
+
+    fn slot(p: *mut pyo3::ffi::PyObject) -> usize {
+        // Objects are 16-byte aligned at least.
+        (p as usize >> 4) % KNOWN_SLOTS
+    }
+
+    fn get(&self, p: *mut pyo3::ffi::PyObject) -> Option<T> {
+        let mut i = Self::slot(p);
+        loop {
+            let (k, v) = self.slots[i];
+            if k == p as usize {
+                return Some(v);
+            }
+            if k == 0 {
+                return None;
+            }
+            i = (i + 1) % KNOWN_SLOTS;
+        }
+    }
+}
+
 /// A column of small values: its source, the values Python keeps one object of (`True`,
 /// `False`, small ints, one-letter strings), known by identity, and how other items
 /// are read.
 struct Small<'py, T> {
     name: &'static str,
     source: Source<'py, T>,
-    known: Vec<(*mut pyo3::ffi::PyObject, T)>,
+    known: Known<T>,
     read: fn(&Bound<'py, PyAny>) -> Option<T>,
     /// The largest value allowed.
     max: T,
@@ -88,8 +130,8 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
             Source::Values(v) => v.get(i).copied(),
             Source::List(list) => {
                 let p = item(list, i)?;
-                match self.known.iter().find(|(k, _)| *k == p) {
-                    Some(&(_, v)) => Some(v),
+                match self.known.get(p) {
+                    Some(v) => Some(v),
                     // SAFETY: `p` is the live item just borrowed from the list; it is
                     // counted in before any Python code runs.
                     None => (self.read)(&unsafe { Bound::from_borrowed_ptr(py, p) }),
@@ -110,8 +152,8 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
             Source::List(list) => {
                 for (i, o) in rows.zip(out.iter_mut()) {
                     let p = item(list, i).ok()?;
-                    *o = match self.known.iter().find(|(k, _)| *k == p) {
-                        Some(&(_, v)) => v,
+                    *o = match self.known.get(p) {
+                        Some(v) => v,
                         // SAFETY: as in `at`.
                         None => (self.read)(&unsafe { Bound::from_borrowed_ptr(py, p) })?,
                     };
@@ -177,12 +219,12 @@ impl<'py> Table<'py> {
         let addresses =
             |objects: &[(Bound<'py, PyAny>, _)]| objects.iter().map(|(o, v)| (o.as_ptr(), *v)).collect::<Vec<_>>();
         let flag_column = |name: &'static str| -> PyResult<Small<'py, bool>> {
-            let known = bools.iter().map(|(o, v)| (o.as_ptr(), *v)).collect();
+            let known = Known::new(bools.iter().map(|(o, v)| (o.as_ptr(), *v)));
             Ok(Small { name, source: source(get(name)?)?, known, read: flag, max: true, expected: "true or false" })
         };
         let wind_column = |name: &'static str| -> PyResult<Small<'py, u8>> {
             // Winds may be letters or 0-3.
-            let known = addresses(&letters).into_iter().chain(addresses(&ints[..4])).collect();
+            let known = Known::new(addresses(&letters).into_iter().chain(addresses(&ints[..4])));
             Ok(Small { name, source: source(get(name)?)?, known, read: wind_of, max: 3, expected: "E, S, W, N or 0-3" })
         };
         let table = Table {
@@ -201,7 +243,7 @@ impl<'py> Table<'py> {
             flowers: Small {
                 name: "flowers",
                 source: source(get("flowers")?)?,
-                known: addresses(&ints),
+                known: Known::new(addresses(&ints)),
                 read: count,
                 max: 8,
                 expected: "0 to 8",
