@@ -287,7 +287,7 @@ impl<'py> Table<'py> {
     fn read_columns(&self, first: usize, n: usize) -> Option<(String, Vec<Row>)> {
         let py = self.py;
         let range = first..first + n;
-        let mut text = String::with_capacity(20 * n);
+        let mut text = Vec::with_capacity(20 * n);
         let mut hands = Vec::with_capacity(n);
         for i in range.clone() {
             hands.push(self.hands.text_of(i, false, &mut text).ok()??);
@@ -324,12 +324,12 @@ impl<'py> Table<'py> {
                 },
             })
             .collect();
-        Some((text, rows))
+        Some((String::from_utf8(text).ok()?, rows))
     }
 
     fn read_rows(&self, first: usize, n: usize) -> PyResult<(String, Vec<Row>)> {
         let py = self.py;
-        let mut text = String::new();
+        let mut text = Vec::new();
         let mut rows = Vec::with_capacity(n);
         for i in first..first + n {
             let hand = self.hands.text_at(py, i, "hand", false, &mut text)?.unwrap_or(0..0);
@@ -349,6 +349,7 @@ impl<'py> Table<'py> {
             };
             rows.push(Row { hand, win, situation });
         }
+        let text = String::from_utf8(text).map_err(|_| hand_error(py, "the text columns are not valid text"))?;
         Ok((text, rows))
     }
 }
@@ -392,10 +393,10 @@ impl<'py> Texts<'py> {
         }
     }
 
-    /// Copies the text of row `i` to the end of `text` and returns where it stands
-    /// (`None` for a `None` where `optional`); `Err(())` when the item is not text (its
+    /// Copies the text of row `i` (as UTF-8) to the end of `text` and returns where it
+    /// stands (`None` for a `None` where `optional`); `Err(())` when the item is not text (its
     /// exception cleared).
-    fn text_of(&self, i: usize, optional: bool, text: &mut String) -> Result<Option<std::ops::Range<usize>>, ()> {
+    fn text_of(&self, i: usize, optional: bool, text: &mut Vec<u8>) -> Result<Option<std::ops::Range<usize>>, ()> {
         let start = text.len();
         match self {
             Texts::List(list) => {
@@ -416,7 +417,7 @@ impl<'py> Texts<'py> {
                         return Err(());
                     }
                     let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
-                    text.push_str(std::str::from_utf8(bytes).map_err(drop)?);
+                    text.extend_from_slice(bytes);
                 }
             }
             Texts::Unicode { array, chars } => {
@@ -432,16 +433,13 @@ impl<'py> Texts<'py> {
                     let item = data.cast::<u8>().cast_const().offset(i as isize * stride);
                     (0..*chars).map(move |k| item.add(4 * k).cast::<u32>().read_unaligned())
                 };
-                // Trailing NULs are padding.
-                let mut pending_nuls = 0;
-                for c in code_points {
-                    if c == 0 {
-                        pending_nuls += 1;
-                        continue;
+                // Trailing NULs are padding; the text is ASCII but for mistakes.
+                let len = code_points.clone().rposition(|c| c != 0).map_or(0, |k| k + 1);
+                for c in code_points.take(len) {
+                    match u8::try_from(c) {
+                        Ok(b) if b.is_ascii() => text.push(b),
+                        _ => text.extend_from_slice(char::from_u32(c).ok_or(())?.encode_utf8(&mut [0; 4]).as_bytes()),
                     }
-                    text.extend(std::iter::repeat_n('\0', pending_nuls));
-                    pending_nuls = 0;
-                    text.push(char::from_u32(c).ok_or(())?);
                 }
             }
         }
@@ -455,7 +453,7 @@ impl<'py> Texts<'py> {
         i: usize,
         name: &str,
         optional: bool,
-        text: &mut String,
+        text: &mut Vec<u8>,
     ) -> PyResult<Option<std::ops::Range<usize>>> {
         if let Texts::List(list) = self {
             let p = item(list, i)?;
