@@ -142,6 +142,17 @@ fn suit_key(c: &[u8]) -> Option<(usize, usize)> {
     (tiles <= 14).then_some((key, tiles))
 }
 
+/// The counts of one suit from its look-up key (see [`suit_key`]).
+fn suit_of_key(key: usize) -> [u8; 9] {
+    let mut c = [0u8; 9];
+    let mut k = key;
+    for n in c.iter_mut() {
+        *n = (k % 5) as u8;
+        k /= 5;
+    }
+    c
+}
+
 /// Whether the suit of look-up key `key` is complete.
 fn complete_key(key: usize) -> bool {
     complete_suits().get(key / 64).is_some_and(|w| w >> (key % 64) & 1 == 1)
@@ -365,12 +376,7 @@ fn split_suits() -> &'static SplitSuits {
             while bits != 0 {
                 let key = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let mut c = [0u8; 9];
-                let mut k = key;
-                for n in c.iter_mut() {
-                    *n = (k % 5) as u8;
-                    k /= 5;
-                }
+                let mut c = suit_of_key(key);
                 let residue = (c.iter().map(|&n| n as u32).sum::<u32>() % 3) as u8;
                 let first = table.ways.len();
                 let ways = &mut table.ways;
@@ -723,12 +729,7 @@ mod tests {
         // Every suit of at most 14 tiles, counts up to four.
         let mut checked = 0;
         for key in 0..5usize.pow(9) {
-            let mut c = [0u8; 9];
-            let mut k = key;
-            for n in c.iter_mut() {
-                *n = (k % 5) as u8;
-                k /= 5;
-            }
+            let c = suit_of_key(key);
             let tiles: u32 = c.iter().map(|&n| n as u32).sum();
             if tiles > 14 {
                 assert_eq!(suit_complete(&c), None);
@@ -750,12 +751,7 @@ mod tests {
         let table = split_suits();
         let mut most = 0;
         for key in 0..5usize.pow(9) {
-            let mut c = [0u8; 9];
-            let mut k = key;
-            for n in c.iter_mut() {
-                *n = (k % 5) as u8;
-                k /= 5;
-            }
+            let mut c = suit_of_key(key);
             let residue = (c.iter().map(|&n| n as u32).sum::<u32>() % 3) as u8;
             let mut walked = Vec::new();
             if residue != 1 && c.iter().map(|&n| n as u32).sum::<u32>() <= 14 {
