@@ -68,53 +68,24 @@ pub fn evaluate_texts(inputs: &[TextSituation<'_>], options: &Options, explain: 
     }
 }
 
-/// Columns of the fan counts of [`evaluate_into_columns`]: one per fan id 1..=81, and
-/// column 0 for the optional 明暗杠 (which has no id in the list).
+/// Columns of the fan counts a [`Chunk`] writes: one per fan id 1..=81, and column 0 for
+/// the optional 明暗杠 (which has no id in the list).
 pub const FAN_COLUMNS: usize = 82;
 
-/// Where one row's results go: its win, its total and its [`FAN_COLUMNS`] fan counts.
-pub struct RowOut<'o> {
-    pub win: &'o mut bool,
-    pub total: &'o mut i32,
-    pub fans: &'o mut [u8],
-}
-
-/// Scores one situation into its place in the columns.
-fn score_into(input: &TextSituation<'_>, options: &Options, out: RowOut<'_>) -> Result<()> {
-    let r = evaluate_text(input, options, false)?;
-    *out.win = r.win;
-    *out.total = r.total as i32;
-    out.fans[1..].copy_from_slice(&r.fans.counts()[1..FAN_COLUMNS]);
-    out.fans[0] = r.fans.get(super::MINGANGANG);
-    Ok(())
-}
-
-/// The error of row `i`, naming the row.
-fn in_row(i: usize, mut e: HandError) -> HandError {
-    e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
-    e
-}
-
-/// Scores many straight into columns: `wins[i]`, `totals[i]`, and the [`FAN_COLUMNS`]
-/// fan counts of row `i` in `fans`. Every good row is scored; the first bad one is
-/// returned as the error, naming its row.
-pub fn evaluate_into_columns(
-    inputs: &[TextSituation<'_>],
+/// Scores one situation into its row of the columns: its win, total and fan counts.
+fn score_into(
+    input: &TextSituation<'_>,
     options: &Options,
-    wins: &mut [bool],
-    totals: &mut [i32],
+    win: &mut bool,
+    total: &mut i32,
     fans: &mut [u8],
 ) -> Result<()> {
-    let rows = wins.iter_mut().zip(totals.iter_mut()).zip(fans.chunks_mut(FAN_COLUMNS));
-    let rows = rows.map(|((win, total), fans)| RowOut { win, total, fans });
-    let score = |(i, (input, out))| score_into(input, options, out).err().map(|e| (i, e));
-    let first_bad = if inputs.len() >= PARALLEL_MIN && crate::batch::parallel_enabled() {
-        let rows: Vec<RowOut<'_>> = rows.collect();
-        inputs.par_iter().zip(rows).enumerate().filter_map(score).min_by_key(|(i, _)| *i)
-    } else {
-        inputs.iter().zip(rows).enumerate().filter_map(score).next()
-    };
-    first_bad.map_or(Ok(()), |(i, e)| Err(in_row(i, e)))
+    let r = evaluate_text(input, options, false)?;
+    *win = r.win;
+    *total = r.total as i32;
+    fans[1..].copy_from_slice(&r.fans.counts()[1..FAN_COLUMNS]);
+    fans[0] = r.fans.get(super::MINGANGANG);
+    Ok(())
 }
 
 /// A run of rows read out of columns, for one thread to score: their texts copied into
@@ -147,8 +118,10 @@ impl Chunk<'_> {
         for (i, (row, ((win, total), fans))) in rows.iter().zip(outs).enumerate() {
             let input =
                 TextSituation { hand: at(&row.hand), win: row.win.as_ref().map(at), format, situation: row.situation };
-            if let Err(e) = score_into(&input, options, RowOut { win, total, fans }) {
-                bad = bad.or(Some((first + i, in_row(first + i, e))));
+            if let Err(mut e) = score_into(&input, options, win, total, fans) {
+                let i = first + i;
+                e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
+                bad = bad.or(Some((i, e)));
             }
         }
         bad
@@ -169,6 +142,39 @@ mod tests {
         };
         let r = evaluate_text(&t, &Options::default(), false).unwrap();
         assert_eq!(r.total, 98);
+    }
+
+    #[test]
+    fn a_chunk_scores_into_its_columns_and_names_its_first_bad_row() {
+        let hands = ["[111z][2222z]55p33344z", "12x", "123m456p789s1122z", "123m"];
+        let mut text = String::new();
+        let rows = hands
+            .iter()
+            .map(|h| {
+                let hand = text.len()..text.len() + h.len();
+                text.push_str(h);
+                let win = text.len()..text.len() + 2;
+                text.push_str(if h.ends_with("44z") { "4z" } else { "1z" });
+                Row { hand, win: Some(win), situation: Situation { self_drawn: true, ..Default::default() } }
+            })
+            .collect();
+        let (mut wins, mut totals, mut fans) = ([false; 4], [0i32; 4], [0u8; 4 * FAN_COLUMNS]);
+        let chunk = Chunk {
+            first: 10,
+            format: Format::Compact,
+            text,
+            rows,
+            wins: &mut wins,
+            totals: &mut totals,
+            fans: &mut fans,
+        };
+        let (i, e) = chunk.score(&Options::default()).unwrap();
+        assert_eq!(i, 11);
+        assert!(e.to_string().starts_with("row 11:"), "{e}");
+        assert_eq!(totals, [98, 0, totals[2], 0]);
+        assert!(wins[0] && totals[2] > 0);
+        // 大四喜 is fan 1, counted once in row 0.
+        assert_eq!(fans[1], 1);
     }
 
     #[test]
