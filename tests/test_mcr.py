@@ -219,6 +219,19 @@ def test_columns_read_values_of_any_kind(monkeypatch, threads: str) -> None:
 
 
 @pytest.mark.parametrize("threads", ["0", "1"])
+def test_long_columns_score_as_short_ones(monkeypatch, threads: str) -> None:
+    """More rows than may wait to be scored at once (64 runs of 128): the reader waits for
+    the scorers, and every row still lands in its place."""
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    sits = _situations(400, 14) * 30
+    cols = {k: [s[k] for s in sits] for k in sits[0]}
+    out = RS.evaluate_many(cols)
+    short = RS.evaluate_many({k: v[:400] for k, v in cols.items()})
+    assert out["total"].tolist() == short["total"].tolist() * 30
+    assert (out["fans"] == np.tile(short["fans"], (30, 1))).all()
+
+
+@pytest.mark.parametrize("threads", ["0", "1"])
 def test_columns_name_the_bad_row(monkeypatch, threads: str) -> None:
     """A value that cannot be read is named before a hand that cannot be scored; else
     the first bad row is."""

@@ -22,6 +22,9 @@ use crate::mcr::{Options, Situation};
 /// shares the work evenly, big enough that handing a run over costs little.
 const RUN: usize = 128;
 
+/// Runs read and waiting to be scored, at most (about 8,000 rows).
+const WAITING_RUNS: usize = 64;
+
 /// One column of small values as it will be read.
 enum Source<'py, T> {
     /// Not given: every row has the default.
@@ -493,19 +496,23 @@ pub fn mcr_evaluate_columns<'py>(
             true => rayon::current_num_threads(),
             false => 0,
         };
-        let (to_score, queue) = mpsc::channel::<Chunk<'_>>();
+        // At most this many runs wait to be scored, so that memory stays bounded however
+        // long the columns: the reader waits (without the GIL) when they are all taken.
+        let (to_score, queue) = mpsc::sync_channel::<Chunk<'_>>(WAITING_RUNS);
         let queue = Mutex::new(queue);
         let first_bad: Mutex<Option<(usize, HandError)>> = Mutex::new(None);
+        let keep_first = |bad: Option<(usize, HandError)>| {
+            let Some((i, e)) = bad else { return };
+            let mut first = first_bad.lock().unwrap_or_else(PoisonError::into_inner);
+            if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                *first = Some((i, e));
+            }
+        };
         // Scores runs until none are left to take.
         let work = || loop {
             let run = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
             let Ok(run) = run else { break };
-            if let Some((i, e)) = run.score(&options) {
-                let mut bad = first_bad.lock().unwrap_or_else(PoisonError::into_inner);
-                if bad.as_ref().is_none_or(|(j, _)| i < *j) {
-                    *bad = Some((i, e));
-                }
-            }
+            keep_first(run.score(&options));
         };
         let read_error = rayon::in_place_scope(|scope| {
             let (finished, done) = mpsc::channel::<()>();
@@ -518,16 +525,24 @@ pub fn mcr_evaluate_columns<'py>(
             }
             let mut read_error = None;
             for (k, ((w, t), f)) in runs.enumerate() {
-                match table.read(k * RUN, w, t, f) {
-                    Ok(run) => {
-                        if to_score.send(run).is_err() {
-                            break;
-                        }
-                    }
+                let run = match table.read(k * RUN, w, t, f) {
+                    Ok(run) => run,
                     Err(e) => {
                         read_error = Some(e);
                         break;
                     }
+                };
+                // Without threads each run is scored as soon as it is read.
+                if helpers == 0 {
+                    py.detach(|| keep_first(run.score(&options)));
+                    continue;
+                }
+                let sent = match to_score.try_send(run) {
+                    Err(mpsc::TrySendError::Full(run)) => py.detach(|| to_score.send(run).is_ok()),
+                    sent => sent.is_ok(),
+                };
+                if !sent {
+                    break;
                 }
             }
             drop(to_score);
