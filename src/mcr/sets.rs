@@ -342,7 +342,10 @@ fn pairwise_pungs(t: &[Tile], fans: &mut FanCounts) {
 /// Adds the fans of the chows (lowest tiles) to `fans`; returns the number of two-chow
 /// fans left out by 套算一次.
 pub fn chow_fans(chows: &[Tile], fans: &mut FanCounts) -> u8 {
-    let slots = chows.iter().map(|&t| (t / 9) as usize * 7 + (t % 9) as usize);
+    // A tile that begins no chow (rank 8 or 9, an honour) is past every slot, so the
+    // rules are asked.
+    let slot = |t: Tile| if t < 27 && t % 9 < 7 { (t / 9) as usize * 7 + (t % 9) as usize } else { usize::MAX / 8 };
+    let slots = chows.iter().map(|&t| slot(t));
     match looked_up::outcome(&looked_up::TABLES.get_or_init(looked_up::build).chows, slots) {
         Some(code) => looked_up::apply(code, fans),
         None => chow_fans_by_rule(chows, fans),
@@ -548,6 +551,12 @@ mod tests {
             pung_fans(&pungs, &mut looked);
             pung_fans_by_rule(&pungs, &mut ruled);
             assert_eq!(looked, ruled, "{pungs:?}");
+        }
+        // Tiles that begin no chow are the rules' to judge.
+        for chows in [[7, 12], [8, 16], [27, 28]] {
+            let (mut looked, mut ruled) = (FanCounts::default(), FanCounts::default());
+            assert_eq!(chow_fans(&chows, &mut looked), chow_fans_by_rule(&chows, &mut ruled));
+            assert_eq!(looked, ruled, "{chows:?}");
         }
         let tables = looked_up::TABLES.get_or_init(looked_up::build);
         assert_eq!(tables.chows.iter().map(Vec::len).sum::<usize>(), 231 + 1771 + 10_626);
