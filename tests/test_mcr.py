@@ -219,6 +219,20 @@ def test_columns_read_values_of_any_kind(monkeypatch, threads: str) -> None:
 
 
 @pytest.mark.parametrize("threads", ["0", "1"])
+def test_columns_of_comh_strings_need_no_win(monkeypatch, threads: str) -> None:
+    """A COMH string names its winning tile (the last) and its situation; the win
+    column may hold None for it, as a text array or a list."""
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    hand = "[EEE,2][SSSS,1]WWWNN55pN|EE1000"
+    expected = RS.evaluate(hand=hand, format="comh")["total"]
+    for hands in ([hand] * 600, np.asarray([hand] * 600)):
+        out = RS.evaluate_many({"hand": hands, "win": [None] * 600}, format="comh")
+        assert out["total"].tolist() == [expected] * 600
+    with pytest.raises(haidi.HandError, match="row 0: the winning tile"):
+        RS.evaluate_many({"hand": ["123m456p789s1122z"] * 3, "win": [None] * 3})
+
+
+@pytest.mark.parametrize("threads", ["0", "1"])
 def test_long_columns_score_as_short_ones(monkeypatch, threads: str) -> None:
     """More rows than may wait to be scored at once (64 runs of 128): the reader waits for
     the scorers, and every row still lands in its place."""
