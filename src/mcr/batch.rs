@@ -88,36 +88,51 @@ fn score_into(
     Ok(())
 }
 
-/// A run of rows read out of columns, for one thread to score: their texts copied into
-/// one string, and where their results go.
-pub struct Chunk<'o> {
-    /// The index of the first row.
-    pub first: usize,
+/// Situations with their texts copied into one string, so that another thread can score
+/// them without borrowing from the caller.
+pub struct Texts {
     pub format: Format,
     pub text: String,
     pub rows: Vec<Row>,
-    pub wins: &'o mut [bool],
-    pub totals: &'o mut [i32],
-    pub fans: &'o mut [u8],
 }
 
-/// One row of a [`Chunk`]: where its hand and winning tile stand in the chunk's text.
+/// One situation of [`Texts`]: where its hand and winning tile stand in the text.
 pub struct Row {
     pub hand: std::ops::Range<usize>,
     pub win: Option<std::ops::Range<usize>>,
     pub situation: Situation,
 }
 
+impl Texts {
+    pub fn situations(&self) -> impl Iterator<Item = TextSituation<'_>> {
+        let at = |r: &std::ops::Range<usize>| self.text.get(r.clone()).unwrap_or("");
+        self.rows.iter().map(move |row| TextSituation {
+            hand: at(&row.hand),
+            win: row.win.as_ref().map(at),
+            format: self.format,
+            situation: row.situation,
+        })
+    }
+}
+
+/// A run of rows read out of columns, for one thread to score: their texts, and where
+/// their results go.
+pub struct Chunk<'o> {
+    /// The index of the first row.
+    pub first: usize,
+    pub texts: Texts,
+    pub wins: &'o mut [bool],
+    pub totals: &'o mut [i32],
+    pub fans: &'o mut [u8],
+}
+
 impl Chunk<'_> {
     /// Scores every row; the first bad one is returned with its index.
     pub fn score(self, options: &Options) -> Option<(usize, HandError)> {
-        let Chunk { first, format, text, rows, wins, totals, fans } = self;
-        let at = |r: &std::ops::Range<usize>| text.get(r.clone()).unwrap_or("");
+        let Chunk { first, texts, wins, totals, fans } = self;
         let outs = wins.iter_mut().zip(totals.iter_mut()).zip(fans.chunks_mut(FAN_COLUMNS));
         let mut bad = None;
-        for (i, (row, ((win, total), fans))) in rows.iter().zip(outs).enumerate() {
-            let input =
-                TextSituation { hand: at(&row.hand), win: row.win.as_ref().map(at), format, situation: row.situation };
+        for (i, (input, ((win, total), fans))) in texts.situations().zip(outs).enumerate() {
             if let Err(mut e) = score_into(&input, options, win, total, fans) {
                 let i = first + i;
                 e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
@@ -159,15 +174,8 @@ mod tests {
             })
             .collect();
         let (mut wins, mut totals, mut fans) = ([false; 4], [0i32; 4], [0u8; 4 * FAN_COLUMNS]);
-        let chunk = Chunk {
-            first: 10,
-            format: Format::Compact,
-            text,
-            rows,
-            wins: &mut wins,
-            totals: &mut totals,
-            fans: &mut fans,
-        };
+        let texts = Texts { format: Format::Compact, text, rows };
+        let chunk = Chunk { first: 10, texts, wins: &mut wins, totals: &mut totals, fans: &mut fans };
         let (i, e) = chunk.score(&Options::default()).unwrap();
         assert_eq!(i, 11);
         assert!(e.to_string().starts_with("row 11:"), "{e}");

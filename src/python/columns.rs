@@ -14,7 +14,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use super::convert;
 use super::errors::{hand_error, to_py};
 use crate::error::HandError;
-use crate::mcr::batch::{Chunk, Row, FAN_COLUMNS, PARALLEL_MIN};
+use crate::mcr::batch::{Chunk, Row, Texts, FAN_COLUMNS, PARALLEL_MIN};
 use crate::mcr::situation::wind;
 use crate::mcr::{Options, Situation};
 
@@ -194,8 +194,8 @@ fn count<'py>(v: &Bound<'py, PyAny>) -> Option<u8> {
 /// The situation columns of one call, ready to be read a run of rows at a time.
 struct Table<'py> {
     py: Python<'py>,
-    hands: Texts<'py>,
-    wins: Texts<'py>,
+    hands: TextColumn<'py>,
+    wins: TextColumn<'py>,
     format: crate::notation::Format,
     flags: [Small<'py, bool>; 5],
     winds: [Small<'py, u8>; 2],
@@ -232,8 +232,8 @@ impl<'py> Table<'py> {
         };
         let table = Table {
             py,
-            hands: Texts::new(&hands)?,
-            wins: Texts::new(&wins)?,
+            hands: TextColumn::new(&hands)?,
+            wins: TextColumn::new(&wins)?,
             format: convert::format(py, format)?,
             flags: [
                 flag_column("self_drawn")?,
@@ -279,12 +279,12 @@ impl<'py> Table<'py> {
         totals: &'o mut [i32],
         fans: &'o mut [u8],
     ) -> PyResult<Chunk<'o>> {
-        let rows = match self.read_columns(first, wins.len()) {
+        let (text, rows) = match self.read_columns(first, wins.len()) {
             Some(read) => read,
             None => self.read_rows(first, wins.len())?,
         };
-        let (text, rows) = rows;
-        Ok(Chunk { first, format: self.format, text, rows, wins, totals, fans })
+        let texts = Texts { format: self.format, text, rows };
+        Ok(Chunk { first, texts, wins, totals, fans })
     }
 
     fn read_columns(&self, first: usize, n: usize) -> Option<(String, Vec<Row>)> {
@@ -360,7 +360,7 @@ impl<'py> Table<'py> {
 /// A column of text: a list of str (`None` allowed where optional), or a numpy array of
 /// fixed-width text, read in place. (Such an array hands out a new Python string per
 /// item; reading its code points costs a fraction of that.)
-enum Texts<'py> {
+enum TextColumn<'py> {
     List(Bound<'py, PyList>),
     /// A one-dimensional array of `chars` UCS-4 code points an item, native byte order.
     Unicode {
@@ -369,8 +369,8 @@ enum Texts<'py> {
     },
 }
 
-impl<'py> Texts<'py> {
-    fn new(col: &Bound<'py, PyAny>) -> PyResult<Texts<'py>> {
+impl<'py> TextColumn<'py> {
+    fn new(col: &Bound<'py, PyAny>) -> PyResult<TextColumn<'py>> {
         if let Ok(a) = col.cast::<PyUntypedArray>() {
             let dtype = a.dtype();
             let native = match dtype.byteorder() {
@@ -381,18 +381,18 @@ impl<'py> Texts<'py> {
             };
             if dtype.kind() == b'U' {
                 if a.ndim() == 1 && native {
-                    return Ok(Texts::Unicode { array: a.clone(), chars: dtype.itemsize() / 4 });
+                    return Ok(TextColumn::Unicode { array: a.clone(), chars: dtype.itemsize() / 4 });
                 }
-                return Ok(Texts::List(as_list(&col.call_method0(pyo3::intern!(col.py(), "tolist"))?)?));
+                return Ok(TextColumn::List(as_list(&col.call_method0(pyo3::intern!(col.py(), "tolist"))?)?));
             }
         }
-        Ok(Texts::List(as_list(col)?))
+        Ok(TextColumn::List(as_list(col)?))
     }
 
     fn len(&self) -> usize {
         match self {
-            Texts::List(list) => list.len(),
-            Texts::Unicode { array, .. } => array.len(),
+            TextColumn::List(list) => list.len(),
+            TextColumn::Unicode { array, .. } => array.len(),
         }
     }
 
@@ -402,7 +402,7 @@ impl<'py> Texts<'py> {
     fn text_of(&self, i: usize, optional: bool, text: &mut Vec<u8>) -> Result<Option<std::ops::Range<usize>>, ()> {
         let start = text.len();
         match self {
-            Texts::List(list) => {
+            TextColumn::List(list) => {
                 let py = list.py();
                 let p = item(list, i).map_err(drop)?;
                 // SAFETY: `p` is a live object borrowed from the list, and the GIL is
@@ -423,7 +423,7 @@ impl<'py> Texts<'py> {
                     text.extend_from_slice(bytes);
                 }
             }
-            Texts::Unicode { array, chars } => {
+            TextColumn::Unicode { array, chars } => {
                 if i >= array.len() {
                     return Err(());
                 }
@@ -449,7 +449,7 @@ impl<'py> Texts<'py> {
         Ok(Some(start..text.len()))
     }
 
-    /// [`Texts::text_of`], with the error naming the row.
+    /// [`TextColumn::text_of`], with the error naming the row.
     fn text_at(
         &self,
         py: Python<'py>,
@@ -458,7 +458,7 @@ impl<'py> Texts<'py> {
         optional: bool,
         text: &mut Vec<u8>,
     ) -> PyResult<Option<std::ops::Range<usize>>> {
-        if let Texts::List(list) = self {
+        if let TextColumn::List(list) = self {
             let p = item(list, i)?;
             // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
             if unsafe { !(optional && p == pyo3::ffi::Py_None()) && pyo3::ffi::PyUnicode_Check(p) == 0 } {

@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::convert;
 use super::errors::{hand_error, to_py, IntoPy};
 use crate::forms::Form;
-use crate::mcr::batch::{evaluate_text, evaluate_texts, TextSituation, PARALLEL_MIN};
+use crate::mcr::batch::{evaluate_text, evaluate_texts, Row, TextSituation, Texts, PARALLEL_MIN};
 use crate::mcr::data::FANS;
 use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
@@ -551,7 +551,7 @@ pub fn mcr_evaluate_many<'py>(
         let (to_main, mut scored) = std::sync::mpsc::channel::<Vec<crate::error::Result<Scored>>>();
         scope.spawn(move || {
             for texts in inbox {
-                if to_main.send(evaluate_texts(&texts.situations(), &options, explain)).is_err() {
+                if to_main.send(evaluate_texts(&texts.situations().collect::<Vec<_>>(), &options, explain)).is_err() {
                     break;
                 }
             }
@@ -563,7 +563,7 @@ pub fn mcr_evaluate_many<'py>(
             while in_flight < 2 && !done {
                 let (read, error) = read_chunk(chunk);
                 (done, bad) = (read.len() < chunk || error.is_some(), error);
-                if read.is_empty() || to_scorer.send(Texts::copy(&read)?).is_err() {
+                if read.is_empty() || to_scorer.send(copy_texts(&read, format)?).is_err() {
                     break;
                 }
                 in_flight += 1;
@@ -588,50 +588,22 @@ pub fn mcr_evaluate_many<'py>(
 
 /// Situations with their texts copied out of Python (into one string), for another
 /// thread to score.
-struct Texts {
-    text: String,
-    items: Vec<Copied>,
-}
-
-/// One situation of [`Texts`]: where its hand and winning tile stand in the text.
-struct Copied {
-    hand: std::ops::Range<usize>,
-    win: Option<std::ops::Range<usize>>,
-    format: Format,
-    situation: Situation,
-}
-
-impl Texts {
-    fn copy(read: &[Read<'_>]) -> PyResult<Texts> {
-        let mut text = String::new();
-        let mut items = Vec::with_capacity(read.len());
-        let mut add = |s: &str| {
-            text.push_str(s);
-            text.len() - s.len()..text.len()
+fn copy_texts(read: &[Read<'_>], format: Format) -> PyResult<Texts> {
+    let mut text = String::new();
+    let mut rows = Vec::with_capacity(read.len());
+    let mut add = |s: &str| {
+        text.push_str(s);
+        text.len() - s.len()..text.len()
+    };
+    for r in read {
+        let hand = add(r.hand.to_str()?);
+        let win = match &r.win {
+            Some(w) => Some(add(w.to_str()?)),
+            None => None,
         };
-        for r in read {
-            let hand = add(r.hand.to_str()?);
-            let win = match &r.win {
-                Some(w) => Some(add(w.to_str()?)),
-                None => None,
-            };
-            items.push(Copied { hand, win, format: r.format, situation: r.situation });
-        }
-        Ok(Texts { text, items })
+        rows.push(Row { hand, win, situation: r.situation });
     }
-
-    fn situations(&self) -> Vec<TextSituation<'_>> {
-        let at = |r: &std::ops::Range<usize>| self.text.get(r.clone()).unwrap_or("");
-        self.items
-            .iter()
-            .map(|c| TextSituation {
-                hand: at(&c.hand),
-                win: c.win.as_ref().map(at),
-                format: c.format,
-                situation: c.situation,
-            })
-            .collect()
-    }
+    Ok(Texts { format, text, rows })
 }
 
 fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
