@@ -127,27 +127,17 @@ struct Small<'py, T> {
 }
 
 impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
+    /// The value of row `i`, or the error naming the row.
     fn at(&self, py: Python<'py>, i: usize) -> PyResult<T> {
-        let value = match &self.source {
-            Source::Absent => Some(T::default()),
-            Source::Values(v) => v.get(i).copied(),
-            Source::List(list) => {
-                let p = item(list, i)?;
-                match self.known.get(p) {
-                    Some(v) => Some(v),
-                    // SAFETY: `p` is the live item just borrowed from the list; it is
-                    // counted in before any Python code runs.
-                    None => (self.read)(&unsafe { Bound::from_borrowed_ptr(py, p) }),
-                }
-            }
-        };
-        value
-            .filter(|v| *v <= self.max)
-            .ok_or_else(|| hand_error(py, format!("row {i}: {} must be {}", self.name, self.expected)))
+        let mut value = [T::default()];
+        match self.fill(py, i..i + 1, &mut value) {
+            Some(()) => Ok(value[0]),
+            None => Err(hand_error(py, format!("row {i}: {} must be {}", self.name, self.expected))),
+        }
     }
 
     /// The values of `rows` into `out`, or `None` if one cannot be read (then the rows
-    /// are read one at a time to name it).
+    /// are read one at a time, with [`Small::at`], to name it).
     fn fill(&self, py: Python<'py>, rows: std::ops::Range<usize>, out: &mut [T]) -> Option<()> {
         match &self.source {
             Source::Absent => out.fill(T::default()),
@@ -157,7 +147,8 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
                     let p = item(list, i).ok()?;
                     *o = match self.known.get(p) {
                         Some(v) => v,
-                        // SAFETY: as in `at`.
+                        // SAFETY: `p` is the live item just borrowed from the list; it is
+                        // counted in before any Python code runs.
                         None => (self.read)(&unsafe { Bound::from_borrowed_ptr(py, p) })?,
                     };
                 }
