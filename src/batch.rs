@@ -140,7 +140,7 @@ fn view(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> View {
     }
     let shape =
         MeldShape { count: melds, chows: melds > 0, suits: if melds > 0 { 0b111 } else { 0 }, all_258: melds == 0 };
-    View { counts, wilds, caps, melds: shape }
+    View { counts, wilds, caps, melds: shape }.with_forms(&engine.forms, engine.tiles)
 }
 
 fn map_rows<T: Send>(rows: &Rows<'_>, f: impl Fn(&Counts, u8) -> T + Sync + Send) -> Vec<T> {

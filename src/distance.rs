@@ -49,12 +49,15 @@ pub fn slow_group(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Dist
                     }
                     let (m, h) = (k / 2, k % 2);
                     let max_new = if can_start { 4 - a - b } else { 0 };
+                    // Four copies hold one pung or the pair; more (wilds standing past the
+                    // copies) may hold a pung and the pair, or two pungs.
+                    let most_pungs = if caps[i] > 4 { 2 } else { 1 };
                     for c in 0..=max_new {
-                        for extra in 0..3 {
-                            // extra: 0 nothing, 1 a pung, 2 the pair.
-                            let pung = (extra == 1) as usize;
-                            let pair = (extra == 2) as usize;
+                        for (pung, pair) in (0..=most_pungs).flat_map(|p| [(p, 0), (p, 1)]) {
                             if pair == 1 && (h == 1 || pair_ok >> i & 1 == 0) {
+                                continue;
+                            }
+                            if caps[i] <= 4 && pung + pair > 1 {
                                 continue;
                             }
                             let nm = m + c + pung;

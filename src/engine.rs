@@ -46,7 +46,7 @@ impl Engine {
     }
 
     pub fn view(&self, hand: &Hand, wilds: Wilds) -> View {
-        View::new(hand, self.tiles, wilds.kinds, wilds.extra)
+        View::new(hand, self.tiles, wilds.kinds, wilds.extra).with_forms(&self.forms, self.tiles)
     }
 
     /// Tiles away from ready (向听): -1 complete, 0 ready, 1 one tile from ready...

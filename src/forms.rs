@@ -32,6 +32,9 @@ pub struct Forms {
     pub one_suit_any_pair: bool,
     /// 将将胡: every tile a 2, 5 or 8, with no structure needed.
     pub all_258: bool,
+    /// Wilds may stand for a kind whose four copies are all held (Longgang: "如手牌已碰
+    /// 红中…再胡红中配两财神，计3台"); real tiles are still four a kind.
+    pub wilds_beyond_copies: bool,
 }
 
 impl Forms {
@@ -50,6 +53,7 @@ impl Forms {
             all_pungs_any_pair: false,
             one_suit_any_pair: false,
             all_258: false,
+            wilds_beyond_copies: false,
         }
     }
 
@@ -145,6 +149,19 @@ impl View {
             shape.all_258 &= m.kind != MeldKind::Chow && KINDS_258 >> m.tile & 1 == 1;
         }
         View { counts, wilds, caps, melds: shape }
+    }
+
+    /// Lets the wilds stand for kinds of `tile_set` past their four copies, as `forms`
+    /// asks.
+    pub fn with_forms(mut self, forms: &Forms, tile_set: u64) -> View {
+        if forms.wilds_beyond_copies {
+            for t in 0..KINDS {
+                if tile_set >> t & 1 == 1 {
+                    self.caps[t] += self.wilds;
+                }
+            }
+        }
+        self
     }
 
     /// Tiles in the concealed part, wilds included.

@@ -19,6 +19,7 @@ pub mod inline;
 pub mod mcr;
 pub mod notation;
 pub mod reproduce;
+pub mod score;
 pub mod tables;
 pub mod tiles;
 

@@ -216,4 +216,4 @@ def test_cli_jsonl_with_a_bad_line(haidi_cli) -> None:
 
 def test_cli_bad_key_exits_2(haidi_cli) -> None:
     code, _, err = haidi_cli("eval", "-r", "beijing", "123m456p789s1122z", "--win", "1z", "--set", "colour=red")
-    assert code == 2 and "unknown beijing situation keys: colour" in err
+    assert code == 2 and 'unknown beijing situation key "colour"' in err

@@ -181,9 +181,21 @@ def test_wild_with_a_single_for_a_loser():
 
 
 def test_four_green_dragons_and_the_seat_flower():
-    # "若手牌中以发发发发花胡牌的，按发刻子配发将计胡数，两台" needs five tiles standing for 发;
-    # the engine lets at most four tiles stand for a kind, so haidi does not complete it.
-    assert not ev(hand=F + "6666z", win="1f", self_drawn=True, wilds="9m")["win"]
+    # "若手牌中以发发发发花胡牌的，按发刻子配发将计胡数，两台": five tiles stand for 发 (the 坐花 the
+    # fifth), a pung and a pair of it.
+    r = ev(hand=F + "6666z", win="1f", self_drawn=True, wilds="9m")
+    assert r["win"] and r["tai"] == 2
+    assert {"对6z", "暗刻6z"} <= {i["name"] for i in r["face_items"]}
+    assert ids(r) == {"self_drawn": 1, "seat_flower": 1, "honour_pung": 1}
+    assert RS.is_win(F + "6666z", extra_wilds=1)
+
+
+def test_a_melded_red_dragon_and_two_wilds():
+    # "如手牌已碰红中（青发，坐风同理）,再胡红中配两财神，计3台，（或手中有四个红中配双财神也计3台）".
+    r = ev(hand="[777z][123p][456p][789p]9m9m5s5s", win="7z", wilds="9m")
+    assert r["win"] and ids(r)["honour_pung"] == 2 and ids(r)["two_wilds"] == 1 and r["tai"] == 3
+    r = ev(hand="7777z[123p][456p][789p]9m9m5s", win="5s", wilds="9m")
+    assert r["win"] and ids(r)["honour_pung"] == 2 and r["tai"] == 3
 
 
 # --- 四、 the 台 patterns ---------------------------------------------------------------
@@ -439,7 +451,7 @@ def test_totals_capped_and_monotone_in_tai(face, tai, winner):
 
 def _random_complete(rng):
     """A random complete Longgang hand (five melds and a pair) with some tiles made wild."""
-    kinds = [k for k in range(34) if k != lg.WHITE]
+    kinds = [k for k in range(34) if k != 31]
     while True:
         counts = [0] * 34
         tiles = []
@@ -463,7 +475,7 @@ def test_random_wins_agree_with_the_engine_and_stay_under_the_cap(seed, n_wilds,
     rng = random.Random(seed)
     tiles = _random_complete(rng)
     rng.shuffle(tiles)
-    wild = rng.choice([k for k in range(34) if k != lg.WHITE])
+    wild = rng.choice([k for k in range(34) if k != 31])
     tiles = [wild if i < n_wilds else k for i, k in enumerate(tiles)]
     if tiles.count(wild) > 4:
         return

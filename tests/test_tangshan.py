@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import haidi
-from haidi.rulesets._wildscore import wild_from_indicator
+from haidi._core import wild_from_indicator
 from haidi.rulesets.tangshan import PATTERNS
 
 RS = haidi.ruleset("tangshan")

@@ -11,6 +11,7 @@ __all__ = [
     "Hand",
     "HandError",
     "Meld",
+    "Scheme",
     "__version__",
     "mcr_evaluate",
     "mcr_evaluate_columns",
@@ -19,6 +20,7 @@ __all__ = [
     "reproduce_table",
     "tile_glyph",
     "tile_names",
+    "wild_from_indicator",
 ]
 __version__: str
 
@@ -79,6 +81,7 @@ class Engine:
         all_pungs_any_pair: bool = False,
         one_suit_any_pair: bool = False,
         all_258: bool = False,
+        wilds_beyond_copies: bool = False,
     ) -> Engine: ...
     @property
     def name(self) -> str: ...
@@ -150,3 +153,25 @@ def mcr_evaluate_columns(
     format: str = "compact",
     concealed_and_melded_kong: bool = False,
 ) -> tuple[NDArray[np.bool_], NDArray[np.int32], NDArray[np.uint8]]: ...
+
+@final
+class Scheme:
+    """One ruleset's scoring (with one set of options); built by ``haidi.ruleset``."""
+
+    def __new__(cls, data: dict[str, Any]) -> Scheme: ...
+    @property
+    def fan_ids(self) -> tuple[str, ...]: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def keys(self) -> list[str]: ...
+    def evaluate(self, **situation: Any) -> dict[str, Any]: ...
+    def search_size(self, **situation: Any) -> int: ...
+    def evaluate_list(
+        self, situations: Iterable[dict[str, Any]], *, format: str = "compact", errors: str = "raise"
+    ) -> list[dict[str, Any]]: ...
+    def evaluate_columns(
+        self, columns: dict[str, Any], *, format: str = "compact", errors: str = "raise", options: Any = None
+    ) -> dict[str, NDArray[Any]]: ...
+
+def wild_from_indicator(indicator: str) -> str: ...

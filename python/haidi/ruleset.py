@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._core import Engine, Hand, HandError
+from ._core import Engine, Hand, HandError, Scheme
 from .rulesets import REGISTRY, RulesetSpec
-from .rulesets._outcome import evaluate_each
+from .rulesets._scheme import Option, options_key, read_options
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -31,7 +31,9 @@ class Ruleset:
 
     Get one with ``haidi.ruleset(name)``. Every method takes a hand as a ``Hand`` or as
     text (``format="compact"`` by default, or ``"comh"``), and wild kinds as ``wilds``.
-    Scoring (``evaluate``) and payments (``settle``) come from the ruleset's module.
+    Scoring (``evaluate``, ``evaluate_many``) and payments (``settle``) take the
+    ruleset's situation and outcome keys and one ``options`` dict (``OPTIONS`` of the
+    ruleset's module, documented in docs/).
     """
 
     def __init__(self, module: ModuleType) -> None:
@@ -39,9 +41,33 @@ class Ruleset:
         self.spec: RulesetSpec = module.SPEC
         spec = self.spec
         self.engine = Engine(spec.name, spec.melds, spec.tiles, **spec.forms)
-        # Bind the module's scoring once, so a call costs no lookup and no extra frame.
-        if getattr(module, "evaluate", None) is not None:
+        self._option_table: tuple[Option, ...] = getattr(module, "OPTIONS", ())
+        self._schemes: dict[tuple[Any, ...], Scheme] = {}
+        self.scheme: Scheme | None = None
+        if hasattr(module, "scheme"):
+            self.scheme = self._compile(None)
+            # The situation is read in Rust: a call costs no Python frame.
+            self.evaluate = self.scheme.evaluate  # type: ignore[method-assign]
+        elif getattr(module, "evaluate", None) is not None:
             self.evaluate = functools.partial(module.evaluate, self)  # type: ignore[method-assign]
+
+    def options(self, given: Any = None) -> dict[str, Any]:
+        """The ruleset's options (``OPTIONS`` of its module) with ``given`` applied; an
+        unknown name or a wrong value raises ``HandError``."""
+        return read_options(self._option_table, given, self.name)
+
+    def _compile(self, given: Any) -> Scheme:
+        """The scoring scheme for these options, built once per set of options that
+        changes scoring."""
+        opts = self.options(given)
+        k = options_key(opts, self._option_table)
+        s = self._schemes.get(k)
+        if s is None:
+            data = self.module.scheme(opts)
+            data["compile"] = self._compile
+            data["option_keys"] = list(getattr(self.module, "OPTION_KEYS", ()))
+            s = self._schemes[k] = Scheme(data)
+        return s
 
     def _scoring(self, what: str) -> Any:
         fn = getattr(self.module, what, None)
@@ -53,19 +79,47 @@ class Ruleset:
         """Scores a winning situation (keys documented per ruleset)."""
         return self._scoring("evaluate")(self, **situation)
 
-    def evaluate_many(self, situations: Any, **options: Any) -> Any:
-        """Scores many situations: a list of dicts, returning a list of results (a bad
-        situation raises ``HandError`` naming its index); ``options`` apply to each. MCR
-        also takes columns (see ``haidi.rulesets.mcr``)."""
+    def evaluate_many(
+        self, situations: Any, *, format: str = "compact", errors: str = "raise", options: Any = None, **kwargs: Any
+    ) -> Any:
+        """Scores many situations with the GIL released.
+
+        ``situations`` is a list of situation dicts (returning a list of results), or
+        columns: a dict of equal-length sequences or numpy arrays keyed like a situation,
+        or a pandas DataFrame (returning numpy arrays ``win``, ``total`` and ``fans``,
+        n x ``len(fan_ids)`` counts). ``format`` and ``options`` apply to each situation
+        that does not give its own. ``errors="collect"`` keeps going past a situation that
+        cannot be read (``{"error": ...}`` in its place, or an ``error`` column);
+        ``"raise"`` raises ``HandError`` naming the first.
+        """
         batch = getattr(self.module, "evaluate_many", None)
         if batch is not None:
-            return batch(self, situations, **options)
-        return evaluate_each(self._scoring("evaluate"), self, situations, options)
+            return batch(self, situations, format=format, errors=errors, options=options, **kwargs)
+        if kwargs:
+            raise HandError(f"evaluate_many takes format, errors and options, not {', '.join(kwargs)}")
+        assert self.scheme is not None
+        scheme = self.scheme if options is None else self._compile(options)
+        if isinstance(situations, Mapping) or hasattr(situations, "columns"):
+            return scheme.evaluate_columns(_columns(situations), format=format, errors=errors)
+        if isinstance(situations, (str, bytes)) or not hasattr(situations, "__iter__"):
+            raise HandError("evaluate_many takes a list of situation dicts, or columns")
+        if options is not None:
+            situations = [
+                s if not isinstance(s, Mapping) or "options" in s else {**s, "options": options} for s in situations
+            ]
+        return scheme.evaluate_list(situations, format=format, errors=errors)
 
     def settle(self, outcome: Mapping[str, Any]) -> list[int]:
         """Four payments by seat (seat 0 the dealer), positive for what a seat receives;
         they sum to zero. The keys of ``outcome`` are documented per ruleset."""
         return self._scoring("settle")(self, outcome)
+
+    @property
+    def fan_ids(self) -> tuple[Any, ...]:
+        """The pattern ids, in the order of the ``fans`` columns of ``evaluate_many``."""
+        if self.scheme is not None:
+            return tuple(self.scheme.fan_ids)
+        return tuple(self._scoring("FAN_IDS"))
 
     @property
     def name(self) -> str:
@@ -162,6 +216,15 @@ class Ruleset:
         """Waits of many 13/16-tile hands: an n x 34 boolean array, column i = kind i."""
         c, m = _rows(counts, melds)
         return self.engine.waits_batch(c, wilds, m)
+
+
+def _columns(cols: Any) -> dict[str, Any]:
+    """Columns as a dict: a pandas DataFrame's columns as numpy arrays."""
+    if hasattr(cols, "columns") and not isinstance(cols, Mapping):
+        return {str(k): cols[k].to_numpy() for k in cols.columns}
+    if not isinstance(cols, Mapping):
+        raise HandError("columns must be a dict of sequences or a DataFrame")
+    return {k: v.to_numpy() if hasattr(v, "to_numpy") else v for k, v in cols.items()}
 
 
 def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:

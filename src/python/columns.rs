@@ -47,7 +47,7 @@ fn source<'py, T: numpy::Element + Copy>(col: Option<Bound<'py, PyAny>>) -> PyRe
     Ok(Source::List(as_list(&col)?))
 }
 
-fn as_list<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+pub(super) fn as_list<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let py = col.py();
     let list = if let Ok(list) = col.cast::<PyList>() {
         list.clone().into_any()
@@ -60,7 +60,7 @@ fn as_list<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
 }
 
 /// Item `i` of `list`, borrowed (no reference is counted in or out), or the error.
-fn item(list: &Bound<'_, PyList>, i: usize) -> PyResult<*mut pyo3::ffi::PyObject> {
+pub(super) fn item(list: &Bound<'_, PyList>, i: usize) -> PyResult<*mut pyo3::ffi::PyObject> {
     // SAFETY: `list` is a live list and the GIL is held. `PyList_GetItem` checks `i`
     // against the list's length now and returns a borrowed item, or null with an
     // exception set. The item is used before any Python code can run.
@@ -351,7 +351,7 @@ impl<'py> Table<'py> {
 /// A column of text: a list of str (`None` allowed where optional), or a numpy array of
 /// fixed-width text, read in place. (Such an array hands out a new Python string per
 /// item; reading its code points costs a fraction of that.)
-enum TextColumn<'py> {
+pub(super) enum TextColumn<'py> {
     List(Bound<'py, PyList>),
     /// A one-dimensional array of `chars` UCS-4 code points an item, native byte order.
     Unicode {
@@ -361,7 +361,7 @@ enum TextColumn<'py> {
 }
 
 impl<'py> TextColumn<'py> {
-    fn new(col: &Bound<'py, PyAny>) -> PyResult<TextColumn<'py>> {
+    pub(super) fn new(col: &Bound<'py, PyAny>) -> PyResult<TextColumn<'py>> {
         if let Ok(a) = col.cast::<PyUntypedArray>() {
             let dtype = a.dtype();
             let native = match dtype.byteorder() {
@@ -380,7 +380,7 @@ impl<'py> TextColumn<'py> {
         Ok(TextColumn::List(as_list(col)?))
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             TextColumn::List(list) => list.len(),
             TextColumn::Unicode { array, .. } => array.len(),
@@ -390,7 +390,12 @@ impl<'py> TextColumn<'py> {
     /// Copies the text of row `i` (as UTF-8) to the end of `text` and returns where it
     /// stands (`None` for a `None` where `optional`); `Err(())` when the item is not text (its
     /// exception cleared).
-    fn text_of(&self, i: usize, optional: bool, text: &mut Vec<u8>) -> Result<Option<std::ops::Range<usize>>, ()> {
+    pub(super) fn text_of(
+        &self,
+        i: usize,
+        optional: bool,
+        text: &mut Vec<u8>,
+    ) -> Result<Option<std::ops::Range<usize>>, ()> {
         let start = text.len();
         match self {
             TextColumn::List(list) => {

@@ -30,7 +30,7 @@ impl PyEngine {
     #[pyo3(signature = (name, melds, tiles = None, *, standard = true, pair_kinds = None,
         seven_pairs = false, four_as_two_pairs = false, eight_pairs_and_a_half = false,
         thirteen_orphans = false, honours_and_knitted = false, knitted_straight = false,
-        all_pungs_any_pair = false, one_suit_any_pair = false, all_258 = false))]
+        all_pungs_any_pair = false, one_suit_any_pair = false, all_258 = false, wilds_beyond_copies = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -48,6 +48,7 @@ impl PyEngine {
         all_pungs_any_pair: bool,
         one_suit_any_pair: bool,
         all_258: bool,
+        wilds_beyond_copies: bool,
     ) -> PyResult<Self> {
         if !(melds == 4 || melds == 5) {
             return Err(hand_error(py, format!("melds must be 4 or 5, not {melds}")));
@@ -73,6 +74,7 @@ impl PyEngine {
             all_pungs_any_pair,
             one_suit_any_pair,
             all_258,
+            wilds_beyond_copies,
         };
         Ok(PyEngine { inner: Engine::new(name, forms, tile_set) })
     }

@@ -10,6 +10,9 @@ mod errors;
 mod hand;
 mod mcr;
 mod reproduce;
+mod scheme;
+mod score;
+mod table;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -18,6 +21,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<hand::PyHand>()?;
     m.add_class::<hand::PyMeld>()?;
     m.add_class::<engine::PyEngine>()?;
+    m.add_class::<score::PyScheme>()?;
+    m.add_function(wrap_pyfunction!(score::wild_from_indicator, m)?)?;
     m.add_function(wrap_pyfunction!(hand::tile_glyph, m)?)?;
     m.add_function(wrap_pyfunction!(hand::tile_names, m)?)?;
     m.add_function(wrap_pyfunction!(mcr::mcr_evaluate, m)?)?;

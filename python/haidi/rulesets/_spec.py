@@ -29,6 +29,9 @@ class RulesetSpec:
     forms: dict[str, Any] = field(default_factory=dict)
     #: Whether the ruleset plays with wild tiles (财神 / 混 / 惠牌).
     has_wilds: bool = False
+    #: 中发白 may stand as a concealed set when scoring (Tangshan). The engine's waits and
+    #: shanten do not know such sets.
+    dragon_sets: bool = False
     #: Where the rules come from and the readings chosen (see docs/).
     source: str = ""
 

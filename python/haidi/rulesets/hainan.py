@@ -15,10 +15,12 @@ Situation keys (keywords of ``evaluate``):
 - ``format``, ``options`` (see ``OPTIONS``). ``round_wind``, ``last_of_kind``,
   ``wall_last`` and ``kong_replacement`` are taken and ignored (no 番 of the text).
 
-``evaluate`` returns ``{"win", "complete", "discard_win", "self_drawn", "fans": [{"id",
-"name", "name_en"}], "form", "arrangement", "reason"}``: ``complete`` says whether the
-tiles form a winning shape, ``discard_win`` whether that shape may win on a discard (it has
-a 番), ``win`` whether this situation is a win.
+``evaluate`` returns the result every ruleset returns (``win``, ``total``, ``fans``,
+``reason``, ``form``, ``arrangement``, ``groups``) and ``complete`` (the tiles form a
+winning shape), ``discard_win`` (that shape may win on a discard: it has a 番) and
+``self_drawn``; ``win`` says whether this situation is a win. ``total`` is what each other
+player pays on a self-drawn win under the default table (20), for any complete hand:
+the payment never depends on how many 番. Each fan's ``value`` is 1.
 
 Outcome record of ``settle`` (a dict):
 
@@ -45,8 +47,31 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._core import Hand, HandError
+from .._core import HandError
 from . import _outcome as oc
+from ._scheme import (
+    FORMAT,
+    HAND,
+    KINDS_258,
+    ROUND_WIND_KEY,
+    SEAT_WIND,
+    SEAT_WIND_KEY,
+    WIN,
+    Option,
+    Pattern,
+    Q,
+    Scoring,
+    build,
+    exists,
+    flag,
+    flag_key,
+    form,
+    ignored_flag,
+    key,
+    kinds,
+    pairs,
+    triplets,
+)
 from ._spec import ALL_TILES, RulesetSpec
 
 if TYPE_CHECKING:
@@ -66,170 +91,98 @@ SPEC = RulesetSpec(
     source="seed 002; see docs/hainan.md",
 )
 
-OPTIONS: dict[str, Any] = {
-    "discard_each": 10,  # 平胡: each player other than the discarder pays
-    "discard_discarder": 20,  # 平胡: the discarder pays
-    "self_drawn_each": 20,  # 自摸: each other player pays
-    "exposed_kong_each": 10,  # 明杠 and 补杠: each other player pays
-    "concealed_kong_each": 20,  # 暗杠: each other player pays
-    "streak_discard_add": 10,  # a streak step adds this to the dealer's amounts after a 平胡
-    "streak_growth": "linear",  # after a 自摸 each streak step adds one more time ("exponential": doubles)
-    "white_dragon": False,  # a pung of 白 is a 番 too (the text's second list: 中发白)
-    "concealed_kong_keeps_concealed": False,  # 门清 with an 暗杠 (the text: no 杠 of any kind)
-    "flower_order": "seed",  # seat flowers: "seed" (春梅 夏兰 秋菊 冬竹) or "mcr" (春梅 夏兰 秋竹 冬菊)
-    "kongs_paid_on_draw": True,  # kongs are paid in a drawn hand (黄庄)
-    "bao_kongs_as_pungs": True,  # 包牌: a kong claimed from a discard counts as a pung
-}
+#: The options (docs/hainan.md has the table).
+OPTIONS: tuple[Option, ...] = (
+    Option("discard_each", 10, "平胡: each player other than the discarder pays"),
+    Option("discard_discarder", 20, "平胡: the discarder pays"),
+    Option("self_drawn_each", 20, "自摸: each other player pays"),
+    Option("exposed_kong_each", 10, "明杠 and 补杠: each other player pays"),
+    Option("concealed_kong_each", 20, "暗杠: each other player pays"),
+    Option("streak_discard_add", 10, "a streak step adds this to the dealer's amounts after a 平胡"),
+    Option(
+        "streak_growth",
+        "linear",
+        "after a 自摸 each streak step adds one more time (linear) or doubles (exponential)",
+        choices=("linear", "exponential"),
+    ),
+    Option("white_dragon", False, "a pung of 白 is a 番 too (the text's second list: 中发白)", acts="evaluate"),
+    Option("concealed_kong_keeps_concealed", False, "门清 with an 暗杠 (the text: no 杠 of any kind)", acts="evaluate"),
+    Option(
+        "flower_order",
+        "seed",
+        "seat flowers: seed (春梅 夏兰 秋菊 冬竹) or mcr (春梅 夏兰 秋竹 冬菊)",
+        choices=("seed", "mcr"),
+        acts="evaluate",
+    ),
+    Option("kongs_paid_on_draw", True, "kongs are paid in a drawn hand (黄庄)"),
+    Option("bao_kongs_as_pungs", True, "包牌: a kong claimed from a discard counts as a pung"),
+)
 
-#: The 11 番 of the text (A, 1-11), in its order: id, Chinese name, English name.
+#: Flowers 1f-8f are 春夏秋冬梅兰竹菊; each seat's two, seat 0 the dealer:
+#: "庄家摸春或梅,庄家下家摸夏或兰,庄家对家摸秋或菊,庄家上家摸冬或竹".
+SEAT_FLOWERS = {"seed": ("15f", "26f", "38f", "47f"), "mcr": ("15f", "26f", "37f", "48f")}
+
+_KEYS = (
+    HAND,
+    WIN,
+    FORMAT,
+    flag_key("self_drawn"),
+    flag_key("robbing_kong"),
+    key("seat", "seat"),
+    SEAT_WIND_KEY,
+    key("flowers", "flowers"),
+    ROUND_WIND_KEY,
+    # No 番 of the text, taken so that one situation file serves several rulesets.
+    ignored_flag("last_of_kind"),
+    ignored_flag("wall_last"),
+    ignored_flag("kong_replacement"),
+)
+
+
+def patterns(options: Mapping[str, Any]) -> tuple[Pattern, ...]:
+    """The 11 番 of the text (A, 1-11), in its order; each counts once (value 1)."""
+    dragons = kinds("567z" if options["white_dragon"] else "67z")
+    declared = Q.exposed if options["concealed_kong_keeps_concealed"] else Q.declared
+    return (
+        Pattern("all_chows", "只吃不碰", "only chows and one pair", 1, form("standard") & (Q.triplets == 0)),
+        Pattern("concealed", "门清", "no chow, pung or kong declared", 1, declared == 0),
+        Pattern("all_pungs", "碰碰胡", "all pungs", 1, form("standard") & (Q.chows == 0)),
+        Pattern("one_suit", "清一色", "one suit", 1, (Q.suits == 1) & (Q.honours == 0)),
+        Pattern("pair_258", "二五八将", "a 2, 5 or 8 pair", 1, form("standard") & exists(pairs(KINDS_258))),
+        Pattern("robbing_kong", "抢杠", "robbing a kong", 1, flag("robbing_kong")),
+        Pattern("dragon_pung", "中发刻", "a pung of 中 or 发", 1, exists(triplets(dragons))),
+        Pattern("seat_flower", "本位花", "the flower of one's seat", 1, Q.seat_flower == 1),
+        Pattern("seat_wind_pung", "本位风刻", "a pung of one's seat wind", 1, exists(triplets(SEAT_WIND))),
+        Pattern("thirteen_orphans", "十三幺", "thirteen orphans", 1, form("thirteen_orphans")),
+        Pattern("seven_pairs", "七对", "seven pairs", 1, form("seven_pairs")),
+    )
+
+
+#: The 番 with the default options, by id: (Chinese name, English name).
 FANS: dict[str, tuple[str, str]] = {
-    "all_chows": ("只吃不碰", "only chows and one pair"),
-    "concealed": ("门清", "no chow, pung or kong declared"),
-    "all_pungs": ("碰碰胡", "all pungs"),
-    "one_suit": ("清一色", "one suit"),
-    "pair_258": ("二五八将", "a 2, 5 or 8 pair"),
-    "robbing_kong": ("抢杠", "robbing a kong"),
-    "dragon_pung": ("中发刻", "a pung of 中 or 发"),
-    "seat_flower": ("本位花", "the flower of one's seat"),
-    "seat_wind_pung": ("本位风刻", "a pung of one's seat wind"),
-    "thirteen_orphans": ("十三幺", "thirteen orphans"),
-    "seven_pairs": ("七对", "seven pairs"),
+    p.id: (p.name, p.name_en) for p in patterns({"white_dragon": False, "concealed_kong_keeps_concealed": False})
 }
 
-#: Flowers 1f-8f are 春夏秋冬梅兰竹菊; the seat each belongs to, seat 0 the dealer.
-SEAT_FLOWERS = {
-    # "庄家摸春或梅,庄家下家摸夏或兰,庄家对家摸秋或菊,庄家上家摸冬或竹"
-    "seed": {"1f": 0, "5f": 0, "2f": 1, "6f": 1, "3f": 2, "8f": 2, "4f": 3, "7f": 3},
-    "mcr": {"1f": 0, "5f": 0, "2f": 1, "6f": 1, "3f": 2, "7f": 2, "4f": 3, "8f": 3},
-}
 
-_WIND_TILES = ("1z", "2z", "3z", "4z")
-#: Keys of the MCR situation that change no 番 here, taken so one situation file serves
-#: several rulesets (Hainan has no 杠上花, 海底 or 和绝张 番).
-_IGNORED = {"round_wind", "last_of_kind", "wall_last", "kong_replacement"}
-_KEYS = {"hand", "win", "self_drawn", "robbing_kong", "seat", "seat_wind", "flowers", "format", "options", *_IGNORED}
-
-
-def _fan(fid: str) -> dict[str, Any]:
-    name, en = FANS[fid]
-    return {"id": fid, "name": name, "name_en": en}
-
-
-def _flowers(value: Any, fmt: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        value = "".join(str(v) for v in value)
-    if not isinstance(value, str):
-        raise HandError(f"hainan needs the flower tiles held (e.g. '15f'), not {value!r}")
-    h = Hand(value, fmt) if value else None
-    if h is not None and (h.size or h.melds):
-        raise HandError(f"flowers must be flower tiles 1f-8f, not {value!r}")
-    return list(h.flowers) if h is not None else []
-
-
-def _arrangement_fans(arr: dict[str, Any], hand: Hand, seat: int, flowers: list[str], opt: dict[str, Any]) -> list[str]:
-    groups = arr["groups"]
-    form = arr["form"]
-    sets = [g for g in groups if g["kind"] != "pair"]
-    pairs = [g for g in groups if g["kind"] == "pair"]
-    tiles = oc.all_tiles(hand)
-    found = []
-    if form == "standard" and all(g["kind"] == "chow" for g in sets):
-        found.append("all_chows")
-    declared = [m for m in hand.melds if m.kind != "concealed_kong" or not opt["concealed_kong_keeps_concealed"]]
-    if not declared:
-        found.append("concealed")
-    if form == "standard" and all(g["kind"] in ("pung", "kong") for g in sets):
-        found.append("all_pungs")
-    if len({oc.suit(t) for t in tiles}) == 1 and oc.suit(tiles[0]) != "z":
-        found.append("one_suit")
-    if form == "standard" and pairs and oc.suit(pairs[0]["tiles"][0]) != "z":
-        if oc.rank(pairs[0]["tiles"][0]) in (2, 5, 8):
-            found.append("pair_258")
-    dragons = {"6z", "7z"} | ({"5z"} if opt["white_dragon"] else set())
-    pungs = {g["tiles"][0] for g in sets if g["kind"] in ("pung", "kong")}
-    if pungs & dragons:
-        found.append("dragon_pung")
-    owner = SEAT_FLOWERS[opt["flower_order"]]
-    if any(owner[f] == seat for f in flowers):
-        found.append("seat_flower")
-    if _WIND_TILES[seat] in pungs:
-        found.append("seat_wind_pung")
-    if form == "thirteen_orphans":
-        found.append("thirteen_orphans")
-    if form == "seven_pairs":
-        found.append("seven_pairs")
-    return found
-
-
-def _seat(situation: Mapping[str, Any]) -> int:
-    s = situation.get("seat")
-    w = situation.get("seat_wind")
-    if s is not None and w is not None and oc.seat(s, "seat") != oc.seat(w, "seat_wind"):
-        raise HandError("seat and seat_wind disagree")
-    if s is not None:
-        return oc.seat(s, "seat")
-    if w is not None:
-        if not (isinstance(w, str) and w.upper() in oc.WINDS and len(w) == 1):
-            raise HandError(f"seat_wind must be E, S, W or N, not {w!r}")
-        return oc.seat(w, "seat_wind")
-    return 0
-
-
-def _options(given: Any) -> dict[str, Any]:
-    opt = oc.options(OPTIONS, given, "hainan")
-    if opt["flower_order"] not in SEAT_FLOWERS:
-        raise HandError("option flower_order is 'seed' or 'mcr'")
-    if opt["streak_growth"] not in ("linear", "exponential"):
-        raise HandError("option streak_growth is 'linear' or 'exponential'")
-    return opt
-
-
-def evaluate(ruleset: Ruleset, **situation: Any) -> dict[str, Any]:
-    """Judges one Hainan win: its 番, and whether it may win on a discard.
-
-    Raises:
-        haidi.HandError: bad notation, wrong size, unknown keys, contradictory flags.
-    """
-    oc.unknown_keys(situation, _KEYS, "hainan")
-    opt = _options(situation.get("options"))
-    fmt = situation.get("format", "compact")
-    self_drawn = oc.flag(situation.get("self_drawn", False), "self_drawn")
-    robbing = oc.flag(situation.get("robbing_kong", False), "robbing_kong")
-    if self_drawn and robbing:
-        raise HandError("抢杠 is a win on another player's kong tile, not self-drawn")
-    seat = _seat(situation)
-    hand, _ = oc.complete_hand(ruleset, situation.get("hand"), situation.get("win"), fmt)
-    flowers = list(hand.flowers) + _flowers(situation.get("flowers"), fmt)
-    if len(set(flowers)) != len(flowers):
-        raise HandError("each flower is in the set once")
-    base = {"self_drawn": self_drawn, "fans": []}
-    arrs = ruleset.decompose(hand)
-    if not arrs:
-        empty = {"form": None, "arrangement": None, "reason": "not a complete hand"}
-        return {"win": False, "complete": False, "discard_win": False, **base, **empty}
-    best = None
-    for arr in arrs:
-        fans = _arrangement_fans(arr, hand, seat, flowers, opt) + (["robbing_kong"] if robbing else [])
-        if best is None or len(fans) > len(best[1]):
-            best = (arr, fans)
-    assert best is not None
-    arr, fans = best
-    ids = [f for f in FANS if f in fans]
-    discard_win = bool(ids)
-    win = self_drawn or discard_win
-    reason = None if win else "有番才能胡: no 番, so this hand wins only self-drawn"
-    return {
-        "win": win,
-        "complete": True,
-        "discard_win": discard_win,
-        "self_drawn": self_drawn,
-        "fans": [_fan(f) for f in ids],
-        "form": arr["form"],
-        "arrangement": oc.arrangement_text(arr["groups"]),
-        "reason": reason,
-    }
+def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The scoring data for these options."""
+    return build(
+        SPEC,
+        keys=_KEYS,
+        patterns=patterns(options),
+        results=[
+            ("complete", "complete"),
+            ("discard_win", "rule", Q.fan_count >= 1),
+            ("self_drawn", "flag", "self_drawn"),
+        ],
+        refuse=[
+            (flag("self_drawn") & flag("robbing_kong"), "抢杠 is a win on another player's kong tile, not self-drawn")
+        ],
+        no_win=[(~flag("self_drawn") & (Q.fan_count == 0), "有番才能胡: no 番, so this hand wins only self-drawn")],
+        scoring=Scoring(total=("fixed", 20), rank=("fan_count",)),
+        seat_flowers=SEAT_FLOWERS[options["flower_order"]],
+        unwon="last_tile",
+    )
 
 
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
@@ -258,12 +211,13 @@ def bao_pairs(claims: Any, opt: Mapping[str, Any]) -> set[tuple[int, int]]:
     上家, or punged three times from the feeder."""
     if claims is None:
         return set()
-    if not isinstance(claims, list):
-        raise HandError("claims must be a list of {by, from, meld}")
+    if not isinstance(claims, list) or len(claims) > _MAX_CLAIMS:
+        raise HandError(f"claims must be a list of at most {_MAX_CLAIMS} {{by, from, meld}}")
     chows: Counter[tuple[int, int]] = Counter()
     pungs: Counter[tuple[int, int]] = Counter()
     for i, c in enumerate(claims):
         c = oc.mapping(c, f"claims[{i}]")
+        oc.known_keys(c, ("by", "from", "meld"), f"claims[{i}]")
         by, frm = oc.seat(c.get("by"), f"claims[{i}].by"), oc.seat(c.get("from"), f"claims[{i}].from")
         meld = c.get("meld")
         if by == frm:
@@ -288,12 +242,19 @@ def _streak_amount(amount: int, involves_dealer: bool, streak: int, self_drawn: 
     return amount + opt["streak_discard_add"] * streak
 
 
+#: Bounds of a record: a dealer cannot win a hundred hands running, and a hand holds
+#: few claims and kongs.
+_MAX_STREAK, _MAX_CLAIMS, _MAX_KONGS = 100, 64, 16
+_OUTCOME_KEYS = {"winner", "winners", "discarder", "dealer", "dealer_streak", "kongs", "claims", "wall_last", "options"}
+
+
 def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     """Four payments by seat for a Hainan outcome record (keys in the module docstring)."""
     outcome = oc.mapping(outcome, "outcome")
-    opt = _options(outcome.get("options"))
-    dealer = 0 if outcome.get("dealer") is None else oc.seat(outcome["dealer"], "dealer")
-    streak = oc.count(outcome.get("dealer_streak", 0), "dealer_streak")
+    oc.known_keys(outcome, _OUTCOME_KEYS, "outcome")
+    opt = ruleset.options(outcome.get("options"))
+    dealer = oc.optional_seat(outcome, "dealer") or 0
+    streak = oc.count(outcome.get("dealer_streak", 0), "dealer_streak", high=_MAX_STREAK)
     discarder = oc.optional_seat(outcome, "discarder")
     winner = oc.optional_seat(outcome, "winner")
     claimants = outcome.get("winners")
@@ -313,7 +274,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         raise HandError("the winner cannot be the discarder")
     if winner is None and discarder is not None:
         raise HandError("a discarder without a winner")
-    if winner is not None and discarder is not None and outcome.get("wall_last"):
+    if winner is not None and discarder is not None and oc.flag(outcome.get("wall_last", False), "wall_last"):
         raise HandError("the last tile of the wall is not discarded (最后一张不用打出): no discard win on it")
     self_drawn = winner is not None and discarder is None
     pay = [0, 0, 0, 0]
@@ -344,10 +305,11 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
                 move(s, winner, opt["discard_discarder"] if s == discarder else opt["discard_each"])
     if winner is not None or opt["kongs_paid_on_draw"]:
         kongs = outcome.get("kongs") or []
-        if not isinstance(kongs, list):
-            raise HandError("kongs must be a list of {seat, kind}")
+        if not isinstance(kongs, list) or len(kongs) > _MAX_KONGS:
+            raise HandError(f"kongs must be a list of at most {_MAX_KONGS} {{seat, kind}}")
         for i, k in enumerate(kongs):
             k = oc.mapping(k, f"kongs[{i}]")
+            oc.known_keys(k, ("seat", "kind"), f"kongs[{i}]")
             owner = oc.seat(k.get("seat"), f"kongs[{i}].seat")
             kind = k.get("kind")
             if kind not in ("exposed", "added", "concealed"):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
+from ._scheme import Option
 from ._spec import ALL_TILES, RulesetSpec
 
 if TYPE_CHECKING:
@@ -93,8 +94,25 @@ _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbin
 evaluate = _core.mcr_evaluate
 
 
+#: The options (docs/mcr-fans.md): ``concealed_and_melded_kong`` is also a situation key.
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "concealed_and_melded_kong",
+        False,
+        "score ChineseOfficialMahjongHelper's 明暗杠 (5) for one concealed and one melded kong, not 明杠 + 暗杠 (3)",
+        acts="evaluate",
+    ),
+)
+
+
 def evaluate_many(
-    ruleset: Ruleset, situations: Any, *, format: str = "compact", concealed_and_melded_kong: bool = False
+    ruleset: Ruleset,
+    situations: Any,
+    *,
+    format: str = "compact",
+    errors: str = "raise",
+    options: Any = None,
+    concealed_and_melded_kong: bool | None = None,
 ) -> Any:
     """Scores many situations with the GIL released.
 
@@ -104,15 +122,38 @@ def evaluate_many(
             situation, or a pandas DataFrame (returns a dict of numpy arrays ``win``
             (bool), ``total`` (int32) and ``fans``: n x 82 counts by fan id, column 0
             being the optional 明暗杠).
+        options: ``{"concealed_and_melded_kong": bool}`` (also a keyword of its own).
     """
+    opts = ruleset.options(options)
+    if concealed_and_melded_kong is not None:
+        opts["concealed_and_melded_kong"] = _core_flag(concealed_and_melded_kong)
+    mingangang = opts["concealed_and_melded_kong"]
+    if errors not in ("raise", "collect"):
+        raise _core.HandError(f"errors must be 'raise' or 'collect', not {errors!r}")
     if isinstance(situations, Mapping) or hasattr(situations, "columns"):
-        return _columns(situations, format, concealed_and_melded_kong)
+        return _columns(situations, format, mingangang, errors)
     if isinstance(situations, (str, bytes)):
         raise _core.HandError("evaluate_many takes a list of situations or columns")
-    return _core.mcr_evaluate_many(list(situations), format=format, concealed_and_melded_kong=concealed_and_melded_kong)
+    situations = list(situations)
+    if errors == "collect":
+        return [_one_or_error(ruleset, s, format, mingangang) for s in situations]
+    return _core.mcr_evaluate_many(situations, format=format, concealed_and_melded_kong=mingangang)
 
 
-def _columns(cols: Any, format: str, mingangang: bool) -> dict[str, np.ndarray]:
+def _core_flag(v: Any) -> bool:
+    if not isinstance(v, (bool, np.bool_)):
+        raise _core.HandError(f"concealed_and_melded_kong must be True or False, not {v!r}")
+    return bool(v)
+
+
+def _one_or_error(ruleset: Ruleset, s: Any, format: str, mingangang: bool) -> dict[str, Any]:
+    try:
+        return _core.mcr_evaluate_many([s], format=format, concealed_and_melded_kong=mingangang)[0]  # type: ignore[no-any-return]
+    except _core.HandError as e:
+        return {"error": str(e).removeprefix("situation 0: ")}
+
+
+def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str, np.ndarray]:
     keys = list(cols.columns) if hasattr(cols, "columns") else list(cols)
     if "hand" not in keys or "win" not in keys:
         raise _core.HandError("columns need at least 'hand' and 'win'")

@@ -1,0 +1,700 @@
+//! `haidi._core.Scheme`: the scoring engine of the regional rulesets (`crate::score`)
+//! for Python. A situation is read in Rust, key by key, the same way from keyword
+//! arguments, from a dict of a list or from a row of columns; scoring runs without the
+//! GIL; results are dicts of one shape for every ruleset.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use rayon::prelude::*;
+
+use super::errors::{hand_error, to_py};
+use super::hand::PyHand;
+use super::scheme::{read, str_tuple};
+use crate::error::{HandError, Result as CoreResult};
+use crate::hand::MeldKind;
+use crate::notation::Format;
+use crate::score::arrange::Form;
+use crate::score::evaluate::{evaluate, Item, Scored};
+use crate::score::group::{write_groups, write_loose, Group};
+use crate::score::rule::{Context, Rule};
+use crate::score::scheme::Scheme;
+use crate::score::situation::{Prepared, Reader, Value};
+use crate::tiles;
+
+/// A result key beyond those every ruleset has, and how it is worked out.
+enum Extra {
+    /// A flag of the situation.
+    Flag(u8),
+    /// How many times the patterns of these classes count.
+    Classes(u32),
+    /// 2 to the total (Tangshan's points), 0 without a win.
+    PowTwoTotal,
+    Complete,
+    /// A rule judged after scoring (false for a hand that is not complete).
+    Rule(Rule),
+    WildKinds,
+    Const(Py<PyAny>),
+    Role,
+    Face,
+    /// The face plus a base, for a complete winning hand.
+    FacePlus(i32),
+    /// The value, or this for a limit hand (Longgang's 台: 3 for 腊子).
+    ValueOr(i32),
+    Lazi,
+    /// A table by the value (as in `ValueOr`), for a complete winning hand (跟胡数).
+    Follow(Vec<i32>, i32),
+    Instant,
+    FaceItems,
+    Wait,
+    VoidWilds,
+    /// The fans again, under another name.
+    Fans,
+    Value,
+}
+
+/// The Python side of a scheme's results.
+struct Output {
+    /// Entry dicts of the patterns (count 1), and for a player who did not win.
+    entries: Vec<Py<PyDict>>,
+    loser_entries: Vec<Py<PyDict>>,
+    extras: Vec<(Py<PyString>, Extra)>,
+    template: Py<PyDict>,
+    ids: Py<PyTuple>,
+    /// What voided patterns are said to be voided by (`explain`).
+    exclusion_text: String,
+}
+
+/// The scoring of one ruleset (with one set of options).
+#[pyclass(name = "Scheme", module = "haidi._core", frozen)]
+pub struct PyScheme {
+    scheme: Arc<Scheme>,
+    out: Output,
+    /// Builds the scheme for a dict of options (the ruleset's Python `compile`).
+    compile: Option<Py<PyAny>>,
+    /// Situation keys that are options (read into `options`).
+    option_keys: Vec<String>,
+}
+
+const COMMON: [&str; 7] = ["win", "total", "fans", "reason", "form", "arrangement", "groups"];
+
+fn seq<'py>(o: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    o.try_iter()?.collect()
+}
+
+#[pymethods]
+impl PyScheme {
+    /// Builds a scheme from the data of `haidi.rulesets._scheme.build`.
+    #[new]
+    fn new(py: Python<'_>, data: &Bound<'_, PyDict>) -> PyResult<Self> {
+        let scheme = read(data)?;
+        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+            data.get_item(k)?.ok_or_else(|| hand_error(py, format!("ruleset data: {k} missing")))
+        };
+        let mut entries = vec![];
+        let mut loser_entries = vec![];
+        for p in seq(&get("patterns")?)? {
+            let p = p.cast_into::<PyDict>()?;
+            let e = p.get_item("entry")?.ok_or_else(|| hand_error(py, "a pattern needs its entry"))?;
+            let e = e.cast_into::<PyDict>()?;
+            let le = match p.get_item("loser_entry")? {
+                Some(le) if !le.is_none() => le.cast_into::<PyDict>()?,
+                _ => e.clone(),
+            };
+            entries.push(e.unbind());
+            loser_entries.push(le.unbind());
+        }
+        let template = PyDict::new(py);
+        for k in COMMON {
+            template.set_item(PyString::intern(py, k), py.None())?;
+        }
+        let mut extras = vec![];
+        let names = &scheme;
+        for r in seq(&get("results")?)? {
+            let parts = seq(&r)?;
+            let key = parts[0].extract::<String>()?;
+            let kind = parts[1].extract::<String>()?;
+            let arg = parts.get(2);
+            let need = || arg.ok_or_else(|| hand_error(py, format!("result key {key}: needs an argument")));
+            let extra = match kind.as_str() {
+                "flag" => Extra::Flag(
+                    names
+                        .flag(&need()?.extract::<String>()?)
+                        .ok_or_else(|| hand_error(py, format!("result key {key}: no such flag")))?,
+                ),
+                "classes" => Extra::Classes(need()?.extract::<Vec<u8>>()?.iter().fold(0, |m, c| m | 1 << c)),
+                "pow2_total" => Extra::PowTwoTotal,
+                "complete" => Extra::Complete,
+                "rule" => Extra::Rule(super::scheme::read_rule(need()?, names)?),
+                "wild_kinds" => Extra::WildKinds,
+                "const" => Extra::Const(need()?.clone().unbind()),
+                "role" => Extra::Role,
+                "face" => Extra::Face,
+                "face_plus" => Extra::FacePlus(need()?.extract()?),
+                "value_or" => Extra::ValueOr(need()?.extract()?),
+                "lazi" => Extra::Lazi,
+                "follow" => {
+                    let (table, lazi): (Vec<i32>, i32) = need()?.extract()?;
+                    Extra::Follow(table, lazi)
+                }
+                "instant" => Extra::Instant,
+                "face_items" => Extra::FaceItems,
+                "wait" => Extra::Wait,
+                "void_wilds" => Extra::VoidWilds,
+                "fans" => Extra::Fans,
+                "value" => Extra::Value,
+                other => return Err(hand_error(py, format!("result key {key}: unknown kind {other:?}"))),
+            };
+            let key = PyString::intern(py, &key);
+            template.set_item(&key, py.None())?;
+            extras.push((key.unbind(), extra));
+        }
+        let ids = str_tuple(py, &super::scheme::ids(&scheme))?.unbind();
+        let exclusion_text = match data.get_item("exclusion_text")? {
+            Some(t) if !t.is_none() => t.extract()?,
+            _ => "excluded (不计)".to_string(),
+        };
+        let compile = data.get_item("compile")?.filter(|c| !c.is_none()).map(Bound::unbind);
+        let option_keys = match data.get_item("option_keys")? {
+            Some(k) if !k.is_none() => k.extract()?,
+            _ => vec![],
+        };
+        Ok(PyScheme {
+            scheme: Arc::new(scheme),
+            out: Output { entries, loser_entries, extras, template: template.unbind(), ids, exclusion_text },
+            compile,
+            option_keys,
+        })
+    }
+
+    /// The ids of the patterns, in the order of the `fans` columns of `evaluate_many`.
+    #[getter]
+    fn fan_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        self.out.ids.bind(py).clone()
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.scheme.name
+    }
+
+    /// The situation keys this scheme reads.
+    #[getter]
+    fn keys(&self) -> Vec<String> {
+        self.scheme.keys.iter().map(|k| k.name.clone()).chain(self.option_keys.iter().cloned()).collect()
+    }
+
+    /// Scores one situation given as keyword arguments (the ruleset's situation keys,
+    /// and `options`).
+    #[pyo3(signature = (**situation))]
+    fn evaluate<'py>(slf: &Bound<'py, Self>, situation: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let this = slf.get();
+        let empty;
+        let situation = match situation {
+            Some(d) => d,
+            None => {
+                empty = PyDict::new(py);
+                &empty
+            }
+        };
+        let other = this.scheme_for(py, situation)?;
+        let s = other.as_ref().map_or(this, |o| o.get());
+        let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
+        let scored = evaluate(&s.scheme, &p);
+        s.result(py, &p, &scored)
+    }
+
+    /// How many arrangements and placements scoring this situation tries (to measure
+    /// the search).
+    #[pyo3(signature = (**situation))]
+    fn search_size(slf: &Bound<'_, Self>, situation: Option<&Bound<'_, PyDict>>) -> PyResult<u32> {
+        let py = slf.py();
+        let this = slf.get();
+        let empty = PyDict::new(py);
+        let situation = situation.unwrap_or(&empty);
+        let other = this.scheme_for(py, situation)?;
+        let s = other.as_ref().map_or(this, |o| o.get());
+        let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
+        Ok(evaluate(&s.scheme, &p).tried)
+    }
+
+    /// Scores a list of situation dicts (returning a list of results) with the GIL
+    /// released. `format` and `options` apply to each situation that gives none.
+    /// `errors="collect"` puts `{"error": message}` where a situation cannot be read;
+    /// `"raise"` raises `HandError` naming the first.
+    #[pyo3(signature = (situations, *, format = "compact", errors = "raise"))]
+    fn evaluate_list<'py>(
+        slf: &Bound<'py, Self>,
+        situations: &Bound<'py, PyAny>,
+        format: &str,
+        errors: &str,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let collect = collect_errors(py, errors)?;
+        let fmt = super::convert::format(py, format)?;
+        let items = match situations.cast::<PyList>() {
+            Ok(l) => l.iter().collect::<Vec<_>>(),
+            Err(_) => seq(situations)
+                .map_err(|_| hand_error(py, "evaluate_many takes a list of situation dicts, or columns"))?,
+        };
+        let this = slf.get();
+        let mut work: Vec<CoreResult<(Option<Py<PyScheme>>, Prepared)>> = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let read = (|| -> PyResult<(Option<Py<PyScheme>>, Prepared)> {
+                let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "a situation is a dict"))?;
+                let other = this.scheme_for(py, d)?;
+                let s = other.as_ref().map_or(this, |o| o.get());
+                let p = s.prepare(d, Some(fmt)).map_err(|e| to_py(py, e))?;
+                Ok((other, p))
+            })();
+            match read {
+                Ok(x) => work.push(Ok(x)),
+                Err(e) if collect => work.push(Err(HandError::invalid(e.value(py).to_string()))),
+                Err(e) => return Err(hand_error(py, format!("situation {i}: {}", e.value(py)))),
+            }
+        }
+        fn scheme_of<'s>(this: &'s PyScheme, o: &'s Option<Py<PyScheme>>) -> &'s PyScheme {
+            o.as_ref().map_or(this, |o| o.get())
+        }
+        let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
+            work.iter().map(|w| w.as_ref().ok().map(|(s, p)| (scheme_of(this, s).scheme.clone(), p))).collect();
+        let scored: Vec<Option<Scored>> = py.detach(|| score_all(&jobs));
+        let out = PyList::empty(py);
+        for (w, s) in work.iter().zip(scored) {
+            match (w, s) {
+                (Ok((scheme, p)), Some(s)) => out.append(scheme_of(this, scheme).result(py, p, &s)?)?,
+                (Err(e), _) => {
+                    let d = PyDict::new(py);
+                    d.set_item("error", e.to_string())?;
+                    out.append(d)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// Scores columns: a dict of equal-length sequences or numpy arrays keyed like a
+    /// situation. Returns numpy arrays `win` (bool), `total` (int32) and `fans` (n x
+    /// patterns, uint8 counts in the order of `fan_ids`), and `error` (None or the
+    /// message, by row) with `errors="collect"`.
+    #[pyo3(signature = (columns, *, format = "compact", errors = "raise", options = None))]
+    fn evaluate_columns<'py>(
+        slf: &Bound<'py, Self>,
+        columns: &Bound<'py, PyDict>,
+        format: &str,
+        errors: &str,
+        options: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let collect = collect_errors(py, errors)?;
+        let fmt = super::convert::format(py, format)?;
+        let this = slf.get();
+        let other = match options {
+            Some(o) if !o.is_none() => {
+                let d = PyDict::new(py);
+                d.set_item("options", o)?;
+                this.scheme_for(py, &d)?
+            }
+            _ => None,
+        };
+        let s = other.as_ref().map_or(this, |o| o.get());
+        super::table::evaluate_columns(py, s, columns, fmt, collect)
+    }
+}
+
+/// The wild kind an indicator tile names (开混, 惠坯): the next kind in its suit, 9 to 1,
+/// the winds in turn, the dragons 中→发→白→中.
+#[pyfunction]
+pub fn wild_from_indicator(py: Python<'_>, indicator: &str) -> PyResult<String> {
+    let t = crate::notation::parse_tile(indicator, Format::Compact).map_err(|e| to_py(py, e))?;
+    Ok(tiles::name(crate::score::situation::next_kind(t)))
+}
+
+fn collect_errors(py: Python<'_>, errors: &str) -> PyResult<bool> {
+    match errors {
+        "raise" => Ok(false),
+        "collect" => Ok(true),
+        other => Err(hand_error(py, format!("errors must be 'raise' or 'collect', not {other:?}"))),
+    }
+}
+
+/// Scores many prepared situations, spread over the pool when there are enough.
+pub fn score_all(jobs: &[Option<(Arc<Scheme>, &Prepared)>]) -> Vec<Option<Scored>> {
+    let one = |j: &Option<(Arc<Scheme>, &Prepared)>| j.as_ref().map(|(s, p)| evaluate(s, p));
+    if crate::batch::parallel_enabled() && jobs.len() >= 64 {
+        jobs.par_iter().with_min_len(16).map(one).collect()
+    } else {
+        jobs.iter().map(one).collect()
+    }
+}
+
+/// A Python value as the situation reader takes it.
+pub fn value<'a>(o: &'a Bound<'_, PyAny>) -> Value<'a> {
+    if o.is_none() {
+        return Value::None;
+    }
+    if let Ok(b) = o.cast::<PyBool>() {
+        return Value::Bool(b.is_true());
+    }
+    if let Ok(s) = o.cast::<PyString>() {
+        return match s.to_str() {
+            Ok(t) => Value::Str(t),
+            Err(_) => Value::Other("str that is not valid text".into()),
+        };
+    }
+    if let Ok(i) = o.cast::<PyInt>() {
+        return match i.extract::<i64>() {
+            Ok(v) => Value::Int(v),
+            Err(_) => Value::Other("int too large".into()),
+        };
+    }
+    if let Ok(f) = o.cast::<PyFloat>() {
+        return Value::Float(f.value());
+    }
+    if let Ok(h) = o.cast::<PyHand>() {
+        return Value::Hand(Box::new(h.get().inner.clone()));
+    }
+    if let Ok(l) = o.cast::<PyList>() {
+        return Value::List(l.iter().map(|x| owned(&x)).collect());
+    }
+    if let Ok(t) = o.cast::<PyTuple>() {
+        return Value::List(t.iter().map(|x| owned(&x)).collect());
+    }
+    let type_name = o.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    // numpy scalars: bool_ is a flag, integers are integers, floats floats.
+    if type_name == "bool" || type_name == "bool_" {
+        if let Ok(b) = o.extract::<bool>() {
+            return Value::Bool(b);
+        }
+    }
+    if type_name.starts_with("int") || type_name.starts_with("uint") {
+        if let Ok(v) = o.extract::<i64>() {
+            return Value::Int(v);
+        }
+    }
+    if type_name.starts_with("float") {
+        if let Ok(v) = o.extract::<f64>() {
+            return Value::Float(v);
+        }
+    }
+    Value::Other(type_name)
+}
+
+/// An item of a list (wilds or flowers named one by one): its text copied.
+fn owned(o: &Bound<'_, PyAny>) -> Value<'static> {
+    match value(o) {
+        Value::Str(t) => Value::Text(t.to_string()),
+        Value::None => Value::None,
+        Value::Bool(b) => Value::Bool(b),
+        Value::Int(i) => Value::Int(i),
+        Value::Float(f) => Value::Float(f),
+        Value::Hand(h) => Value::Hand(h),
+        Value::Text(t) => Value::Text(t),
+        Value::List(_) => Value::Other("list inside a list".into()),
+        Value::Other(t) => Value::Other(t),
+    }
+}
+
+impl PyScheme {
+    /// The scheme for a situation when its `options` (or option keys) ask for another
+    /// than this one.
+    fn scheme_for(&self, py: Python<'_>, situation: &Bound<'_, PyDict>) -> PyResult<Option<Py<PyScheme>>> {
+        let mut options: Option<Bound<'_, PyDict>> = None;
+        if let Some(o) = situation.get_item(pyo3::intern!(py, "options"))? {
+            if !o.is_none() {
+                let d = o.cast::<PyDict>().map_err(|_| hand_error(py, "options must be a dict"))?;
+                options = Some(d.copy()?);
+            }
+        }
+        for k in &self.option_keys {
+            if let Some(v) = situation.get_item(k)? {
+                let d = options.get_or_insert_with(|| PyDict::new(py));
+                if d.contains(k)? {
+                    return Err(hand_error(py, format!("{k} is given both as a key and in options")));
+                }
+                d.set_item(k, v)?;
+            }
+        }
+        let Some(o) = options else { return Ok(None) };
+        let Some(compile) = &self.compile else {
+            return Err(hand_error(py, format!("{} takes no options", self.scheme.name)));
+        };
+        let s = compile.bind(py).call1((o,))?;
+        Ok(Some(s.cast_into::<PyScheme>().map_err(|_| hand_error(py, "compile must return a Scheme"))?.unbind()))
+    }
+
+    /// Reads a situation dict.
+    pub fn prepare(&self, situation: &Bound<'_, PyDict>, format: Option<Format>) -> CoreResult<Prepared> {
+        let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = situation.iter().collect();
+        let mut reader = Reader::default();
+        for (k, v) in &items {
+            let Ok(k) = k.cast::<PyString>() else {
+                return Err(HandError::invalid("situation keys are str"));
+            };
+            let k = k.to_str().map_err(|_| HandError::invalid("a situation key is not valid text"))?;
+            if k == "options" || self.option_keys.iter().any(|o| o == k) {
+                continue;
+            }
+            reader.set(&self.scheme, k, value(v))?;
+        }
+        if let Some(f) = format {
+            reader.default_format(f);
+        }
+        reader.finish(&self.scheme)
+    }
+
+    /// The result dict of a scored situation.
+    pub fn result<'py>(&self, py: Python<'py>, p: &Prepared, s: &Scored) -> PyResult<Bound<'py, PyDict>> {
+        result(py, &self.scheme, &self.out, p, s)
+    }
+}
+
+fn form_name(scheme: &Scheme, f: Form) -> &str {
+    match f {
+        Form::Standard => "standard",
+        Form::SevenPairs => "seven_pairs",
+        Form::EightPairs => &scheme.eight_pairs_name,
+        Form::ThirteenOrphans => "thirteen_orphans",
+        Form::All258 => "all_258",
+        Form::Dealt => "dealt",
+        Form::Partial => "partial",
+        Form::Fallback(i) => scheme.fallbacks.get(i as usize).map_or("", |f| f.name.as_str()),
+    }
+}
+
+/// The group entry `{"kind", "tiles", "wilds", "meld"}` (as `decompose` writes groups):
+/// a fresh copy of one made once per group, its lists tuples, so nothing is shared that
+/// can be changed.
+fn group_entry<'py>(py: Python<'py>, g: &Group) -> PyResult<Bound<'py, PyDict>> {
+    static MADE: Mutex<Vec<Option<Py<PyDict>>>> = Mutex::new(Vec::new());
+    let meld = g.meld.map_or(0, |m| m as usize + 1);
+    let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
+    {
+        let made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(Some(d)) = made.get(key) {
+            return d.bind(py).copy();
+        }
+    }
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "kind"), g.shape.name())?;
+    let names: Vec<String> = g.kinds().map(tiles::name).collect();
+    d.set_item(pyo3::intern!(py, "tiles"), PyTuple::new(py, names)?)?;
+    let wilds: Vec<String> = g.wild_kinds().map(tiles::name).collect();
+    d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds)?)?;
+    d.set_item(pyo3::intern!(py, "meld"), g.meld.map(MeldKind::name))?;
+    let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
+    if made.len() <= key {
+        made.resize_with(6 * 16 * 34 * 6, || None);
+    }
+    made[key] = Some(d.clone().unbind());
+    d.copy()
+}
+
+/// The groups of a form without structure, as one group.
+fn loose_entry<'py>(py: Python<'py>, form: Form, groups: &[Group]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let kind = if form == Form::ThirteenOrphans { "orphans" } else { "loose" };
+    d.set_item("kind", kind)?;
+    let mut kinds: Vec<u8> = groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.kinds()).collect();
+    kinds.sort_unstable();
+    let mut wilds: Vec<u8> =
+        groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.wild_kinds().collect::<Vec<_>>()).collect();
+    wilds.sort_unstable();
+    d.set_item("tiles", PyTuple::new(py, kinds.into_iter().map(tiles::name))?)?;
+    d.set_item("wilds", PyTuple::new(py, wilds.into_iter().map(tiles::name))?)?;
+    d.set_item("meld", py.None())?;
+    Ok(d)
+}
+
+fn result<'py>(
+    py: Python<'py>,
+    scheme: &Scheme,
+    out: &Output,
+    p: &Prepared,
+    s: &Scored,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = out.template.bind(py).copy()?;
+    d.set_item(pyo3::intern!(py, "win"), s.win)?;
+    d.set_item(pyo3::intern!(py, "total"), if s.complete { s.total } else { 0 })?;
+    let entries = if s.loser { &out.loser_entries } else { &out.entries };
+    let mut fans = Vec::with_capacity(8);
+    for (i, n) in s.fans() {
+        let e = entries[i].bind(py).copy()?;
+        if n != 1 {
+            e.set_item(pyo3::intern!(py, "count"), n)?;
+        }
+        fans.push(e);
+    }
+    let fans = PyTuple::new(py, fans)?;
+    d.set_item(pyo3::intern!(py, "fans"), &fans)?;
+    if let Some(r) = &s.reason {
+        d.set_item(pyo3::intern!(py, "reason"), r)?;
+    }
+    if let Some(form) = s.form {
+        d.set_item(pyo3::intern!(py, "form"), form_name(scheme, form))?;
+        let mut text = String::new();
+        let groups = if form.is_loose() {
+            let mut entries = vec![loose_entry(py, form, &s.groups)?];
+            let melds: Vec<Group> = s.groups.iter().filter(|g| g.meld.is_some()).copied().collect();
+            write_loose(&s.groups.iter().filter(|g| g.meld.is_none()).copied().collect::<Vec<_>>(), &mut text);
+            if !melds.is_empty() {
+                text.push(' ');
+                write_groups(&melds, &mut text);
+            }
+            for g in &melds {
+                entries.push(group_entry(py, g)?);
+            }
+            entries
+        } else {
+            // Concealed groups first, then the declared melds, as hands are written.
+            let ordered: Vec<Group> = s
+                .groups
+                .iter()
+                .filter(|g| g.meld.is_none())
+                .chain(s.groups.iter().filter(|g| g.meld.is_some()))
+                .copied()
+                .collect();
+            write_groups(&ordered, &mut text);
+            ordered.iter().map(|g| group_entry(py, g)).collect::<PyResult<Vec<_>>>()?
+        };
+        d.set_item(pyo3::intern!(py, "arrangement"), text)?;
+        d.set_item(pyo3::intern!(py, "groups"), PyTuple::new(py, groups)?)?;
+    } else {
+        d.set_item(pyo3::intern!(py, "groups"), PyTuple::empty(py))?;
+    }
+    let winner_complete = s.complete && !s.loser;
+    for (key, extra) in &out.extras {
+        let key = key.bind(py);
+        let tai = |or: i32| if s.lazi { or } else { s.value };
+        match extra {
+            Extra::Flag(bit) => d.set_item(key, s.situation.flag(*bit))?,
+            Extra::Classes(mask) => {
+                let n: u32 =
+                    s.fans().filter(|(i, _)| mask >> scheme.patterns[*i].class & 1 == 1).map(|(_, n)| n as u32).sum();
+                d.set_item(key, n)?
+            }
+            Extra::PowTwoTotal => {
+                d.set_item(key, if s.win { 1u64 << s.total.clamp(0, 62) } else { 0 })?;
+            }
+            Extra::Complete => d.set_item(key, s.complete)?,
+            Extra::Rule(rule) => {
+                let ctx = Context {
+                    facts: &s.facts,
+                    situation: &s.situation,
+                    sets: &p.sets,
+                    counted: s.counted,
+                    total: s.total,
+                    value: s.value,
+                    fan_count: s.counted.count_ones() as i32,
+                };
+                d.set_item(key, s.complete && ctx.eval(rule) > 0)?
+            }
+            Extra::WildKinds => {
+                let names: Vec<String> = tiles::mask_tiles(s.situation.wild_kinds).map(tiles::name).collect();
+                d.set_item(key, names)?
+            }
+            Extra::Const(v) => d.set_item(key, v.bind(py))?,
+            Extra::Role => d.set_item(key, if s.loser { "loser" } else { "winner" })?,
+            Extra::Face => d.set_item(key, s.face)?,
+            Extra::FacePlus(n) => d.set_item(key, if winner_complete { s.face + n } else { 0 })?,
+            Extra::ValueOr(n) => d.set_item(key, tai(*n))?,
+            Extra::Lazi => d.set_item(key, s.lazi)?,
+            Extra::Follow(table, n) => {
+                let v = if winner_complete {
+                    let i = tai(*n).clamp(0, table.len() as i32 - 1) as usize;
+                    table.get(i).copied().unwrap_or(0)
+                } else {
+                    0
+                };
+                d.set_item(key, v)?
+            }
+            Extra::Instant => {
+                d.set_item(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?;
+            }
+            Extra::FaceItems => {
+                let items = PyList::empty(py);
+                for (item, hu) in s.items(scheme, &p.sets) {
+                    let name = match item {
+                        Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
+                        Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
+                    };
+                    let e = PyDict::new(py);
+                    e.set_item("name", name)?;
+                    e.set_item("hu", hu)?;
+                    items.append(e)?;
+                }
+                d.set_item(key, items)?
+            }
+            Extra::Wait => d.set_item(key, s.placement.map(|pl| pl.role.name()))?,
+            Extra::VoidWilds => d.set_item(key, s.void_wilds)?,
+            Extra::Fans => d.set_item(key, &fans)?,
+            Extra::Value => d.set_item(key, s.value)?,
+        }
+    }
+    if p.explain {
+        let ex = PyList::empty(py);
+        for (i, n, by) in s.voided_by(scheme) {
+            let e = entries[i].bind(py).copy()?;
+            e.set_item("count", n)?;
+            e.set_item("by", &scheme.patterns[by].id)?;
+            e.set_item("rule", &out.exclusion_text)?;
+            ex.append(e)?;
+        }
+        d.set_item("excluded", ex)?;
+    }
+    Ok(d)
+}
+
+/// The result arrays of columns, filled row by row.
+pub struct ColumnsOut {
+    pub win: Vec<bool>,
+    pub total: Vec<i32>,
+    pub fans: Vec<u8>,
+    pub errors: Vec<Option<String>>,
+}
+
+impl ColumnsOut {
+    pub fn new(n: usize, patterns: usize, collect: bool) -> ColumnsOut {
+        ColumnsOut {
+            win: vec![false; n],
+            total: vec![0; n],
+            fans: vec![0; n * patterns],
+            errors: if collect { vec![None; n] } else { vec![] },
+        }
+    }
+
+    pub fn into_dict<'py>(self, py: Python<'py>, patterns: usize) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.win.len();
+        let d = PyDict::new(py);
+        d.set_item("win", PyArray1::from_vec(py, self.win))?;
+        d.set_item("total", PyArray1::from_vec(py, self.total))?;
+        let fans: Bound<'py, PyArray2<u8>> = PyArray1::from_vec(py, self.fans).reshape([n, patterns])?;
+        d.set_item("fans", fans)?;
+        if !self.errors.is_empty() {
+            let list = PyList::new(py, self.errors)?;
+            let np = py.import("numpy")?;
+            d.set_item("error", np.call_method1("array", (list, "object"))?)?;
+        }
+        Ok(d)
+    }
+
+    /// Writes the score of row `i`.
+    pub fn put(&mut self, i: usize, patterns: usize, s: &Scored) {
+        self.win[i] = s.win;
+        self.total[i] = if s.complete { s.total } else { 0 };
+        let row = &mut self.fans[i * patterns..(i + 1) * patterns];
+        for (j, n) in s.fans() {
+            row[j] = n;
+        }
+    }
+}
+
+impl PyScheme {
+    pub fn scheme(&self) -> &Arc<Scheme> {
+        &self.scheme
+    }
+}

@@ -1,0 +1,720 @@
+//! Every way to arrange a hand's tiles into groups, with wild tiles placed.
+//!
+//! A wild that joins real tiles is placed there (the group records which of its tiles are
+//! wild). Groups made of wilds alone are not listed one kind at a time: an arrangement
+//! says how many such *free* melds and pairs it has, and [`crate::score::evaluate`]
+//! chooses their kinds, trying only kinds that the ruleset's patterns tell apart. That
+//! keeps a hand with many wilds to a few hundred arrangements instead of tens of
+//! thousands.
+//!
+//! Arrangements are handed to a callback as they are found; it returns `false` to stop.
+
+use super::group::{Group, Groups, Shape, NO_GROUP};
+use crate::forms::Forms;
+use crate::hand::{Hand, MeldKind};
+use crate::tiles::{self, Counts, Tile, ALL_KINDS, GREEN, KINDS, KINDS_258, ORPHANS, RED, WHITE};
+
+/// The forms of a complete hand the scoring engine arranges, and the pseudo-forms of
+/// hands it scores without a complete arrangement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Form {
+    Standard,
+    /// 七对.
+    SevenPairs,
+    /// 八对半: seven pairs and a triplet.
+    EightPairs,
+    /// 十三幺.
+    ThirteenOrphans,
+    /// 将将胡: every tile a 2, 5 or 8.
+    All258,
+    /// A dealt hand judged for the instant wins (Changsha's 起手胡).
+    Dealt,
+    /// A player who did not win: the groups that score, the rest left over (Longgang's 陪家).
+    Partial,
+    /// A win the ruleset grants whatever the shape (四惠牌, 三财神), by its index in the
+    /// ruleset's list of such forms.
+    Fallback(u8),
+}
+
+impl Form {
+    /// A bit of its own, for sets of forms.
+    pub fn bit(self) -> u32 {
+        match self {
+            Form::Standard => 1,
+            Form::SevenPairs => 1 << 1,
+            Form::EightPairs => 1 << 2,
+            Form::ThirteenOrphans => 1 << 3,
+            Form::All258 => 1 << 4,
+            Form::Dealt => 1 << 5,
+            Form::Partial => 1 << 6,
+            Form::Fallback(i) => 1 << (8 + i.min(23)),
+        }
+    }
+
+    /// The forms written as one run of tiles rather than as groups.
+    pub fn is_loose(self) -> bool {
+        matches!(self, Form::ThirteenOrphans | Form::All258 | Form::Dealt | Form::Fallback(_))
+    }
+}
+
+/// The tiles to arrange: the real concealed tiles, the wilds, and the declared melds.
+#[derive(Clone, Copy, Debug)]
+pub struct Tiles {
+    /// Real concealed tiles (wild tiles not among them).
+    pub counts: Counts,
+    /// Wild tiles held.
+    pub wilds: u8,
+    /// Most concealed tiles that may stand for each kind: four less the melded copies,
+    /// none for a kind the ruleset does not play.
+    pub caps: Counts,
+    /// The declared melds, as groups.
+    pub melds: Groups,
+}
+
+impl Tiles {
+    /// The tiles of `hand` with the kinds of `wild_kinds` wild and `extra` more wilds held
+    /// (a flower that plays as a wild).
+    pub fn new(hand: &Hand, tile_set: u64, wild_kinds: u64, extra: u8) -> Tiles {
+        let melded = hand.melded();
+        let mut counts = hand.concealed;
+        let mut wilds = extra;
+        let mut caps = [0u8; KINDS];
+        for t in 0..KINDS {
+            if wild_kinds >> t & 1 == 1 {
+                wilds += counts[t];
+                counts[t] = 0;
+            }
+            if tile_set >> t & 1 == 1 {
+                caps[t] = 4u8.saturating_sub(melded[t]);
+            }
+        }
+        let mut melds = Groups::filled(NO_GROUP);
+        for m in &hand.melds {
+            let shape = match m.kind {
+                MeldKind::Chow => Shape::Chow,
+                MeldKind::Pung => Shape::Pung,
+                _ => Shape::Kong,
+            };
+            melds.push(Group { meld: Some(m.kind), ..Group::new(shape, m.tile, 0) });
+        }
+        Tiles { counts, wilds, caps, melds }
+    }
+
+    pub fn real(&self) -> usize {
+        self.counts.iter().map(|&c| c as usize).sum()
+    }
+}
+
+/// An arrangement as found: its form and groups (the declared melds among them), with
+/// the free groups still to be given kinds.
+#[derive(Clone, Copy, Debug)]
+pub struct Found {
+    pub form: Form,
+    pub groups: Groups,
+    /// Melds made of three wilds (a pung or a chow of any kinds).
+    pub free_melds: u8,
+    /// Pairs made of two wilds.
+    pub free_pairs: u8,
+}
+
+/// Whether a standard arrangement meets the ruleset's pair rule: a pair of `pair_kinds`,
+/// or (Changsha) any pair for a hand of pungs, or for a hand of one suit.
+pub fn pair_allowed(forms: &Forms, groups: &[Group]) -> bool {
+    let pair = groups.iter().find(|g| g.shape == Shape::Pair).map_or(0, |g| g.tile);
+    if forms.pair_kinds >> pair & 1 == 1 {
+        return true;
+    }
+    let no_chows = groups.iter().all(|g| g.shape != Shape::Chow);
+    let suits = groups.iter().flat_map(|g| g.kinds()).fold(0u8, |m, t| m | 1 << tiles::suit(t));
+    (forms.all_pungs_any_pair && no_chows) || (forms.one_suit_any_pair && suits.count_ones() == 1 && suits & 8 == 0)
+}
+
+/// The kinds a standard pair may be during the search: the narrow rule is checked on
+/// the finished arrangement when a relaxation may allow another pair.
+fn search_pair_kinds(forms: &Forms) -> u64 {
+    if forms.pair_kinds != ALL_KINDS && (forms.all_pungs_any_pair || forms.one_suit_any_pair) {
+        ALL_KINDS
+    } else {
+        forms.pair_kinds
+    }
+}
+
+struct Standard<'a, F> {
+    r: Counts,
+    stand: Counts,
+    caps: &'a Counts,
+    pair_ok: u64,
+    dragon_sets: bool,
+    found: Found,
+    emit: &'a mut F,
+    stopped: bool,
+}
+
+impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
+    fn push(&mut self, g: Group) {
+        for k in g.kinds() {
+            self.stand[k as usize] += 1;
+        }
+        for (i, k) in g.kinds().enumerate() {
+            if g.wilds >> i & 1 == 0 {
+                self.r[k as usize] -= 1;
+            }
+        }
+        self.found.groups.push(g);
+    }
+
+    fn pop(&mut self, g: Group) {
+        for (i, k) in g.kinds().enumerate() {
+            self.stand[k as usize] -= 1;
+            if g.wilds >> i & 1 == 0 {
+                self.r[k as usize] += 1;
+            }
+        }
+        self.found.groups.pop();
+    }
+
+    /// Whether `g` fits the tiles left: its real tiles are there, and no kind stands for
+    /// more tiles than it has copies.
+    fn fits(&self, g: &Group) -> bool {
+        match g.shape {
+            Shape::Chow | Shape::DragonSet => g.kinds().all(|k| self.stand[k as usize] < self.caps[k as usize]),
+            _ => self.stand[g.tile as usize] as usize + g.len() <= self.caps[g.tile as usize] as usize,
+        }
+    }
+
+    fn try_group(&mut self, g: Group, from: usize, w: u8, melds: u8, pair: u8) {
+        let need = g.wilds.count_ones() as u8;
+        if need > w || !self.fits(&g) {
+            return;
+        }
+        self.push(g);
+        let (m, p) = if g.shape == Shape::Pair { (melds, pair - 1) } else { (melds - 1, pair) };
+        self.search(from, w - need, m, p);
+        self.pop(g);
+    }
+
+    /// The lowest real tile left goes into some group; every choice is tried.
+    fn search(&mut self, from: usize, w: u8, melds: u8, pair: u8) {
+        if self.stopped {
+            return;
+        }
+        let Some(k) = (from..KINDS).find(|&t| self.r[t] > 0) else {
+            if w == 3 * melds + 2 * pair {
+                self.found.free_melds = melds;
+                self.found.free_pairs = pair;
+                self.stopped = !(self.emit)(&self.found);
+            }
+            return;
+        };
+        let kt = k as Tile;
+        let real = self.r[k];
+        if pair == 1 && self.pair_ok >> k & 1 == 1 {
+            for n in (1..=real.min(2)).rev() {
+                self.try_group(Group::new(Shape::Pair, kt, (1 << (2 - n)) - 1), k, w, melds, pair);
+            }
+        }
+        if melds == 0 {
+            return;
+        }
+        for n in (1..=real.min(3)).rev() {
+            self.try_group(Group::new(Shape::Pung, kt, (1 << (3 - n)) - 1), k, w, melds, pair);
+        }
+        if k < 27 {
+            let rank = k % 9;
+            for start in rank.saturating_sub(2)..=rank.min(6) {
+                let s = k - rank + start;
+                let pos = k - s;
+                // Places below k are wild (k is the lowest real tile); k itself is real;
+                // the places above are real or wild, both tried.
+                let below = (1u8 << pos) - 1;
+                let above = 2 - pos;
+                for choice in 0..1u8 << above {
+                    let mut wilds = below;
+                    let mut ok = true;
+                    for j in 0..above {
+                        let p = pos + 1 + j;
+                        if choice >> j & 1 == 1 {
+                            ok &= self.r[s + p] > 0;
+                        } else {
+                            wilds |= 1 << p;
+                        }
+                    }
+                    if ok {
+                        self.try_group(Group::new(Shape::Chow, s as Tile, wilds), k, w, melds, pair);
+                    }
+                }
+            }
+        } else if self.dragon_sets && kt == WHITE && self.r[GREEN as usize] > 0 && self.r[RED as usize] > 0 {
+            self.try_group(Group::new(Shape::DragonSet, 0, 0), k, w, melds, pair);
+        }
+    }
+}
+
+/// Standard arrangements: `melds` melds (the declared ones among them) and a pair.
+fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tiles, emit: &mut F) -> bool {
+    let melds_left = (forms.melds as usize).saturating_sub(t.melds.len()) as u8;
+    let mut s = Standard {
+        r: t.counts,
+        stand: [0; KINDS],
+        caps: &t.caps,
+        pair_ok: search_pair_kinds(forms),
+        dragon_sets,
+        found: Found { form: Form::Standard, groups: t.melds, free_melds: 0, free_pairs: 0 },
+        emit,
+        stopped: false,
+    };
+    s.search(0, t.wilds, melds_left, 1);
+    !s.stopped
+}
+
+/// Seven pairs (`triplet` false) or eight pairs and a half: every real tile in a pair
+/// (or the triplet), wilds pairing singles first and the rest free.
+fn pairs<F: FnMut(&Found) -> bool>(forms: &Forms, t: &Tiles, triplet: bool, emit: &mut F) -> bool {
+    let per_kind = if forms.four_as_two_pairs { 2 } else { 1 };
+    let mut triplet_kinds: Vec<Option<usize>> = vec![];
+    if triplet {
+        // A triplet takes every real copy of its kind (with wilds for the rest): a kind
+        // in both the triplet and a pair would stand for five tiles.
+        triplet_kinds.extend((0..KINDS).filter(|&k| (1..=3).contains(&t.counts[k]) && t.caps[k] >= 3).map(Some));
+        triplet_kinds.push(None);
+    } else {
+        triplet_kinds.push(None);
+    }
+    for tk in triplet_kinds {
+        let mut groups = Groups::filled(NO_GROUP);
+        let mut w = t.wilds as i32;
+        let mut free_melds = 0;
+        match tk {
+            Some(k) => {
+                let real = t.counts[k];
+                w -= 3 - real as i32;
+                groups.push(Group::new(Shape::Pung, k as Tile, (1 << (3 - real)) - 1));
+            }
+            None if triplet => {
+                w -= 3;
+                free_melds = 1;
+            }
+            None => {}
+        }
+        if w < 0 {
+            continue;
+        }
+        let mut ok = true;
+        for k in 0..KINDS {
+            let c = if Some(k) == tk { 0 } else { t.counts[k] };
+            if c == 0 {
+                continue;
+            }
+            let n = c.div_ceil(2);
+            if n > per_kind || 2 * n > t.caps[k] {
+                ok = false;
+                break;
+            }
+            // Wilds go to the later pair of a kind: a lone real tile pairs with a wild first.
+            let mut left = c;
+            for _ in 0..n {
+                let real = left.min(2);
+                left -= real;
+                groups.push(Group::new(Shape::Pair, k as Tile, (1 << (2 - real)) - 1));
+            }
+            w -= (2 * n - c) as i32;
+        }
+        let pairs_made = groups.iter().filter(|g| g.shape == Shape::Pair).count() as i32;
+        if !ok || w < 0 || w % 2 != 0 || pairs_made + w / 2 != 7 {
+            continue;
+        }
+        let form = if triplet { Form::EightPairs } else { Form::SevenPairs };
+        let found = Found { form, groups, free_melds, free_pairs: (w / 2) as u8 };
+        if !emit(&found) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Thirteen orphans: one of each terminal and honour and a second of one of them, the
+/// wilds standing for the kinds missing.
+fn orphans<F: FnMut(&Found) -> bool>(t: &Tiles, emit: &mut F) -> bool {
+    let orphan_mask = ORPHANS.iter().fold(0u64, |m, &k| m | 1 << k);
+    if (0..KINDS).any(|k| t.counts[k] > 0 && orphan_mask >> k & 1 == 0) {
+        return true;
+    }
+    for &pair in &ORPHANS {
+        let need = |k: Tile| if k == pair { 2 } else { 1 };
+        if ORPHANS.iter().any(|&k| t.counts[k as usize] > need(k) || need(k) > t.caps[k as usize]) {
+            continue;
+        }
+        let missing: u32 = ORPHANS.iter().map(|&k| (need(k) - t.counts[k as usize]) as u32).sum();
+        if missing != t.wilds as u32 {
+            continue;
+        }
+        let mut groups = Groups::filled(NO_GROUP);
+        for &k in &ORPHANS {
+            let real = t.counts[k as usize];
+            let g = if k == pair {
+                Group::new(Shape::Pair, k, (1 << (2 - real)) - 1)
+            } else {
+                Group::new(Shape::Single, k, (real == 0) as u8)
+            };
+            groups.push(g);
+        }
+        if !emit(&Found { form: Form::ThirteenOrphans, groups, free_melds: 0, free_pairs: 0 }) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Singles of every concealed tile, the declared melds kept; wilds stand for the first
+/// kinds of `wild_room` that have room (the forms without structure do not tell kinds
+/// of wilds apart).
+pub fn loose(t: &Tiles, form: Form, wild_room: u64) -> Option<Found> {
+    let mut groups = t.melds;
+    for k in 0..KINDS {
+        for _ in 0..t.counts[k] {
+            if !groups.push(Group::new(Shape::Single, k as Tile, 0)) {
+                return None;
+            }
+        }
+    }
+    let mut stand = t.counts;
+    let mut w = t.wilds;
+    for k in tiles::mask_tiles(wild_room) {
+        while w > 0 && stand[k as usize] < t.caps[k as usize] {
+            stand[k as usize] += 1;
+            w -= 1;
+            if !groups.push(Group::new(Shape::Single, k, 1)) {
+                return None;
+            }
+        }
+    }
+    (w == 0).then_some(Found { form, groups, free_melds: 0, free_pairs: 0 })
+}
+
+/// 将将胡: every tile a 2, 5 or 8, declared melds pungs or kongs of them.
+fn all_258<F: FnMut(&Found) -> bool>(forms: &Forms, t: &Tiles, emit: &mut F) -> bool {
+    let melds_ok = t.melds.iter().all(|m| m.shape != Shape::Chow && KINDS_258 >> m.tile & 1 == 1);
+    let only = (0..KINDS).all(|k| t.counts[k] == 0 || KINDS_258 >> k & 1 == 1);
+    let melds_left = (forms.melds as usize).saturating_sub(t.melds.len());
+    if !melds_ok || !only || t.real() + t.wilds as usize != 3 * melds_left + 2 {
+        return true;
+    }
+    match loose(t, Form::All258, KINDS_258) {
+        Some(found) => emit(&found),
+        None => true,
+    }
+}
+
+/// Every arrangement of a complete hand under `forms`, free groups unassigned. Returns
+/// `false` when `emit` stopped it.
+pub fn complete<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tiles, emit: &mut F) -> bool {
+    let concealed = t.melds.is_empty();
+    if forms.standard && !standard(forms, dragon_sets, t, emit) {
+        return false;
+    }
+    if concealed && forms.seven_pairs && forms.melds == 4 && !pairs(forms, t, false, emit) {
+        return false;
+    }
+    if concealed && forms.eight_pairs_and_a_half && forms.melds == 5 && !pairs(forms, t, true, emit) {
+        return false;
+    }
+    if concealed && forms.thirteen_orphans && forms.melds == 4 && !orphans(t, emit) {
+        return false;
+    }
+    !forms.all_258 || all_258(forms, t, emit)
+}
+
+/// The choices for one kind of a partial hand, best tried first.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Take {
+    Skip,
+    /// A pair of real tiles.
+    Pair,
+    /// A pung of this many real tiles, wilds for the rest.
+    Pung(u8),
+}
+
+/// A partial hand (a player who did not win): any pungs of one to three real tiles with
+/// wilds for the rest, and at most one pair of real tiles of `pair_kinds`; the declared
+/// melds kept and the wilds left over unused. Kinds of one `class` that hold as many
+/// tiles are alike, so only one order of choices among them is tried.
+pub fn partial<F: FnMut(&Found, u8) -> bool>(t: &Tiles, pair_kinds: u64, class: &[u32; KINDS], emit: &mut F) {
+    let kinds: Vec<usize> = (0..KINDS).filter(|&k| t.counts[k] > 0).collect();
+    let mut groups = t.melds;
+    let mut taken: Vec<Take> = vec![Take::Skip; kinds.len()];
+    #[allow(clippy::too_many_arguments)]
+    fn rec<F: FnMut(&Found, u8) -> bool>(
+        t: &Tiles,
+        kinds: &[usize],
+        i: usize,
+        w: u8,
+        pair: bool,
+        pair_kinds: u64,
+        class: &[u32; KINDS],
+        groups: &mut Groups,
+        taken: &mut Vec<Take>,
+        emit: &mut F,
+    ) -> bool {
+        let Some(&k) = kinds.get(i) else {
+            return emit(&Found { form: Form::Partial, groups: *groups, free_melds: 0, free_pairs: 0 }, w);
+        };
+        let c = t.counts[k];
+        // Alike kinds take their choices in a non-increasing order.
+        let bound = (0..i)
+            .rev()
+            .find(|&j| class[kinds[j]] == class[k] && t.counts[kinds[j]] == c)
+            .map_or(Take::Pung(3), |j| taken[j]);
+        let mut options: Vec<Take> = (1..=c.min(3)).rev().map(Take::Pung).collect();
+        options.push(Take::Pair);
+        options.push(Take::Skip);
+        for take in options {
+            if take > bound {
+                continue;
+            }
+            let ok = match take {
+                Take::Skip => true,
+                Take::Pair => !pair && c >= 2 && pair_kinds >> k & 1 == 1 && t.caps[k] >= 2,
+                Take::Pung(n) => 3 - n <= w && t.caps[k] >= 3,
+            };
+            if !ok {
+                continue;
+            }
+            let (g, used, paired) = match take {
+                Take::Skip => (None, 0, pair),
+                Take::Pair => (Some(Group::new(Shape::Pair, k as Tile, 0)), 0, true),
+                Take::Pung(n) => (Some(Group::new(Shape::Pung, k as Tile, (1 << (3 - n)) - 1)), 3 - n, pair),
+            };
+            if let Some(g) = g {
+                groups.push(g);
+            }
+            taken[i] = take;
+            let go = rec(t, kinds, i + 1, w - used, paired, pair_kinds, class, groups, taken, emit);
+            if g.is_some() {
+                groups.pop();
+            }
+            if !go {
+                return false;
+            }
+        }
+        true
+    }
+    rec(t, &kinds, 0, t.wilds, false, pair_kinds, class, &mut groups, &mut taken, emit);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{parse, Format};
+
+    fn tiles(s: &str, wild_kinds: u64, extra: u8) -> Tiles {
+        let h = parse(s, Format::Compact).unwrap().hand;
+        Tiles::new(&h, ALL_KINDS, wild_kinds, extra)
+    }
+
+    fn all(forms: &Forms, t: &Tiles) -> Vec<Found> {
+        let mut out = vec![];
+        complete(forms, false, t, &mut |f| {
+            out.push(*f);
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn nine_gates_plus_five_reads_once() {
+        let a = all(&Forms::standard(4), &tiles("11123455678999m", 0, 0));
+        assert_eq!(a.len(), 1);
+    }
+
+    #[test]
+    fn three_chows_or_three_pungs() {
+        assert_eq!(all(&Forms::standard(4), &tiles("111222333m456p77z", 0, 0)).len(), 2);
+    }
+
+    #[test]
+    fn wilds_alone_are_free_groups() {
+        // Three wilds beside four complete groups: one free meld, no other reading... but
+        // the wilds may also join the pair or a set; a free meld is among the readings.
+        let a = all(&Forms::standard(4), &tiles("123m456p789s11z", 0, 3));
+        assert!(a.iter().any(|f| f.free_melds == 1 && f.groups.len() == 4));
+        // Five wilds and three tiles of a pung.
+        let a = all(&Forms::standard(4), &tiles("111m123p456p", 0, 5));
+        assert!(a.iter().any(|f| f.free_melds == 1 && f.free_pairs == 1));
+    }
+
+    #[test]
+    fn declared_melds_are_kept() {
+        let a = all(&Forms::standard(4), &tiles("123m456p11z[789s]{2222z}", 0, 0));
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].groups.iter().filter(|g| g.meld.is_some()).count(), 2);
+    }
+
+    #[test]
+    fn seven_pairs_with_a_four() {
+        let forms = Forms { seven_pairs: true, four_as_two_pairs: true, ..Forms::standard(4) };
+        let a = all(&forms, &tiles("1111m22p33p44s55s66z", 0, 0));
+        assert_eq!(a.iter().filter(|f| f.form == Form::SevenPairs).count(), 1);
+        let plain = Forms { seven_pairs: true, ..Forms::standard(4) };
+        assert_eq!(all(&plain, &tiles("1111m22p33p44s55s66z", 0, 0)).len(), 0);
+    }
+
+    #[test]
+    fn orphans_with_a_wild() {
+        let forms = Forms { thirteen_orphans: true, ..Forms::standard(4) };
+        let a = all(&forms, &tiles("19m19p19s1234566z", 1 << 33, 1));
+        // 7z missing: the wild is 7z, and the pair is 6z; or the wild makes a pair of any
+        // orphan... no: 7z is missing, so the one wild must be 7z.
+        assert_eq!(a.len(), 1);
+    }
+
+    #[test]
+    fn dragon_sets_when_asked() {
+        let t = tiles("567z123m456p789s99s", 0, 0);
+        let mut n = 0;
+        complete(&Forms::standard(4), true, &t, &mut |f| {
+            n += f.groups.iter().any(|g| g.shape == Shape::DragonSet) as usize;
+            true
+        });
+        assert_eq!(n, 1);
+        assert_eq!(all(&Forms::standard(4), &t).len(), 0);
+    }
+
+    #[test]
+    fn partial_hands_try_alike_kinds_once() {
+        // Two singles of alike kinds and two wilds: a pung with one or the other is the same.
+        let t = tiles("3m4m", 0, 2);
+        let class = [0u32; KINDS];
+        let mut seen = 0;
+        partial(&t, 0, &class, &mut |_, _| {
+            seen += 1;
+            true
+        });
+        // nothing; a pung of 3m; (a pung of 4m alone is the same as of 3m).
+        assert_eq!(seen, 2);
+    }
+}
+
+#[cfg(test)]
+mod agreement {
+    //! The enumerator agrees with the engine's distance tables on which hands are
+    //! complete (a free group counts, as the tables count wilds).
+    use super::*;
+    use crate::engine::{Engine, Wilds};
+    use crate::hand::Meld;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// A random hand of `size` tiles near completion: groups drawn at random, one tile
+    /// swapped now and then, a few wild copies.
+    fn hand(rng: &mut Rng, melds: u8, size: usize) -> Hand {
+        let mut h = Hand::default();
+        let mut held = [0u8; KINDS];
+        let put = |h: &mut Hand, held: &mut [u8; KINDS], t: usize| {
+            if held[t] < 4 {
+                held[t] += 1;
+                h.concealed[t] += 1;
+                true
+            } else {
+                false
+            }
+        };
+        let declared = rng.below(3) as usize;
+        for _ in 0..declared.min(melds as usize) {
+            let t = rng.below(34) as usize;
+            if held[t] == 0 {
+                held[t] = 3;
+                h.melds.push(Meld { kind: MeldKind::Pung, tile: t as Tile, from: None });
+            }
+        }
+        let mut guard = 0;
+        while h.size() < size && guard < 200 {
+            guard += 1;
+            let t = rng.below(34) as usize;
+            match rng.below(4) {
+                0 if t < 27 && t % 9 <= 6 && size - h.size() >= 3 => {
+                    if (t..t + 3).all(|k| held[k] < 4) {
+                        for k in t..t + 3 {
+                            put(&mut h, &mut held, k);
+                        }
+                    }
+                }
+                1 if size - h.size() >= 2 => {
+                    put(&mut h, &mut held, t);
+                    put(&mut h, &mut held, t);
+                }
+                2 if size - h.size() >= 3 => {
+                    for _ in 0..3 {
+                        put(&mut h, &mut held, t);
+                    }
+                }
+                _ => {
+                    put(&mut h, &mut held, t);
+                }
+            }
+        }
+        h
+    }
+
+    #[test]
+    fn complete_exactly_when_the_engine_says_so() {
+        let mut rng = Rng(0x9E3779B97F4A7C15);
+        let variants = [
+            Forms { seven_pairs: true, four_as_two_pairs: true, thirteen_orphans: true, ..Forms::standard(4) },
+            Forms { seven_pairs: true, ..Forms::standard(4) },
+            Forms {
+                pair_kinds: KINDS_258,
+                seven_pairs: true,
+                four_as_two_pairs: true,
+                all_pungs_any_pair: true,
+                one_suit_any_pair: true,
+                all_258: true,
+                ..Forms::standard(4)
+            },
+            Forms { eight_pairs_and_a_half: true, four_as_two_pairs: true, ..Forms::standard(5) },
+            Forms {
+                eight_pairs_and_a_half: true,
+                four_as_two_pairs: true,
+                wilds_beyond_copies: true,
+                ..Forms::standard(5)
+            },
+        ];
+        let mut checked = [0usize; 2];
+        for forms in &variants {
+            let engine = Engine::new("t", forms.clone(), ALL_KINDS);
+            for _ in 0..4000 {
+                let extra = rng.below(3) as u8;
+                let size = forms.ready_size() + 1 - extra as usize;
+                let h = hand(&mut rng, forms.melds, size);
+                if h.size() != size {
+                    continue;
+                }
+                let wild_kinds = if rng.below(3) == 0 { 1u64 << rng.below(34) } else { 0 };
+                let wilds = Wilds { kinds: wild_kinds, extra };
+                let Ok(expected) = engine.is_win(&h, wilds) else { continue };
+                let mut t = Tiles::new(&h, ALL_KINDS, wild_kinds, extra);
+                if forms.wilds_beyond_copies {
+                    t.caps.iter_mut().for_each(|c| *c += t.wilds);
+                }
+                let mut found = false;
+                complete(forms, false, &t, &mut |f| {
+                    found = f.form != Form::Standard || f.free_pairs > 0 || pair_allowed(forms, &f.groups);
+                    !found
+                });
+                assert_eq!(found, expected, "{} wilds {wild_kinds:x} +{extra}", h.notation());
+                checked[expected as usize] += 1;
+            }
+        }
+        assert!(checked[1] > 500, "{checked:?}");
+    }
+}

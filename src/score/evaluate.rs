@@ -1,0 +1,557 @@
+//! Scoring a situation: every arrangement of the hand (free groups given kinds), every
+//! place the winning tile may sit, the patterns of each, and the best kept by the
+//! ruleset's rank (就高不就低).
+//!
+//! Free groups (wilds alone) are given kinds one group at a time. Kinds that every rule,
+//! point table and pair rule treats alike, that stand as often in the arrangement and
+//! have as much room left, give the same score, so one of each class is tried. Kinds of a
+//! suit no group holds are alike across such suits, unless a rule names the suit.
+
+use super::arrange::{self, Form, Found};
+use super::facts::{self, Facts, Situation};
+use super::group::{Group, Groups, Placement, Shape, NO_GROUP};
+use super::rule::Context;
+use super::scheme::{Exclusion, RankKey, Scheme, MAX_PATTERNS};
+use super::situation::Prepared;
+use crate::tiles::{self, Counts, Tile, KINDS};
+
+/// A point of the face: a group's row of the point table, or a situational row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// The row of `Scheme::group_points`, the group's kind.
+    Group(usize, Tile),
+    /// The row of `Scheme::extra_points`, times counted.
+    Extra(usize, u32),
+}
+
+/// The score of a situation.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    /// Some arrangement (or a form granted whatever the shape) counts.
+    pub complete: bool,
+    /// It wins: complete, and no rule of the ruleset refuses the win.
+    pub win: bool,
+    pub reason: Option<String>,
+    pub total: i32,
+    /// The patterns' values summed (番, 台).
+    pub value: i32,
+    /// Face points (Longgang's 胡数), before the base and the multiple.
+    pub face: i32,
+    /// A limit hand: the total is the cap.
+    pub lazi: bool,
+    /// Patterns counted, by bit, and how many times each counts.
+    pub counted: u64,
+    pub counts: [u8; MAX_PATTERNS],
+    /// Patterns found but voided by another, by bit.
+    pub voided: u64,
+    pub form: Option<Form>,
+    pub groups: Groups,
+    pub placement: Option<Placement>,
+    /// The player did not win: the hand was scored as it stands.
+    pub loser: bool,
+    /// Wilds of a player who did not win that are in no group (财神卖兵).
+    pub void_wilds: u8,
+    pub situation: Situation,
+    pub facts: Facts,
+    /// Arrangements and placements scored (for measuring the search).
+    pub tried: u32,
+}
+
+impl Scored {
+    /// The face points, item by item.
+    pub fn items(&self, scheme: &Scheme, sets: &[u64]) -> Vec<(Item, i32)> {
+        let mut out = vec![];
+        let winner = !self.loser;
+        for (gi, g) in self.groups.iter().enumerate() {
+            let on_discard = self.facts.pung_on_discard && self.placement.is_some_and(|p| p.group as usize == gi);
+            if let Some((row, pts)) = scheme.group_points(g, on_discard, sets, winner) {
+                out.push((Item::Group(row, g.tile), pts));
+            }
+        }
+        let ctx = context(&self.facts, &self.situation, sets);
+        for (i, e) in scheme.extra_points.iter().enumerate() {
+            if !(if winner { e.winners } else { e.losers }) {
+                continue;
+            }
+            let n = ctx.eval(&e.rule);
+            if n > 0 {
+                out.push((Item::Extra(i, n), e.points * n as i32));
+            }
+        }
+        out
+    }
+
+    /// The patterns counted, in table order, with their counts.
+    pub fn fans(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        (0..MAX_PATTERNS).filter(|&i| self.counted >> i & 1 == 1).map(|i| (i, self.counts[i]))
+    }
+
+    /// The patterns voided, each with the pattern that voided it.
+    pub fn voided_by(&self, scheme: &Scheme) -> Vec<(usize, u8, usize)> {
+        let found = self.counted | self.voided;
+        (0..scheme.patterns.len())
+            .filter(|&i| self.voided >> i & 1 == 1)
+            .filter_map(|i| {
+                let by = (0..scheme.patterns.len())
+                    .rev()
+                    .find(|&j| found >> j & 1 == 1 && scheme.patterns[j].excludes >> i & 1 == 1)?;
+                Some((i, self.counts[i], by))
+            })
+            .collect()
+    }
+}
+
+fn context<'a>(f: &'a Facts, s: &'a Situation, sets: &'a [u64]) -> Context<'a> {
+    Context { facts: f, situation: s, sets, counted: 0, total: 0, value: 0, fan_count: 0 }
+}
+
+/// The best candidate so far.
+struct Best {
+    rank: [i32; 4],
+    scored: Option<Scored>,
+    tried: u32,
+    /// The reason of the first rule of `valid` that refused an arrangement.
+    refused: Option<usize>,
+    stop: bool,
+}
+
+struct Search<'a> {
+    scheme: &'a Scheme,
+    p: &'a Prepared,
+    /// Kinds' classes for free groups: which class sets hold each kind.
+    sig: [u64; KINDS],
+    /// Suits a rule names (straights): not merged with others.
+    special_suits: u8,
+    best: Best,
+    places: Vec<Placement>,
+}
+
+/// Scores a prepared situation.
+pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
+    let mut sig = [0u64; KINDS];
+    for (bit, &set) in scheme.class_sets.iter().enumerate() {
+        let m = p.sets[set as usize];
+        for k in tiles::mask_tiles(m) {
+            sig[k as usize] |= 1 << bit.min(62);
+        }
+    }
+    // The point table tells 大子 from 小子, and the pair rule the kinds a pair may be.
+    for k in 0..KINDS {
+        sig[k] |= (tiles::is_orphan(k as Tile) as u64) << 63;
+        if scheme.forms.pair_kinds >> k & 1 == 1 {
+            sig[k] ^= 1 << 62;
+        }
+    }
+    let special_suits = scheme.suit_sets.iter().fold(0u8, |m, &s| m | p.sets[s as usize] as u8);
+    let mut s = Search {
+        scheme,
+        p,
+        sig,
+        special_suits,
+        best: Best { rank: [i32::MIN; 4], scored: None, tried: 0, refused: None, stop: false },
+        places: Vec::with_capacity(8),
+    };
+    if p.dealt {
+        if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
+            s.score(&found.groups, Form::Dealt, None, u64::MAX, None);
+        }
+    } else if p.loser {
+        s.partial();
+    } else {
+        s.complete();
+        if s.best.scored.is_none() {
+            s.fallback();
+        }
+    }
+    s.finish()
+}
+
+impl Search<'_> {
+    fn complete(&mut self) {
+        let scheme = self.scheme;
+        let p = self.p;
+        arrange::complete(&scheme.forms, scheme.dragon_sets, &p.tiles, &mut |found: &Found| {
+            let groups = found.groups;
+            self.free(found, groups, found.free_melds, found.free_pairs);
+            !self.best.stop
+        });
+    }
+
+    /// Gives the free groups kinds, one at a time, then places the winning tile.
+    fn free(&mut self, found: &Found, mut groups: Groups, melds: u8, pairs: u8) {
+        if self.best.stop {
+            return;
+        }
+        if melds == 0 && pairs == 0 {
+            if found.form == Form::Standard && !arrange::pair_allowed(&self.scheme.forms, &groups) {
+                return;
+            }
+            self.place(found.form, &groups);
+            return;
+        }
+        let caps = &self.p.tiles.caps;
+        let mut stand: Counts = [0; KINDS];
+        let mut all: Counts = [0; KINDS];
+        let mut suits = 0u8;
+        for g in groups.iter() {
+            for k in g.kinds() {
+                all[k as usize] += 1;
+                suits |= 1 << tiles::suit(k);
+                if g.meld.is_none() {
+                    stand[k as usize] += 1;
+                }
+            }
+        }
+        let room = |k: usize| caps[k].saturating_sub(stand[k]);
+        let suit_class = |k: usize| -> u64 {
+            let s = tiles::suit(k as Tile);
+            if s == 3 || suits >> s & 1 == 1 || self.special_suits >> s & 1 == 1 {
+                s as u64
+            } else {
+                4
+            }
+        };
+        let ranked = self.scheme.pung_ranks;
+        // Runs of pungs tell kinds apart by rank; otherwise only the sets do.
+        let key = |k: usize, shape: u64| -> (u64, u64) {
+            let rank = if ranked { k as u64 % 9 + 1 } else { 0 };
+            (self.sig[k], shape | suit_class(k) << 4 | rank << 8 | (all[k] as u64) << 12 | (room(k) as u64) << 16)
+        };
+        let mut seen: Vec<(u64, u64)> = Vec::with_capacity(40);
+        let mut choices: Vec<Group> = Vec::with_capacity(40);
+        let form = found.form;
+        if melds > 0 {
+            for k in 0..KINDS {
+                if room(k) >= 3 {
+                    let key = key(k, 1);
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        choices.push(Group::new(Shape::Pung, k as Tile, 0b111));
+                    }
+                }
+            }
+            if form == Form::Standard {
+                for s in 0..27usize {
+                    if s % 9 > 6 || (s..s + 3).any(|k| room(k) == 0) {
+                        continue;
+                    }
+                    let sk = [key(s, 2), key(s + 1, 2), key(s + 2, 2)];
+                    let key = (
+                        sk[0].0 ^ sk[1].0.rotate_left(21) ^ sk[2].0.rotate_left(42),
+                        (s % 9) as u64 | sk[0].1 << 4 ^ sk[1].1 << 24 ^ sk[2].1 << 40,
+                    );
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        choices.push(Group::new(Shape::Chow, s as Tile, 0b111));
+                    }
+                }
+            }
+        } else {
+            let per_kind = if self.scheme.forms.four_as_two_pairs { 4 } else { 2 };
+            for k in 0..KINDS {
+                let ok = match form {
+                    Form::Standard => room(k) >= 2,
+                    _ => room(k) >= 2 && stand[k] + 2 <= per_kind,
+                };
+                if ok {
+                    let key = key(k, 3);
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        choices.push(Group::new(Shape::Pair, k as Tile, 0b11));
+                    }
+                }
+            }
+        }
+        for g in choices {
+            groups.push(g);
+            let (m, p) = if g.shape == Shape::Pair { (melds, pairs - 1) } else { (melds - 1, pairs) };
+            self.free(found, groups, m, p);
+            groups.pop();
+            if self.best.stop {
+                return;
+            }
+        }
+    }
+
+    /// Scores each place the winning tile may sit.
+    fn place(&mut self, form: Form, groups: &Groups) {
+        let Some((win, wild)) = self.p.situation.win else {
+            self.score(groups, form, None, u64::MAX, None);
+            return;
+        };
+        let mut places = std::mem::take(&mut self.places);
+        facts::placements(groups, win, wild, &mut places);
+        if !self.scheme.placement_sensitive {
+            places.truncate(1);
+        }
+        for &pl in &places {
+            self.score(groups, form, Some(pl), u64::MAX, None);
+            if self.best.stop {
+                break;
+            }
+        }
+        self.places = places;
+    }
+
+    /// A player who did not win: the best partial arrangement.
+    fn partial(&mut self) {
+        let scheme = self.scheme;
+        let p = self.p;
+        let pair_kinds = scheme
+            .group_points
+            .iter()
+            .filter(|r| r.losers && r.state == super::scheme::GroupState::Pair)
+            .fold(0u64, |m, r| m | p.sets[r.kinds as usize]);
+        let mut class = [0u32; KINDS];
+        let caps = &p.tiles.caps;
+        for k in 0..KINDS {
+            // Kinds alike for every rule, with as much room: their classes' bits folded.
+            let s = self.sig[k];
+            class[k] = (s ^ s >> 32) as u32 ^ (caps[k] as u32) << 28;
+        }
+        let sit = p.situation;
+        arrange::partial(&p.tiles, pair_kinds, &class, &mut |found: &Found, left: u8| {
+            let used = p.tiles.wilds - left;
+            // The seat flower among the wilds used, or not; the rest are the wild kind's
+            // copies (or, when the wilds are flowers, all of them).
+            let splits: &[u8] = if used > 0 && sit.seat_flower { &[0, 1] } else { &[0] };
+            for &seat_used in splits {
+                let real = if sit.flower_wilds { used } else { used - seat_used };
+                if !sit.flower_wilds && real > sit.wild_tiles {
+                    continue;
+                }
+                self.score(&found.groups, Form::Partial, None, u64::MAX, Some((seat_used, real, left)));
+                if self.best.stop {
+                    return false;
+                }
+            }
+            true
+        });
+    }
+
+    /// A form granted whatever the shape, when no arrangement is complete.
+    fn fallback(&mut self) {
+        let scheme = self.scheme;
+        let p = self.p;
+        let empty = Facts::default();
+        let ctx = context(&empty, &p.situation, &p.sets);
+        for (i, fb) in scheme.fallbacks.iter().enumerate() {
+            if ctx.eval(&fb.rule) == 0 {
+                continue;
+            }
+            // The concealed tiles as they are, the wild kinds standing for themselves.
+            let mut groups = p.tiles.melds;
+            for k in 0..KINDS {
+                let n = p.hand.concealed[k];
+                let wild = (p.situation.wild_kinds >> k & 1) as u8;
+                for _ in 0..n {
+                    groups.push(Group::new(Shape::Single, k as Tile, wild));
+                }
+            }
+            self.score(&groups, Form::Fallback(i as u8), None, fb.patterns, None);
+            return;
+        }
+    }
+
+    /// Scores one arrangement with the winning tile placed. `allowed` limits the
+    /// patterns; `partial` is a non-winner's (seat flower used, other wilds used, left).
+    fn score(
+        &mut self,
+        groups: &Groups,
+        form: Form,
+        placement: Option<Placement>,
+        allowed: u64,
+        partial: Option<(u8, u8, u8)>,
+    ) {
+        let scheme = self.scheme;
+        let p = self.p;
+        let sit = &p.situation;
+        self.best.tried += 1;
+        let discard_win = scheme.self_drawn_flag.is_some_and(|b| !sit.flag(b)) && !p.loser;
+        let mut f = facts::facts(form, groups, placement, sit.wild_kinds, discard_win);
+        match partial {
+            Some((seat_used, real, _)) => {
+                f.seat_flower_used = seat_used;
+                f.real_wilds_used = real;
+            }
+            None => {
+                f.seat_flower_used = (sit.seat_flower && (sit.flower_wilds || sit.extra_wilds > 0)) as u8;
+                f.real_wilds_used = sit.wild_tiles;
+            }
+        }
+        let mut ctx = context(&f, sit, &p.sets);
+        for (i, v) in scheme.valid.iter().enumerate() {
+            if ctx.eval(&v.rule) == 0 {
+                self.best.refused.get_or_insert(i);
+                return;
+            }
+        }
+        let loser = p.loser;
+        let mut counts = [0u8; MAX_PATTERNS];
+        let mut hits = 0u64;
+        let eligible = |i: usize| allowed >> i & 1 == 1 && (!loser || scheme.patterns[i].loser_value.is_some());
+        for (i, pat) in scheme.patterns.iter().enumerate() {
+            if scheme.late >> i & 1 == 1 || !eligible(i) {
+                continue;
+            }
+            let n = ctx.eval(&pat.rule);
+            if n > 0 {
+                hits |= 1 << i;
+                counts[i] = n.min(255) as u8;
+            }
+        }
+        let value_of = |counted: u64, counts: &[u8; MAX_PATTERNS]| -> (i32, bool) {
+            let mut value = 0;
+            let mut lazi = false;
+            for (i, pat) in scheme.patterns.iter().enumerate() {
+                if counted >> i & 1 == 1 {
+                    let v = if loser { pat.loser_value.unwrap_or(0) } else { pat.value };
+                    value += v * counts[i] as i32;
+                    lazi |= pat.lazi;
+                }
+            }
+            (value, lazi)
+        };
+        let mut counted = exclude(scheme, hits);
+        if scheme.late != 0 {
+            let (value, _) = value_of(counted, &counts);
+            ctx.counted = counted;
+            ctx.value = value;
+            ctx.fan_count = counted.count_ones() as i32;
+            for (i, pat) in scheme.patterns.iter().enumerate() {
+                if scheme.late >> i & 1 == 0 || !eligible(i) {
+                    continue;
+                }
+                let n = ctx.eval(&pat.rule);
+                if n > 0 {
+                    hits |= 1 << i;
+                    counts[i] = n.min(255) as u8;
+                }
+            }
+            counted = exclude(scheme, hits);
+        }
+        let (value, lazi) = value_of(counted, &counts);
+        let mut face = 0;
+        if !scheme.group_points.is_empty() || !scheme.extra_points.is_empty() {
+            for (gi, g) in groups.iter().enumerate() {
+                let on_discard = f.pung_on_discard && placement.is_some_and(|pl| pl.group as usize == gi);
+                if let Some((_, pts)) = scheme.group_points(g, on_discard, &p.sets, !loser) {
+                    face += pts;
+                }
+            }
+            for e in &scheme.extra_points {
+                if if loser { e.losers } else { e.winners } {
+                    face += e.points * ctx.eval(&e.rule) as i32;
+                }
+            }
+        }
+        let total = scheme.total.of(value, face, lazi, !loser);
+        let fan_count = counted.count_ones() as i32;
+        let mut rank = [0i32; 4];
+        for (r, key) in rank.iter_mut().zip(&scheme.rank) {
+            *r = match key {
+                RankKey::Total => total,
+                RankKey::Value => value,
+                RankKey::Face => face,
+                RankKey::FanCount => fan_count,
+            };
+        }
+        if self.best.scored.is_some() && rank <= self.best.rank {
+            return;
+        }
+        self.best.rank = rank;
+        self.best.stop = scheme.stop.is_some_and(|(t, v)| total >= t && value >= v);
+        self.best.scored = Some(Scored {
+            complete: true,
+            win: true,
+            reason: None,
+            total,
+            value,
+            face,
+            lazi,
+            counted,
+            counts,
+            voided: hits & !counted,
+            form: Some(form),
+            groups: *groups,
+            placement,
+            loser,
+            void_wilds: partial.map_or(0, |(_, _, left)| left),
+            situation: *sit,
+            facts: f,
+            tried: 0,
+        });
+    }
+
+    fn finish(self) -> Scored {
+        let scheme = self.scheme;
+        let p = self.p;
+        let tried = self.best.tried;
+        let Some(mut s) = self.best.scored else {
+            let reason = match self.best.refused {
+                Some(i) => scheme.valid[i].message.clone(),
+                None => scheme.incomplete.clone(),
+            };
+            return Scored {
+                complete: false,
+                win: false,
+                reason: Some(reason),
+                total: 0,
+                value: 0,
+                face: 0,
+                lazi: false,
+                counted: 0,
+                counts: [0; MAX_PATTERNS],
+                voided: 0,
+                form: None,
+                groups: Groups::filled(NO_GROUP),
+                placement: None,
+                loser: p.loser,
+                void_wilds: 0,
+                situation: p.situation,
+                facts: Facts::default(),
+                tried,
+            };
+        };
+        s.tried = tried;
+        if s.loser {
+            s.win = false;
+        } else {
+            let ctx = Context {
+                counted: s.counted,
+                total: s.total,
+                value: s.value,
+                fan_count: s.counted.count_ones() as i32,
+                ..context(&s.facts, &s.situation, &p.sets)
+            };
+            if let Some(nw) = scheme.no_win.iter().find(|nw| ctx.eval(&nw.rule) > 0) {
+                s.win = false;
+                s.reason = Some(nw.message.clone());
+            }
+        }
+        s
+    }
+}
+
+/// The patterns counted of those found.
+fn exclude(scheme: &Scheme, hits: u64) -> u64 {
+    match scheme.exclusion {
+        Exclusion::EveryHit => {
+            let void = (0..scheme.patterns.len())
+                .filter(|&i| hits >> i & 1 == 1)
+                .fold(0u64, |m, i| m | scheme.patterns[i].excludes);
+            hits & !void
+        }
+        Exclusion::TopDown => {
+            let mut void = 0u64;
+            let mut counted = 0u64;
+            for i in 0..scheme.patterns.len() {
+                if hits >> i & 1 == 1 && void >> i & 1 == 0 {
+                    counted |= 1 << i;
+                    void |= scheme.patterns[i].excludes;
+                }
+            }
+            counted
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! What the patterns ask about: the facts of one arrangement with the winning tile
+//! placed, worked out once as counts and kind masks, and the facts of the situation.
+
+use super::arrange::Form;
+use super::group::{Group, Placement, Role, Shape};
+use crate::tiles::{self, Counts, Tile, KINDS};
+
+/// The situation as the patterns see it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Situation {
+    /// The ruleset's named flags (自摸, 杠上开花 ...), by bit.
+    pub flags: u32,
+    /// Seat 0-3, seat 0 the dealer (East), and whether the situation named it.
+    pub seat: u8,
+    pub seat_given: bool,
+    /// The prevalent wind 0-3.
+    pub round: u8,
+    /// The seat that discarded the winning tile, when known.
+    pub discarder: Option<u8>,
+    /// Wild kinds (财神 / 混 / 惠牌).
+    pub wild_kinds: u64,
+    /// Copies of the wild kinds held concealed, the winning tile included.
+    pub wild_tiles: u8,
+    /// Other wild tiles held: flowers playing as wilds (a seat flower, or every flower
+    /// when the wilds are flowers).
+    pub extra_wilds: u8,
+    /// The wilds are flowers (Longgang's 花财神).
+    pub flower_wilds: bool,
+    /// Flowers held, by bit (1f bit 0).
+    pub flowers: u8,
+    /// The flower of the player's seat is held.
+    pub seat_flower: bool,
+    /// Flowers held that are not wilds (set aside, 客花).
+    pub guest_flowers: u8,
+    /// Kinds the hand waited on before its winning tile (only when a rule asks).
+    pub waits: u64,
+    /// The winning tile's kind, and whether it is a wild; None for a hand that did not win.
+    pub win: Option<(Tile, bool)>,
+}
+
+impl Situation {
+    pub fn flag(&self, bit: u8) -> bool {
+        self.flags >> bit & 1 == 1
+    }
+}
+
+/// The facts of one arrangement, its free groups given kinds, the winning tile placed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Facts {
+    pub form: u32,
+    /// Kinds some tile stands for.
+    pub kinds: u64,
+    /// Suits with a tile: bit 0 characters ... bit 3 honours.
+    pub suits: u8,
+    /// Kinds of pungs and kongs, and kinds of two of them (wilds standing past the
+    /// copies).
+    pub triplets: u64,
+    pub triplets_twice: u64,
+    pub n_triplets: u8,
+    pub kongs: u64,
+    pub n_kongs: u8,
+    /// Lowest kinds of the chows.
+    pub chows: u64,
+    pub n_chows: u8,
+    /// Most chows of one start.
+    pub same_chows: u8,
+    pub pairs: u64,
+    /// Kinds of two pairs.
+    pub pairs_twice: u64,
+    pub n_pairs: u8,
+    /// Kinds that are two of the pairs (four of a kind in seven pairs).
+    pub doubled: u8,
+    /// Declared melds; those exposed (all but concealed kongs).
+    pub declared: u8,
+    pub exposed: u8,
+    /// Concealed pungs and kongs, a pung completed on a discard not among them.
+    pub concealed_triplets: u8,
+    /// Groups made of wilds alone.
+    pub free_melds: u8,
+    pub free_pairs: u8,
+    pub dragon_sets: u8,
+    /// Wild tiles standing for a wild kind (财神归位).
+    pub home_wilds: u8,
+    /// Wild tiles in the groups.
+    pub wilds_used: u8,
+    /// Of them, the seat flower (1 or 0) and the others.
+    pub seat_flower_used: u8,
+    pub real_wilds_used: u8,
+    /// Kinds that four tiles stand for.
+    pub fours: u8,
+    /// Where the winning tile sits.
+    pub win: Option<Placement>,
+    /// Whether the winning tile completed a pung on another player's discard (the pung
+    /// then counts as exposed).
+    pub pung_on_discard: bool,
+}
+
+/// Facts of `groups`. `wild_kinds` tells which kinds are wild (for 财神归位);
+/// `discard_win` whether the winning tile came from another player.
+pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u64, discard_win: bool) -> Facts {
+    let mut f = Facts { form: form.bit(), win, ..Facts::default() };
+    let mut stood: Counts = [0; KINDS];
+    let mut chow_starts: Counts = [0; KINDS];
+    for (gi, g) in groups.iter().enumerate() {
+        let mut n = 0u8;
+        for (i, k) in g.kinds().enumerate() {
+            stood[k as usize] += 1;
+            f.kinds |= 1 << k;
+            if g.wilds >> i & 1 == 1 {
+                n += 1;
+                f.home_wilds += (wild_kinds >> k & 1) as u8;
+            }
+        }
+        f.wilds_used += n;
+        let free = n as usize == g.len() && g.len() > 1;
+        match g.shape {
+            Shape::Pair => {
+                f.doubled += (f.pairs >> g.tile & 1) as u8;
+                f.pairs_twice |= f.pairs & 1 << g.tile;
+                f.pairs |= 1 << g.tile;
+                f.n_pairs += 1;
+                f.free_pairs += free as u8;
+            }
+            Shape::Chow => {
+                f.chows |= 1 << g.tile;
+                f.n_chows += 1;
+                chow_starts[g.tile as usize] += 1;
+                f.same_chows = f.same_chows.max(chow_starts[g.tile as usize]);
+                f.free_melds += free as u8;
+            }
+            Shape::Pung | Shape::Kong => {
+                f.triplets_twice |= f.triplets & 1 << g.tile;
+                f.triplets |= 1 << g.tile;
+                f.n_triplets += 1;
+                if g.shape == Shape::Kong {
+                    f.kongs |= 1 << g.tile;
+                    f.n_kongs += 1;
+                }
+                f.free_melds += free as u8;
+                let on_discard = discard_win && win.is_some_and(|p| p.group as usize == gi);
+                f.pung_on_discard |= on_discard;
+                f.concealed_triplets += (g.concealed() && !on_discard) as u8;
+            }
+            Shape::DragonSet => f.dragon_sets += 1,
+            Shape::Single => {}
+        }
+        if let Some(m) = g.meld {
+            f.declared += 1;
+            f.exposed += (m != crate::hand::MeldKind::ConcealedKong) as u8;
+        }
+    }
+    for t in tiles::mask_tiles(f.kinds) {
+        f.suits |= 1 << tiles::suit(t);
+        f.fours += (stood[t as usize] >= 4) as u8;
+    }
+    f
+}
+
+/// Every place the winning tile may sit in `groups`: a real tile of its kind in a
+/// concealed group, or, for a wild winning tile, any wild there.
+pub fn placements(groups: &[Group], win: Tile, is_wild: bool, out: &mut Vec<Placement>) {
+    out.clear();
+    for (gi, g) in groups.iter().enumerate() {
+        if g.meld.is_some() {
+            continue;
+        }
+        for i in 0..g.len() {
+            let wild = g.wilds >> i & 1 == 1;
+            let k = g.kind_at(i);
+            if (is_wild && wild) || (!is_wild && !wild && k == win) {
+                let p = Placement { group: gi as u8, role: Role::of(g, i), kind: k };
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_of_a_hand() {
+        let groups = [
+            Group::new(Shape::Chow, 0, 0),
+            Group::new(Shape::Chow, 0, 0b100),
+            Group::new(Shape::Pung, 27, 0),
+            Group::new(Shape::Pung, 5, 0b111),
+            Group::new(Shape::Pair, 33, 0),
+        ];
+        let win = Some(Placement { group: 2, role: Role::Pung, kind: 27 });
+        let f = facts(Form::Standard, &groups, win, 0, true);
+        assert_eq!((f.n_chows, f.same_chows, f.n_triplets, f.free_melds), (2, 2, 2, 1));
+        assert_eq!(f.concealed_triplets, 1, "the pung completed on a discard is exposed");
+        assert_eq!(f.suits, 0b1001);
+        assert_eq!(f.wilds_used, 4);
+        let mut out = vec![];
+        placements(&groups, 2, true, &mut out);
+        assert_eq!(out.len(), 2, "the wild 3m of the chow, and the free pung's wilds");
+    }
+}

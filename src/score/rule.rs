@@ -1,0 +1,497 @@
+//! The words patterns are written in: small predicates over the facts of an arrangement
+//! and of the situation, combined with and, or and not. Each evaluates to a count (a
+//! predicate to 0 or 1), so a pattern that can occur several times (字刻, 四喜) counts
+//! them.
+//!
+//! Rulesets write their rules as data (in Python, `haidi.rulesets._scheme`); they are
+//! read into these types once, when the ruleset is built.
+
+use super::facts::{Facts, Situation};
+use super::group::Role;
+use crate::error::{HandError, Result};
+use crate::tiles::{EAST, KINDS};
+
+/// A set of tile kinds a rule names: fixed, or given by the situation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KindSet {
+    Fixed(u64),
+    /// The player's seat wind.
+    SeatWind,
+    /// The prevalent wind.
+    RoundWind,
+    /// The wild kinds of the deal.
+    Wilds,
+    Union(Vec<KindSet>),
+    Minus(Box<KindSet>, Box<KindSet>),
+    /// Suits rather than kinds (bit 0 characters ... bit 3 honours), for [`Rule::Straight`].
+    Suits(u8),
+    /// The suits of the wild kinds.
+    WildSuits,
+}
+
+impl KindSet {
+    /// The set as a mask in this situation.
+    pub fn resolve(&self, s: &Situation) -> u64 {
+        match self {
+            KindSet::Fixed(m) => *m,
+            KindSet::SeatWind => 1 << (EAST + s.seat),
+            KindSet::RoundWind => 1 << (EAST + s.round),
+            KindSet::Wilds => s.wild_kinds,
+            KindSet::Union(v) => v.iter().fold(0, |m, k| m | k.resolve(s)),
+            KindSet::Minus(a, b) => a.resolve(s) & !b.resolve(s),
+            KindSet::Suits(m) => *m as u64,
+            KindSet::WildSuits => {
+                crate::tiles::mask_tiles(s.wild_kinds).fold(0u64, |m, t| m | 1 << crate::tiles::suit(t))
+            }
+        }
+    }
+
+    /// Whether the set is the same in every situation.
+    pub fn is_fixed(&self) -> bool {
+        match self {
+            KindSet::Fixed(_) | KindSet::Suits(_) => true,
+            KindSet::Union(v) => v.iter().all(KindSet::is_fixed),
+            KindSet::Minus(a, b) => a.is_fixed() && b.is_fixed(),
+            _ => false,
+        }
+    }
+}
+
+/// A number a rule compares or counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    Chows,
+    /// Pungs and kongs.
+    Triplets,
+    Kongs,
+    Pairs,
+    /// Kinds that are two pairs of a seven-pairs hand.
+    DoubledPairs,
+    /// Declared melds, and those of them exposed (not concealed kongs).
+    Declared,
+    Exposed,
+    /// Concealed pungs and kongs (a pung completed on a discard is exposed).
+    ConcealedTriplets,
+    /// Groups of wilds alone.
+    FreeMelds,
+    FreePairs,
+    DragonSets,
+    /// Most chows of one kind.
+    SameChows,
+    /// Suits among the tiles (characters, dots, bamboo; honours not counted).
+    Suits,
+    /// 1 when an honour is among the tiles.
+    Honours,
+    /// The wilds proper held (the wild kind's copies, or the flowers when the wilds are
+    /// flowers); other wilds held (a seat flower); all wilds held.
+    WildTiles,
+    ExtraWilds,
+    Wilds,
+    /// Wild kinds in the deal.
+    WildKinds,
+    /// Wilds in the groups (a player who did not win may leave some out), wilds standing
+    /// for a wild kind, the seat flower (0 or 1) and the other wilds among those used.
+    WildsUsed,
+    HomeWilds,
+    SeatFlowerUsed,
+    RealWildsUsed,
+    /// 1 when the seat flower is held; flowers set aside; flowers held; 1 with all four
+    /// seasons held; 1 when the wilds are flowers.
+    SeatFlower,
+    GuestFlowers,
+    Flowers,
+    AllFlowers,
+    FlowerWilds,
+    /// Kinds four tiles stand for.
+    Fours,
+    /// The seat (0 the dealer); 1 when the situation names the seat; the discarder's
+    /// seat (4 when none).
+    Seat,
+    SeatGiven,
+    /// 1 when the situation is a win (it has a winning tile).
+    Won,
+    Discarder,
+    /// After the patterns are counted: the total, the sum of the patterns' values, and
+    /// how many patterns count.
+    Total,
+    Value,
+    FanCount,
+}
+
+impl Quantity {
+    pub const NAMES: [(&'static str, Quantity); 35] = [
+        ("chows", Quantity::Chows),
+        ("triplets", Quantity::Triplets),
+        ("kongs", Quantity::Kongs),
+        ("pairs", Quantity::Pairs),
+        ("doubled_pairs", Quantity::DoubledPairs),
+        ("declared", Quantity::Declared),
+        ("exposed", Quantity::Exposed),
+        ("concealed_triplets", Quantity::ConcealedTriplets),
+        ("free_melds", Quantity::FreeMelds),
+        ("free_pairs", Quantity::FreePairs),
+        ("dragon_sets", Quantity::DragonSets),
+        ("same_chows", Quantity::SameChows),
+        ("suits", Quantity::Suits),
+        ("honours", Quantity::Honours),
+        ("wild_tiles", Quantity::WildTiles),
+        ("extra_wilds", Quantity::ExtraWilds),
+        ("wilds", Quantity::Wilds),
+        ("wild_kinds", Quantity::WildKinds),
+        ("wilds_used", Quantity::WildsUsed),
+        ("home_wilds", Quantity::HomeWilds),
+        ("seat_flower_used", Quantity::SeatFlowerUsed),
+        ("real_wilds_used", Quantity::RealWildsUsed),
+        ("seat_flower", Quantity::SeatFlower),
+        ("guest_flowers", Quantity::GuestFlowers),
+        ("flowers", Quantity::Flowers),
+        ("all_flowers", Quantity::AllFlowers),
+        ("flower_wilds", Quantity::FlowerWilds),
+        ("fours", Quantity::Fours),
+        ("seat", Quantity::Seat),
+        ("seat_given", Quantity::SeatGiven),
+        ("won", Quantity::Won),
+        ("discarder", Quantity::Discarder),
+        ("total", Quantity::Total),
+        ("value", Quantity::Value),
+        ("fan_count", Quantity::FanCount),
+    ];
+
+    pub fn named(name: &str) -> Result<Quantity> {
+        Quantity::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, q)| q)
+            .ok_or_else(|| HandError::invalid(format!("rule: no quantity {name:?}")))
+    }
+
+    /// Whether it is known only after the patterns are counted.
+    pub fn after_scoring(self) -> bool {
+        matches!(self, Quantity::Total | Quantity::Value | Quantity::FanCount)
+    }
+}
+
+/// A comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    pub fn named(op: &str) -> Result<Cmp> {
+        Ok(match op {
+            "==" => Cmp::Eq,
+            "!=" => Cmp::Ne,
+            "<" => Cmp::Lt,
+            "<=" => Cmp::Le,
+            ">" => Cmp::Gt,
+            ">=" => Cmp::Ge,
+            _ => return Err(HandError::invalid(format!("rule: no comparison {op:?}"))),
+        })
+    }
+
+    fn holds(self, a: i32, b: i32) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+/// A rule. Sets are referred to by their index in the ruleset's list of sets, which is
+/// resolved once per situation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    Always,
+    Not(Box<Rule>),
+    /// When every rule holds, the largest count among them (a condition counts 1, so
+    /// `count & condition` is the count where the condition holds).
+    All(Vec<Rule>),
+    /// The largest count.
+    Any(Vec<Rule>),
+    /// A flag of the situation.
+    Flag(u8),
+    /// The arrangement's form is one of these (bits of [`super::arrange::Form::bit`]).
+    Form(u32),
+    Is(Quantity, Cmp, i32),
+    Count(Quantity),
+    /// Another rule's count compared (``triplets(WINDS) >= 4``).
+    Compare(Box<Rule>, Cmp, i32),
+    /// Pungs and kongs of kinds in the set (a count).
+    Triplets(u8),
+    /// Pairs of kinds in the set (a count).
+    Pairs(u8),
+    /// Every tile stands for a kind in the set.
+    AllTiles(u8),
+    /// Some tile stands for a kind in the set.
+    AnyTile(u8),
+    /// Chows 123, 456 and 789 of one suit of the (suit) set.
+    Straight(u8),
+    /// The winning tile sits in one of these roles (bits by [`Role`] order) as a kind of
+    /// the set.
+    Win {
+        roles: u8,
+        kinds: u8,
+    },
+    /// The hand waited on kinds of the set only.
+    OnlyWait(u8),
+    /// Pungs and kongs (or kongs only) of `len` consecutive ranks of one suit.
+    Run {
+        kongs: bool,
+        len: u8,
+    },
+    /// Kongs of one rank in all three suits.
+    SameRankKongs,
+    /// A pattern counts (by its index): for rules judged after the others.
+    Pattern(u8),
+}
+
+/// What a rule is judged against.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    pub facts: &'a Facts,
+    pub situation: &'a Situation,
+    pub sets: &'a [u64],
+    /// Patterns counted so far, by bit; and the total, the sum of values and the number
+    /// of patterns (for rules judged after scoring).
+    pub counted: u64,
+    pub total: i32,
+    pub value: i32,
+    pub fan_count: i32,
+}
+
+impl Context<'_> {
+    fn quantity(&self, q: Quantity) -> i32 {
+        let f = self.facts;
+        let s = self.situation;
+        (match q {
+            Quantity::Chows => f.n_chows,
+            Quantity::Triplets => f.n_triplets,
+            Quantity::Kongs => f.n_kongs,
+            Quantity::Pairs => f.n_pairs,
+            Quantity::DoubledPairs => f.doubled,
+            Quantity::Declared => f.declared,
+            Quantity::Exposed => f.exposed,
+            Quantity::ConcealedTriplets => f.concealed_triplets,
+            Quantity::FreeMelds => f.free_melds,
+            Quantity::FreePairs => f.free_pairs,
+            Quantity::DragonSets => f.dragon_sets,
+            Quantity::SameChows => f.same_chows,
+            Quantity::Suits => (f.suits & 0b111).count_ones() as u8,
+            Quantity::Honours => (f.suits >> 3) & 1,
+            Quantity::WildTiles => s.wild_tiles,
+            Quantity::ExtraWilds => s.extra_wilds,
+            Quantity::Wilds => s.wild_tiles + s.extra_wilds,
+            Quantity::WildKinds => s.wild_kinds.count_ones() as u8,
+            Quantity::WildsUsed => f.wilds_used,
+            Quantity::HomeWilds => f.home_wilds,
+            Quantity::SeatFlowerUsed => f.seat_flower_used,
+            Quantity::RealWildsUsed => f.real_wilds_used,
+            Quantity::SeatFlower => s.seat_flower as u8,
+            Quantity::GuestFlowers => s.guest_flowers,
+            Quantity::Flowers => s.flowers.count_ones() as u8,
+            Quantity::AllFlowers => (s.flowers & 0b1111 == 0b1111) as u8,
+            Quantity::FlowerWilds => s.flower_wilds as u8,
+            Quantity::Fours => f.fours,
+            Quantity::Seat => s.seat,
+            Quantity::SeatGiven => s.seat_given as u8,
+            Quantity::Won => s.win.is_some() as u8,
+            Quantity::Discarder => s.discarder.unwrap_or(4),
+            Quantity::Total => return self.total,
+            Quantity::Value => return self.value,
+            Quantity::FanCount => return self.fan_count,
+        }) as i32
+    }
+
+    fn set(&self, i: u8) -> u64 {
+        self.sets.get(i as usize).copied().unwrap_or(0)
+    }
+
+    /// The rule's count here.
+    pub fn eval(&self, rule: &Rule) -> u32 {
+        let f = self.facts;
+        match rule {
+            Rule::Always => 1,
+            Rule::Not(r) => (self.eval(r) == 0) as u32,
+            Rule::All(rules) => {
+                let mut most = 1;
+                for r in rules {
+                    let n = self.eval(r);
+                    if n == 0 {
+                        return 0;
+                    }
+                    most = most.max(n);
+                }
+                most
+            }
+            Rule::Any(rules) => rules.iter().map(|r| self.eval(r)).max().unwrap_or(0),
+            Rule::Flag(bit) => self.situation.flag(*bit) as u32,
+            Rule::Form(mask) => (f.form & mask != 0) as u32,
+            Rule::Is(q, op, v) => op.holds(self.quantity(*q), *v) as u32,
+            Rule::Compare(r, op, v) => op.holds(self.eval(r) as i32, *v) as u32,
+            Rule::Count(q) => self.quantity(*q).max(0) as u32,
+            Rule::Triplets(set) => {
+                let m = self.set(*set);
+                (f.triplets & m).count_ones() + (f.triplets_twice & m).count_ones()
+            }
+            Rule::Pairs(set) => {
+                let m = self.set(*set);
+                (f.pairs & m).count_ones() + (f.pairs_twice & m).count_ones()
+            }
+            Rule::AllTiles(set) => (f.kinds != 0 && f.kinds & !self.set(*set) == 0) as u32,
+            Rule::AnyTile(set) => (f.kinds & self.set(*set) != 0) as u32,
+            Rule::Straight(suits) => {
+                let suits = self.set(*suits);
+                (0..3).any(|s| suits >> s & 1 == 1 && f.chows >> (9 * s) & 0b1001001 == 0b1001001) as u32
+            }
+            Rule::Win { roles, kinds } => {
+                f.win.is_some_and(|p| roles >> role_bit(p.role) & 1 == 1 && self.set(*kinds) >> p.kind & 1 == 1) as u32
+            }
+            Rule::OnlyWait(set) => {
+                let w = self.situation.waits;
+                (w != 0 && w & !self.set(*set) == 0) as u32
+            }
+            Rule::Run { kongs, len } => {
+                let kinds = if *kongs { f.kongs } else { f.triplets };
+                (0..3).any(|s| {
+                    let suit = kinds >> (9 * s) & 0x1FF;
+                    let run = (1..*len as u64).fold(suit, |m, i| m & suit >> i);
+                    run != 0
+                }) as u32
+            }
+            Rule::SameRankKongs => {
+                let k = f.kongs;
+                (k & k >> 9 & k >> 18 & 0x1FF != 0) as u32
+            }
+            Rule::Pattern(i) => (self.counted >> i & 1) as u32,
+        }
+    }
+}
+
+/// The bit of a role in [`Rule::Win`]'s mask.
+pub fn role_bit(r: Role) -> u8 {
+    Role::ALL.iter().position(|&x| x == r).unwrap_or(0) as u8
+}
+
+impl Rule {
+    /// Whether the rule reads where the winning tile sits.
+    pub fn reads_placement(&self) -> bool {
+        match self {
+            Rule::Win { .. } | Rule::Count(Quantity::ConcealedTriplets) => true,
+            Rule::Is(q, _, _) => *q == Quantity::ConcealedTriplets,
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_placement(),
+            Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_placement),
+            _ => false,
+        }
+    }
+
+    /// Whether the rule reads the waits of the hand.
+    pub fn reads_waits(&self) -> bool {
+        match self {
+            Rule::OnlyWait(_) => true,
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_waits(),
+            Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_waits),
+            _ => false,
+        }
+    }
+
+    /// Whether the rule tells kinds apart by rank beyond the sets it names: runs of pungs.
+    pub fn reads_pung_ranks(&self) -> bool {
+        match self {
+            Rule::Run { .. } | Rule::SameRankKongs => true,
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_pung_ranks(),
+            Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_pung_ranks),
+            _ => false,
+        }
+    }
+
+    /// The sets it names, and the suits its straights are of (by set index).
+    pub fn sets(&self, kinds: &mut Vec<u8>, suits: &mut Vec<u8>) {
+        match self {
+            Rule::Triplets(s) | Rule::Pairs(s) | Rule::AllTiles(s) | Rule::AnyTile(s) | Rule::OnlyWait(s) => {
+                kinds.push(*s)
+            }
+            Rule::Win { kinds: s, .. } => kinds.push(*s),
+            Rule::Straight(s) => suits.push(*s),
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.sets(kinds, suits),
+            Rule::All(v) | Rule::Any(v) => v.iter().for_each(|r| r.sets(kinds, suits)),
+            _ => {}
+        }
+    }
+
+    /// Whether it can be judged before the patterns are counted.
+    pub fn before_scoring(&self) -> bool {
+        match self {
+            Rule::Pattern(_) => false,
+            Rule::Is(q, _, _) | Rule::Count(q) => !q.after_scoring(),
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.before_scoring(),
+            Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::before_scoring),
+            _ => true,
+        }
+    }
+}
+
+/// Kind masks of every suit, for the arrangement facts.
+pub const SUIT_MASKS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
+
+const _: () = assert!(KINDS == 34);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::arrange::Form;
+    use crate::score::facts::facts;
+    use crate::score::group::{Group, Placement, Shape};
+
+    fn ctx_eval(groups: &[Group], win: Option<Placement>, rule: &Rule, sets: &[u64]) -> u32 {
+        let f = facts(Form::Standard, groups, win, 0, false);
+        let s = Situation::default();
+        Context { facts: &f, situation: &s, sets, counted: 0, total: 0, value: 0, fan_count: 0 }.eval(rule)
+    }
+
+    #[test]
+    fn straights_runs_and_counts() {
+        let straight = [
+            Group::new(Shape::Chow, 9, 0),
+            Group::new(Shape::Chow, 12, 0),
+            Group::new(Shape::Chow, 15, 0),
+            Group::new(Shape::Pung, 27, 0),
+            Group::new(Shape::Pair, 33, 0),
+        ];
+        assert_eq!(ctx_eval(&straight, None, &Rule::Straight(0), &[0b0010]), 1);
+        assert_eq!(ctx_eval(&straight, None, &Rule::Straight(0), &[0b0001]), 0);
+        let honours = 0x7Fu64 << 27;
+        assert_eq!(ctx_eval(&straight, None, &Rule::Triplets(0), &[honours]), 1);
+        assert_eq!(ctx_eval(&straight, None, &Rule::AllTiles(0), &[honours]), 0);
+        let pungs = [
+            Group::new(Shape::Pung, 2, 0),
+            Group::new(Shape::Pung, 3, 0),
+            Group::new(Shape::Pung, 4, 0),
+            Group::new(Shape::Pung, 6, 0),
+        ];
+        assert_eq!(ctx_eval(&pungs, None, &Rule::Run { kongs: false, len: 3 }, &[]), 1);
+        assert_eq!(ctx_eval(&pungs, None, &Rule::Run { kongs: false, len: 4 }, &[]), 0);
+        let all = Rule::All(vec![Rule::Count(Quantity::Triplets), Rule::Is(Quantity::Chows, Cmp::Eq, 0)]);
+        assert_eq!(ctx_eval(&pungs, None, &all, &[]), 4);
+        let reversed = Rule::All(vec![Rule::Is(Quantity::Chows, Cmp::Eq, 0), Rule::Count(Quantity::Triplets)]);
+        assert_eq!(ctx_eval(&pungs, None, &reversed, &[]), 4);
+    }
+
+    #[test]
+    fn the_winning_tiles_role() {
+        let g = [Group::new(Shape::Chow, 3, 0)];
+        let p = Placement { group: 0, role: Role::Closed, kind: 4 };
+        let rule = Rule::Win { roles: 1 << role_bit(Role::Closed), kinds: 0 };
+        assert_eq!(ctx_eval(&g, Some(p), &rule, &[1 << 4]), 1);
+        assert_eq!(ctx_eval(&g, Some(p), &rule, &[1 << 5]), 0);
+    }
+}

@@ -1,0 +1,386 @@
+//! A ruleset's scoring as data: its forms, situation keys, patterns, point tables, total
+//! and rank. Each regional ruleset's Python module writes one; it is checked here once,
+//! and what the search needs to know about it (does any rule read where the winning
+//! tile sits, or the waits) is worked out then.
+
+use super::group::Shape;
+use super::rule::{KindSet, Rule};
+use crate::engine::Engine;
+use crate::error::{HandError, Result};
+use crate::forms::Forms;
+use crate::tiles::{self, KINDS};
+
+/// Most patterns a ruleset has (their set is a `u64`).
+pub const MAX_PATTERNS: usize = 64;
+/// Most flags a situation has.
+pub const MAX_FLAGS: usize = 32;
+/// Most kind sets a ruleset's rules name.
+pub const MAX_SETS: usize = 40;
+
+/// One pattern (番, 台, 大胡 ...).
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pub id: String,
+    /// Its value for each time it counts.
+    pub value: i32,
+    /// Its value for a player who did not win, if it counts for one.
+    pub loser_value: Option<i32>,
+    pub rule: Rule,
+    /// The patterns it makes void, by bit.
+    pub excludes: u64,
+    /// A limit hand (腊子): the total is the cap.
+    pub lazi: bool,
+    /// After it the other players count nothing (天胡, 三财神 in Longgang).
+    pub instant: bool,
+    /// A grouping of the ruleset's own (Changsha's 小胡, 大胡, dealt-hand wins).
+    pub class: u8,
+}
+
+/// How patterns void each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exclusion {
+    /// Every pattern found voids those it excludes, even one itself voided.
+    EveryHit,
+    /// In table order: a pattern voided voids nothing.
+    TopDown,
+}
+
+/// Which groups a row of a point table scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupState {
+    /// 暗杠.
+    ConcealedKong,
+    /// 明杠 and 补杠.
+    ExposedKong,
+    /// A declared pung, or one completed on another player's discard.
+    ExposedPung,
+    /// A pung held concealed.
+    ConcealedPung,
+    Pair,
+}
+
+/// A row of a point table (Longgang's 胡数): points for a group.
+#[derive(Clone, Debug)]
+pub struct GroupPoints {
+    pub name: String,
+    pub state: GroupState,
+    /// The kinds it applies to (a set index).
+    pub kinds: u8,
+    /// Points for a 小子 (2-8) and a 大子 (terminal or honour).
+    pub small: i32,
+    pub big: i32,
+    pub winners: bool,
+    pub losers: bool,
+}
+
+/// Points that do not belong to a group (自摸, 卡档, flowers): `points` for each count of
+/// the rule. `{n}` in the name stands for the count.
+#[derive(Clone, Debug)]
+pub struct ExtraPoints {
+    pub name: String,
+    pub rule: Rule,
+    pub points: i32,
+    pub winners: bool,
+    pub losers: bool,
+}
+
+/// How the total is worked out from the patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Total {
+    /// The sum of the patterns' values (MCR points, 番).
+    Sum,
+    /// A fixed amount for any win (what each player pays in a table without multiples).
+    Fixed(i32),
+    /// (face points + base) x 2^value for a winner, face x 2^value for another player,
+    /// rounded up to `step`, at most `cap`; `cap` for a limit hand (Longgang).
+    HuTai { base: i32, cap: i32, step: i32 },
+}
+
+impl Total {
+    pub fn of(self, value: i32, face: i32, lazi: bool, winner: bool) -> i32 {
+        match self {
+            Total::Sum => value,
+            Total::Fixed(n) => n,
+            Total::HuTai { base, cap, step } => {
+                if lazi {
+                    return cap;
+                }
+                let hu = (face + if winner { base } else { 0 }) as i64 * (1i64 << value.clamp(0, 30));
+                let step = step.max(1) as i64;
+                (((hu + step - 1) / step) * step).min(cap as i64) as i32
+            }
+        }
+    }
+}
+
+/// What the best arrangement is chosen by, most important first; ties keep the first
+/// found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RankKey {
+    Total,
+    Value,
+    Face,
+    FanCount,
+}
+
+/// A win granted whatever the shape (四惠牌, 三财神), when no arrangement is complete.
+#[derive(Clone, Debug)]
+pub struct Fallback {
+    pub name: String,
+    /// Judged on the situation alone.
+    pub rule: Rule,
+    /// The patterns that may count for it, by bit.
+    pub patterns: u64,
+}
+
+/// What `win` absent means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unwon {
+    /// `win` is required.
+    Refused,
+    /// The hand is complete and its last tile is the winning one.
+    LastTile,
+    /// The player did not win: score the hand as it stands (Longgang's 陪家).
+    Loser,
+}
+
+/// A rule and what to say when it holds (or fails).
+#[derive(Clone, Debug)]
+pub struct Said {
+    pub rule: Rule,
+    pub message: String,
+}
+
+/// A ruleset's scoring.
+#[derive(Clone, Debug)]
+pub struct Scheme {
+    pub name: String,
+    /// Kinds played, and flowers in the set (bit f for flower f + 1).
+    pub tiles: u64,
+    pub flowers: u8,
+    pub forms: Forms,
+    /// 中发白 may stand as a concealed set (Tangshan).
+    pub dragon_sets: bool,
+    /// The kind sets rules name, by index.
+    pub sets: Vec<KindSet>,
+    /// Situation flags by bit.
+    pub flags: Vec<String>,
+    pub keys: Vec<super::situation::Key>,
+    /// A flag that sets another unless that one is given false (杠上开花 is self-drawn):
+    /// (flag, implied flag, what to say when it is given false).
+    pub implies: Vec<(u8, u8, String)>,
+    /// Situations refused: when the rule holds (judged on the situation alone).
+    pub refuse: Vec<Said>,
+    pub patterns: Vec<Pattern>,
+    pub exclusion: Exclusion,
+    /// An arrangement counts only where every rule holds; the message is the reason a
+    /// hand none of whose arrangements count does not win.
+    pub valid: Vec<Said>,
+    /// The best arrangement does not win when the rule holds (after scoring).
+    pub no_win: Vec<Said>,
+    pub group_points: Vec<GroupPoints>,
+    pub extra_points: Vec<ExtraPoints>,
+    pub total: Total,
+    pub rank: Vec<RankKey>,
+    /// The search stops at an arrangement with at least this total and value: nothing
+    /// it pays can be higher (Longgang's 300 with 3 台).
+    pub stop: Option<(i32, i32)>,
+    pub fallbacks: Vec<Fallback>,
+    pub unwon: Unwon,
+    /// The flag that judges a dealt hand instead (Changsha's 起手胡).
+    pub dealt_flag: Option<u8>,
+    /// The self-drawn flag (a wild or flower drawn wins self-drawn; a pung completed on a
+    /// discard is exposed).
+    pub self_drawn_flag: Option<u8>,
+    /// Flowers: the seat flower plays as a wild (Longgang's 坐花); the wilds may be the
+    /// flowers (花财神); each seat's flowers, by bit.
+    pub seat_flower_wild: bool,
+    pub flower_wilds: bool,
+    pub seat_flowers: [u8; 4],
+    /// Declared melds may hold copies of the wild kind (they then are plain tiles).
+    pub wild_kinds_in_melds: bool,
+    /// Most wild kinds one deal has.
+    pub max_wild_kinds: u8,
+    /// Why a hand that is not complete does not win.
+    pub incomplete: String,
+    /// What the ruleset calls its wilds (财神, 混, 惠牌), for messages.
+    pub wild_name: String,
+    /// Said after "tile ... is not played" (Longgang: "龙港麻将无白板").
+    pub tiles_note: String,
+    /// The name of the eight-pairs form in results.
+    pub eight_pairs_name: String,
+
+    // Worked out by `Scheme::prepare`.
+    pub engine: Engine,
+    /// Some rule reads where the winning tile sits.
+    pub placement_sensitive: bool,
+    /// Some rule reads the waits.
+    pub reads_waits: bool,
+    /// Some rule tells pung kinds apart by rank (runs).
+    pub pung_ranks: bool,
+    /// The sets free groups' kinds are told apart by, and the suit sets of straights.
+    pub class_sets: Vec<u8>,
+    pub suit_sets: Vec<u8>,
+    /// Patterns judged after the others (their rules name patterns or totals).
+    pub late: u64,
+}
+
+impl Scheme {
+    /// Checks the scheme and works out what the search needs to know about it.
+    pub fn prepare(mut self) -> Result<Scheme> {
+        let bad = |m: String| Err(HandError::invalid(format!("{}: {m}", self.name)));
+        if self.patterns.len() > MAX_PATTERNS {
+            return bad(format!("{} patterns; at most {MAX_PATTERNS}", self.patterns.len()));
+        }
+        if self.flags.len() > MAX_FLAGS {
+            return bad(format!("{} flags; at most {MAX_FLAGS}", self.flags.len()));
+        }
+        if self.sets.len() > MAX_SETS {
+            return bad(format!("{} kind sets; at most {MAX_SETS}", self.sets.len()));
+        }
+        if self.fallbacks.len() > 16 {
+            return bad("at most 16 forms granted whatever the shape".into());
+        }
+        let mut kinds = vec![];
+        let mut suits = vec![];
+        let mut rules: Vec<&Rule> = self.patterns.iter().map(|p| &p.rule).collect();
+        rules.extend(self.valid.iter().chain(&self.no_win).chain(&self.refuse).map(|s| &s.rule));
+        rules.extend(self.extra_points.iter().map(|e| &e.rule));
+        rules.extend(self.fallbacks.iter().map(|f| &f.rule));
+        for r in &rules {
+            r.sets(&mut kinds, &mut suits);
+        }
+        kinds.extend(self.group_points.iter().map(|g| g.kinds));
+        let n_sets = self.sets.len();
+        if kinds.iter().chain(&suits).any(|&s| s as usize >= n_sets) {
+            return bad("a rule names a set that is not in the list".into());
+        }
+        for p in &self.patterns {
+            if let Some(i) = pattern_refs(&p.rule).into_iter().find(|&i| i as usize >= self.patterns.len()) {
+                return bad(format!("pattern {} names pattern {i}, which does not exist", p.id));
+            }
+        }
+        self.placement_sensitive = rules.iter().any(|r| r.reads_placement())
+            || self.group_points.iter().any(|g| g.state == GroupState::ExposedPung);
+        self.reads_waits = rules.iter().any(|r| r.reads_waits());
+        self.pung_ranks = rules.iter().any(|r| r.reads_pung_ranks());
+        self.late =
+            self.patterns.iter().enumerate().filter(|(_, p)| !p.rule.before_scoring()).fold(0, |m, (i, _)| m | 1 << i);
+        kinds.sort_unstable();
+        kinds.dedup();
+        suits.sort_unstable();
+        suits.dedup();
+        self.class_sets = kinds;
+        self.suit_sets = suits;
+        self.engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
+        Ok(self)
+    }
+
+    pub fn hand_size(&self) -> usize {
+        self.forms.ready_size()
+    }
+
+    pub fn flag(&self, name: &str) -> Option<u8> {
+        self.flags.iter().position(|f| f == name).map(|i| i as u8)
+    }
+
+    /// Points of a group, by the first row that applies.
+    pub fn group_points(
+        &self,
+        g: &super::group::Group,
+        on_discard: bool,
+        sets: &[u64],
+        winner: bool,
+    ) -> Option<(usize, i32)> {
+        if g.is_free() {
+            // "财神坐花对作将牌，不计将胡数": groups of wilds alone score no points.
+            return None;
+        }
+        let state = match (g.shape, g.meld) {
+            (Shape::Kong, Some(crate::hand::MeldKind::ConcealedKong)) => GroupState::ConcealedKong,
+            (Shape::Kong, _) => GroupState::ExposedKong,
+            (Shape::Pung, Some(_)) => GroupState::ExposedPung,
+            (Shape::Pung, None) if on_discard => GroupState::ExposedPung,
+            (Shape::Pung, None) => GroupState::ConcealedPung,
+            (Shape::Pair, _) => GroupState::Pair,
+            _ => return None,
+        };
+        self.group_points.iter().enumerate().find_map(|(i, row)| {
+            let applies = row.state == state
+                && sets.get(row.kinds as usize).is_some_and(|m| m >> g.tile & 1 == 1)
+                && if winner { row.winners } else { row.losers };
+            applies.then(|| (i, if tiles::is_orphan(g.tile) { row.big } else { row.small }))
+        })
+    }
+}
+
+/// The patterns a rule names.
+fn pattern_refs(rule: &Rule) -> Vec<u8> {
+    match rule {
+        Rule::Pattern(i) => vec![*i],
+        Rule::Not(r) | Rule::Compare(r, _, _) => pattern_refs(r),
+        Rule::All(v) | Rule::Any(v) => v.iter().flat_map(pattern_refs).collect(),
+        _ => vec![],
+    }
+}
+
+/// A scheme with nothing in it, to be filled in (and then [`Scheme::prepare`]d).
+pub fn empty(name: &str, forms: Forms) -> Scheme {
+    Scheme {
+        name: name.to_string(),
+        tiles: tiles::ALL_KINDS,
+        flowers: 0,
+        engine: Engine::new(name, forms.clone(), tiles::ALL_KINDS),
+        forms,
+        dragon_sets: false,
+        sets: vec![],
+        flags: vec![],
+        keys: vec![],
+        implies: vec![],
+        refuse: vec![],
+        patterns: vec![],
+        exclusion: Exclusion::EveryHit,
+        valid: vec![],
+        no_win: vec![],
+        group_points: vec![],
+        extra_points: vec![],
+        total: Total::Sum,
+        rank: vec![RankKey::Total],
+        stop: None,
+        fallbacks: vec![],
+        unwon: Unwon::Refused,
+        dealt_flag: None,
+        self_drawn_flag: None,
+        seat_flower_wild: false,
+        flower_wilds: false,
+        seat_flowers: [0; 4],
+        wild_kinds_in_melds: true,
+        max_wild_kinds: 4,
+        incomplete: "not a complete hand".into(),
+        wild_name: "wild".into(),
+        tiles_note: String::new(),
+        eight_pairs_name: "eight_pairs_and_a_half".into(),
+        placement_sensitive: false,
+        reads_waits: false,
+        pung_ranks: false,
+        class_sets: vec![],
+        suit_sets: vec![],
+        late: 0,
+    }
+}
+
+const _: () = assert!(KINDS <= 64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hu_tai_totals() {
+        let t = Total::HuTai { base: 20, cap: 300, step: 10 };
+        assert_eq!(t.of(2, 14, false, true), 140); // (14 + 20) x 4 = 136 -> 140
+        assert_eq!(t.of(5, 0, false, true), 300);
+        assert_eq!(t.of(1, 8, false, false), 20); // a loser: 8 x 2 = 16 -> 20
+        assert_eq!(t.of(0, 0, true, true), 300);
+    }
+}

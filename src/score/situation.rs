@@ -1,0 +1,612 @@
+//! Reading a situation: the keys a ruleset takes, each value read the same way whether it
+//! came from a keyword argument, a dict in a list or a row of columns, and the checks
+//! that refuse what cannot be.
+
+use std::fmt;
+
+use super::arrange::Tiles;
+use super::facts::{Facts, Situation};
+use super::rule::Context;
+use super::scheme::{Scheme, Unwon, MAX_SETS};
+use crate::error::{ErrorKind, HandError, Result};
+use crate::hand::Hand;
+use crate::notation::{self, Format};
+use crate::tiles::{self, Tile, KINDS};
+
+/// A value as given, before it is read as what its key means.
+#[derive(Clone, Debug)]
+pub enum Value<'a> {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'a str),
+    /// Text owned by the value (an item of a list).
+    Text(String),
+    List(Vec<Value<'a>>),
+    Hand(Box<Hand>),
+    /// Anything else, by its type's name.
+    Other(String),
+}
+
+impl fmt::Display for Value<'_> {
+    /// The value as the user wrote it, short: `'yes'`, `1`, `None`, `a dict`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::None => write!(f, "None"),
+            Value::Bool(b) => write!(f, "{}", if *b { "True" } else { "False" }),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Str(s) => write_text(f, s),
+            Value::Text(s) => write_text(f, s),
+            Value::List(_) => write!(f, "a list"),
+            Value::Hand(h) => write!(f, "Hand({:?})", h.notation()),
+            Value::Other(t) => write!(f, "a {t}"),
+        }
+    }
+}
+
+fn write_text(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    let short: String = s.chars().take(40).collect();
+    let more = if s.chars().count() > 40 { "..." } else { "" };
+    write!(f, "{short:?}{more}")
+}
+
+/// What a situation key means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyKind {
+    /// The hand without the winning tile (text or a `Hand`).
+    Hand,
+    /// The winning tile.
+    Win,
+    /// The notation of the hand and the tiles: "compact" or "comh".
+    Format,
+    /// A yes/no flag; `None` for one taken (and checked) but meaning nothing here.
+    Flag(Option<u8>),
+    /// The seat wind: E the dealer (or the seat 0-3).
+    SeatWind,
+    /// The seat (0 the dealer) or its wind.
+    Seat,
+    /// The prevalent wind (taken and checked; only rules that name it read it).
+    RoundWind,
+    /// The seat wind of the player who discarded the winning tile.
+    DiscarderWind,
+    /// The wild kinds (or a flower, where the wilds may be flowers).
+    Wilds,
+    /// The tile turned up; the wild is the next kind.
+    Indicator,
+    /// The flower tiles held (`"15f"`).
+    Flowers,
+    /// One of the named choices, each of which sets a flag (`xiaosa="ming"`).
+    Choice(Vec<(String, u8)>),
+    /// List the patterns not counted and why.
+    Explain,
+}
+
+/// A situation key of a ruleset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub name: String,
+    pub kind: KeyKind,
+}
+
+/// The winning tile as given: a kind, or a flower (where flowers may win).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinTile {
+    Kind(Tile),
+    Flower(u8),
+}
+
+/// A situation read key by key; [`Reader::finish`] checks it against the hand.
+#[derive(Clone, Debug, Default)]
+pub struct Reader<'a> {
+    hand: Option<Value<'a>>,
+    win: Option<Value<'a>>,
+    format: Option<Format>,
+    flags: u32,
+    given_false: u32,
+    seat_wind: Option<u8>,
+    seat: Option<u8>,
+    round: Option<u8>,
+    discarder: Option<u8>,
+    wilds: Option<Value<'a>>,
+    indicator: Option<Value<'a>>,
+    flowers: Option<Value<'a>>,
+    pub explain: bool,
+}
+
+fn invalid(key: &str, expected: &str, v: &Value<'_>) -> HandError {
+    HandError::invalid(format!("{key} must be {expected}, not {v}"))
+}
+
+/// A wind given as a letter (E S W N, 1z-4z) or as 0-3.
+fn wind(key: &str, v: &Value<'_>) -> Result<u8> {
+    match v {
+        Value::Str(s) => match s.trim() {
+            "E" | "e" | "1z" => Ok(0),
+            "S" | "s" | "2z" => Ok(1),
+            "W" | "w" | "3z" => Ok(2),
+            "N" | "n" | "4z" => Ok(3),
+            _ => Err(invalid(key, "a wind E, S, W or N (or 0-3)", v)),
+        },
+        Value::Int(i) if (0..4).contains(i) => Ok(*i as u8),
+        _ => Err(invalid(key, "a wind E, S, W or N (or 0-3)", v)),
+    }
+}
+
+fn text<'v>(key: &str, expected: &str, v: &'v Value<'_>) -> Result<&'v str> {
+    match v {
+        Value::Str(s) => Ok(s),
+        Value::Text(s) => Ok(s),
+        _ => Err(invalid(key, expected, v)),
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// Reads `key = value` as the scheme's key means it.
+    pub fn set(&mut self, scheme: &Scheme, key: &str, v: Value<'a>) -> Result<()> {
+        let Some(k) = scheme.keys.iter().find(|k| k.name == key) else {
+            let known: Vec<&str> = scheme.keys.iter().map(|k| k.name.as_str()).collect();
+            let shown: String = key.chars().take(40).collect();
+            return Err(HandError::invalid(format!(
+                "unknown {} situation key {shown:?}; known: {}",
+                scheme.name,
+                known.join(", ")
+            )));
+        };
+        let name = key;
+        match &k.kind {
+            KeyKind::Hand => match v {
+                Value::Str(_) | Value::Text(_) | Value::Hand(_) => self.hand = Some(v),
+                _ => return Err(invalid(name, "a hand (text or a Hand)", &v)),
+            },
+            KeyKind::Win => match v {
+                Value::None => {}
+                Value::Str(_) | Value::Text(_) => self.win = Some(v),
+                _ => return Err(invalid(name, "a tile such as '5p'", &v)),
+            },
+            KeyKind::Format => {
+                self.format = Some(match text(name, "'compact' or 'comh'", &v)? {
+                    "compact" => Format::Compact,
+                    "comh" => Format::Comh,
+                    _ => return Err(invalid(name, "'compact' or 'comh'", &v)),
+                })
+            }
+            KeyKind::Flag(bit) => match v {
+                Value::Bool(b) => {
+                    if let Some(bit) = bit {
+                        if b {
+                            self.flags |= 1 << bit;
+                        } else {
+                            self.given_false |= 1 << bit;
+                        }
+                    }
+                }
+                Value::None => {}
+                _ => return Err(invalid(name, "True or False", &v)),
+            },
+            KeyKind::SeatWind => self.seat_wind = if matches!(v, Value::None) { None } else { Some(wind(name, &v)?) },
+            KeyKind::Seat => self.seat = if matches!(v, Value::None) { None } else { Some(wind(name, &v)?) },
+            KeyKind::RoundWind => self.round = if matches!(v, Value::None) { None } else { Some(wind(name, &v)?) },
+            KeyKind::DiscarderWind => {
+                self.discarder = if matches!(v, Value::None) { None } else { Some(wind(name, &v)?) }
+            }
+            KeyKind::Wilds => match v {
+                Value::None => {}
+                Value::Str(_) | Value::Text(_) | Value::List(_) => self.wilds = Some(v),
+                _ => return Err(invalid(name, "tile kinds such as '5z' (or a list of them)", &v)),
+            },
+            KeyKind::Indicator => match v {
+                Value::None => {}
+                Value::Str(_) | Value::Text(_) => self.indicator = Some(v),
+                _ => return Err(invalid(name, "a tile such as '3z'", &v)),
+            },
+            KeyKind::Flowers => match v {
+                Value::None => {}
+                Value::Int(0) => {}
+                Value::Str(_) | Value::Text(_) | Value::List(_) => self.flowers = Some(v),
+                _ => return Err(invalid(name, "the flower tiles held, such as '15f'", &v)),
+            },
+            KeyKind::Choice(choices) => {
+                if matches!(v, Value::None) {
+                    return Ok(());
+                }
+                let chosen = text(name, "a name", &v)?;
+                match choices.iter().find(|(c, _)| c == chosen) {
+                    Some((_, bit)) => self.flags |= 1 << bit,
+                    None => {
+                        let names: Vec<String> = choices.iter().map(|(c, _)| format!("{c:?}")).collect();
+                        return Err(invalid(name, &format!("one of {}", names.join(", ")), &v));
+                    }
+                }
+            }
+            KeyKind::Explain => match v {
+                Value::Bool(b) => self.explain = b,
+                Value::None => {}
+                _ => return Err(invalid(name, "True or False", &v)),
+            },
+        }
+        Ok(())
+    }
+
+    /// Whether the situation's format was given.
+    pub fn has_format(&self) -> bool {
+        self.format.is_some()
+    }
+
+    /// The format to read the hand in, when the situation gives none.
+    pub fn default_format(&mut self, format: Format) {
+        self.format.get_or_insert(format);
+    }
+
+    /// Checks the situation against the hand and the scheme.
+    pub fn finish(self, scheme: &Scheme) -> Result<Prepared> {
+        let format = self.format.unwrap_or(Format::Compact);
+        let mut hand = match &self.hand {
+            None => return Err(HandError::invalid("the situation needs a hand")),
+            Some(Value::Hand(h)) => (**h).clone(),
+            Some(v) => {
+                let s = text("hand", "a hand", v)?;
+                let p = notation::parse(s, format)?;
+                if p.rest.is_some() {
+                    return Err(HandError::invalid(format!(
+                        "{}: the part after '|' is a situation, not a hand",
+                        Value::Str(s)
+                    )));
+                }
+                p.hand
+            }
+        };
+        let bad = |m: String| Err(HandError::invalid(m));
+
+        // Seats and winds.
+        let seat = match (self.seat, self.seat_wind) {
+            (Some(a), Some(b)) if a != b => return bad("seat and seat_wind disagree".into()),
+            (a, b) => a.or(b).unwrap_or(0),
+        };
+        if self.discarder == Some(seat) {
+            return bad("the discarder is another player than the one who wins".into());
+        }
+
+        // Wilds.
+        let mut flower_wilds = false;
+        let mut wild_kinds = 0u64;
+        if self.wilds.is_some() && self.indicator.is_some() {
+            return bad("give either wilds or indicator, not both".into());
+        }
+        if let Some(w) = &self.wilds {
+            let texts: Vec<&str> = match w {
+                Value::Str(s) => vec![s],
+                Value::Text(s) => vec![s],
+                Value::List(items) => {
+                    items.iter().map(|i| text("wilds", "tile kinds such as '5z'", i)).collect::<Result<Vec<_>>>()?
+                }
+                _ => vec![],
+            };
+            for t in texts {
+                let h = notation::parse(t, Format::Compact)?.hand;
+                if !h.melds.is_empty() || h.flowers != 0 && !scheme.flower_wilds {
+                    return bad(format!("wilds name tile kinds such as \"5z\", not {:?}", t));
+                }
+                flower_wilds |= h.flowers != 0;
+                for k in 0..KINDS {
+                    if h.concealed[k] > 0 {
+                        wild_kinds |= 1 << k;
+                    }
+                }
+            }
+            if flower_wilds && wild_kinds != 0 {
+                return bad("the wilds are either flowers or tile kinds, not both".into());
+            }
+        }
+        if let Some(ind) = &self.indicator {
+            wild_kinds = 1 << next_kind(notation::parse_tile(text("indicator", "a tile", ind)?, Format::Compact)?);
+        }
+        if wild_kinds & !scheme.tiles != 0 {
+            let t = tiles::mask_tiles(wild_kinds & !scheme.tiles).next().unwrap_or(0);
+            return bad(format!(
+                "the {} {} is not played in {}{}",
+                scheme.wild_name,
+                tiles::name(t),
+                scheme.name,
+                scheme.tiles_note
+            ));
+        }
+        if wild_kinds.count_ones() > scheme.max_wild_kinds as u32 {
+            return bad(format!(
+                "{} has at most {} {} kind(s) in a deal",
+                scheme.name, scheme.max_wild_kinds, scheme.wild_name
+            ));
+        }
+
+        // Flowers: written in the hand, given as a key, or the winning tile.
+        let mut flowers = hand.flowers;
+        hand.flowers = 0;
+        if let Some(f) = &self.flowers {
+            let texts: Vec<&str> = match f {
+                Value::Str(s) => vec![s],
+                Value::Text(s) => vec![s],
+                Value::List(items) => items
+                    .iter()
+                    .map(|i| text("flowers", "flower tiles such as '15f'", i))
+                    .collect::<Result<Vec<_>>>()?,
+                _ => vec![],
+            };
+            for t in texts.into_iter().filter(|t| !t.is_empty()) {
+                let h = notation::parse(t, format)?.hand;
+                if h.concealed_len() > 0 || !h.melds.is_empty() {
+                    return bad(format!("flowers must be flower tiles such as \"15f\", not {:?}", t));
+                }
+                if flowers & h.flowers != 0 {
+                    return bad("a flower is given twice (each is in the set once)".into());
+                }
+                flowers |= h.flowers;
+            }
+        }
+        let mut win: Option<WinTile> = None;
+        if let Some(w) = &self.win {
+            let w = text("win", "a tile", w)?;
+            let p = notation::parse(w, format)?.hand;
+            win = match (p.concealed_len(), p.flowers.count_ones(), p.melds.len()) {
+                (1, 0, 0) => p.last.map(WinTile::Kind),
+                (0, 1, 0) => Some(WinTile::Flower(p.flowers.trailing_zeros() as u8)),
+                _ => None,
+            };
+            if win.is_none() {
+                return bad(format!("win must be one tile, not {}", Value::Str(w)));
+            }
+        }
+        if flowers & !scheme.flowers != 0 {
+            let f = (flowers & !scheme.flowers).trailing_zeros() as u8;
+            return if scheme.flowers == 0 {
+                bad(format!("{} plays no flowers ({} given)", scheme.name, tiles::flower_name(f)))
+            } else {
+                bad(format!("the flower {} is not played in {}", tiles::flower_name(f), scheme.name))
+            };
+        }
+
+        let dealt = scheme.dealt_flag.is_some_and(|b| self.flags >> b & 1 == 1);
+        let mut flags = self.flags;
+        let mut win_is_wild = false;
+        let win_kind = match win {
+            Some(WinTile::Flower(f)) => {
+                let seat_flower = scheme.seat_flowers[seat as usize] >> f & 1 == 1;
+                if !(flower_wilds || scheme.seat_flower_wild && seat_flower) {
+                    return bad(
+                        "a flower wins only as a wild: the seat flower (坐花), or any flower when the wilds are flowers"
+                            .into(),
+                    );
+                }
+                if flowers >> f & 1 == 1 {
+                    return bad("a flower is given twice (each is in the set once)".into());
+                }
+                if scheme.flowers >> f & 1 == 0 {
+                    return bad(format!("the flower {} is not played in {}", tiles::flower_name(f), scheme.name));
+                }
+                flowers |= 1 << f;
+                win_is_wild = true;
+                // A flower is always drawn.
+                if let Some(sd) = scheme.self_drawn_flag {
+                    if self.given_false >> sd & 1 == 1 {
+                        return bad("a flower is drawn, so a win on one is self-drawn".into());
+                    }
+                    flags |= 1 << sd;
+                }
+                None
+            }
+            Some(WinTile::Kind(t)) => {
+                win_is_wild = wild_kinds >> t & 1 == 1;
+                Some(t)
+            }
+            None => None,
+        };
+        for (from, to, message) in &scheme.implies {
+            if flags >> from & 1 == 1 {
+                if self.given_false >> to & 1 == 1 {
+                    return bad(message.clone());
+                }
+                flags |= 1 << to;
+            }
+        }
+
+        // The hand and its size.
+        let size = hand.size();
+        let seat_flower = scheme.seat_flowers[seat as usize] & flowers != 0;
+        let held_wild_flowers =
+            if flower_wilds { flowers.count_ones() as u8 } else { (scheme.seat_flower_wild && seat_flower) as u8 };
+        let winning = win.is_some();
+        let ready = scheme.hand_size();
+        let melds = hand.melds.len();
+        if melds > scheme.forms.melds as usize {
+            return bad(format!("{melds} melds declared; a {} hand has at most {}", scheme.name, scheme.forms.melds));
+        }
+        let mut loser = false;
+        let mut last_tile = None;
+        if dealt {
+            if winning {
+                return bad("a dealt hand has no winning tile".into());
+            }
+            if melds > 0 || flowers != 0 {
+                return bad("a dealt hand has no melds and no flowers".into());
+            }
+            if size != ready && size != ready + 1 {
+                return bad(format!("a dealt hand has {ready} tiles ({} for the dealer), not {size}", ready + 1));
+            }
+        } else if let Some(w) = win {
+            let counted = size + held_wild_flowers as usize - matches!(w, WinTile::Flower(_)) as usize;
+            if counted != ready {
+                return Err(HandError::new(ErrorKind::WrongSize {
+                    tiles: counted,
+                    expected: format!("{ready} without the winning tile"),
+                }));
+            }
+        } else {
+            match scheme.unwon {
+                Unwon::Refused => return bad("the situation needs win (the winning tile, e.g. '5p')".into()),
+                Unwon::LastTile => {
+                    if size + held_wild_flowers as usize != ready + 1 {
+                        return bad(format!(
+                            "give the winning tile (win), or a complete hand of {} tiles (a meld counts as 3)",
+                            ready + 1
+                        ));
+                    }
+                    last_tile = hand.last;
+                    let Some(t) = last_tile else {
+                        return bad("give the winning tile (win)".into());
+                    };
+                    win_is_wild = wild_kinds >> t & 1 == 1;
+                }
+                Unwon::Loser => {
+                    loser = true;
+                    if size + held_wild_flowers as usize != ready {
+                        return Err(HandError::new(ErrorKind::WrongSize {
+                            tiles: size + held_wild_flowers as usize,
+                            expected: format!("{ready}"),
+                        }));
+                    }
+                }
+            }
+        }
+        if let Some(t) = win_kind {
+            hand.concealed[t as usize] += 1;
+            hand.last = Some(t);
+        }
+        let held = hand.held();
+        for k in 0..KINDS {
+            if held[k] > 4 {
+                return Err(HandError::new(ErrorKind::FifthCopy(tiles::name(k as Tile))));
+            }
+            if held[k] > 0 && scheme.tiles >> k & 1 == 0 {
+                return Err(HandError::new(ErrorKind::NotInTileSet {
+                    tile: tiles::name(k as Tile),
+                    ruleset: format!("{}{}", scheme.name, scheme.tiles_note),
+                }));
+            }
+        }
+        if !scheme.wild_kinds_in_melds && hand.melds.iter().any(|m| m.tiles().any(|t| wild_kinds >> t & 1 == 1)) {
+            return bad(format!("a {0} cannot be claimed or konged: a declared meld holds no {0}", scheme.wild_name));
+        }
+
+        let mut t = Tiles::new(&hand, scheme.tiles, wild_kinds, held_wild_flowers);
+        if scheme.forms.wilds_beyond_copies {
+            // The copies left still bound the real tiles; only wilds go past them.
+            for k in 0..KINDS {
+                if scheme.tiles >> k & 1 == 1 {
+                    t.caps[k] += t.wilds;
+                }
+            }
+        }
+        // The wilds proper (正财神): the wild kind's copies, or the flowers when the wilds
+        // are flowers; the others are a seat flower playing as a wild.
+        let (wild_tiles, extra) =
+            if flower_wilds { (held_wild_flowers, 0) } else { (t.wilds - held_wild_flowers, held_wild_flowers) };
+        let guest_flowers = flowers.count_ones() as u8 - held_wild_flowers;
+        let situation = Situation {
+            flags,
+            seat,
+            seat_given: self.seat.is_some() || self.seat_wind.is_some(),
+            round: self.round.unwrap_or(0),
+            discarder: self.discarder,
+            wild_kinds,
+            wild_tiles,
+            extra_wilds: extra,
+            flower_wilds,
+            flowers,
+            seat_flower,
+            guest_flowers,
+            waits: 0,
+            win: match win {
+                Some(WinTile::Flower(_)) => Some((0, true)),
+                _ => win_kind.or(last_tile).map(|t| (t, win_is_wild)),
+            },
+        };
+        let facts = Facts::default();
+        let ctx =
+            Context { facts: &facts, situation: &situation, sets: &[], counted: 0, total: 0, value: 0, fan_count: 0 };
+        let mut sets = [0u64; MAX_SETS];
+        for (m, set) in sets.iter_mut().zip(&scheme.sets) {
+            *m = set.resolve(&situation);
+        }
+        let ctx = Context { sets: &sets, ..ctx };
+        for r in &scheme.refuse {
+            if ctx.eval(&r.rule) > 0 {
+                return bad(r.message.clone());
+            }
+        }
+        let win_flower = matches!(win, Some(WinTile::Flower(_)));
+        let mut p = Prepared { hand, tiles: t, situation, sets, loser, dealt, win_flower, explain: self.explain };
+        if scheme.reads_waits && !loser && !dealt {
+            p.situation.waits = waits_before(scheme, &p);
+        }
+        Ok(p)
+    }
+}
+
+/// The kinds the hand waited on before its winning tile.
+fn waits_before(scheme: &Scheme, p: &Prepared) -> u64 {
+    let Some((t, _)) = p.situation.win else { return 0 };
+    let mut before = p.hand.clone();
+    // Flowers held as wilds, which the engine takes as extra wilds.
+    let mut extra = if p.situation.flower_wilds { p.situation.wild_tiles } else { p.situation.extra_wilds };
+    if p.win_flower {
+        extra -= 1;
+    } else {
+        before.concealed[t as usize] -= 1;
+    }
+    let wilds = crate::engine::Wilds { kinds: p.situation.wild_kinds, extra };
+    let view = scheme.engine.view(&before, wilds);
+    scheme.engine.waits_mask(&view, &before, wilds)
+}
+
+/// The kind an indicator names: the next in its suit, 9 wrapping to 1, the winds in turn
+/// (东南西北), the dragons 中→发→白→中.
+pub fn next_kind(t: Tile) -> Tile {
+    match t {
+        27..=30 => 27 + (t - 27 + 1) % 4,
+        33 => 32,
+        32 => 31,
+        31 => 33,
+        _ => t - t % 9 + (t % 9 + 1) % 9,
+    }
+}
+
+/// A situation ready to score.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The hand, its winning tile among the concealed tiles; flowers not in it.
+    pub hand: Hand,
+    pub tiles: Tiles,
+    pub situation: Situation,
+    /// The scheme's sets in this situation, by index.
+    pub sets: [u64; MAX_SETS],
+    /// The player did not win (the hand as it stands is scored).
+    pub loser: bool,
+    /// A dealt hand judged for the instant wins.
+    pub dealt: bool,
+    /// The winning tile is a flower (a wild).
+    pub win_flower: bool,
+    pub explain: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indicators_name_the_next_kind() {
+        let name = |t| tiles::name(next_kind(t));
+        assert_eq!(name(8), "1m");
+        assert_eq!(name(3), "5m");
+        assert_eq!(name(30), "1z");
+        assert_eq!(name(33), "6z");
+        assert_eq!(name(31), "7z");
+    }
+
+    #[test]
+    fn values_are_shown_short() {
+        assert_eq!(Value::Str("yes").to_string(), "\"yes\"");
+        assert_eq!(Value::Int(2).to_string(), "2");
+        let long = "1".repeat(100);
+        assert!(Value::Str(&long).to_string().len() < 50);
+    }
+}
