@@ -13,7 +13,13 @@ fn main() {
         ("1122334455667p", "7p"),
     ];
     for (h, w) in hands {
-        let t = TextSituation { hand: h, win: Some(w), format: Format::Compact, situation: Situation::default() };
+        let t = TextSituation {
+            hand: h,
+            win: Some(w),
+            format: Format::Compact,
+            situation: Situation::default(),
+            options: None,
+        };
         let n = 20000;
         let start = Instant::now();
         for _ in 0..n {

@@ -67,7 +67,8 @@ def test_public_ting_case(case: dict) -> None:
 def test_result_shape_and_minimum() -> None:
     r = RS.evaluate(hand="[123m][345m]678p56s11z", win="7s", self_drawn=True, explain=True)
     assert r["win"] is False and r["total"] == 1 and "8" in r["reason"]
-    assert r["fans"] == ({"id": 80, "name": "自摸", "name_en": "Self-Drawn", "points": 1, "count": 1},)
+    assert r["fans"] == ({"id": 80, "name": "自摸", "name_en": "Self-Drawn", "value": 1, "points": 1, "count": 1},)
+    assert [g["kind"] for g in r["groups"]] == ["chow", "chow", "pair", "chow", "chow"]
     assert r["form"] == "standard" and r["arrangement"] == "678p 567s 11z [123m] [345m]"
     # Flowers never lift a hand over the minimum.
     r = RS.evaluate(hand="[123m][345m]678p56s11z", win="7s", self_drawn=True, flowers=8)
@@ -110,10 +111,15 @@ def test_bad_hands_raise_hand_error(hand: str) -> None:
     [
         (dict(hand=123), "hand must be a str"),
         (dict(win=5), "win must be a tile"),
-        (dict(self_drawn="yes"), "self_drawn must be true or false"),
-        (dict(seat_wind=0), "seat_wind must be"),
+        (dict(self_drawn="yes"), "self_drawn must be True or False, not 'yes'"),
+        (dict(self_drawn=1), "self_drawn must be True or False, not 1"),
+        (dict(seat_wind=4), "seat_wind must be a wind"),
+        (dict(seat_wind=True), "seat_wind must be a wind"),
         (dict(flowers=-1), "flowers"),
-        (dict(colour="red"), 'unknown situation key "colour"'),
+        (dict(flowers=True), "flowers"),
+        (dict(colour="red"), 'unknown mcr situation key "colour"'),
+        (dict(options={"colour": 1}), "unknown mcr option 'colour'"),
+        (dict(options={"concealed_and_melded_kong": "yes"}), "concealed_and_melded_kong must be True or False"),
         (dict(format="xml"), "format"),
     ],
 )
@@ -199,12 +205,22 @@ def test_columns_read_values_of_any_kind(monkeypatch, threads: str) -> None:
         "seat_wind": [w.lower() for w in cols["seat_wind"]],
         "round_wind": [np.int64("ESWN".index(w)) for w in cols["round_wind"]],
         "flowers": [np.uint8(f) for f in cols["flowers"]],
-        "last_of_kind": [int(x) for x in cols["last_of_kind"]],
-        "wall_last": np.asarray(cols["wall_last"], dtype=np.int8),
+        "last_of_kind": [bool(x) for x in cols["last_of_kind"]],
+        "wall_last": np.asarray(cols["wall_last"], dtype=np.bool_),
         "kong_replacement": (x for x in cols["kong_replacement"]),
         "robbing_kong": np.asarray(cols["robbing_kong"], dtype=object),
     }
     assert RS.evaluate_many(other)["total"].tolist() == expected
+    # Flags are True or False on every path: numbers, strings and NaN are refused, by row.
+    for bad in (
+        [int(x) for x in cols["wall_last"]],
+        np.asarray(cols["wall_last"], dtype=np.int8),
+        ["False"] * len(sits),
+    ):
+        with pytest.raises(haidi.HandError, match="row 0: wall_last must be"):
+            RS.evaluate_many({**cols, "wall_last": bad})
+    with pytest.raises(haidi.HandError, match="wall_last must be"):
+        RS.evaluate_many({**cols, "wall_last": [float("nan")] * len(sits)})
     # Fixed-width text arrays are read in place, in either byte order, strided or not.
     width = max(map(len, cols["hand"]))
     for order in ("<", ">"):
@@ -364,3 +380,44 @@ def test_cli_jsonl_keeps_going(haidi_cli) -> None:
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(rows) == 4
     assert rows[0]["total"] == 98 and "error" in rows[1] and "error" in rows[2] and "total" in rows[3]
+
+
+def test_nine_gates_is_explained_and_arranged() -> None:
+    # The fixed reading still shows what 九莲宝灯 leaves out, and how the hand reads.
+    r = RS.evaluate(hand="1112345678999m", win="5m", explain=True)
+    assert r["total"] == RS.evaluate(hand="1112345678999m", win="5m")["total"]
+    assert {(e["id"], e["by"]) for e in r["excluded"]} >= {(22, 4), (62, 4)}
+    assert r["arrangement"] == "111m 234m 55m 678m 999m"
+    assert len(r["groups"]) == 5
+    drawn = RS.evaluate(hand="1112345678999m", win="5m", self_drawn=True, explain=True)
+    assert (56, 4) in {(e["id"], e["by"]) for e in drawn["excluded"]} and 80 in {f["id"] for f in drawn["fans"]}
+
+
+def test_special_forms_have_their_tiles_as_a_group() -> None:
+    r = RS.evaluate(hand="19m19p19s1234567z", win="1m")
+    assert r["form"] == "thirteen_orphans" and r["arrangement"] == "119m19p19s1234567z"
+    assert [g["kind"] for g in r["groups"]] == ["orphans"] and len(r["groups"][0]["tiles"]) == 14
+    r = RS.evaluate(hand="147m258p369s1234z", win="5z")
+    assert r["groups"][0]["kind"] == "knitted"
+
+
+def test_each_situation_keeps_its_format_in_long_lists(monkeypatch) -> None:
+    # 8 points in COMH notation ([1111m] is a concealed kong there), 5 in compact.
+    comh = {"hand": "[1111m]123p456p789s5p", "win": "5p", "format": "comh"}
+    alone = RS.evaluate(**comh)["total"]
+    for threads in ("0", "1"):
+        monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+        for n in (511, 512, 3000):
+            many = RS.evaluate_many([comh] * n)
+            assert {r["total"] for r in many} == {alone}, (threads, n)
+
+
+def test_options_in_every_way() -> None:
+    hand = dict(hand="[2222m]{3333p}456s789s1s", win="1s")
+    mingangang = RS.evaluate(**hand, concealed_and_melded_kong=True)["total"]
+    assert mingangang != RS.evaluate(**hand)["total"]
+    assert RS.evaluate(**hand, options={"concealed_and_melded_kong": True})["total"] == mingangang
+    assert RS.evaluate_many([hand], options={"concealed_and_melded_kong": True})[0]["total"] == mingangang
+    assert RS.evaluate_many([{**hand, "options": {"concealed_and_melded_kong": True}}])[0]["total"] == mingangang
+    cols = {k: [v] for k, v in hand.items()}
+    assert RS.evaluate_many(cols, options={"concealed_and_melded_kong": True})["total"].tolist() == [mingangang]

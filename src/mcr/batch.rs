@@ -21,6 +21,8 @@ pub struct TextSituation<'a> {
     pub win: Option<&'a str>,
     pub format: Format,
     pub situation: Situation,
+    /// The situation's own options, where it gives them.
+    pub options: Option<Options>,
 }
 
 /// Reads the hand and winning tile. For COMH strings the situation after `|` is read
@@ -56,7 +58,7 @@ pub fn prepare(input: &TextSituation<'_>) -> Result<(Hand, Situation)> {
 /// Scores one situation given as text.
 pub fn evaluate_text(input: &TextSituation<'_>, options: &Options, explain: bool) -> Result<Scored> {
     let (hand, s) = prepare(input)?;
-    evaluate(&hand, s, options, explain)
+    evaluate(&hand, s, input.options.as_ref().unwrap_or(options), explain)
 }
 
 /// Scores many; each result stands alone (a bad situation does not stop the others).
@@ -96,11 +98,14 @@ pub struct Texts {
     pub rows: Vec<Row>,
 }
 
-/// One situation of [`Texts`]: where its hand and winning tile stand in the text.
+/// One situation of [`Texts`]: where its hand and winning tile stand in the text, and
+/// its own format and options when it gives them.
 pub struct Row {
     pub hand: std::ops::Range<usize>,
     pub win: Option<std::ops::Range<usize>>,
     pub situation: Situation,
+    pub format: Option<Format>,
+    pub options: Option<Options>,
 }
 
 impl Texts {
@@ -109,8 +114,9 @@ impl Texts {
         self.rows.iter().map(move |row| TextSituation {
             hand: at(&row.hand),
             win: row.win.as_ref().map(at),
-            format: self.format,
+            format: row.format.unwrap_or(self.format),
             situation: row.situation,
+            options: row.options,
         })
     }
 }
@@ -154,6 +160,7 @@ mod tests {
             win: None,
             format: Format::Comh,
             situation: Situation::default(),
+            options: None,
         };
         let r = evaluate_text(&t, &Options::default(), false).unwrap();
         assert_eq!(r.total, 98);
@@ -170,7 +177,8 @@ mod tests {
                 text.push_str(h);
                 let win = text.len()..text.len() + 2;
                 text.push_str(if h.ends_with("44z") { "4z" } else { "1z" });
-                Row { hand, win: Some(win), situation: Situation { self_drawn: true, ..Default::default() } }
+                let situation = Situation { self_drawn: true, ..Default::default() };
+                Row { hand, win: Some(win), situation, format: None, options: None }
             })
             .collect();
         let (mut wins, mut totals, mut fans) = ([false; 4], [0i32; 4], [0u8; 4 * FAN_COLUMNS]);
@@ -192,6 +200,7 @@ mod tests {
             win: Some("4z"),
             format: Format::Compact,
             situation: Situation { self_drawn: true, ..Default::default() },
+            options: None,
         };
         let bad = TextSituation { hand: "12x", ..good };
         let r = evaluate_texts(&[good, bad], &Options::default(), false);

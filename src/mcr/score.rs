@@ -37,6 +37,9 @@ pub struct Scored {
     pub sets: Sets,
     /// The nine tiles of a knitted straight (组合龙), when the form has one.
     pub knitted: Option<[Tile; 9]>,
+    /// The concealed tiles, the winning tile among them (the groups of the forms
+    /// without sets).
+    pub tiles: Counts,
     /// Fans not counted and why (only when asked for).
     pub excluded: Vec<FanExclusion>,
 }
@@ -249,9 +252,14 @@ fn special_forms(
     }
     if nine_gates(before, hand, s.win) {
         // The fixed reading of ChineseOfficialMahjongHelper by the winning rank (see
-        // docs/mcr-fans.md): the frame never adds 清一色, 不求人 or 门前清.
+        // docs/mcr-fans.md). The fans the form implies (清一色, 不求人 or 门前清, 缺一门,
+        // 无字) are put in for the exclusions to take out, so that they are explained.
         let mut f = FanCounts::default();
         f.add(id::NINE_GATES, 1);
+        f.add(id::FULL_FLUSH, 1);
+        f.add(if s.self_drawn { id::FULLY_CONCEALED_HAND } else { id::CONCEALED_HAND }, 1);
+        f.add(id::ONE_VOIDED_SUIT, 1);
+        f.add(id::NO_HONOURS, 1);
         match tiles::rank(s.win) {
             1 | 9 => {
                 f.add(id::PURE_STRAIGHT, 1);
@@ -269,7 +277,14 @@ fn special_forms(
             _ => f.add(id::SHORT_STRAIGHT, 1),
         }
         fans::win_fans(s, &mut f);
-        consider(best, Candidate::special(f, Form::Standard));
+        // Its arrangement: the hand always reads as standard sets.
+        let mut sets = Sets::new();
+        shape::arrangements(counts, 4, &mut |found| {
+            if sets.is_empty() {
+                sets = *found;
+            }
+        });
+        consider(best, Candidate { fans: f, form: Form::Standard, sets, knitted: None, dropped: 0 });
     }
 }
 
@@ -356,6 +371,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             form: None,
             sets: Sets::new(),
             knitted: None,
+            tiles: counts,
             excluded: vec![],
         });
     };
@@ -386,6 +402,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         form: Some(c.form),
         sets,
         knitted: c.knitted,
+        tiles: counts,
         excluded,
     })
 }

@@ -166,19 +166,25 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
     }
 }
 
+/// A flag as every path reads it: True or False (numpy's bool too), never a string, a
+/// number or NaN by its truth.
 fn flag<'py>(v: &Bound<'py, PyAny>) -> Option<bool> {
-    v.is_truthy().ok()
+    v.extract::<bool>().ok()
 }
 
 fn wind_of<'py>(v: &Bound<'py, PyAny>) -> Option<u8> {
     // Letters first: a failed number conversion costs an exception object.
     match v.cast::<PyString>() {
         Ok(t) => wind(t.to_str().ok()?).ok(),
+        Err(_) if v.is_instance_of::<PyBool>() => None,
         Err(_) => v.extract::<i64>().ok().and_then(|w| u8::try_from(w).ok()),
     }
 }
 
 fn count<'py>(v: &Bound<'py, PyAny>) -> Option<u8> {
+    if v.is_instance_of::<PyBool>() {
+        return None;
+    }
     v.extract::<u8>().ok()
 }
 
@@ -305,6 +311,8 @@ impl<'py> Table<'py> {
             .map(|(k, (hand, win))| Row {
                 hand,
                 win,
+                format: None,
+                options: None,
                 situation: Situation {
                     win: 0,
                     self_drawn: flags[0][k],
@@ -341,7 +349,7 @@ impl<'py> Table<'py> {
                 kong_replacement: kong_replacement?,
                 robbing_kong: robbing_kong?,
             };
-            rows.push(Row { hand, win, situation });
+            rows.push(Row { hand, win, situation, format: None, options: None });
         }
         let text = String::from_utf8(text).map_err(|_| hand_error(py, "the text columns are not valid text"))?;
         Ok((text, rows))

@@ -7,14 +7,17 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::convert;
 use super::errors::{hand_error, to_py, IntoPy};
+use super::score::{group_entry, untrack};
 use crate::forms::Form;
+use crate::hand::MeldKind;
 use crate::mcr::batch::{evaluate_text, evaluate_texts, Row, TextSituation, Texts, PARALLEL_MIN};
 use crate::mcr::data::FANS;
 use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
 use crate::mcr::{Options, Scored, Situation};
 use crate::notation::Format;
-use crate::tiles;
+use crate::score::group::{write_groups, Group, Shape};
+use crate::tiles::{self, Tile};
 
 fn fan_name(fan: u8) -> (&'static str, &'static str) {
     if fan == MINGANGANG {
@@ -106,6 +109,7 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py,
     d.set_item(pyo3::intern!(py, "id"), if fan == MINGANGANG { None } else { Some(fan) })?;
     d.set_item(pyo3::intern!(py, "name"), name)?;
     d.set_item(pyo3::intern!(py, "name_en"), name_en)?;
+    d.set_item(pyo3::intern!(py, "value"), FanCounts::points_of(fan))?;
     d.set_item(pyo3::intern!(py, "points"), FanCounts::points_of(fan))?;
     d.set_item(pyo3::intern!(py, "count"), count)?;
     Ok(d)
@@ -117,7 +121,7 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     static TEMPLATE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
     let template = TEMPLATE.get_or_try_init(py, || {
         let d = PyDict::new(py);
-        for key in ["win", "total", "fans", "reason", "form", "arrangement"] {
+        for key in ["win", "total", "fans", "reason", "form", "arrangement", "groups"] {
             d.set_item(PyString::intern(py, key), py.None())?;
         }
         Ok::<_, PyErr>(d.unbind())
@@ -130,7 +134,13 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
         d.set_item(pyo3::intern!(py, "reason"), reason)?;
     }
     d.set_item(pyo3::intern!(py, "form"), r.form.map(|f| form_name(py, f)))?;
-    d.set_item(pyo3::intern!(py, "arrangement"), arrangement_text(py, r))?;
+    if r.complete {
+        let (groups, text) = groups_and_text(py, r)?;
+        d.set_item(pyo3::intern!(py, "arrangement"), text)?;
+        d.set_item(pyo3::intern!(py, "groups"), groups)?;
+    } else {
+        d.set_item(pyo3::intern!(py, "groups"), PyTuple::empty(py))?;
+    }
     if explain {
         let ex = PyList::empty(py);
         for e in &r.excluded {
@@ -160,56 +170,67 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
     Ok(d)
 }
 
-/// The arrangement in haidi notation, sets separated by spaces: concealed sets first,
-/// then the declared melds (`[..]` exposed, `{..}` concealed kong).
-fn arrangement_text<'py>(py: Python<'py>, r: &Scored) -> Bound<'py, PyString> {
-    // Written on the stack: the longest, seven pairs or a knitted straight with its sets,
-    // needs fewer than 40 bytes.
-    let mut buf = [0u8; 96];
-    let mut len = 0;
-    let mut push = |b: u8| {
-        if let Some(slot) = buf.get_mut(len) {
-            *slot = b;
-            len += 1;
-        }
+/// An MCR set as a group of the shared writer.
+fn group_of(x: &crate::mcr::fans::Set) -> Group {
+    let shape = match x.kind {
+        SetKind::Chow => Shape::Chow,
+        SetKind::Pung => Shape::Pung,
+        SetKind::Kong => Shape::Kong,
+        SetKind::Pair => Shape::Pair,
     };
-    let write_tiles = |push: &mut dyn FnMut(u8), tiles: &[u8]| {
-        // One suit letter after each run of the same suit, as in compact notation.
-        for (i, &t) in tiles.iter().enumerate() {
-            push(b'0' + tiles::rank(t));
-            if tiles.get(i + 1).is_none_or(|&n| tiles::suit(n) != tiles::suit(t)) {
-                push(tiles::SUIT_LETTERS[tiles::suit(t) as usize] as u8);
+    let meld = match (x.declared, x.melded, x.kind) {
+        (false, _, _) => None,
+        (true, false, _) => Some(MeldKind::ConcealedKong),
+        (true, true, SetKind::Chow) => Some(MeldKind::Chow),
+        (true, true, SetKind::Pung) => Some(MeldKind::Pung),
+        (true, true, _) => Some(MeldKind::Kong),
+    };
+    Group { meld, ..Group::new(shape, x.tile, 0) }
+}
+
+/// The arrangement's groups and its text, as every ruleset writes them: the sets (the
+/// concealed first, in tile order, then the declared melds), after a knitted straight;
+/// for the forms without sets, their tiles as one group.
+fn groups_and_text<'py>(py: Python<'py>, r: &Scored) -> PyResult<(Bound<'py, PyTuple>, String)> {
+    let mut text = String::with_capacity(48);
+    let mut entries = Vec::with_capacity(7);
+    let groups: Vec<Group> = r.sets.iter().map(group_of).collect();
+    let loose = |kind: &str, tiles: &[Tile]| -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("kind", kind)?;
+        d.set_item("tiles", PyTuple::new(py, tiles.iter().map(|&t| tiles::name(t)))?)?;
+        d.set_item("wilds", PyTuple::empty(py))?;
+        d.set_item("meld", py.None())?;
+        untrack(&d);
+        Ok(d)
+    };
+    match r.form {
+        Some(f @ (Form::ThirteenOrphans | Form::HonoursAndKnitted)) => {
+            let all: Vec<Tile> =
+                (0..tiles::KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, r.tiles[t as usize] as usize)).collect();
+            let kind = if f == Form::ThirteenOrphans { "orphans" } else { "knitted" };
+            entries.push(loose(kind, &all)?);
+            text.push_str(&tiles::tiles_to_string(&all));
+        }
+        _ => {
+            if let Some(nine) = r.knitted {
+                let mut sorted = nine;
+                sorted.sort_unstable();
+                entries.push(loose("knitted_straight", &sorted)?);
+                text.push_str(&tiles::tiles_to_string(&sorted));
+                if !groups.is_empty() {
+                    text.push(' ');
+                }
+            }
+            write_groups(&groups, &mut text);
+            for g in &groups {
+                entries.push(group_entry(py, g)?);
             }
         }
-    };
-    let mut first = true;
-    if let Some(nine) = r.knitted {
-        let mut sorted = nine;
-        sorted.sort_unstable();
-        write_tiles(&mut push, &sorted);
-        first = false;
     }
-    for s in &r.sets {
-        if !first {
-            push(b' ');
-        }
-        first = false;
-        let (tiles, n) = match s.kind {
-            SetKind::Chow => ([s.tile, s.tile + 1, s.tile + 2, 0], 3),
-            SetKind::Pung => ([s.tile; 4], 3),
-            SetKind::Kong => ([s.tile; 4], 4),
-            SetKind::Pair => ([s.tile; 4], 2),
-        };
-        let (open, close) = match (s.declared, s.melded) {
-            (true, true) => (Some(b'['), Some(b']')),
-            (true, false) => (Some(b'{'), Some(b'}')),
-            _ => (None, None),
-        };
-        open.into_iter().for_each(&mut push);
-        write_tiles(&mut push, &tiles[..n]);
-        close.into_iter().for_each(&mut push);
-    }
-    PyString::new(py, std::str::from_utf8(&buf[..len]).unwrap_or_default())
+    let groups = PyTuple::new(py, entries)?;
+    untrack(&groups);
+    Ok((groups, text))
 }
 
 /// The form's name as an interned Python string.
@@ -229,11 +250,10 @@ fn fmt(py: Python<'_>, name: &str) -> PyResult<Format> {
     convert::format(py, name)
 }
 
-/// Call-level options that may stand among a situation's keys in `evaluate`.
+/// A call-level option that may stand among a situation's keys in `evaluate`.
 #[derive(Default)]
 struct CallOptions {
     explain: bool,
-    concealed_and_melded_kong: bool,
 }
 
 /// One situation read from a dict, its texts still Python strings: they are borrowed,
@@ -243,6 +263,8 @@ struct Read<'py> {
     win: Option<Bound<'py, PyString>>,
     format: Format,
     situation: Situation,
+    /// The situation's own options (`options`, or the key `concealed_and_melded_kong`).
+    options: Option<Options>,
 }
 
 impl Read<'_> {
@@ -252,6 +274,7 @@ impl Read<'_> {
             win: self.win.as_ref().map(|w| w.to_str()).transpose()?,
             format: self.format,
             situation: self.situation,
+            options: self.options,
         })
     }
 }
@@ -272,9 +295,10 @@ enum Key {
     Flowers,
     Explain,
     ConcealedAndMeldedKong,
+    Options,
 }
 
-const KEYS: [(&str, Key); 13] = [
+const KEYS: [(&str, Key); 14] = [
     ("hand", Key::Hand),
     ("win", Key::Win),
     ("format", Key::Format),
@@ -288,6 +312,7 @@ const KEYS: [(&str, Key); 13] = [
     ("flowers", Key::Flowers),
     ("explain", Key::Explain),
     ("concealed_and_melded_kong", Key::ConcealedAndMeldedKong),
+    ("options", Key::Options),
 ];
 
 impl Key {
@@ -311,8 +336,9 @@ fn situation_key(py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
         None => Err(hand_error(
             py,
             format!(
-                "unknown situation key {text:?} (mcr takes hand, win, format, self_drawn, seat_wind, round_wind, \
-                 flowers, last_of_kind, wall_last, kong_replacement, robbing_kong)"
+                "unknown mcr situation key {:?}; known: hand, win, format, self_drawn, seat_wind, round_wind, \
+                 flowers, last_of_kind, wall_last, kong_replacement, robbing_kong, options",
+                text.chars().take(40).collect::<String>()
             ),
         )),
     }
@@ -325,14 +351,15 @@ struct Reader<'py, 'o> {
     win: Option<Bound<'py, PyString>>,
     format: Format,
     situation: Situation,
-    /// Where `evaluate` also accepts `explain` and `concealed_and_melded_kong`;
-    /// `evaluate_many` takes those per call.
+    /// Where `evaluate` also accepts `explain`; `evaluate_many` takes it per call.
     options: Option<&'o mut CallOptions>,
+    /// The options the situation gives (`options`, `concealed_and_melded_kong`).
+    own: Option<Options>,
 }
 
 impl<'py, 'o> Reader<'py, 'o> {
     fn new(py: Python<'py>, format: Format, options: Option<&'o mut CallOptions>) -> Self {
-        Reader { py, hand: None, win: None, format, situation: Situation::default(), options }
+        Reader { py, hand: None, win: None, format, situation: Situation::default(), options, own: None }
     }
 
     /// Reads one key (`None` values are left out).
@@ -343,13 +370,7 @@ impl<'py, 'o> Reader<'py, 'o> {
         }
         let name = key.name();
         let flag = |v: &Bound<'_, PyAny>| {
-            v.extract::<bool>().map_err(|_| hand_error(py, format!("{name} must be true or false")))
-        };
-        let wind_of = |v: &Bound<'_, PyAny>| -> PyResult<u8> {
-            let text = v
-                .cast::<PyString>()
-                .map_err(|_| hand_error(py, format!("{name} must be \"E\", \"S\", \"W\" or \"N\"")))?;
-            wind(text.to_str()?).py_err(py)
+            v.extract::<bool>().map_err(|_| hand_error(py, format!("{name} must be True or False, not {}", short(v))))
         };
         let s = &mut self.situation;
         match key {
@@ -358,29 +379,57 @@ impl<'py, 'o> Reader<'py, 'o> {
                 self.win =
                     Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?)
             }
-            Key::Format => self.format = fmt(py, &v.extract::<String>()?)?,
+            Key::Format => {
+                let f = v.cast::<PyString>().map_err(|_| hand_error(py, "format must be 'compact' or 'comh'"))?;
+                self.format = fmt(py, f.to_str()?)?
+            }
             Key::SelfDrawn => s.self_drawn = flag(&v)?,
             Key::LastOfKind => s.last_of_kind = flag(&v)?,
             Key::WallLast => s.wall_last = flag(&v)?,
             Key::KongReplacement => s.kong_replacement = flag(&v)?,
             Key::RobbingKong => s.robbing_kong = flag(&v)?,
-            Key::SeatWind => s.seat_wind = wind_of(&v)?,
-            Key::RoundWind => s.round_wind = wind_of(&v)?,
+            Key::SeatWind => s.seat_wind = wind_value(py, name, &v)?,
+            Key::RoundWind => s.round_wind = wind_value(py, name, &v)?,
             Key::Flowers => s.flowers = flowers_of(py, &v)?,
-            Key::Explain | Key::ConcealedAndMeldedKong => match self.options.as_deref_mut() {
-                Some(o) => {
-                    let slot = if key == Key::Explain { &mut o.explain } else { &mut o.concealed_and_melded_kong };
-                    *slot = flag(&v)?;
-                }
+            Key::Explain => match self.options.as_deref_mut() {
+                Some(o) => o.explain = flag(&v)?,
                 None => {
                     return Err(hand_error(
                         py,
-                        format!(
-                            "{name} is an option of the call (evaluate_many(..., {name}=True)), not of a situation"
-                        ),
+                        "explain is an option of the call (evaluate_many(..., explain=True)), not of a situation",
                     ))
                 }
             },
+            Key::ConcealedAndMeldedKong => {
+                self.own.get_or_insert_with(Options::default).concealed_and_melded_kong = flag(&v)?;
+            }
+            Key::Options => {
+                let d = v
+                    .cast::<PyDict>()
+                    .map_err(|_| hand_error(py, format!("options must be a dict, not {}", short(&v))))?;
+                let own = self.own.get_or_insert_with(Options::default);
+                for (k, x) in d.iter() {
+                    match k.cast::<PyString>().ok().map(|k| k.to_string()).as_deref() {
+                        Some("concealed_and_melded_kong") => {
+                            own.concealed_and_melded_kong = x.extract::<bool>().map_err(|_| {
+                                hand_error(
+                                    py,
+                                    format!(
+                                        "option concealed_and_melded_kong must be True or False, not {}",
+                                        short(&x)
+                                    ),
+                                )
+                            })?
+                        }
+                        _ => {
+                            return Err(hand_error(
+                                py,
+                                format!("unknown mcr option {}; known: concealed_and_melded_kong", short(&k)),
+                            ))
+                        }
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -398,7 +447,7 @@ impl<'py, 'o> Reader<'py, 'o> {
         let Some(hand) = self.hand else {
             return Err(hand_error(self.py, "a situation needs a hand"));
         };
-        Ok(Read { hand, win: self.win, format: self.format, situation: self.situation })
+        Ok(Read { hand, win: self.win, format: self.format, situation: self.situation, options: self.own })
     }
 }
 
@@ -409,10 +458,40 @@ fn read_situation<'py>(py: Python<'py>, d: &Bound<'py, PyDict>, format: Format) 
     r.finish()
 }
 
+/// A value as an error message shows it: its repr, cut short.
+fn short(v: &Bound<'_, PyAny>) -> String {
+    let r = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    if r.chars().count() > 40 {
+        format!("{}...", r.chars().take(40).collect::<String>())
+    } else {
+        r
+    }
+}
+
+/// A wind: a letter E, S, W, N (or 1z-4z), or 0-3, as every ruleset reads it.
+fn wind_value(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let bad = || hand_error(py, format!("{name} must be a wind E, S, W or N (or 0-3), not {}", short(v)));
+    if let Ok(text) = v.cast::<PyString>() {
+        return wind(text.to_str()?).map_err(|_| bad());
+    }
+    if v.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad());
+    }
+    match v.extract::<i64>() {
+        Ok(w @ 0..=3) => Ok(w as u8),
+        _ => Err(bad()),
+    }
+}
+
 /// Flowers as a number 0-8, or as the flower tiles held (`"13f"`).
 fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let bad =
+        || hand_error(py, format!("flowers must be a number 0 to 8 or flower tiles such as \"13f\", not {}", short(v)));
+    if v.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad());
+    }
     if let Ok(n) = v.extract::<i64>() {
-        return u8::try_from(n).ok().filter(|&n| n <= 8).ok_or_else(|| hand_error(py, "flowers must be 0 to 8"));
+        return u8::try_from(n).ok().filter(|&n| n <= 8).ok_or_else(bad);
     }
     if let Ok(text) = v.cast::<PyString>() {
         let h = crate::notation::parse(text.to_str()?, Format::Compact).py_err(py)?.hand;
@@ -420,7 +499,7 @@ fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
             return Ok(h.flowers.count_ones() as u8);
         }
     }
-    Err(hand_error(py, "flowers must be a number 0 to 8 or flower tiles such as \"13f\""))
+    Err(bad())
 }
 
 /// Scores one MCR situation; see `haidi.rulesets.mcr`. The first argument (the ruleset,
@@ -430,7 +509,7 @@ fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
 #[pyfunction]
 #[pyo3(signature = (_ruleset = None, /, *, hand = None, win = None, self_drawn = None, seat_wind = None,
     round_wind = None, flowers = None, last_of_kind = None, wall_last = None, kong_replacement = None,
-    robbing_kong = None, format = None, explain = None, concealed_and_melded_kong = None, **rest))]
+    robbing_kong = None, format = None, explain = None, concealed_and_melded_kong = None, options = None, **rest))]
 #[allow(clippy::too_many_arguments)]
 pub fn mcr_evaluate<'py>(
     py: Python<'py>,
@@ -448,10 +527,11 @@ pub fn mcr_evaluate<'py>(
     format: Option<Bound<'py, PyAny>>,
     explain: Option<Bound<'py, PyAny>>,
     concealed_and_melded_kong: Option<Bound<'py, PyAny>>,
+    options: Option<Bound<'py, PyAny>>,
     rest: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut options = CallOptions::default();
-    let mut r = Reader::new(py, Format::Compact, Some(&mut options));
+    let mut call = CallOptions::default();
+    let mut r = Reader::new(py, Format::Compact, Some(&mut call));
     let named = [
         (Key::Format, format),
         (Key::Hand, hand),
@@ -466,6 +546,7 @@ pub fn mcr_evaluate<'py>(
         (Key::RobbingKong, robbing_kong),
         (Key::Explain, explain),
         (Key::ConcealedAndMeldedKong, concealed_and_melded_kong),
+        (Key::Options, options),
     ];
     for (key, value) in named {
         if let Some(v) = value {
@@ -479,9 +560,8 @@ pub fn mcr_evaluate<'py>(
         return Err(hand_error(py, "a situation needs a hand and a win"));
     }
     let read = r.finish()?;
-    let opts = Options { concealed_and_melded_kong: options.concealed_and_melded_kong };
-    let result = evaluate_text(&read.text()?, &opts, options.explain).py_err(py)?;
-    result_dict(py, &result, options.explain)
+    let result = evaluate_text(&read.text()?, &Options::default(), call.explain).py_err(py)?;
+    result_dict(py, &result, call.explain)
 }
 
 /// Scores a list of situation dicts with the GIL released; returns a list of results.
@@ -601,7 +681,7 @@ fn copy_texts(read: &[Read<'_>], format: Format) -> PyResult<Texts> {
             Some(w) => Some(add(w.to_str()?)),
             None => None,
         };
-        rows.push(Row { hand, win, situation: r.situation });
+        rows.push(Row { hand, win, situation: r.situation, format: Some(r.format), options: r.options });
     }
     Ok(Texts { format, text, rows })
 }

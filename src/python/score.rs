@@ -3,7 +3,7 @@
 //! arguments, from a dict of a list or from a row of columns; scoring runs without the
 //! GIL; results are dicts of one shape for every ruleset.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
@@ -18,7 +18,7 @@ use crate::hand::MeldKind;
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, Item, Scored};
-use crate::score::group::{write_groups, write_loose, Group};
+use crate::score::group::{write_groups, write_loose, Group, Shape};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{Prepared, Reader, Value};
@@ -65,6 +65,8 @@ struct Output {
     ids: Py<PyTuple>,
     /// What voided patterns are said to be voided by (`explain`).
     exclusion_text: String,
+    /// Form names: the forms of `Form` in order, then the fallbacks.
+    forms: Vec<Py<PyString>>,
 }
 
 /// The scoring of one ruleset (with one set of options).
@@ -161,9 +163,22 @@ impl PyScheme {
             Some(k) if !k.is_none() => k.extract()?,
             _ => vec![],
         };
+        let mut forms: Vec<Py<PyString>> = [
+            Form::Standard,
+            Form::SevenPairs,
+            Form::EightPairs,
+            Form::ThirteenOrphans,
+            Form::All258,
+            Form::Dealt,
+            Form::Partial,
+        ]
+        .iter()
+        .map(|&f| PyString::intern(py, form_name(&scheme, f)).unbind())
+        .collect();
+        forms.extend(scheme.fallbacks.iter().map(|f| PyString::intern(py, &f.name).unbind()));
         Ok(PyScheme {
             scheme: Arc::new(scheme),
-            out: Output { entries, loser_entries, extras, template: template.unbind(), ids, exclusion_text },
+            out: Output { entries, loser_entries, extras, template: template.unbind(), ids, exclusion_text, forms },
             compile,
             option_keys,
         })
@@ -466,32 +481,42 @@ fn form_name(scheme: &Scheme, f: Form) -> &str {
     }
 }
 
+/// Leaves `obj` to Python's collector only when something it must follow is put in it.
+///
+/// Only for a dict or tuple just made that holds strs, ints, bools, None and other such
+/// objects: it can be in no cycle, so untracking it now is what the collector does when
+/// it first meets it, and Python tracks a dict again if a container is put in it. Kept by
+/// the million, results made of such objects then cost full collections nothing.
+pub fn untrack<T>(obj: &Bound<'_, T>) {
+    // SAFETY: `obj` is a live object we hold, of a type with GC support (a dict or a
+    // tuple), holding only atomic objects as said above.
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
+}
+
+/// Places of the group entries made: shape, kind, wild places, meld.
+const GROUP_ENTRIES: usize = 6 * 34 * 16 * 6;
+
 /// The group entry `{"kind", "tiles", "wilds", "meld"}` (as `decompose` writes groups):
 /// a fresh copy of one made once per group, its lists tuples, so nothing is shared that
 /// can be changed.
-fn group_entry<'py>(py: Python<'py>, g: &Group) -> PyResult<Bound<'py, PyDict>> {
-    static MADE: Mutex<Vec<Option<Py<PyDict>>>> = Mutex::new(Vec::new());
+pub fn group_entry<'py>(py: Python<'py>, g: &Group) -> PyResult<Bound<'py, PyDict>> {
+    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyDict>>]>> = std::sync::OnceLock::new();
+    let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| pyo3::sync::PyOnceLock::new()).collect());
     let meld = g.meld.map_or(0, |m| m as usize + 1);
     let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
-    {
-        let made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(Some(d)) = made.get(key) {
-            return d.bind(py).copy();
-        }
-    }
-    let d = PyDict::new(py);
-    d.set_item(pyo3::intern!(py, "kind"), g.shape.name())?;
-    let names: Vec<String> = g.kinds().map(tiles::name).collect();
-    d.set_item(pyo3::intern!(py, "tiles"), PyTuple::new(py, names)?)?;
-    let wilds: Vec<String> = g.wild_kinds().map(tiles::name).collect();
-    d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds)?)?;
-    d.set_item(pyo3::intern!(py, "meld"), g.meld.map(MeldKind::name))?;
-    let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
-    if made.len() <= key {
-        made.resize_with(6 * 16 * 34 * 6, || None);
-    }
-    made[key] = Some(d.clone().unbind());
-    d.copy()
+    let entry = made[key.min(GROUP_ENTRIES - 1)].get_or_try_init(py, || {
+        let d = PyDict::new(py);
+        d.set_item(pyo3::intern!(py, "kind"), g.shape.name())?;
+        let names: Vec<String> = g.kinds().map(tiles::name).collect();
+        d.set_item(pyo3::intern!(py, "tiles"), PyTuple::new(py, names)?)?;
+        let wilds: Vec<String> = g.wild_kinds().map(tiles::name).collect();
+        d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds)?)?;
+        d.set_item(pyo3::intern!(py, "meld"), g.meld.map(MeldKind::name))?;
+        Ok::<_, PyErr>(d.unbind())
+    })?;
+    let d = entry.bind(py).copy()?;
+    untrack(&d);
+    Ok(d)
 }
 
 /// The groups of a form without structure, as one group.
@@ -507,6 +532,7 @@ fn loose_entry<'py>(py: Python<'py>, form: Form, groups: &[Group]) -> PyResult<B
     d.set_item("tiles", PyTuple::new(py, kinds.into_iter().map(tiles::name))?)?;
     d.set_item("wilds", PyTuple::new(py, wilds.into_iter().map(tiles::name))?)?;
     d.set_item("meld", py.None())?;
+    untrack(&d);
     Ok(d)
 }
 
@@ -527,16 +553,28 @@ fn result<'py>(
         if n != 1 {
             e.set_item(pyo3::intern!(py, "count"), n)?;
         }
+        untrack(&e);
         fans.push(e);
     }
     let fans = PyTuple::new(py, fans)?;
+    untrack(&fans);
     d.set_item(pyo3::intern!(py, "fans"), &fans)?;
     if let Some(r) = &s.reason {
         d.set_item(pyo3::intern!(py, "reason"), r)?;
     }
     if let Some(form) = s.form {
-        d.set_item(pyo3::intern!(py, "form"), form_name(scheme, form))?;
-        let mut text = String::new();
+        let form_index = match form {
+            Form::Standard => 0,
+            Form::SevenPairs => 1,
+            Form::EightPairs => 2,
+            Form::ThirteenOrphans => 3,
+            Form::All258 => 4,
+            Form::Dealt => 5,
+            Form::Partial => 6,
+            Form::Fallback(i) => 7 + i as usize,
+        };
+        d.set_item(pyo3::intern!(py, "form"), out.forms[form_index.min(out.forms.len() - 1)].bind(py))?;
+        let mut text = String::with_capacity(48);
         let groups = if form.is_loose() {
             let mut entries = vec![loose_entry(py, form, &s.groups)?];
             let melds: Vec<Group> = s.groups.iter().filter(|g| g.meld.is_some()).copied().collect();
@@ -550,19 +588,25 @@ fn result<'py>(
             }
             entries
         } else {
-            // Concealed groups first, then the declared melds, as hands are written.
-            let ordered: Vec<Group> = s
-                .groups
-                .iter()
-                .filter(|g| g.meld.is_none())
-                .chain(s.groups.iter().filter(|g| g.meld.is_some()))
-                .copied()
-                .collect();
+            // Concealed groups first, in tile order (at one tile a pair, a pung, a chow),
+            // then the declared melds, as MCR's are written.
+            let mut ordered: Vec<Group> = s.groups.iter().filter(|g| g.meld.is_none()).copied().collect();
+            let rank = |g: &Group| match g.shape {
+                Shape::Pair => 0,
+                Shape::Pung => 1,
+                Shape::Kong => 2,
+                Shape::Chow => 3,
+                _ => 4,
+            };
+            ordered.sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
+            ordered.extend(s.groups.iter().filter(|g| g.meld.is_some()));
             write_groups(&ordered, &mut text);
             ordered.iter().map(|g| group_entry(py, g)).collect::<PyResult<Vec<_>>>()?
         };
         d.set_item(pyo3::intern!(py, "arrangement"), text)?;
-        d.set_item(pyo3::intern!(py, "groups"), PyTuple::new(py, groups)?)?;
+        let groups = PyTuple::new(py, groups)?;
+        untrack(&groups);
+        d.set_item(pyo3::intern!(py, "groups"), groups)?;
     } else {
         d.set_item(pyo3::intern!(py, "groups"), PyTuple::empty(py))?;
     }
@@ -586,6 +630,7 @@ fn result<'py>(
                     facts: &s.facts,
                     situation: &s.situation,
                     sets: &p.sets,
+                    waits: None,
                     counted: s.counted,
                     total: s.total,
                     value: s.value,

@@ -208,27 +208,32 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         };
         let kt = k as Tile;
         let real = self.r[k];
+        // Only the choices the wilds left can pay for: n real tiles of k, the rest wild.
         if pair == 1 && self.pair_ok >> k & 1 == 1 {
-            for n in (1..=real.min(2)).rev() {
+            for n in (2u8.saturating_sub(w).max(1)..=real.min(2)).rev() {
                 self.try_group(Group::new(Shape::Pair, kt, (1 << (2 - n)) - 1), k, w, melds, pair);
             }
         }
         if melds == 0 {
             return;
         }
-        for n in (1..=real.min(3)).rev() {
+        for n in (3u8.saturating_sub(w).max(1)..=real.min(3)).rev() {
             self.try_group(Group::new(Shape::Pung, kt, (1 << (3 - n)) - 1), k, w, melds, pair);
         }
         if k < 27 {
             let rank = k % 9;
-            for start in rank.saturating_sub(2)..=rank.min(6) {
+            for start in rank.saturating_sub(2).max(rank.saturating_sub(w as usize))..=rank.min(6) {
                 let s = k - rank + start;
                 let pos = k - s;
                 // Places below k are wild (k is the lowest real tile); k itself is real;
                 // the places above are real or wild, both tried.
                 let below = (1u8 << pos) - 1;
                 let above = 2 - pos;
-                for choice in 0..1u8 << above {
+                for choice in (0..1u8 << above).rev() {
+                    let wild_above = above as u32 - choice.count_ones();
+                    if pos as u32 + wild_above > w as u32 {
+                        continue;
+                    }
                     let mut wilds = below;
                     let mut ok = true;
                     for j in 0..above {
@@ -271,6 +276,10 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
 /// (or the triplet), wilds pairing singles first and the rest free.
 fn pairs<F: FnMut(&Found) -> bool>(forms: &Forms, t: &Tiles, triplet: bool, emit: &mut F) -> bool {
     let per_kind = if forms.four_as_two_pairs { 2 } else { 1 };
+    // Without wilds, seven pairs needs every kind held an even number of times.
+    if !triplet && t.wilds == 0 && t.counts.iter().any(|&c| c % 2 == 1 || c > 2 * per_kind) {
+        return true;
+    }
     let mut triplet_kinds: Vec<Option<usize>> = vec![];
     if triplet {
         // A triplet takes every real copy of its kind (with wilds for the rest): a kind

@@ -12,7 +12,8 @@ use super::facts::{self, Facts, Situation};
 use super::group::{Group, Groups, Placement, Shape, NO_GROUP};
 use super::rule::Context;
 use super::scheme::{Exclusion, RankKey, Scheme, MAX_PATTERNS};
-use super::situation::Prepared;
+use super::situation::{Prepared, Waits};
+use crate::inline::Inline;
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 /// A point of the face: a group's row of the point table, or a situational row.
@@ -68,7 +69,7 @@ impl Scored {
                 out.push((Item::Group(row, g.tile), pts));
             }
         }
-        let ctx = context(&self.facts, &self.situation, sets);
+        let ctx = context(&self.facts, &self.situation, sets, None);
         for (i, e) in scheme.extra_points.iter().enumerate() {
             if !(if winner { e.winners } else { e.losers }) {
                 continue;
@@ -101,14 +102,31 @@ impl Scored {
     }
 }
 
-fn context<'a>(f: &'a Facts, s: &'a Situation, sets: &'a [u64]) -> Context<'a> {
-    Context { facts: f, situation: s, sets, counted: 0, total: 0, value: 0, fan_count: 0 }
+fn context<'a>(f: &'a Facts, s: &'a Situation, sets: &'a [u64], waits: Option<&'a Waits<'a>>) -> Context<'a> {
+    Context { facts: f, situation: s, sets, waits, counted: 0, total: 0, value: 0, fan_count: 0 }
+}
+
+/// One arrangement scored, the winning tile placed.
+#[derive(Clone, Copy)]
+struct Candidate {
+    form: Form,
+    groups: Groups,
+    placement: Option<Placement>,
+    counted: u64,
+    counts: [u8; MAX_PATTERNS],
+    voided: u64,
+    value: i32,
+    face: i32,
+    total: i32,
+    lazi: bool,
+    facts: Facts,
+    void_wilds: u8,
 }
 
 /// The best candidate so far.
 struct Best {
     rank: [i32; 4],
-    scored: Option<Scored>,
+    cand: Option<Candidate>,
     tried: u32,
     /// The reason of the first rule of `valid` that refused an arrangement.
     refused: Option<usize>,
@@ -118,38 +136,45 @@ struct Best {
 struct Search<'a> {
     scheme: &'a Scheme,
     p: &'a Prepared,
-    /// Kinds' classes for free groups: which class sets hold each kind.
-    sig: [u64; KINDS],
+    waits: &'a Waits<'a>,
+    /// Kinds' classes for free groups: which class sets hold each kind (worked out when
+    /// a free group first needs them).
+    sig: Option<[u64; KINDS]>,
     /// Suits a rule names (straights): not merged with others.
     special_suits: u8,
     best: Best,
-    places: Vec<Placement>,
+    places: Inline<Placement, 24>,
 }
 
-/// Scores a prepared situation.
-pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
+/// Which of the class sets hold each kind, with the 大子 / 小子 of the point tables and
+/// the kinds a pair may be.
+fn classes(scheme: &Scheme, p: &Prepared) -> [u64; KINDS] {
     let mut sig = [0u64; KINDS];
     for (bit, &set) in scheme.class_sets.iter().enumerate() {
         let m = p.sets[set as usize];
         for k in tiles::mask_tiles(m) {
-            sig[k as usize] |= 1 << bit.min(62);
+            sig[k as usize] |= 1 << bit.min(61);
         }
     }
-    // The point table tells 大子 from 小子, and the pair rule the kinds a pair may be.
     for k in 0..KINDS {
         sig[k] |= (tiles::is_orphan(k as Tile) as u64) << 63;
-        if scheme.forms.pair_kinds >> k & 1 == 1 {
-            sig[k] ^= 1 << 62;
-        }
+        sig[k] |= (scheme.forms.pair_kinds >> k & 1) << 62;
     }
+    sig
+}
+
+/// Scores a prepared situation.
+pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
     let special_suits = scheme.suit_sets.iter().fold(0u8, |m, &s| m | p.sets[s as usize] as u8);
+    let waits = Waits::new(scheme, p);
     let mut s = Search {
         scheme,
         p,
-        sig,
+        waits: &waits,
+        sig: None,
         special_suits,
-        best: Best { rank: [i32::MIN; 4], scored: None, tried: 0, refused: None, stop: false },
-        places: Vec::with_capacity(8),
+        best: Best { rank: [i32::MIN; 4], cand: None, tried: 0, refused: None, stop: false },
+        places: Inline::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 }),
     };
     if p.dealt {
         if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
@@ -159,7 +184,7 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
         s.partial();
     } else {
         s.complete();
-        if s.best.scored.is_none() {
+        if s.best.cand.is_none() {
             s.fallback();
         }
     }
@@ -189,6 +214,7 @@ impl Search<'_> {
             self.place(found.form, &groups);
             return;
         }
+        let sig = *self.sig.get_or_insert_with(|| classes(self.scheme, self.p));
         let caps = &self.p.tiles.caps;
         let mut stand: Counts = [0; KINDS];
         let mut all: Counts = [0; KINDS];
@@ -215,7 +241,7 @@ impl Search<'_> {
         // Runs of pungs tell kinds apart by rank; otherwise only the sets do.
         let key = |k: usize, shape: u64| -> (u64, u64) {
             let rank = if ranked { k as u64 % 9 + 1 } else { 0 };
-            (self.sig[k], shape | suit_class(k) << 4 | rank << 8 | (all[k] as u64) << 12 | (room(k) as u64) << 16)
+            (sig[k], shape | suit_class(k) << 4 | rank << 8 | (all[k] as u64) << 12 | (room(k) as u64) << 16)
         };
         let mut seen: Vec<(u64, u64)> = Vec::with_capacity(40);
         let mut choices: Vec<Group> = Vec::with_capacity(40);
@@ -279,18 +305,17 @@ impl Search<'_> {
             self.score(groups, form, None, u64::MAX, None);
             return;
         };
-        let mut places = std::mem::take(&mut self.places);
-        facts::placements(groups, win, wild, &mut places);
+        facts::placements(groups, win, wild, &mut self.places);
         if !self.scheme.placement_sensitive {
-            places.truncate(1);
+            self.places.truncate(1);
         }
-        for &pl in &places {
+        let places = self.places;
+        for &pl in places.iter() {
             self.score(groups, form, Some(pl), u64::MAX, None);
             if self.best.stop {
                 break;
             }
         }
-        self.places = places;
     }
 
     /// A player who did not win: the best partial arrangement.
@@ -304,9 +329,10 @@ impl Search<'_> {
             .fold(0u64, |m, r| m | p.sets[r.kinds as usize]);
         let mut class = [0u32; KINDS];
         let caps = &p.tiles.caps;
+        let sig = classes(scheme, p);
         for k in 0..KINDS {
             // Kinds alike for every rule, with as much room: their classes' bits folded.
-            let s = self.sig[k];
+            let s = sig[k];
             class[k] = (s ^ s >> 32) as u32 ^ (caps[k] as u32) << 28;
         }
         let sit = p.situation;
@@ -334,7 +360,7 @@ impl Search<'_> {
         let scheme = self.scheme;
         let p = self.p;
         let empty = Facts::default();
-        let ctx = context(&empty, &p.situation, &p.sets);
+        let ctx = context(&empty, &p.situation, &p.sets, Some(self.waits));
         for (i, fb) in scheme.fallbacks.iter().enumerate() {
             if ctx.eval(&fb.rule) == 0 {
                 continue;
@@ -379,7 +405,7 @@ impl Search<'_> {
                 f.real_wilds_used = sit.wild_tiles;
             }
         }
-        let mut ctx = context(&f, sit, &p.sets);
+        let mut ctx = context(&f, sit, &p.sets, Some(self.waits));
         for (i, v) in scheme.valid.iter().enumerate() {
             if ctx.eval(&v.rule) == 0 {
                 self.best.refused.get_or_insert(i);
@@ -456,30 +482,24 @@ impl Search<'_> {
                 RankKey::FanCount => fan_count,
             };
         }
-        if self.best.scored.is_some() && rank <= self.best.rank {
+        if self.best.cand.is_some() && rank <= self.best.rank {
             return;
         }
         self.best.rank = rank;
         self.best.stop = scheme.stop.is_some_and(|(t, v)| total >= t && value >= v);
-        self.best.scored = Some(Scored {
-            complete: true,
-            win: true,
-            reason: None,
-            total,
-            value,
-            face,
-            lazi,
+        self.best.cand = Some(Candidate {
+            form,
+            groups: *groups,
+            placement,
             counted,
             counts,
             voided: hits & !counted,
-            form: Some(form),
-            groups: *groups,
-            placement,
-            loser,
-            void_wilds: partial.map_or(0, |(_, _, left)| left),
-            situation: *sit,
+            value,
+            face,
+            total,
+            lazi,
             facts: f,
-            tried: 0,
+            void_wilds: partial.map_or(0, |(_, _, left)| left),
         });
     }
 
@@ -487,7 +507,7 @@ impl Search<'_> {
         let scheme = self.scheme;
         let p = self.p;
         let tried = self.best.tried;
-        let Some(mut s) = self.best.scored else {
+        let Some(c) = self.best.cand else {
             let reason = match self.best.refused {
                 Some(i) => scheme.valid[i].message.clone(),
                 None => scheme.incomplete.clone(),
@@ -513,7 +533,26 @@ impl Search<'_> {
                 tried,
             };
         };
-        s.tried = tried;
+        let mut s = Scored {
+            complete: true,
+            win: true,
+            reason: None,
+            total: c.total,
+            value: c.value,
+            face: c.face,
+            lazi: c.lazi,
+            counted: c.counted,
+            counts: c.counts,
+            voided: c.voided,
+            form: Some(c.form),
+            groups: c.groups,
+            placement: c.placement,
+            loser: p.loser,
+            void_wilds: c.void_wilds,
+            situation: p.situation,
+            facts: c.facts,
+            tried,
+        };
         if s.loser {
             s.win = false;
         } else {
@@ -522,7 +561,7 @@ impl Search<'_> {
                 total: s.total,
                 value: s.value,
                 fan_count: s.counted.count_ones() as i32,
-                ..context(&s.facts, &s.situation, &p.sets)
+                ..context(&s.facts, &s.situation, &p.sets, Some(self.waits))
             };
             if let Some(nw) = scheme.no_win.iter().find(|nw| ctx.eval(&nw.rule) > 0) {
                 s.win = false;

@@ -3,6 +3,7 @@
 
 use super::arrange::Form;
 use super::group::{Group, Placement, Role, Shape};
+use crate::inline::Inline;
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 /// The situation as the patterns see it.
@@ -32,8 +33,6 @@ pub struct Situation {
     pub seat_flower: bool,
     /// Flowers held that are not wilds (set aside, 客花).
     pub guest_flowers: u8,
-    /// Kinds the hand waited on before its winning tile (only when a rule asks).
-    pub waits: u64,
     /// The winning tile's kind, and whether it is a wild; None for a hand that did not win.
     pub win: Option<(Tile, bool)>,
 }
@@ -158,7 +157,7 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
 
 /// Every place the winning tile may sit in `groups`: a real tile of its kind in a
 /// concealed group, or, for a wild winning tile, any wild there.
-pub fn placements(groups: &[Group], win: Tile, is_wild: bool, out: &mut Vec<Placement>) {
+pub fn placements(groups: &[Group], win: Tile, is_wild: bool, out: &mut Inline<Placement, 24>) {
     out.clear();
     for (gi, g) in groups.iter().enumerate() {
         if g.meld.is_some() {
@@ -196,7 +195,7 @@ mod tests {
         assert_eq!(f.concealed_triplets, 1, "the pung completed on a discard is exposed");
         assert_eq!(f.suits, 0b1001);
         assert_eq!(f.wilds_used, 4);
-        let mut out = vec![];
+        let mut out = Inline::filled(Placement { group: 0, role: Role::Single, kind: 0 });
         placements(&groups, 2, true, &mut out);
         assert_eq!(out.len(), 2, "the wild 3m of the chow, and the free pung's wilds");
     }

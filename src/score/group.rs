@@ -167,6 +167,27 @@ pub struct Placement {
     pub kind: Tile,
 }
 
+/// Writes kinds (in kind order) in compact notation, a suit letter after each run.
+fn write_kinds(kinds: impl Iterator<Item = Tile>, out: &mut String) {
+    let mut suit = None;
+    for t in kinds {
+        let s = tiles::suit(t);
+        if suit.is_some_and(|x| x != s) {
+            out.push(tiles::SUIT_LETTERS[suit.unwrap_or(0) as usize]);
+        }
+        suit = Some(s);
+        out.push(char::from(b'0' + tiles::rank(t)));
+    }
+    if let Some(s) = suit {
+        out.push(tiles::SUIT_LETTERS[s as usize]);
+    }
+}
+
+fn write_name(t: Tile, out: &mut String) {
+    out.push(char::from(b'0' + tiles::rank(t)));
+    out.push(tiles::SUIT_LETTERS[tiles::suit(t) as usize]);
+}
+
 /// Writes groups in compact notation, separated by spaces: declared melds in `[..]`
 /// (`{..}` a concealed kong), and the kinds the wilds of a group stand for after it:
 /// `123m [555p] {7777s} 3s3s(wild 3s)`.
@@ -181,14 +202,13 @@ pub fn write_groups(groups: &[Group], out: &mut String) {
             Some(_) => ("[", "]"),
         };
         out.push_str(open);
-        let kinds: Inline<Tile, 4> = Inline::collect_with(0, g.kinds());
-        out.push_str(&tiles::tiles_to_string(&kinds));
+        write_kinds(g.kinds(), out);
         out.push_str(close);
         if g.wilds != 0 {
             out.push_str("(wild");
             for k in g.wild_kinds() {
                 out.push(' ');
-                out.push_str(&tiles::name(k));
+                write_name(k, out);
             }
             out.push(')');
         }
@@ -200,14 +220,14 @@ pub fn write_groups(groups: &[Group], out: &mut String) {
 pub fn write_loose(groups: &[Group], out: &mut String) {
     let mut kinds: Vec<Tile> = groups.iter().flat_map(|g| g.kinds()).collect();
     kinds.sort_unstable();
-    out.push_str(&tiles::tiles_to_string(&kinds));
+    write_kinds(kinds.into_iter(), out);
     let mut wild: Vec<Tile> = groups.iter().flat_map(|g| g.wild_kinds()).collect();
     if !wild.is_empty() {
         wild.sort_unstable();
         out.push_str("(wild");
         for k in wild {
             out.push(' ');
-            out.push_str(&tiles::name(k));
+            write_name(k, out);
         }
         out.push(')');
     }

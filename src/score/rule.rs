@@ -261,6 +261,8 @@ pub struct Context<'a> {
     pub facts: &'a Facts,
     pub situation: &'a Situation,
     pub sets: &'a [u64],
+    /// The waits of the hand, worked out when first asked for.
+    pub waits: Option<&'a super::situation::Waits<'a>>,
     /// Patterns counted so far, by bit; and the total, the sum of values and the number
     /// of patterns (for rules judged after scoring).
     pub counted: u64,
@@ -357,7 +359,7 @@ impl Context<'_> {
                 f.win.is_some_and(|p| roles >> role_bit(p.role) & 1 == 1 && self.set(*kinds) >> p.kind & 1 == 1) as u32
             }
             Rule::OnlyWait(set) => {
-                let w = self.situation.waits;
+                let w = self.waits.map_or(0, |w| w.get());
                 (w != 0 && w & !self.set(*set) == 0) as u32
             }
             Rule::Run { kongs, len } => {
@@ -455,7 +457,7 @@ mod tests {
     fn ctx_eval(groups: &[Group], win: Option<Placement>, rule: &Rule, sets: &[u64]) -> u32 {
         let f = facts(Form::Standard, groups, win, 0, false);
         let s = Situation::default();
-        Context { facts: &f, situation: &s, sets, counted: 0, total: 0, value: 0, fan_count: 0 }.eval(rule)
+        Context { facts: &f, situation: &s, sets, waits: None, counted: 0, total: 0, value: 0, fan_count: 0 }.eval(rule)
     }
 
     #[test]

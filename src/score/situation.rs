@@ -514,15 +514,22 @@ impl<'a> Reader<'a> {
             flowers,
             seat_flower,
             guest_flowers,
-            waits: 0,
             win: match win {
                 Some(WinTile::Flower(_)) => Some((0, true)),
                 _ => win_kind.or(last_tile).map(|t| (t, win_is_wild)),
             },
         };
         let facts = Facts::default();
-        let ctx =
-            Context { facts: &facts, situation: &situation, sets: &[], counted: 0, total: 0, value: 0, fan_count: 0 };
+        let ctx = Context {
+            facts: &facts,
+            situation: &situation,
+            sets: &[],
+            waits: None,
+            counted: 0,
+            total: 0,
+            value: 0,
+            fan_count: 0,
+        };
         let mut sets = [0u64; MAX_SETS];
         for (m, set) in sets.iter_mut().zip(&scheme.sets) {
             *m = set.resolve(&situation);
@@ -534,11 +541,30 @@ impl<'a> Reader<'a> {
             }
         }
         let win_flower = matches!(win, Some(WinTile::Flower(_)));
-        let mut p = Prepared { hand, tiles: t, situation, sets, loser, dealt, win_flower, explain: self.explain };
-        if scheme.reads_waits && !loser && !dealt {
-            p.situation.waits = waits_before(scheme, &p);
+        Ok(Prepared { hand, tiles: t, situation, sets, loser, dealt, win_flower, explain: self.explain })
+    }
+}
+
+/// The kinds the hand waited on before its winning tile, worked out when a rule first
+/// asks (捉五魁's "只和…一张牌"): most situations never need them.
+pub struct Waits<'a> {
+    scheme: &'a Scheme,
+    p: &'a Prepared,
+    known: std::cell::Cell<Option<u64>>,
+}
+
+impl<'a> Waits<'a> {
+    pub fn new(scheme: &'a Scheme, p: &'a Prepared) -> Waits<'a> {
+        Waits { scheme, p, known: std::cell::Cell::new(None) }
+    }
+
+    pub fn get(&self) -> u64 {
+        if let Some(w) = self.known.get() {
+            return w;
         }
-        Ok(p)
+        let w = if self.p.loser || self.p.dealt { 0 } else { waits_before(self.scheme, self.p) };
+        self.known.set(Some(w));
+        w
     }
 }
 
