@@ -120,6 +120,8 @@ def compare(a: Any, b: Any) -> str:
     parts = [k for k in a if a[k] != b.get(k)]
     if not parts:
         return "same"
+    if a["win"] and not b["win"] and beyond:
+        return "haidi completes the hand with a wild past the four copies"
     if not a["win"] and not b["win"] and not b["fans"] and a["fans"] and a.get("role") != "loser":
         return "no win: haidi reports the fans and total of the hand, the old scorer none"
     if a["win"] == b["win"] and a.get("role", "winner") == b.get("role", "winner"):

@@ -104,15 +104,19 @@ _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbin
 
 
 def _fan_table(hand: str, win: str, r: dict[str, Any]) -> str:
-    lines = [f"{hand} + {win}: {'win' if r['win'] else 'no win'}, {r['total']} points"]
+    """The readable result of any ruleset: the head line, then a fan a line."""
+    lines = [f"{hand} + {win}: {'win' if r['win'] else 'no win'}, total {r['total']}"]
     if r.get("reason"):
         lines.append(f"  ({r['reason']})")
+    if r.get("arrangement"):
+        lines.append(f"  {r['form']}: {r['arrangement']}")
     for f in r["fans"]:
-        fid = "--" if f["id"] is None else f"{f['id']:2d}"
+        fid = "--" if f["id"] is None else str(f["id"])
         count = f" x{f['count']}" if f["count"] > 1 else ""
-        lines.append(f"  {fid}  {f['name']}  {f['name_en']}{count}  {f['points'] * f['count']}")
+        lines.append(f"  {fid:>2}  {f['name']}  {f['name_en']}{count}  {f['value'] * f['count']}")
     for e in r.get("excluded", []):
-        by = f" by {e['by_name']}" if e.get("by_name") else ""
+        by = e.get("by_name") or e.get("by")
+        by = f" by {by}" if by else ""
         lines.append(f"  not counted: {e['name']} x{e['count']}{by} ({e['rule']})")
     return "\n".join(lines)
 

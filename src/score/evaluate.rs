@@ -137,28 +137,37 @@ struct Search<'a> {
     scheme: &'a Scheme,
     p: &'a Prepared,
     waits: &'a Waits<'a>,
-    /// Kinds' classes for free groups: which class sets hold each kind (worked out when
-    /// a free group first needs them).
-    sig: Option<[u64; KINDS]>,
+    /// Kinds' classes for free pungs, chows and pairs (worked out when a free group
+    /// first needs them).
+    sig: Option<[[u64; KINDS]; 3]>,
     /// Suits a rule names (straights): not merged with others.
     special_suits: u8,
     best: Best,
-    places: Inline<Placement, 24>,
+    /// The patterns of the situation alone, once judged: found, and their counts.
+    situational: Option<(u64, [u8; MAX_PATTERNS])>,
 }
 
-/// Which of the class sets hold each kind, with the 大子 / 小子 of the point tables and
-/// the kinds a pair may be.
-fn classes(scheme: &Scheme, p: &Prepared) -> [u64; KINDS] {
-    let mut sig = [0u64; KINDS];
-    for (bit, &set) in scheme.class_sets.iter().enumerate() {
-        let m = p.sets[set as usize];
-        for k in tiles::mask_tiles(m) {
-            sig[k as usize] |= 1 << bit.min(61);
+/// For pungs, chows and pairs: which of the sets that tell such groups apart hold each
+/// kind, with the 大子 / 小子 of the point tables, the kinds a pair may be, and which kinds
+/// are wild (财神归位) where rules read them.
+fn classes(scheme: &Scheme, p: &Prepared) -> [[u64; KINDS]; 3] {
+    let mut sig = [[0u64; KINDS]; 3];
+    for (t, sets) in scheme.class_sets.iter().enumerate() {
+        for (bit, &set) in sets.iter().enumerate() {
+            for k in tiles::mask_tiles(p.sets[set as usize]) {
+                sig[t][k as usize] |= 1 << bit.min(59);
+            }
         }
     }
+    let points = !scheme.group_points.is_empty();
+    let pair_rule = scheme.forms.pair_kinds != tiles::ALL_KINDS;
     for k in 0..KINDS {
-        sig[k] |= (tiles::is_orphan(k as Tile) as u64) << 63;
-        sig[k] |= (scheme.forms.pair_kinds >> k & 1) << 62;
+        let orphan = (points && tiles::is_orphan(k as Tile)) as u64;
+        let wild = (scheme.reads_home && p.situation.wild_kinds >> k & 1 == 1) as u64;
+        for t in 0..3 {
+            sig[t][k] |= orphan << 63 | wild << 61;
+        }
+        sig[2][k] |= ((pair_rule && scheme.forms.pair_kinds >> k & 1 == 1) as u64) << 62;
     }
     sig
 }
@@ -174,11 +183,11 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
         sig: None,
         special_suits,
         best: Best { rank: [i32::MIN; 4], cand: None, tried: 0, refused: None, stop: false },
-        places: Inline::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 }),
+        situational: None,
     };
     if p.dealt {
         if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
-            s.score(&found.groups, Form::Dealt, None, u64::MAX, None);
+            s.score(&found.groups, Form::Dealt, &[None], u64::MAX, None);
         }
     } else if p.loser {
         s.partial();
@@ -214,11 +223,13 @@ impl Search<'_> {
             self.place(found.form, &groups);
             return;
         }
-        let sig = *self.sig.get_or_insert_with(|| classes(self.scheme, self.p));
+        let scheme = self.scheme;
+        let sig = *self.sig.get_or_insert_with(|| classes(scheme, self.p));
         let caps = &self.p.tiles.caps;
         let mut stand: Counts = [0; KINDS];
         let mut all: Counts = [0; KINDS];
         let mut suits = 0u8;
+        let mut chow_starts = 0u64;
         for g in groups.iter() {
             for k in g.kinds() {
                 all[k as usize] += 1;
@@ -227,29 +238,42 @@ impl Search<'_> {
                     stand[k as usize] += 1;
                 }
             }
+            if g.shape == Shape::Chow {
+                chow_starts |= 1 << g.tile;
+            }
         }
         let room = |k: usize| caps[k].saturating_sub(stand[k]);
+        // Suits are told apart only where a rule reads the suits held (then a suit no
+        // group holds is like any other such) or names the suit for a straight.
         let suit_class = |k: usize| -> u64 {
             let s = tiles::suit(k as Tile);
-            if s == 3 || suits >> s & 1 == 1 || self.special_suits >> s & 1 == 1 {
+            if self.special_suits >> s & 1 == 1 {
+                s as u64
+            } else if !scheme.reads_suits {
+                5
+            } else if s == 3 || suits >> s & 1 == 1 {
                 s as u64
             } else {
                 4
             }
         };
-        let ranked = self.scheme.pung_ranks;
-        // Runs of pungs tell kinds apart by rank; otherwise only the sets do.
-        let key = |k: usize, shape: u64| -> (u64, u64) {
-            let rank = if ranked { k as u64 % 9 + 1 } else { 0 };
-            (sig[k], shape | suit_class(k) << 4 | rank << 8 | (all[k] as u64) << 12 | (room(k) as u64) << 16)
+        // Runs of pungs tell pung kinds apart by rank; otherwise only the sets do.
+        let ranked = scheme.pung_ranks;
+        let key = |k: usize, t: usize| -> (u64, u64) {
+            let rank = if ranked && t == 0 { k as u64 % 9 + 1 } else { 0 };
+            (
+                sig[t][k],
+                t as u64 | suit_class(k) << 4 | rank << 8 | (all[k] as u64) << 12 | (room(k).min(4) as u64) << 16,
+            )
         };
-        let mut seen: Vec<(u64, u64)> = Vec::with_capacity(40);
-        let mut choices: Vec<Group> = Vec::with_capacity(40);
+        // At most 34 pungs and 21 chows, or 34 pairs.
+        let mut seen: Inline<(u64, u64), 64> = Inline::filled((0, 0));
+        let mut choices: Inline<Group, 64> = Inline::filled(NO_GROUP);
         let form = found.form;
         if melds > 0 {
             for k in 0..KINDS {
                 if room(k) >= 3 {
-                    let key = key(k, 1);
+                    let key = key(k, 0);
                     if !seen.contains(&key) {
                         seen.push(key);
                         choices.push(Group::new(Shape::Pung, k as Tile, 0b111));
@@ -261,10 +285,20 @@ impl Search<'_> {
                     if s % 9 > 6 || (s..s + 3).any(|k| room(k) == 0) {
                         continue;
                     }
-                    let sk = [key(s, 2), key(s + 1, 2), key(s + 2, 2)];
+                    let start = s % 9;
+                    let special = self.special_suits >> tiles::suit(s as Tile) & 1 == 1;
+                    // A straight's chows start at 1, 4 and 7; an edge wait needs 123 or 789.
+                    let place = if (special && start % 3 == 0) || (scheme.reads_chow_ends && (start == 0 || start == 6))
+                    {
+                        start as u64
+                    } else {
+                        9
+                    };
+                    let same = (scheme.reads_same_chows && chow_starts >> s & 1 == 1) as u64;
+                    let sk = [key(s, 1), key(s + 1, 1), key(s + 2, 1)];
                     let key = (
                         sk[0].0 ^ sk[1].0.rotate_left(21) ^ sk[2].0.rotate_left(42),
-                        (s % 9) as u64 | sk[0].1 << 4 ^ sk[1].1 << 24 ^ sk[2].1 << 40,
+                        place | same << 4 | sk[0].1 << 5 ^ sk[1].1 << 24 ^ sk[2].1 << 43,
                     );
                     if !seen.contains(&key) {
                         seen.push(key);
@@ -273,14 +307,14 @@ impl Search<'_> {
                 }
             }
         } else {
-            let per_kind = if self.scheme.forms.four_as_two_pairs { 4 } else { 2 };
+            let per_kind = if scheme.forms.four_as_two_pairs { 4 } else { 2 };
             for k in 0..KINDS {
                 let ok = match form {
                     Form::Standard => room(k) >= 2,
                     _ => room(k) >= 2 && stand[k] + 2 <= per_kind,
                 };
                 if ok {
-                    let key = key(k, 3);
+                    let key = key(k, 2);
                     if !seen.contains(&key) {
                         seen.push(key);
                         choices.push(Group::new(Shape::Pair, k as Tile, 0b11));
@@ -288,7 +322,7 @@ impl Search<'_> {
                 }
             }
         }
-        for g in choices {
+        for &g in choices.iter() {
             groups.push(g);
             let (m, p) = if g.shape == Shape::Pair { (melds, pairs - 1) } else { (melds - 1, pairs) };
             self.free(found, groups, m, p);
@@ -299,22 +333,37 @@ impl Search<'_> {
         }
     }
 
-    /// Scores each place the winning tile may sit.
+    /// Scores the arrangement with the winning tile in each place it may sit (places
+    /// the scheme cannot tell apart counted once).
     fn place(&mut self, form: Form, groups: &Groups) {
         let Some((win, wild)) = self.p.situation.win else {
-            self.score(groups, form, None, u64::MAX, None);
+            self.score(groups, form, &[None], u64::MAX, None);
             return;
         };
-        facts::placements(groups, win, wild, &mut self.places);
+        let mut places = Inline::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
+        facts::placements(groups, win, wild, &mut places);
         if !self.scheme.placement_sensitive {
-            self.places.truncate(1);
-        }
-        let places = self.places;
-        for &pl in places.iter() {
-            self.score(groups, form, Some(pl), u64::MAX, None);
-            if self.best.stop {
-                break;
+            places.truncate(1);
+        } else {
+            // The group holding the tile matters only through its shape, kind and
+            // whether it is free (its points, and a pung completed on a discard).
+            let key = |pl: &Placement| {
+                let g = &groups[pl.group as usize];
+                (pl.role, pl.kind, g.shape, g.tile, g.is_free())
+            };
+            let mut kept = 0;
+            for i in 0..places.len() {
+                let k = key(&places[i]);
+                if !places[..kept].iter().any(|q| key(q) == k) {
+                    places.as_mut_slice()[kept] = places[i];
+                    kept += 1;
+                }
             }
+            places.truncate(kept);
+        }
+        let options: Inline<Option<Placement>, 24> = Inline::collect_with(None, places.iter().map(|&p| Some(p)));
+        if !options.is_empty() {
+            self.score(groups, form, &options, u64::MAX, None);
         }
     }
 
@@ -331,8 +380,9 @@ impl Search<'_> {
         let caps = &p.tiles.caps;
         let sig = classes(scheme, p);
         for k in 0..KINDS {
-            // Kinds alike for every rule, with as much room: their classes' bits folded.
-            let s = sig[k];
+            // Kinds alike for every rule on pungs and pairs, with as much room: their
+            // classes' bits folded.
+            let s = sig[0][k] ^ sig[2][k].rotate_left(29);
             class[k] = (s ^ s >> 32) as u32 ^ (caps[k] as u32) << 28;
         }
         let sit = p.situation;
@@ -346,7 +396,7 @@ impl Search<'_> {
                 if !sit.flower_wilds && real > sit.wild_tiles {
                     continue;
                 }
-                self.score(&found.groups, Form::Partial, None, u64::MAX, Some((seat_used, real, left)));
+                self.score(&found.groups, Form::Partial, &[None], u64::MAX, Some((seat_used, real, left)));
                 if self.best.stop {
                     return false;
                 }
@@ -374,133 +424,193 @@ impl Search<'_> {
                     groups.push(Group::new(Shape::Single, k as Tile, wild));
                 }
             }
-            self.score(&groups, Form::Fallback(i as u8), None, fb.patterns, None);
+            self.score(&groups, Form::Fallback(i as u8), &[None], fb.patterns, None);
             return;
         }
     }
 
-    /// Scores one arrangement with the winning tile placed. `allowed` limits the
-    /// patterns; `partial` is a non-winner's (seat flower used, other wilds used, left).
+    /// Scores one arrangement with the winning tile in each of `placements`: what does
+    /// not depend on the place once, the rest for each. `allowed` limits the patterns;
+    /// `partial` is a non-winner's (seat flower used, other wilds used, left).
     fn score(
         &mut self,
         groups: &Groups,
         form: Form,
-        placement: Option<Placement>,
+        placements: &[Option<Placement>],
         allowed: u64,
         partial: Option<(u8, u8, u8)>,
     ) {
         let scheme = self.scheme;
         let p = self.p;
         let sit = &p.situation;
-        self.best.tried += 1;
-        let discard_win = scheme.self_drawn_flag.is_some_and(|b| !sit.flag(b)) && !p.loser;
-        let mut f = facts::facts(form, groups, placement, sit.wild_kinds, discard_win);
+        let loser = p.loser;
+        let discard_win = scheme.self_drawn_flag.is_some_and(|b| !sit.flag(b)) && !loser;
+        let mut base = facts::facts(form, groups, None, sit.wild_kinds, false);
         match partial {
             Some((seat_used, real, _)) => {
-                f.seat_flower_used = seat_used;
-                f.real_wilds_used = real;
+                base.seat_flower_used = seat_used;
+                base.real_wilds_used = real;
             }
             None => {
-                f.seat_flower_used = (sit.seat_flower && (sit.flower_wilds || sit.extra_wilds > 0)) as u8;
-                f.real_wilds_used = sit.wild_tiles;
+                base.seat_flower_used = (sit.seat_flower && (sit.flower_wilds || sit.extra_wilds > 0)) as u8;
+                base.real_wilds_used = sit.wild_tiles;
             }
         }
-        let mut ctx = context(&f, sit, &p.sets, Some(self.waits));
+        let eligible = allowed
+            & if loser {
+                scheme
+                    .patterns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.loser_value.is_some())
+                    .fold(0, |m, (i, _)| m | 1 << i)
+            } else {
+                u64::MAX
+            };
+        // What the place of the winning tile does not change.
+        let ctx = context(&base, sit, &p.sets, Some(self.waits));
         for (i, v) in scheme.valid.iter().enumerate() {
-            if ctx.eval(&v.rule) == 0 {
+            if scheme.valid_placed >> i & 1 == 0 && ctx.eval(&v.rule) == 0 {
                 self.best.refused.get_or_insert(i);
                 return;
             }
         }
-        let loser = p.loser;
-        let mut counts = [0u8; MAX_PATTERNS];
-        let mut hits = 0u64;
-        let eligible = |i: usize| allowed >> i & 1 == 1 && (!loser || scheme.patterns[i].loser_value.is_some());
+        let situational = *self.situational.get_or_insert_with(|| {
+            let mut counts = [0u8; MAX_PATTERNS];
+            let mut hits = 0u64;
+            for (i, pat) in scheme.patterns.iter().enumerate() {
+                if scheme.situational >> i & 1 == 1 {
+                    let n = ctx.eval(&pat.rule);
+                    if n > 0 {
+                        hits |= 1 << i;
+                        counts[i] = n.min(255) as u8;
+                    }
+                }
+            }
+            (hits, counts)
+        });
+        let (mut arr_hits, mut arr_counts) = situational;
+        arr_hits &= eligible;
+        let per_arrangement = !scheme.situational & !scheme.placed & !scheme.late & eligible;
         for (i, pat) in scheme.patterns.iter().enumerate() {
-            if scheme.late >> i & 1 == 1 || !eligible(i) {
-                continue;
-            }
-            let n = ctx.eval(&pat.rule);
-            if n > 0 {
-                hits |= 1 << i;
-                counts[i] = n.min(255) as u8;
-            }
-        }
-        let value_of = |counted: u64, counts: &[u8; MAX_PATTERNS]| -> (i32, bool) {
-            let mut value = 0;
-            let mut lazi = false;
-            for (i, pat) in scheme.patterns.iter().enumerate() {
-                if counted >> i & 1 == 1 {
-                    let v = if loser { pat.loser_value.unwrap_or(0) } else { pat.value };
-                    value += v * counts[i] as i32;
-                    lazi |= pat.lazi;
-                }
-            }
-            (value, lazi)
-        };
-        let mut counted = exclude(scheme, hits);
-        if scheme.late != 0 {
-            let (value, _) = value_of(counted, &counts);
-            ctx.counted = counted;
-            ctx.value = value;
-            ctx.fan_count = counted.count_ones() as i32;
-            for (i, pat) in scheme.patterns.iter().enumerate() {
-                if scheme.late >> i & 1 == 0 || !eligible(i) {
-                    continue;
-                }
+            if per_arrangement >> i & 1 == 1 {
                 let n = ctx.eval(&pat.rule);
                 if n > 0 {
-                    hits |= 1 << i;
-                    counts[i] = n.min(255) as u8;
-                }
-            }
-            counted = exclude(scheme, hits);
-        }
-        let (value, lazi) = value_of(counted, &counts);
-        let mut face = 0;
-        if !scheme.group_points.is_empty() || !scheme.extra_points.is_empty() {
-            for (gi, g) in groups.iter().enumerate() {
-                let on_discard = f.pung_on_discard && placement.is_some_and(|pl| pl.group as usize == gi);
-                if let Some((_, pts)) = scheme.group_points(g, on_discard, &p.sets, !loser) {
-                    face += pts;
-                }
-            }
-            for e in &scheme.extra_points {
-                if if loser { e.losers } else { e.winners } {
-                    face += e.points * ctx.eval(&e.rule) as i32;
+                    arr_hits |= 1 << i;
+                    arr_counts[i] = n.min(255) as u8;
                 }
             }
         }
-        let total = scheme.total.of(value, face, lazi, !loser);
-        let fan_count = counted.count_ones() as i32;
-        let mut rank = [0i32; 4];
-        for (r, key) in rank.iter_mut().zip(&scheme.rank) {
-            *r = match key {
-                RankKey::Total => total,
-                RankKey::Value => value,
-                RankKey::Face => face,
-                RankKey::FanCount => fan_count,
-            };
+        let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
+        let mut base_face = 0;
+        if has_points {
+            for g in groups.iter() {
+                if let Some((_, pts)) = scheme.group_points(g, false, &p.sets, !loser) {
+                    base_face += pts;
+                }
+            }
+            for (i, e) in scheme.extra_points.iter().enumerate() {
+                if scheme.extra_placed >> i & 1 == 0 && (if loser { e.losers } else { e.winners }) {
+                    base_face += e.points * ctx.eval(&e.rule) as i32;
+                }
+            }
         }
-        if self.best.cand.is_some() && rank <= self.best.rank {
-            return;
+        let placed = scheme.placed & eligible;
+        for &placement in placements {
+            self.best.tried += 1;
+            let mut f = base;
+            if let Some(pl) = placement {
+                f.win = Some(pl);
+                let g = &groups[pl.group as usize];
+                if discard_win && g.shape == Shape::Pung && g.meld.is_none() {
+                    f.pung_on_discard = true;
+                    f.concealed_triplets -= 1;
+                }
+            }
+            let mut ctx = context(&f, sit, &p.sets, Some(self.waits));
+            let refused = (0..scheme.valid.len())
+                .find(|&i| scheme.valid_placed >> i & 1 == 1 && ctx.eval(&scheme.valid[i].rule) == 0);
+            if let Some(i) = refused {
+                self.best.refused.get_or_insert(i);
+                continue;
+            }
+            let (mut hits, mut counts) = (arr_hits, arr_counts);
+            for (i, pat) in scheme.patterns.iter().enumerate() {
+                if placed >> i & 1 == 1 {
+                    let n = ctx.eval(&pat.rule);
+                    if n > 0 {
+                        hits |= 1 << i;
+                        counts[i] = n.min(255) as u8;
+                    }
+                }
+            }
+            let mut counted = exclude(scheme, hits);
+            if scheme.late != 0 {
+                let (value, _) = value_of(scheme, loser, counted, &counts);
+                ctx.counted = counted;
+                ctx.value = value;
+                ctx.fan_count = counted.count_ones() as i32;
+                for (i, pat) in scheme.patterns.iter().enumerate() {
+                    if scheme.late >> i & 1 == 1 && eligible >> i & 1 == 1 {
+                        let n = ctx.eval(&pat.rule);
+                        if n > 0 {
+                            hits |= 1 << i;
+                            counts[i] = n.min(255) as u8;
+                        }
+                    }
+                }
+                counted = exclude(scheme, hits);
+            }
+            let (value, lazi) = value_of(scheme, loser, counted, &counts);
+            let mut face = base_face;
+            if has_points {
+                if let Some(pl) = placement.filter(|_| f.pung_on_discard) {
+                    let g = &groups[pl.group as usize];
+                    // The pung the discard completed scores as exposed.
+                    let concealed = scheme.group_points(g, false, &p.sets, !loser).map_or(0, |x| x.1);
+                    let exposed = scheme.group_points(g, true, &p.sets, !loser).map_or(0, |x| x.1);
+                    face += exposed - concealed;
+                }
+                for (i, e) in scheme.extra_points.iter().enumerate() {
+                    if scheme.extra_placed >> i & 1 == 1 && (if loser { e.losers } else { e.winners }) {
+                        face += e.points * ctx.eval(&e.rule) as i32;
+                    }
+                }
+            }
+            let total = scheme.total.of(value, face, lazi, !loser);
+            let fan_count = counted.count_ones() as i32;
+            let mut rank = [0i32; 4];
+            for (r, key) in rank.iter_mut().zip(&scheme.rank) {
+                *r = match key {
+                    RankKey::Total => total,
+                    RankKey::Value => value,
+                    RankKey::Face => face,
+                    RankKey::FanCount => fan_count,
+                };
+            }
+            if self.best.cand.is_some() && rank <= self.best.rank {
+                continue;
+            }
+            self.best.rank = rank;
+            self.best.stop = scheme.stop.is_some_and(|(t, v)| total >= t && value >= v);
+            self.best.cand = Some(Candidate {
+                form,
+                groups: *groups,
+                placement,
+                counted,
+                counts,
+                voided: hits & !counted,
+                value,
+                face,
+                total,
+                lazi,
+                facts: f,
+                void_wilds: partial.map_or(0, |(_, _, left)| left),
+            });
+            if self.best.stop {
+                return;
+            }
         }
-        self.best.rank = rank;
-        self.best.stop = scheme.stop.is_some_and(|(t, v)| total >= t && value >= v);
-        self.best.cand = Some(Candidate {
-            form,
-            groups: *groups,
-            placement,
-            counted,
-            counts,
-            voided: hits & !counted,
-            value,
-            face,
-            total,
-            lazi,
-            facts: f,
-            void_wilds: partial.map_or(0, |(_, _, left)| left),
-        });
     }
 
     fn finish(self) -> Scored {
@@ -570,6 +680,20 @@ impl Search<'_> {
         }
         s
     }
+}
+
+/// The patterns' values summed, and whether one is a limit hand.
+fn value_of(scheme: &Scheme, loser: bool, counted: u64, counts: &[u8; MAX_PATTERNS]) -> (i32, bool) {
+    let mut value = 0;
+    let mut lazi = false;
+    for (i, pat) in scheme.patterns.iter().enumerate() {
+        if counted >> i & 1 == 1 {
+            let v = if loser { pat.loser_value.unwrap_or(0) } else { pat.value };
+            value += v * counts[i] as i32;
+            lazi |= pat.lazi;
+        }
+    }
+    (value, lazi)
 }
 
 /// The patterns counted of those found.

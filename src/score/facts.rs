@@ -4,7 +4,7 @@
 use super::arrange::Form;
 use super::group::{Group, Placement, Role, Shape};
 use crate::inline::Inline;
-use crate::tiles::{self, Counts, Tile, KINDS};
+use crate::tiles::Tile;
 
 /// The situation as the patterns see it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -98,41 +98,56 @@ pub struct Facts {
 /// `discard_win` whether the winning tile came from another player.
 pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u64, discard_win: bool) -> Facts {
     let mut f = Facts { form: form.bit(), win, ..Facts::default() };
-    let mut stood: Counts = [0; KINDS];
-    let mut chow_starts: Counts = [0; KINDS];
-    for (gi, g) in groups.iter().enumerate() {
-        let mut n = 0u8;
-        for (i, k) in g.kinds().enumerate() {
-            stood[k as usize] += 1;
-            f.kinds |= 1 << k;
-            if g.wilds >> i & 1 == 1 {
-                n += 1;
-                f.home_wilds += (wild_kinds >> k & 1) as u8;
-            }
+    // Kinds stood for twice, three times and four times, as masks (a kind's count rises
+    // a mask at a time).
+    let (mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64);
+    let mut stand = |m: u64, times: u32| {
+        for _ in 0..times {
+            four |= thrice & m;
+            thrice |= twice & m;
+            twice |= f.kinds & m;
+            f.kinds |= m;
         }
+    };
+    let mut chows_twice = 0u64;
+    let mut chows_thrice = 0u64;
+    for (gi, g) in groups.iter().enumerate() {
+        let n = g.wilds.count_ones() as u8;
         f.wilds_used += n;
+        if n > 0 && wild_kinds != 0 {
+            f.home_wilds += g.wild_kinds().filter(|&k| wild_kinds >> k & 1 == 1).count() as u8;
+        }
         let free = n as usize == g.len() && g.len() > 1;
+        let one = 1u64 << g.tile;
         match g.shape {
             Shape::Pair => {
-                f.doubled += (f.pairs >> g.tile & 1) as u8;
-                f.pairs_twice |= f.pairs & 1 << g.tile;
-                f.pairs |= 1 << g.tile;
+                stand(one, 2);
+                f.doubled += (f.pairs & one != 0) as u8;
+                f.pairs_twice |= f.pairs & one;
+                f.pairs |= one;
                 f.n_pairs += 1;
                 f.free_pairs += free as u8;
             }
             Shape::Chow => {
-                f.chows |= 1 << g.tile;
+                stand(one, 1);
+                stand(one << 1, 1);
+                stand(one << 2, 1);
+                f.same_chows = f.same_chows.max(
+                    1 + (f.chows & one != 0) as u8 + (chows_twice & one != 0) as u8 + (chows_thrice & one != 0) as u8,
+                );
+                chows_thrice |= chows_twice & one;
+                chows_twice |= f.chows & one;
+                f.chows |= one;
                 f.n_chows += 1;
-                chow_starts[g.tile as usize] += 1;
-                f.same_chows = f.same_chows.max(chow_starts[g.tile as usize]);
                 f.free_melds += free as u8;
             }
             Shape::Pung | Shape::Kong => {
-                f.triplets_twice |= f.triplets & 1 << g.tile;
-                f.triplets |= 1 << g.tile;
+                stand(one, g.len() as u32);
+                f.triplets_twice |= f.triplets & one;
+                f.triplets |= one;
                 f.n_triplets += 1;
                 if g.shape == Shape::Kong {
-                    f.kongs |= 1 << g.tile;
+                    f.kongs |= one;
                     f.n_kongs += 1;
                 }
                 f.free_melds += free as u8;
@@ -140,18 +155,23 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
                 f.pung_on_discard |= on_discard;
                 f.concealed_triplets += (g.concealed() && !on_discard) as u8;
             }
-            Shape::DragonSet => f.dragon_sets += 1,
-            Shape::Single => {}
+            Shape::DragonSet => {
+                stand(0b111 << 31, 1);
+                f.dragon_sets += 1;
+            }
+            Shape::Single => stand(one, 1),
         }
         if let Some(m) = g.meld {
             f.declared += 1;
             f.exposed += (m != crate::hand::MeldKind::ConcealedKong) as u8;
         }
     }
-    for t in tiles::mask_tiles(f.kinds) {
-        f.suits |= 1 << tiles::suit(t);
-        f.fours += (stood[t as usize] >= 4) as u8;
-    }
+    let k = f.kinds;
+    f.suits = (k & 0x1FF != 0) as u8
+        | ((k >> 9 & 0x1FF != 0) as u8) << 1
+        | ((k >> 18 & 0x1FF != 0) as u8) << 2
+        | ((k >> 27 != 0) as u8) << 3;
+    f.fours = four.count_ones() as u8;
     f
 }
 

@@ -169,6 +169,26 @@ impl Quantity {
     pub fn after_scoring(self) -> bool {
         matches!(self, Quantity::Total | Quantity::Value | Quantity::FanCount)
     }
+
+    /// Whether it is a fact of the situation alone (the same for every arrangement).
+    pub fn of_situation(self) -> bool {
+        matches!(
+            self,
+            Quantity::WildTiles
+                | Quantity::ExtraWilds
+                | Quantity::Wilds
+                | Quantity::WildKinds
+                | Quantity::SeatFlower
+                | Quantity::GuestFlowers
+                | Quantity::Flowers
+                | Quantity::AllFlowers
+                | Quantity::FlowerWilds
+                | Quantity::Seat
+                | Quantity::SeatGiven
+                | Quantity::Won
+                | Quantity::Discarder
+        )
+    }
 }
 
 /// A comparison.
@@ -396,6 +416,18 @@ impl Rule {
         }
     }
 
+    /// Whether the rule reads the situation alone: it has the same count for every
+    /// arrangement, so it is judged once.
+    pub fn of_situation(&self) -> bool {
+        match self {
+            Rule::Always | Rule::Flag(_) | Rule::OnlyWait(_) => true,
+            Rule::Is(q, _, _) | Rule::Count(q) => q.of_situation(),
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.of_situation(),
+            Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::of_situation),
+            _ => false,
+        }
+    }
+
     /// Whether the rule reads the waits of the hand.
     pub fn reads_waits(&self) -> bool {
         match self {
@@ -412,6 +444,53 @@ impl Rule {
             Rule::Run { .. } | Rule::SameRankKongs => true,
             Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_pung_ranks(),
             Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_pung_ranks),
+            _ => false,
+        }
+    }
+
+    /// The sets it names with the groups they tell apart: bit 0 pungs, bit 1 chows, bit 2
+    /// pairs (a set of winning-tile kinds tells apart the groups its roles fall in).
+    pub fn set_uses(&self, out: &mut Vec<(u8, u8)>) {
+        match self {
+            Rule::Triplets(s) => out.push((*s, 0b001)),
+            Rule::Pairs(s) => out.push((*s, 0b100)),
+            Rule::AllTiles(s) | Rule::AnyTile(s) => out.push((*s, 0b111)),
+            Rule::Win { roles, kinds } => {
+                let bit = |r: Role| roles >> role_bit(r) & 1 == 1;
+                let mut uses = 0u8;
+                if bit(Role::Pung) {
+                    uses |= 0b001;
+                }
+                if bit(Role::Closed) || bit(Role::Edge) || bit(Role::Open) {
+                    uses |= 0b010;
+                }
+                if bit(Role::Single) {
+                    uses |= 0b100;
+                }
+                out.push((*kinds, uses));
+            }
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.set_uses(out),
+            Rule::All(v) | Rule::Any(v) => v.iter().for_each(|r| r.set_uses(out)),
+            _ => {}
+        }
+    }
+
+    /// The quantities it reads.
+    pub fn quantities(&self, out: &mut Vec<Quantity>) {
+        match self {
+            Rule::Is(q, _, _) | Rule::Count(q) => out.push(*q),
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.quantities(out),
+            Rule::All(v) | Rule::Any(v) => v.iter().for_each(|r| r.quantities(out)),
+            _ => {}
+        }
+    }
+
+    /// Whether it reads a chow's ends (the edge or open roles of the winning tile).
+    pub fn reads_chow_ends(&self) -> bool {
+        match self {
+            Rule::Win { roles, .. } => roles >> role_bit(Role::Edge) & 1 == 1 || roles >> role_bit(Role::Open) & 1 == 1,
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_chow_ends(),
+            Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_chow_ends),
             _ => false,
         }
     }

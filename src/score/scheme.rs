@@ -4,7 +4,7 @@
 //! tile sits, or the waits) is worked out then.
 
 use super::group::Shape;
-use super::rule::{KindSet, Rule};
+use super::rule::{KindSet, Quantity, Rule};
 use crate::engine::Engine;
 use crate::error::{HandError, Result};
 use crate::forms::Forms;
@@ -218,11 +218,25 @@ pub struct Scheme {
     pub reads_waits: bool,
     /// Some rule tells pung kinds apart by rank (runs).
     pub pung_ranks: bool,
-    /// The sets free groups' kinds are told apart by, and the suit sets of straights.
-    pub class_sets: Vec<u8>,
+    /// The sets free groups' kinds are told apart by, for pungs, chows and pairs, and the
+    /// suit sets of straights.
+    pub class_sets: [Vec<u8>; 3],
     pub suit_sets: Vec<u8>,
+    /// Some rule reads the suits held; which kinds are wild (财神归位); a chow's ends; how
+    /// many chows are alike.
+    pub reads_suits: bool,
+    pub reads_home: bool,
+    pub reads_chow_ends: bool,
+    pub reads_same_chows: bool,
     /// Patterns judged after the others (their rules name patterns or totals).
     pub late: u64,
+    /// Patterns judged once per situation (their rules read the situation alone), and
+    /// those judged for each place of the winning tile.
+    pub situational: u64,
+    pub placed: u64,
+    /// Rules of `valid` and extra points that read where the winning tile sits.
+    pub valid_placed: u64,
+    pub extra_placed: u64,
 }
 
 impl Scheme {
@@ -238,6 +252,9 @@ impl Scheme {
         if self.sets.len() > MAX_SETS {
             return bad(format!("{} kind sets; at most {MAX_SETS}", self.sets.len()));
         }
+        if self.valid.len() > 64 || self.extra_points.len() > 64 {
+            return bad("at most 64 rules of valid arrangements and 64 extra points".into());
+        }
         if self.fallbacks.len() > 16 {
             return bad("at most 16 forms granted whatever the shape".into());
         }
@@ -247,10 +264,17 @@ impl Scheme {
         rules.extend(self.valid.iter().chain(&self.no_win).chain(&self.refuse).map(|s| &s.rule));
         rules.extend(self.extra_points.iter().map(|e| &e.rule));
         rules.extend(self.fallbacks.iter().map(|f| &f.rule));
+        let mut uses = vec![];
+        let mut read = vec![];
         for r in &rules {
             r.sets(&mut kinds, &mut suits);
+            r.set_uses(&mut uses);
+            r.quantities(&mut read);
         }
         kinds.extend(self.group_points.iter().map(|g| g.kinds));
+        for g in &self.group_points {
+            uses.push((g.kinds, if g.state == GroupState::Pair { 0b100 } else { 0b001 }));
+        }
         let n_sets = self.sets.len();
         if kinds.iter().chain(&suits).any(|&s| s as usize >= n_sets) {
             return bad("a rule names a set that is not in the list".into());
@@ -264,14 +288,28 @@ impl Scheme {
             || self.group_points.iter().any(|g| g.state == GroupState::ExposedPung);
         self.reads_waits = rules.iter().any(|r| r.reads_waits());
         self.pung_ranks = rules.iter().any(|r| r.reads_pung_ranks());
-        self.late =
-            self.patterns.iter().enumerate().filter(|(_, p)| !p.rule.before_scoring()).fold(0, |m, (i, _)| m | 1 << i);
-        kinds.sort_unstable();
-        kinds.dedup();
+        let bits = |pred: &dyn Fn(&Rule) -> bool, rules: &mut dyn Iterator<Item = &Rule>| {
+            rules.enumerate().filter(|(_, r)| pred(r)).fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        self.late = bits(&|r| !r.before_scoring(), &mut self.patterns.iter().map(|p| &p.rule));
+        self.situational =
+            bits(&|r| r.before_scoring() && r.of_situation(), &mut self.patterns.iter().map(|p| &p.rule));
+        self.placed = bits(&|r| r.reads_placement(), &mut self.patterns.iter().map(|p| &p.rule)) & !self.late;
+        self.valid_placed = bits(&Rule::reads_placement, &mut self.valid.iter().map(|v| &v.rule));
+        self.extra_placed = bits(&Rule::reads_placement, &mut self.extra_points.iter().map(|e| &e.rule));
         suits.sort_unstable();
         suits.dedup();
-        self.class_sets = kinds;
+        self.class_sets = [0b001u8, 0b010, 0b100].map(|bit| {
+            let mut sets: Vec<u8> = uses.iter().filter(|(_, u)| u & bit != 0).map(|&(s, _)| s).collect();
+            sets.sort_unstable();
+            sets.dedup();
+            sets
+        });
         self.suit_sets = suits;
+        self.reads_suits = read.iter().any(|q| matches!(q, Quantity::Suits | Quantity::Honours));
+        self.reads_home = read.contains(&Quantity::HomeWilds);
+        self.reads_same_chows = read.contains(&Quantity::SameChows);
+        self.reads_chow_ends = rules.iter().any(|r| r.reads_chow_ends());
         self.engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
         Ok(self)
     }
@@ -363,9 +401,17 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         placement_sensitive: false,
         reads_waits: false,
         pung_ranks: false,
-        class_sets: vec![],
+        class_sets: [vec![], vec![], vec![]],
         suit_sets: vec![],
+        reads_suits: false,
+        reads_home: false,
+        reads_chow_ends: false,
+        reads_same_chows: false,
         late: 0,
+        situational: 0,
+        placed: 0,
+        valid_placed: 0,
+        extra_placed: 0,
     }
 }
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import HandError
 from . import _outcome as oc
 from ._scheme import (
+    EXPLAIN,
     FORMAT,
     HAND,
     ROUND_WIND_KEY,
@@ -160,6 +161,7 @@ KEYS = (
     HAND,
     WIN,
     FORMAT,
+    EXPLAIN,
     *(flag_key(f) for f in _FLAGS),
     key("wilds", "wilds"),
     key("indicator", "indicator"),

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import HandError
 from . import _outcome as oc
 from ._scheme import (
+    EXPLAIN,
     FORMAT,
     HAND,
     KINDS_258,
@@ -170,6 +171,7 @@ KEYS = (
     HAND,
     WIN,
     FORMAT,
+    EXPLAIN,
     flag_key("self_drawn"),
     *(flag_key(f) for f in _DEALT_FLAGS),
     flag_key("dealt"),

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import HandError
 from . import _outcome as oc
 from ._scheme import (
+    EXPLAIN,
     FORMAT,
     HAND,
     KINDS_258,
@@ -126,6 +127,7 @@ _KEYS = (
     HAND,
     WIN,
     FORMAT,
+    EXPLAIN,
     flag_key("self_drawn"),
     flag_key("robbing_kong"),
     key("seat", "seat"),

@@ -166,6 +166,22 @@ def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str,
     return {"win": win, "total": total, "fans": fans}
 
 
+def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
+    """The readable form ``haidi eval`` prints: the total, then a fan a line with its id."""
+    head = f"{situation.get('hand')}" + (f" + {situation['win']}" if situation.get("win") else "")
+    lines = [f"{head}: {'win' if result['win'] else 'no win'}, {result['total']} points"]
+    if result.get("reason"):
+        lines.append(f"  ({result['reason']})")
+    for f in result["fans"]:
+        fid = "--" if f["id"] is None else f"{f['id']:2d}"
+        count = f" x{f['count']}" if f["count"] > 1 else ""
+        lines.append(f"  {fid}  {f['name']}  {f['name_en']}{count}  {f['value'] * f['count']}")
+    for e in result.get("excluded", []):
+        by = f" by {e['by_name']}" if e.get("by_name") else ""
+        lines.append(f"  not counted: {e['name']} x{e['count']}{by} ({e['rule']})")
+    return "\n".join(lines)
+
+
 def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     """The MCR standard payment (base 8).
 

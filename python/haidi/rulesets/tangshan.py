@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import HandError
 from . import _outcome as oc
 from ._scheme import (
+    EXPLAIN,
     FIVES,
     FORMAT,
     HAND,
@@ -104,6 +105,7 @@ KEYS = (
     HAND,
     WIN,
     FORMAT,
+    EXPLAIN,
     flag_key("self_drawn"),
     key("wilds", "wilds"),
     key("indicator", "indicator"),
