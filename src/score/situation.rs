@@ -36,6 +36,8 @@ impl fmt::Display for Value<'_> {
             Value::None => write!(f, "None"),
             Value::Bool(b) => write!(f, "{}", if *b { "True" } else { "False" }),
             Value::Int(i) => write!(f, "{i}"),
+            // pandas puts NaN in an empty cell.
+            Value::Float(x) if x.is_nan() => write!(f, "NaN (an empty cell? give None for a key left out)"),
             Value::Float(x) => write!(f, "{x}"),
             Value::Str(s) => write_text(f, s),
             Value::Text(s) => write_text(f, s),
@@ -46,10 +48,20 @@ impl fmt::Display for Value<'_> {
     }
 }
 
+/// Text as Python writes a str (`'yes'`), cut short.
 fn write_text(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
-    let short: String = s.chars().take(40).collect();
+    let short: String = s
+        .chars()
+        .take(40)
+        .flat_map(|c| match c {
+            '\'' => vec!['\\', '\''],
+            '\\' => vec!['\\', '\\'],
+            c if c.is_control() => c.escape_default().collect(),
+            c => vec![c],
+        })
+        .collect();
     let more = if s.chars().count() > 40 { "..." } else { "" };
-    write!(f, "{short:?}{more}")
+    write!(f, "'{short}'{more}")
 }
 
 /// What a situation key means.
@@ -630,7 +642,8 @@ mod tests {
 
     #[test]
     fn values_are_shown_short() {
-        assert_eq!(Value::Str("yes").to_string(), "\"yes\"");
+        assert_eq!(Value::Str("yes").to_string(), "'yes'");
+        assert_eq!(Value::Str("it's").to_string(), "'it\\'s'");
         assert_eq!(Value::Int(2).to_string(), "2");
         let long = "1".repeat(100);
         assert!(Value::Str(&long).to_string().len() < 50);

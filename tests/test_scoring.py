@@ -1,0 +1,284 @@
+"""What every ruleset's scoring shares: one result shape, one way to pass options, batches
+(lists and columns), strict input on every path, and the defects of the earlier scorers."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import haidi
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "scripts"))
+import situations  # noqa: E402
+
+REGIONAL = ("changsha", "hainan", "tangshan", "beijing", "longgang")
+COMMON = ("win", "total", "fans", "reason", "form", "arrangement", "groups")
+#: A winning situation of each ruleset.
+WINNING = {
+    "mcr": dict(hand="123m456p789s1122z", win="1z"),
+    "changsha": dict(hand="123m456p789s2255m", win="5m", self_drawn=True),
+    "hainan": dict(hand="123m456p789s2255m", win="5m", self_drawn=True),
+    "tangshan": dict(hand="123m456p789s2255m", win="5m", self_drawn=True),
+    "beijing": dict(hand="123m456p789s2255m", win="5m", self_drawn=True),
+    "longgang": dict(hand="123m456p789s111z2255m", win="5m", self_drawn=True),
+}
+
+
+def random_situations(rules: str, n: int, seed: int = 5) -> list[dict]:
+    rng = random.Random(seed)
+    rs = haidi.ruleset(rules)
+    out = []
+    while len(out) < n:
+        s = situations.situation(rng, rules)
+        try:
+            rs.evaluate(**s)
+        except haidi.HandError:
+            continue
+        out.append(s)
+    return out
+
+
+# --- one result shape ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_every_result_has_the_common_keys(rules: str) -> None:
+    r = haidi.ruleset(rules).evaluate(**WINNING[rules])
+    assert all(k in r for k in COMMON), sorted(r)
+    assert r["win"] is True and isinstance(r["total"], int) and r["reason"] is None
+    for f in r["fans"]:
+        assert {"id", "name", "name_en", "value", "count"} <= set(f)
+    for g in r["groups"]:
+        assert set(g) == {"kind", "tiles", "wilds", "meld"}
+    kinds = [t for g in r["groups"] for t in g["tiles"]]
+    assert len(kinds) == 14 + (3 if rules == "longgang" else 0)
+    json.dumps(r, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("rules", REGIONAL)
+def test_an_incomplete_hand_has_the_same_keys(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    ok = rs.evaluate(**WINNING[rules])
+    s = dict(WINNING[rules], hand=WINNING[rules]["hand"].replace("789s", "799s"))
+    r = rs.evaluate(**s)
+    assert r["win"] is False and r["reason"] and r["total"] == 0 and r["fans"] == () and r["groups"] == ()
+    assert set(r) == set(ok)
+
+
+@pytest.mark.parametrize("rules", REGIONAL)
+def test_fan_ids_are_the_columns_of_the_fans(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    sits = random_situations(rules, 60)
+    cols = rs.evaluate_many({k: [s.get(k) for s in sits] for k in {k for s in sits for k in s}})
+    ids = rs.fan_ids
+    assert cols["fans"].shape == (60, len(ids))
+    for row, s in zip(cols["fans"], sits, strict=True):
+        r = rs.evaluate(**s)
+        assert {ids[j]: int(n) for j, n in enumerate(row) if n} == {f["id"]: f["count"] for f in r["fans"]}
+
+
+def test_changsha_and_hainan_arrangements_keep_each_tiles_suit() -> None:
+    # The earlier text gave every tile the first tile's suit: 22558822558258m.
+    r = haidi.ruleset("changsha").evaluate(hand="22m55m88m22p55p88p2s", win="2s")
+    assert r["form"] == "seven_pairs" and r["arrangement"] == "22m 55m 88m 22p 55p 88p 22s"
+    r = haidi.ruleset("hainan").evaluate(hand="123m456p789s2z555m", win="2z", self_drawn=True)
+    assert r["arrangement"] == "123m 555m 456p 789s 22z"
+
+
+# --- one way to pass options -----------------------------------------------------------
+
+
+def test_options_take_one_table_per_ruleset() -> None:
+    for rules in REGIONAL:
+        rs = haidi.ruleset(rules)
+        defaults = rs.options()
+        assert set(defaults) == {o.name for o in rs.module.OPTIONS}
+        with pytest.raises(haidi.HandError, match=f"unknown {rules} option 'colour'"):
+            rs.evaluate(**WINNING[rules], options={"colour": 1})
+        with pytest.raises(haidi.HandError, match="options must be a dict"):
+            rs.evaluate(**WINNING[rules], options=[1])
+
+
+def test_an_option_reads_the_same_in_every_call() -> None:
+    hn = haidi.ruleset("hainan")
+    s = dict(hand="[555z]123m456p789s2z", win="2z")  # a pung of 白: a 番 only with white_dragon
+    assert not hn.evaluate(**s)["win"]
+    opt = {"white_dragon": True}
+    assert hn.evaluate(**s, options=opt)["win"]
+    assert hn.evaluate_many([s], options=opt)[0]["win"]
+    assert hn.evaluate_many([{**s, "options": opt}])[0]["win"]
+    assert hn.evaluate_many({k: [v] for k, v in s.items()}, options=opt)["win"].tolist() == [True]
+    with pytest.raises(haidi.HandError, match="white_dragon must be True or False"):
+        hn.evaluate(**s, options={"white_dragon": "yes"})
+    # Settlement options come through the same table.
+    assert hn.settle({"winner": 1, "options": {"self_drawn_each": 30}}) == [-30, 90, -30, -30]
+
+
+def test_old_ways_of_passing_options_stay() -> None:
+    lg = haidi.ruleset("longgang")
+    s = dict(hand="[123m][456m][789m]123s55p99s", win="9s", self_drawn=True)
+    with_key = lg.evaluate(**s, optional=["one_dragon"])
+    assert with_key == lg.evaluate(**s, options={"optional": ["one_dragon"]})
+    assert "one_dragon" in {p["id"] for p in with_key["patterns"]}
+    bj = haidi.ruleset("beijing")
+    h = dict(hand="123m456p789s2255m", win="5m", self_drawn=True)
+    assert bj.evaluate(**h, variant="draft4") == bj.evaluate(**h, options={"variant": "draft4"})
+    with pytest.raises(haidi.HandError, match="both as a key and in options"):
+        bj.evaluate(**h, variant="draft4", options={"variant": "wanghu"})
+
+
+# --- strict input ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", REGIONAL)
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"colour": "red"}, "unknown {} situation key"),
+        ({"self_drawn": "yes"}, "self_drawn must be True or False, not 'yes'"),
+        ({"self_drawn": 1}, "self_drawn must be True or False, not 1"),
+        ({"self_drawn": float("nan")}, "self_drawn must be True or False"),
+        ({"seat_wind": "X"}, "seat_wind must be a wind"),
+        ({"seat_wind": True}, "seat_wind must be a wind"),
+        ({"hand": 123}, "hand must be a hand"),
+        ({"win": 5}, "win must be a tile"),
+        ({"format": "xml"}, "format must be"),
+    ],
+)
+def test_bad_values_name_the_key(rules: str, change: dict, message: str) -> None:
+    rs = haidi.ruleset(rules)
+    s = {**WINNING[rules], **change}
+    with pytest.raises(haidi.HandError, match=message.format(rules).replace("(", r"\(")):
+        rs.evaluate(**s)
+    # The same value in a list and in columns gives the same error, naming the row.
+    with pytest.raises(
+        haidi.HandError, match="situation 0: " + message.format(rules).split(",")[0].replace("(", r"\(")
+    ):
+        rs.evaluate_many([s])
+    if "colour" not in change and "format" not in change:
+        cols = {k: [v] for k, v in s.items()}
+        with pytest.raises(haidi.HandError, match="row 0: "):
+            rs.evaluate_many(cols)
+
+
+def test_errors_can_be_collected() -> None:
+    rs = haidi.ruleset("tangshan")
+    good, bad = WINNING["tangshan"], {**WINNING["tangshan"], "self_drawn": "no"}
+    out = rs.evaluate_many([good, bad, good], errors="collect")
+    assert out[0]["win"] and "self_drawn must be" in out[1]["error"] and out[2]["win"]
+    cols = rs.evaluate_many({k: [good[k], bad[k], good[k]] for k in good}, errors="collect")
+    assert cols["win"].tolist() == [True, False, True]
+    assert cols["error"][0] is None and "self_drawn" in cols["error"][1]
+    with pytest.raises(haidi.HandError, match="errors must be"):
+        rs.evaluate_many([good], errors="ignore")
+
+
+def test_contradictory_flags_are_refused() -> None:
+    with pytest.raises(haidi.HandError, match="not self-drawn"):
+        haidi.ruleset("changsha").evaluate(hand="123m456p789s2255m", win="5m", self_drawn=True, robbing_kong=True)
+    with pytest.raises(haidi.HandError, match="杠上开花 is self-drawn"):
+        haidi.ruleset("beijing").evaluate(hand="123m456p55m[1111z]", win="5m", kong_replacement=True, self_drawn=False)
+    with pytest.raises(haidi.HandError, match="discarder_wind"):
+        haidi.ruleset("beijing").evaluate(hand="123m456p789s2255m", win="5m", self_drawn=True, discarder_wind="S")
+    with pytest.raises(haidi.HandError, match="another player"):
+        haidi.ruleset("beijing").evaluate(hand="123m456p789s2255m", win="5m", seat_wind="S", discarder_wind="S")
+
+
+def test_settle_refuses_what_it_does_not_know() -> None:
+    cs = haidi.ruleset("changsha")
+    # A misspelt key used to pay a discard win as self-drawn.
+    with pytest.raises(haidi.HandError, match="unknown key.*discardr"):
+        cs.settle({"wins": [{"seat": 1, "small": 1}], "discardr": 2})
+    with pytest.raises(haidi.HandError, match="passed_win must be a list of seats"):
+        cs.settle({"wins": [{"seat": 1, "small": 1}], "discarder": 2, "passed_win": 1})
+    # An evaluate result as a win keeps its self_drawn.
+    r = cs.evaluate(hand="123m456p789s2255m", win="5m", self_drawn=True)
+    with pytest.raises(haidi.HandError, match="self-drawn, yet the outcome names a discarder"):
+        cs.settle({"wins": [{**r, "seat": 1}], "discarder": 2})
+    assert cs.settle({"wins": [{**r, "seat": 1}]}) == [-2, 6, -2, -2]
+    for rules in ("hainan", "tangshan", "beijing", "longgang"):
+        with pytest.raises(haidi.HandError, match="unknown key"):
+            haidi.ruleset(rules).settle({"winner": 1, "colour": 2})
+
+
+def test_counts_that_grow_are_bounded() -> None:
+    hn = haidi.ruleset("hainan")
+    with pytest.raises(haidi.HandError, match="dealer_streak must be an int from 0 to 100"):
+        hn.settle({"winner": 0, "dealer_streak": 10**11})
+    ts = haidi.ruleset("tangshan")
+    with pytest.raises(haidi.HandError, match="melds"):
+        ts.settle({"winner": 0, "total": 1, "melds": [5, 0, 0, 0]})
+
+
+def test_columns_from_a_dataframe_and_numpy() -> None:
+    pd = pytest.importorskip("pandas")
+    rs = haidi.ruleset("longgang")
+    sits = random_situations("longgang", 40, seed=9)
+    keys = sorted({k for s in sits for k in s})
+    df = pd.DataFrame([{k: s.get(k) for k in keys} for s in sits], dtype=object)
+    a = rs.evaluate_many(df)
+    b = [rs.evaluate(**s) for s in sits]
+    assert a["total"].tolist() == [r["total"] for r in b]
+    arrays = {k: np.asarray([s.get(k) for s in sits], dtype=object) for k in keys}
+    assert rs.evaluate_many(arrays)["total"].tolist() == a["total"].tolist()
+    # A flag column read from a CSV with empty cells is float with NaN: refused, by row.
+    df2 = pd.DataFrame({"hand": [sits[0]["hand"]], "win": [sits[0].get("win")], "self_drawn": [float("nan")]})
+    with pytest.raises(haidi.HandError, match="row 0: self_drawn must be True or False"):
+        rs.evaluate_many(df2)
+
+
+@pytest.mark.parametrize("rules", REGIONAL)
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_batches_score_as_single_calls(monkeypatch, rules: str, threads: str) -> None:
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    rs = haidi.ruleset(rules)
+    sits = random_situations(rules, 300)
+    single = [rs.evaluate(**s) for s in sits]
+    assert rs.evaluate_many(sits) == single
+    keys = sorted({k for s in sits for k in s})
+    cols = rs.evaluate_many({k: [s.get(k) for s in sits] for k in keys})
+    assert cols["total"].tolist() == [r["total"] for r in single]
+    assert cols["win"].tolist() == [r["win"] for r in single]
+
+
+# --- the defects of the earlier scorers, one of each kind -------------------------------
+
+
+def test_tangshan_and_beijing_take_kongs() -> None:
+    r = haidi.ruleset("tangshan").evaluate(hand="123m456p789s2z{1111z}", win="2z", self_drawn=True)
+    assert r["win"] and r["groups"][-1]["meld"] == "concealed_kong"
+    r = haidi.ruleset("beijing").evaluate(hand="123m456p789s2z[1111z]", win="2z", self_drawn=True)
+    assert r["win"]
+
+
+def test_catch_five_wan_needs_the_only_wait() -> None:
+    bj = haidi.ruleset("beijing")
+    # 4666m also waits on 4m: no 捉五魁.
+    r = bj.evaluate(hand="4666m123p456p789s", win="5m", seat_wind="S")
+    assert "catch_five_wan" not in {f["id"] for f in r["fans"]}
+    r = bj.evaluate(hand="46m111p456p789s11z", win="5m", seat_wind="S")
+    assert "catch_five_wan" in {f["id"] for f in r["fans"]}
+
+
+def test_a_dragon_set_is_not_completed_by_a_discard() -> None:
+    ts = haidi.ruleset("tangshan")
+    r = ts.evaluate(hand="67z123m456p789s99s", win="5z")
+    assert not r["win"] and "中发白" in r["reason"]
+    assert ts.evaluate(hand="67z123m456p789s99s", win="5z", self_drawn=True)["win"]
+
+
+def test_tangshan_search_is_not_cut_by_a_listing_limit() -> None:
+    r = haidi.ruleset("tangshan").evaluate(hand="1112223334445m", win="5m", wilds="1m2m", self_drawn=True)
+    assert r["total"] == 3
+
+
+def test_a_losers_wild_joins_two_tiles_of_a_natural_triplet() -> None:
+    lg = haidi.ruleset("longgang")
+    a = lg.evaluate(hand="[123p][456p][789p][123s]77z3m1f")["total"]
+    b = lg.evaluate(hand="[123p][456p][789p][123s]777z1f")["total"]
+    assert a == b == 40
