@@ -5,7 +5,7 @@
 ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
 """
 
-from . import reproduce
+from . import reproduce, results
 from ._core import Hand, HandError, Meld, __version__, tile_glyph, tile_names
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
@@ -21,6 +21,7 @@ __all__ = [
     "Ruleset",
     "__version__",
     "reproduce",
+    "results",
     "ruleset",
     "tile_glyph",
     "tile_names",

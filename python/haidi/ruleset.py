@@ -6,11 +6,21 @@ import functools
 from collections.abc import Iterable, Mapping
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 import numpy as np
 
 from ._core import Engine, Hand, HandError, Scheme
+from .results import (
+    BeijingResult,
+    ChangshaResult,
+    HainanResult,
+    LonggangResult,
+    MCRResult,
+    Result,
+    RulesetName,
+    TangshanResult,
+)
 from .rulesets import REGISTRY, RulesetSpec
 from .rulesets._scheme import Option, options_key, read_options
 
@@ -26,7 +36,11 @@ HandLike = Hand | str
 WildsLike = str | Iterable[str] | None
 
 
-class Ruleset:
+#: The result type of a ruleset's ``evaluate`` (see ``haidi.results``).
+R = TypeVar("R", bound=Result)
+
+
+class Ruleset(Generic[R]):
     """A ruleset: its tile set and hand forms, and the engine that answers for them.
 
     Get one with ``haidi.ruleset(name)``. Every method takes a hand as a ``Hand`` or as
@@ -47,7 +61,7 @@ class Ruleset:
         if hasattr(module, "scheme"):
             self.scheme = self._compile(None)
             # The situation is read in Rust: a call costs no Python frame.
-            self.evaluate = self.scheme.evaluate  # type: ignore[method-assign]
+            self.evaluate = self.scheme.evaluate  # type: ignore[method-assign, assignment]
         elif getattr(module, "evaluate", None) is not None:
             self.evaluate = functools.partial(module.evaluate, self)  # type: ignore[method-assign]
 
@@ -75,9 +89,10 @@ class Ruleset:
             raise NotImplementedError(f"{what} is not implemented for {self.name} yet")
         return fn
 
-    def evaluate(self, **situation: Any) -> dict[str, Any]:
-        """Scores a winning situation (keys documented per ruleset)."""
-        return self._scoring("evaluate")(self, **situation)
+    def evaluate(self, **situation: Any) -> R:
+        """Scores a situation (keys documented per ruleset); the result has the keys of
+        ``haidi.results`` for the ruleset."""
+        return self._scoring("evaluate")(self, **situation)  # type: ignore[no-any-return]
 
     def evaluate_many(
         self, situations: Any, *, format: str = "compact", errors: str = "raise", options: Any = None, **kwargs: Any
@@ -251,11 +266,33 @@ def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8]
     return c, m
 
 
+@overload
+def ruleset(name: Literal["mcr"]) -> Ruleset[MCRResult]: ...
+@overload
+def ruleset(name: Literal["changsha"]) -> Ruleset[ChangshaResult]: ...
+@overload
+def ruleset(name: Literal["hainan"]) -> Ruleset[HainanResult]: ...
+@overload
+def ruleset(name: Literal["longgang"]) -> Ruleset[LonggangResult]: ...
+@overload
+def ruleset(name: Literal["tangshan"]) -> Ruleset[TangshanResult]: ...
+@overload
+def ruleset(name: Literal["beijing"]) -> Ruleset[BeijingResult]: ...
+@overload
+def ruleset(name: str) -> Ruleset[Result]: ...
+
+
+def ruleset(name: RulesetName | str) -> Ruleset[Any]:
+    """The ruleset called ``name``: one of ``haidi.RULESETS`` (made once, then shared)."""
+    if not isinstance(name, str):
+        raise HandError(f"a ruleset is named by a str ({', '.join(REGISTRY)}), not {name!r}")
+    return _ruleset(name.lower())
+
+
 @cache
-def ruleset(name: str) -> Ruleset:
-    """The ruleset called ``name``: one of ``haidi.RULESETS``."""
+def _ruleset(name: str) -> Ruleset[Any]:
     try:
-        module = REGISTRY[name.lower()]
+        module = REGISTRY[name]
     except KeyError:
         raise HandError(f"unknown ruleset {name!r}; choose from {', '.join(REGISTRY)}") from None
     return Ruleset(module)

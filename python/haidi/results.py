@@ -1,0 +1,142 @@
+"""The shape of results, for type checkers: one shape for every ruleset, and the keys
+each ruleset adds. ``haidi.ruleset("longgang").evaluate(...)`` is typed as a
+:class:`LonggangResult`, and so on. At run time results are plain dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+#: The names ``haidi.ruleset`` takes.
+RulesetName = Literal["mcr", "changsha", "hainan", "longgang", "tangshan", "beijing"]
+
+
+class Fan(TypedDict):
+    """A pattern counted: its id (MCR: 1-81, None for 明暗杠; the others: a name), names,
+    value each time it counts, and how many times it counts."""
+
+    id: int | str | None
+    name: str
+    name_en: str
+    value: int
+    count: int
+
+
+class Group(TypedDict):
+    """A group of the arrangement: its kind (pair, chow, pung, kong, dragon_set, orphans,
+    knitted, knitted_straight, loose), the kinds its tiles stand for, the kinds its wilds
+    stand for, and the declared meld it is (chow, pung, kong, concealed_kong, added_kong)
+    or None."""
+
+    kind: str
+    tiles: tuple[str, ...]
+    wilds: tuple[str, ...]
+    meld: str | None
+
+
+class Excluded(TypedDict, total=False):
+    """A pattern found but not counted (``explain=True``): the fan, what voided it, why."""
+
+    id: int | str | None
+    name: str
+    count: int
+    by: int | str | None
+    by_name: str
+    rule: str
+
+
+class Result(TypedDict):
+    """What every ruleset's ``evaluate`` returns.
+
+    ``total``: MCR points; Changsha and Hainan what each other player pays on a self-drawn
+    win under the default table; Tangshan and Beijing the 番; Longgang the rounded 总胡数.
+    ``reason`` says why ``win`` is false. ``arrangement`` is the groups in compact
+    notation.
+    """
+
+    win: bool
+    total: int
+    fans: tuple[Fan, ...]
+    reason: str | None
+    form: str | None
+    arrangement: str | None
+    groups: tuple[Group, ...]
+
+
+class MCRFan(Fan):
+    points: int
+
+
+class MCRResult(Result, total=False):
+    excluded: list[Excluded]
+
+
+class ChangshaFan(Fan):
+    #: "small" (小胡), "big" (大胡) or "dealt" (a dealt-hand win).
+    kind: str
+
+
+class ChangshaResult(Result):
+    big: int
+    small: int
+    patterns: tuple[ChangshaFan, ...]
+    self_drawn: bool
+
+
+class HainanResult(Result):
+    complete: bool
+    discard_win: bool
+    self_drawn: bool
+
+
+class TangshanResult(Result):
+    points: int
+    wilds: list[str]
+
+
+class BeijingResult(Result):
+    wilds: list[str]
+    variant: str
+
+
+class LonggangFan(Fan):
+    tai: int
+    lazi: bool
+
+
+class FaceItem(TypedDict):
+    name: str
+    hu: int
+
+
+class LonggangResult(Result):
+    role: str
+    face: int
+    base: int
+    tai: int
+    lazi: bool
+    follow: int
+    instant: bool
+    patterns: tuple[LonggangFan, ...]
+    face_items: list[FaceItem]
+    wait: str | None
+    void_wilds: int
+
+
+__all__ = [
+    "BeijingResult",
+    "ChangshaFan",
+    "ChangshaResult",
+    "Excluded",
+    "FaceItem",
+    "Fan",
+    "Group",
+    "HainanResult",
+    "LonggangFan",
+    "LonggangResult",
+    "MCRFan",
+    "MCRResult",
+    "Result",
+    "RulesetName",
+    "TangshanResult",
+]
