@@ -138,6 +138,7 @@ def mcr_evaluate(
     format: str | None = None,
     explain: bool | None = None,
     concealed_and_melded_kong: bool | None = None,
+    options: dict[str, Any] | None = None,
     **rest: Any,
 ) -> dict[str, Any]: ...
 def mcr_evaluate_many(
