@@ -86,6 +86,15 @@ def test_catch_five_wan_only_5m() -> None:
     assert "catch_five_wan" not in fan_ids(r)
 
 
+def test_catch_five_wan_with_a_wild_in_play() -> None:
+    # A drawn 惠牌 would complete the hand too; it is not counted among the waits.
+    r = RS.evaluate(hand="123m46m789p11z234s", win="5m", wilds="9s", seat_wind="S")
+    assert "catch_five_wan" in fan_ids(r)
+    # Also waiting on 4m: no 捉五魁, 惠牌 or not.
+    r = RS.evaluate(hand="4666m123p456p789s", win="5m", wilds="9s", seat_wind="S")
+    assert "catch_five_wan" not in fan_ids(r)
+
+
 def test_big_single_and_straight() -> None:
     # "大钓：吃碰12张牌，只剩一张单钓和牌。（2番）"; "一条龙 ...（3番）"
     r = RS.evaluate(hand="1m[123p][456p][789p][111s]", win="1m", seat_wind="S", self_drawn=True)

@@ -433,81 +433,104 @@ pub fn complete<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &
     !forms.all_258 || all_258(forms, t, emit)
 }
 
-/// The choices for one kind of a partial hand, best tried first.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// One group a kind of a partial hand gives, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Take {
-    Skip,
+    /// No group: the end of a kind's groups.
+    None,
     /// A pair of real tiles.
     Pair,
     /// A pung of this many real tiles, wilds for the rest.
     Pung(u8),
 }
 
+/// The groups one kind gives, best first and in non-increasing order, so that each set
+/// of groups is listed once.
+type KindTakes = [Take; 4];
+
+/// Every way a kind with `c` real tiles and room for `cap` tiles may give groups: pungs
+/// of one to three of its real tiles with wilds for the rest, and a pair of real tiles
+/// where `pair_ok`; with the wilds and whether the pair is used. Best tried first.
+fn kind_takes(c: u8, cap: u8, pair_ok: bool) -> Vec<(KindTakes, u8, bool)> {
+    fn rec(c: u8, room: u8, pair_ok: bool, at: usize, takes: &mut KindTakes, out: &mut Vec<(KindTakes, u8, bool)>) {
+        let last = if at == 0 { Take::Pung(3) } else { takes[at - 1] };
+        if at < takes.len() {
+            for n in (1..=c.min(3)).rev() {
+                if Take::Pung(n) <= last && room >= 3 {
+                    takes[at] = Take::Pung(n);
+                    rec(c - n, room - 3, pair_ok, at + 1, takes, out);
+                }
+            }
+            if pair_ok && c >= 2 && room >= 2 && Take::Pair <= last {
+                takes[at] = Take::Pair;
+                rec(c - 2, room - 2, false, at + 1, takes, out);
+            }
+            takes[at] = Take::None;
+        }
+        let wilds = takes.iter().map(|t| if let Take::Pung(n) = t { 3 - n } else { 0 }).sum();
+        out.push((*takes, wilds, takes.contains(&Take::Pair)));
+    }
+    let mut out = vec![];
+    rec(c, cap, pair_ok, 0, &mut [Take::None; 4], &mut out);
+    out
+}
+
 /// A partial hand (a player who did not win): any pungs of one to three real tiles with
-/// wilds for the rest, and at most one pair of real tiles of `pair_kinds`; the declared
-/// melds kept and the wilds left over unused. Kinds of one `class` that hold as many
-/// tiles are alike, so only one order of choices among them is tried.
+/// wilds for the rest (a kind may give more than one where the wilds allow), and at most
+/// one pair of real tiles of `pair_kinds`; the declared melds kept and the wilds left over
+/// unused. Kinds of one `class` that hold as many tiles are alike, so only one order of
+/// choices among them is tried.
 pub fn partial<F: FnMut(&Found, u8) -> bool>(t: &Tiles, pair_kinds: u64, class: &[u32; KINDS], emit: &mut F) {
     let kinds: Vec<usize> = (0..KINDS).filter(|&k| t.counts[k] > 0).collect();
+    let choices: Vec<Vec<(KindTakes, u8, bool)>> =
+        kinds.iter().map(|&k| kind_takes(t.counts[k], t.caps[k], pair_kinds >> k & 1 == 1)).collect();
     let mut groups = t.melds;
-    let mut taken: Vec<Take> = vec![Take::Skip; kinds.len()];
-    #[allow(clippy::too_many_arguments)]
+    let mut taken: Vec<KindTakes> = vec![[Take::None; 4]; kinds.len()];
+    struct Search<'a, F> {
+        t: &'a Tiles,
+        kinds: &'a [usize],
+        choices: &'a [Vec<(KindTakes, u8, bool)>],
+        class: &'a [u32; KINDS],
+        emit: &'a mut F,
+    }
     fn rec<F: FnMut(&Found, u8) -> bool>(
-        t: &Tiles,
-        kinds: &[usize],
+        s: &mut Search<'_, F>,
         i: usize,
         w: u8,
         pair: bool,
-        pair_kinds: u64,
-        class: &[u32; KINDS],
         groups: &mut Groups,
-        taken: &mut Vec<Take>,
-        emit: &mut F,
+        taken: &mut [KindTakes],
     ) -> bool {
-        let Some(&k) = kinds.get(i) else {
-            return emit(&Found { form: Form::Partial, groups: *groups, free_melds: 0, free_pairs: 0 }, w);
+        let Some(&k) = s.kinds.get(i) else {
+            return (s.emit)(&Found { form: Form::Partial, groups: *groups, free_melds: 0, free_pairs: 0 }, w);
         };
-        let c = t.counts[k];
+        let c = s.t.counts[k];
         // Alike kinds take their choices in a non-increasing order.
-        let bound = (0..i)
-            .rev()
-            .find(|&j| class[kinds[j]] == class[k] && t.counts[kinds[j]] == c)
-            .map_or(Take::Pung(3), |j| taken[j]);
-        let mut options: Vec<Take> = (1..=c.min(3)).rev().map(Take::Pung).collect();
-        options.push(Take::Pair);
-        options.push(Take::Skip);
-        for take in options {
-            if take > bound {
+        let bound =
+            (0..i).rev().find(|&j| s.class[s.kinds[j]] == s.class[k] && s.t.counts[s.kinds[j]] == c).map(|j| taken[j]);
+        for &(takes, wilds, uses_pair) in &s.choices[i] {
+            if wilds > w || (pair && uses_pair) || bound.is_some_and(|b| takes > b) {
                 continue;
             }
-            let ok = match take {
-                Take::Skip => true,
-                Take::Pair => !pair && c >= 2 && pair_kinds >> k & 1 == 1 && t.caps[k] >= 2,
-                Take::Pung(n) => 3 - n <= w && t.caps[k] >= 3,
-            };
-            if !ok {
-                continue;
+            let before = groups.len();
+            for take in takes {
+                match take {
+                    Take::None => break,
+                    Take::Pair => groups.push(Group::new(Shape::Pair, k as Tile, 0)),
+                    Take::Pung(n) => groups.push(Group::new(Shape::Pung, k as Tile, (1 << (3 - n)) - 1)),
+                };
             }
-            let (g, used, paired) = match take {
-                Take::Skip => (None, 0, pair),
-                Take::Pair => (Some(Group::new(Shape::Pair, k as Tile, 0)), 0, true),
-                Take::Pung(n) => (Some(Group::new(Shape::Pung, k as Tile, (1 << (3 - n)) - 1)), 3 - n, pair),
-            };
-            if let Some(g) = g {
-                groups.push(g);
-            }
-            taken[i] = take;
-            let go = rec(t, kinds, i + 1, w - used, paired, pair_kinds, class, groups, taken, emit);
-            if g.is_some() {
-                groups.pop();
-            }
+            taken[i] = takes;
+            let go = rec(s, i + 1, w - wilds, pair || uses_pair, groups, taken);
+            groups.truncate(before);
             if !go {
                 return false;
             }
         }
         true
     }
-    rec(t, &kinds, 0, t.wilds, false, pair_kinds, class, &mut groups, &mut taken, emit);
+    let mut s = Search { t, kinds: &kinds, choices: &choices, class, emit };
+    rec(&mut s, 0, t.wilds, false, &mut groups, &mut taken);
 }
 
 #[cfg(test)]

@@ -262,7 +262,7 @@ pub enum Rule {
         roles: u8,
         kinds: u8,
     },
-    /// The hand waited on kinds of the set only.
+    /// The hand waited on kinds of the set only, the wild kinds aside.
     OnlyWait(u8),
     /// Pungs and kongs (or kongs only) of `len` consecutive ranks of one suit.
     Run {
@@ -379,7 +379,8 @@ impl Context<'_> {
                 f.win.is_some_and(|p| roles >> role_bit(p.role) & 1 == 1 && self.set(*kinds) >> p.kind & 1 == 1) as u32
             }
             Rule::OnlyWait(set) => {
-                let w = self.waits.map_or(0, |w| w.get());
+                // A drawn wild completes every ready hand; the waits are the other kinds.
+                let w = self.waits.map_or(0, |w| w.get()) & !self.situation.wild_kinds;
                 (w != 0 && w & !self.set(*set) == 0) as u32
             }
             Rule::Run { kongs, len } => {

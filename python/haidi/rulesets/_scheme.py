@@ -278,7 +278,8 @@ def win(*roles: str, kinds: Kinds = ALL) -> Rule:
 
 
 def only_wait(k: Kinds) -> Rule:
-    """The hand waited on these kinds only."""
+    """The hand waited on these kinds only (the wild kinds aside: a drawn wild completes
+    every ready hand)."""
     return Rule("only_wait", k)
 
 
