@@ -60,6 +60,49 @@ def test_every_result_has_the_common_keys(rules: str) -> None:
     json.dumps(r, ensure_ascii=False)
 
 
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_entries_are_shared_and_read_only(rules: str) -> None:
+    import pickle
+
+    rs = haidi.ruleset(rules)
+    a, b = rs.evaluate(**WINNING[rules]), rs.evaluate(**WINNING[rules])
+    assert a is not b and a == b
+    entries = [*a["fans"], *a["groups"], *a.get("face_items", ())]
+    assert entries and all(isinstance(e, haidi.results.Entry) for e in entries)
+    for key in ("fans", "groups"):
+        assert all(x is y for x, y in zip(a[key], b[key], strict=True))
+    with pytest.raises(TypeError, match="read-only"):
+        a["fans"][0]["count"] = 2
+    copy = dict(a["fans"][0])
+    copy["count"] = 2
+    assert a["fans"][0]["count"] == 1 and type(copy) is dict
+    assert pickle.loads(pickle.dumps(a)) == a and json.loads(json.dumps(a["groups"])) == [
+        {k: list(v) if isinstance(v, tuple) else v for k, v in g.items()} for g in a["groups"]
+    ]
+    # The result itself is a plain dict to change.
+    a["note"] = "mine"
+
+
+@pytest.mark.parametrize(
+    "rules, situation, name",
+    [
+        ("mcr", dict(hand="111m999p123s4455z", win="5z"), "幺九刻"),
+        ("longgang", dict(hand="123m456p789s666z777z2m", win="2m", self_drawn=True), "字刻"),
+    ],
+)
+def test_a_count_is_an_entry_of_its_own(rules: str, situation: dict, name: str) -> None:
+    rs = haidi.ruleset(rules)
+    twice = next(f for f in rs.evaluate(**situation)["fans"] if f["name"] == name)
+    once = next(
+        f
+        for f in rs.evaluate(**dict(situation, hand=situation["hand"].replace("999p", "789p").replace("666z", "456s")))[
+            "fans"
+        ]
+        if f["name"] == name
+    )
+    assert (twice["count"], once["count"]) == (2, 1) and dict(twice, count=1) == once
+
+
 @pytest.mark.parametrize("rules", REGIONAL)
 def test_an_incomplete_hand_has_the_same_keys(rules: str) -> None:
     rs = haidi.ruleset(rules)

@@ -6,8 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::convert;
+use super::entry;
 use super::errors::{hand_error, to_py, IntoPy};
-use super::score::{group_entry, untrack};
 use crate::forms::Form;
 use crate::hand::MeldKind;
 use crate::mcr::batch::{evaluate_text, evaluate_texts, Row, TextSituation, Texts, PARALLEL_MIN};
@@ -28,42 +28,17 @@ fn fan_name(fan: u8) -> (&'static str, &'static str) {
     }
 }
 
-/// Counts below this have their fan entries made once and shared.
-const SHARED_COUNTS: usize = 16;
-
-/// The class of fan entries, `haidi.rulesets.mcr.Fan` (a read-only dict).
-fn fan_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    Ok(CLASS.get_or_try_init(py, || py.import("haidi.rulesets.mcr")?.getattr("Fan").map(Bound::unbind))?.bind(py))
-}
-
-/// The shared fan entries, by `fan * SHARED_COUNTS + count`.
-fn shared_fans(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
-    static SHARED: pyo3::sync::PyOnceLock<Vec<Py<PyAny>>> = pyo3::sync::PyOnceLock::new();
+/// The fan entries, by fan (0 unused).
+fn shared_fans(py: Python<'_>) -> PyResult<&[entry::Counted]> {
+    static SHARED: pyo3::sync::PyOnceLock<Vec<entry::Counted>> = pyo3::sync::PyOnceLock::new();
     let shared = SHARED.get_or_try_init(py, || {
-        let class = fan_class(py)?;
-        let mut all = Vec::with_capacity((MINGANGANG as usize + 1) * SHARED_COUNTS);
-        for f in 0..=MINGANGANG {
-            for c in 0..SHARED_COUNTS {
-                let entry = class.call1((new_fan_dict(py, f, c as u8)?,))?;
-                // SAFETY: `entry` is a live object we hold, of a type with GC support; it
-                // holds only strs, ints and None and is read-only, so it can be in no
-                // cycle, and the collector need not follow it (nor, then, the tuples and
-                // dicts of results that hold it, which it may untrack in turn).
-                unsafe { pyo3::ffi::PyObject_GC_UnTrack(entry.as_ptr().cast()) };
-                all.push(entry.unbind());
-            }
-        }
-        Ok::<_, PyErr>(all)
+        (0..=MINGANGANG).map(|f| entry::Counted::new(py, &new_fan_dict(py, f)?)).collect::<PyResult<Vec<_>>>()
     })?;
     Ok(shared)
 }
 
-/// The fan entries, a tuple of instances of the read-only dict `haidi.rulesets.mcr.Fan`
-/// made once per fan and count and shared by every result. A tuple, not a list: holding
-/// only shared entries the garbage collector does not follow, it need not be tracked,
-/// and neither need the result dict, so that millions of results kept cost the
-/// collector nothing.
+/// The fan entries, a tuple of shared entries (see `entry`): the tuple and the result
+/// dict holding it need not be tracked by the collector either.
 fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTuple>> {
     // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
     let mut order = [0u8; MINGANGANG as usize + 1];
@@ -84,23 +59,13 @@ fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTu
     }
     let order = &order[..n];
     let shared = shared_fans(py)?;
-    if order.iter().all(|&f| (fans.get(f) as usize) < SHARED_COUNTS) {
-        let entry = |f: u8| shared[f as usize * SHARED_COUNTS + fans.get(f) as usize].bind(py).clone();
-        let tuple = PyTuple::new(py, order.iter().map(|&f| entry(f)))?;
-        // SAFETY: a live tuple we hold, of shared entries the collector does not follow;
-        // untracking it now is what the collector does to such a tuple when it first
-        // meets it. The result dict, a copy of an untracked one, then stays untracked
-        // (Python tracks a dict again if something it must follow is put in it).
-        unsafe { pyo3::ffi::PyObject_GC_UnTrack(tuple.as_ptr().cast()) };
-        return Ok(tuple);
-    }
-    let class = fan_class(py)?;
-    let entries =
-        order.iter().map(|&f| class.call1((new_fan_dict(py, f, fans.get(f))?,))).collect::<PyResult<Vec<_>>>()?;
-    PyTuple::new(py, entries)
+    entry::tuple(
+        py,
+        order.iter().map(|&f| shared[f as usize].get(py, fans.get(f) as usize)).collect::<PyResult<Vec<_>>>()?,
+    )
 }
 
-fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py, PyDict>> {
+fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
     if fan == 0 {
         return Ok(PyDict::new(py));
     }
@@ -111,7 +76,7 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8, count: u8) -> PyResult<Bound<'py,
     d.set_item(pyo3::intern!(py, "name_en"), name_en)?;
     d.set_item(pyo3::intern!(py, "value"), FanCounts::points_of(fan))?;
     d.set_item(pyo3::intern!(py, "points"), FanCounts::points_of(fan))?;
-    d.set_item(pyo3::intern!(py, "count"), count)?;
+    d.set_item(pyo3::intern!(py, "count"), 1)?;
     Ok(d)
 }
 
@@ -195,15 +160,7 @@ fn groups_and_text<'py>(py: Python<'py>, r: &Scored) -> PyResult<(Bound<'py, PyT
     let mut text = String::with_capacity(48);
     let mut entries = Vec::with_capacity(7);
     let groups: Vec<Group> = r.sets.iter().map(group_of).collect();
-    let loose = |kind: &str, tiles: &[Tile]| -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("kind", kind)?;
-        d.set_item("tiles", PyTuple::new(py, tiles.iter().map(|&t| tiles::name(t)))?)?;
-        d.set_item("wilds", PyTuple::empty(py))?;
-        d.set_item("meld", py.None())?;
-        untrack(&d);
-        Ok(d)
-    };
+    let loose = |kind: &str, tiles: &[Tile]| entry::loose(py, kind, tiles, &[]);
     match r.form {
         Some(f @ (Form::ThirteenOrphans | Form::HonoursAndKnitted)) => {
             let all: Vec<Tile> =
@@ -224,13 +181,11 @@ fn groups_and_text<'py>(py: Python<'py>, r: &Scored) -> PyResult<(Bound<'py, PyT
             }
             write_groups(&groups, &mut text);
             for g in &groups {
-                entries.push(group_entry(py, g)?);
+                entries.push(entry::group(py, g)?);
             }
         }
     }
-    let groups = PyTuple::new(py, entries)?;
-    untrack(&groups);
-    Ok((groups, text))
+    Ok((entry::tuple(py, entries)?, text))
 }
 
 /// The form's name as an interned Python string.

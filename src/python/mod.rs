@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 mod columns;
 mod convert;
 mod engine;
+mod entry;
 mod errors;
 mod hand;
 mod mcr;

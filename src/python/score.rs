@@ -10,11 +10,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
+use super::entry;
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
 use super::scheme::{read, str_tuple};
 use crate::error::{HandError, Result as CoreResult};
-use crate::hand::MeldKind;
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, Item, Scored};
@@ -57,9 +57,9 @@ enum Extra {
 
 /// The Python side of a scheme's results.
 struct Output {
-    /// Entry dicts of the patterns (count 1), and for a player who did not win.
-    entries: Vec<Py<PyDict>>,
-    loser_entries: Vec<Py<PyDict>>,
+    /// The entries of the patterns, and for a player who did not win.
+    entries: Vec<entry::Counted>,
+    loser_entries: Vec<entry::Counted>,
     extras: Vec<(Py<PyString>, Extra)>,
     template: Py<PyDict>,
     ids: Py<PyTuple>,
@@ -67,7 +67,12 @@ struct Output {
     exclusion_text: String,
     /// Form names: the forms of `Form` in order, then the fallbacks.
     forms: Vec<Py<PyString>>,
+    /// The entries of `face_items` made so far.
+    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), Py<PyAny>>>,
 }
+
+/// Most `face_items` entries kept for reuse (the items of a ruleset are few).
+const FACE_ITEMS_KEPT: usize = 4096;
 
 /// The scoring of one ruleset (with one set of options).
 #[pyclass(name = "Scheme", module = "haidi._core", frozen)]
@@ -76,8 +81,9 @@ pub struct PyScheme {
     out: Output,
     /// Builds the scheme for a dict of options (the ruleset's Python `compile`).
     compile: Option<Py<PyAny>>,
-    /// Situation keys that are options (read into `options`).
+    /// Situation keys that are options (read into `options`), and as Python strings.
     option_keys: Vec<String>,
+    option_key_strs: Vec<Py<PyString>>,
 }
 
 const COMMON: [&str; 7] = ["win", "total", "fans", "reason", "form", "arrangement", "groups"];
@@ -105,8 +111,8 @@ impl PyScheme {
                 Some(le) if !le.is_none() => le.cast_into::<PyDict>()?,
                 _ => e.clone(),
             };
-            entries.push(e.unbind());
-            loser_entries.push(le.unbind());
+            entries.push(entry::Counted::new(py, &e)?);
+            loser_entries.push(entry::Counted::new(py, &le)?);
         }
         let template = PyDict::new(py);
         for k in COMMON {
@@ -159,7 +165,7 @@ impl PyScheme {
             _ => "excluded (不计)".to_string(),
         };
         let compile = data.get_item("compile")?.filter(|c| !c.is_none()).map(Bound::unbind);
-        let option_keys = match data.get_item("option_keys")? {
+        let option_keys: Vec<String> = match data.get_item("option_keys")? {
             Some(k) if !k.is_none() => k.extract()?,
             _ => vec![],
         };
@@ -178,8 +184,18 @@ impl PyScheme {
         forms.extend(scheme.fallbacks.iter().map(|f| PyString::intern(py, &f.name).unbind()));
         Ok(PyScheme {
             scheme: Arc::new(scheme),
-            out: Output { entries, loser_entries, extras, template: template.unbind(), ids, exclusion_text, forms },
+            out: Output {
+                entries,
+                loser_entries,
+                extras,
+                template: template.unbind(),
+                ids,
+                exclusion_text,
+                forms,
+                face_items: Default::default(),
+            },
             compile,
+            option_key_strs: option_keys.iter().map(|k| PyString::intern(py, k).unbind()).collect(),
             option_keys,
         })
     }
@@ -425,7 +441,8 @@ impl PyScheme {
                 options = Some(d.copy()?);
             }
         }
-        for k in &self.option_keys {
+        for k in &self.option_key_strs {
+            let k = k.bind(py);
             if let Some(v) = situation.get_item(k)? {
                 let d = options.get_or_insert_with(|| PyDict::new(py));
                 if d.contains(k)? {
@@ -481,59 +498,35 @@ fn form_name(scheme: &Scheme, f: Form) -> &str {
     }
 }
 
-/// Leaves `obj` to Python's collector only when something it must follow is put in it.
-///
-/// Only for a dict or tuple just made that holds strs, ints, bools, None and other such
-/// objects: it can be in no cycle, so untracking it now is what the collector does when
-/// it first meets it, and Python tracks a dict again if a container is put in it. Kept by
-/// the million, results made of such objects then cost full collections nothing.
-pub fn untrack<T>(obj: &Bound<'_, T>) {
-    // SAFETY: `obj` is a live object we hold, of a type with GC support (a dict or a
-    // tuple), holding only atomic objects as said above.
-    unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
-}
-
-/// Places of the group entries made: shape, kind, wild places, meld.
-const GROUP_ENTRIES: usize = 6 * 34 * 16 * 6;
-
-/// The group entry `{"kind", "tiles", "wilds", "meld"}` (as `decompose` writes groups):
-/// a fresh copy of one made once per group, its lists tuples, so nothing is shared that
-/// can be changed.
-pub fn group_entry<'py>(py: Python<'py>, g: &Group) -> PyResult<Bound<'py, PyDict>> {
-    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyDict>>]>> = std::sync::OnceLock::new();
-    let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| pyo3::sync::PyOnceLock::new()).collect());
-    let meld = g.meld.map_or(0, |m| m as usize + 1);
-    let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
-    let entry = made[key.min(GROUP_ENTRIES - 1)].get_or_try_init(py, || {
-        let d = PyDict::new(py);
-        d.set_item(pyo3::intern!(py, "kind"), g.shape.name())?;
-        let names: Vec<String> = g.kinds().map(tiles::name).collect();
-        d.set_item(pyo3::intern!(py, "tiles"), PyTuple::new(py, names)?)?;
-        let wilds: Vec<String> = g.wild_kinds().map(tiles::name).collect();
-        d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds)?)?;
-        d.set_item(pyo3::intern!(py, "meld"), g.meld.map(MeldKind::name))?;
-        Ok::<_, PyErr>(d.unbind())
-    })?;
-    let d = entry.bind(py).copy()?;
-    untrack(&d);
-    Ok(d)
-}
-
 /// The groups of a form without structure, as one group.
-fn loose_entry<'py>(py: Python<'py>, form: Form, groups: &[Group]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
+fn loose_entry<'py>(py: Python<'py>, form: Form, groups: &[Group]) -> PyResult<Bound<'py, PyAny>> {
     let kind = if form == Form::ThirteenOrphans { "orphans" } else { "loose" };
-    d.set_item("kind", kind)?;
     let mut kinds: Vec<u8> = groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.kinds()).collect();
     kinds.sort_unstable();
     let mut wilds: Vec<u8> =
         groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.wild_kinds().collect::<Vec<_>>()).collect();
     wilds.sort_unstable();
-    d.set_item("tiles", PyTuple::new(py, kinds.into_iter().map(tiles::name))?)?;
-    d.set_item("wilds", PyTuple::new(py, wilds.into_iter().map(tiles::name))?)?;
-    d.set_item("meld", py.None())?;
-    untrack(&d);
-    Ok(d)
+    entry::loose(py, kind, &kinds, &wilds)
+}
+
+/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once.
+fn face_item<'py>(py: Python<'py>, scheme: &Scheme, out: &Output, item: Item, hu: i32) -> PyResult<Bound<'py, PyAny>> {
+    let mut made = out.face_items.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = made.get(&(item, hu)) {
+        return Ok(e.bind(py).clone());
+    }
+    let name = match item {
+        Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
+        Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
+    };
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "name"), name)?;
+    d.set_item(pyo3::intern!(py, "hu"), hu)?;
+    let e = entry::share(py, &d)?;
+    if made.len() < FACE_ITEMS_KEPT {
+        made.insert((item, hu), e.clone_ref(py));
+    }
+    Ok(e.into_bound(py))
 }
 
 fn result<'py>(
@@ -547,17 +540,7 @@ fn result<'py>(
     d.set_item(pyo3::intern!(py, "win"), s.win)?;
     d.set_item(pyo3::intern!(py, "total"), if s.complete { s.total } else { 0 })?;
     let entries = if s.loser { &out.loser_entries } else { &out.entries };
-    let mut fans = Vec::with_capacity(8);
-    for (i, n) in s.fans() {
-        let e = entries[i].bind(py).copy()?;
-        if n != 1 {
-            e.set_item(pyo3::intern!(py, "count"), n)?;
-        }
-        untrack(&e);
-        fans.push(e);
-    }
-    let fans = PyTuple::new(py, fans)?;
-    untrack(&fans);
+    let fans = entry::tuple(py, s.fans().map(|(i, n)| entries[i].get(py, n as usize)).collect::<PyResult<Vec<_>>>()?)?;
     d.set_item(pyo3::intern!(py, "fans"), &fans)?;
     if let Some(r) = &s.reason {
         d.set_item(pyo3::intern!(py, "reason"), r)?;
@@ -584,7 +567,7 @@ fn result<'py>(
                 write_groups(&melds, &mut text);
             }
             for g in &melds {
-                entries.push(group_entry(py, g)?);
+                entries.push(entry::group(py, g)?);
             }
             entries
         } else {
@@ -601,12 +584,10 @@ fn result<'py>(
             ordered.sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
             ordered.extend(s.groups.iter().filter(|g| g.meld.is_some()));
             write_groups(&ordered, &mut text);
-            ordered.iter().map(|g| group_entry(py, g)).collect::<PyResult<Vec<_>>>()?
+            ordered.iter().map(|g| entry::group(py, g)).collect::<PyResult<Vec<_>>>()?
         };
         d.set_item(pyo3::intern!(py, "arrangement"), text)?;
-        let groups = PyTuple::new(py, groups)?;
-        untrack(&groups);
-        d.set_item(pyo3::intern!(py, "groups"), groups)?;
+        d.set_item(pyo3::intern!(py, "groups"), entry::tuple(py, groups)?)?;
     } else {
         d.set_item(pyo3::intern!(py, "groups"), PyTuple::empty(py))?;
     }
@@ -643,7 +624,9 @@ fn result<'py>(
                 d.set_item(key, names)?
             }
             Extra::Const(v) => d.set_item(key, v.bind(py))?,
-            Extra::Role => d.set_item(key, if s.loser { "loser" } else { "winner" })?,
+            Extra::Role => {
+                d.set_item(key, if s.loser { pyo3::intern!(py, "loser") } else { pyo3::intern!(py, "winner") })?
+            }
             Extra::Face => d.set_item(key, s.face)?,
             Extra::FacePlus(n) => d.set_item(key, if winner_complete { s.face + n } else { 0 })?,
             Extra::ValueOr(n) => d.set_item(key, tai(*n))?,
@@ -661,20 +644,14 @@ fn result<'py>(
                 d.set_item(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?;
             }
             Extra::FaceItems => {
-                let items = PyList::empty(py);
-                for (item, hu) in s.items(scheme, &p.sets) {
-                    let name = match item {
-                        Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
-                        Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
-                    };
-                    let e = PyDict::new(py);
-                    e.set_item("name", name)?;
-                    e.set_item("hu", hu)?;
-                    items.append(e)?;
-                }
-                d.set_item(key, items)?
+                let items = s
+                    .items(scheme, &p.sets)
+                    .into_iter()
+                    .map(|(item, hu)| face_item(py, scheme, out, item, hu))
+                    .collect::<PyResult<Vec<_>>>()?;
+                d.set_item(key, entry::tuple(py, items)?)?
             }
-            Extra::Wait => d.set_item(key, s.placement.map(|pl| pl.role.name()))?,
+            Extra::Wait => d.set_item(key, s.placement.map(|pl| PyString::intern(py, pl.role.name())))?,
             Extra::VoidWilds => d.set_item(key, s.void_wilds)?,
             Extra::Fans => d.set_item(key, &fans)?,
             Extra::Value => d.set_item(key, s.value)?,
@@ -683,8 +660,7 @@ fn result<'py>(
     if p.explain {
         let ex = PyList::empty(py);
         for (i, n, by) in s.voided_by(scheme) {
-            let e = entries[i].bind(py).copy()?;
-            e.set_item("count", n)?;
+            let e = entries[i].dict(py, n as usize)?;
             e.set_item("by", &scheme.patterns[by].id)?;
             e.set_item("rule", &out.exclusion_text)?;
             ex.append(e)?;

@@ -17,7 +17,7 @@ use crate::inline::Inline;
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 /// A point of the face: a group's row of the point table, or a situational row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Item {
     /// The row of `Scheme::group_points`, the group's kind.
     Group(usize, Tile),

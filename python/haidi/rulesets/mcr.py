@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
+from ..results import Entry
 from ._scheme import Option
 from ._spec import ALL_TILES, RulesetSpec
 
@@ -47,27 +48,8 @@ SPEC = RulesetSpec(
 BASE = 8
 
 
-class Fan(dict):  # type: ignore[type-arg]
-    """One fan of a result: ``{"id", "name", "name_en", "points", "count"}``.
-
-    Read-only, and shared by every result that has this fan with this count, the way
-    small ints are: scoring millions of hands then builds no fan entries at all.
-    ``dict(fan)`` (or ``fan.copy()``) gives a plain dict to change. JSON, pickling and
-    ``==`` with plain dicts work as for any dict.
-    """
-
-    __slots__ = ()
-
-    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("MCR fan entries are shared and read-only; dict(fan) makes a copy to change")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
-
-    def copy(self) -> dict[str, Any]:  # type: ignore[override]
-        return dict(self)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Fan, (dict(self),))
+#: Fan entries are shared read-only dicts (the name predates :class:`haidi.results.Entry`).
+Fan = Entry
 
 
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
@@ -86,7 +68,7 @@ _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbin
 #:
 #: Returns ``{"win", "total", "fans": ({"id", "name", "name_en", "points", "count"}, ...),
 #: "reason", "form", "arrangement"}`` (and ``"excluded"`` with ``explain=True``). ``fans`` is
-#: a tuple of read-only :class:`Fan` dicts shared between results: results kept by the
+#: a tuple of read-only :class:`haidi.results.Entry` dicts shared between results: results kept by the
 #: million cost no memory per fan, and the garbage collector soon stops following them.
 #: A complete hand under 8 points (flowers not counted) has ``win`` false and a
 #: ``reason``; so has a hand that is not complete. Raises ``haidi.HandError`` for bad
