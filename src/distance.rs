@@ -31,47 +31,79 @@ pub fn group_distances(view: &View, g: usize, pair_ok: u64) -> Distances {
     slow_group(counts, caps, (pair_ok >> lo) as u16, chows)
 }
 
+/// Most groups [`slow_group`] keeps the distances of, per thread.
+const SLOW_KEPT: usize = 1 << 16;
+
 /// The same distances by dynamic programming over the group's kinds, for groups with
-/// reduced caps or a restricted pair. States: chows begun one and two kinds back.
+/// reduced caps or a restricted pair; the distances of the groups met last are kept
+/// (waits try every tile in each group, and hands with melds repeat their caps).
 pub fn slow_group(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Distances {
+    thread_local! {
+        static KEPT: std::cell::RefCell<std::collections::HashMap<u128, Distances, crate::hash::Fast>> =
+            Default::default();
+    }
+    // Counts 0-4 in 3 bits, caps up to 15 in 4, then the pair kinds and chows.
+    let mut key = (pair_ok as u128) << 1 | chows as u128;
+    for (&c, &cap) in counts.iter().zip(caps) {
+        key = key << 7 | (c.min(7) as u128) << 4 | cap.min(15) as u128;
+    }
+    if counts.iter().zip(caps).any(|(&c, &cap)| c > 7 || cap > 15) {
+        return slow_group_dp(counts, caps, pair_ok, chows);
+    }
+    if let Some(d) = KEPT.with(|k| k.borrow().get(&key).copied()) {
+        return d;
+    }
+    let d = slow_group_dp(counts, caps, pair_ok, chows);
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        if k.len() >= SLOW_KEPT {
+            k.clear();
+        }
+        k.insert(key, d);
+    });
+    d
+}
+
+/// [`slow_group`]'s dynamic programming over the kinds. States: chows begun one and two
+/// kinds back, then the (melds, pair) reached; each way to take tiles of a kind adds the
+/// same cost to every reached target, shifted by the melds and pair it makes.
+fn slow_group_dp(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Distances {
     let n = counts.len();
     let mut dp = [[[INF; TARGETS]; 5]; 5];
     dp[0][0][0] = 0;
     for i in 0..n {
         let mut next = [[[INF; TARGETS]; 5]; 5];
         let can_start = chows && i + 2 < n;
+        let cap = caps[i] as usize;
+        // Four copies hold one pung or the pair; more (wilds standing past the copies)
+        // may hold a pung and the pair, or two pungs.
+        let most_pungs = if cap > 4 { 2 } else { 1 };
+        let pairs = if pair_ok >> i & 1 == 1 { 1 } else { 0 };
         for a in 0..5usize {
             for b in 0..5 - a {
-                for k in 0..TARGETS {
-                    let cost = dp[a][b][k];
-                    if cost == INF {
-                        continue;
-                    }
-                    let (m, h) = (k / 2, k % 2);
-                    let max_new = if can_start { 4 - a - b } else { 0 };
-                    // Four copies hold one pung or the pair; more (wilds standing past the
-                    // copies) may hold a pung and the pair, or two pungs.
-                    let most_pungs = if caps[i] > 4 { 2 } else { 1 };
-                    for c in 0..=max_new {
-                        for (pung, pair) in (0..=most_pungs).flat_map(|p| [(p, 0), (p, 1)]) {
-                            if pair == 1 && (h == 1 || pair_ok >> i & 1 == 0) {
-                                continue;
-                            }
-                            if caps[i] <= 4 && pung + pair > 1 {
-                                continue;
-                            }
-                            let nm = m + c + pung;
-                            if nm > MAX_MELDS {
-                                continue;
-                            }
+                let row = dp[a][b];
+                if row.iter().all(|&x| x == INF) {
+                    continue;
+                }
+                let max_new = if can_start { 4 - a - b } else { 0 };
+                for c in 0..=max_new {
+                    for pung in 0..=most_pungs {
+                        for pair in 0..=pairs {
                             let t = a + b + c + 3 * pung + 2 * pair;
-                            if t > caps[i] as usize {
+                            if (cap <= 4 && pung + pair > 1) || t > cap || c + pung > MAX_MELDS {
                                 continue;
                             }
                             let add = (t as u8).saturating_sub(counts[i]);
-                            let nk = nm * 2 + h + pair;
-                            let slot = &mut next[c][a][nk];
-                            *slot = (*slot).min(cost + add);
+                            let out = &mut next[c][a];
+                            for m in 0..=MAX_MELDS - (c + pung) {
+                                for h in 0..2 - pair {
+                                    let v = row[m * 2 + h];
+                                    if v < INF {
+                                        let k = (m + c + pung) * 2 + h + pair;
+                                        out[k] = out[k].min(v + add);
+                                    }
+                                }
+                            }
                         }
                     }
                 }

@@ -15,6 +15,7 @@ pub mod engine;
 pub mod error;
 pub mod forms;
 pub mod hand;
+pub mod hash;
 pub mod inline;
 pub mod mcr;
 pub mod notation;

@@ -414,13 +414,38 @@ fn all_258<F: FnMut(&Found) -> bool>(forms: &Forms, t: &Tiles, emit: &mut F) -> 
     }
 }
 
-/// Every arrangement of a complete hand under `forms`, free groups unassigned. Returns
-/// `false` when `emit` stopped it.
+/// Every arrangement of a complete hand under `forms`, free groups unassigned; the forms
+/// with few arrangements first, the standard last. Returns `false` when `emit` stopped it.
 pub fn complete<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tiles, emit: &mut F) -> bool {
-    let concealed = t.melds.is_empty();
-    if forms.standard && !standard(forms, dragon_sets, t, emit) {
-        return false;
+    complete_with(forms, dragon_sets, t, &mut Each(emit))
+}
+
+/// What receives the arrangements of a complete hand.
+pub trait Visit {
+    /// Whether to leave out the arrangements of a form (asked of the standard form, the
+    /// one with many, once the others are listed).
+    fn skip(&mut self, form: Form) -> bool;
+    /// One arrangement; `false` stops the listing.
+    fn found(&mut self, found: &Found) -> bool;
+}
+
+/// A closure that takes every arrangement.
+struct Each<'a, F>(&'a mut F);
+
+impl<F: FnMut(&Found) -> bool> Visit for Each<'_, F> {
+    fn skip(&mut self, _: Form) -> bool {
+        false
     }
+
+    fn found(&mut self, found: &Found) -> bool {
+        (self.0)(found)
+    }
+}
+
+/// As [`complete`], for a [`Visit`].
+pub fn complete_with<V: Visit>(forms: &Forms, dragon_sets: bool, t: &Tiles, v: &mut V) -> bool {
+    let concealed = t.melds.is_empty();
+    let emit = &mut |f: &Found| v.found(f);
     if concealed && forms.seven_pairs && forms.melds == 4 && !pairs(forms, t, false, emit) {
         return false;
     }
@@ -430,7 +455,10 @@ pub fn complete<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &
     if concealed && forms.thirteen_orphans && forms.melds == 4 && !orphans(t, emit) {
         return false;
     }
-    !forms.all_258 || all_258(forms, t, emit)
+    if forms.all_258 && !all_258(forms, t, emit) {
+        return false;
+    }
+    !forms.standard || v.skip(Form::Standard) || standard(forms, dragon_sets, t, &mut |f: &Found| v.found(f))
 }
 
 /// One group a kind of a partial hand gives, best first.

@@ -9,10 +9,11 @@
 
 use super::arrange::{self, Form, Found};
 use super::facts::{self, Facts, Situation};
-use super::group::{Group, Groups, Placement, Shape, NO_GROUP};
-use super::rule::Context;
-use super::scheme::{Exclusion, RankKey, Scheme, MAX_PATTERNS};
+use super::group::{Group, Groups, Placement, Shape, MAX_GROUPS, NO_GROUP};
+use super::rule::{Bound, Context, Known};
+use super::scheme::{Exclusion, RankKey, Scheme, Total, MAX_PATTERNS};
 use super::situation::{Prepared, Waits};
+use crate::hash::Fast;
 use crate::inline::Inline;
 use crate::tiles::{self, Counts, Tile, KINDS};
 
@@ -131,7 +132,16 @@ struct Best {
     /// The reason of the first rule of `valid` that refused an arrangement.
     refused: Option<usize>,
     stop: bool,
+    /// No arrangement ranks above this, of any form and of each form met (worked out once
+    /// the search is long).
+    bound: Option<[i32; 4]>,
+    form_bounds: Vec<(u32, [i32; 4])>,
+    /// Forms (bits) none of whose arrangements can rank above the best.
+    done_forms: u32,
 }
+
+/// Candidates tried before the search works out the most any arrangement could rank.
+const BOUND_AFTER: u32 = 8;
 
 struct Search<'a> {
     scheme: &'a Scheme,
@@ -145,7 +155,16 @@ struct Search<'a> {
     best: Best,
     /// The patterns of the situation alone, once judged: found, and their counts.
     situational: Option<(u64, [u8; MAX_PATTERNS])>,
+    /// The bounds worked out of sets of patterns that may count (see [`bound_given`]).
+    memo: BoundMemo,
+    /// The keys of the arrangements met (see `Search::key`), and one to write.
+    seen: std::collections::HashSet<Vec<u8>, Fast>,
+    key: Vec<u8>,
 }
+
+/// The best value and fan count of each set of patterns (with their counts) that may
+/// count.
+type BoundMemo = std::collections::HashMap<(u64, [u8; 10]), (i32, i32), Fast>;
 
 /// For pungs, chows and pairs: which of the sets that tell such groups apart hold each
 /// kind, with the 大子 / 小子 of the point tables, the kinds a pair may be, and which kinds
@@ -182,8 +201,20 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
         waits: &waits,
         sig: None,
         special_suits,
-        best: Best { rank: [i32::MIN; 4], cand: None, tried: 0, refused: None, stop: false },
+        best: Best {
+            rank: [i32::MIN; 4],
+            cand: None,
+            tried: 0,
+            refused: None,
+            stop: false,
+            bound: None,
+            form_bounds: vec![],
+            done_forms: 0,
+        },
         situational: None,
+        memo: BoundMemo::default(),
+        seen: Default::default(),
+        key: Vec::new(),
     };
     if p.dealt {
         if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
@@ -203,17 +234,70 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
 impl Search<'_> {
     fn complete(&mut self) {
         let scheme = self.scheme;
+        arrange::complete_with(&scheme.forms, scheme.dragon_sets, &self.p.tiles, self);
+    }
+
+    /// Whether some way to give the free groups kinds could rank the arrangement above
+    /// the best.
+    fn may_beat(&mut self, found: &Found) -> bool {
         let p = self.p;
-        arrange::complete(&scheme.forms, scheme.dragon_sets, &p.tiles, &mut |found: &Found| {
-            let groups = found.groups;
-            self.free(found, groups, found.free_melds, found.free_pairs);
-            !self.best.stop
-        });
+        let f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false);
+        let ctx = context(&f, &p.situation, &p.sets, Some(self.waits));
+        let known = Known::Groups { free_melds: found.free_melds as u32, free_pairs: found.free_pairs as u32 };
+        // The places of the winning tile are those of its groups, but for a wild winning
+        // tile free groups add more.
+        let mut places = Inline::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
+        let known_places = match p.situation.win {
+            Some((win, wild)) if !wild || found.free_melds + found.free_pairs == 0 => {
+                facts::placements(&found.groups, win, wild, &mut places);
+                Some(&places[..])
+            }
+            _ => None,
+        };
+        bound_given(self.scheme, p, ctx, known, known_places, Some(&mut self.memo)) > self.best.rank
+    }
+
+    /// What the scoring of an arrangement reads of it, so that arrangements that differ
+    /// only in which tiles are the wilds are scored once: its form and free groups, its
+    /// groups by the kinds they stand for (whether made of wilds alone, and how many
+    /// wilds stand for a wild kind where a rule reads it), and the places the winning
+    /// tile may sit.
+    fn key(&self, found: &Found, key: &mut Vec<u8>) {
+        let wild_kinds = self.p.situation.wild_kinds;
+        let group = |g: &Group| -> [u8; 5] {
+            let home = if self.scheme.reads_home {
+                g.wild_kinds().filter(|&k| wild_kinds >> k & 1 == 1).count() as u8
+            } else {
+                0
+            };
+            [g.shape as u8, g.tile, g.meld.map_or(0, |m| m as u8 + 1), g.is_free() as u8, home]
+        };
+        key.clear();
+        key.extend([found.form.bit() as u8, (found.form.bit() >> 8) as u8, found.free_melds, found.free_pairs]);
+        let mut groups: Inline<[u8; 5], MAX_GROUPS> = Inline::collect_with([0; 5], found.groups.iter().map(group));
+        groups.as_mut_slice().sort_unstable();
+        for g in groups.iter() {
+            key.extend(g);
+        }
+        if let Some((win, wild)) = self.p.situation.win {
+            let mut places = Inline::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
+            facts::placements(&found.groups, win, wild, &mut places);
+            let mut at: Inline<([u8; 5], u8, u8), 24> = Inline::collect_with(
+                ([0; 5], 0, 0),
+                places.iter().map(|pl| (group(&found.groups[pl.group as usize]), pl.role as u8, pl.kind)),
+            );
+            at.as_mut_slice().sort_unstable();
+            key.push(255);
+            for (g, role, kind) in at.iter() {
+                key.extend(g);
+                key.extend([*role, *kind]);
+            }
+        }
     }
 
     /// Gives the free groups kinds, one at a time, then places the winning tile.
     fn free(&mut self, found: &Found, mut groups: Groups, melds: u8, pairs: u8) {
-        if self.best.stop {
+        if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
             return;
         }
         if melds == 0 && pairs == 0 {
@@ -442,6 +526,9 @@ impl Search<'_> {
     ) {
         let scheme = self.scheme;
         let p = self.p;
+        if self.best.tried >= BOUND_AFTER && self.reached(form) {
+            return;
+        }
         let sit = &p.situation;
         let loser = p.loser;
         let discard_win = scheme.self_drawn_flag.is_some_and(|b| !sit.flag(b)) && !loser;
@@ -607,10 +694,40 @@ impl Search<'_> {
                 facts: f,
                 void_wilds: partial.map_or(0, |(_, _, left)| left),
             });
-            if self.best.stop {
+            if self.best.stop || (self.best.bound.is_some() && self.reached(form)) {
                 return;
             }
         }
+    }
+
+    /// Whether no arrangement of `form` can rank above the best (the form is then done),
+    /// or none of any form (the search then stops). Works out the bounds when first asked.
+    fn reached(&mut self, form: Form) -> bool {
+        let bit = form.bit();
+        if self.best.done_forms & bit != 0 {
+            return true;
+        }
+        let (scheme, p, waits) = (self.scheme, self.p, self.waits);
+        let best = &mut self.best;
+        let any = *best.bound.get_or_insert_with(|| bound(scheme, p, waits, u32::MAX));
+        let of_form = match best.form_bounds.iter().find(|(f, _)| *f == bit) {
+            Some(&(_, b)) => b,
+            None => {
+                let b = bound(scheme, p, waits, bit);
+                best.form_bounds.push((bit, b));
+                b
+            }
+        };
+        if best.cand.is_none() {
+            return false;
+        }
+        if reaches(&best.rank, &any) {
+            best.stop = true;
+        }
+        if reaches(&best.rank, &of_form) {
+            best.done_forms |= bit;
+        }
+        best.stop || best.done_forms & bit != 0
     }
 
     fn finish(self) -> Scored {
@@ -680,6 +797,166 @@ impl Search<'_> {
         }
         s
     }
+}
+
+impl arrange::Visit for Search<'_> {
+    /// Once the other forms are done, the standard form (the one with many arrangements)
+    /// is left out when none of its arrangements could rank above the best.
+    fn skip(&mut self, form: Form) -> bool {
+        self.best.cand.is_some() && self.reached(form)
+    }
+
+    fn found(&mut self, found: &Found) -> bool {
+        if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
+            return !self.best.stop;
+        }
+        if self.best.cand.is_some() && self.best.tried >= BOUND_AFTER && !self.may_beat(found) {
+            return true;
+        }
+        if self.p.tiles.wilds > 0 {
+            // Arrangements that differ only in which tiles are the wilds, once.
+            let mut key = std::mem::take(&mut self.key);
+            self.key(found, &mut key);
+            let new = !self.seen.contains(&key);
+            if new {
+                self.seen.insert(key.clone());
+            }
+            self.key = key;
+            if !new {
+                return true;
+            }
+        }
+        self.free(found, found.groups, found.free_melds, found.free_pairs);
+        !self.best.stop
+    }
+}
+
+/// The most any arrangement of the situation (of the form with bit `form`, or of any
+/// for `u32::MAX`) could rank, by each key (`i32::MAX` where no bound is known): the
+/// situation's own patterns as they are, every other pattern as often as it could count,
+/// the exclusions applied to each choice of them when they are few. Once the best found
+/// ranks as high, no other arrangement can rank above it.
+fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
+    let empty = Facts::default();
+    let mut suit_tiles = [p.tiles.wilds; 3];
+    for k in 0..27 {
+        suit_tiles[k / 9] += p.tiles.counts[k];
+    }
+    for g in p.tiles.melds.iter() {
+        if (g.tile as usize) < 27 {
+            suit_tiles[g.tile as usize / 9] += g.len() as u8;
+        }
+    }
+    let mut suits = 0u8;
+    for k in 0..KINDS {
+        if p.tiles.counts[k] > 0 {
+            suits |= 1 << tiles::suit(k as Tile);
+        }
+    }
+    for g in p.tiles.melds.iter() {
+        suits |= 1 << tiles::suit(g.tile);
+    }
+    let known = Known::Form { form, suit_tiles, suits, wilds: p.tiles.wilds };
+    bound_given(scheme, p, context(&empty, &p.situation, &p.sets, Some(waits)), known, None, None)
+}
+
+/// The bound of the arrangements that fit what is `known` (see [`bound`]), the winning
+/// tile in one of `places` when they are known; `memo` keeps the best choice of each set
+/// of patterns that may count.
+fn bound_given(
+    scheme: &Scheme,
+    p: &Prepared,
+    ctx: Context,
+    known: Known,
+    places: Option<&[Placement]>,
+    memo: Option<&mut BoundMemo>,
+) -> [i32; 4] {
+    let mut b = Bound { ctx, known, melds: scheme.forms.melds as u32, places, sure: 0, possible: 0 };
+    let mut fixed = 0u64;
+    let mut optional = 0u64;
+    let mut counts = [0u8; MAX_PATTERNS];
+    // The patterns judged after the others, once it is known which of those may count.
+    for late in [false, true] {
+        if late {
+            let possible = fixed | optional;
+            let void = (0..scheme.patterns.len())
+                .filter(|&i| possible >> i & 1 == 1)
+                .fold(0u64, |m, i| m | scheme.patterns[i].excludes);
+            b.sure = fixed & !void;
+            b.possible = possible;
+        }
+        for (i, pat) in scheme.patterns.iter().enumerate() {
+            if (scheme.late >> i & 1 == 1) != late {
+                continue;
+            }
+            let v = if p.loser { pat.loser_value } else { Some(pat.value) };
+            let Some(v) = v else { continue };
+            let n = match known {
+                Known::Groups { .. } if scheme.known_from_groups >> i & 1 == 1 => b.ctx.eval(&pat.rule),
+                _ => b.most(&pat.rule),
+            };
+            if n == 0 {
+                continue;
+            }
+            if v < 0 {
+                return [i32::MAX; 4];
+            }
+            counts[i] = n.min(255) as u8;
+            if scheme.situational >> i & 1 == 1 {
+                fixed |= 1 << i;
+            } else {
+                optional |= 1 << i;
+            }
+        }
+    }
+    // The best choice of the patterns an arrangement may add, with the exclusions; when
+    // there are many, all of them and no exclusion.
+    let (mut value, mut fans) = (0, 0);
+    let bits: Inline<u32, 10> = Inline::collect_with(0, (0..64).filter(|&i| optional >> i & 1 == 1).take(10));
+    let mut key = (optional, [0u8; 10]);
+    for (j, &i) in bits.iter().enumerate() {
+        key.1[j] = counts[i as usize];
+    }
+    let memoed = memo.as_deref().and_then(|m| m.get(&key).copied());
+    if let Some((v, n)) = memoed {
+        (value, fans) = (v, n);
+    } else if optional.count_ones() <= 10 {
+        for choice in 0u32..1 << bits.len() {
+            let hits =
+                bits.iter().enumerate().filter(|&(j, _)| choice >> j & 1 == 1).fold(fixed, |m, (_, &i)| m | 1 << i);
+            let counted = exclude(scheme, hits);
+            value = value.max(value_of(scheme, p.loser, counted, &counts).0);
+            fans = fans.max(counted.count_ones() as i32);
+        }
+    } else {
+        value = value_of(scheme, p.loser, fixed | optional, &counts).0;
+        fans = (fixed | optional).count_ones() as i32;
+    }
+    if let Some(m) = memo {
+        m.insert(key, (value, fans));
+    }
+    let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
+    let total = match scheme.total {
+        Total::Sum => value,
+        Total::Fixed(n) => n,
+        Total::HuTai { cap, .. } => cap,
+    };
+    let mut out = [i32::MIN; 4];
+    for (o, key) in out.iter_mut().zip(&scheme.rank) {
+        *o = match key {
+            RankKey::Total => total,
+            RankKey::Value => value,
+            RankKey::Face if has_points => i32::MAX,
+            RankKey::Face => 0,
+            RankKey::FanCount => fans,
+        };
+    }
+    out
+}
+
+/// Whether a rank is as high as the bound by every key.
+fn reaches(rank: &[i32; 4], bound: &[i32; 4]) -> bool {
+    rank.iter().zip(bound).all(|(r, b)| r >= b)
 }
 
 /// The patterns' values summed, and whether one is a limit hand.

@@ -7,7 +7,7 @@
 //! read into these types once, when the ruleset is built.
 
 use super::facts::{Facts, Situation};
-use super::group::Role;
+use super::group::{Placement, Role};
 use crate::error::{HandError, Result};
 use crate::tiles::{EAST, KINDS};
 
@@ -400,6 +400,166 @@ impl Context<'_> {
     }
 }
 
+/// What is known of the arrangements when bounding a rule's count.
+#[derive(Clone, Copy, Debug)]
+pub enum Known {
+    /// Their form (a bit of [`super::arrange::Form::bit`], or `u32::MAX` for any); how
+    /// many tiles may stand for each suit (the real tiles, the declared melds' and the
+    /// wilds); the suits (bit 3 the honours) the real tiles and declared melds hold; the
+    /// wilds.
+    Form { form: u32, suit_tiles: [u8; 3], suits: u8, wilds: u8 },
+    /// The context's facts are those of their groups but free melds and pairs of any
+    /// kinds still to come (the form, the real tiles and the declared melds among them).
+    Groups { free_melds: u32, free_pairs: u32 },
+}
+
+/// Bounds the count of rules over the arrangements of a situation that fit what is
+/// known: exact for what reads the situation alone (and, once groups are known, the
+/// form and the declared melds), at least the count for the rest.
+pub struct Bound<'a> {
+    pub ctx: Context<'a>,
+    pub known: Known,
+    /// The hand's melds.
+    pub melds: u32,
+    /// Where the winning tile may sit, when that is known.
+    pub places: Option<&'a [Placement]>,
+    /// Patterns sure to count, and those that may (for rules judged after the others).
+    pub sure: u64,
+    pub possible: u64,
+}
+
+impl Bound<'_> {
+    /// At least the rule's count in any of the arrangements.
+    pub fn most(&self, rule: &Rule) -> u32 {
+        let ctx = &self.ctx;
+        if rule.of_situation() {
+            return ctx.eval(rule);
+        }
+        if let Some(b) = self.decided(rule) {
+            return b as u32;
+        }
+        let free = match self.known {
+            Known::Groups { .. } if rule.of_groups_known() => return ctx.eval(rule),
+            Known::Groups { free_melds, free_pairs } => Some((free_melds, free_pairs)),
+            Known::Form { .. } => None,
+        };
+        let f = ctx.facts;
+        match rule {
+            Rule::All(rules) => {
+                let mut most = 1;
+                for r in rules {
+                    let n = self.most(r);
+                    if n == 0 {
+                        return 0;
+                    }
+                    most = most.max(n);
+                }
+                most
+            }
+            Rule::Any(rules) => rules.iter().map(|r| self.most(r)).max().unwrap_or(0),
+            Rule::Is(q, op, v) if self.range(*q).is_some() => {
+                let (lo, hi) = self.range(*q).unwrap_or_default();
+                (lo..=hi).any(|x| op.holds(x, *v)) as u32
+            }
+            Rule::Count(Quantity::Total | Quantity::Value | Quantity::FanCount) => u32::MAX >> 8,
+            // Groups (and pairs: eight of them at most) or tiles counted.
+            Rule::Count(_) => 4 * self.melds + 2,
+            Rule::Win { roles, kinds } => {
+                let kinds = ctx.set(*kinds);
+                match (self.places, ctx.situation.win) {
+                    (Some(places), _) => {
+                        places.iter().any(|p| roles >> role_bit(p.role) & 1 == 1 && kinds >> p.kind & 1 == 1) as u32
+                    }
+                    // A real winning tile stands for its own kind.
+                    (None, Some((t, false))) => (kinds >> t & 1) as u32,
+                    _ => 1,
+                }
+            }
+            Rule::Form(mask) => match self.known {
+                Known::Form { form, .. } => (form & mask != 0) as u32,
+                Known::Groups { .. } => (f.form & mask != 0) as u32,
+            },
+            Rule::Straight(suits) => {
+                let suits = ctx.set(*suits);
+                match (self.known, free) {
+                    (_, Some((free_melds, _))) => (0..3).any(|s| {
+                        let have = (f.chows >> (9 * s) & 0b1001001).count_ones();
+                        suits >> s & 1 == 1 && 3 - have <= free_melds
+                    }) as u32,
+                    // A straight needs nine tiles of its suit.
+                    (Known::Form { form, suit_tiles, .. }, None) => {
+                        (form & 1 != 0 && (0..3).any(|s| suits >> s & 1 == 1 && suit_tiles[s] >= 9)) as u32
+                    }
+                    _ => 1,
+                }
+            }
+            Rule::Triplets(_) => match free {
+                Some((free_melds, _)) => ctx.eval(rule) + free_melds,
+                None => self.melds,
+            },
+            Rule::Pairs(_) => match free {
+                Some((_, free_pairs)) => ctx.eval(rule) + free_pairs,
+                None => 8,
+            },
+            // Groups to come may add kinds, never take them away.
+            Rule::AllTiles(set) if free.is_some() => (f.kinds & !ctx.set(*set) == 0) as u32,
+            Rule::AnyTile(_) if free == Some((0, 0)) => ctx.eval(rule),
+            _ => 1,
+        }
+    }
+
+    /// Whether a rule on other patterns surely holds or surely fails, when that is known.
+    fn decided(&self, rule: &Rule) -> Option<bool> {
+        match rule {
+            Rule::Pattern(i) if self.sure >> i & 1 == 1 => Some(true),
+            Rule::Pattern(i) if self.possible >> i & 1 == 0 => Some(false),
+            Rule::Not(r) => self.decided(r).map(|b| !b),
+            // Any holds if one surely does, fails if all surely fail; All the other way.
+            Rule::Any(rules) | Rule::All(rules) => {
+                let any = matches!(rule, Rule::Any(_));
+                let mut all_decided = true;
+                for r in rules {
+                    match self.decided(r) {
+                        Some(b) if b == any => return Some(any),
+                        Some(_) => {}
+                        None => all_decided = false,
+                    }
+                }
+                all_decided.then_some(!any)
+            }
+            _ => None,
+        }
+    }
+
+    /// The least and most a quantity can be, for the quantities bounded here.
+    fn range(&self, q: Quantity) -> Option<(i32, i32)> {
+        let (held, more) = match self.known {
+            Known::Form { suits, wilds, .. } => (suits, wilds > 0),
+            Known::Groups { free_melds, free_pairs } => {
+                let f = self.ctx.facts;
+                match q {
+                    Quantity::Chows => return Some((f.n_chows as i32, (f.n_chows as u32 + free_melds) as i32)),
+                    Quantity::Triplets => {
+                        return Some((f.n_triplets as i32, (f.n_triplets as u32 + free_melds) as i32))
+                    }
+                    _ => (f.suits, free_melds + free_pairs > 0),
+                }
+            }
+        };
+        match q {
+            Quantity::Suits => {
+                let lo = (held & 0b111).count_ones() as i32;
+                Some((lo, if more { 3 } else { lo }))
+            }
+            Quantity::Honours => {
+                let lo = (held >> 3 & 1) as i32;
+                Some((lo, if more { 1 } else { lo }))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The bit of a role in [`Rule::Win`]'s mask.
 pub fn role_bit(r: Role) -> u8 {
     Role::ALL.iter().position(|&x| x == r).unwrap_or(0) as u8
@@ -425,6 +585,21 @@ impl Rule {
             Rule::Is(q, _, _) | Rule::Count(q) => q.of_situation(),
             Rule::Not(r) | Rule::Compare(r, _, _) => r.of_situation(),
             Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::of_situation),
+            _ => false,
+        }
+    }
+
+    /// Whether the rule's count is known once some groups are: it reads the situation
+    /// (not the waits), the form and the declared melds alone.
+    pub fn of_groups_known(&self) -> bool {
+        match self {
+            Rule::Always | Rule::Flag(_) | Rule::Form(_) => true,
+            Rule::Is(q, _, _) | Rule::Count(q) => {
+                q.of_situation() || matches!(q, Quantity::Declared | Quantity::Exposed | Quantity::Kongs)
+            }
+            Rule::Run { kongs: true, .. } | Rule::SameRankKongs => true,
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.of_groups_known(),
+            Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::of_groups_known),
             _ => false,
         }
     }

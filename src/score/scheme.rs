@@ -234,6 +234,8 @@ pub struct Scheme {
     /// those judged for each place of the winning tile.
     pub situational: u64,
     pub placed: u64,
+    /// Patterns whose count is known once some groups are (see `Rule::of_groups_known`).
+    pub known_from_groups: u64,
     /// Rules of `valid` and extra points that read where the winning tile sits.
     pub valid_placed: u64,
     pub extra_placed: u64,
@@ -295,6 +297,7 @@ impl Scheme {
         self.situational =
             bits(&|r| r.before_scoring() && r.of_situation(), &mut self.patterns.iter().map(|p| &p.rule));
         self.placed = bits(&|r| r.reads_placement(), &mut self.patterns.iter().map(|p| &p.rule)) & !self.late;
+        self.known_from_groups = bits(&Rule::of_groups_known, &mut self.patterns.iter().map(|p| &p.rule));
         self.valid_placed = bits(&Rule::reads_placement, &mut self.valid.iter().map(|v| &v.rule));
         self.extra_placed = bits(&Rule::reads_placement, &mut self.extra_points.iter().map(|e| &e.rule));
         suits.sort_unstable();
@@ -409,6 +412,7 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         reads_same_chows: false,
         late: 0,
         situational: 0,
+        known_from_groups: 0,
         placed: 0,
         valid_placed: 0,
         extra_placed: 0,
