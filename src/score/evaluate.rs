@@ -810,9 +810,6 @@ impl arrange::Visit for Search<'_> {
         if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
             return !self.best.stop;
         }
-        if self.best.cand.is_some() && self.best.tried >= BOUND_AFTER && !self.may_beat(found) {
-            return true;
-        }
         if self.p.tiles.wilds > 0 {
             // Arrangements that differ only in which tiles are the wilds, once.
             let mut key = std::mem::take(&mut self.key);
@@ -825,6 +822,9 @@ impl arrange::Visit for Search<'_> {
             if !new {
                 return true;
             }
+        }
+        if self.best.cand.is_some() && self.best.tried >= BOUND_AFTER && !self.may_beat(found) {
+            return true;
         }
         self.free(found, found.groups, found.free_melds, found.free_pairs);
         !self.best.stop
@@ -871,41 +871,51 @@ fn bound_given(
     places: Option<&[Placement]>,
     memo: Option<&mut BoundMemo>,
 ) -> [i32; 4] {
+    let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
+    if has_points && scheme.rank.contains(&RankKey::Face) {
+        // No bound of the face points is worked out.
+        return [i32::MAX; 4];
+    }
     let mut b = Bound { ctx, known, melds: scheme.forms.melds as u32, places, sure: 0, possible: 0 };
-    let mut fixed = 0u64;
-    let mut optional = 0u64;
     let mut counts = [0u8; MAX_PATTERNS];
-    // The patterns judged after the others, once it is known which of those may count.
+    let mut valued = 0u64;
+    for (i, pat) in scheme.patterns.iter().enumerate() {
+        match if p.loser { pat.loser_value } else { Some(pat.value) } {
+            Some(v) if v < 0 => return [i32::MAX; 4],
+            Some(_) => valued |= 1 << i,
+            None => {}
+        }
+    }
+    // The situation's own patterns, as they are.
+    let mut fixed = 0u64;
+    for i in bits(valued & scheme.situational) {
+        let n = b.ctx.eval(&scheme.patterns[i].rule);
+        if n > 0 {
+            fixed |= 1 << i;
+            counts[i] = n.min(255) as u8;
+        }
+    }
+    // The others as often as they could count; those judged after the others once it is
+    // known which of those may count.
+    let mut optional = 0u64;
     for late in [false, true] {
+        let these = valued & !scheme.situational & if late { scheme.late } else { !scheme.late };
         if late {
             let possible = fixed | optional;
-            let void = (0..scheme.patterns.len())
-                .filter(|&i| possible >> i & 1 == 1)
-                .fold(0u64, |m, i| m | scheme.patterns[i].excludes);
+            let void = bits(possible).fold(0u64, |m, i| m | scheme.patterns[i].excludes);
             b.sure = fixed & !void;
             b.possible = possible;
         }
-        for (i, pat) in scheme.patterns.iter().enumerate() {
-            if (scheme.late >> i & 1 == 1) != late {
-                continue;
-            }
-            let v = if p.loser { pat.loser_value } else { Some(pat.value) };
-            let Some(v) = v else { continue };
+        for i in bits(these) {
+            let rule = &scheme.patterns[i].rule;
             let n = match known {
-                Known::Groups { .. } if scheme.known_from_groups >> i & 1 == 1 => b.ctx.eval(&pat.rule),
-                _ => b.most(&pat.rule),
+                _ if late => b.decided(rule).map_or_else(|| b.most(rule), |d| d as u32),
+                Known::Groups { .. } if scheme.known_from_groups >> i & 1 == 1 => b.ctx.eval(rule),
+                _ => b.most(rule),
             };
-            if n == 0 {
-                continue;
-            }
-            if v < 0 {
-                return [i32::MAX; 4];
-            }
-            counts[i] = n.min(255) as u8;
-            if scheme.situational >> i & 1 == 1 {
-                fixed |= 1 << i;
-            } else {
+            if n > 0 {
                 optional |= 1 << i;
+                counts[i] = n.min(255) as u8;
             }
         }
     }
@@ -935,7 +945,6 @@ fn bound_given(
     if let Some(m) = memo {
         m.insert(key, (value, fans));
     }
-    let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
     let total = match scheme.total {
         Total::Sum => value,
         Total::Fixed(n) => n,
@@ -954,6 +963,17 @@ fn bound_given(
     out
 }
 
+/// The places of the bits set in `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
 /// Whether a rank is as high as the bound by every key.
 fn reaches(rank: &[i32; 4], bound: &[i32; 4]) -> bool {
     rank.iter().zip(bound).all(|(r, b)| r >= b)
@@ -963,12 +983,11 @@ fn reaches(rank: &[i32; 4], bound: &[i32; 4]) -> bool {
 fn value_of(scheme: &Scheme, loser: bool, counted: u64, counts: &[u8; MAX_PATTERNS]) -> (i32, bool) {
     let mut value = 0;
     let mut lazi = false;
-    for (i, pat) in scheme.patterns.iter().enumerate() {
-        if counted >> i & 1 == 1 {
-            let v = if loser { pat.loser_value.unwrap_or(0) } else { pat.value };
-            value += v * counts[i] as i32;
-            lazi |= pat.lazi;
-        }
+    for i in bits(counted) {
+        let pat = &scheme.patterns[i];
+        let v = if loser { pat.loser_value.unwrap_or(0) } else { pat.value };
+        value += v * counts[i] as i32;
+        lazi |= pat.lazi;
     }
     (value, lazi)
 }
@@ -976,17 +995,12 @@ fn value_of(scheme: &Scheme, loser: bool, counted: u64, counts: &[u8; MAX_PATTER
 /// The patterns counted of those found.
 fn exclude(scheme: &Scheme, hits: u64) -> u64 {
     match scheme.exclusion {
-        Exclusion::EveryHit => {
-            let void = (0..scheme.patterns.len())
-                .filter(|&i| hits >> i & 1 == 1)
-                .fold(0u64, |m, i| m | scheme.patterns[i].excludes);
-            hits & !void
-        }
+        Exclusion::EveryHit => hits & !bits(hits).fold(0u64, |m, i| m | scheme.patterns[i].excludes),
         Exclusion::TopDown => {
             let mut void = 0u64;
             let mut counted = 0u64;
-            for i in 0..scheme.patterns.len() {
-                if hits >> i & 1 == 1 && void >> i & 1 == 0 {
+            for i in bits(hits) {
+                if void >> i & 1 == 0 {
                     counted |= 1 << i;
                     void |= scheme.patterns[i].excludes;
                 }

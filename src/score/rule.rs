@@ -435,9 +435,6 @@ impl Bound<'_> {
         if rule.of_situation() {
             return ctx.eval(rule);
         }
-        if let Some(b) = self.decided(rule) {
-            return b as u32;
-        }
         let free = match self.known {
             Known::Groups { .. } if rule.of_groups_known() => return ctx.eval(rule),
             Known::Groups { free_melds, free_pairs } => Some((free_melds, free_pairs)),
@@ -509,7 +506,7 @@ impl Bound<'_> {
     }
 
     /// Whether a rule on other patterns surely holds or surely fails, when that is known.
-    fn decided(&self, rule: &Rule) -> Option<bool> {
+    pub fn decided(&self, rule: &Rule) -> Option<bool> {
         match rule {
             Rule::Pattern(i) if self.sure >> i & 1 == 1 => Some(true),
             Rule::Pattern(i) if self.possible >> i & 1 == 0 => Some(false),
