@@ -4,6 +4,8 @@ measured in the same run: `pytest benches --benchmark-only`."""
 import os
 
 os.environ["HAIDI_PARALLELISM"] = "0"
+# numpy's OpenBLAS threads spin after start-up and take the second core from the batches.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: (benchmark name, peer name, per-item counts are equal) pairs to report as ratios.
 RATIOS: list[tuple[str, str, str]] = []

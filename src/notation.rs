@@ -105,14 +105,16 @@ const LETTER: [u8; 256] = {
     t[b'p' as usize] = 1;
     t[b's' as usize] = 2;
     t[b'z' as usize] = 3;
+    t[b'f' as usize] = FLOWERS;
     t[b']' as usize] = CLOSE;
     t[b'}' as usize] = CLOSE;
     t
 };
-const CLOSE: u8 = 4;
+const FLOWERS: u8 = 4;
+const CLOSE: u8 = 5;
 
 /// Compact notation of the usual shape, read without the general reader: digits with
-/// suit letters `m p s z`, and brackets `[..]` / `{..}` holding three or four digits of
+/// suit letters `m p s z` (and `f`, flowers, each at most once), and brackets `[..]` / `{..}` holding three or four digits of
 /// one suit. Anything else, and any mistake, gives `None`, and `parse` reads the text
 /// again to say what is wrong and where.
 ///
@@ -134,8 +136,9 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
     if input.len() > 96 {
         return None;
     }
-    const NO_SUIT: usize = 4;
-    let mut suits = [0u128; 4];
+    const NO_SUIT: usize = 5;
+    // m p s z, then the flowers.
+    let mut suits = [0u128; 5];
     let (mut run, mut run_len, mut suit) = (0u128, 0, NO_SUIT);
     let mut last: Option<(usize, u8)> = None;
     let mut melds = Melds::new();
@@ -150,7 +153,9 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
             }
             run += RANK_ONE[rank as usize];
             run_len += 1;
-            last = last.or(Some((suit, rank)));
+            if suit < FLOWERS as usize {
+                last = last.or(Some((suit, rank)));
+            }
             continue;
         }
         // A letter or a bracket ends the run of digits before it (in reading order after).
@@ -162,7 +167,7 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
         }
         (run, run_len) = (0, 0);
         suit = match LETTER[b as usize] {
-            s @ 0..=3 => s as usize,
+            s @ 0..=FLOWERS => s as usize,
             CLOSE => {
                 let (meld, start) = plain_meld(input, i)?;
                 if melds.len() == MAX_MELDS {
@@ -181,12 +186,13 @@ fn parse_plain(input: &[u8]) -> Option<Hand> {
         }
         suits[suit] += run;
     }
-    // Honours stop at 7z.
-    if suits[3] >> 56 != 0 {
+    // Honours stop at 7z, flowers at 8f; each flower is in the set once.
+    let flowers = suits[4].to_le_bytes();
+    if suits[3] >> 56 != 0 || suits[4] >> 64 != 0 || flowers.iter().any(|&n| n > 1) {
         return None;
     }
-    let mut hand = Hand::default();
-    for (s, counts) in suits.iter().enumerate() {
+    let mut hand = Hand { flowers: (0..8).fold(0, |m, f| m | flowers[f] << f), ..Hand::default() };
+    for (s, counts) in suits[..4].iter().enumerate() {
         let ranks = if s == 3 { 7 } else { 9 };
         hand.concealed[s * 9..s * 9 + ranks].copy_from_slice(&counts.to_le_bytes()[..ranks]);
     }
@@ -551,7 +557,7 @@ mod tests {
                 // Mostly well-formed: runs of one suit and brackets.
                 (0..next(6))
                     .map(|_| {
-                        let letter = ["m", "p", "s", "z"][next(4)];
+                        let letter = ["m", "p", "s", "z", "f"][next(5)];
                         let digits: String = (0..1 + next(4)).map(|_| char::from(b'1' + next(9) as u8)).collect();
                         match next(4) {
                             0 => format!("[{digits}{letter}]"),

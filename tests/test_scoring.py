@@ -221,6 +221,30 @@ def test_errors_can_be_collected() -> None:
         rs.evaluate_many([good], errors="ignore")
 
 
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_columns_longer_than_a_chunk_keep_their_rows(monkeypatch, threads: str) -> None:
+    # Columns are read and scored a chunk of rows at a time (2,048), the next chunk read
+    # while one is scored: rows keep their places, and the first bad row is named.
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    rs = haidi.ruleset("changsha")
+    sits = random_situations("changsha", 97)
+    n = 5000
+    rows = [sits[i % len(sits)] for i in range(n)]
+    keys = sorted({k for s in sits for k in s})
+    expected = [rs.evaluate(**s)["total"] for s in sits]
+    cols = {k: [s.get(k) for s in rows] for k in keys}
+    assert rs.evaluate_many(cols)["total"].tolist() == [expected[i % len(sits)] for i in range(n)]
+    for bad in (2047, 2048, 4999):
+        broken = {k: list(v) for k, v in cols.items()}
+        broken["self_drawn"][bad] = "yes"
+        with pytest.raises(haidi.HandError, match=f"row {bad}: self_drawn must be"):
+            rs.evaluate_many(broken)
+        out = rs.evaluate_many(broken, errors="collect")
+        errors = [i for i, e in enumerate(out["error"]) if e is not None]
+        assert errors == [bad] and out["total"][bad] == 0
+        assert out["total"][bad - 1] == expected[(bad - 1) % len(sits)]
+
+
 def test_contradictory_flags_are_refused() -> None:
     with pytest.raises(haidi.HandError, match="not self-drawn"):
         haidi.ruleset("changsha").evaluate(hand="123m456p789s2255m", win="5m", self_drawn=True, robbing_kong=True)

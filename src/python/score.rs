@@ -418,15 +418,8 @@ pub fn value<'a>(o: &'a Bound<'_, PyAny>) -> Value<'a> {
 /// An item of a list (wilds or flowers named one by one): its text copied.
 fn owned(o: &Bound<'_, PyAny>) -> Value<'static> {
     match value(o) {
-        Value::Str(t) => Value::Text(t.to_string()),
-        Value::None => Value::None,
-        Value::Bool(b) => Value::Bool(b),
-        Value::Int(i) => Value::Int(i),
-        Value::Float(f) => Value::Float(f),
-        Value::Hand(h) => Value::Hand(h),
-        Value::Text(t) => Value::Text(t),
         Value::List(_) => Value::Other("list inside a list".into()),
-        Value::Other(t) => Value::Other(t),
+        v => v.into_owned(),
     }
 }
 

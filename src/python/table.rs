@@ -1,6 +1,6 @@
-//! `evaluate_many` of the regional rulesets on columns: each row read as a situation,
-//! by the same reader as a single call, a chunk of rows at a time, each chunk scored on
-//! the pool without the GIL.
+//! `evaluate_many` of the regional rulesets on columns, a chunk of rows at a time: the
+//! Python items taken with the GIL, then each row read as a situation (by the reader of a
+//! single call) and scored on the pool without it.
 
 use std::sync::Arc;
 
@@ -11,14 +11,16 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::columns::{as_list, item, TextColumn};
 use super::errors::hand_error;
-use super::score::{score_all, value, ColumnsOut, PyScheme};
+use super::score::{value, ColumnsOut, PyScheme};
 use crate::error::Result as CoreResult;
 use crate::notation::Format;
-use crate::score::situation::{Prepared, Reader, Value};
+use crate::score::evaluate::{evaluate, Scored};
+use crate::score::situation::{Key, Reader, Value};
 use crate::score::Scheme;
+use rayon::prelude::*;
 
-/// Rows read before a chunk is scored: enough to keep both cores busy, few enough that
-/// the situations read stay in cache.
+/// Rows in a chunk: enough to keep both cores busy, few enough that the situations read
+/// stay in cache.
 const CHUNK: usize = 2048;
 
 /// One column as it will be read.
@@ -72,47 +74,85 @@ impl<'py> Column<'py> {
     }
 }
 
-/// Reads row `i` of the columns as a situation.
-fn read_row<'py>(
-    py: Python<'py>,
-    s: &PyScheme,
-    columns: &[(String, Column<'py>)],
-    i: usize,
-    format: Format,
-) -> CoreResult<Prepared> {
-    let mut held: Vec<Bound<'py, PyAny>> = Vec::with_capacity(columns.len());
-    for (_, c) in columns {
-        if let Column::List(l) = c {
-            // SAFETY: `item` returns a live item borrowed from the list (the GIL is held);
-            // it is counted in here, so it lives as long as `held`.
-            let p = item(l, i).map_err(|e| crate::error::HandError::invalid(e.to_string()))?;
-            held.push(unsafe { Bound::from_borrowed_ptr(py, p) });
+/// A chunk of rows read with the GIL and owned, so that it can be scored without it
+/// while the next chunk is read: the rows' values, `width` a row, their texts copied into
+/// one buffer.
+struct Chunk {
+    start: usize,
+    text: String,
+    cells: Vec<Cell>,
+}
+
+enum Cell {
+    /// Bytes `start..end` of the chunk's text.
+    Text(u32, u32),
+    Value(Value<'static>),
+}
+
+impl Chunk {
+    /// Reads rows `start..end` of the columns (the GIL held).
+    fn read(py: Python<'_>, columns: &[(String, Column<'_>)], start: usize, end: usize) -> PyResult<Chunk> {
+        let rows = end - start;
+        let mut c =
+            Chunk { start, text: String::with_capacity(rows * 32), cells: Vec::with_capacity(rows * columns.len()) };
+        for i in start..end {
+            for (_, col) in columns {
+                let v = match col {
+                    Column::List(l) => {
+                        // SAFETY: `item` returns a live item borrowed from the list, the
+                        // GIL held; it is read here, before any Python code can run.
+                        let o = unsafe { Bound::from_borrowed_ptr(py, item(l, i)?) };
+                        match value(&o) {
+                            Value::None => Cell::Value(Value::None),
+                            Value::Str(t) => {
+                                let at = c.text.len() as u32;
+                                c.text.push_str(t);
+                                Cell::Text(at, c.text.len() as u32)
+                            }
+                            v => Cell::Value(v.into_owned()),
+                        }
+                    }
+                    Column::Bools(v) => Cell::Value(Value::Bool(v[i])),
+                    Column::Ints(v) => Cell::Value(Value::Int(v[i])),
+                    Column::Floats(v) => Cell::Value(Value::Float(v[i])),
+                    Column::Text(t) => {
+                        let mut buf = Vec::new();
+                        Cell::Value(match t.text_of(i, true, &mut buf) {
+                            Ok(Some(_)) => Value::Text(String::from_utf8_lossy(&buf).into_owned()),
+                            Ok(None) => Value::None,
+                            Err(()) => Value::Other("text that cannot be read".into()),
+                        })
+                    }
+                };
+                c.cells.push(v);
+            }
+        }
+        Ok(c)
+    }
+
+    /// Reads each row as a situation (by the reader of a single call) and scores it,
+    /// spread over the pool when `parallel`.
+    fn score(&mut self, scheme: &Scheme, keys: &[&Key], format: Format, parallel: bool) -> Vec<CoreResult<Scored>> {
+        let text = self.text.as_str();
+        let one = |row: &mut [Cell]| -> CoreResult<Scored> {
+            let mut reader = Reader::default();
+            for (key, cell) in keys.iter().zip(row.iter_mut()) {
+                let v = match std::mem::replace(cell, Cell::Value(Value::None)) {
+                    Cell::Text(a, b) => Value::Str(&text[a as usize..b as usize]),
+                    Cell::Value(v) => v,
+                };
+                reader.set_key(key, v)?;
+            }
+            reader.default_format(format);
+            Ok(evaluate(scheme, &reader.finish(scheme)?))
+        };
+        let width = keys.len().max(1);
+        if parallel {
+            self.cells.par_chunks_mut(width).with_min_len(16).map(one).collect()
+        } else {
+            self.cells.chunks_mut(width).map(one).collect()
         }
     }
-    let mut reader = Reader::default();
-    let mut next = held.iter();
-    for (key, c) in columns {
-        let v = match c {
-            Column::List(_) => match next.next() {
-                Some(o) => value(o),
-                None => Value::None,
-            },
-            Column::Bools(v) => Value::Bool(v[i]),
-            Column::Ints(v) => Value::Int(v[i]),
-            Column::Floats(v) => Value::Float(v[i]),
-            Column::Text(t) => {
-                let mut buf = Vec::new();
-                match t.text_of(i, true, &mut buf) {
-                    Ok(Some(_)) => Value::Text(String::from_utf8_lossy(&buf).into_owned()),
-                    Ok(None) => Value::None,
-                    Err(()) => Value::Other("text that cannot be read".into()),
-                }
-            }
-        };
-        reader.set(s.scheme(), key, v)?;
-    }
-    reader.default_format(format);
-    reader.finish(s.scheme())
 }
 
 /// Scores columns (see `Scheme.evaluate_columns`).
@@ -142,29 +182,43 @@ pub fn evaluate_columns<'py>(
     }
     let patterns = scheme.patterns.len();
     let mut out = ColumnsOut::new(n, patterns, collect);
-    let mut start = 0;
-    while start < n {
-        let end = (start + CHUNK).min(n);
-        let mut read: Vec<Option<Prepared>> = Vec::with_capacity(end - start);
-        for i in start..end {
-            match read_row(py, s, &cols, i, format) {
-                Ok(p) => read.push(Some(p)),
-                Err(e) if collect => {
-                    out.errors[i] = Some(e.to_string());
-                    read.push(None);
-                }
-                Err(e) => return Err(hand_error(py, format!("row {i}: {e}"))),
-            }
-        }
-        let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
-            read.iter().map(|p| p.as_ref().map(|p| (scheme.clone(), p))).collect();
-        let scored = py.detach(|| score_all(&jobs));
+    let keys: Vec<&Key> = cols.iter().filter_map(|(name, _)| scheme.keys.iter().find(|k| &k.name == name)).collect();
+    let keys = &keys[..];
+    let parallel = crate::batch::parallel_enabled() && n >= 64;
+    // The rows' results, written in order; the first error stops the batch unless
+    // errors are collected.
+    let mut put = |c: &Chunk, scored: Vec<CoreResult<Scored>>| -> PyResult<()> {
         for (k, sc) in scored.into_iter().enumerate() {
-            if let Some(sc) = sc {
-                out.put(start + k, patterns, &sc);
+            match sc {
+                Ok(sc) => out.put(c.start + k, patterns, &sc),
+                Err(e) if collect => out.errors[c.start + k] = Some(e.to_string()),
+                Err(e) => return Err(hand_error(py, format!("row {}: {e}", c.start + k))),
             }
         }
-        start = end;
+        Ok(())
+    };
+    let mut next = Some(Chunk::read(py, &cols, 0, n.min(CHUNK))?);
+    while let Some(mut c) = next.take() {
+        let end = (c.start + CHUNK).min(n);
+        if !parallel {
+            let scored = py.detach(|| c.score(scheme, keys, format, false));
+            put(&c, scored)?;
+            next = if end < n { Some(Chunk::read(py, &cols, end, (end + CHUNK).min(n))?) } else { None };
+            continue;
+        }
+        // The pool scores this chunk while this thread, holding the GIL, reads the next;
+        // then it waits without the GIL.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (read, scored) = rayon::in_place_scope(|scope| {
+            let c = &mut c;
+            scope.spawn(move |_| {
+                let _ = tx.send(c.score(scheme, keys, format, true));
+            });
+            let read = if end < n { Chunk::read(py, &cols, end, (end + CHUNK).min(n)).map(Some) } else { Ok(None) };
+            (read, py.detach(move || rx.recv()))
+        });
+        put(&c, scored.expect("the scoring job sends its results"))?;
+        next = read?;
     }
     out.into_dict(py, patterns)
 }

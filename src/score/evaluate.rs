@@ -140,8 +140,11 @@ struct Best {
     done_forms: u32,
 }
 
-/// Candidates tried before the search works out the most any arrangement could rank.
+/// Candidates tried before the search works out the most any arrangement could rank:
+/// soon where wilds make the arrangements many, late where the tiles are all real (a
+/// bound costs about as much as scoring a few dozen candidates).
 const BOUND_AFTER: u32 = 8;
+const BOUND_AFTER_REAL: u32 = 64;
 
 struct Search<'a> {
     scheme: &'a Scheme,
@@ -526,7 +529,7 @@ impl Search<'_> {
     ) {
         let scheme = self.scheme;
         let p = self.p;
-        if self.best.tried >= BOUND_AFTER && self.reached(form) {
+        if self.bounding() && self.reached(form) {
             return;
         }
         let sit = &p.situation;
@@ -702,6 +705,11 @@ impl Search<'_> {
 
     /// Whether no arrangement of `form` can rank above the best (the form is then done),
     /// or none of any form (the search then stops). Works out the bounds when first asked.
+    /// Whether the search has gone on long enough to be bounded.
+    fn bounding(&self) -> bool {
+        self.best.tried >= if self.p.tiles.wilds > 0 { BOUND_AFTER } else { BOUND_AFTER_REAL }
+    }
+
     fn reached(&mut self, form: Form) -> bool {
         let bit = form.bit();
         if self.best.done_forms & bit != 0 {
@@ -803,7 +811,7 @@ impl arrange::Visit for Search<'_> {
     /// Once the other forms are done, the standard form (the one with many arrangements)
     /// is left out when none of its arrangements could rank above the best.
     fn skip(&mut self, form: Form) -> bool {
-        self.best.cand.is_some() && self.reached(form)
+        self.best.cand.is_some() && (self.p.tiles.wilds > 0 || self.bounding()) && self.reached(form)
     }
 
     fn found(&mut self, found: &Found) -> bool {
@@ -823,7 +831,7 @@ impl arrange::Visit for Search<'_> {
                 return true;
             }
         }
-        if self.best.cand.is_some() && self.best.tried >= BOUND_AFTER && !self.may_beat(found) {
+        if self.best.cand.is_some() && self.bounding() && !self.may_beat(found) {
             return true;
         }
         self.free(found, found.groups, found.free_melds, found.free_pairs);

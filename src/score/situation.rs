@@ -29,6 +29,23 @@ pub enum Value<'a> {
     Other(String),
 }
 
+impl Value<'_> {
+    /// The value with its text owned.
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Str(t) => Value::Text(t.to_string()),
+            Value::None => Value::None,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Int(i) => Value::Int(i),
+            Value::Float(f) => Value::Float(f),
+            Value::Hand(h) => Value::Hand(h),
+            Value::Text(t) => Value::Text(t),
+            Value::List(items) => Value::List(items.into_iter().map(Value::into_owned).collect()),
+            Value::Other(t) => Value::Other(t),
+        }
+    }
+}
+
 impl fmt::Display for Value<'_> {
     /// The value as the user wrote it, short: `'yes'`, `1`, `None`, `a dict`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -166,7 +183,12 @@ impl<'a> Reader<'a> {
                 known.join(", ")
             )));
         };
-        let name = key;
+        self.set_key(k, v)
+    }
+
+    /// Reads `value` for a key of the scheme found beforehand (a column's key).
+    pub fn set_key(&mut self, k: &Key, v: Value<'a>) -> Result<()> {
+        let name = k.name.as_str();
         match &k.kind {
             KeyKind::Hand => match v {
                 Value::Str(_) | Value::Text(_) | Value::Hand(_) => self.hand = Some(v),
@@ -358,11 +380,17 @@ impl<'a> Reader<'a> {
         let mut win: Option<WinTile> = None;
         if let Some(w) = &self.win {
             let w = text("win", "a tile", w)?;
-            let p = notation::parse(w, format)?.hand;
-            win = match (p.concealed_len(), p.flowers.count_ones(), p.melds.len()) {
-                (1, 0, 0) => p.last.map(WinTile::Kind),
-                (0, 1, 0) => Some(WinTile::Flower(p.flowers.trailing_zeros() as u8)),
-                _ => None,
+            win = match w.as_bytes() {
+                // The common case, a digit and a suit letter, without reading a hand.
+                [b'1'..=b'9', b'm' | b'p' | b's'] => notation::parse_tile(w, format).ok().map(WinTile::Kind),
+                _ => {
+                    let p = notation::parse(w, format)?.hand;
+                    match (p.concealed_len(), p.flowers.count_ones(), p.melds.len()) {
+                        (1, 0, 0) => p.last.map(WinTile::Kind),
+                        (0, 1, 0) => Some(WinTile::Flower(p.flowers.trailing_zeros() as u8)),
+                        _ => None,
+                    }
+                }
             };
             if win.is_none() {
                 return bad(format!("win must be one tile, not {}", Value::Str(w)));

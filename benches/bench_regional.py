@@ -1,0 +1,199 @@
+"""Regional scoring speed, measured against MCR's ``evaluate`` in the same run.
+
+    pytest benches/bench_regional.py --benchmark-enable --benchmark-only
+
+- per call: each regional ruleset's ``evaluate`` on 2,000 random situations without
+  wilds, and with a wild kind (one to four wilds held) where the ruleset has wilds;
+  MCR's ``evaluate`` on 2,000 of its own random winning situations. Ratio: regional time
+  over MCR's (the target is at most 2).
+- columns: ``evaluate_many`` on columns of 20,000 rows (the same situations ten times
+  over) with every core, situations a second (targets: 1,000,000 without wilds, 300,000
+  with a wild kind).
+- worst: the slowest situations known (``WORST``: the issue's examples and those found
+  by ``scripts/worst_cases.py``), one call each (the target is under 1 ms).
+
+The table at the end gives the figures; the situations are those of
+``scripts/situations.py``, seeded.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+import situations  # noqa: E402
+from mcr_peer import random_situation  # noqa: E402
+
+import haidi  # noqa: E402
+
+N = 2000
+RULESETS = ("changsha", "hainan", "tangshan", "beijing", "longgang")
+WILD = ("tangshan", "beijing", "longgang")
+
+#: The slowest situations known, by ruleset.
+WORST: dict[str, list[dict[str, Any]]] = {
+    "changsha": [
+        dict(hand="6667777888899m", win="9m"),
+        dict(hand="1112223334445m", win="5m", self_drawn=True),
+    ],
+    "hainan": [
+        dict(hand="1112223334445m", win="5m"),
+        dict(hand="1112223334445m", win="5m", self_drawn=True),
+    ],
+    "tangshan": [
+        dict(hand="1112223334445m", win="5m", wilds="1m2m", self_drawn=True),
+        dict(hand="77m3333p5667888s", win="7m", wilds="3p"),
+        dict(hand="1111333445568s", win="7s", wilds="1s"),
+        dict(hand="11112222m123p45s", win="6s", wilds="1m2m"),
+        dict(hand="1111222234567m", win="8m", wilds="1m2m"),
+    ],
+    "beijing": [
+        dict(hand="3456777m444p555s", win="7m", wilds="7m"),
+        dict(hand="222334678m4444s", win="5m", wilds="4s", discarder_wind="W"),
+    ],
+    "longgang": [
+        dict(hand="1m1m2m3m3m2m4m5m8m6m7m9p9p9p9p1f", win="4m", wilds="9p"),
+        dict(hand="224444888p1133366z", flowers="2f", wilds="4p"),
+    ],
+}
+
+
+def _valid(rules: str, wilds: bool, n: int = N, seed: int = 3) -> list[dict[str, Any]]:
+    """``n`` random situations ``evaluate`` takes, with a wild kind or without."""
+    rng = random.Random(f"{seed}-{rules}-{wilds}")
+    rs = haidi.ruleset(rules)
+    out: list[dict[str, Any]] = []
+    while len(out) < n:
+        s = situations.situation(rng, rules)
+        if ("wilds" in s) != wilds:
+            continue
+        try:
+            rs.evaluate(**s)
+        except haidi.HandError:
+            continue
+        out.append(s)
+    return out
+
+
+#: Columns hold the situations this many times over: a batch of 20,000 rows, long
+#: enough for reading and scoring to overlap as they do in a large batch.
+REPEAT = 10
+
+
+def _columns(sits: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The situations as columns (``REPEAT`` times over), None where a situation does
+    not give a key."""
+    keys = sorted({k for s in sits for k in s})
+    return {k: [s.get(k) for s in sits] * REPEAT for k in keys}
+
+
+MCR = [random_situation(random.Random(i)) for i in range(N)]
+PLAIN = {r: _valid(r, wilds=False) for r in RULESETS}
+WILDS = {r: _valid(r, wilds=True) for r in WILD}
+#: Per situation, seconds: (ruleset, what) -> mean.
+TIMES: dict[tuple[str, str], float] = {}
+
+
+@contextmanager
+def all_cores():
+    """Lets the batch calls use every core (the benchmarks otherwise run on one)."""
+    before = os.environ.get("HAIDI_PARALLELISM")
+    os.environ["HAIDI_PARALLELISM"] = "1"
+    try:
+        yield
+    finally:
+        os.environ["HAIDI_PARALLELISM"] = before if before is not None else "0"
+
+
+def _per_call(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -> None:
+    ev = haidi.ruleset(rules).evaluate
+    for s in sits:  # the first calls build the tables of waits
+        ev(**s)
+
+    def run():
+        for s in sits:
+            ev(**s)
+
+    benchmark(run)
+    TIMES[rules, what] = benchmark.stats.stats.mean / len(sits)
+
+
+def test_mcr_per_call(benchmark):
+    _per_call(benchmark, "mcr", MCR, "per call")
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_per_call(benchmark, rules):
+    _per_call(benchmark, rules, PLAIN[rules], "per call")
+
+
+@pytest.mark.parametrize("rules", WILD)
+def test_per_call_with_wilds(benchmark, rules):
+    _per_call(benchmark, rules, WILDS[rules], "per call, wilds")
+
+
+def _columns_run(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -> None:
+    rs = haidi.ruleset(rules)
+    cols = _columns(sits)
+    with all_cores():
+        out = rs.evaluate_many(cols)
+        assert out["total"].tolist() == [rs.evaluate(**s)["total"] for s in sits] * REPEAT
+        benchmark(rs.evaluate_many, cols)
+    TIMES[rules, what] = benchmark.stats.stats.mean / (len(sits) * REPEAT)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_columns(benchmark, rules):
+    _columns_run(benchmark, rules, PLAIN[rules], "columns")
+
+
+@pytest.mark.parametrize("rules", WILD)
+def test_columns_with_wilds(benchmark, rules):
+    _columns_run(benchmark, rules, WILDS[rules], "columns, wilds")
+
+
+@pytest.mark.parametrize("rules, i", [(r, i) for r in RULESETS for i in range(len(WORST[r]))], ids=lambda x: str(x))
+def test_worst(benchmark, rules, i):
+    ev = haidi.ruleset(rules).evaluate
+    s = WORST[rules][i]
+    ev(**s)
+    benchmark(lambda: ev(**s))
+    TIMES[rules, "worst"] = max(TIMES.get((rules, "worst"), 0.0), benchmark.stats.stats.mean)
+
+
+def teardown_module(module):
+    mcr = TIMES.get(("mcr", "per call"))
+    if mcr is None:
+        return
+    print(f"\nMCR evaluate per call: {mcr * 1e6:.2f} us ({os.cpu_count()} cores for the columns)")
+    print(
+        f"  {'ruleset':9s} {'per call':>9s} {'x MCR':>6s} {'wilds':>9s} {'x MCR':>6s}"
+        f" {'columns/s':>10s} {'wilds/s':>10s} {'worst':>9s}"
+    )
+
+    def us(key):
+        t = TIMES.get(key)
+        return f"{t * 1e6:7.2f}us" if t else f"{'-':>9s}"
+
+    def ratio(key):
+        t = TIMES.get(key)
+        return f"{t / mcr:6.2f}" if t else f"{'-':>6s}"
+
+    def rate(key):
+        t = TIMES.get(key)
+        return f"{1 / t:10,.0f}" if t else f"{'-':>10s}"
+
+    for r in RULESETS:
+        print(
+            f"  {r:9s} {us((r, 'per call'))} {ratio((r, 'per call'))} {us((r, 'per call, wilds'))}"
+            f" {ratio((r, 'per call, wilds'))} {rate((r, 'columns'))} {rate((r, 'columns, wilds'))}"
+            f" {us((r, 'worst'))}"
+        )
