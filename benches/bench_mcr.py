@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from mcr_peer import random_situation, situation_to_pymahjonggb  # noqa: E402
 
 import haidi  # noqa: E402
+
+from hands import all_cores  # noqa: E402
 
 MahjongGB = pytest.importorskip("MahjongGB")
 N = 2000
@@ -35,17 +36,6 @@ ARRAYS = {
     for k, v in COLUMNS.items()
 }
 TIMES: dict = {}
-
-
-@contextmanager
-def all_cores():
-    """Lets the batch calls use every core (the benchmarks otherwise run on one)."""
-    before = os.environ.get("HAIDI_PARALLELISM")
-    os.environ["HAIDI_PARALLELISM"] = "1"
-    try:
-        yield
-    finally:
-        os.environ["HAIDI_PARALLELISM"] = before if before is not None else "0"
 
 
 def _record(benchmark, name):

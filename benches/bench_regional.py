@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,8 @@ import situations  # noqa: E402
 from mcr_peer import random_situation  # noqa: E402
 
 import haidi  # noqa: E402
+
+from hands import all_cores  # noqa: E402
 
 N = 2000
 RULESETS = ("changsha", "hainan", "tangshan", "beijing", "longgang")
@@ -68,19 +69,16 @@ WORST: dict[str, list[dict[str, Any]]] = {
 
 def _valid(rules: str, wilds: bool, n: int = N, seed: int = 3) -> list[dict[str, Any]]:
     """``n`` random situations ``evaluate`` takes, with a wild kind or without."""
-    rng = random.Random(f"{seed}-{rules}-{wilds}")
     rs = haidi.ruleset(rules)
-    out: list[dict[str, Any]] = []
-    while len(out) < n:
-        s = situations.situation(rng, rules)
-        if ("wilds" in s) != wilds:
-            continue
+
+    def takes(s: dict[str, Any]) -> bool:
         try:
             rs.evaluate(**s)
         except haidi.HandError:
-            continue
-        out.append(s)
-    return out
+            return False
+        return ("wilds" in s) == wilds
+
+    return situations.accepted(random.Random(f"{seed}-{rules}-{wilds}"), rules, n, takes)
 
 
 #: Columns hold the situations this many times over: a batch of 20,000 rows, long
@@ -100,17 +98,6 @@ PLAIN = {r: _valid(r, wilds=False) for r in RULESETS}
 WILDS = {r: _valid(r, wilds=True) for r in WILD}
 #: Per situation, seconds: (ruleset, what) -> mean.
 TIMES: dict[tuple[str, str], float] = {}
-
-
-@contextmanager
-def all_cores():
-    """Lets the batch calls use every core (the benchmarks otherwise run on one)."""
-    before = os.environ.get("HAIDI_PARALLELISM")
-    os.environ["HAIDI_PARALLELISM"] = "1"
-    try:
-        yield
-    finally:
-        os.environ["HAIDI_PARALLELISM"] = before if before is not None else "0"
 
 
 def _per_call(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -> None:

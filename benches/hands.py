@@ -1,6 +1,9 @@
-"""Seeded hands shared by the benchmarks, in every form the libraries take."""
+"""Seeded hands shared by the benchmarks, in every form the libraries take, and the
+switch that lets a batch use every core."""
 
+import os
 import random
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -11,6 +14,17 @@ PYMAHJONGGB_CODES = (
     + ["F1", "F2", "F3", "F4", "J3", "J2", "J1"]
 )
 WALL = [t for t in range(34) for _ in range(4)]
+
+
+@contextmanager
+def all_cores():
+    """Lets the batch calls use every core (the benchmarks otherwise run on one)."""
+    before = os.environ.get("HAIDI_PARALLELISM")
+    os.environ["HAIDI_PARALLELISM"] = "1"
+    try:
+        yield
+    finally:
+        os.environ["HAIDI_PARALLELISM"] = before if before is not None else "0"
 
 
 def random_hands(n: int, size: int, seed: int = 0) -> list[list[int]]:

@@ -9,6 +9,7 @@ a situation is a dict of the ruleset's keys.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 SUITS = "mps"
@@ -207,3 +208,14 @@ def _drop_one(hand: str) -> str:
                 out.append(c)
             return "".join(out) + melds
     return hand
+
+
+def accepted(rng: random.Random, rules: str, n: int, takes: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """``n`` random situations of ``rules`` that ``takes`` accepts (for instance: the
+    ruleset scores it without an error, and it has wilds)."""
+    out: list[dict[str, Any]] = []
+    while len(out) < n:
+        s = situation(rng, rules)
+        if takes(s):
+            out.append(s)
+    return out

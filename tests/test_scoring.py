@@ -30,17 +30,17 @@ WINNING = {
 
 
 def random_situations(rules: str, n: int, seed: int = 5) -> list[dict]:
-    rng = random.Random(seed)
+    """``n`` random situations the ruleset scores."""
     rs = haidi.ruleset(rules)
-    out = []
-    while len(out) < n:
-        s = situations.situation(rng, rules)
+
+    def takes(s: dict) -> bool:
         try:
             rs.evaluate(**s)
         except haidi.HandError:
-            continue
-        out.append(s)
-    return out
+            return False
+        return True
+
+    return situations.accepted(random.Random(seed), rules, n, takes)
 
 
 # --- one result shape ------------------------------------------------------------------
