@@ -75,7 +75,7 @@ impl<'py> Column<'py> {
 }
 
 /// A chunk of rows read with the GIL and owned, so that it can be scored without it
-/// while the next chunk is read: the rows' values, `width` a row, their texts copied into
+/// while the next chunk is read: the rows' values, one a column, their texts copied into
 /// one buffer.
 struct Chunk {
     start: usize,
@@ -85,7 +85,7 @@ struct Chunk {
 
 enum Cell {
     /// Bytes `start..end` of the chunk's text.
-    Text(u32, u32),
+    Text(usize, usize),
     Value(Value<'static>),
 }
 
@@ -105,9 +105,9 @@ impl Chunk {
                         match value(&o) {
                             Value::None => Cell::Value(Value::None),
                             Value::Str(t) => {
-                                let at = c.text.len() as u32;
+                                let at = c.text.len();
                                 c.text.push_str(t);
-                                Cell::Text(at, c.text.len() as u32)
+                                Cell::Text(at, c.text.len())
                             }
                             v => Cell::Value(v.into_owned()),
                         }
@@ -138,7 +138,7 @@ impl Chunk {
             let mut reader = Reader::default();
             for (key, cell) in keys.iter().zip(row.iter_mut()) {
                 let v = match std::mem::replace(cell, Cell::Value(Value::None)) {
-                    Cell::Text(a, b) => Value::Str(&text[a as usize..b as usize]),
+                    Cell::Text(a, b) => Value::Str(&text[a..b]),
                     Cell::Value(v) => v,
                 };
                 reader.set_key(key, v)?;
