@@ -74,10 +74,15 @@ impl Arrangement {
     }
 }
 
+/// Which arrangements a search keeps.
+type Keep<'a> = &'a dyn Fn(&[Group]) -> bool;
+
 struct Search<'a> {
     caps: &'a Counts,
     pair_ok: u64,
     limit: usize,
+    /// Arrangements kept (all when None), before the limit counts them.
+    accept: Option<Keep<'a>>,
     out: BTreeSet<Vec<Group>>,
 }
 
@@ -249,6 +254,9 @@ impl Search<'_> {
     }
 
     fn emit(&mut self, acc: &[Group]) {
+        if self.accept.is_some_and(|keep| !keep(acc)) {
+            return;
+        }
         let mut groups = acc.to_vec();
         groups.sort();
         self.out.insert(groups);
@@ -437,24 +445,25 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
         let narrow = forms.pair_kinds != ALL_KINDS;
         let relaxed = narrow && (forms.all_pungs_any_pair || forms.one_suit_any_pair);
         let pair_ok = if relaxed { ALL_KINDS } else { forms.pair_kinds };
-        let mut s = Search { caps: &view.caps, pair_ok, limit, out: BTreeSet::new() };
+        // Where the pair may be any kind in some hands (碰碰胡, 清一色 under a 2-5-8 pair),
+        // the other hands' arrangements are left out as they are found, so that the
+        // limit counts only the arrangements kept.
+        let exception = |groups: &[Group]| -> bool {
+            let pair = groups.iter().find(|g| g.kind == GroupKind::Pair).map(|g| g.tiles[0]).unwrap_or(0);
+            if forms.pair_kinds >> pair & 1 == 1 {
+                return true;
+            }
+            let no_chows = !shape.chows && groups.iter().all(|g| g.kind != GroupKind::Chow);
+            let suits = groups.iter().fold(shape.suits, |m, g| m | 1 << tiles::suit(g.tiles[0]));
+            (forms.all_pungs_any_pair && no_chows)
+                || (forms.one_suit_any_pair && suits.count_ones() == 1 && suits & 8 == 0)
+        };
+        let accept: Option<Keep<'_>> = if relaxed { Some(&exception) } else { None };
+        let mut s = Search { caps: &view.caps, pair_ok, limit, accept, out: BTreeSet::new() };
         let mut r = view.counts;
         let mut stand = [0u8; KINDS];
         s.standard(&mut r, view.wilds, &mut stand, melds_left, 1, &mut Vec::new());
-        let mut set = s.out;
-        if relaxed {
-            set.retain(|groups| {
-                let pair = groups.iter().find(|g| g.kind == GroupKind::Pair).map(|g| g.tiles[0]).unwrap_or(0);
-                if forms.pair_kinds >> pair & 1 == 1 {
-                    return true;
-                }
-                let no_chows = !shape.chows && groups.iter().all(|g| g.kind != GroupKind::Chow);
-                let suits = groups.iter().fold(shape.suits, |m, g| m | 1 << tiles::suit(g.tiles[0]));
-                (forms.all_pungs_any_pair && no_chows)
-                    || (forms.one_suit_any_pair && suits.count_ones() == 1 && suits & 8 == 0)
-            });
-        }
-        push(Form::Standard, set, &mut result);
+        push(Form::Standard, s.out, &mut result);
     }
     let concealed = shape.count == 0;
     if concealed && forms.seven_pairs && forms.fits(Form::SevenPairs) {
@@ -527,7 +536,7 @@ fn knitted_straight(view: &View, mask: u64, pair_ok: u64, melds: usize, limit: u
         if !ok || need > view.wilds {
             continue;
         }
-        let mut s = Search { caps: &caps, pair_ok, limit, out: BTreeSet::new() };
+        let mut s = Search { caps: &caps, pair_ok, limit, accept: None, out: BTreeSet::new() };
         s.standard(&mut r, view.wilds - need, &mut [0u8; KINDS], melds, 1, &mut Vec::new());
         let straight = Group::new(GroupKind::KnittedStraight, kinds.iter().map(|&t| t as Tile).collect(), wild_mask);
         for mut groups in s.out {

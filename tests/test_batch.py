@@ -59,7 +59,7 @@ def test_declared_melds_and_wilds():
     c = rows("1m234p567p789p")
     assert np.flatnonzero(mcr.waits_batch(c, melds=[1])[0]).tolist() == [0]
     assert mcr.shanten_batch(rows("123456789m11p2z7z"), wilds="7z").tolist() == [0]
-    with pytest.raises(HandError, match="one non-negative integer per row"):
+    with pytest.raises(HandError, match="one integer per row"):
         mcr.shanten_batch(c, melds=[1, 2])
 
 
@@ -72,3 +72,13 @@ def test_parallel_and_serial_agree(monkeypatch):
     parallel = mcr.shanten_batch(c)
     monkeypatch.setenv("HAIDI_PARALLELISM", "0")
     assert (mcr.shanten_batch(c) == parallel).all()
+
+
+@pytest.mark.parametrize("melds", [256, -1, 6])
+def test_declared_meld_counts_out_of_range_are_refused(melds):
+    # 256 wrapped to 0 in a byte: a hand of 14 tiles "with 256 melds" was a win.
+    mcr = haidi.ruleset("mcr")
+    counts = np.zeros((2, 34), dtype=np.uint8)
+    counts[:, :5] = [3, 3, 3, 3, 2]
+    with pytest.raises(haidi.HandError, match=f"row 1: {melds} declared melds"):
+        mcr.win_batch(counts, melds=np.array([0, melds]))

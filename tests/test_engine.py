@@ -108,3 +108,41 @@ def test_decompose_lists_every_reading():
     w = mcr.decompose("123456789m11p22z7z", wilds="7z")
     assert all(sum(len(g["wilds"]) for g in a["groups"]) == 1 for a in w)
     assert len(mcr.decompose("123456789m1p5555z", wilds="5z", limit=5)) == 5
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda m: m.waits("123m456p789s1122z", extra_wilds=256), "extra_wilds must be an int from 0 to 17, not 256"),
+        (lambda m: m.waits("123m456p789s1122z", extra_wilds=-1), "extra_wilds must be an int from 0 to 17, not -1"),
+        (lambda m: m.waits("123m456p789s1122z", extra_wilds=True), "extra_wilds must be an int .* not True"),
+        (lambda m: m.shanten("123m456p789s1122z", extra_wilds=1.0), "extra_wilds must be an int .* not 1.0"),
+        (lambda m: m.decompose("111222333m456p77z", limit=-1), "limit must be an int from 0 to"),
+        (lambda m: m.decompose("111222333m456p77z", limit="2"), "limit must be an int .* not '2'"),
+        (lambda m: m.waits("123m456p789s1122z", wilds=5), 'wilds must be tile kinds such as "5z"'),
+        (lambda m: m.waits("123m456p789s1122z", wilds=[5]), 'wilds must be tile kinds such as "5z"'),
+        (lambda m: m.waits("123m456p789s1122z\ud800"), "the hand is not valid text"),
+        (lambda m: m.waits("123m456p789s1122z", wilds="5z\ud800"), "the wilds is not valid text"),
+        (lambda m: m.evaluate(hand="123m456p789s1122z\ud800", win="2z"), "the hand is not valid text"),
+    ],
+)
+def test_bad_arguments_are_hand_errors_naming_them(call, message):
+    # Each of these raised OverflowError, TypeError or UnicodeEncodeError.
+    with pytest.raises(HandError, match=message):
+        call(haidi.ruleset("mcr"))
+
+
+def test_counts_in_range_are_taken():
+    m = haidi.ruleset("mcr")
+    assert m.waits("123m456p789s112z", extra_wilds=1) == ["1z", "2z"]
+    assert len(m.decompose("111222333m456p77z", limit=1)) == 1
+    assert len(m.decompose("111222333m456p77z", limit=None)) == 2
+
+
+def test_decompose_limits_count_only_the_arrangements_kept():
+    # Under Changsha's 2-5-8 pair the 7p pair is kept only as 清一色; the filter ran after
+    # the limit, so limit=1 listed nothing though the hand is a win.
+    cs = haidi.ruleset("changsha")
+    assert cs.is_win("222m44455566677p")
+    one = cs.decompose("222m44455566677p", limit=1)
+    assert len(one) == 1 and one[0] in cs.decompose("222m44455566677p", limit=None)

@@ -90,13 +90,13 @@ class Engine:
     @property
     def tiles(self) -> list[str]: ...
     def shanten(
-        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int = 0
+        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int | None = None
     ) -> int: ...
     def waits(
-        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int = 0
+        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int | None = None
     ) -> list[str]: ...
     def is_win(
-        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int = 0
+        self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int | None = None
     ) -> bool: ...
     def decompose(
         self,
@@ -104,7 +104,7 @@ class Engine:
         wilds: _Wilds = None,
         *,
         format: str = "compact",
-        extra_wilds: int = 0,
+        extra_wilds: int | None = None,
         limit: int | None = None,
     ) -> list[dict[str, Any]]: ...
     def win_batch(

@@ -242,6 +242,10 @@ def _columns(cols: Any) -> dict[str, Any]:
     return {k: v.to_numpy() if hasattr(v, "to_numpy") else v for k, v in cols.items()}
 
 
+#: The most melds a hand declares (a 16-tile hand's five).
+MAX_MELDS = 5
+
+
 def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
     """Checks and converts tile counts to a contiguous uint8 n x 34 array."""
     a = np.asarray(counts)
@@ -260,8 +264,12 @@ def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8]
     m = None
     if melds is not None:
         mm = np.asarray(melds)
-        if mm.shape != (c.shape[0],) or not np.issubdtype(mm.dtype, np.integer) or (mm < 0).any():
-            raise HandError("melds must be one non-negative integer per row")
+        if mm.shape != (c.shape[0],) or not np.issubdtype(mm.dtype, np.integer):
+            raise HandError("melds must be one integer per row")
+        bad = np.argwhere((mm < 0) | (mm > MAX_MELDS))
+        if len(bad):
+            row = int(bad[0][0])
+            raise HandError(f"row {row}: {mm[row]} declared melds (0 to {MAX_MELDS} allowed)")
         m = np.ascontiguousarray(mm, dtype=np.uint8)
     return c, m
 

@@ -9,6 +9,29 @@ use crate::hand::Hand;
 use crate::notation::{self, Format};
 use crate::tiles::{self, Tile};
 
+/// The text of a str; one that cannot be UTF-8 (a lone surrogate) is a `HandError`
+/// naming `what`.
+pub fn text<'a>(s: &'a Bound<'_, PyString>, what: &str) -> PyResult<&'a str> {
+    s.to_str().map_err(|_| hand_error(s.py(), format!("{what} is not valid text (it holds a lone surrogate)")))
+}
+
+/// A count given as an int (not a bool) from 0 to `max`, or a `HandError` naming it.
+pub fn count(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
+    let py = obj.py();
+    let bad = || {
+        let shown = obj.repr().map(|r| r.to_string()).unwrap_or_default();
+        let shown: String = shown.chars().take(40).collect();
+        hand_error(py, format!("{what} must be an int from 0 to {max}, not {shown}"))
+    };
+    if obj.cast::<pyo3::types::PyBool>().is_ok() || obj.cast::<pyo3::types::PyInt>().is_err() {
+        return Err(bad());
+    }
+    match obj.extract::<i64>() {
+        Ok(n) if (0..=max as i64).contains(&n) => Ok(n as u64),
+        _ => Err(bad()),
+    }
+}
+
 pub fn format(py: Python<'_>, name: &str) -> PyResult<Format> {
     match name {
         "compact" => Ok(Format::Compact),
@@ -24,7 +47,7 @@ pub fn hand(obj: &Bound<'_, PyAny>, fmt: &str) -> PyResult<Hand> {
         return Ok(h.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = s.to_str()?;
+        let text = text(s, "the hand")?;
         let parsed = notation::parse(text, format(py, fmt)?).py_err(py)?;
         if parsed.rest.is_some() {
             return Err(hand_error(py, format!("{text:?}: the part after '|' is a situation, not a hand")));
@@ -61,14 +84,14 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         Ok(())
     };
     if let Ok(s) = obj.cast::<PyString>() {
-        add_text(s.to_str()?)?;
+        add_text(text(s, "the wilds")?)?;
         return Ok(mask);
     }
-    for item in obj.try_iter()? {
+    let not_kinds = || hand_error(py, "wilds must be tile kinds such as \"5z\": a str, or a list of them");
+    for item in obj.try_iter().map_err(|_| not_kinds())? {
         let item = item?;
-        let s =
-            item.cast::<PyString>().map_err(|_| hand_error(py, "tile kinds must be given as names such as \"5z\""))?;
-        add_text(s.to_str()?)?;
+        let s = item.cast::<PyString>().map_err(|_| not_kinds())?;
+        add_text(text(s, "the wilds")?)?;
     }
     Ok(mask)
 }

@@ -18,7 +18,15 @@ pub struct PyEngine {
     inner: Engine,
 }
 
-fn wilds(obj: Option<&Bound<'_, PyAny>>, extra: u8) -> PyResult<Wilds> {
+/// At most this many extra wilds (seat flowers playing as wilds): a 16-tile hand and
+/// its winning tile.
+const MAX_EXTRA_WILDS: u64 = 17;
+
+fn wilds(obj: Option<&Bound<'_, PyAny>>, extra: Option<&Bound<'_, PyAny>>) -> PyResult<Wilds> {
+    let extra = match extra {
+        Some(e) if !e.is_none() => convert::count(e, "extra_wilds", MAX_EXTRA_WILDS)? as u8,
+        _ => 0,
+    };
     Ok(Wilds { kinds: kinds_mask(obj)?, extra })
 }
 
@@ -97,13 +105,13 @@ impl PyEngine {
     }
 
     /// Shanten (向听): -1 complete, 0 ready, n tiles from ready.
-    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
+    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = None))]
     fn shanten(
         &self,
         hand: &Bound<'_, PyAny>,
         wilds: Option<&Bound<'_, PyAny>>,
         format: &str,
-        extra_wilds: u8,
+        extra_wilds: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<i8> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
@@ -112,13 +120,13 @@ impl PyEngine {
     }
 
     /// The tile kinds that complete a hand one tile short.
-    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
+    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = None))]
     fn waits(
         &self,
         hand: &Bound<'_, PyAny>,
         wilds: Option<&Bound<'_, PyAny>>,
         format: &str,
-        extra_wilds: u8,
+        extra_wilds: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
@@ -128,13 +136,13 @@ impl PyEngine {
     }
 
     /// Whether a hand of 14/17 tiles is complete.
-    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0))]
+    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = None))]
     fn is_win(
         &self,
         hand: &Bound<'_, PyAny>,
         wilds: Option<&Bound<'_, PyAny>>,
         format: &str,
-        extra_wilds: u8,
+        extra_wilds: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
@@ -143,19 +151,23 @@ impl PyEngine {
     }
 
     /// Every distinct arrangement of a complete hand, as dicts.
-    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = 0, limit = None))]
+    #[pyo3(signature = (hand, wilds = None, *, format = "compact", extra_wilds = None, limit = None))]
     fn decompose<'py>(
         &self,
         hand: &Bound<'py, PyAny>,
         wilds: Option<&Bound<'py, PyAny>>,
         format: &str,
-        extra_wilds: u8,
-        limit: Option<usize>,
+        extra_wilds: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;
-        let arrs = py.detach(|| self.inner.decompose(&h, w, limit.unwrap_or(usize::MAX))).py_err(py)?;
+        let limit = match limit {
+            Some(l) if !l.is_none() => convert::count(l, "limit", u32::MAX as u64)? as usize,
+            _ => usize::MAX,
+        };
+        let arrs = py.detach(|| self.inner.decompose(&h, w, limit)).py_err(py)?;
         let items = arrs.iter().map(|a| arrangement_dict(py, a)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }

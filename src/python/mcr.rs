@@ -225,7 +225,7 @@ struct Read<'py> {
 impl Read<'_> {
     fn text(&self) -> PyResult<TextSituation<'_>> {
         Ok(TextSituation {
-            hand: self.hand.to_str()?,
+            hand: convert::text(&self.hand, "the hand")?,
             win: self.win.as_ref().map(|w| w.to_str()).transpose()?,
             format: self.format,
             situation: self.situation,
@@ -285,7 +285,7 @@ fn situation_key(py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
     if let Some(i) = interned.iter().position(|k| key.is(k)) {
         return Ok(KEYS[i].1);
     }
-    let text = key.to_str()?;
+    let text = convert::text(key, "a situation key")?;
     match KEYS.iter().find(|(k, _)| *k == text) {
         Some(&(_, k)) => Ok(k),
         None => Err(hand_error(
@@ -336,7 +336,7 @@ impl<'py, 'o> Reader<'py, 'o> {
             }
             Key::Format => {
                 let f = v.cast::<PyString>().map_err(|_| hand_error(py, "format must be 'compact' or 'comh'"))?;
-                self.format = fmt(py, f.to_str()?)?
+                self.format = fmt(py, convert::text(f, "format")?)?
             }
             Key::SelfDrawn => s.self_drawn = flag(&v)?,
             Key::LastOfKind => s.last_of_kind = flag(&v)?,
@@ -427,7 +427,7 @@ fn short(v: &Bound<'_, PyAny>) -> String {
 fn wind_value(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u8> {
     let bad = || hand_error(py, format!("{name} must be a wind E, S, W or N (or 0-3), not {}", short(v)));
     if let Ok(text) = v.cast::<PyString>() {
-        return wind(text.to_str()?).map_err(|_| bad());
+        return wind(convert::text(text, name)?).map_err(|_| bad());
     }
     if v.is_instance_of::<pyo3::types::PyBool>() {
         return Err(bad());
@@ -449,7 +449,7 @@ fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
         return u8::try_from(n).ok().filter(|&n| n <= 8).ok_or_else(bad);
     }
     if let Ok(text) = v.cast::<PyString>() {
-        let h = crate::notation::parse(text.to_str()?, Format::Compact).py_err(py)?.hand;
+        let h = crate::notation::parse(convert::text(text, "the wilds")?, Format::Compact).py_err(py)?.hand;
         if h.concealed_len() == 0 && h.melds.is_empty() {
             return Ok(h.flowers.count_ones() as u8);
         }
@@ -631,9 +631,9 @@ fn copy_texts(read: &[Read<'_>], format: Format) -> PyResult<Texts> {
         text.len() - s.len()..text.len()
     };
     for r in read {
-        let hand = add(r.hand.to_str()?);
+        let hand = add(convert::text(&r.hand, "the hand")?);
         let win = match &r.win {
-            Some(w) => Some(add(w.to_str()?)),
+            Some(w) => Some(add(convert::text(w, "win")?)),
             None => None,
         };
         rows.push(Row { hand, win, situation: r.situation, format: Some(r.format), options: r.options });
