@@ -421,3 +421,14 @@ def test_options_in_every_way() -> None:
     assert RS.evaluate_many([{**hand, "options": {"concealed_and_melded_kong": True}}])[0]["total"] == mingangang
     cols = {k: [v] for k, v in hand.items()}
     assert RS.evaluate_many(cols, options={"concealed_and_melded_kong": True})["total"].tolist() == [mingangang]
+
+
+@pytest.mark.parametrize(
+    "flowers, message", [("aa", "the flower a is given twice"), ("a" * 264, "given twice"), ("9", "at most 8")]
+)
+def test_comh_flowers_are_each_once(flowers, message):
+    # 264 letters counted 8 in a byte, and eight copies of one letter made eight flowers.
+    with pytest.raises(haidi.HandError, match=message):
+        haidi.ruleset("mcr").evaluate(hand=f"[EEE,2][SSSS,1]WWWNN55pN|EE1000|{flowers}", format="comh")
+    r = haidi.ruleset("mcr").evaluate(hand="[EEE,2][SSSS,1]WWWNN55pN|EE1000|adh", format="comh")
+    assert next(f["count"] for f in r["fans"] if f["name"] == "花牌") == 3

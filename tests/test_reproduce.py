@@ -250,9 +250,10 @@ def test_other_sizes_show_published_values_where_the_text_has_them():
     assert rows["waits13_any_1"]["published"] is None and rows["waits13_any_1"]["match"] is None
 
 
-@pytest.mark.parametrize("tiles", [0, -1, 15, 17, 40])
+@pytest.mark.parametrize("tiles", [0, -1, 15, 17, 40, 10**20, True, 7.0, "7"])
 def test_bad_sizes_are_hand_errors(tiles):
-    with pytest.raises(HandError):
+    # 10**20 raised OverflowError, past the int the binding read.
+    with pytest.raises(HandError, match="a hand size"):
         reproduce.figures(tiles=tiles)
 
 
@@ -283,6 +284,8 @@ def test_cli_other_sizes(haidi_cli):
 def test_cli_bad_size_exits_2(haidi_cli):
     code, _, err = haidi_cli("reproduce", "--tiles", "15")
     assert code == 2 and "eight pairs" in err
+    code, _, err = haidi_cli("reproduce", "--tiles", "99999999999999999999")
+    assert code == 2 and "not 99999999999999999999" in err and "Traceback" not in err
 
 
 def test_cli_plot(haidi_cli, tmp_path):

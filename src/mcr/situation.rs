@@ -124,14 +124,27 @@ pub fn apply_comh(rest: &str, s: &mut Situation) -> Result<()> {
     s.robbing_kong = kong && !s.self_drawn;
     if let Some(f) = parts.next() {
         let f = f.trim();
+        let shown: String = f.chars().take(20).collect();
         s.flowers = if f.is_empty() {
             0
         } else if let Ok(n) = f.parse::<u8>() {
+            if n > 8 {
+                return Err(HandError::invalid(format!("flowers {shown:?}: at most 8")));
+            }
             n
         } else if f.chars().all(|c| ('a'..='h').contains(&c)) {
-            f.chars().count() as u8
+            // Each letter a flower, each flower in the set once.
+            let mut held = 0u8;
+            for c in f.chars() {
+                let bit = 1u8 << (c as u8 - b'a');
+                if held & bit != 0 {
+                    return Err(HandError::invalid(format!("flowers {shown:?}: the flower {c} is given twice")));
+                }
+                held |= bit;
+            }
+            held.count_ones() as u8
         } else {
-            return Err(HandError::invalid(format!("flowers {f:?}: a digit or letters a-h")));
+            return Err(HandError::invalid(format!("flowers {shown:?}: a digit or letters a-h")));
         };
     }
     if parts.next().is_some() {
@@ -177,6 +190,12 @@ mod tests {
         assert!(s.self_drawn && s.wall_last && s.kong_replacement && !s.robbing_kong);
         assert!(apply_comh("EE10", &mut s).is_err());
         assert!(apply_comh("EE0000|xyz", &mut s).is_err());
+        // Flower letters name flowers, each once; a count is at most 8.
+        apply_comh("EE0000|adh", &mut s).unwrap();
+        assert_eq!(s.flowers, 3);
+        assert!(apply_comh("EE0000|aa", &mut s).is_err());
+        assert!(apply_comh(&format!("EE0000|{}", "a".repeat(264)), &mut s).is_err());
+        assert!(apply_comh("EE0000|9", &mut s).is_err());
     }
 
     #[test]

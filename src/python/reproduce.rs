@@ -50,9 +50,18 @@ fn table_dict<'py>(py: Python<'py>, t: &Table, labels: bool) -> PyResult<Bound<'
     Ok(d)
 }
 
-fn size(py: Python<'_>, tiles: i64, set: TileSet) -> PyResult<usize> {
-    let n = usize::try_from(tiles).map_err(|_| hand_error(py, format!("a hand size must be positive, not {tiles}")))?;
-    reproduce::check_size(n, set).py_err(py)?;
+fn size(py: Python<'_>, tiles: &Bound<'_, PyAny>, set: TileSet) -> PyResult<usize> {
+    let shown: String = tiles.repr().map(|r| r.to_string()).unwrap_or_default().chars().take(40).collect();
+    let int = tiles.cast::<pyo3::types::PyInt>().is_ok() && tiles.cast::<pyo3::types::PyBool>().is_err();
+    if !int {
+        return Err(hand_error(py, format!("a hand size must be an int, not {shown}")));
+    }
+    if !tiles.gt(0)? {
+        return Err(hand_error(py, format!("a hand size must be positive, not {shown}")));
+    }
+    // An int past a machine word is as much too large as the word's largest.
+    let n = tiles.extract::<usize>().unwrap_or(usize::MAX);
+    reproduce::check_size(n, set).map_err(|e| hand_error(py, e.to_string().replace(&n.to_string(), &shown)))?;
     Ok(n)
 }
 
@@ -60,7 +69,7 @@ fn size(py: Python<'_>, tiles: i64, set: TileSet) -> PyResult<usize> {
 /// the 含杠 hands, over one suit or (`honours`) the seven honours.
 #[pyfunction]
 #[pyo3(signature = (tiles, honours = false))]
-pub fn reproduce_table(py: Python<'_>, tiles: i64, honours: bool) -> PyResult<Bound<'_, PyDict>> {
+pub fn reproduce_table<'py>(py: Python<'py>, tiles: &Bound<'py, PyAny>, honours: bool) -> PyResult<Bound<'py, PyDict>> {
     let set = tile_set(honours);
     let n = size(py, tiles, set)?;
     let t = py.detach(|| reproduce::table(n, set)).py_err(py)?;
