@@ -35,17 +35,45 @@ pub struct HandError {
     pub kind: ErrorKind,
     /// Character index into `input` where the problem is, when it has a place.
     pub position: Option<usize>,
-    /// The text that was being read, when the error came from text.
+    /// The text that was being read, when the error came from text: the whole text when
+    /// it is at most [`QUOTED`] characters, else the characters around `position`.
     pub input: Option<String>,
+    /// Where `input` starts in the text (a character index), and the text's length in
+    /// characters, when `input` is a part of a longer text.
+    pub excerpt: Option<(usize, usize)>,
+}
+
+/// The longest text an error keeps whole; of a longer one it keeps [`QUOTED`] characters
+/// around the place at fault, so that a huge input never makes a huge message.
+pub const QUOTED: usize = 80;
+
+/// Text as an error message quotes it: whole when short, else its first characters and
+/// its length.
+pub fn quote(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= QUOTED {
+        format!("{text:?}")
+    } else {
+        let head: String = text.chars().take(QUOTED / 2).collect();
+        format!("{head:?}... ({n} characters)")
+    }
 }
 
 impl HandError {
     pub fn new(kind: ErrorKind) -> Self {
-        HandError { kind, position: None, input: None }
+        HandError { kind, position: None, input: None, excerpt: None }
     }
 
+    /// An error at character `position` of `input`.
     pub fn at(kind: ErrorKind, position: usize, input: &str) -> Self {
-        HandError { kind, position: Some(position), input: Some(input.to_string()) }
+        // Count only as far as needed: a text is long once it passes QUOTED characters.
+        if input.chars().nth(QUOTED).is_none() {
+            return HandError { kind, position: Some(position), input: Some(input.to_string()), excerpt: None };
+        }
+        let start = position.saturating_sub(QUOTED / 2);
+        let part: String = input.chars().skip(start).take(QUOTED).collect();
+        let len = input.chars().count();
+        HandError { kind, position: Some(position), input: Some(part), excerpt: Some((start, len)) }
     }
 
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -81,8 +109,12 @@ impl fmt::Display for HandError {
         if let Some(p) = self.position {
             write!(f, " at position {p}")?;
         }
-        if let Some(s) = &self.input {
-            write!(f, " in {s:?}")?;
+        match (&self.input, self.excerpt) {
+            (Some(s), None) => write!(f, " in {s:?}")?,
+            (Some(s), Some((start, len))) => {
+                write!(f, " in {s:?} (characters {start} to {} of {len})", start + s.chars().count())?
+            }
+            _ => {}
         }
         Ok(())
     }

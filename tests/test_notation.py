@@ -140,3 +140,18 @@ def test_any_text_parses_or_raises_hand_error(text, fmt):
             call(hand)
         except HandError:
             pass
+
+
+def test_errors_on_huge_texts_quote_a_window():
+    # The message and .text held the whole input: a 100 MB hand made a 100 MB message.
+    big = "1m" * 500_000 + "x"
+    with pytest.raises(haidi.HandError) as e:
+        haidi.Hand(big)
+    err = e.value
+    assert len(str(err)) < 300 and len(err.text) == 80
+    assert big[err.text_start : err.text_start + 80] == err.text
+    assert err.text_start <= err.position < err.text_start + 80
+    assert "of 1000001)" in str(err)
+    with pytest.raises(haidi.HandError) as e:
+        haidi.Hand("123m4x")
+    assert (e.value.text, e.value.text_start, e.value.position) == ("123m4x", 0, 5)

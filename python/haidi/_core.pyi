@@ -28,10 +28,13 @@ _Wilds: TypeAlias = str | Iterable[str] | None
 _HandLike: TypeAlias = Hand | str
 
 class HandError(ValueError):
-    """A hand or its text is invalid."""
+    """A hand or its text is invalid. ``position`` is the character index of the problem
+    in the text read; ``text`` is that text, or past 80 characters the 80 around the
+    problem, starting at character ``text_start``."""
 
     position: int | None
     text: str | None
+    text_start: int
 
 @final
 class Meld:

@@ -111,7 +111,8 @@ pub fn apply_comh(rest: &str, s: &mut Situation) -> Result<()> {
     let flags: Vec<char> = parts.next().unwrap_or("").trim().chars().collect();
     if flags.len() != 6 || !flags[2..].iter().all(|c| matches!(c, '0' | '1')) {
         return Err(HandError::invalid(format!(
-            "situation {rest:?}: expected two winds and four 0/1 flags, e.g. EE1000"
+            "situation {}: expected two winds and four 0/1 flags, e.g. EE1000",
+            crate::error::quote(rest)
         )));
     }
     s.round_wind = wind(&flags[0].to_string())?;
@@ -148,7 +149,7 @@ pub fn apply_comh(rest: &str, s: &mut Situation) -> Result<()> {
         };
     }
     if parts.next().is_some() {
-        return Err(HandError::invalid(format!("situation {rest:?}: too many '|' parts")));
+        return Err(HandError::invalid(format!("situation {}: too many '|' parts", crate::error::quote(rest))));
     }
     Ok(())
 }

@@ -50,7 +50,10 @@ pub fn hand(obj: &Bound<'_, PyAny>, fmt: &str) -> PyResult<Hand> {
         let text = text(s, "the hand")?;
         let parsed = notation::parse(text, format(py, fmt)?).py_err(py)?;
         if parsed.rest.is_some() {
-            return Err(hand_error(py, format!("{text:?}: the part after '|' is a situation, not a hand")));
+            return Err(hand_error(
+                py,
+                format!("{}: the part after '|' is a situation, not a hand", crate::error::quote(text)),
+            ));
         }
         return Ok(parsed.hand);
     }
@@ -74,7 +77,7 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         let parsed = notation::parse(text, Format::Compact).py_err(py)?;
         let h = parsed.hand;
         if !h.melds.is_empty() || h.flowers != 0 {
-            return Err(hand_error(py, format!("{text:?}: name tile kinds such as \"5z\"")));
+            return Err(hand_error(py, format!("{}: name tile kinds such as \"5z\"", crate::error::quote(text))));
         }
         for t in 0..tiles::KINDS {
             if h.concealed[t] > 0 {

@@ -10,7 +10,8 @@ pyo3::create_exception!(
     HandError,
     PyValueError,
     "A hand or its text is invalid. `position` is the character index of the problem \
-     in `text`, when it has one."
+     in the text read, when it has one; `text` is that text, or past 80 characters the 80 \
+     around the problem, starting at character `text_start` of it."
 );
 
 /// Turns a core error into `haidi.HandError` with `text` and `position` attributes.
@@ -20,6 +21,7 @@ pub fn to_py(py: Python<'_>, e: CoreError) -> PyErr {
     // Setting attributes on a fresh exception instance cannot fail in practice; if it
     // did, the message still carries the same facts.
     let _ = value.setattr("position", e.position);
+    let _ = value.setattr("text_start", e.excerpt.map_or(0, |(start, _)| start));
     let _ = value.setattr("text", e.input);
     err
 }
