@@ -106,3 +106,32 @@ def test_version_and_module_entry():
         [sys.executable, "-m", "haidi", "waits", "1112345678999m", "--json"], capture_output=True, text=True
     )
     assert json.loads(r.stdout)["waits"][0] == "1m"
+
+
+def test_jsonl_answers_deep_and_long_lines_and_goes_on(haidi_cli):
+    # A line nested 1,000 deep raised RecursionError and ended the run; a long line was
+    # read whole.
+    from haidi.cli import MAX_DEPTH, MAX_LINE
+
+    good = '{"hand": "123m456p789s1122z", "win": "2z"}'
+    lines = [
+        good,
+        '{"hand": "123m", "x": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"hand": "123m", "x": ' + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "}",
+        '{"hand": "' + "1" * MAX_LINE + 'm"}',
+        good,
+    ]
+    code, out, _ = haidi_cli("eval", "--rules", "mcr", "--jsonl", stdin="\n".join(lines) + "\n")
+    results = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(results) == 5
+    assert results[0]["win"] and results[4] == results[0]
+    assert [r.get("error") for r in results[1:4]] == [
+        f"a line is nested more than {MAX_DEPTH} deep",
+        f"a line is nested more than {MAX_DEPTH} deep",
+        f"a line is longer than {MAX_LINE:,} characters",
+    ]
+
+
+def test_set_values_nested_too_deep_exit_2(haidi_cli):
+    code, _, err = haidi_cli("eval", "123m456p789s1122z", "--win", "2z", "--set", "x=" + "[" * 5000 + "]" * 5000)
+    assert code == 2 and "nested more than" in err and "Traceback" not in err

@@ -133,12 +133,15 @@ def _eval(args: argparse.Namespace) -> int:
         if args.hand:
             print("haidi: error: --jsonl reads situations from stdin; give no HAND", file=sys.stderr)
             return EXIT_BAD_INPUT
-        for line in sys.stdin:
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
+        for line in _lines(sys.stdin):
+            if line is not None:
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
             try:
-                sit = json.loads(line)
+                if line is None:
+                    raise HandError(f"a line is longer than {MAX_LINE:,} characters")
+                sit = _json(line, "a line")
                 if not isinstance(sit, dict):
                     raise ValueError("a situation must be a JSON object")
                 sit.setdefault("format", args.format)
@@ -171,13 +174,56 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The longest line ``--jsonl`` reads (characters), and the deepest nesting of a JSON
+#: value it takes (a situation is two levels deep at most: a list of wilds in an object).
+MAX_LINE = 1 << 20
+MAX_DEPTH = 16
+
+
+def _lines(stream: Any) -> Iterator[str | None]:
+    """The lines of ``stream``, each read to at most ``MAX_LINE`` characters: a longer line
+    is skipped to its end and given as None, so that no line can fill the memory."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while True:
+                rest = stream.readline(MAX_LINE)
+                if not rest or rest.endswith("\n"):
+                    break
+            yield None
+            continue
+        yield line
+
+
+def _depth(v: Any) -> int:
+    if isinstance(v, dict):
+        return 1 + max(map(_depth, v.values()), default=0)
+    if isinstance(v, list):
+        return 1 + max(map(_depth, v), default=0)
+    return 0
+
+
+def _json(text: str, what: str) -> Any:
+    """``text`` read as JSON, nested at most ``MAX_DEPTH`` deep."""
+    try:
+        v = json.loads(text)
+        deep = _depth(v) > MAX_DEPTH
+    except RecursionError:
+        deep = True
+    if deep:
+        raise HandError(f"{what} is nested more than {MAX_DEPTH} deep")
+    return v
+
+
 def _key_value(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` with VALUE read as JSON when it is JSON (numbers, true, lists ...)."""
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise HandError(f"--set takes KEY=VALUE, not {text!r}")
+        raise HandError(f"--set takes KEY=VALUE, not {text[:40]!r}")
     try:
-        return key, json.loads(value)
+        return key, _json(value, f"--set {key[:40]}")
     except json.JSONDecodeError:
         return key, value
 
@@ -220,7 +266,12 @@ def _add_eval(sub: Any) -> None:
     sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
     _add_format(sp)
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
-    sp.add_argument("--jsonl", action="store_true", help="read JSON situations from stdin, one a line")
+    sp.add_argument(
+        "--jsonl",
+        action="store_true",
+        help=f"read JSON situations from stdin, one a line (at most {MAX_LINE:,} characters, "
+        f"nested at most {MAX_DEPTH} deep)",
+    )
     sp.add_argument("--explain", action="store_true", help="list the fans not counted and why")
     sp.add_argument(
         "--mingangang",
