@@ -146,3 +146,13 @@ def test_decompose_limits_count_only_the_arrangements_kept():
     assert cs.is_win("222m44455566677p")
     one = cs.decompose("222m44455566677p", limit=1)
     assert len(one) == 1 and one[0] in cs.decompose("222m44455566677p", limit=None)
+
+
+def test_listing_every_arrangement_is_bounded():
+    # decompose("", extra_wilds=14, limit=None) grew until the process aborted.
+    m = haidi.ruleset("mcr")
+    with pytest.raises(HandError, match="more than 20000 arrangements; give a limit"):
+        m.decompose("", extra_wilds=14, limit=None)
+    with pytest.raises(HandError, match="limit must be an int from 0 to 20000"):
+        m.decompose("", extra_wilds=14, limit=20_001)
+    assert len(m.decompose("1234m", extra_wilds=10, limit=50)) == 50

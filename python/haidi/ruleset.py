@@ -201,7 +201,8 @@ class Ruleset(Generic[R]):
         extra_wilds: int = 0,
         limit: int | None = DECOMPOSE_LIMIT,
     ) -> list[dict[str, Any]]:
-        """Distinct arrangements of a complete hand, at most ``limit`` (None: all).
+        """Distinct arrangements of a complete hand, at most ``limit`` (up to 20,000; None:
+        all, where there are at most 20,000, else ``HandError``).
 
         Each is ``{"form": ..., "groups": [{"kind", "tiles", "wilds", "meld"}, ...]}``, where
         ``wilds`` lists the kinds that wild tiles stand for in that group. Groups made of

@@ -18,6 +18,9 @@ pub struct PyEngine {
     inner: Engine,
 }
 
+/// The most arrangements `decompose` lists (about 100 MB of Python objects at most).
+const MAX_ARRANGEMENTS: usize = 20_000;
+
 /// At most this many extra wilds (seat flowers playing as wilds): a 16-tile hand and
 /// its winning tile.
 const MAX_EXTRA_WILDS: u64 = 17;
@@ -163,11 +166,20 @@ impl PyEngine {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
         let w = self::wilds(wilds, extra_wilds)?;
-        let limit = match limit {
-            Some(l) if !l.is_none() => convert::count(l, "limit", u32::MAX as u64)? as usize,
-            _ => usize::MAX,
+        let asked = match limit {
+            Some(l) if !l.is_none() => Some(convert::count(l, "limit", MAX_ARRANGEMENTS as u64)? as usize),
+            _ => None,
         };
+        // Without a limit, one past the most listed: a hand with more is refused rather
+        // than listed into all the memory there is.
+        let limit = asked.unwrap_or(MAX_ARRANGEMENTS + 1);
         let arrs = py.detach(|| self.inner.decompose(&h, w, limit)).py_err(py)?;
+        if asked.is_none() && arrs.len() > MAX_ARRANGEMENTS {
+            return Err(hand_error(
+                py,
+                format!("the hand has more than {MAX_ARRANGEMENTS} arrangements; give a limit (at most {MAX_ARRANGEMENTS}) to list some"),
+            ));
+        }
         let items = arrs.iter().map(|a| arrangement_dict(py, a)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
