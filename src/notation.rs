@@ -114,9 +114,9 @@ const FLOWERS: u8 = 4;
 const CLOSE: u8 = 5;
 
 /// Compact notation of the usual shape, read without the general reader: digits with
-/// suit letters `m p s z` (and `f`, flowers, each at most once), and brackets `[..]` / `{..}` holding three or four digits of
-/// one suit. Anything else, and any mistake, gives `None`, and `parse` reads the text
-/// again to say what is wrong and where.
+/// suit letters `m p s z` (and `f`, flowers, each at most once), and brackets `[..]` /
+/// `{..}` holding three or four digits of one suit. Anything else, and any mistake, gives
+/// `None`, and `parse` reads the text again to say what is wrong and where.
 ///
 /// The text is read backwards, so that a digit meets its suit letter first. A run of
 /// digits is counted in one register, a byte per rank, and added to its suit at the next

@@ -177,7 +177,10 @@ impl PyEngine {
         if asked.is_none() && arrs.len() > MAX_ARRANGEMENTS {
             return Err(hand_error(
                 py,
-                format!("the hand has more than {MAX_ARRANGEMENTS} arrangements; give a limit (at most {MAX_ARRANGEMENTS}) to list some"),
+                format!(
+                    "the hand has more than {MAX_ARRANGEMENTS} arrangements; \
+                     give a limit (at most {MAX_ARRANGEMENTS}) to list some"
+                ),
             ));
         }
         let items = arrs.iter().map(|a| arrangement_dict(py, a)).collect::<PyResult<Vec<_>>>()?;

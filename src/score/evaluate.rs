@@ -703,13 +703,13 @@ impl Search<'_> {
         }
     }
 
-    /// Whether no arrangement of `form` can rank above the best (the form is then done),
-    /// or none of any form (the search then stops). Works out the bounds when first asked.
     /// Whether the search has gone on long enough to be bounded.
     fn bounding(&self) -> bool {
         self.best.tried >= if self.p.tiles.wilds > 0 { BOUND_AFTER } else { BOUND_AFTER_REAL }
     }
 
+    /// Whether no arrangement of `form` can rank above the best (the form is then done),
+    /// or none of any form (the search then stops). Works out the bounds when first asked.
     fn reached(&mut self, form: Form) -> bool {
         let bit = form.bit();
         if self.best.done_forms & bit != 0 {
