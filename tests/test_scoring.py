@@ -73,6 +73,10 @@ def test_entries_are_shared_and_read_only(rules: str) -> None:
         assert all(x is y for x, y in zip(a[key], b[key], strict=True))
     with pytest.raises(TypeError, match="read-only"):
         a["fans"][0]["count"] = 2
+    # __init__ again would refill the entry every later result shares.
+    with pytest.raises(TypeError, match="read-only"):
+        a["fans"][0].__init__(value=0)
+    assert rs.evaluate(**WINNING[rules])["fans"] == b["fans"]
     copy = dict(a["fans"][0])
     copy["count"] = 2
     assert a["fans"][0]["count"] == 1 and type(copy) is dict

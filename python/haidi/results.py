@@ -20,6 +20,12 @@ class Entry(dict):  # type: ignore[type-arg]
 
     __slots__ = ()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # An entry is filled once, when made: calling __init__ again would refill it.
+        if len(self):
+            self._read_only()
+        super().__init__(*args, **kwargs)
+
     def _read_only(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("result entries are shared and read-only; dict(entry) makes a copy to change")
 
