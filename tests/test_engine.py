@@ -156,3 +156,28 @@ def test_listing_every_arrangement_is_bounded():
     with pytest.raises(HandError, match="limit must be an int from 0 to 20000"):
         m.decompose("", extra_wilds=14, limit=20_001)
     assert len(m.decompose("1234m", extra_wilds=10, limit=50)) == 50
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: haidi.Hand(5), "a hand is text"),
+        (lambda: haidi.Hand(None), "a hand is text"),
+        (lambda: haidi.Hand("123m", 5), 'format must be "compact" or "comh", not 5'),
+        (lambda: mcr.parse(5), "a hand is text"),
+        (lambda: mcr.winning_waits(5), "a hand is text"),
+        (lambda: mcr.waits("123m456p789s1122z", format=5), "format must be a str"),
+        (lambda: mcr.decompose("111222333m456p77z", format=None), "format must be a str"),
+        (lambda: mcr.settle([]), "settle takes an outcome record"),
+        (lambda: mcr.evaluate_many(5), "evaluate_many takes a list"),
+        (lambda: haidi.ruleset("changsha").evaluate_many([], format=5), "format must be a str"),
+        (lambda: haidi.ruleset("changsha").evaluate_many({"hand": 5}), "each column must be a sequence"),
+        (lambda: haidi.ruleset("changsha").evaluate_many({"hand": "123m"}), "not a str"),
+        (lambda: mcr.evaluate_many({"hand": "123m", "win": "5m"}), "not a str"),
+        (lambda: haidi.reproduce.figures(honours=5), "honours must be True or False"),
+    ],
+)
+def test_arguments_of_the_wrong_type_are_hand_errors(call, message):
+    # Each raised TypeError or AttributeError; a str column was read as its characters.
+    with pytest.raises(HandError, match=message):
+        call()

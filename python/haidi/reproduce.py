@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 from . import _core
+from ._core import HandError
 
 __all__ = [
     "OMITTED",
@@ -162,6 +163,8 @@ def run(tiles: int | None = None, honours: bool = False, progress: Progress = No
     Raises:
         haidi.HandError: for a hand size the engine cannot count (0, 15, above 16).
     """
+    if not isinstance(honours, bool):
+        raise HandError(f"honours must be True or False, not {honours!r:.40}")
     by_id = {f["id"]: f for f in published()}
     if tiles is None and not honours:
         out = _core.reproduce_published(progress)

@@ -107,6 +107,10 @@ class Ruleset(Generic[R]):
         cannot be read (``{"error": ...}`` in its place, or an ``error`` column);
         ``"raise"`` raises ``HandError`` naming the first.
         """
+        _text(format, "format")
+        _text(errors, "errors")
+        if isinstance(situations, (str, bytes)) or not hasattr(situations, "__iter__"):
+            raise HandError("evaluate_many takes a list of situation dicts, or columns")
         batch = getattr(self.module, "evaluate_many", None)
         if batch is not None:
             return batch(self, situations, format=format, errors=errors, options=options, **kwargs)
@@ -127,6 +131,8 @@ class Ruleset(Generic[R]):
     def settle(self, outcome: Mapping[str, Any]) -> list[int]:
         """Four payments by seat (seat 0 the dealer), positive for what a seat receives;
         they sum to zero. The keys of ``outcome`` are documented per ruleset."""
+        if not isinstance(outcome, Mapping):
+            raise HandError(f"settle takes an outcome record (a dict), not {type(outcome).__name__}")
         return self._scoring("settle")(self, outcome)
 
     @property
@@ -157,7 +163,7 @@ class Ruleset(Generic[R]):
 
         Takes a hand of 13/16 tiles or one of 14/17 (a declared meld counts as 3).
         """
-        return self.engine.shanten(hand, wilds, format=format, extra_wilds=extra_wilds)
+        return self.engine.shanten(hand, wilds, format=_text(format, "format"), extra_wilds=extra_wilds)
 
     def waits(
         self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0
@@ -166,7 +172,7 @@ class Ruleset(Generic[R]):
 
         A kind the player already holds four of (concealed or melded) is not a wait.
         """
-        return self.engine.waits(hand, wilds, format=format, extra_wilds=extra_wilds)
+        return self.engine.waits(hand, wilds, format=_text(format, "format"), extra_wilds=extra_wilds)
 
     def winning_waits(
         self,
@@ -190,7 +196,7 @@ class Ruleset(Generic[R]):
 
     def is_win(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0) -> bool:
         """Whether a hand of 14/17 tiles is complete under this ruleset's forms."""
-        return self.engine.is_win(hand, wilds, format=format, extra_wilds=extra_wilds)
+        return self.engine.is_win(hand, wilds, format=_text(format, "format"), extra_wilds=extra_wilds)
 
     def decompose(
         self,
@@ -209,7 +215,8 @@ class Ruleset(Generic[R]):
         wilds alone are listed with every concrete choice, so a hand with six or more wilds
         has tens of thousands of arrangements: hence the default limit.
         """
-        return self.engine.decompose(hand, wilds, format=format, extra_wilds=extra_wilds, limit=limit)
+        fmt = _text(format, "format")
+        return self.engine.decompose(hand, wilds, format=fmt, extra_wilds=extra_wilds, limit=limit)
 
     def win_batch(
         self, counts: ArrayLike, wilds: WildsLike = None, melds: ArrayLike | None = None
@@ -232,6 +239,13 @@ class Ruleset(Generic[R]):
         """Waits of many 13/16-tile hands: an n x 34 boolean array, column i = kind i."""
         c, m = _rows(counts, melds)
         return self.engine.waits_batch(c, wilds, m)
+
+
+def _text(value: Any, name: str) -> str:
+    """An argument that must be a str (``format``, ``errors``)."""
+    if not isinstance(value, str):
+        raise HandError(f"{name} must be a str, not {type(value).__name__}")
+    return value
 
 
 def _columns(cols: Any) -> dict[str, Any]:

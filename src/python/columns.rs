@@ -53,8 +53,10 @@ pub(super) fn as_list<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyLis
         list.clone().into_any()
     } else if col.cast::<PyUntypedArray>().is_ok() {
         col.call_method0(pyo3::intern!(py, "tolist"))?
+    } else if col.cast::<PyString>().is_ok() || col.cast::<pyo3::types::PyBytes>().is_ok() {
+        return Err(hand_error(py, "each column must be a sequence of values, not a str"));
     } else {
-        py.get_type::<PyList>().call1((col,))?
+        py.get_type::<PyList>().call1((col,)).map_err(|_| hand_error(py, "each column must be a sequence"))?
     };
     list.cast_into::<PyList>().map_err(|_| hand_error(py, "each column must be a sequence"))
 }

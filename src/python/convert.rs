@@ -32,6 +32,18 @@ pub fn count(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
     }
 }
 
+/// A `format=` argument: None (compact), "compact" or "comh".
+pub fn format_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Format> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(Format::Compact) };
+    match obj.cast::<PyString>() {
+        Ok(s) => format(obj.py(), text(s, "format")?),
+        Err(_) => {
+            let shown: String = obj.repr().map(|r| r.to_string()).unwrap_or_default().chars().take(40).collect();
+            Err(hand_error(obj.py(), format!("format must be \"compact\" or \"comh\", not {shown}")))
+        }
+    }
+}
+
 pub fn format(py: Python<'_>, name: &str) -> PyResult<Format> {
     match name {
         "compact" => Ok(Format::Compact),

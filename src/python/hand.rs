@@ -20,9 +20,14 @@ impl PyHand {
     /// Reads a hand. `format` is "compact" (haidi's notation) or "comh"
     /// (ChineseOfficialMahjongHelper); it is never guessed.
     #[new]
-    #[pyo3(signature = (text, format = "compact"))]
-    fn new(py: Python<'_>, text: &str, format: &str) -> PyResult<Self> {
-        let parsed = notation::parse(text, convert::format(py, format)?).py_err(py)?;
+    #[pyo3(signature = (text, format = None))]
+    fn new(py: Python<'_>, text: &Bound<'_, PyAny>, format: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let format = convert::format_arg(format)?;
+        let Ok(text) = text.cast::<pyo3::types::PyString>() else {
+            let kind = text.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            return Err(super::errors::hand_error(py, format!("a hand is text such as \"123m456p\", not {kind}")));
+        };
+        let parsed = notation::parse(convert::text(text, "the hand")?, format).py_err(py)?;
         if parsed.rest.is_some() {
             return Err(super::errors::hand_error(py, "the part after '|' is a situation, not a hand"));
         }
