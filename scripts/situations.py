@@ -28,7 +28,8 @@ MELDS = {"changsha": 4, "hainan": 4, "tangshan": 4, "beijing": 4, "longgang": 5}
 WILD_RULESETS = ("tangshan", "beijing", "longgang")
 
 
-def _chow(t: str) -> list[str] | None:
+def chow(t: str) -> list[str] | None:
+    """The chow a suited kind starts (its kind and the next two), or None."""
     r, s = int(t[0]), t[1]
     if s == "z" or r > 7:
         return None
@@ -97,7 +98,7 @@ def complete_hand(rng: random.Random, rules: str) -> tuple[list[str], list[str]]
         for _ in range(20):
             t = rng.choice(kinds)
             kind = rng.random()
-            c = _chow(t)
+            c = chow(t)
             if kind < 0.5 and c:
                 ts = c
             elif kind < 0.85:

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 import haidi
+from haidi.rulesets import longgang
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "scripts"))
@@ -47,11 +48,6 @@ HONOURS = [f"{r}z" for r in range(1, 8)]
 
 # ---------------------------------------------------------------------------------------
 # Situations: scripts/situations.py's, and themed ones that reach the rarer patterns.
-
-
-def _chow(t: str) -> list[str] | None:
-    r, s = int(t[0]), t[1]
-    return None if s == "z" or r > 7 else [f"{r + i}{s}" for i in range(3)]
 
 
 def build(
@@ -85,7 +81,7 @@ def build(
         for _ in range(30):
             t = rng.choice(kinds)
             x = rng.random()
-            c = _chow(t)
+            c = situations.chow(t)
             if x < p_chow and c and all(k in kinds for k in c):
                 ts = c
             elif x < 1 - p_kong or i >= n_declared:
@@ -414,7 +410,7 @@ def _loser_hand(rng: random.Random) -> dict[str, Any] | None:
     declared = []
     for _ in range(rng.choice([2, 3, 3, 4])):
         t = rng.choice(situations.TILES["longgang"])
-        c = _chow(t)
+        c = situations.chow(t)
         ts = c if c and rng.random() < 0.6 else [t] * 3
         if all(held[x] < 4 for x in ts) and max(collections.Counter(ts).values()) + max(held[x] for x in ts) <= 4:
             held.update(ts)
@@ -469,29 +465,8 @@ def broken(rng: random.Random, rules: str, s: dict[str, Any]) -> dict[str, Any]:
     return s
 
 
-LONGGANG_OPTIONAL = (
-    "one_dragon",
-    "five_kongs",
-    "four_kongs",
-    "three_kongs",
-    "five_concealed_pungs",
-    "four_concealed_pungs",
-    "four_identical_chows",
-    "all_green",
-    "concealed_hand",
-    "self_drawn_concealed",
-    "all_claimed",
-    "half_claimed",
-    "five_kong_run",
-    "four_kong_run",
-    "three_kong_run",
-    "three_same_kongs",
-    "five_pung_run",
-    "four_pung_run",
-    "red_peacock",
-    "dotted_red",
-    "one_red",
-)
+#: Longgang's optional patterns (选用), as its options table lists them.
+LONGGANG_OPTIONAL = next(o.choices for o in longgang.OPTIONS if o.name == "optional")
 
 
 def _options(rng: random.Random, rules: str, s: dict[str, Any]) -> None:
