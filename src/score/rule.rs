@@ -291,6 +291,20 @@ pub struct Context<'a> {
     pub fan_count: i32,
 }
 
+/// The count of `All(rules)` from the count of each: 0 when one is 0, else the largest
+/// (see [`Rule::All`]); one combinator for the count and for its bound.
+fn all_of(rules: &[Rule], mut count: impl FnMut(&Rule) -> u32) -> u32 {
+    let mut most = 1;
+    for r in rules {
+        let n = count(r);
+        if n == 0 {
+            return 0;
+        }
+        most = most.max(n);
+    }
+    most
+}
+
 impl Context<'_> {
     fn quantity(&self, q: Quantity) -> i32 {
         let f = self.facts;
@@ -344,17 +358,7 @@ impl Context<'_> {
         match rule {
             Rule::Always => 1,
             Rule::Not(r) => (self.eval(r) == 0) as u32,
-            Rule::All(rules) => {
-                let mut most = 1;
-                for r in rules {
-                    let n = self.eval(r);
-                    if n == 0 {
-                        return 0;
-                    }
-                    most = most.max(n);
-                }
-                most
-            }
+            Rule::All(rules) => all_of(rules, |r| self.eval(r)),
             Rule::Any(rules) => rules.iter().map(|r| self.eval(r)).max().unwrap_or(0),
             Rule::Flag(bit) => self.situation.flag(*bit) as u32,
             Rule::Form(mask) => (f.form & mask != 0) as u32,
@@ -442,17 +446,7 @@ impl Bound<'_> {
         };
         let f = ctx.facts;
         match rule {
-            Rule::All(rules) => {
-                let mut most = 1;
-                for r in rules {
-                    let n = self.most(r);
-                    if n == 0 {
-                        return 0;
-                    }
-                    most = most.max(n);
-                }
-                most
-            }
+            Rule::All(rules) => all_of(rules, |r| self.most(r)),
             Rule::Any(rules) => rules.iter().map(|r| self.most(r)).max().unwrap_or(0),
             Rule::Is(q, op, v) if self.range(*q).is_some() => {
                 let (lo, hi) = self.range(*q).unwrap_or_default();
