@@ -28,6 +28,15 @@ MELDS = {"changsha": 4, "hainan": 4, "tangshan": 4, "beijing": 4, "longgang": 5}
 WILD_RULESETS = ("tangshan", "beijing", "longgang")
 
 
+def declare(rng: random.Random, ts: list[str]) -> str:
+    """A declared meld of the tiles ``ts`` in notation: a chow or pung claimed, a kong
+    exposed, concealed or added to a pung at random."""
+    body = compact(ts)
+    if len(ts) == 4:
+        return rng.choice(["[{}]", "{{{}}}", "[{}+]"]).format(body)
+    return f"[{body}]"
+
+
 def chow(t: str) -> list[str] | None:
     """The chow a suited kind starts (its kind and the next two), or None."""
     r, s = int(t[0]), t[1]
@@ -112,11 +121,7 @@ def complete_hand(rng: random.Random, rules: str) -> tuple[list[str], list[str]]
         else:
             return None
         if i < n_declared:
-            body = compact(ts)
-            if len(ts) == 4:
-                declared.append(rng.choice(["[{}]", "{{{}}}", "[{}+]"]).format(body))
-            else:
-                declared.append(f"[{body}]")
+            declared.append(declare(rng, ts))
         else:
             concealed += ts
     for _ in range(20):

@@ -93,11 +93,7 @@ def build(
         else:
             return None
         if i < n_declared:
-            body = situations.compact(ts)
-            if len(ts) == 4:
-                declared.append(rng.choice(["[{}]", "{{{}}}", "[{}+]"]).format(body))
-            else:
-                declared.append(f"[{body}]")
+            declared.append(situations.declare(rng, ts))
         else:
             concealed += ts
     for _ in range(30):
