@@ -47,16 +47,19 @@ impl Counted {
 
     /// A plain dict of the entry with this count, to add to (`explain`).
     pub fn dict<'py>(&self, py: Python<'py>, count: usize) -> PyResult<Bound<'py, PyDict>> {
-        let d = self.base.bind(py).copy()?;
-        d.set_item(pyo3::intern!(py, "count"), count)?;
-        Ok(d)
+        counted_dict(py, self.base.bind(py), count)
     }
 }
 
-fn with_count(py: Python<'_>, base: &Bound<'_, PyDict>, count: usize) -> PyResult<Py<PyAny>> {
+/// A copy of `base` with its `count` set.
+fn counted_dict<'py>(py: Python<'py>, base: &Bound<'py, PyDict>, count: usize) -> PyResult<Bound<'py, PyDict>> {
     let d = base.copy()?;
     d.set_item(pyo3::intern!(py, "count"), count)?;
-    share(py, &d)
+    Ok(d)
+}
+
+fn with_count(py: Python<'_>, base: &Bound<'_, PyDict>, count: usize) -> PyResult<Py<PyAny>> {
+    share(py, &counted_dict(py, base, count)?)
 }
 
 /// A tuple of shared entries, which the collector need not follow either.
