@@ -42,13 +42,14 @@ pub fn slow_group(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Dist
         static KEPT: std::cell::RefCell<std::collections::HashMap<u128, Distances, crate::hash::Fast>> =
             Default::default();
     }
-    // Counts 0-4 in 3 bits, caps up to 15 in 4, then the pair kinds and chows.
+    // Counts 0-7 in 3 bits, caps up to 15 in 4, then the pair kinds and chows; a group
+    // past those is worked out each time.
     let mut key = (pair_ok as u128) << 1 | chows as u128;
     for (&c, &cap) in counts.iter().zip(caps) {
-        key = key << 7 | (c.min(7) as u128) << 4 | cap.min(15) as u128;
-    }
-    if counts.iter().zip(caps).any(|(&c, &cap)| c > 7 || cap > 15) {
-        return slow_group_dp(counts, caps, pair_ok, chows);
+        if c > 7 || cap > 15 {
+            return slow_group_dp(counts, caps, pair_ok, chows);
+        }
+        key = key << 7 | (c as u128) << 4 | cap as u128;
     }
     if let Some(d) = KEPT.with(|k| k.borrow().get(&key).copied()) {
         return d;
