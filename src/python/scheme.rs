@@ -195,7 +195,7 @@ fn rule(o: &Obj<'_>, names: &Names<'_>) -> PyResult<Rule> {
 fn said(o: &Obj<'_>, names: &Names<'_>, what: &str) -> PyResult<Said> {
     let parts = seq(o, what)?;
     match parts.as_slice() {
-        [r, m] => Ok(Said { rule: rule(r, names)?, message: string(m, what)? }),
+        [r, m] => Ok(Said { rule: rule(r, names)?, message: string(m, what)?.into() }),
         _ => Err(err(o.py(), what, "expected (rule, message)")),
     }
 }
@@ -422,7 +422,7 @@ pub fn read(d: &Bound<'_, PyDict>) -> PyResult<Scheme> {
     }
     s.wild_kinds_in_melds = boolean(&item(d, "wild_kinds_in_melds")?, "wild_kinds_in_melds")?;
     s.max_wild_kinds = int(&item(d, "max_wild_kinds")?, "max_wild_kinds")? as u8;
-    s.incomplete = string(&item(d, "incomplete")?, "incomplete")?;
+    s.incomplete = string(&item(d, "incomplete")?, "incomplete")?.into();
     s.wild_name = string(&item(d, "wild_name")?, "wild_name")?;
     s.tiles_note = string(&item(d, "tiles_note")?, "tiles_note")?;
     if let Some(n) = opt(d, "eight_pairs_name")? {

@@ -536,7 +536,7 @@ fn result<'py>(
     let fans = entry::tuple(py, s.fans().map(|(i, n)| entries[i].get(py, n as usize)).collect::<PyResult<Vec<_>>>()?)?;
     d.set_item(pyo3::intern!(py, "fans"), &fans)?;
     if let Some(r) = &s.reason {
-        d.set_item(pyo3::intern!(py, "reason"), r)?;
+        d.set_item(pyo3::intern!(py, "reason"), &**r)?;
     }
     if let Some(form) = s.form {
         let form_index = match form {

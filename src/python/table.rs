@@ -84,8 +84,13 @@ struct Chunk {
 }
 
 enum Cell {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
     /// Bytes `start..end` of the chunk's text.
     Text(usize, usize),
+    /// Any other value (a list, text of a numpy column, a type's name).
     Value(Value<'static>),
 }
 
@@ -95,6 +100,7 @@ impl Chunk {
         let rows = end - start;
         let mut c =
             Chunk { start, text: String::with_capacity(rows * 32), cells: Vec::with_capacity(rows * columns.len()) };
+        let mut buf = Vec::new();
         for i in start..end {
             for (_, col) in columns {
                 let v = match col {
@@ -103,7 +109,10 @@ impl Chunk {
                         // GIL held; it is read here, before any Python code can run.
                         let o = unsafe { Bound::from_borrowed_ptr(py, item(l, i)?) };
                         match value(&o) {
-                            Value::None => Cell::Value(Value::None),
+                            Value::None => Cell::None,
+                            Value::Bool(b) => Cell::Bool(b),
+                            Value::Int(i) => Cell::Int(i),
+                            Value::Float(f) => Cell::Float(f),
                             Value::Str(t) => {
                                 let at = c.text.len();
                                 c.text.push_str(t);
@@ -112,16 +121,20 @@ impl Chunk {
                             v => Cell::Value(v.into_owned()),
                         }
                     }
-                    Column::Bools(v) => Cell::Value(Value::Bool(v[i])),
-                    Column::Ints(v) => Cell::Value(Value::Int(v[i])),
-                    Column::Floats(v) => Cell::Value(Value::Float(v[i])),
+                    Column::Bools(v) => Cell::Bool(v[i]),
+                    Column::Ints(v) => Cell::Int(v[i]),
+                    Column::Floats(v) => Cell::Float(v[i]),
                     Column::Text(t) => {
-                        let mut buf = Vec::new();
-                        Cell::Value(match t.text_of(i, true, &mut buf) {
-                            Ok(Some(_)) => Value::Text(String::from_utf8_lossy(&buf).into_owned()),
-                            Ok(None) => Value::None,
-                            Err(()) => Value::Other("text that cannot be read".into()),
-                        })
+                        buf.clear();
+                        match t.text_of(i, true, &mut buf) {
+                            Ok(Some(_)) => {
+                                let at = c.text.len();
+                                c.text.push_str(&String::from_utf8_lossy(&buf));
+                                Cell::Text(at, c.text.len())
+                            }
+                            Ok(None) => Cell::None,
+                            Err(()) => Cell::Value(Value::Other("text that cannot be read".into())),
+                        }
                     }
                 };
                 c.cells.push(v);
@@ -137,9 +150,13 @@ impl Chunk {
         let one = |row: &mut [Cell]| -> CoreResult<Scored> {
             let mut reader = Reader::default();
             for (key, cell) in keys.iter().zip(row.iter_mut()) {
-                let v = match std::mem::replace(cell, Cell::Value(Value::None)) {
-                    Cell::Text(a, b) => Value::Str(&text[a..b]),
-                    Cell::Value(v) => v,
+                let v = match cell {
+                    Cell::None => Value::None,
+                    Cell::Bool(b) => Value::Bool(*b),
+                    Cell::Int(i) => Value::Int(*i),
+                    Cell::Float(f) => Value::Float(*f),
+                    Cell::Text(a, b) => Value::Str(&text[*a..*b]),
+                    Cell::Value(v) => std::mem::replace(v, Value::None),
                 };
                 reader.set_key(key, v)?;
             }

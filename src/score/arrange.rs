@@ -75,18 +75,16 @@ impl Tiles {
     /// The tiles of `hand` with the kinds of `wild_kinds` wild and `extra` more wilds held
     /// (a flower that plays as a wild).
     pub fn new(hand: &Hand, tile_set: u64, wild_kinds: u64, extra: u8) -> Tiles {
-        let melded = hand.melded();
+        let melded = if hand.melds.is_empty() { [0; KINDS] } else { hand.melded() };
         let mut counts = hand.concealed;
         let mut wilds = extra;
+        for t in tiles::mask_tiles(wild_kinds) {
+            wilds += counts[t as usize];
+            counts[t as usize] = 0;
+        }
         let mut caps = [0u8; KINDS];
         for t in 0..KINDS {
-            if wild_kinds >> t & 1 == 1 {
-                wilds += counts[t];
-                counts[t] = 0;
-            }
-            if tile_set >> t & 1 == 1 {
-                caps[t] = 4u8.saturating_sub(melded[t]);
-            }
+            caps[t] = (tile_set >> t & 1) as u8 * 4u8.saturating_sub(melded[t]);
         }
         let mut melds = Groups::filled(NO_GROUP);
         for m in &hand.melds {
@@ -255,9 +253,61 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
     }
 }
 
+impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
+    /// [`Standard::search`] when no tile is wild: the same arrangements in the same
+    /// order, without the wilds' choices. Real tiles never pass a kind's copies, so
+    /// nothing needs checking but that the tiles are there.
+    fn search_real(&mut self, from: usize, melds: u8, pair: u8) {
+        if self.stopped {
+            return;
+        }
+        let Some(k) = (from..KINDS).find(|&t| self.r[t] > 0) else {
+            if melds == 0 && pair == 0 {
+                self.found.free_melds = 0;
+                self.found.free_pairs = 0;
+                self.stopped = !(self.emit)(&self.found);
+            }
+            return;
+        };
+        let kt = k as Tile;
+        let real = self.r[k];
+        let take = |s: &mut Self, g: Group, used: &[usize], melds: u8, pair: u8| {
+            for &u in used {
+                s.r[u] -= 1;
+            }
+            s.found.groups.push(g);
+            s.search_real(k, melds, pair);
+            s.found.groups.pop();
+            for &u in used {
+                s.r[u] += 1;
+            }
+        };
+        if pair == 1 && real >= 2 && self.pair_ok >> k & 1 == 1 {
+            take(self, Group::new(Shape::Pair, kt, 0), &[k, k], melds, 0);
+        }
+        if melds == 0 {
+            return;
+        }
+        if real >= 3 {
+            take(self, Group::new(Shape::Pung, kt, 0), &[k, k, k], melds - 1, pair);
+        }
+        if k < 27 {
+            if k % 9 <= 6 && self.r[k + 1] > 0 && self.r[k + 2] > 0 {
+                take(self, Group::new(Shape::Chow, kt, 0), &[k, k + 1, k + 2], melds - 1, pair);
+            }
+        } else if self.dragon_sets && kt == WHITE && self.r[GREEN as usize] > 0 && self.r[RED as usize] > 0 {
+            let used = [WHITE as usize, GREEN as usize, RED as usize];
+            take(self, Group::new(Shape::DragonSet, 0, 0), &used, melds - 1, pair);
+        }
+    }
+}
+
 /// Standard arrangements: `melds` melds (the declared ones among them) and a pair.
 fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tiles, emit: &mut F) -> bool {
     let melds_left = (forms.melds as usize).saturating_sub(t.melds.len()) as u8;
+    if t.wilds == 0 && !may_be_standard(&t.counts, dragon_sets) {
+        return true;
+    }
     let mut s = Standard {
         r: t.counts,
         stand: [0; KINDS],
@@ -268,8 +318,26 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
         emit,
         stopped: false,
     };
-    s.search(0, t.wilds, melds_left, 1);
+    if t.wilds == 0 {
+        s.search_real(0, melds_left, 1);
+    } else {
+        s.search(0, t.wilds, melds_left, 1);
+    }
     !s.stopped
+}
+
+/// Whether real tiles without wilds may make melds and one pair: each suit (and the
+/// honours, unless 中发白 is a group) must split into melds and at most one pair on its
+/// own, which the tables of distances tell at a glance. Most hands that are not complete
+/// fail here, before any search.
+fn may_be_standard(counts: &Counts, dragon_sets: bool) -> bool {
+    let fits = |table: &crate::tables::Table, c: &[u8]| {
+        let n: u8 = c.iter().sum();
+        n % 3 != 1 && table.get(c).get((n / 3) as usize * 2 + (n % 3 == 2) as usize) == Some(&0)
+    };
+    let suit = crate::tables::suit();
+    (0..3).all(|s| fits(suit, &counts[9 * s..9 * s + 9]))
+        && (dragon_sets || fits(crate::tables::honours(), &counts[27..]))
 }
 
 /// Seven pairs (`triplet` false) or eight pairs and a half: every real tile in a pair

@@ -33,7 +33,7 @@ pub struct Scored {
     pub complete: bool,
     /// It wins: complete, and no rule of the ruleset refuses the win.
     pub win: bool,
-    pub reason: Option<String>,
+    pub reason: Option<std::sync::Arc<str>>,
     pub total: i32,
     /// The patterns' values summed (番, 台).
     pub value: i32,

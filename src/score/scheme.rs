@@ -3,6 +3,8 @@
 //! and what the search needs to know about it (does any rule read where the winning
 //! tile sits, or the waits) is worked out then.
 
+use std::sync::Arc;
+
 use super::group::Shape;
 use super::rule::{KindSet, Quantity, Rule};
 use crate::engine::Engine;
@@ -148,7 +150,8 @@ pub enum Unwon {
 #[derive(Clone, Debug)]
 pub struct Said {
     pub rule: Rule,
-    pub message: String,
+    /// Shared, so that a result quotes it without copying.
+    pub message: Arc<str>,
 }
 
 /// A ruleset's scoring.
@@ -202,7 +205,7 @@ pub struct Scheme {
     /// Most wild kinds one deal has.
     pub max_wild_kinds: u8,
     /// Why a hand that is not complete does not win.
-    pub incomplete: String,
+    pub incomplete: Arc<str>,
     /// What the ruleset calls its wilds (财神, 混, 惠牌), for messages.
     pub wild_name: String,
     /// Said after "tile ... is not played" (Longgang: "龙港麻将无白板").

@@ -577,7 +577,7 @@ impl<'a> Reader<'a> {
         let ctx = Context { sets: &sets, ..ctx };
         for r in &scheme.refuse {
             if ctx.eval(&r.rule) > 0 {
-                return bad(r.message.clone());
+                return bad(r.message.to_string());
             }
         }
         let win_flower = matches!(win, Some(WinTile::Flower(_)));
