@@ -667,22 +667,45 @@ fn result<'py>(
 pub struct ColumnsOut {
     pub win: Vec<bool>,
     pub total: Vec<i32>,
+    /// Each row's counts of the patterns: `width` a row, the patterns' number (at least 1,
+    /// so that rows can be split off even of a ruleset without patterns).
     pub fans: Vec<u8>,
+    pub width: usize,
     pub errors: Vec<Option<String>>,
+}
+
+/// The places of one row's score in [`ColumnsOut`].
+pub struct RowOut<'a> {
+    pub win: &'a mut bool,
+    pub total: &'a mut i32,
+    pub fans: &'a mut [u8],
+}
+
+impl RowOut<'_> {
+    pub fn put(self, s: &Scored) {
+        *self.win = s.win;
+        *self.total = if s.complete { s.total } else { 0 };
+        for (j, n) in s.fans() {
+            self.fans[j] = n;
+        }
+    }
 }
 
 impl ColumnsOut {
     pub fn new(n: usize, patterns: usize, collect: bool) -> ColumnsOut {
+        let width = patterns.max(1);
         ColumnsOut {
             win: vec![false; n],
             total: vec![0; n],
-            fans: vec![0; n * patterns],
+            fans: vec![0; n * width],
+            width,
             errors: if collect { vec![None; n] } else { vec![] },
         }
     }
 
-    pub fn into_dict<'py>(self, py: Python<'py>, patterns: usize) -> PyResult<Bound<'py, PyDict>> {
+    pub fn into_dict<'py>(mut self, py: Python<'py>, patterns: usize) -> PyResult<Bound<'py, PyDict>> {
         let n = self.win.len();
+        self.fans.truncate(n * patterns);
         let d = PyDict::new(py);
         d.set_item("win", PyArray1::from_vec(py, self.win))?;
         d.set_item("total", PyArray1::from_vec(py, self.total))?;
@@ -696,14 +719,9 @@ impl ColumnsOut {
         Ok(d)
     }
 
-    /// Writes the score of row `i`.
-    pub fn put(&mut self, i: usize, patterns: usize, s: &Scored) {
-        self.win[i] = s.win;
-        self.total[i] = if s.complete { s.total } else { 0 };
-        let row = &mut self.fans[i * patterns..(i + 1) * patterns];
-        for (j, n) in s.fans() {
-            row[j] = n;
-        }
+    /// The places of rows `start..end`, each row's in turn.
+    pub fn rows(&mut self, start: usize, end: usize) -> (&mut [bool], &mut [i32], &mut [u8]) {
+        (&mut self.win[start..end], &mut self.total[start..end], &mut self.fans[start * self.width..end * self.width])
     }
 }
 

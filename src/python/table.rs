@@ -11,8 +11,8 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::columns::{as_list, item, TextColumn};
 use super::errors::hand_error;
-use super::score::{value, ColumnsOut, PyScheme};
-use crate::error::Result as CoreResult;
+use super::score::{value, ColumnsOut, PyScheme, RowOut};
+use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
 use crate::score::evaluate::{evaluate, Scored};
 use crate::score::situation::{Key, Reader, Value};
@@ -143,11 +143,20 @@ impl Chunk {
         Ok(c)
     }
 
-    /// Reads each row as a situation (by the reader of a single call) and scores it,
-    /// spread over the pool when `parallel`.
-    fn score(&mut self, scheme: &Scheme, keys: &[&Key], format: Format, parallel: bool) -> Vec<CoreResult<Scored>> {
+    /// Reads each row as a situation (by the reader of a single call) and scores it into
+    /// `out` (the chunk's rows of the output), spread over the pool when `parallel`. The
+    /// rows that cannot be read, with their errors.
+    fn score(
+        &mut self,
+        scheme: &Scheme,
+        keys: &[&Key],
+        format: Format,
+        parallel: bool,
+        out: (&mut [bool], &mut [i32], &mut [u8]),
+        width: usize,
+    ) -> Vec<(usize, HandError)> {
         let text = self.text.as_str();
-        let one = |row: &mut [Cell]| -> CoreResult<Scored> {
+        let read = |row: &mut [Cell]| -> CoreResult<Scored> {
             let mut reader = Reader::default();
             for (key, cell) in keys.iter().zip(row.iter_mut()) {
                 let v = match cell {
@@ -163,11 +172,24 @@ impl Chunk {
             reader.default_format(format);
             Ok(evaluate(scheme, &reader.finish(scheme)?))
         };
-        let width = keys.len().max(1);
+        let one =
+            |(i, (((row, win), total), fans)): (usize, (((&mut [Cell], &mut bool), &mut i32), &mut [u8]))| match read(
+                row,
+            ) {
+                Ok(s) => {
+                    RowOut { win, total, fans }.put(&s);
+                    None
+                }
+                Err(e) => Some((i, e)),
+            };
+        let (win, total, fans) = out;
+        let cells = keys.len().max(1);
         if parallel {
-            self.cells.par_chunks_mut(width).with_min_len(16).map(one).collect()
+            let rows = self.cells.par_chunks_mut(cells).zip(win).zip(total).zip(fans.par_chunks_mut(width));
+            rows.enumerate().with_min_len(16).filter_map(one).collect()
         } else {
-            self.cells.chunks_mut(width).map(one).collect()
+            let rows = self.cells.chunks_mut(cells).zip(win).zip(total).zip(fans.chunks_mut(width));
+            rows.enumerate().filter_map(one).collect()
         }
     }
 }
@@ -202,39 +224,39 @@ pub fn evaluate_columns<'py>(
     let keys: Vec<&Key> = cols.iter().filter_map(|(name, _)| scheme.keys.iter().find(|k| &k.name == name)).collect();
     let keys = &keys[..];
     let parallel = crate::batch::parallel_enabled() && n >= 64;
-    // The rows' results, written in order; the first error stops the batch unless
-    // errors are collected.
-    let mut put = |c: &Chunk, scored: Vec<CoreResult<Scored>>| -> PyResult<()> {
-        for (k, sc) in scored.into_iter().enumerate() {
-            match sc {
-                Ok(sc) => out.put(c.start + k, patterns, &sc),
-                Err(e) if collect => out.errors[c.start + k] = Some(e.to_string()),
-                Err(e) => return Err(hand_error(py, format!("row {}: {e}", c.start + k))),
+    let width = out.width;
+    // The rows that cannot be read: the first stops the batch unless errors are collected.
+    let refused = |start: usize, errors: Vec<(usize, HandError)>, out: &mut ColumnsOut| -> PyResult<()> {
+        for (k, e) in errors {
+            if !collect {
+                return Err(hand_error(py, format!("row {}: {e}", start + k)));
             }
+            out.errors[start + k] = Some(e.to_string());
         }
         Ok(())
     };
     let mut next = Some(Chunk::read(py, &cols, 0, n.min(CHUNK))?);
     while let Some(mut c) = next.take() {
         let end = (c.start + CHUNK).min(n);
+        let rows = out.rows(c.start, end);
         if !parallel {
-            let scored = py.detach(|| c.score(scheme, keys, format, false));
-            put(&c, scored)?;
+            let errors = py.detach(|| c.score(scheme, keys, format, false, rows, width));
+            refused(c.start, errors, &mut out)?;
             next = if end < n { Some(Chunk::read(py, &cols, end, (end + CHUNK).min(n))?) } else { None };
             continue;
         }
         // The pool scores this chunk while this thread, holding the GIL, reads the next;
         // then it waits without the GIL.
         let (tx, rx) = std::sync::mpsc::channel();
-        let (read, scored) = rayon::in_place_scope(|scope| {
+        let (read, errors) = rayon::in_place_scope(|scope| {
             let c = &mut c;
             scope.spawn(move |_| {
-                let _ = tx.send(c.score(scheme, keys, format, true));
+                let _ = tx.send(c.score(scheme, keys, format, true, rows, width));
             });
             let read = if end < n { Chunk::read(py, &cols, end, (end + CHUNK).min(n)).map(Some) } else { Ok(None) };
             (read, py.detach(move || rx.recv()))
         });
-        put(&c, scored.expect("the scoring job sends its results"))?;
+        refused(c.start, errors.expect("the scoring job sends its errors"), &mut out)?;
         next = read?;
     }
     out.into_dict(py, patterns)

@@ -180,19 +180,24 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         }
     }
 
-    fn try_group(&mut self, g: Group, from: usize, w: u8, melds: u8, pair: u8) {
+    /// Takes `g`, the choice `order` for the lowest real tile `from`, and searches on.
+    fn try_group(&mut self, g: Group, from: usize, order: u8, w: u8, melds: u8, pair: u8) {
         let need = g.wilds.count_ones() as u8;
         if need > w || !self.fits(&g) {
             return;
         }
         self.push(g);
         let (m, p) = if g.shape == Shape::Pair { (melds, pair - 1) } else { (melds - 1, pair) };
-        self.search(from, w - need, m, p);
+        self.search(from, order, w - need, m, p);
         self.pop(g);
     }
 
     /// The lowest real tile left goes into some group; every choice is tried.
-    fn search(&mut self, from: usize, w: u8, melds: u8, pair: u8) {
+    ///
+    /// The groups a kind is the lowest real tile of are taken in the order they are tried
+    /// (`floor` is the order of the last one taken for `from`), so that each set of
+    /// groups is listed once, not once for each order they could be taken in.
+    fn search(&mut self, from: usize, floor: u8, w: u8, melds: u8, pair: u8) {
         if self.stopped {
             return;
         }
@@ -206,17 +211,25 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         };
         let kt = k as Tile;
         let real = self.r[k];
+        let floor = if k == from { floor } else { 0 };
         // Only the choices the wilds left can pay for: n real tiles of k, the rest wild.
+        // Orders: pairs 0-1, pungs 2-4, chows 5-16, the dragon set 17.
         if pair == 1 && self.pair_ok >> k & 1 == 1 {
             for n in (2u8.saturating_sub(w).max(1)..=real.min(2)).rev() {
-                self.try_group(Group::new(Shape::Pair, kt, (1 << (2 - n)) - 1), k, w, melds, pair);
+                let order = 2 - n;
+                if order >= floor {
+                    self.try_group(Group::new(Shape::Pair, kt, (1 << (2 - n)) - 1), k, order, w, melds, pair);
+                }
             }
         }
         if melds == 0 {
             return;
         }
         for n in (3u8.saturating_sub(w).max(1)..=real.min(3)).rev() {
-            self.try_group(Group::new(Shape::Pung, kt, (1 << (3 - n)) - 1), k, w, melds, pair);
+            let order = 2 + 3 - n;
+            if order >= floor {
+                self.try_group(Group::new(Shape::Pung, kt, (1 << (3 - n)) - 1), k, order, w, melds, pair);
+            }
         }
         if k < 27 {
             let rank = k % 9;
@@ -229,7 +242,8 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                 let above = 2 - pos;
                 for choice in (0..1u8 << above).rev() {
                     let wild_above = above as u32 - choice.count_ones();
-                    if pos as u32 + wild_above > w as u32 {
+                    let order = 5 + (2 - pos as u8) * 4 + (3 - choice);
+                    if pos as u32 + wild_above > w as u32 || order < floor {
                         continue;
                     }
                     let mut wilds = below;
@@ -243,12 +257,12 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                         }
                     }
                     if ok {
-                        self.try_group(Group::new(Shape::Chow, s as Tile, wilds), k, w, melds, pair);
+                        self.try_group(Group::new(Shape::Chow, s as Tile, wilds), k, order, w, melds, pair);
                     }
                 }
             }
         } else if self.dragon_sets && kt == WHITE && self.r[GREEN as usize] > 0 && self.r[RED as usize] > 0 {
-            self.try_group(Group::new(Shape::DragonSet, 0, 0), k, w, melds, pair);
+            self.try_group(Group::new(Shape::DragonSet, 0, 0), k, 17, w, melds, pair);
         }
     }
 }
@@ -257,7 +271,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
     /// [`Standard::search`] when no tile is wild: the same arrangements in the same
     /// order, without the wilds' choices. Real tiles never pass a kind's copies, so
     /// nothing needs checking but that the tiles are there.
-    fn search_real(&mut self, from: usize, melds: u8, pair: u8) {
+    fn search_real(&mut self, from: usize, floor: u8, melds: u8, pair: u8) {
         if self.stopped {
             return;
         }
@@ -271,33 +285,38 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         };
         let kt = k as Tile;
         let real = self.r[k];
-        let take = |s: &mut Self, g: Group, used: &[usize], melds: u8, pair: u8| {
+        // Orders as in `search`, the same for the same groups.
+        let floor = if k == from { floor } else { 0 };
+        let take = |s: &mut Self, g: Group, order: u8, used: &[usize], melds: u8, pair: u8| {
+            if order < floor {
+                return;
+            }
             for &u in used {
                 s.r[u] -= 1;
             }
             s.found.groups.push(g);
-            s.search_real(k, melds, pair);
+            s.search_real(k, order, melds, pair);
             s.found.groups.pop();
             for &u in used {
                 s.r[u] += 1;
             }
         };
         if pair == 1 && real >= 2 && self.pair_ok >> k & 1 == 1 {
-            take(self, Group::new(Shape::Pair, kt, 0), &[k, k], melds, 0);
+            take(self, Group::new(Shape::Pair, kt, 0), 0, &[k, k], melds, 0);
         }
         if melds == 0 {
             return;
         }
         if real >= 3 {
-            take(self, Group::new(Shape::Pung, kt, 0), &[k, k, k], melds - 1, pair);
+            take(self, Group::new(Shape::Pung, kt, 0), 2, &[k, k, k], melds - 1, pair);
         }
         if k < 27 {
             if k % 9 <= 6 && self.r[k + 1] > 0 && self.r[k + 2] > 0 {
-                take(self, Group::new(Shape::Chow, kt, 0), &[k, k + 1, k + 2], melds - 1, pair);
+                take(self, Group::new(Shape::Chow, kt, 0), 13, &[k, k + 1, k + 2], melds - 1, pair);
             }
         } else if self.dragon_sets && kt == WHITE && self.r[GREEN as usize] > 0 && self.r[RED as usize] > 0 {
             let used = [WHITE as usize, GREEN as usize, RED as usize];
-            take(self, Group::new(Shape::DragonSet, 0, 0), &used, melds - 1, pair);
+            take(self, Group::new(Shape::DragonSet, 0, 0), 17, &used, melds - 1, pair);
         }
     }
 }
@@ -319,9 +338,9 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
         stopped: false,
     };
     if t.wilds == 0 {
-        s.search_real(0, melds_left, 1);
+        s.search_real(0, 0, melds_left, 1);
     } else {
-        s.search(0, t.wilds, melds_left, 1);
+        s.search(0, 0, t.wilds, melds_left, 1);
     }
     !s.stopped
 }
