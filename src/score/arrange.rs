@@ -138,6 +138,9 @@ fn search_pair_kinds(forms: &Forms) -> u64 {
 }
 
 struct Standard<'a, F> {
+    /// Kinds whose real tiles and wilds are not to be swapped between groups (see
+    /// [`Visit::fixed`]).
+    fixed: u64,
     r: Counts,
     stand: Counts,
     caps: &'a Counts,
@@ -196,7 +199,11 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
     ///
     /// The groups a kind is the lowest real tile of are taken in the order they are tried
     /// (`floor` is the order of the last one taken for `from`), so that each set of
-    /// groups is listed once, not once for each order they could be taken in.
+    /// groups is listed once, not once for each order they could be taken in. And a wild
+    /// stands for a kind only once no real tile of it is left, but for the kinds of
+    /// `fixed`: a real tile left would go into a later group, and swapping the two gives
+    /// the same groups by the kinds they stand for, the wild now in the later group
+    /// (which may become a free group, one of wilds alone).
     fn search(&mut self, from: usize, floor: u8, w: u8, melds: u8, pair: u8) {
         if self.stopped {
             return;
@@ -217,7 +224,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         if pair == 1 && self.pair_ok >> k & 1 == 1 {
             for n in (2u8.saturating_sub(w).max(1)..=real.min(2)).rev() {
                 let order = 2 - n;
-                if order >= floor {
+                if order >= floor && (n == 2 || n == real || self.fixed >> k & 1 == 1) {
                     self.try_group(Group::new(Shape::Pair, kt, (1 << (2 - n)) - 1), k, order, w, melds, pair);
                 }
             }
@@ -227,7 +234,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         }
         for n in (3u8.saturating_sub(w).max(1)..=real.min(3)).rev() {
             let order = 2 + 3 - n;
-            if order >= floor {
+            if order >= floor && (n == 3 || n == real || self.fixed >> k & 1 == 1) {
                 self.try_group(Group::new(Shape::Pung, kt, (1 << (3 - n)) - 1), k, order, w, melds, pair);
             }
         }
@@ -253,6 +260,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                         if choice >> j & 1 == 1 {
                             ok &= self.r[s + p] > 0;
                         } else {
+                            ok &= self.r[s + p] == 0 || self.fixed >> (s + p) & 1 == 1;
                             wilds |= 1 << p;
                         }
                     }
@@ -322,12 +330,13 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
 }
 
 /// Standard arrangements: `melds` melds (the declared ones among them) and a pair.
-fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tiles, emit: &mut F) -> bool {
+fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tiles, fixed: u64, emit: &mut F) -> bool {
     let melds_left = (forms.melds as usize).saturating_sub(t.melds.len()) as u8;
     if t.wilds == 0 && !may_be_standard(&t.counts, dragon_sets) {
         return true;
     }
     let mut s = Standard {
+        fixed,
         r: t.counts,
         stand: [0; KINDS],
         caps: &t.caps,
@@ -514,6 +523,14 @@ pub trait Visit {
     fn skip(&mut self, form: Form) -> bool;
     /// One arrangement; `false` stops the listing.
     fn found(&mut self, found: &Found) -> bool;
+    /// The kinds where it matters which groups a kind's real tiles are in and which its
+    /// wilds: every kind (all arrangements listed) unless the visitor reads no more of
+    /// an arrangement than the kinds its groups stand for, and which groups are of wilds
+    /// alone, preferring more of those (scoring: all kinds but that of a real winning
+    /// tile, whose place sets the wait).
+    fn fixed(&self) -> u64 {
+        u64::MAX
+    }
 }
 
 /// A closure that takes every arrangement.
@@ -545,7 +562,8 @@ pub fn complete_with<V: Visit>(forms: &Forms, dragon_sets: bool, t: &Tiles, v: &
     if forms.all_258 && !all_258(forms, t, emit) {
         return false;
     }
-    !forms.standard || v.skip(Form::Standard) || standard(forms, dragon_sets, t, &mut |f: &Found| v.found(f))
+    let fixed = v.fixed();
+    !forms.standard || v.skip(Form::Standard) || standard(forms, dragon_sets, t, fixed, &mut |f: &Found| v.found(f))
 }
 
 /// One group a kind of a partial hand gives, best first.

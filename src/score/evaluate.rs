@@ -814,6 +814,15 @@ impl arrange::Visit for Search<'_> {
         self.best.cand.is_some() && (self.p.tiles.wilds > 0 || self.bounding()) && self.reached(form)
     }
 
+    fn fixed(&self) -> u64 {
+        match self.p.situation.win {
+            // A wild winning tile sits in any wild's place.
+            Some((_, true)) => u64::MAX,
+            Some((t, false)) => 1 << t,
+            None => 0,
+        }
+    }
+
     fn found(&mut self, found: &Found) -> bool {
         if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
             return !self.best.stop;
