@@ -555,3 +555,40 @@ pub fn batch(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64, visible: Option<
     }
     Ok((s, u))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forms::Forms;
+    use crate::notation::{parse, Format};
+
+    fn hand(s: &str) -> Hand {
+        parse(s, Format::Compact).unwrap().hand
+    }
+
+    #[test]
+    fn entries_follow_the_engine_and_the_batch_follows_the_entries() {
+        let e = Engine::new("mcr-like", Forms { seven_pairs: true, ..Forms::standard(4) }, tiles::ALL_KINDS);
+        let h = hand("123m456m78p11s5z223z");
+        let entries = analyze(&e, &h, Wilds::default(), &[0; KINDS]).unwrap();
+        let rows = h.concealed.to_vec();
+        let (s, u) = batch(&e, &Rows { counts: &rows, melds: None }, 0, None).unwrap();
+        for entry in &entries {
+            let d = entry.discard.unwrap();
+            let mut after = h.clone();
+            after.concealed[d as usize] -= 1;
+            assert_eq!(entry.shanten, e.shanten(&after, Wilds::default()).unwrap());
+            assert_eq!((s[d as usize], u[d as usize] as u32), (entry.shanten, entry.useful_count));
+        }
+        assert_eq!(s[33], NOT_HELD_SHANTEN);
+        assert_eq!(u[33], NOT_HELD_USEFUL);
+    }
+
+    #[test]
+    fn a_fifth_copy_in_sight_is_an_error() {
+        let e = Engine::standard(4);
+        let mut seen = [0; KINDS];
+        seen[0] = 2;
+        assert!(analyze(&e, &hand("111m456p789s1234z5z"), Wilds::default(), &seen).is_err());
+    }
+}
