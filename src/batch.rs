@@ -38,7 +38,7 @@ impl Rows<'_> {
         self.len() == 0
     }
 
-    fn row(&self, i: usize) -> &Counts {
+    pub fn row(&self, i: usize) -> &Counts {
         // Rows are whole (validate checks the length); an empty row stands in otherwise,
         // so no index can panic.
         static EMPTY: Counts = [0; KINDS];
@@ -126,7 +126,7 @@ fn quick_scan(row: &Counts) -> (usize, bool) {
     (size, bad)
 }
 
-fn view(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> View {
+pub fn view(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> View {
     let mut counts = *row;
     let mut wilds = 0;
     let caps = if engine.tiles == ALL_KINDS {
@@ -144,11 +144,16 @@ fn view(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> View {
 }
 
 fn map_rows<T: Send>(rows: &Rows<'_>, f: impl Fn(&Counts, u8) -> T + Sync + Send) -> Vec<T> {
+    map_indexed(rows, |_, row, melds| f(row, melds))
+}
+
+/// `f(i, row, melds)` for every row, on the pool when there are enough rows.
+pub fn map_indexed<T: Send>(rows: &Rows<'_>, f: impl Fn(usize, &Counts, u8) -> T + Sync + Send) -> Vec<T> {
     let n = rows.len();
     if n >= PARALLEL_MIN_ROWS && parallel_enabled() {
-        (0..n).into_par_iter().map(|i| f(rows.row(i), rows.melds(i))).collect()
+        (0..n).into_par_iter().map(|i| f(i, rows.row(i), rows.melds(i))).collect()
     } else {
-        (0..n).map(|i| f(rows.row(i), rows.melds(i))).collect()
+        (0..n).map(|i| f(i, rows.row(i), rows.melds(i))).collect()
     }
 }
 
@@ -165,6 +170,14 @@ pub fn shanten(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64) -> Vec<i8> {
         let ready_size = v.len() + 3 * melds as usize == engine.forms.ready_size();
         if d == 0 && ready_size && engine.waits_of_counts(&v, row, wild_kinds) == 0 {
             1
+        } else if d == 1
+            && ready_size
+            && engine.forms.wilds_beyond_copies
+            && wild_kinds != 0
+            && engine.waits_of_counts(&v, row, wild_kinds) != 0
+        {
+            // A drawn wild standing past a kind's copies completes it (see the engine).
+            0
         } else {
             d
         }

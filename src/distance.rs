@@ -140,7 +140,7 @@ pub fn combine_all(groups: &[Distances]) -> Distances {
 
 /// Min-plus product of two groups' distances, for targets up to `melds` melds.
 #[inline]
-fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
+pub fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
     let mut out = [INF; TARGETS];
     for m in 0..=melds {
         let (mut none, mut pair) = (INF, INF);
@@ -510,6 +510,12 @@ impl Check {
     /// check may answer anything at or above `bound` once it knows it cannot beat it.
     pub fn distance(self, forms: &Forms, view: &View, bound: u8) -> u8 {
         self.distance_with(forms, view, bound, &mut None)
+    }
+
+    /// [`Check::distance`] given the view's kind masks (a caller trying many draws
+    /// updates them by one bit a draw rather than counting them again).
+    pub fn distance_masked(self, forms: &Forms, view: &View, bound: u8, masks: KindMasks) -> u8 {
+        self.distance_with(forms, view, bound, &mut Some(masks))
     }
 
     /// [`Check::distance`] with the kind masks of the view computed at most once across

@@ -58,6 +58,16 @@ impl Engine {
 
     fn shanten_view(&self, view: &View, hand: &Hand, wilds: Wilds) -> i8 {
         let d = distance::distance(&self.forms, view) as i8 - 1;
+        // A drawn wild that may stand past a kind's copies can complete a hand counted
+        // one further (see `waits_of_counts`).
+        if d == 1
+            && self.forms.wilds_beyond_copies
+            && wilds.kinds != 0
+            && hand.size() + wilds.extra as usize == self.forms.ready_size()
+            && self.waits_mask(view, hand, wilds) != 0
+        {
+            return 0;
+        }
         // Exchanges are counted against tiles that exist, so a distance of 1 is a real
         // wait except when the only tiles that would complete the hand are ones the
         // player holds all four of (counting wild copies). Then it is one step further.
@@ -102,8 +112,19 @@ impl Engine {
                 ready.push(check);
             }
         }
+        // Where wilds may stand past a kind's copies, a drawn wild also widens what each
+        // kind may hold, so it can complete a hand no form counts as ready.
+        let beyond_wild = |view: &View| {
+            let mut v = view.clone();
+            v.wilds += 1;
+            for t in tiles::mask_tiles(self.tiles) {
+                v.caps[t as usize] += 1;
+            }
+            distance::is_complete(&self.forms, &v)
+        };
+        let free_wilds = tiles::mask_tiles(wild_kinds).filter(|&t| held[t as usize] < 4).fold(0u64, |m, t| m | 1 << t);
         if ready.is_empty() {
-            return 0;
+            return if self.forms.wilds_beyond_copies && free_wilds != 0 && beyond_wild(view) { free_wilds } else { 0 };
         }
         let candidates: u64 = (0..KINDS)
             .filter(|&t| self.tiles >> t & 1 == 1 && held[t] < 4 && wild_kinds >> t & 1 == 0)

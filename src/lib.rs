@@ -8,6 +8,7 @@
 // Tile-count loops index several arrays by the same kind; iterator chains would hide that.
 #![allow(clippy::needless_range_loop)]
 
+pub mod analyze;
 pub mod batch;
 pub mod decompose;
 pub mod distance;

@@ -24,7 +24,7 @@ pub struct Table {
     pub dist: Vec<Distances>,
 }
 
-const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
+pub const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
 impl Table {
     /// Index of a group's counts (each at most 4).

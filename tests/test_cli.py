@@ -135,3 +135,18 @@ def test_jsonl_answers_deep_and_long_lines_and_goes_on(haidi_cli):
 def test_set_values_nested_too_deep_exit_2(haidi_cli):
     code, _, err = haidi_cli("eval", "123m456p789s1122z", "--win", "2z", "--set", "x=" + "[" * 5000 + "]" * 5000)
     assert code == 2 and "nested more than" in err and "Traceback" not in err
+
+
+def test_analyze_table_json_and_errors(haidi_cli):
+    code, out, _ = haidi_cli("analyze", "123m456m78p11s5z[567s]", "--visible", "9p9p")
+    assert code == 0 and out.splitlines()[2].split()[:3] == ["5z", "0", "6"] and "6p(4, 9)" in out
+    code, out, _ = haidi_cli("analyze", "--json", "1112345678999m")
+    (entry,) = json.loads(out)["entries"]
+    assert entry["discard"] is None and entry["useful_count"] == 23
+    code, out, _ = haidi_cli("analyze", "--json", stdin="1112345678999m\n123m456p789s1234z5z\n")
+    assert [len(json.loads(line)["entries"]) for line in out.splitlines()] == [1, 14]
+    code, out, _ = haidi_cli("analyze", "--rules", "longgang", "123456789m12p11s77z5m5m", "--wild", "5m", "--scoring")
+    assert code == 0 and "draws" in out
+    for bad in (["1112345678999m", "--visible", "9m9m"], ["123m"], ["1112345678999m", "--set", "self_drawm=true"]):
+        code, out, err = haidi_cli("analyze", *bad)
+        assert code == 2 and out == "" and err.startswith("haidi: error: ")

@@ -181,3 +181,18 @@ def test_arguments_of_the_wrong_type_are_hand_errors(call, message):
     # Each raised TypeError or AttributeError; a str column was read as its characters.
     with pytest.raises(HandError, match=message):
         call()
+
+
+def test_a_wild_standing_past_the_copies_is_a_wait():
+    """Longgang's wilds may stand for a kind all four of whose copies are held (8p here:
+    three melded, one concealed), so a drawn 财神 completes the hand: it is a wait, and
+    the hand is ready, as is_win says of the hand with it."""
+    import numpy as np
+
+    lg = haidi.ruleset("longgang")
+    hand = "33377899p567s22z[888p]"
+    assert lg.is_win(hand + "2m", wilds="2m")
+    assert lg.waits(hand, wilds="2m") == ["2m"]
+    assert lg.shanten(hand, wilds="2m") == 0
+    counts = np.array([haidi.Hand(hand).counts], np.uint8)
+    assert lg.shanten_batch(counts, "2m", melds=np.array([1], np.uint8)).tolist() == [0]

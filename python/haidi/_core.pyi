@@ -13,6 +13,8 @@ __all__ = [
     "Meld",
     "Scheme",
     "__version__",
+    "analyze",
+    "analyze_batch",
     "mcr_evaluate",
     "mcr_evaluate_columns",
     "mcr_evaluate_many",
@@ -179,3 +181,22 @@ class Scheme:
     ) -> dict[str, NDArray[Any]]: ...
 
 def wild_from_indicator(indicator: str) -> str: ...
+def analyze(
+    engine: Engine,
+    hand: _HandLike,
+    visible: str | Hand | Iterable[str | Hand] | None = None,
+    wilds: _Wilds = None,
+    *,
+    format: str = "compact",
+    extra_wilds: int | None = None,
+    scorer: str | Scheme | None = None,
+    situation: dict[str, Any] | None = None,
+    scoring: bool = False,
+) -> list[Any]: ...
+def analyze_batch(
+    engine: Engine,
+    counts: NDArray[np.uint8],
+    visible: NDArray[np.uint8] | None = None,
+    wilds: _Wilds = None,
+    melds: NDArray[np.uint8] | None = None,
+) -> tuple[NDArray[np.int8], NDArray[np.int16]]: ...

@@ -3,6 +3,7 @@
     haidi waits 1112345678999m            # what a ready hand waits on
     haidi shanten 123m456p789s1z2z3z4z    # tiles from ready
     haidi decompose 11123455678999m       # every arrangement of a complete hand
+    haidi analyze 123m456m78p11s5z[567s]  # each discard: shanten, useful tiles, winning waits
     haidi eval 123m456p789s1122z --win 1z --self-drawn   # MCR fans of a win
     haidi eval --rules mcr --jsonl < situations.jsonl     # one JSON result a line
     haidi reproduce                       # the Longgang text's published wait tables, recomputed
@@ -86,10 +87,29 @@ def _decompose(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[s
     return {"arrangements": arrs, "complete_list": not more}, "\n".join(lines)
 
 
+def _analyze(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    situation: dict[str, Any] = {"self_drawn": True} if args.self_drawn else {}
+    situation.update(dict(_key_value(kv) for kv in args.set or []))
+    entries = rs.analyze(hand, args.visible, args.wild, format=args.format, scoring=args.scoring, **situation)
+    lines = [f"{hand}:"]
+    head = f"  {'discard':<8}{'shanten':>7}  {'copies':>6}  {'useful':<28}"
+    lines.append(head + ("  draws" if args.scoring else "") + "  winning waits (copies, total)")
+    for e in entries:
+        useful = " ".join(e["useful"]) or "-"
+        winning = " ".join(f"{w['tile']}({w['left']}, {w['total']})" for w in e["winning_waits"])
+        if e["shanten"] == 0 and not winning:
+            winning = "none (completed by " + " ".join(w["tile"] for w in e["waits"]) + ")"
+        draws = f"  {e['draws']:>4}{'' if e['draws_exact'] else '+'}" if args.scoring else ""
+        row = f"  {e['discard'] or '-':<8}{e['shanten']:>7}  {e['useful_count']:>6}  {useful:<28}{draws}  {winning}"
+        lines.append(row.rstrip())
+    return {"entries": entries}, "\n".join(lines)
+
+
 COMMANDS: dict[str, tuple[Callable[[Ruleset, str, argparse.Namespace], tuple[dict[str, Any], str]], str]] = {
     "waits": (_waits, "the tile kinds that complete a hand one tile short"),
     "shanten": (_shanten, "how many tiles a hand is from ready (-1 complete, 0 ready)"),
     "decompose": (_decompose, "every arrangement of a complete hand"),
+    "analyze": (_analyze, "each discard's shanten, useful tiles and winning waits (牌效)"),
 }
 
 
@@ -309,6 +329,20 @@ def build_parser() -> argparse.ArgumentParser:
                 help="only waits that score a win under the ruleset's scoring (on a discard unless --self-drawn)",
             )
             sp.add_argument("--self-drawn", dest="self_drawn", action="store_true", help="with --winning: 自摸")
+        if name == "analyze":
+            sp.add_argument(
+                "--visible", "-v", metavar="TILES", help="tiles seen elsewhere (discards, melds), e.g. 19m5z"
+            )
+            sp.add_argument(
+                "--self-drawn", dest="self_drawn", action="store_true", help="score the waits as self-drawn (自摸)"
+            )
+            sp.add_argument("--scoring", action="store_true", help="add the draws to a ready hand with a winning wait")
+            sp.add_argument(
+                "--set",
+                action="append",
+                metavar="KEY=VALUE",
+                help="any other situation key of the ruleset (VALUE read as JSON when it parses)",
+            )
         if name == "decompose":
             sp.add_argument("--limit", type=_positive, default=100, help="at most this many arrangements (default 100)")
     _add_eval(sub)

@@ -172,3 +172,35 @@ __all__ = [
     "RulesetName",
     "TangshanResult",
 ]
+
+
+class Wait(TypedDict):
+    """A wait of a ready hand (``Ruleset.analyze``): the kind and its copies unseen."""
+
+    tile: str
+    left: int
+
+
+class WinningWait(TypedDict):
+    """A wait that scores a win: the kind, its copies unseen and the ``total`` it scores."""
+
+    tile: str
+    left: int
+    total: int
+
+
+class AnalysisEntry(TypedDict, total=False):
+    """One choice of ``Ruleset.analyze``: the discard (None for a hand waiting for a
+    tile) and what it leaves. ``draws`` and ``draws_exact`` are there with
+    ``scoring=True``."""
+
+    discard: str | None
+    shanten: int
+    useful: list[str]
+    useful_count: int
+    useful_wilds: list[str]
+    waits: list[Wait]
+    winning_waits: list[WinningWait]
+    winning_count: int
+    draws: int
+    draws_exact: bool

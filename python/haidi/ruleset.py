@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 import numpy as np
 
-from ._core import Engine, Hand, HandError, Scheme
+from ._core import Engine, Hand, HandError, Scheme, analyze, analyze_batch, wild_from_indicator
 from .results import (
+    AnalysisEntry,
     BeijingResult,
     ChangshaResult,
     HainanResult,
@@ -34,6 +35,12 @@ DECOMPOSE_LIMIT = 10_000
 HandLike = Hand | str
 #: Wild tile kinds: ``None``, ``"5z"``, ``"5z6z"`` or ``["5z", "6z"]``.
 WildsLike = str | Iterable[str] | None
+#: Tiles seen: ``None``, text (``"19m[555p]"``), a ``Hand``, or a list of them.
+VisibleLike = str | Hand | Iterable[str | Hand] | None
+
+#: Where a row of ``analyze_batch`` holds no tile of a kind: its shanten, its useful copies.
+NOT_HELD_SHANTEN = 127
+NOT_HELD_USEFUL = -1
 
 
 #: The result type of a ruleset's ``evaluate`` (see ``haidi.results``).
@@ -193,6 +200,86 @@ class Ruleset(Generic[R]):
             situation["wilds"] = wilds
         waits = self.waits(h, wilds)
         return [t for t in waits if self.evaluate(hand=str(h), win=t, **situation)["win"]]
+
+    def analyze(
+        self,
+        hand: HandLike,
+        visible: VisibleLike = None,
+        wilds: WildsLike = None,
+        *,
+        format: str = "compact",
+        extra_wilds: int = 0,
+        scoring: bool = False,
+        **situation: Any,
+    ) -> list[AnalysisEntry]:
+        """Hand analysis (牌效): what each discard leaves, best first (docs/analysis.md).
+
+        A hand of 14/17 tiles (a declared meld counts 3) gives one entry per distinct
+        discard; a hand of 13/16 one entry with ``discard`` None. Each entry has
+        ``shanten`` (of the hand left), ``useful`` (kinds with a copy unseen whose draw
+        lowers it; for a ready hand its waits), ``useful_count`` (their unseen copies),
+        ``useful_wilds`` (the wild kinds among them), ``waits`` (a ready hand's waits,
+        each ``{"tile", "left"}``), ``winning_waits`` (the waits that score a win under
+        ``situation``, each ``{"tile", "left", "total"}``) and ``winning_count``.
+
+        Args:
+            visible: tiles seen elsewhere (discards, others' melds, an indicator): text,
+                a ``Hand`` or a list of them. They and the hand's own tiles, the discard
+                included, are taken off the four copies of each kind.
+            scoring: add ``draws``, the least draws (each followed by a discard) to a
+                ready hand with a winning wait, and ``draws_exact`` (False: a lower bound).
+            situation: the ruleset's situation keys as for ``evaluate`` but ``hand`` and
+                ``win`` (``self_drawn``, ``seat_wind``, ``indicator``, ``options`` ...).
+
+        Order: lowest shanten, most useful copies, most winning copies, then the
+        discard in tile order.
+        """
+        if not isinstance(scoring, bool):
+            raise HandError(f"scoring must be True or False, not {scoring!r}")
+        if wilds is not None and not self.spec.has_wilds:
+            raise HandError(f"{self.name} plays no wild tiles, so analyze cannot score a hand with them")
+        if "indicator" in situation and situation["indicator"] is not None:
+            if wilds is not None:
+                raise HandError("give either wilds or indicator, not both")
+            indicator = situation["indicator"]
+            if not isinstance(indicator, str):
+                raise HandError(f"indicator must be a tile such as '3z', not {indicator!r}")
+            wilds = wild_from_indicator(indicator)
+        elif wilds is not None:
+            situation["wilds"] = wilds
+        return analyze(  # type: ignore[no-any-return]
+            self.engine,
+            hand,
+            visible,
+            wilds,
+            format=_text(format, "format"),
+            extra_wilds=extra_wilds,
+            scorer=self.scheme if self.scheme is not None else self.name,
+            situation=situation,
+            scoring=scoring,
+        )
+
+    def analyze_batch(
+        self,
+        counts: ArrayLike,
+        visible: ArrayLike | None = None,
+        wilds: WildsLike = None,
+        melds: ArrayLike | None = None,
+    ) -> tuple[NDArray[np.int8], NDArray[np.int16]]:
+        """``analyze`` for many 14/17-tile hands given as tile counts (n x 34), with the GIL
+        released: ``(shanten, useful)``, two n x 34 arrays where column i is discarding
+        kind i: the shanten left (int8) and the unseen copies of the useful draws (int16).
+        Where a row holds no tile of kind i, shanten is ``NOT_HELD_SHANTEN`` (127, so
+        that ``argmin`` never picks it) and useful ``NOT_HELD_USEFUL`` (-1).
+
+        ``visible`` is one row of 34 counts for every hand or one row per hand; ``melds[i]``
+        declared melds of row i (their tiles are not in the row: give them in ``visible``).
+        """
+        c, m = _rows(counts, melds)
+        v = None
+        if visible is not None:
+            v, _ = _rows(visible, None)
+        return analyze_batch(self.engine, c, v, wilds, m)  # type: ignore[no-any-return]
 
     def is_win(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0) -> bool:
         """Whether a hand of 14/17 tiles is complete under this ruleset's forms."""

@@ -15,7 +15,7 @@ use crate::tiles::{self, ALL_KINDS, KINDS};
 
 #[pyclass(name = "Engine", module = "haidi._core", frozen)]
 pub struct PyEngine {
-    inner: Engine,
+    pub(super) inner: Engine,
 }
 
 /// The most arrangements `decompose` lists (about 100 MB of Python objects at most).
@@ -25,7 +25,7 @@ const MAX_ARRANGEMENTS: usize = 20_000;
 /// its winning tile.
 const MAX_EXTRA_WILDS: u64 = 17;
 
-fn wilds(obj: Option<&Bound<'_, PyAny>>, extra: Option<&Bound<'_, PyAny>>) -> PyResult<Wilds> {
+pub(super) fn wilds(obj: Option<&Bound<'_, PyAny>>, extra: Option<&Bound<'_, PyAny>>) -> PyResult<Wilds> {
     let extra = match extra {
         Some(e) if !e.is_none() => convert::count(e, "extra_wilds", MAX_EXTRA_WILDS)? as u8,
         _ => 0,

@@ -644,3 +644,22 @@ fn copy_texts(read: &[Read<'_>], format: Format) -> PyResult<Texts> {
 fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     hand_error(py, format!("situation {i}: {}", e.value(py)))
 }
+
+/// Reads the situation keys of a dict other than the hand and the winning tile, for a
+/// caller that tries each wait as the win (`analyze`): the situation and the options.
+pub fn read_keys(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<(Situation, Options)> {
+    let mut r = Reader::new(py, Format::Compact, None);
+    for (k, v) in d.iter() {
+        let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
+        match situation_key(py, key)? {
+            Key::Hand | Key::Win | Key::Format => {
+                return Err(hand_error(
+                    py,
+                    format!("{} is not a situation key here: analysis takes the hand and its format, and tries each wait as the win", key),
+                ))
+            }
+            k => r.set(k, v)?,
+        }
+    }
+    Ok((r.situation, r.own.unwrap_or_default()))
+}

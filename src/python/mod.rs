@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod analyze;
 mod columns;
 mod convert;
 mod engine;
@@ -24,6 +25,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<score::PyScheme>()?;
     m.add_function(wrap_pyfunction!(score::wild_from_indicator, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze::analyze_batch, m)?)?;
     m.add_function(wrap_pyfunction!(hand::tile_glyph, m)?)?;
     m.add_function(wrap_pyfunction!(hand::tile_names, m)?)?;
     m.add_function(wrap_pyfunction!(mcr::mcr_evaluate, m)?)?;

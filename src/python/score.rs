@@ -426,7 +426,7 @@ fn owned(o: &Bound<'_, PyAny>) -> Value<'static> {
 impl PyScheme {
     /// The scheme for a situation when its `options` (or option keys) ask for another
     /// than this one.
-    fn scheme_for(&self, py: Python<'_>, situation: &Bound<'_, PyDict>) -> PyResult<Option<Py<PyScheme>>> {
+    pub fn scheme_for(&self, py: Python<'_>, situation: &Bound<'_, PyDict>) -> PyResult<Option<Py<PyScheme>>> {
         let mut options: Option<Bound<'_, PyDict>> = None;
         if let Some(o) = situation.get_item(pyo3::intern!(py, "options"))? {
             if !o.is_none() {
@@ -470,6 +470,28 @@ impl PyScheme {
             reader.default_format(f);
         }
         reader.finish(&self.scheme)
+    }
+
+    /// Reads the keys of a situation's items into a reader, but the hand, the winning
+    /// tile and the format, which a caller trying each wait as the win (`analyze`) sets.
+    pub fn read_keys<'a>(&self, items: &'a [(Bound<'_, PyAny>, Bound<'_, PyAny>)]) -> CoreResult<Reader<'a>> {
+        let mut reader = Reader::default();
+        for (k, v) in items {
+            let Ok(k) = k.cast::<PyString>() else {
+                return Err(HandError::invalid("situation keys are str"));
+            };
+            let k = k.to_str().map_err(|_| HandError::invalid("a situation key is not valid text"))?;
+            if k == "options" || self.option_keys.iter().any(|o| o == k) {
+                continue;
+            }
+            if matches!(k, "hand" | "win" | "format") {
+                return Err(HandError::invalid(format!(
+                    "{k} is not a situation key here: analysis takes the hand and its format, and tries each wait as the win"
+                )));
+            }
+            reader.set(&self.scheme, k, value(v))?;
+        }
+        Ok(reader)
     }
 
     /// The result dict of a scored situation.

@@ -1,0 +1,594 @@
+//! Hand analysis (牌效): for each tile a hand could discard, the shanten of what is left,
+//! the draws that would lower it and how many copies of them are unseen; for a ready hand,
+//! its waits. Scoring (which waits win, and the draws to a winning ready hand) is asked of
+//! a [`Scorer`], so that this module needs no ruleset's scoring.
+//!
+//! Everything is counted on the engine's own distances (`crate::distance`): shanten is
+//! [`Engine::shanten`]'s, waits are [`Engine::waits_of_counts`]'s, so an analysis never
+//! disagrees with the single-hand questions.
+
+use std::collections::HashMap;
+
+use crate::batch::{self, Rows};
+use crate::distance::{combine, convolve, group_distances, Check, KindMasks, GROUPS};
+use crate::engine::{Engine, Wilds};
+use crate::error::{ErrorKind, HandError, Result};
+use crate::forms::View;
+use crate::hand::Hand;
+use crate::tables::{self, Distances, Table, TARGETS};
+use crate::tiles::{self, Counts, Tile, KINDS};
+
+/// What one choice leaves: a discard (`None` for a hand waiting for a tile) and the
+/// hand after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub discard: Option<Tile>,
+    /// Shanten (向听) of the hand left: 0 ready (听牌).
+    pub shanten: i8,
+    /// Kinds with an unseen copy whose draw lowers the shanten (for a ready hand: the
+    /// waits with a copy left), bit t = kind t.
+    pub useful: u64,
+    /// Unseen copies of the useful kinds.
+    pub useful_count: u32,
+    /// The waits of a ready hand, whether copies are left or not (0 when not ready).
+    pub waits: u64,
+    /// The waits that score a win, with the value each scores, in tile order.
+    pub winning: Vec<(Tile, i32)>,
+    /// Unseen copies of the winning waits.
+    pub winning_count: u32,
+    /// Draws (each followed by a discard) to a ready hand with a winning wait.
+    pub draws: Option<Draws>,
+}
+
+/// The least number of draws to a hand that is ready with a winning wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draws {
+    pub count: u8,
+    /// False when `count` is a lower bound: the search looks [`EXACT_DRAWS`] draws ahead.
+    pub exact: bool,
+}
+
+/// How many draws ahead [`Draws`] is searched exactly.
+pub const EXACT_DRAWS: u8 = 2;
+
+/// Scores a win, for the waits that complete a hand.
+pub trait Scorer {
+    /// The value `hand` (one tile short) scores when it wins on `win`; `None` when the
+    /// ruleset would not let it win (MCR under 8 points, Hainan without 番 ...).
+    fn score(&mut self, hand: &Hand, win: Tile) -> Result<Option<i32>>;
+}
+
+/// Copies of each kind not seen: four less the hand's own tiles (concealed and melded)
+/// and the tiles seen elsewhere; zero for kinds the ruleset does not play.
+pub fn unseen(engine: &Engine, hand: &Hand, visible: &Counts) -> Result<Counts> {
+    let held = hand.held();
+    let mut left = [0u8; KINDS];
+    for t in 0..KINDS {
+        let name = || tiles::name(t as Tile);
+        if visible[t] > 0 && engine.tiles >> t & 1 == 0 {
+            return Err(HandError::invalid(format!("visible tile {} is not played in {}", name(), engine.name)));
+        }
+        let seen = held[t] as u32 + visible[t] as u32;
+        if seen > 4 {
+            return Err(HandError::new(ErrorKind::Invalid(format!(
+                "visible tiles make a fifth copy of {}: the hand holds {} and {} are visible",
+                name(),
+                held[t],
+                visible[t]
+            ))));
+        }
+        if engine.tiles >> t & 1 == 1 {
+            left[t] = 4 - seen as u8;
+        }
+    }
+    Ok(left)
+}
+
+/// Kinds with a copy left.
+fn available(left: &Counts) -> u64 {
+    (0..KINDS).filter(|&t| left[t] > 0).fold(0, |m, t| m | 1 << t)
+}
+
+fn copies(mask: u64, left: &Counts) -> u32 {
+    tiles::mask_tiles(mask).map(|t| left[t as usize] as u32).sum()
+}
+
+/// The entries of a hand: one per distinct discard of a 14/17-tile hand, or one with no
+/// discard for a 13/16-tile hand, in tile order (see [`order`]). Waits are not scored.
+pub fn analyze(engine: &Engine, hand: &Hand, wilds: Wilds, visible: &Counts) -> Result<Vec<Entry>> {
+    engine.check(hand, wilds, None)?;
+    let left = unseen(engine, hand, visible)?;
+    let ready = hand.size() + wilds.extra as usize == engine.forms.ready_size();
+    if ready {
+        return Ok(vec![entry(engine, hand, wilds, &left, None)]);
+    }
+    let mut out = Vec::with_capacity(14);
+    for d in 0..KINDS {
+        if hand.concealed[d] > 0 {
+            let mut h = hand.clone();
+            h.concealed[d] -= 1;
+            out.push(entry(engine, &h, wilds, &left, Some(d as Tile)));
+        }
+    }
+    Ok(out)
+}
+
+/// The entry of a hand one tile short (13/16), after `discard`.
+fn entry(engine: &Engine, hand: &Hand, wilds: Wilds, left: &Counts, discard: Option<Tile>) -> Entry {
+    let view = engine.view(hand, wilds);
+    let held = hand.held();
+    let (shanten, useful, waits) = shape(engine, &view, &held, wilds.kinds, available(left));
+    Entry {
+        discard,
+        shanten,
+        useful,
+        useful_count: copies(useful, left),
+        waits,
+        winning: Vec::new(),
+        winning_count: 0,
+        draws: None,
+    }
+}
+
+/// Shanten, useful draws among `avail` and waits of a view one tile short; `held` gives
+/// the copies held of each kind (concealed, melded, wild copies).
+pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail: u64) -> (i8, u64, u64) {
+    let forms = &engine.forms;
+    let masks = KindMasks::of(view);
+    let melds = (forms.melds - view.melds.count.min(forms.melds)) as usize;
+    // The standard form first (its group distances serve the draws below), then the
+    // others bounded one past the least so far: exact wherever they tie it.
+    let mut groups = None;
+    let mut found: [(Check, u8); 11] = [(Check::Standard, u8::MAX); 11];
+    let mut n = 0;
+    let mut best = u8::MAX;
+    for check in Check::ALL {
+        if !check.open(forms, view) {
+            continue;
+        }
+        let d = if check == Check::Standard {
+            let g = [0, 1, 2, 3].map(|g| group_distances(view, g, forms.pair_kinds));
+            let d = combine(&g, melds);
+            groups = Some(g);
+            d
+        } else {
+            check.distance_masked(forms, view, best.saturating_add(1), masks)
+        };
+        best = best.min(d);
+        found[n] = (check, d);
+        n += 1;
+    }
+    let distance = best.saturating_sub(view.wilds);
+    let beyond = forms.wilds_beyond_copies && wild_kinds != 0;
+    if distance == 2 && beyond {
+        // A drawn wild may stand past a kind's copies and complete the hand anyway.
+        let waits = engine.waits_of_counts(view, held, wild_kinds);
+        if waits != 0 {
+            return (0, waits & avail, waits);
+        }
+    }
+    if distance <= 1 {
+        let waits = engine.waits_of_counts(view, held, wild_kinds);
+        if waits != 0 {
+            return (0, waits & avail, waits);
+        }
+        // Ready in shape, but every completing tile is one the player holds all four of:
+        // a draw helps only if some discard then leaves a real wait.
+        let useful = tiles::mask_tiles(avail & engine.tiles)
+            .filter(|&t| ready_after(engine, view, held, wild_kinds, t))
+            .fold(0, |m, t| m | 1 << t);
+        return (1, useful, 0);
+    }
+    let shanten = distance as i8 - 1;
+    // A drawn wild fills a missing place of whichever check is at the least distance.
+    let mut useful = avail & wild_kinds;
+    let natural = avail & engine.tiles & !wild_kinds;
+    let mut v = view.clone();
+    // A draw raises the overlap with a target by at most one, so only the checks at the
+    // least distance can come down.
+    for &(check, d) in &found[..n] {
+        let todo = natural & !useful;
+        if d != best || todo == 0 {
+            continue;
+        }
+        useful |= match (check, &groups) {
+            (Check::Standard, Some(g)) => standard_lowering(engine, view, g, melds, todo, best),
+            _ => tiles::mask_tiles(todo).fold(0u64, |m, t| {
+                let c = v.counts[t as usize] as usize;
+                // One more copy of t: bit t moves up one level of the held masks.
+                let mut drawn = masks;
+                drawn.held[c] |= 1 << t;
+                v.counts[t as usize] += 1;
+                let lower = check.distance_masked(forms, &v, best, drawn) < best;
+                v.counts[t as usize] -= 1;
+                if lower {
+                    m | 1 << t
+                } else {
+                    m
+                }
+            }),
+        };
+    }
+    if shanten == 1 && view.wilds > 0 {
+        // With wilds in hand, a hand at distance one may still have no tile left that
+        // completes it (see the ready case above): check the draws that reach it.
+        // A wild kind with a copy left is a wait of any hand at distance one.
+        let free_wild = tiles::mask_tiles(wild_kinds).any(|k| held[k as usize] < 3);
+        if !free_wild {
+            useful = tiles::mask_tiles(useful)
+                .filter(|&t| ready_after(engine, view, held, wild_kinds, t))
+                .fold(0, |m, t| m | 1 << t);
+        }
+    }
+    if shanten == 1 && beyond && (0..KINDS).any(|k| held[k] >= 3) {
+        // A wild standing past a kind's copies (three or four of which are held) can make
+        // a hand ready that its distance counts two away: try the other draws outright.
+        for t in tiles::mask_tiles(avail & engine.tiles & !useful) {
+            if ready_after(engine, view, held, wild_kinds, t) {
+                useful |= 1 << t;
+            }
+        }
+    }
+    (shanten, useful, 0)
+}
+
+/// Draws of `candidates` that bring the standard form below `best` (before wilds): only
+/// the drawn tile's group changes, so the other three are combined once per group.
+fn standard_lowering(
+    engine: &Engine,
+    view: &View,
+    groups: &[Distances; 4],
+    melds: usize,
+    candidates: u64,
+    best: u8,
+) -> u64 {
+    let pair_kinds = engine.forms.pair_kinds;
+    let (left, right) = (convolve(&groups[0], &groups[1], melds), convolve(&groups[2], &groups[3], melds));
+    let mut mask = 0u64;
+    let mut v = view.clone();
+    for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
+        let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
+        if candidates & group_mask == 0 {
+            continue;
+        }
+        let others = match g {
+            0 => convolve(&groups[1], &right, melds),
+            1 => convolve(&groups[0], &right, melds),
+            2 => convolve(&left, &groups[3], melds),
+            _ => convolve(&left, &groups[2], melds),
+        };
+        // The group lowers the distance when some target of its own beats the threshold
+        // the others leave it: a compare of twelve bytes per draw.
+        let mut threshold = [0u8; TARGETS];
+        for m in 0..=melds {
+            for h in 0..2 {
+                threshold[m * 2 + h] = best.saturating_sub(others[(melds - m) * 2 + 1 - h]);
+            }
+        }
+        // Where the group reads the precomputed table, a drawn tile moves its index by a
+        // power of five.
+        let plain = view.caps[lo..hi].iter().all(|&c| c == 4) && pair_kinds & group_mask == group_mask;
+        let table = if g < 3 { tables::suit() } else { tables::honours() };
+        let base = Table::index(&view.counts[lo..hi]);
+        for t in tiles::mask_tiles(candidates & group_mask) {
+            let d = if plain {
+                table.dist[base + tables::POW5[t as usize - lo]]
+            } else {
+                v.counts[t as usize] += 1;
+                let d = group_distances(&v, g, pair_kinds);
+                v.counts[t as usize] -= 1;
+                d
+            };
+            if d.iter().zip(&threshold).fold(false, |any, (&a, &b)| any | (a < b)) {
+                mask |= 1 << t;
+            }
+        }
+    }
+    mask
+}
+
+/// The view with tile `t` drawn (a wild kind's copy becomes a wild).
+fn drawn(view: &View, held: &Counts, wild_kinds: u64, t: Tile) -> (View, Counts) {
+    let (mut v, mut h) = (view.clone(), *held);
+    if wild_kinds >> t & 1 == 1 {
+        v.wilds += 1;
+    } else {
+        v.counts[t as usize] += 1;
+    }
+    h[t as usize] += 1;
+    (v, h)
+}
+
+/// The view with tile `t` discarded, or None when the view holds none.
+fn discarded(view: &View, held: &Counts, wild_kinds: u64, t: Tile) -> Option<(View, Counts)> {
+    let (mut v, mut h) = (view.clone(), *held);
+    if wild_kinds >> t & 1 == 1 {
+        // A wild kind's copies are the view's wilds (besides any extra wilds).
+        if v.wilds == 0 || held[t as usize] == 0 {
+            return None;
+        }
+        v.wilds -= 1;
+    } else {
+        if v.counts[t as usize] == 0 {
+            return None;
+        }
+        v.counts[t as usize] -= 1;
+    }
+    h[t as usize] -= 1;
+    Some((v, h))
+}
+
+/// Whether drawing `t` and some discard leave a hand with a wait that has a tile left.
+fn ready_after(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, t: Tile) -> bool {
+    let (v, h) = drawn(view, held, wild_kinds, t);
+    (0..KINDS as Tile)
+        .any(|e| discarded(&v, &h, wild_kinds, e).is_some_and(|(v2, h2)| is_ready(engine, &v2, &h2, wild_kinds)))
+}
+
+/// Whether a view one tile short has a wait (a tile not all held that completes it).
+fn is_ready(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64) -> bool {
+    let most = if engine.forms.wilds_beyond_copies && wild_kinds != 0 { 2 } else { 1 };
+    crate::distance::distance(&engine.forms, view) <= most && engine.waits_of_counts(view, held, wild_kinds) != 0
+}
+
+/// Scores the waits of the ready entries: `winning` and `winning_count`.
+pub fn score_waits(entries: &mut [Entry], hand: &Hand, left: &Counts, scorer: &mut dyn Scorer) -> Result<()> {
+    for e in entries.iter_mut() {
+        if e.shanten != 0 {
+            continue;
+        }
+        let h = after(hand, e.discard);
+        for t in tiles::mask_tiles(e.waits) {
+            if let Some(v) = scorer.score(&h, t)? {
+                e.winning.push((t, v));
+                e.winning_count += left[t as usize] as u32;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The hand after a discard.
+fn after(hand: &Hand, discard: Option<Tile>) -> Hand {
+    let mut h = hand.clone();
+    if let Some(d) = discard {
+        h.concealed[d as usize] -= 1;
+    }
+    h
+}
+
+/// Orders entries best first: lowest shanten, then most useful copies, then most
+/// winning copies, then the discard in tile order (m, p, s, z; 1 to 9).
+pub fn order(entries: &mut [Entry]) {
+    entries
+        .sort_by_key(|e| (e.shanten, std::cmp::Reverse(e.useful_count), std::cmp::Reverse(e.winning_count), e.discard));
+}
+
+/// Fills `draws` of every entry: the least number of draws, each followed by a discard,
+/// to a hand that is ready with a winning wait. Exact up to [`EXACT_DRAWS`]; beyond, the
+/// shanten or `EXACT_DRAWS + 1`, whichever is more, as a lower bound.
+///
+/// The search tries every draw with a copy unseen (the copies it takes are not given
+/// back) and every discard, and asks the scorer about each ready hand met; hands met
+/// twice are looked up, not scored again.
+pub fn score_draws(
+    engine: &Engine,
+    entries: &mut [Entry],
+    hand: &Hand,
+    wilds: Wilds,
+    left: &Counts,
+    scorer: &mut dyn Scorer,
+) -> Result<()> {
+    let mut search = Search { engine, wilds, scorer, known: HashMap::default() };
+    for e in entries.iter_mut() {
+        let h = after(hand, e.discard);
+        let draws = if e.shanten == 0 && e.winning_count > 0 {
+            Draws { count: 0, exact: true }
+        } else {
+            search.least(&h, e.shanten, left)?
+        };
+        e.draws = Some(draws);
+    }
+    Ok(())
+}
+
+struct Search<'a> {
+    engine: &'a Engine,
+    wilds: Wilds,
+    scorer: &'a mut dyn Scorer,
+    /// Whether a hand (its concealed tiles; the melds do not change) is ready with a
+    /// winning wait that has a copy left.
+    known: HashMap<(Counts, Counts), bool, crate::hash::Fast>,
+}
+
+impl Search<'_> {
+    /// Draws from `hand` (shanten `shanten`) to a winning ready hand.
+    fn least(&mut self, hand: &Hand, shanten: i8, left: &Counts) -> Result<Draws> {
+        let bound = Draws { count: (shanten.max(0) as u8).max(EXACT_DRAWS + 1), exact: false };
+        if shanten > EXACT_DRAWS as i8 {
+            return Ok(Draws { count: shanten as u8, exact: false });
+        }
+        if shanten <= 0 && self.winning_ready(hand, left)? {
+            return Ok(Draws { count: 0, exact: true });
+        }
+        for depth in 1..=EXACT_DRAWS {
+            if (shanten as u8) > depth {
+                continue;
+            }
+            if self.reach(hand, left, depth)? {
+                return Ok(Draws { count: depth, exact: true });
+            }
+        }
+        Ok(bound)
+    }
+
+    /// Whether `depth` exchanges can make `hand` a winning ready hand.
+    fn reach(&mut self, hand: &Hand, left: &Counts, depth: u8) -> Result<bool> {
+        for t in 0..KINDS as Tile {
+            if left[t as usize] == 0 || self.engine.tiles >> t & 1 == 0 {
+                continue;
+            }
+            let mut drawn = hand.clone();
+            drawn.concealed[t as usize] += 1;
+            let mut rest = *left;
+            rest[t as usize] -= 1;
+            for e in 0..KINDS {
+                if drawn.concealed[e] == 0 || e == t as usize {
+                    continue;
+                }
+                let mut h = drawn.clone();
+                h.concealed[e] -= 1;
+                // Shanten drops by at most one an exchange: prune what cannot get there.
+                let view = self.engine.view(&h, self.wilds);
+                let d = crate::distance::distance(&self.engine.forms, &view) as i32 - 1;
+                if d > depth as i32 - 1 {
+                    continue;
+                }
+                let found = if depth == 1 { self.winning_ready(&h, &rest)? } else { self.reach(&h, &rest, depth - 1)? };
+                if found {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether a hand one tile short is ready with a winning wait that has a copy left.
+    fn winning_ready(&mut self, hand: &Hand, left: &Counts) -> Result<bool> {
+        let key = (hand.concealed, *left);
+        if let Some(&k) = self.known.get(&key) {
+            return Ok(k);
+        }
+        let view = self.engine.view(hand, self.wilds);
+        let mut found = false;
+        let most = if self.engine.forms.wilds_beyond_copies && self.wilds.kinds != 0 { 2 } else { 1 };
+        if crate::distance::distance(&self.engine.forms, &view) <= most {
+            let waits = self.engine.waits_of_counts(&view, &hand.held(), self.wilds.kinds);
+            for t in tiles::mask_tiles(waits) {
+                if left[t as usize] > 0 && self.scorer.score(hand, t)?.is_some() {
+                    found = true;
+                    break;
+                }
+            }
+        }
+        self.known.insert(key, found);
+        Ok(found)
+    }
+}
+
+/// `analyze_batch`'s shanten where the row holds no tile of the kind.
+pub const NOT_HELD_SHANTEN: i8 = i8::MAX;
+/// `analyze_batch`'s useful copies where the row holds no tile of the kind.
+pub const NOT_HELD_USEFUL: i16 = -1;
+
+/// For rows of 14/17 tiles (see [`crate::batch`]): the shanten after each discard and the
+/// unseen copies of the useful draws after it, n x 34 each, row-major; the sentinels
+/// [`NOT_HELD_SHANTEN`] and [`NOT_HELD_USEFUL`] where a row holds no tile of the kind.
+/// `visible` is one row of 34 counts for every row, or one per row. Call
+/// [`crate::batch::validate`] first.
+pub fn batch(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64, visible: Option<&[u8]>) -> Result<(Vec<i8>, Vec<i16>)> {
+    let n = rows.len();
+    let seen = |i: usize| -> &[u8] {
+        match visible {
+            Some(v) if v.len() == KINDS => v,
+            Some(v) => &v[i * KINDS..(i + 1) * KINDS],
+            None => &[0; KINDS],
+        }
+    };
+    if let Some(v) = visible {
+        if v.len() != KINDS && v.len() != n * KINDS {
+            return Err(HandError::invalid(format!(
+                "visible must be one row of 34 counts or one per hand ({n}), not {} rows",
+                v.len() / KINDS
+            )));
+        }
+    }
+    for i in 0..n {
+        let (row, v) = (rows.row(i), seen(i));
+        for t in 0..KINDS {
+            if v[t] > 0 && engine.tiles >> t & 1 == 0 {
+                return Err(HandError::invalid(format!(
+                    "row {i}: visible tile {} is not played in {}",
+                    tiles::name(t as Tile),
+                    engine.name
+                )));
+            }
+            if row[t] as u32 + v[t] as u32 > 4 {
+                return Err(HandError::invalid(format!(
+                    "row {i}: visible tiles make a fifth copy of {} ({} held, {} visible)",
+                    tiles::name(t as Tile),
+                    row[t],
+                    v[t]
+                )));
+            }
+        }
+    }
+    let per_row = batch::map_indexed(rows, |i, row, melds| {
+        let v = seen(i);
+        let mut left = [0u8; KINDS];
+        for t in 0..KINDS {
+            if engine.tiles >> t & 1 == 1 {
+                left[t] = 4 - row[t] - v[t];
+            }
+        }
+        let avail = available(&left);
+        let mut shanten = [NOT_HELD_SHANTEN; KINDS];
+        let mut useful = [NOT_HELD_USEFUL; KINDS];
+        for d in 0..KINDS {
+            if row[d] == 0 {
+                continue;
+            }
+            let mut rest = *row;
+            rest[d] -= 1;
+            let view = batch::view(engine, &rest, melds, wild_kinds);
+            let (s, u, _) = shape(engine, &view, &rest, wild_kinds, avail);
+            shanten[d] = s;
+            useful[d] = copies(u, &left) as i16;
+        }
+        (shanten, useful)
+    });
+    let mut s = Vec::with_capacity(n * KINDS);
+    let mut u = Vec::with_capacity(n * KINDS);
+    for (a, b) in per_row {
+        s.extend_from_slice(&a);
+        u.extend_from_slice(&b);
+    }
+    Ok((s, u))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forms::Forms;
+    use crate::notation::{parse, Format};
+
+    fn hand(s: &str) -> Hand {
+        parse(s, Format::Compact).unwrap().hand
+    }
+
+    #[test]
+    fn entries_follow_the_engine_and_the_batch_follows_the_entries() {
+        let e = Engine::new("mcr-like", Forms { seven_pairs: true, ..Forms::standard(4) }, tiles::ALL_KINDS);
+        let h = hand("123m456m78p11s5z223z");
+        let entries = analyze(&e, &h, Wilds::default(), &[0; KINDS]).unwrap();
+        let rows = h.concealed.to_vec();
+        let (s, u) = batch(&e, &Rows { counts: &rows, melds: None }, 0, None).unwrap();
+        for entry in &entries {
+            let d = entry.discard.unwrap();
+            let mut after = h.clone();
+            after.concealed[d as usize] -= 1;
+            assert_eq!(entry.shanten, e.shanten(&after, Wilds::default()).unwrap());
+            assert_eq!((s[d as usize], u[d as usize] as u32), (entry.shanten, entry.useful_count));
+        }
+        assert_eq!(s[33], NOT_HELD_SHANTEN);
+        assert_eq!(u[33], NOT_HELD_USEFUL);
+    }
+
+    #[test]
+    fn a_fifth_copy_in_sight_is_an_error() {
+        let e = Engine::standard(4);
+        let mut seen = [0; KINDS];
+        seen[0] = 2;
+        assert!(analyze(&e, &hand("111m456p789s1234z5z"), Wilds::default(), &seen).is_err());
+    }
+}

@@ -1,0 +1,280 @@
+//! `haidi._core.analyze` and `analyze_batch`: hand analysis (牌效, `crate::analyze`) with
+//! the waits scored by the ruleset's own scorer (MCR's, or a regional `Scheme`), the
+//! situation read by that scorer's reader.
+
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use super::convert;
+use super::engine::{wilds, PyEngine};
+use super::errors::{hand_error, to_py, IntoPy};
+use super::hand::PyHand;
+use super::score::PyScheme;
+use crate::analyze::{self as core, Entry, Scorer};
+use crate::batch::{self, Rows};
+use crate::error::{HandError, Result as CoreResult};
+use crate::hand::Hand;
+use crate::notation;
+use crate::score::situation::{KeyKind, Reader, Value};
+use crate::tiles::{self, Counts, Tile, KINDS};
+
+/// MCR's scorer with a situation; each wait is tried as the winning tile.
+struct Mcr {
+    situation: crate::mcr::Situation,
+    options: crate::mcr::Options,
+}
+
+impl Scorer for Mcr {
+    fn score(&mut self, hand: &Hand, win: Tile) -> CoreResult<Option<i32>> {
+        let s = crate::mcr::Situation { win, ..self.situation };
+        let r = crate::mcr::evaluate(hand, s, &self.options, false)?;
+        Ok(r.win.then_some(r.total as i32))
+    }
+}
+
+/// A regional ruleset's scorer: the situation read once, the hand and win set per wait.
+struct Regional<'a> {
+    scheme: &'a crate::score::scheme::Scheme,
+    reader: Reader<'a>,
+    hand_key: crate::score::situation::Key,
+    win_key: crate::score::situation::Key,
+}
+
+impl Scorer for Regional<'_> {
+    fn score(&mut self, hand: &Hand, win: Tile) -> CoreResult<Option<i32>> {
+        let mut r = self.reader.clone();
+        r.set_key(&self.hand_key, Value::Hand(Box::new(hand.clone())))?;
+        r.set_key(&self.win_key, Value::Text(tiles::name(win)))?;
+        let p = r.finish(self.scheme)?;
+        let s = crate::score::evaluate::evaluate(self.scheme, &p);
+        Ok(s.win.then_some(s.total))
+    }
+}
+
+/// The tiles of `visible`: None, text in `format` (melds count their tiles; flowers are
+/// no tile kind and count nothing), a `Hand`, or a list of such texts.
+fn visible_counts(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, format: &str) -> PyResult<Counts> {
+    let mut counts = [0u32; KINDS];
+    let mut add = |h: &Hand| {
+        for (c, n) in counts.iter_mut().zip(h.held()) {
+            *c += n as u32;
+        }
+    };
+    match obj {
+        None => {}
+        Some(o) if o.is_none() => {}
+        Some(o) => {
+            if let Ok(h) = o.cast::<PyHand>() {
+                add(&h.get().inner);
+            } else if let Ok(s) = o.cast::<PyString>() {
+                add(&parse_visible(py, convert::text(s, "visible")?, format)?);
+            } else {
+                let bad = || hand_error(py, "visible must be tiles such as \"19m5z\", a Hand, or a list of them");
+                for item in o.try_iter().map_err(|_| bad())? {
+                    let item = item?;
+                    if let Ok(h) = item.cast::<PyHand>() {
+                        add(&h.get().inner);
+                    } else {
+                        let s = item.cast::<PyString>().map_err(|_| bad())?;
+                        add(&parse_visible(py, convert::text(s, "visible")?, format)?);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = [0u8; KINDS];
+    for t in 0..KINDS {
+        if counts[t] > 4 {
+            return Err(hand_error(py, format!("visible holds {} copies of {}", counts[t], tiles::name(t as Tile))));
+        }
+        out[t] = counts[t] as u8;
+    }
+    Ok(out)
+}
+
+fn parse_visible(py: Python<'_>, text: &str, format: &str) -> PyResult<Hand> {
+    let parsed = notation::parse(text, convert::format(py, format)?).map_err(|e| {
+        let mut e = e;
+        e.kind = crate::error::ErrorKind::Invalid(format!("visible: {}", e.kind));
+        to_py(py, e)
+    })?;
+    Ok(parsed.hand)
+}
+
+/// Analyses one hand: a list of entry dicts, best first (see `haidi.Ruleset.analyze`).
+/// `scorer` is `"mcr"`, a regional `Scheme`, or None (waits not scored); `situation` the
+/// scorer's keys but the hand and the win; `scoring` adds the draws to a winning ready hand.
+#[pyfunction]
+#[pyo3(signature = (engine, hand, visible = None, wilds = None, *, format = "compact", extra_wilds = None,
+    scorer = None, situation = None, scoring = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn analyze<'py>(
+    py: Python<'py>,
+    engine: &Bound<'py, PyEngine>,
+    hand: &Bound<'py, PyAny>,
+    visible: Option<&Bound<'py, PyAny>>,
+    wilds: Option<&Bound<'py, PyAny>>,
+    format: &str,
+    extra_wilds: Option<&Bound<'py, PyAny>>,
+    scorer: Option<&Bound<'py, PyAny>>,
+    situation: Option<&Bound<'py, PyDict>>,
+    scoring: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let engine = &engine.get().inner;
+    let h = convert::hand(hand, format)?;
+    let w = self::wilds(wilds, extra_wilds)?;
+    let seen = visible_counts(py, visible, format)?;
+    let mut entries = core::analyze(engine, &h, w, &seen).py_err(py)?;
+    let left = core::unseen(engine, &h, &seen).py_err(py)?;
+    let empty = PyDict::new(py);
+    let situation = situation.unwrap_or(&empty);
+    let scored = match scorer {
+        None => {
+            if scoring || !situation.is_empty() {
+                return Err(hand_error(py, "scoring and a situation need a scorer"));
+            }
+            false
+        }
+        Some(s) if s.cast::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s == "mcr")) => {
+            if w.kinds != 0 || w.extra != 0 {
+                return Err(hand_error(py, "mcr plays no wild tiles: its scorer cannot score a hand with wilds"));
+            }
+            let (situation, options) = super::mcr::read_keys(py, situation)?;
+            let mut m = Mcr { situation, options };
+            run(engine, &mut entries, &h, w, &left, &mut m, scoring).py_err(py)?;
+            true
+        }
+        Some(s) => {
+            let s = s.cast::<PyScheme>().map_err(|_| hand_error(py, "scorer must be 'mcr' or a Scheme"))?;
+            let this = s.get();
+            let other = this.scheme_for(py, situation)?;
+            let s = other.as_ref().map_or(this, |o| o.get());
+            let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = situation.iter().collect();
+            let reader = s.read_keys(&items).py_err(py)?;
+            let scheme = s.scheme().as_ref();
+            let key = |kind: KeyKind| {
+                scheme.keys.iter().find(|k| k.kind == kind).cloned().ok_or_else(|| hand_error(py, "scheme without key"))
+            };
+            let mut r = Regional { scheme, reader, hand_key: key(KeyKind::Hand)?, win_key: key(KeyKind::Win)? };
+            run(engine, &mut entries, &h, w, &left, &mut r, scoring).py_err(py)?;
+            true
+        }
+    };
+    core::order(&mut entries);
+    let out = PyList::empty(py);
+    for e in &entries {
+        out.append(entry_dict(py, e, &left, w.kinds, scored, scoring)?)?;
+    }
+    Ok(out)
+}
+
+fn run(
+    engine: &crate::engine::Engine,
+    entries: &mut [Entry],
+    hand: &Hand,
+    w: crate::engine::Wilds,
+    left: &Counts,
+    scorer: &mut dyn Scorer,
+    scoring: bool,
+) -> CoreResult<()> {
+    core::score_waits(entries, hand, left, scorer)?;
+    if scoring {
+        core::score_draws(engine, entries, hand, w, left, scorer)?;
+    }
+    Ok(())
+}
+
+fn names(mask: u64) -> Vec<String> {
+    tiles::mask_tiles(mask).map(tiles::name).collect()
+}
+
+fn entry_dict<'py>(
+    py: Python<'py>,
+    e: &Entry,
+    left: &Counts,
+    wild_kinds: u64,
+    scored: bool,
+    scoring: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "discard"), e.discard.map(tiles::name))?;
+    d.set_item(pyo3::intern!(py, "shanten"), e.shanten)?;
+    d.set_item(pyo3::intern!(py, "useful"), names(e.useful))?;
+    d.set_item(pyo3::intern!(py, "useful_count"), e.useful_count)?;
+    d.set_item(pyo3::intern!(py, "useful_wilds"), names(e.useful & wild_kinds))?;
+    let waits = PyList::empty(py);
+    for t in tiles::mask_tiles(e.waits) {
+        let w = PyDict::new(py);
+        w.set_item(pyo3::intern!(py, "tile"), tiles::name(t))?;
+        w.set_item(pyo3::intern!(py, "left"), left[t as usize])?;
+        waits.append(w)?;
+    }
+    d.set_item(pyo3::intern!(py, "waits"), waits)?;
+    if scored {
+        let winning = PyList::empty(py);
+        for &(t, v) in &e.winning {
+            let w = PyDict::new(py);
+            w.set_item(pyo3::intern!(py, "tile"), tiles::name(t))?;
+            w.set_item(pyo3::intern!(py, "left"), left[t as usize])?;
+            w.set_item(pyo3::intern!(py, "total"), v)?;
+            winning.append(w)?;
+        }
+        d.set_item(pyo3::intern!(py, "winning_waits"), winning)?;
+        d.set_item(pyo3::intern!(py, "winning_count"), e.winning_count)?;
+    }
+    if scoring {
+        let draws = e.draws.ok_or_else(|| hand_error(py, "draws not searched"))?;
+        d.set_item(pyo3::intern!(py, "draws"), draws.count)?;
+        d.set_item(pyo3::intern!(py, "draws_exact"), draws.exact)?;
+    }
+    Ok(d)
+}
+
+/// Shanten after each discard and unseen copies of the useful draws after it, for rows of
+/// 14/17 tiles (n x 34 each; `analyze::NOT_HELD_SHANTEN` / `NOT_HELD_USEFUL` where the row
+/// holds no tile of the kind), with the GIL released.
+#[pyfunction]
+#[pyo3(signature = (engine, counts, visible = None, wilds = None, melds = None))]
+#[allow(clippy::type_complexity)]
+pub fn analyze_batch<'py>(
+    py: Python<'py>,
+    engine: &Bound<'py, PyEngine>,
+    counts: PyReadonlyArray2<'py, u8>,
+    visible: Option<PyReadonlyArray2<'py, u8>>,
+    wilds: Option<&Bound<'py, PyAny>>,
+    melds: Option<PyReadonlyArray1<'py, u8>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let engine = &engine.get().inner;
+    let w = convert::kinds_mask(wilds)?;
+    let shape = counts.shape();
+    if shape[1] != KINDS {
+        return Err(hand_error(py, format!("tile counts must have 34 columns, not {}", shape[1])));
+    }
+    let n = shape[0];
+    let slice = counts.as_slice().map_err(|_| hand_error(py, "tile counts must be a C-contiguous uint8 array"))?;
+    let meld_slice = match &melds {
+        Some(m) => Some(m.as_slice().map_err(|_| hand_error(py, "melds must be a contiguous uint8 array"))?),
+        None => None,
+    };
+    let seen = match &visible {
+        Some(v) => {
+            let s = v.shape();
+            if s[1] != KINDS || (s[0] != 1 && s[0] != n) {
+                return Err(hand_error(py, format!("visible must be 1 x 34 or {n} x 34, not {} x {}", s[0], s[1])));
+            }
+            Some(v.as_slice().map_err(|_| hand_error(py, "visible must be a C-contiguous uint8 array"))?)
+        }
+        None => None,
+    };
+    let rows = Rows { counts: slice, melds: meld_slice };
+    let (s, u) = py
+        .detach(|| -> Result<_, HandError> {
+            batch::validate(engine, &rows, Some(false))?;
+            core::batch(engine, &rows, w, seen)
+        })
+        .py_err(py)?;
+    let s = PyArray1::from_vec(py, s).reshape([n, KINDS])?;
+    let u = PyArray1::from_vec(py, u).reshape([n, KINDS])?;
+    Ok((s.into_any(), u.into_any()))
+}

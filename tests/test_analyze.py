@@ -1,0 +1,346 @@
+"""Ruleset.analyze and analyze_batch against tests/analysis_reference.py, a brute force
+that shares no code with the engine; the scoring of waits against evaluate."""
+
+from __future__ import annotations
+
+import random
+
+import analysis_reference as ref
+import numpy as np
+import pytest
+
+import haidi
+from haidi.rulesets import REGISTRY
+
+RULES = {name: ref.Rules.of(module.SPEC) for name, module in REGISTRY.items()}
+WILD_RULESETS = [n for n, m in REGISTRY.items() if m.SPEC.has_wilds]
+
+
+def text_of(counts) -> str:
+    out = []
+    for s, letter in enumerate("mpsz"):
+        digits = "".join(str(t - s * 9 + 1) * counts[t] for t in range(s * 9, min(s * 9 + 9, 34)))
+        if digits:
+            out.append(digits + letter)
+    return "".join(out)
+
+
+def deal(rnd: random.Random, name: str, *, full: bool, melds: int, wild: int | None, spread: int):
+    """A hand of `name` near complete: melds and a pair, `spread` tiles swapped for random
+    ones; `melds` of the sets declared. Returns (text, concealed counts, Melds)."""
+    rules = RULES[name]
+    tiles = sorted(rules.tiles)
+    counts = [0] * 34
+    melded = [0] * 34
+    text_melds = ""
+    chows = False
+    suits: set[int] = set()
+    all_258 = True
+    sets = []
+    for _ in range(rules.melds):
+        t = rnd.choice(tiles)
+        shape = [t] * 3 if t >= 27 or rnd.random() < 0.4 or t % 9 > 6 else [t, t + 1, t + 2]
+        if all(x in rules.tiles for x in shape):
+            sets.append(shape)
+    rnd.shuffle(sets)
+    for i, shape in enumerate(sets):
+        declare = i < melds and wild not in shape
+        target = melded if declare else counts
+        if any(counts[x] + melded[x] + shape.count(x) > 4 for x in set(shape)):
+            continue
+        for x in shape:
+            target[x] += 1
+        if declare:
+            text_melds += "[" + text_of([shape.count(x) for x in range(34)]) + "]"
+            chows |= shape[0] != shape[1]
+            suits.add(shape[0] // 9)
+            all_258 &= shape[0] == shape[1] and shape[0] < 27 and shape[0] % 9 in (1, 4, 7)
+    n_melds = text_melds.count("[")
+    size = 3 * (rules.melds - n_melds) + (2 if full else 1)
+    pair = rnd.choice(tiles)
+    if counts[pair] + melded[pair] <= 2:
+        counts[pair] += 2
+    for _ in range(spread):
+        held = [t for t in range(34) if counts[t]]
+        if held:
+            counts[rnd.choice(held)] -= 1
+    if wild is not None and rnd.random() < 0.7:
+        for _ in range(rnd.choice([1, 1, 2])):
+            if counts[wild] + melded[wild] < 4:
+                counts[wild] += 1
+    while sum(counts) < size:
+        t = rnd.choice(tiles)
+        if counts[t] + melded[t] < 4:
+            counts[t] += 1
+    while sum(counts) > size:
+        counts[rnd.choice([t for t in range(34) if counts[t] and t != wild] or [wild])] -= 1
+    m = ref.Melds(tuple(melded), n_melds, chows, frozenset(suits), all_258)
+    return text_of(counts) + text_melds, counts, m
+
+
+def seen(rnd: random.Random, counts, melded, rules) -> list[int]:
+    vis = [0] * 34
+    for t in rules.tiles:
+        room = 4 - counts[t] - melded[t]
+        if room and rnd.random() < 0.25:
+            vis[t] = rnd.randint(1, room)
+    return vis
+
+
+def check_hand(name: str, rnd: random.Random, *, full: bool, melds: int, wild: int | None, spread: int) -> int:
+    """Analyses one dealt hand and checks every entry against the brute force; returns
+    how many entries were checked exactly (shanten 0 or 1)."""
+    rules = RULES[name]
+    text, counts, m = deal(rnd, name, full=full, melds=melds, wild=wild, spread=spread)
+    vis = seen(rnd, counts, m.counts, rules)
+    wilds = ref.NAMES[wild] if wild is not None else None
+    entries = haidi.ruleset(name).analyze(text, visible=text_of(vis) or None, wilds=wilds)
+    left = [4 - counts[t] - m.counts[t] - vis[t] if t in rules.tiles else 0 for t in range(34)]
+    wild_kinds = frozenset() if wild is None else frozenset([wild])
+    discards = [t for t in range(34) if counts[t]] if full else [None]
+    assert sorted(e["discard"] or "" for e in entries) == sorted(
+        ref.NAMES[d] if d is not None else "" for d in discards
+    )
+    exact = 0
+    for e in entries:
+        after = list(counts)
+        if e["discard"] is not None:
+            after[ref.NAMES.index(e["discard"])] -= 1
+        p = ref.Position(tuple(after), wild_kinds, rules, m)
+        s, useful = ref.shanten_and_useful(p)
+        where = (name, text, wilds, text_of(vis), e["discard"])
+        if s == 2:
+            assert e["shanten"] >= 2, where
+            continue
+        exact += 1
+        assert e["shanten"] == s, where
+        expected = sorted(t for t in useful if left[t] > 0)
+        assert e["useful"] == [ref.NAMES[t] for t in expected], where
+        assert e["useful_count"] == sum(left[t] for t in expected), where
+        assert e["useful_wilds"] == [ref.NAMES[t] for t in expected if t in wild_kinds], where
+        if s == 0:
+            assert [(w["tile"], w["left"]) for w in e["waits"]] == [(ref.NAMES[t], left[t]) for t in sorted(useful)]
+        else:
+            assert e["waits"] == []
+    return exact
+
+
+CASES = [
+    (name, full, melds, wild)
+    for name in REGISTRY
+    for full in (True, False)
+    for melds in (0, 1)
+    for wild in ([None, "wild"] if name in WILD_RULESETS else [None])
+]
+
+
+@pytest.mark.parametrize(("name", "full", "melds", "wild"), CASES)
+def test_entries_agree_with_brute_force(name, full, melds, wild):
+    """Each entry's shanten is the brute force's for the hand after its discard (exactly
+    where that is 0 or 1, at least 2 otherwise); its useful kinds are the draws that lower
+    it with a copy unseen; useful_count counts those copies; the waits and their copies
+    are the brute force's."""
+    rnd = random.Random(f"{name}{full}{melds}{wild}")
+    rules = RULES[name]
+    exact = 0
+    # A 14/17-tile hand costs the brute force a second or two (every draw and discard of
+    # every discard); a 13/16-tile hand a tenth of that.
+    hands = 4 if full else 15
+    for _ in range(hands):
+        w = rnd.choice(sorted(rules.tiles)) if wild else None
+        exact += check_hand(name, rnd, full=full, melds=melds, wild=w, spread=rnd.choice([0, 1, 1, 2]))
+    assert exact >= hands // 2  # most entries are near enough to be checked exactly
+
+
+def test_order_is_best_first_and_stable():
+    mcr = haidi.ruleset("mcr")
+    entries = mcr.analyze("123m456m78p11s5z[567s]", visible="9p9p")
+    keys = [(e["shanten"], -e["useful_count"], -e["winning_count"], ref.NAMES.index(e["discard"])) for e in entries]
+    assert keys == sorted(keys)
+    # Discarding 5z leaves 78p waiting on 6p (a win: 9 points) and 9p (under 8 points).
+    best = entries[0]
+    assert best["discard"] == "5z"
+    assert best["waits"] == [{"tile": "6p", "left": 4}, {"tile": "9p", "left": 2}]
+    assert best["winning_waits"] == [{"tile": "6p", "left": 4, "total": 9}]
+    assert best["winning_count"] == 4
+
+
+def test_winning_waits_agree_with_evaluate():
+    """Every ready entry's winning waits are exactly the waits that evaluate scores as a
+    win under the same situation, with evaluate's total."""
+    rnd = random.Random(7)
+    situations = {
+        "mcr": {"self_drawn": True},
+        "changsha": {},
+        "hainan": {},
+        "longgang": {"self_drawn": True},
+        "tangshan": {"self_drawn": False},
+        "beijing": {"self_drawn": True},
+    }
+    ready = 0
+    for name, situation in situations.items():
+        r = haidi.ruleset(name)
+        for _ in range(40):
+            wild = rnd.choice(sorted(RULES[name].tiles)) if name in WILD_RULESETS and rnd.random() < 0.5 else None
+            text, counts, m = deal(rnd, name, full=True, melds=rnd.choice([0, 1]), wild=wild, spread=rnd.choice([0, 1]))
+            wilds = ref.NAMES[wild] if wild is not None else None
+            for e in r.analyze(text, wilds=wilds, **situation):
+                if e["shanten"] != 0:
+                    assert e["winning_waits"] == [] and e["winning_count"] == 0
+                    continue
+                ready += 1
+                h = haidi.Hand(text)
+                after = h.counts
+                after[ref.NAMES.index(e["discard"])] -= 1
+                hand = text_of(after) + "".join(str(x) for x in h.melds)
+                extra = {"wilds": wilds} if wilds else {}
+                expected = []
+                for w in e["waits"]:
+                    res = r.evaluate(hand=hand, win=w["tile"], **situation, **extra)
+                    if res["win"]:
+                        expected.append({"tile": w["tile"], "left": w["left"], "total": res["total"]})
+                assert e["winning_waits"] == expected, (name, text, e["discard"])
+                assert e["winning_count"] == sum(w["left"] for w in expected)
+    assert ready > 50
+
+
+def test_a_hand_waiting_has_one_entry():
+    e = haidi.ruleset("mcr").analyze("1112345678999m")
+    assert len(e) == 1 and e[0]["discard"] is None and e[0]["shanten"] == 0
+    assert e[0]["useful"] == [f"{i}m" for i in range(1, 10)]
+    assert e[0]["useful_count"] == 4 * 9 - 13
+
+
+def test_wilds_drawn_are_useful_whenever_a_draw_is():
+    lg = haidi.ruleset("longgang")
+    for text in ["13569m2468p1347s6z5m5m", "123456789m12p11s77z5m5m", "1123m45p6799s12367z5m"]:
+        for e in lg.analyze(text, wilds="5m"):
+            assert ("5m" in e["useful"]) == bool(e["useful"]), (text, e)
+            assert e["useful_wilds"] == (["5m"] if e["useful"] else [])
+
+
+def test_a_wild_past_the_copies_is_a_wait_of_the_analysis():
+    lg = haidi.ruleset("longgang")
+    assert lg.analyze("33377899p567s22z[888p]", wilds="2m")[0]["waits"] == [{"tile": "2m", "left": 4}]
+
+
+def test_indicator_names_the_wild():
+    ts = haidi.ruleset("tangshan")
+    assert ts.analyze("123m456p789s1112z4z", indicator="3z") == ts.analyze("123m456p789s1112z4z", wilds="4z")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda r: r.analyze("123m456p789s1234z5z", visible="5z5z5z5z"), "fifth copy of 5z"),
+        (lambda r: r.analyze("123m456p789s12z"), "expected 13 or 14"),
+        (lambda r: r.analyze("123m456p789s1234z5z", self_drawm=True), "self_drawm"),
+        (lambda r: r.analyze("123m456p789s1234z5z", win="5z"), "win is not a situation key here"),
+        (lambda r: r.analyze("123m456p789s1234z5z", visible=5), "visible must be"),
+        (lambda r: r.analyze(5), "expected a Hand or a str"),
+        (lambda r: r.analyze("123m456p789s1234z5z", scoring="yes"), "scoring must be True or False"),
+        (lambda r: r.analyze("123m456p789s1234z5z", wilds="5z"), "plays no wild tiles"),
+        (lambda r: r.analyze("123m456p789s1234z5z", self_drawn="no"), "self_drawn must be True or False"),
+        (lambda r: r.analyze_batch(np.zeros((2, 34), np.uint8)), "row 0"),
+        (lambda r: r.analyze_batch(np.full((1, 34), 5)), "5 copies"),
+    ],
+)
+def test_bad_input_is_a_hand_error(call, message):
+    with pytest.raises(haidi.HandError, match=message):
+        call(haidi.ruleset("mcr"))
+
+
+def test_visible_tiles_outside_the_tile_set():
+    with pytest.raises(haidi.HandError, match="not played"):
+        haidi.ruleset("changsha").analyze("123m456p789s1234s5s", visible="1z")
+
+
+def test_batch_agrees_with_analyze():
+    rnd = random.Random(3)
+    for name in REGISTRY:
+        r = haidi.ruleset(name)
+        rows, vis = [], []
+        for _ in range(30):
+            text, counts, m = deal(rnd, name, full=True, melds=0, wild=None, spread=rnd.choice([0, 1, 2]))
+            rows.append(counts)
+            vis.append(seen(rnd, counts, m.counts, RULES[name]))
+        shanten, useful = r.analyze_batch(np.array(rows, np.uint8), np.array(vis, np.uint8))
+        assert shanten.shape == useful.shape == (30, 34)
+        assert shanten.dtype == np.int8 and useful.dtype == np.int16
+        for i, (counts, v) in enumerate(zip(rows, vis, strict=True)):
+            by_discard = {e["discard"]: e for e in r.analyze(text_of(counts), visible=text_of(v) or None)}
+            for t in range(34):
+                e = by_discard.get(ref.NAMES[t])
+                if e is None:
+                    assert shanten[i, t] == 127 and useful[i, t] == -1
+                else:
+                    assert (shanten[i, t], useful[i, t]) == (e["shanten"], e["useful_count"])
+
+
+def test_the_reference_fills_wilds_as_trying_every_kind_does():
+    """The brute force's wild search (each wild a missing place of a group) against the
+    plainest one: every kind tried for every wild."""
+    rnd = random.Random(5)
+    complete = 0
+    for name in WILD_RULESETS:
+        rules = RULES[name]
+        tiles = sorted(rules.tiles)
+        for _ in range(100):
+            w = rnd.choice([1, 1, 2])
+            size = 3 * rules.melds + 2 - w
+            c = [0] * 34
+            while sum(c) < size:
+                t = rnd.choice(tiles)
+                run = [t, t + 1, t + 2] if rnd.random() < 0.5 and t < 27 and t % 9 <= 6 else [t]
+                for x in run:
+                    if sum(c) < size and c[x] < 4:
+                        c[x] += 1
+            a = ref.complete(tuple(c), w, rules, ref.Melds())
+            assert a == ref.complete_by_assignment(tuple(c), w, rules, ref.Melds()), (name, c, w)
+            complete += a
+    assert complete > 10
+
+
+def test_draws_to_a_winning_ready_hand_agree_with_a_search_over_evaluate():
+    """``scoring=True``: 0 draws when the entry has a winning wait with a copy left; 1 when
+    some draw (with a copy unseen) and discard leave a hand with such a wait, as found by
+    trying every exchange with ``waits`` and ``evaluate``; else at least 2."""
+    mcr = haidi.ruleset("mcr")
+
+    def winning_ready(counts, melds_text, left):
+        hand = text_of(counts) + melds_text
+        if mcr.shanten(hand) != 0:
+            return False
+        return any(left[ref.NAMES.index(w)] > 0 and mcr.evaluate(hand=hand, win=w)["win"] for w in mcr.waits(hand))
+
+    checked = 0
+    for text in ["123m456m78p11s5z[567s]", "123m456p789s1234z5z", "1122m3456p789s125z", "1m23456p789s1234z5z"]:
+        h = haidi.Hand(text)
+        melds_text = "".join(str(m) for m in h.melds)
+        for e in mcr.analyze(text, scoring=True):
+            counts = h.counts
+            counts[ref.NAMES.index(e["discard"])] -= 1
+            left = [4 - x for x in h.held()]
+            if winning_ready(counts, melds_text, left):
+                assert (e["draws"], e["draws_exact"]) == (0, True)
+                continue
+            one = False
+            for t in range(34):
+                if left[t] == 0:
+                    continue
+                drawn = list(counts)
+                drawn[t] += 1
+                rest = list(left)
+                rest[t] -= 1
+                for d in range(34):
+                    if drawn[d] and d != t:
+                        drawn[d] -= 1
+                        one = one or winning_ready(drawn, melds_text, rest)
+                        drawn[d] += 1
+            checked += 1
+            if one:
+                assert (e["draws"], e["draws_exact"]) == (1, True), (text, e)
+            else:
+                assert e["draws"] >= 2 and e["draws"] >= e["shanten"], (text, e)
+                assert e["draws_exact"] == (e["draws"] <= 2), (text, e)
+    assert checked > 10
