@@ -210,7 +210,8 @@ pub struct KindMasks {
 
 impl KindMasks {
     pub fn of(view: &View) -> KindMasks {
-        KindMasks { held: threshold_masks(&view.counts), room: threshold_masks(&view.caps) }
+        // Caps pass 4 where wilds may stand beyond the copies; the masks read 0 to 4.
+        KindMasks { held: threshold_masks(&view.counts), room: threshold_masks(&view.caps.map(|c| c.min(4))) }
     }
 }
 

@@ -229,6 +229,17 @@ mod tests {
     }
 
     #[test]
+    fn wilds_beyond_copies_keep_seven_pairs() {
+        // Caps above 4 (wilds standing past the copies) once read as a cap of 1 in the
+        // pair masks, and this hand was two from ready.
+        let forms = Forms { standard: false, seven_pairs: true, wilds_beyond_copies: true, ..Forms::standard(4) };
+        let e = Engine::new("pairs", forms, ALL_KINDS);
+        let w = Wilds { kinds: 0, extra: 5 };
+        assert_eq!(e.shanten(&hand("1m244p5p3s99s"), w).unwrap(), 0);
+        assert!(e.is_win(&hand("1m244p5p3s99s6m"), w).unwrap());
+    }
+
+    #[test]
     fn sizes_are_checked() {
         let e = Engine::standard(4);
         assert!(e.waits(&hand("123m"), Wilds::default()).is_err());
