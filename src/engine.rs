@@ -172,8 +172,26 @@ impl Engine {
     /// Checks tiles, size and wilds; `ready` as in [`forms::check_hand`].
     pub fn check(&self, hand: &Hand, wilds: Wilds, ready: Option<bool>) -> Result<()> {
         self.check_wilds(wilds)?;
-        forms::check_hand(hand, &self.forms, self.tiles, &self.name, ready, wilds.extra as usize)
+        forms::check_hand(hand, &self.forms, self.tiles, &self.name, ready, wilds.extra as usize)?;
+        // An engine of unusual forms may have none that can complete the hand (seven pairs
+        // and a declared pung; thirteen orphans without honours): no distance to answer.
+        if !self.always_completable() && distance::distance(&self.forms, &self.view(hand, wilds)) == distance::INF {
+            return Err(no_form(&self.name, hand.melds.len()));
+        }
+        Ok(())
     }
+
+    /// Whether every hand can be completed: the standard form, a pair kind in play, and a
+    /// whole suit for the melds (every ruleset's engine).
+    pub fn always_completable(&self) -> bool {
+        let whole_suit = (0..3).any(|s| self.tiles >> (9 * s) & 0x1FF == 0x1FF);
+        self.forms.standard && self.forms.pair_kinds & self.tiles != 0 && whole_suit
+    }
+}
+
+/// The error for a hand that no form of the engine takes.
+pub fn no_form(name: &str, melds: usize) -> HandError {
+    HandError::invalid(format!("no hand form of {name} takes a hand of this size with {melds} declared meld(s)"))
 }
 
 /// Kinds held, or within two ranks of a held kind in the same suit.
@@ -237,6 +255,19 @@ mod tests {
         let w = Wilds { kinds: 0, extra: 5 };
         assert_eq!(e.shanten(&hand("1m244p5p3s99s"), w).unwrap(), 0);
         assert!(e.is_win(&hand("1m244p5p3s99s6m"), w).unwrap());
+    }
+
+    #[test]
+    fn a_hand_no_form_can_complete_is_refused() {
+        let pairs = Forms { standard: false, seven_pairs: true, ..Forms::standard(4) };
+        let e = Engine::new("pairs", pairs, ALL_KINDS);
+        let err = e.shanten(&hand("1122m3344p55s[777z]"), Wilds::default()).unwrap_err();
+        assert!(err.to_string().contains("no hand form"), "{err}");
+        let orphans = Forms { standard: false, thirteen_orphans: true, ..Forms::standard(4) };
+        let e = Engine::new("no honours", orphans, tiles::SUITED_KINDS);
+        assert!(e.shanten(&hand("19m19p19s1234567m"), Wilds::default()).is_err());
+        let rows = crate::batch::Rows { counts: &hand("19m19p19s1234567m").concealed, melds: None };
+        assert!(crate::batch::validate(&e, &rows, Some(true)).is_err());
     }
 
     #[test]
