@@ -366,6 +366,15 @@ fn singles(
     out: &mut BTreeSet<Vec<Group>>,
     limit: usize,
 ) {
+    // Fourteen of the candidates (全不靠) may leave out a kind the tile set lacks (白板 in
+    // Longgang's set); thirteen orphans needs every one, and a lacking one refuses below.
+    let playable: Vec<Tile>;
+    let candidates = if extra_pair {
+        candidates
+    } else {
+        playable = candidates.iter().copied().filter(|&t| view.caps[t as usize] > 0).collect();
+        &playable
+    };
     let cand_mask: u64 = candidates.iter().fold(0, |m, &t| m | 1 << t);
     let real: Vec<Tile> =
         (0..KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, view.counts[t as usize] as usize)).collect();

@@ -271,6 +271,15 @@ mod tests {
     }
 
     #[test]
+    fn knitted_singles_leave_out_a_kind_not_played() {
+        let forms = Forms { standard: false, honours_and_knitted: true, ..Forms::standard(4) };
+        let e = Engine::new("no white", forms, ALL_KINDS & !(1 << tiles::WHITE));
+        let h = hand("147m258p369s12346z");
+        assert!(e.is_win(&h, Wilds::default()).unwrap());
+        assert_eq!(e.decompose(&h, Wilds::default(), 10).unwrap().len(), 1);
+    }
+
+    #[test]
     fn sizes_are_checked() {
         let e = Engine::standard(4);
         assert!(e.waits(&hand("123m"), Wilds::default()).is_err());
