@@ -97,3 +97,8 @@ fn engine() {
 fn mcr() {
     run("mcr", bodies::mcr);
 }
+
+#[test]
+fn regional() {
+    run("regional", bodies::regional);
+}

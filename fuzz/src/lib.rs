@@ -12,6 +12,9 @@ use _core::hand::Hand;
 use _core::mcr::batch::{evaluate_text, TextSituation};
 use _core::mcr::{self, Options, Situation};
 use _core::notation::{parse, parse_tile, Format};
+use _core::score::data::{self, Data};
+use _core::score::situation::{KeyKind, Reader, Value};
+use _core::score::{self, Scheme};
 use _core::tiles::{self, Tile, ALL_KINDS, KINDS, KINDS_258};
 use _core::{batch, HandError};
 
@@ -22,6 +25,7 @@ pub fn warm_up() {
     Engine::standard(4).shanten(&hand, Wilds::default()).unwrap();
     let situation = Situation { win: 4, ..Default::default() };
     mcr::evaluate(&hand, situation, &Options::default(), false).unwrap();
+    schemes();
 }
 
 /// Reads the fuzzer's bytes as choices; past the end every choice is 0.
@@ -314,4 +318,114 @@ pub fn mcr(data: &[u8]) {
             check_error(&e);
         }
     }
+}
+
+/// The regional rulesets' scoring data, written by `python scripts/fuzz.py --schemes`: for
+/// each, a list of schemes (its default options, and options that change scoring).
+const SCHEME_DATA: [(&str, &str); 5] = [
+    ("changsha", include_str!("../schemes/changsha.json")),
+    ("hainan", include_str!("../schemes/hainan.json")),
+    ("longgang", include_str!("../schemes/longgang.json")),
+    ("tangshan", include_str!("../schemes/tangshan.json")),
+    ("beijing", include_str!("../schemes/beijing.json")),
+];
+
+fn to_data(v: &serde_json::Value) -> Data {
+    use serde_json::Value as J;
+    match v {
+        J::Null => Data::None,
+        J::Bool(b) => Data::Bool(*b),
+        J::Number(n) => n.as_i64().map_or_else(|| Data::Other("float".into()), Data::Int),
+        J::String(s) => Data::Str(s.clone()),
+        J::Array(items) => Data::List(items.iter().map(to_data).collect()),
+        J::Object(items) => Data::Dict(items.iter().map(|(k, v)| (k.clone(), to_data(v))).collect()),
+    }
+}
+
+/// Each regional ruleset's schemes, read once.
+pub fn schemes() -> &'static [Vec<Scheme>] {
+    static SCHEMES: std::sync::OnceLock<Vec<Vec<Scheme>>> = std::sync::OnceLock::new();
+    SCHEMES.get_or_init(|| {
+        SCHEME_DATA
+            .iter()
+            .map(|(name, text)| {
+                let variants: serde_json::Value = serde_json::from_str(text).expect(name);
+                let variants = variants.as_array().expect(name);
+                variants.iter().map(|v| data::read(&to_data(v)).unwrap_or_else(|e| panic!("{name}: {e}"))).collect()
+            })
+            .collect()
+    })
+}
+
+/// A value for a situation key: mostly of the kind the key takes, sometimes anything.
+fn value_for(b: &mut Bytes<'_>, kind: &KeyKind, hand_size: usize) -> Value<'static> {
+    if b.one_in(12) {
+        return match b.below(7) {
+            0 => Value::None,
+            1 => Value::Bool(b.flag()),
+            2 => Value::Int(if b.flag() { i64::MAX } else { b.byte() as i64 - 128 }),
+            3 => Value::Float(f64::NAN),
+            4 => Value::List(vec![Value::Int(1), Value::Text("1m".into())]),
+            5 => Value::Other("dict".into()),
+            _ => Value::Text(tiles::name(b.below(KINDS as u8)) + &tiles::name(b.below(KINDS as u8))),
+        };
+    }
+    let tile = |b: &mut Bytes<'_>| Value::Text(tiles::name(b.below(KINDS as u8)));
+    let wind = |b: &mut Bytes<'_>| {
+        if b.flag() {
+            Value::Int(b.below(4) as i64)
+        } else {
+            Value::Text(["E", "S", "W", "N"][b.below(4) as usize].into())
+        }
+    };
+    match kind {
+        KeyKind::Hand => Value::Text(hand_text(b, hand_size)),
+        KeyKind::Win if b.one_in(10) => Value::Text(format!("{}f", 1 + b.below(8))),
+        KeyKind::Win | KeyKind::Indicator => tile(b),
+        KeyKind::Format => Value::Text(if b.one_in(6) { "comh" } else { "compact" }.into()),
+        KeyKind::Flag(_) | KeyKind::Explain => Value::Bool(b.one_in(3)),
+        KeyKind::SeatWind | KeyKind::Seat | KeyKind::RoundWind | KeyKind::DiscarderWind => wind(b),
+        KeyKind::Wilds if b.one_in(4) => Value::List(vec![tile(b), tile(b)]),
+        KeyKind::Wilds if b.one_in(8) => Value::Text(format!("{}f", 1 + b.below(8))),
+        KeyKind::Wilds => tile(b),
+        KeyKind::Flowers => {
+            let f: String = (1..=8u8).filter(|_| b.one_in(3)).map(|f| char::from(b'0' + f)).collect();
+            Value::Text(if f.is_empty() { String::new() } else { f + "f" })
+        }
+        KeyKind::Choice(choices) if !choices.is_empty() => {
+            Value::Text(choices[b.below(choices.len() as u8) as usize].0.clone())
+        }
+        KeyKind::Choice(_) => Value::None,
+    }
+}
+
+/// The regional scorer (src/score/) of every regional ruleset, each with each of its
+/// scoring options, on situations of its keys.
+pub fn regional(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let all = schemes();
+    let variants = &all[b.below(all.len() as u8) as usize];
+    let scheme = &variants[b.below(variants.len() as u8) as usize];
+    let mut reader = Reader::default();
+    let size = scheme.hand_size() + b.one_in(4) as usize;
+    for key in &scheme.keys {
+        let wanted = if key.kind == KeyKind::Hand { !b.one_in(16) } else { b.one_in(3) };
+        if wanted {
+            let v = value_for(&mut b, &key.kind, size);
+            if let Err(e) = reader.set(scheme, &key.name, v) {
+                check_error(&e);
+            }
+        }
+    }
+    if b.one_in(32) {
+        assert!(reader.set(scheme, "no_such_key", Value::Bool(true)).is_err());
+    }
+    let prepared = match reader.finish(scheme) {
+        Ok(p) => p,
+        Err(e) => return check_error(&e),
+    };
+    let scored = score::evaluate(scheme, &prepared);
+    assert!(!scored.win || scored.complete, "{}: a win that is not complete", scheme.name);
+    scored.items(scheme, &prepared.sets);
+    scored.voided_by(scheme);
 }
