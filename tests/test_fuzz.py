@@ -1,12 +1,13 @@
 """Every ruleset's evaluate and the engine take any input without crashing: a result or a
 HandError, never another exception and never a Rust panic."""
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import haidi
-from haidi import HandError
+from haidi import HandError, _core
 
 TILES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
 hand_text = st.lists(st.sampled_from(TILES), min_size=0, max_size=17).map("".join)
@@ -72,3 +73,33 @@ def test_engine_calls_return_or_raise_hand_error(name, hand, melds, wild):
         rs.decompose(text, wilds=wild, limit=50)
     except HandError:
         pass
+
+
+#: Calls that once raised another exception than HandError (TypeError, ValueError from
+#: numpy, UnicodeEncodeError), found by the tests above.
+FOUND = {
+    "explain='yes'": lambda: _core.mcr_evaluate_many([], explain="yes"),
+    "format=5": lambda: _core.mcr_evaluate_many([], format=5),
+    "not a list": lambda: _core.mcr_evaluate_many(5),
+    "columns a list": lambda: _core.mcr_evaluate_columns([]),
+    "columns cmk": lambda: _core.mcr_evaluate_columns({}, concealed_and_melded_kong=1),
+    "tile_glyph array": lambda: haidi.tile_glyph(np.zeros((1, 34), np.uint8)),
+    "indicator None": lambda: _core.wild_from_indicator(None),
+    "honours='yes'": lambda: _core.reproduce_table(4, honours="yes"),
+    "melds 300": lambda: _core.Engine("x", 300),
+    "name None": lambda: _core.Engine(None, 4),
+    "standard='yes'": lambda: _core.Engine("x", 4, standard="yes"),
+    "add 5": lambda: haidi.Hand("123m").add(5),
+    "ragged rows": lambda: haidi.ruleset("mcr").win_batch([[0] * 34, [0]]),
+    "int64 rows to the engine": lambda: haidi.ruleset("mcr").engine.win_batch(np.zeros((1, 34), np.int64)),
+    "surrogate errors": lambda: haidi.ruleset("longgang").evaluate_many([], errors="\ud800"),
+    "surrogate win": lambda: haidi.ruleset("mcr").evaluate(hand="1112345678999m", win="5m\udfff"),
+    "scheme errors": lambda: haidi.ruleset("hainan").scheme.evaluate_list([], errors=1),
+    "scheme columns": lambda: haidi.ruleset("hainan").scheme.evaluate_columns([]),
+}
+
+
+@pytest.mark.parametrize("call", FOUND.values(), ids=FOUND.keys())
+def test_inputs_found_by_fuzzing_raise_hand_error(call):
+    with pytest.raises(HandError):
+        call()
