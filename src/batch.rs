@@ -177,6 +177,12 @@ pub fn shanten(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64) -> Vec<i8> {
         let ready_size = v.len() + 3 * melds as usize == engine.forms.ready_size();
         if d == 0 && ready_size && engine.waits_of_counts(&v, row, wild_kinds) == 0 {
             1
+        } else if d > 0
+            && ready_size
+            && engine.forms.wilds_beyond_copies
+            && engine.waits_of_counts(&v, row, wild_kinds) != 0
+        {
+            0
         } else {
             d
         }

@@ -67,6 +67,12 @@ impl Engine {
         {
             return 1;
         }
+        if d > 0 && self.forms.wilds_beyond_copies && hand.size() + wilds.extra as usize == self.forms.ready_size() {
+            // Not ready under four copies a kind, yet a drawn wild completes it.
+            if self.waits_mask(view, hand, wilds) != 0 {
+                return 0;
+            }
+        }
         d
     }
 
@@ -103,7 +109,7 @@ impl Engine {
             }
         }
         if ready.is_empty() {
-            return 0;
+            return self.wild_beyond_copies_completes(view, held, wild_kinds);
         }
         let candidates: u64 = (0..KINDS)
             .filter(|&t| self.tiles >> t & 1 == 1 && held[t] < 4 && wild_kinds >> t & 1 == 0)
@@ -133,6 +139,27 @@ impl Engine {
             }
         }
         mask
+    }
+
+    /// The wild kinds that complete a view that is not ready: only where a drawn wild
+    /// may stand past four copies (Longgang's 1111m and a 财神 as the pair).
+    fn wild_beyond_copies_completes(&self, view: &View, held: &Counts, wild_kinds: u64) -> u64 {
+        let drawable = tiles::mask_tiles(wild_kinds).filter(|&t| held[t as usize] < 4).fold(0u64, |m, t| m | 1 << t);
+        if !self.forms.wilds_beyond_copies || drawable == 0 {
+            return 0;
+        }
+        let mut v = view.clone();
+        v.wilds += 1;
+        for t in 0..KINDS {
+            if self.tiles >> t & 1 == 1 {
+                v.caps[t] += 1;
+            }
+        }
+        if distance::is_complete(&self.forms, &v) {
+            drawable
+        } else {
+            0
+        }
     }
 
     /// Tiles of `candidates` that complete the standard form of a ready view.

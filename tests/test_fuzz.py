@@ -2,12 +2,14 @@
 HandError, never another exception and never a Rust panic."""
 
 import contextlib
+import importlib.util
 import io
 import os
 import resource
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -313,3 +315,16 @@ FOUND = {
 def test_inputs_found_by_fuzzing_raise_hand_error(call):
     with pytest.raises(HandError):
         call()
+
+
+def test_fuzz_schemes_are_current():
+    """The Rust fuzz targets read the rulesets' scoring data from fuzz/schemes; it must be
+    what the rulesets write now."""
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("fuzz_script", root / "scripts" / "fuzz.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    for path in sorted((root / "fuzz" / "schemes").glob("*.json")):
+        written = path.read_text(encoding="utf-8")
+        assert written == script.schemes_json(path.stem), "run python scripts/fuzz.py --schemes"
