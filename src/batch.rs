@@ -83,6 +83,7 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
                 None => size == 3 * m + 1 || size == 3 * m + 2,
             };
             if ok {
+                completable(engine, i, row, melds)?;
                 continue;
             }
         }
@@ -105,6 +106,17 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
         if !ok {
             return Err(row_error(i, format!("{size} tiles (melds count 3) do not fit {}", engine.name)));
         }
+        completable(engine, i, row, melds)?;
+    }
+    Ok(())
+}
+
+/// Refuses a valid row that no form of the engine can complete (see [`Engine::check`]).
+fn completable(engine: &Engine, i: usize, row: &Counts, melds: usize) -> Result<()> {
+    if !engine.always_completable()
+        && distance::distance(&engine.forms, &view(engine, row, melds as u8, 0)) == distance::INF
+    {
+        return Err(row_error(i, crate::engine::no_form(&engine.name, melds).to_string()));
     }
     Ok(())
 }

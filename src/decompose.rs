@@ -312,6 +312,21 @@ fn pairs_rec(
         }
         return;
     }
+    // The kinds left must take exactly `left` pairs: without this check a kind late in
+    // the order that cannot be paired (three real 7z) was found only after every
+    // placement of the wilds before it, seconds of search with a dozen wilds.
+    let (mut forced, mut room) = (0usize, 0usize);
+    for j in k..KINDS {
+        let hi = if Some(j) == skip { 0 } else { max_per_kind.min(view.caps[j] / 2) as usize };
+        let lo = r[j].div_ceil(2) as usize;
+        if lo > hi {
+            return;
+        }
+        (forced, room) = (forced + lo, room + hi);
+    }
+    if forced > left || room < left {
+        return;
+    }
     let c = r[k];
     if Some(k) == skip {
         if c == 0 {
@@ -351,6 +366,15 @@ fn singles(
     out: &mut BTreeSet<Vec<Group>>,
     limit: usize,
 ) {
+    // Fourteen of the candidates (全不靠) may leave out a kind the tile set lacks (白板 in
+    // Longgang's set); thirteen orphans needs every one, and a lacking one refuses below.
+    let playable: Vec<Tile>;
+    let candidates = if extra_pair {
+        candidates
+    } else {
+        playable = candidates.iter().copied().filter(|&t| view.caps[t as usize] > 0).collect();
+        &playable
+    };
     let cand_mask: u64 = candidates.iter().fold(0, |m, &t| m | 1 << t);
     let real: Vec<Tile> =
         (0..KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, view.counts[t as usize] as usize)).collect();

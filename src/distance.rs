@@ -10,7 +10,8 @@ use crate::forms::{Form, Forms, View};
 use crate::tables::{self, Distances, MAX_MELDS, TARGETS};
 use crate::tiles::{self, KINDS, KINDS_258, ORPHANS};
 
-const INF: u8 = 99;
+/// The distance of a hand no form can complete.
+pub const INF: u8 = 99;
 
 /// Kind ranges of the four groups: three suits and the honours.
 pub const GROUPS: [(usize, usize); 4] = [(0, 9), (9, 18), (18, 27), (27, 34)];
@@ -210,7 +211,8 @@ pub struct KindMasks {
 
 impl KindMasks {
     pub fn of(view: &View) -> KindMasks {
-        KindMasks { held: threshold_masks(&view.counts), room: threshold_masks(&view.caps) }
+        // Caps pass 4 where wilds may stand beyond the copies; the masks read 0 to 4.
+        KindMasks { held: threshold_masks(&view.counts), room: threshold_masks(&view.caps.map(|c| c.min(4))) }
     }
 }
 
@@ -559,6 +561,9 @@ pub fn distance(forms: &Forms, view: &View) -> u8 {
         best = best.min(d);
         false
     });
+    if best >= INF {
+        return INF;
+    }
     best.saturating_sub(view.wilds)
 }
 

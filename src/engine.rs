@@ -77,6 +77,12 @@ impl Engine {
         {
             return 1;
         }
+        if d > 0 && self.forms.wilds_beyond_copies && hand.size() + wilds.extra as usize == self.forms.ready_size() {
+            // Not ready under four copies a kind, yet a drawn wild completes it.
+            if self.waits_mask(view, hand, wilds) != 0 {
+                return 0;
+            }
+        }
         d
     }
 
@@ -112,19 +118,8 @@ impl Engine {
                 ready.push(check);
             }
         }
-        // Where wilds may stand past a kind's copies, a drawn wild also widens what each
-        // kind may hold, so it can complete a hand no form counts as ready.
-        let beyond_wild = |view: &View| {
-            let mut v = view.clone();
-            v.wilds += 1;
-            for t in tiles::mask_tiles(self.tiles) {
-                v.caps[t as usize] += 1;
-            }
-            distance::is_complete(&self.forms, &v)
-        };
-        let free_wilds = tiles::mask_tiles(wild_kinds).filter(|&t| held[t as usize] < 4).fold(0u64, |m, t| m | 1 << t);
         if ready.is_empty() {
-            return if self.forms.wilds_beyond_copies && free_wilds != 0 && beyond_wild(view) { free_wilds } else { 0 };
+            return self.wild_beyond_copies_completes(view, held, wild_kinds);
         }
         let candidates: u64 = (0..KINDS)
             .filter(|&t| self.tiles >> t & 1 == 1 && held[t] < 4 && wild_kinds >> t & 1 == 0)
@@ -154,6 +149,27 @@ impl Engine {
             }
         }
         mask
+    }
+
+    /// The wild kinds that complete a view that is not ready: only where a drawn wild
+    /// may stand past four copies (Longgang's 1111m and a 财神 as the pair).
+    fn wild_beyond_copies_completes(&self, view: &View, held: &Counts, wild_kinds: u64) -> u64 {
+        let drawable = tiles::mask_tiles(wild_kinds).filter(|&t| held[t as usize] < 4).fold(0u64, |m, t| m | 1 << t);
+        if !self.forms.wilds_beyond_copies || drawable == 0 {
+            return 0;
+        }
+        let mut v = view.clone();
+        v.wilds += 1;
+        for t in 0..KINDS {
+            if self.tiles >> t & 1 == 1 {
+                v.caps[t] += 1;
+            }
+        }
+        if distance::is_complete(&self.forms, &v) {
+            drawable
+        } else {
+            0
+        }
     }
 
     /// Tiles of `candidates` that complete the standard form of a ready view.
@@ -193,8 +209,26 @@ impl Engine {
     /// Checks tiles, size and wilds; `ready` as in [`forms::check_hand`].
     pub fn check(&self, hand: &Hand, wilds: Wilds, ready: Option<bool>) -> Result<()> {
         self.check_wilds(wilds)?;
-        forms::check_hand(hand, &self.forms, self.tiles, &self.name, ready, wilds.extra as usize)
+        forms::check_hand(hand, &self.forms, self.tiles, &self.name, ready, wilds.extra as usize)?;
+        // An engine of unusual forms may have none that can complete the hand (seven pairs
+        // and a declared pung; thirteen orphans without honours): no distance to answer.
+        if !self.always_completable() && distance::distance(&self.forms, &self.view(hand, wilds)) == distance::INF {
+            return Err(no_form(&self.name, hand.melds.len()));
+        }
+        Ok(())
     }
+
+    /// Whether every hand can be completed: the standard form, a pair kind in play, and a
+    /// whole suit for the melds (every ruleset's engine).
+    pub fn always_completable(&self) -> bool {
+        let whole_suit = (0..3).any(|s| self.tiles >> (9 * s) & 0x1FF == 0x1FF);
+        self.forms.standard && self.forms.pair_kinds & self.tiles != 0 && whole_suit
+    }
+}
+
+/// The error for a hand that no form of the engine takes.
+pub fn no_form(name: &str, melds: usize) -> HandError {
+    HandError::invalid(format!("no hand form of {name} takes a hand of this size with {melds} declared meld(s)"))
 }
 
 /// Kinds held, or within two ranks of a held kind in the same suit.
@@ -247,6 +281,39 @@ mod tests {
         let w = Wilds { kinds: 1 << 33, extra: 0 };
         let ws = waits(&e, "123456789m11p2z7z", w);
         assert!(ws.contains("2z") && ws.contains("1p") && ws.contains("7z"), "{ws}");
+    }
+
+    #[test]
+    fn wilds_beyond_copies_keep_seven_pairs() {
+        // Caps above 4 (wilds standing past the copies) once read as a cap of 1 in the
+        // pair masks, and this hand was two from ready.
+        let forms = Forms { standard: false, seven_pairs: true, wilds_beyond_copies: true, ..Forms::standard(4) };
+        let e = Engine::new("pairs", forms, ALL_KINDS);
+        let w = Wilds { kinds: 0, extra: 5 };
+        assert_eq!(e.shanten(&hand("1m244p5p3s99s"), w).unwrap(), 0);
+        assert!(e.is_win(&hand("1m244p5p3s99s6m"), w).unwrap());
+    }
+
+    #[test]
+    fn a_hand_no_form_can_complete_is_refused() {
+        let pairs = Forms { standard: false, seven_pairs: true, ..Forms::standard(4) };
+        let e = Engine::new("pairs", pairs, ALL_KINDS);
+        let err = e.shanten(&hand("1122m3344p55s[777z]"), Wilds::default()).unwrap_err();
+        assert!(err.to_string().contains("no hand form"), "{err}");
+        let orphans = Forms { standard: false, thirteen_orphans: true, ..Forms::standard(4) };
+        let e = Engine::new("no honours", orphans, tiles::SUITED_KINDS);
+        assert!(e.shanten(&hand("19m19p19s1234567m"), Wilds::default()).is_err());
+        let rows = crate::batch::Rows { counts: &hand("19m19p19s1234567m").concealed, melds: None };
+        assert!(crate::batch::validate(&e, &rows, Some(true)).is_err());
+    }
+
+    #[test]
+    fn knitted_singles_leave_out_a_kind_not_played() {
+        let forms = Forms { standard: false, honours_and_knitted: true, ..Forms::standard(4) };
+        let e = Engine::new("no white", forms, ALL_KINDS & !(1 << tiles::WHITE));
+        let h = hand("147m258p369s12346z");
+        assert!(e.is_win(&h, Wilds::default()).unwrap());
+        assert_eq!(e.decompose(&h, Wilds::default(), 10).unwrap().len(), 1);
     }
 
     #[test]

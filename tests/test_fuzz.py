@@ -1,12 +1,23 @@
 """Every ruleset's evaluate and the engine take any input without crashing: a result or a
 HandError, never another exception and never a Rust panic."""
 
+import contextlib
+import importlib.util
+import io
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import haidi
-from haidi import HandError
+from haidi import HandError, _core, cli
 
 TILES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
 hand_text = st.lists(st.sampled_from(TILES), min_size=0, max_size=17).map("".join)
@@ -72,3 +83,248 @@ def test_engine_calls_return_or_raise_hand_error(name, hand, melds, wild):
         rs.decompose(text, wilds=wild, limit=50)
     except HandError:
         pass
+
+
+# --- Every public entry point, with values of any type -------------------------------
+
+#: One call's time bound: every call takes milliseconds; a call near this is a hang.
+CALL_BOUND = 2.0
+#: Examples per entry point; scripts/fuzz.py raises it for a long run.
+EXAMPLES = int(os.environ.get("HAIDI_FUZZ_EXAMPLES", "60"))
+fuzz_settings = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=EXAMPLES <= 200,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+_texts = st.one_of(
+    hand_text,
+    st.text(max_size=12),
+    st.sampled_from(["", "compact", "comh", "E", "S", "1z", "5f", "15f", "\ud800", "1m\udfff", "NaN", "[", "🀄"]),
+    st.text(alphabet="123456789mpsz[]{}+,|fESWNCFP", max_size=24),
+)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.integers(min_value=-2, max_value=20),
+    st.binary(max_size=6),
+    _texts,
+)
+#: Any value: scalars, and lists, tuples, dicts and numpy arrays of them.
+anything = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.tuples(inner, inner),
+        st.dictionaries(
+            st.one_of(st.text(max_size=6), st.sampled_from(["hand", "win", "seat", "wilds"])), inner, max_size=3
+        ),
+    ),
+    max_leaves=6,
+) | st.sampled_from(
+    [np.zeros((1, 34), np.uint8), np.ones((2, 34), np.int64), np.array([256]), np.array(["1m"]), np.full(3, np.nan)]
+)
+
+
+def _call(fn, *args, **kwargs):
+    """Calls `fn`: a result or HandError, within the time bound."""
+    start = time.perf_counter()
+    try:
+        fn(*args, **kwargs)
+    except HandError:
+        pass
+    took = time.perf_counter() - start
+    assert took < CALL_BOUND, f"{getattr(fn, '__name__', fn)} took {took:.2f} s"
+
+
+def _entry_points():
+    """(name, function, keyword names it takes, number of positional arguments)."""
+    out = [
+        ("Hand", haidi.Hand, ["format"], 1),
+        ("tile_glyph", haidi.tile_glyph, [], 1),
+        ("ruleset", haidi.ruleset, [], 1),
+        ("wild_from_indicator", _core.wild_from_indicator, [], 1),
+        ("reproduce_table", _core.reproduce_table, ["honours"], 1),
+        ("mcr_evaluate_many", _core.mcr_evaluate_many, ["format", "explain", "concealed_and_melded_kong"], 1),
+        ("mcr_evaluate_columns", _core.mcr_evaluate_columns, ["format", "concealed_and_melded_kong"], 1),
+        ("Engine", _core.Engine, ["tiles", "standard", "pair_kinds", "seven_pairs", "all_258"], 2),
+        ("Hand.add", lambda t: haidi.Hand("123m").add(t), [], 1),
+    ]
+    engine = ["wilds", "format", "extra_wilds"]
+    for name in haidi.RULESETS:
+        rs = haidi.ruleset(name)
+        keys = list(getattr(rs.scheme, "keys", None) or ["hand", "win", "self_drawn", "seat_wind", "flowers"])
+        out += [
+            (f"{name}.evaluate", rs.evaluate, keys + ["explain", "options", "nonsense"], 0),
+            (f"{name}.evaluate_many", rs.evaluate_many, ["format", "errors", "options"], 1),
+            (f"{name}.settle", rs.settle, [], 1),
+            (f"{name}.options", rs.options, [], 1),
+            (f"{name}.shanten", rs.shanten, engine, 1),
+            (f"{name}.waits", rs.waits, engine, 1),
+            (f"{name}.winning_waits", rs.winning_waits, engine, 1),
+            (f"{name}.is_win", rs.is_win, engine, 1),
+            (f"{name}.decompose", rs.decompose, [*engine, "limit"], 1),
+            (f"{name}.win_batch", rs.win_batch, ["wilds", "melds"], 1),
+            (f"{name}.shanten_batch", rs.shanten_batch, ["wilds", "melds"], 1),
+            (f"{name}.waits_batch", rs.waits_batch, ["wilds", "melds"], 1),
+            (f"{name}.parse", rs.parse, ["format"], 1),
+        ]
+    return out
+
+
+ENTRY_POINTS = _entry_points()
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS, ids=[e[0] for e in ENTRY_POINTS])
+@fuzz_settings
+@given(data=st.data())
+def test_every_entry_point_returns_or_raises_hand_error(entry, data):
+    """Any values for the arguments an entry point names: a result or HandError."""
+    _, fn, keywords, positional = entry
+    args = [data.draw(anything) for _ in range(positional)]
+    names = data.draw(st.lists(st.sampled_from(keywords), unique=True, max_size=len(keywords))) if keywords else []
+    kwargs = {k: data.draw(anything) for k in names}
+    _call(fn, *args, **kwargs)
+
+
+situation_value = st.one_of(anything, hand_text, st.sampled_from(TILES))
+
+
+@pytest.mark.parametrize("name", haidi.RULESETS)
+@fuzz_settings
+@given(data=st.data())
+def test_evaluate_many_takes_any_rows_and_columns(name, data):
+    """Lists of dicts and columns (dicts of lists or numpy arrays) of any values."""
+    rs = haidi.ruleset(name)
+    keys = st.sampled_from(["hand", "win", "self_drawn", "seat_wind", "format", "flowers", "wilds", "x"])
+    rows = data.draw(st.lists(st.dictionaries(keys, situation_value, max_size=5), max_size=4))
+    errors = data.draw(st.sampled_from(["raise", "collect"]))
+    _call(rs.evaluate_many, rows, errors=errors)
+    n = data.draw(st.integers(0, 3))
+    columns = {}
+    for k in data.draw(st.lists(keys, unique=True, max_size=4)):
+        values = data.draw(st.lists(situation_value, min_size=n, max_size=n))
+        if data.draw(st.booleans()):
+            column = np.empty(n, dtype=object)
+            column[:] = [None] * n
+            for i, v in enumerate(values):
+                column[i] = v
+            values = column
+        columns[k] = values
+    _call(rs.evaluate_many, columns, errors=errors)
+
+
+@fuzz_settings
+@given(
+    argv=st.lists(
+        st.one_of(
+            st.sampled_from(["waits", "shanten", "decompose", "eval", "reproduce", "--json", "--jsonl", "--rules"]),
+            st.sampled_from(["--win", "--wild", "--format", "--set", "--limit", "--tiles", "-", "mcr", "longgang"]),
+            _texts,
+        ),
+        max_size=6,
+    ),
+    stdin=st.text(max_size=60),
+)
+def test_command_line_exits_cleanly(argv, stdin, monkeypatch_session):
+    """The command line on any arguments and input: an exit status, no traceback."""
+    monkeypatch_session.setattr(sys, "stdin", io.StringIO(stdin))
+    out, err = io.StringIO(), io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(argv)
+        except SystemExit as e:  # argparse on bad usage
+            code = e.code
+    assert time.perf_counter() - start < CALL_BOUND * 5
+    assert code in (0, 1, 2, None), code
+    assert "Traceback" not in err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_session():
+    with pytest.MonkeyPatch.context() as mp:
+        yield mp
+
+
+def test_memory_stays_bounded():
+    """After the fuzz tests above, the process has not grown past a bound (the biggest
+    tables and a batch are tens of MB)."""
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    assert peak_mb < 2048, f"peak RSS {peak_mb:.0f} MB"
+
+
+RISKY = """
+import haidi, resource
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+m = haidi.ruleset("longgang")
+cases = [
+    lambda: m.decompose("", extra_wilds=17, limit=None),
+    lambda: m.decompose("7z", extra_wilds=16, limit=20_000),
+    lambda: haidi.Hand("1m" * 50_000_000),
+    lambda: m.evaluate(hand="[" * 1_000_000),
+    lambda: m.evaluate_many([{"hand": "1m"}] * 200_000, errors="collect"),
+    lambda: haidi.ruleset("mcr").evaluate_many({"hand": ["1m" * 10_000] * 10_000}),
+]
+for case in cases:
+    try:
+        case()
+    except haidi.HandError:
+        pass
+print("ok")
+"""
+
+
+def test_big_inputs_stay_within_a_memory_limit():
+    """Inputs that once grew without bound, under a 3 GB address-space limit: a result
+    or HandError, never a MemoryError or an abort."""
+    env = {**os.environ, "HAIDI_PARALLELISM": "0"}
+    r = subprocess.run([sys.executable, "-c", RISKY], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
+
+
+#: Calls that once raised another exception than HandError (TypeError, ValueError from
+#: numpy, UnicodeEncodeError), found by the tests above.
+FOUND = {
+    "explain='yes'": lambda: _core.mcr_evaluate_many([], explain="yes"),
+    "format=5": lambda: _core.mcr_evaluate_many([], format=5),
+    "not a list": lambda: _core.mcr_evaluate_many(5),
+    "columns a list": lambda: _core.mcr_evaluate_columns([]),
+    "columns cmk": lambda: _core.mcr_evaluate_columns({}, concealed_and_melded_kong=1),
+    "tile_glyph array": lambda: haidi.tile_glyph(np.zeros((1, 34), np.uint8)),
+    "indicator None": lambda: _core.wild_from_indicator(None),
+    "honours='yes'": lambda: _core.reproduce_table(4, honours="yes"),
+    "melds 300": lambda: _core.Engine("x", 300),
+    "name None": lambda: _core.Engine(None, 4),
+    "standard='yes'": lambda: _core.Engine("x", 4, standard="yes"),
+    "add 5": lambda: haidi.Hand("123m").add(5),
+    "ragged rows": lambda: haidi.ruleset("mcr").win_batch([[0] * 34, [0]]),
+    "int64 rows to the engine": lambda: haidi.ruleset("mcr").engine.win_batch(np.zeros((1, 34), np.int64)),
+    "surrogate errors": lambda: haidi.ruleset("longgang").evaluate_many([], errors="\ud800"),
+    "surrogate win": lambda: haidi.ruleset("mcr").evaluate(hand="1112345678999m", win="5m\udfff"),
+    "scheme errors": lambda: haidi.ruleset("hainan").scheme.evaluate_list([], errors=1),
+    "scheme columns": lambda: haidi.ruleset("hainan").scheme.evaluate_columns([]),
+}
+
+
+@pytest.mark.parametrize("call", FOUND.values(), ids=FOUND.keys())
+def test_inputs_found_by_fuzzing_raise_hand_error(call):
+    with pytest.raises(HandError):
+        call()
+
+
+def test_fuzz_schemes_are_current():
+    """The Rust fuzz targets read the rulesets' scoring data from fuzz/schemes; it must be
+    what the rulesets write now."""
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("fuzz_script", root / "scripts" / "fuzz.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    for path in sorted((root / "fuzz" / "schemes").glob("*.json")):
+        written = path.read_text(encoding="utf-8")
+        assert written == script.schemes_json(path.stem), "run python scripts/fuzz.py --schemes"

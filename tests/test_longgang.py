@@ -573,3 +573,13 @@ def test_red_hands_are_lazi_options():
     assert "one_red" not in _ids(hand="[234s][222s][333s][666s][888s]6z", win="6z", optional=["one_red"])
     # I "红孔雀：胡牌中只有么鸡，五条，七条，九条和红中" (in 16 tiles only 八对半 can hold it).
     assert "red_peacock" in _ids(hand="1111s5555s7777s99s77z", win="7z", optional=["red_peacock"])
+
+
+def test_a_drawn_wild_standing_past_four_copies_is_a_wait():
+    # 1111m and a drawn 财神 as a fifth 1m make the pair ("如手牌已碰红中…再胡红中配两财神"):
+    # evaluate scored it a win, yet waits said [] and shanten 1.
+    lg = haidi.ruleset("longgang")
+    hand = "[123p][456p][789p][123s]1111m"
+    assert lg.waits(hand, wilds="7z") == ["7z"]
+    assert lg.shanten(hand, wilds="7z") == 0
+    assert lg.is_win(hand + "7z", wilds="7z")

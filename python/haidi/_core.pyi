@@ -75,18 +75,18 @@ class Engine:
         melds: int,
         tiles: _Wilds = None,
         *,
-        standard: bool = True,
+        standard: bool | None = None,
         pair_kinds: _Wilds = None,
-        seven_pairs: bool = False,
-        four_as_two_pairs: bool = False,
-        eight_pairs_and_a_half: bool = False,
-        thirteen_orphans: bool = False,
-        honours_and_knitted: bool = False,
-        knitted_straight: bool = False,
-        all_pungs_any_pair: bool = False,
-        one_suit_any_pair: bool = False,
-        all_258: bool = False,
-        wilds_beyond_copies: bool = False,
+        seven_pairs: bool | None = None,
+        four_as_two_pairs: bool | None = None,
+        eight_pairs_and_a_half: bool | None = None,
+        thirteen_orphans: bool | None = None,
+        honours_and_knitted: bool | None = None,
+        knitted_straight: bool | None = None,
+        all_pungs_any_pair: bool | None = None,
+        one_suit_any_pair: bool | None = None,
+        all_258: bool | None = None,
+        wilds_beyond_copies: bool | None = None,
     ) -> Engine: ...
     @property
     def name(self) -> str: ...
@@ -124,7 +124,7 @@ class Engine:
 
 def tile_glyph(tile: str) -> str: ...
 def tile_names() -> list[str]: ...
-def reproduce_table(tiles: int, honours: bool = False) -> dict[str, Any]: ...
+def reproduce_table(tiles: int, honours: bool | None = None) -> dict[str, Any]: ...
 def reproduce_published(progress: Callable[[str], None] | None = None) -> dict[str, Any]: ...
 def mcr_evaluate(
     _ruleset: object = None,
@@ -149,15 +149,15 @@ def mcr_evaluate(
 def mcr_evaluate_many(
     situations: Iterable[dict[str, Any]],
     *,
-    format: str = "compact",
-    explain: bool = False,
-    concealed_and_melded_kong: bool = False,
+    format: str | None = None,
+    explain: bool | None = None,
+    concealed_and_melded_kong: bool | None = None,
 ) -> list[dict[str, Any]]: ...
 def mcr_evaluate_columns(
     columns: dict[str, Any],
     *,
-    format: str = "compact",
-    concealed_and_melded_kong: bool = False,
+    format: str | None = None,
+    concealed_and_melded_kong: bool | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.int32], NDArray[np.uint8]]: ...
 
 @final
@@ -174,10 +174,10 @@ class Scheme:
     def evaluate(self, **situation: Any) -> dict[str, Any]: ...
     def search_size(self, **situation: Any) -> int: ...
     def evaluate_list(
-        self, situations: Iterable[dict[str, Any]], *, format: str = "compact", errors: str = "raise"
+        self, situations: Iterable[dict[str, Any]], *, format: str | None = None, errors: str | None = None
     ) -> list[dict[str, Any]]: ...
     def evaluate_columns(
-        self, columns: dict[str, Any], *, format: str = "compact", errors: str = "raise", options: Any = None
+        self, columns: dict[str, Any], *, format: str | None = None, errors: str | None = None, options: Any = None
     ) -> dict[str, NDArray[Any]]: ...
 
 def wild_from_indicator(indicator: str) -> str: ...

@@ -348,9 +348,17 @@ def _columns(cols: Any) -> dict[str, Any]:
 MAX_MELDS = 5
 
 
+def _array(value: Any, name: str) -> NDArray[Any]:
+    """``value`` as a numpy array; nested lists of unequal lengths are a HandError."""
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError) as e:
+        raise HandError(f"{name} must be an array of integers: {e}") from None
+
+
 def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
     """Checks and converts tile counts to a contiguous uint8 n x 34 array."""
-    a = np.asarray(counts)
+    a = _array(counts, "tile counts")
     if a.ndim == 1:
         a = a.reshape(1, -1)
     if a.ndim != 2 or a.shape[1] != 34:
@@ -365,7 +373,7 @@ def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8]
     c = np.ascontiguousarray(a, dtype=np.uint8)
     m = None
     if melds is not None:
-        mm = np.asarray(melds)
+        mm = _array(melds, "melds")
         if mm.shape != (c.shape[0],) or not np.issubdtype(mm.dtype, np.integer):
             raise HandError("melds must be one integer per row")
         bad = np.argwhere((mm < 0) | (mm > MAX_MELDS))

@@ -481,14 +481,20 @@ impl<'py> TextColumn<'py> {
 /// A bad row raises `HandError` naming the row: a value that cannot be read before
 /// any that cannot be scored, else the first.
 #[pyfunction]
-#[pyo3(signature = (columns, *, format = "compact", concealed_and_melded_kong = false))]
+#[pyo3(signature = (columns, *, format = None, concealed_and_melded_kong = None))]
 #[allow(clippy::type_complexity)]
 pub fn mcr_evaluate_columns<'py>(
     py: Python<'py>,
-    columns: &Bound<'py, PyDict>,
-    format: &str,
-    concealed_and_melded_kong: bool,
+    columns: &Bound<'py, PyAny>,
+    format: Option<&Bound<'py, PyAny>>,
+    concealed_and_melded_kong: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyArray1<bool>>, Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<u8>>)> {
+    let columns = columns.cast::<PyDict>().map_err(|_| hand_error(py, "columns must be a dict of sequences"))?;
+    let format = match convert::format_arg(format)? {
+        crate::notation::Format::Compact => "compact",
+        crate::notation::Format::Comh => "comh",
+    };
+    let concealed_and_melded_kong = convert::flag_arg(concealed_and_melded_kong, "concealed_and_melded_kong", false)?;
     let table = Table::new(columns, format)?;
     let n = table.len();
     let options = Options { concealed_and_melded_kong };

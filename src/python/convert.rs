@@ -15,14 +15,29 @@ pub fn text<'a>(s: &'a Bound<'_, PyString>, what: &str) -> PyResult<&'a str> {
     s.to_str().map_err(|_| hand_error(s.py(), format!("{what} is not valid text (it holds a lone surrogate)")))
 }
 
+/// A value as an error message shows it: its repr, cut short.
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr().map(|r| r.to_string()).unwrap_or_default().chars().take(40).collect()
+}
+
+/// A str argument, or a `HandError` naming it.
+pub fn str_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a str> {
+    match obj.cast::<PyString>() {
+        Ok(s) => text(s, what),
+        Err(_) => Err(hand_error(obj.py(), format!("{what} must be a str, not {}", shown(obj)))),
+    }
+}
+
+/// A flag given as True or False (None: `default`), or a `HandError` naming it.
+pub fn flag_arg(obj: Option<&Bound<'_, PyAny>>, what: &str, default: bool) -> PyResult<bool> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(default) };
+    obj.extract::<bool>().map_err(|_| hand_error(obj.py(), format!("{what} must be True or False, not {}", shown(obj))))
+}
+
 /// A count given as an int (not a bool) from 0 to `max`, or a `HandError` naming it.
 pub fn count(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
     let py = obj.py();
-    let bad = || {
-        let shown = obj.repr().map(|r| r.to_string()).unwrap_or_default();
-        let shown: String = shown.chars().take(40).collect();
-        hand_error(py, format!("{what} must be an int from 0 to {max}, not {shown}"))
-    };
+    let bad = || hand_error(py, format!("{what} must be an int from 0 to {max}, not {}", shown(obj)));
     if obj.cast::<pyo3::types::PyBool>().is_ok() || obj.cast::<pyo3::types::PyInt>().is_err() {
         return Err(bad());
     }
@@ -37,10 +52,7 @@ pub fn format_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Format> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(Format::Compact) };
     match obj.cast::<PyString>() {
         Ok(s) => format(obj.py(), text(s, "format")?),
-        Err(_) => {
-            let shown: String = obj.repr().map(|r| r.to_string()).unwrap_or_default().chars().take(40).collect();
-            Err(hand_error(obj.py(), format!("format must be \"compact\" or \"comh\", not {shown}")))
-        }
+        Err(_) => Err(hand_error(obj.py(), format!("format must be \"compact\" or \"comh\", not {}", shown(obj)))),
     }
 }
 

@@ -33,37 +33,72 @@ pub(super) fn wilds(obj: Option<&Bound<'_, PyAny>>, extra: Option<&Bound<'_, PyA
     Ok(Wilds { kinds: kinds_mask(obj)?, extra })
 }
 
+/// Batch arguments as numpy arrays of uint8: counts n x 34, melds one a row (the
+/// Python `Ruleset` converts other integer arrays first).
+#[allow(clippy::type_complexity)]
+fn arrays<'py>(
+    counts: &Bound<'py, PyAny>,
+    melds: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(PyReadonlyArray2<'py, u8>, Option<PyReadonlyArray1<'py, u8>>)> {
+    let py = counts.py();
+    let counts = counts
+        .extract::<PyReadonlyArray2<'py, u8>>()
+        .map_err(|_| hand_error(py, "tile counts must be a 2-D numpy array of uint8 (n x 34)"))?;
+    let melds = match melds.filter(|m| !m.is_none()) {
+        Some(m) => Some(
+            m.extract::<PyReadonlyArray1<'py, u8>>()
+                .map_err(|_| hand_error(py, "melds must be a 1-D numpy array of uint8, one a row"))?,
+        ),
+        None => None,
+    };
+    Ok((counts, melds))
+}
+
 #[pymethods]
 impl PyEngine {
     /// A ruleset's engine: `melds` is 4 (13-tile hands) or 5 (16-tile hands), `tiles` the
     /// kinds played with (None: all 34); the keyword flags switch hand forms on.
     #[new]
-    #[pyo3(signature = (name, melds, tiles = None, *, standard = true, pair_kinds = None,
-        seven_pairs = false, four_as_two_pairs = false, eight_pairs_and_a_half = false,
-        thirteen_orphans = false, honours_and_knitted = false, knitted_straight = false,
-        all_pungs_any_pair = false, one_suit_any_pair = false, all_258 = false, wilds_beyond_copies = false))]
+    #[pyo3(signature = (name, melds, tiles = None, *, standard = None, pair_kinds = None,
+        seven_pairs = None, four_as_two_pairs = None, eight_pairs_and_a_half = None,
+        thirteen_orphans = None, honours_and_knitted = None, knitted_straight = None,
+        all_pungs_any_pair = None, one_suit_any_pair = None, all_258 = None, wilds_beyond_copies = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        py: Python<'_>,
-        name: String,
-        melds: u8,
+        name: &Bound<'_, PyAny>,
+        melds: &Bound<'_, PyAny>,
         tiles: Option<&Bound<'_, PyAny>>,
-        standard: bool,
+        standard: Option<&Bound<'_, PyAny>>,
         pair_kinds: Option<&Bound<'_, PyAny>>,
-        seven_pairs: bool,
-        four_as_two_pairs: bool,
-        eight_pairs_and_a_half: bool,
-        thirteen_orphans: bool,
-        honours_and_knitted: bool,
-        knitted_straight: bool,
-        all_pungs_any_pair: bool,
-        one_suit_any_pair: bool,
-        all_258: bool,
-        wilds_beyond_copies: bool,
+        seven_pairs: Option<&Bound<'_, PyAny>>,
+        four_as_two_pairs: Option<&Bound<'_, PyAny>>,
+        eight_pairs_and_a_half: Option<&Bound<'_, PyAny>>,
+        thirteen_orphans: Option<&Bound<'_, PyAny>>,
+        honours_and_knitted: Option<&Bound<'_, PyAny>>,
+        knitted_straight: Option<&Bound<'_, PyAny>>,
+        all_pungs_any_pair: Option<&Bound<'_, PyAny>>,
+        one_suit_any_pair: Option<&Bound<'_, PyAny>>,
+        all_258: Option<&Bound<'_, PyAny>>,
+        wilds_beyond_copies: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let py = name.py();
+        let name = convert::str_arg(name, "name")?.to_string();
+        let melds = convert::count(melds, "melds", 5)? as u8;
         if !(melds == 4 || melds == 5) {
             return Err(hand_error(py, format!("melds must be 4 or 5, not {melds}")));
         }
+        let flag = |o: Option<&Bound<'_, PyAny>>, what: &str| convert::flag_arg(o, what, false);
+        let standard = convert::flag_arg(standard, "standard", true)?;
+        let seven_pairs = flag(seven_pairs, "seven_pairs")?;
+        let four_as_two_pairs = flag(four_as_two_pairs, "four_as_two_pairs")?;
+        let eight_pairs_and_a_half = flag(eight_pairs_and_a_half, "eight_pairs_and_a_half")?;
+        let thirteen_orphans = flag(thirteen_orphans, "thirteen_orphans")?;
+        let honours_and_knitted = flag(honours_and_knitted, "honours_and_knitted")?;
+        let knitted_straight = flag(knitted_straight, "knitted_straight")?;
+        let all_pungs_any_pair = flag(all_pungs_any_pair, "all_pungs_any_pair")?;
+        let one_suit_any_pair = flag(one_suit_any_pair, "one_suit_any_pair")?;
+        let all_258 = flag(all_258, "all_258")?;
+        let wilds_beyond_copies = flag(wilds_beyond_copies, "wilds_beyond_copies")?;
         let tile_set = match tiles {
             Some(t) if !t.is_none() => kinds_mask(Some(t))?,
             _ => ALL_KINDS,
@@ -191,11 +226,12 @@ impl PyEngine {
     #[pyo3(signature = (counts, wilds = None, melds = None))]
     fn win_batch<'py>(
         &self,
-        counts: PyReadonlyArray2<'py, u8>,
+        counts: &Bound<'py, PyAny>,
         wilds: Option<&Bound<'py, PyAny>>,
-        melds: Option<PyReadonlyArray1<'py, u8>>,
+        melds: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let py = counts.py();
+        let (counts, melds) = arrays(counts, melds)?;
         let w = kinds_mask(wilds)?;
         let out = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, Some(false))?;
@@ -208,11 +244,12 @@ impl PyEngine {
     #[pyo3(signature = (counts, wilds = None, melds = None))]
     fn shanten_batch<'py>(
         &self,
-        counts: PyReadonlyArray2<'py, u8>,
+        counts: &Bound<'py, PyAny>,
         wilds: Option<&Bound<'py, PyAny>>,
-        melds: Option<PyReadonlyArray1<'py, u8>>,
+        melds: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let py = counts.py();
+        let (counts, melds) = arrays(counts, melds)?;
         let w = kinds_mask(wilds)?;
         let out = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, None)?;
@@ -225,11 +262,12 @@ impl PyEngine {
     #[pyo3(signature = (counts, wilds = None, melds = None))]
     fn waits_batch<'py>(
         &self,
-        counts: PyReadonlyArray2<'py, u8>,
+        counts: &Bound<'py, PyAny>,
         wilds: Option<&Bound<'py, PyAny>>,
-        melds: Option<PyReadonlyArray1<'py, u8>>,
+        melds: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let py = counts.py();
+        let (counts, melds) = arrays(counts, melds)?;
         let w = kinds_mask(wilds)?;
         let masks = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, Some(true))?;

@@ -90,7 +90,8 @@ impl PyHand {
     }
 
     /// The same hand with one more concealed tile.
-    fn add(&self, py: Python<'_>, tile: &str) -> PyResult<PyHand> {
+    fn add(&self, py: Python<'_>, tile: &Bound<'_, PyAny>) -> PyResult<PyHand> {
+        let tile = convert::str_arg(tile, "tile")?;
         let t = convert::tile(py, tile)?;
         if self.inner.held()[t as usize] >= 4 {
             return Err(super::errors::hand_error(py, format!("a fifth copy of {tile}")));
@@ -151,7 +152,8 @@ impl PyMeld {
 
 /// The Unicode glyph of a tile such as "5p" or a flower such as "1f".
 #[pyfunction]
-pub fn tile_glyph(py: Python<'_>, tile: &str) -> PyResult<String> {
+pub fn tile_glyph(py: Python<'_>, tile: &Bound<'_, PyAny>) -> PyResult<String> {
+    let tile = convert::str_arg(tile, "tile")?;
     let h = notation::parse(tile, notation::Format::Compact).py_err(py)?.hand;
     match (h.concealed_len(), h.flowers.count_ones(), h.melds.len()) {
         (1, 0, 0) => Ok(h.last.map(tiles::glyph).unwrap_or('?').to_string()),

@@ -226,7 +226,7 @@ impl Read<'_> {
     fn text(&self) -> PyResult<TextSituation<'_>> {
         Ok(TextSituation {
             hand: convert::text(&self.hand, "the hand")?,
-            win: self.win.as_ref().map(|w| w.to_str()).transpose()?,
+            win: self.win.as_ref().map(|w| convert::text(w, "win")).transpose()?,
             format: self.format,
             situation: self.situation,
             options: self.options,
@@ -522,17 +522,23 @@ pub fn mcr_evaluate<'py>(
 /// Scores a list of situation dicts with the GIL released; returns a list of results.
 /// A bad situation raises `HandError` naming its index.
 #[pyfunction]
-#[pyo3(signature = (situations, *, format = "compact", explain = false, concealed_and_melded_kong = false))]
+#[pyo3(signature = (situations, *, format = None, explain = None, concealed_and_melded_kong = None))]
 pub fn mcr_evaluate_many<'py>(
     py: Python<'py>,
     situations: &Bound<'py, PyAny>,
-    format: &str,
-    explain: bool,
-    concealed_and_melded_kong: bool,
+    format: Option<&Bound<'py, PyAny>>,
+    explain: Option<&Bound<'py, PyAny>>,
+    concealed_and_melded_kong: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let format = fmt(py, format)?;
+    let format = convert::format_arg(format)?;
+    let explain = convert::flag_arg(explain, "explain", false)?;
+    let concealed_and_melded_kong = convert::flag_arg(concealed_and_melded_kong, "concealed_and_melded_kong", false)?;
     let options = Options { concealed_and_melded_kong };
-    let mut items = situations.try_iter()?.enumerate();
+    let not_list = || hand_error(py, "evaluate_many takes a list of situation dicts, or columns");
+    if situations.cast::<PyString>().is_ok() || situations.cast::<PyDict>().is_ok() {
+        return Err(not_list());
+    }
+    let mut items = situations.try_iter().map_err(|_| not_list())?.enumerate();
     // Reads up to `size` situations; at a bad one, those before it and the error. (They
     // are scored first, so that the error raised is always the first bad situation's.)
     let mut read_chunk = |size: usize| -> (Vec<Read<'py>>, Option<PyErr>) {

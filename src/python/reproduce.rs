@@ -68,8 +68,13 @@ fn size(py: Python<'_>, tiles: &Bound<'_, PyAny>, set: TileSet) -> PyResult<usiz
 /// Every figure of one hand size: `tiles`-tile hands (ready), `tiles + 1` (complete) and
 /// the 含杠 hands, over one suit or (`honours`) the seven honours.
 #[pyfunction]
-#[pyo3(signature = (tiles, honours = false))]
-pub fn reproduce_table<'py>(py: Python<'py>, tiles: &Bound<'py, PyAny>, honours: bool) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (tiles, honours = None))]
+pub fn reproduce_table<'py>(
+    py: Python<'py>,
+    tiles: &Bound<'py, PyAny>,
+    honours: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let honours = super::convert::flag_arg(honours, "honours", false)?;
     let set = tile_set(honours);
     let n = size(py, tiles, set)?;
     let t = py.detach(|| reproduce::table(n, set)).py_err(py)?;

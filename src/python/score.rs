@@ -256,16 +256,16 @@ impl PyScheme {
     /// released. `format` and `options` apply to each situation that gives none.
     /// `errors="collect"` puts `{"error": message}` where a situation cannot be read;
     /// `"raise"` raises `HandError` naming the first.
-    #[pyo3(signature = (situations, *, format = "compact", errors = "raise"))]
+    #[pyo3(signature = (situations, *, format = None, errors = None))]
     fn evaluate_list<'py>(
         slf: &Bound<'py, Self>,
         situations: &Bound<'py, PyAny>,
-        format: &str,
-        errors: &str,
+        format: Option<&Bound<'py, PyAny>>,
+        errors: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let py = slf.py();
-        let collect = collect_errors(py, errors)?;
-        let fmt = super::convert::format(py, format)?;
+        let collect = collect_errors(errors)?;
+        let fmt = super::convert::format_arg(format)?;
         let items = match situations.cast::<PyList>() {
             Ok(l) => l.iter().collect::<Vec<_>>(),
             Err(_) => seq(situations)
@@ -312,17 +312,18 @@ impl PyScheme {
     /// situation. Returns numpy arrays `win` (bool), `total` (int32) and `fans` (n x
     /// patterns, uint8 counts in the order of `fan_ids`), and `error` (None or the
     /// message, by row) with `errors="collect"`.
-    #[pyo3(signature = (columns, *, format = "compact", errors = "raise", options = None))]
+    #[pyo3(signature = (columns, *, format = None, errors = None, options = None))]
     fn evaluate_columns<'py>(
         slf: &Bound<'py, Self>,
-        columns: &Bound<'py, PyDict>,
-        format: &str,
-        errors: &str,
+        columns: &Bound<'py, PyAny>,
+        format: Option<&Bound<'py, PyAny>>,
+        errors: Option<&Bound<'py, PyAny>>,
         options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let py = slf.py();
-        let collect = collect_errors(py, errors)?;
-        let fmt = super::convert::format(py, format)?;
+        let columns = columns.cast::<PyDict>().map_err(|_| hand_error(py, "columns must be a dict of sequences"))?;
+        let collect = collect_errors(errors)?;
+        let fmt = super::convert::format_arg(format)?;
         let this = slf.get();
         let other = match options {
             Some(o) if !o.is_none() => {
@@ -340,13 +341,16 @@ impl PyScheme {
 /// The wild kind an indicator tile names (开混, 惠坯): the next kind in its suit, 9 to 1,
 /// the winds in turn, the dragons 中→发→白→中.
 #[pyfunction]
-pub fn wild_from_indicator(py: Python<'_>, indicator: &str) -> PyResult<String> {
+pub fn wild_from_indicator(py: Python<'_>, indicator: &Bound<'_, PyAny>) -> PyResult<String> {
+    let indicator = super::convert::str_arg(indicator, "indicator")?;
     let t = crate::notation::parse_tile(indicator, Format::Compact).map_err(|e| to_py(py, e))?;
     Ok(tiles::name(crate::score::situation::next_kind(t)))
 }
 
-fn collect_errors(py: Python<'_>, errors: &str) -> PyResult<bool> {
-    match errors {
+fn collect_errors(errors: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    let Some(errors) = errors.filter(|e| !e.is_none()) else { return Ok(false) };
+    let py = errors.py();
+    match super::convert::str_arg(errors, "errors")? {
         "raise" => Ok(false),
         "collect" => Ok(true),
         other => Err(hand_error(py, format!("errors must be 'raise' or 'collect', not {other:?}"))),

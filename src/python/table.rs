@@ -83,6 +83,9 @@ struct Chunk {
     cells: Vec<Cell>,
 }
 
+/// A row's cells, and the places of its win, total and pattern counts in the output.
+type RowCells<'a> = (((&'a mut [Cell], &'a mut bool), &'a mut i32), &'a mut [u8]);
+
 enum Cell {
     None,
     Bool(bool),
@@ -172,16 +175,13 @@ impl Chunk {
             reader.default_format(format);
             Ok(evaluate(scheme, &reader.finish(scheme)?))
         };
-        let one =
-            |(i, (((row, win), total), fans)): (usize, (((&mut [Cell], &mut bool), &mut i32), &mut [u8]))| match read(
-                row,
-            ) {
-                Ok(s) => {
-                    RowOut { win, total, fans }.put(&s);
-                    None
-                }
-                Err(e) => Some((i, e)),
-            };
+        let one = |(i, (((row, win), total), fans)): (usize, RowCells<'_>)| match read(row) {
+            Ok(s) => {
+                RowOut { win, total, fans }.put(&s);
+                None
+            }
+            Err(e) => Some((i, e)),
+        };
         let (win, total, fans) = out;
         let cells = keys.len().max(1);
         if parallel {

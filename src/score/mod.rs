@@ -11,6 +11,7 @@
 //! forms and errors with it.
 
 pub mod arrange;
+pub mod data;
 pub mod evaluate;
 pub mod facts;
 pub mod group;
