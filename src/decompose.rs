@@ -406,7 +406,10 @@ fn singles(
         if extra_pair && missing != view.wilds as usize {
             continue;
         }
-        choose(&open, view.wilds as usize, 0, &mut Vec::new(), &mut |wild_kinds| {
+        // Thirteen orphans: the wilds fill every place open (the pair's two among them),
+        // so the one choice is every open kind. 全不靠: the wilds take some of them.
+        let take = if extra_pair { open.len() } else { view.wilds as usize };
+        choose(&open, take, 0, &mut Vec::new(), &mut |wild_kinds| {
             if out.len() >= limit {
                 return;
             }

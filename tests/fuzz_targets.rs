@@ -105,10 +105,11 @@ fn regional() {
 
 /// Inputs of bugs found and not fixed yet (fuzz/known/<target>), run with `--ignored`.
 #[test]
-#[ignore = "open: thirteen orphans made of wilds when a wild kind is an orphan (1m): is_win is true, decompose lists none"]
+#[ignore = "inputs of open bugs (fuzz/known/engine), none at present"]
 fn known_open() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/known/engine");
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
         bodies::engine(&std::fs::read(e.path()).unwrap());
     }
 }
