@@ -1,12 +1,42 @@
 """The shape of results, for type checkers: one shape for every ruleset, and the keys
 each ruleset adds. ``haidi.ruleset("longgang").evaluate(...)`` is typed as a
 :class:`LonggangResult`, and so on. At run time a result is a plain dict; its fan and
-group entries are plain dicts, each result's own.
+group entries are :class:`Entry` dicts, read-only and shared.
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
+
+
+class Entry(dict):  # type: ignore[type-arg]
+    """A fan or group entry of a result: a read-only dict, made once and shared by every
+    result that has it, the way small ints are. Scoring millions of hands then builds
+    no entries at all, and the garbage collector need not follow them.
+
+    ``dict(entry)`` (or ``entry.copy()``) gives a plain dict to change. JSON, pickling and
+    ``==`` with plain dicts work as for any dict.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # An entry is filled once, when made: calling __init__ again would refill it.
+        if len(self):
+            self._read_only()
+        super().__init__(*args, **kwargs)
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("result entries are shared and read-only; dict(entry) makes a copy to change")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+
+    def copy(self) -> dict[str, Any]:  # type: ignore[override]
+        return dict(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Entry, (dict(self),))
+
 
 #: The names ``haidi.ruleset`` takes.
 RulesetName = Literal["mcr", "changsha", "hainan", "longgang", "tangshan", "beijing"]
@@ -128,6 +158,7 @@ __all__ = [
     "BeijingResult",
     "ChangshaFan",
     "ChangshaResult",
+    "Entry",
     "Excluded",
     "FaceItem",
     "Fan",

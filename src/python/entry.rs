@@ -1,8 +1,6 @@
-//! Fan and group entries: plain dicts, each result's own, copied from a template made
-//! once per fan and count (or per group). A copy of a small dict of strs and ints is
-//! one block copied, and like its template it is left out of Python's collector, so
-//! results kept by the million cost full collections nothing. A result changed by its
-//! owner changes no other result.
+//! Fan and group entries: read-only dicts of the class `haidi.results.Entry`, each made
+//! once and shared by every result that has it, the way small ints are. Results kept by
+//! the million then hold no entries of their own, and the collector need not follow them.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -11,37 +9,39 @@ use crate::hand::MeldKind;
 use crate::score::group::Group;
 use crate::tiles::{self, Tile};
 
-/// A template of entries: `d` as it stands, left out of the collector (see [`untrack`]).
-pub fn template(d: Bound<'_, PyDict>) -> Py<PyDict> {
-    untrack(&d);
-    d.unbind()
+/// `haidi.results.Entry`.
+fn class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static CLASS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    Ok(CLASS.get_or_try_init(py, || py.import("haidi.results")?.getattr("Entry").map(Bound::unbind))?.bind(py))
 }
 
-/// A result's own entry: a copy of `template` (untracked as it is).
-pub fn copy<'py>(py: Python<'py>, template: &Py<PyDict>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(template.bind(py).copy()?.into_any())
+/// The shared entry holding the items of `d` (strs, ints, bools, None and tuples of them).
+pub fn share(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Py<PyAny>> {
+    let entry = class(py)?.call1((d,))?;
+    untrack(&entry);
+    Ok(entry.unbind())
 }
 
-/// Counts up to this have their fan entries' templates made once.
+/// Counts up to this have their fan entries made once.
 const COUNTS: usize = 16;
 
 /// A fan's entries, one for each count: `base` with its `count` set.
 pub struct Counted {
     base: Py<PyDict>,
-    by_count: Vec<Py<PyDict>>,
+    by_count: Vec<Py<PyAny>>,
 }
 
 impl Counted {
     pub fn new(py: Python<'_>, base: &Bound<'_, PyDict>) -> PyResult<Counted> {
-        let by_count = (0..=COUNTS).map(|n| Ok(template(counted_dict(py, base, n)?))).collect::<PyResult<_>>()?;
+        let by_count = (0..=COUNTS).map(|n| with_count(py, base, n)).collect::<PyResult<_>>()?;
         Ok(Counted { base: base.clone().unbind(), by_count })
     }
 
     /// The entry with this count.
     pub fn get<'py>(&self, py: Python<'py>, count: usize) -> PyResult<Bound<'py, PyAny>> {
         match self.by_count.get(count) {
-            Some(t) => copy(py, t),
-            None => Ok(counted_dict(py, self.base.bind(py), count)?.into_any()),
+            Some(e) => Ok(e.bind(py).clone()),
+            None => Ok(with_count(py, self.base.bind(py), count)?.into_bound(py)),
         }
     }
 
@@ -55,11 +55,14 @@ impl Counted {
 fn counted_dict<'py>(py: Python<'py>, base: &Bound<'py, PyDict>, count: usize) -> PyResult<Bound<'py, PyDict>> {
     let d = base.copy()?;
     d.set_item(pyo3::intern!(py, "count"), count)?;
-    untrack(&d);
     Ok(d)
 }
 
-/// A tuple of entries, which the collector need not follow either.
+fn with_count(py: Python<'_>, base: &Bound<'_, PyDict>, count: usize) -> PyResult<Py<PyAny>> {
+    share(py, &counted_dict(py, base, count)?)
+}
+
+/// A tuple of shared entries, which the collector need not follow either.
 pub fn tuple<'py>(py: Python<'py>, entries: Vec<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyTuple>> {
     let t = PyTuple::new(py, entries)?;
     untrack(&t);
@@ -68,14 +71,14 @@ pub fn tuple<'py>(py: Python<'py>, entries: Vec<Bound<'py, PyAny>>) -> PyResult<
 
 /// Leaves `obj` to Python's collector only when something it must follow is put in it.
 ///
-/// Only for a dict or tuple just made that holds strs, ints, bools, None, tuples of
-/// them, untracked entries and other such objects: it can be in no cycle, so untracking it now is what the
+/// Only for a dict or tuple just made that holds strs, ints, bools, None, shared entries
+/// and other such objects: it can be in no cycle, so untracking it now is what the
 /// collector does when it first meets it, and Python tracks a dict again if a container
 /// is put in it. Kept by the million, results made of such objects then cost full
 /// collections nothing.
 pub fn untrack<T>(obj: &Bound<'_, T>) {
-    // SAFETY: `obj` is a live object we hold, of a type with GC support (a dict or a
-    // tuple), holding only atomic objects as said above.
+    // SAFETY: `obj` is a live object we hold, of a type with GC support (a dict, a
+    // tuple or an `Entry`), holding only atomic objects as said above.
     unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
 }
 
@@ -83,9 +86,9 @@ pub fn untrack<T>(obj: &Bound<'_, T>) {
 const GROUP_ENTRIES: usize = 6 * 34 * 16 * 6;
 
 /// The group entry `{"kind", "tiles", "wilds", "meld"}` (as `decompose` writes groups),
-/// copied from a template made once per group.
+/// made once per group.
 pub fn group<'py>(py: Python<'py>, g: &Group) -> PyResult<Bound<'py, PyAny>> {
-    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyDict>>]>> = std::sync::OnceLock::new();
+    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyAny>>]>> = std::sync::OnceLock::new();
     let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| pyo3::sync::PyOnceLock::new()).collect());
     let meld = g.meld.map_or(0, |m| m as usize + 1);
     let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
@@ -97,9 +100,9 @@ pub fn group<'py>(py: Python<'py>, g: &Group) -> PyResult<Bound<'py, PyAny>> {
         let wilds: Vec<String> = g.wild_kinds().map(tiles::name).collect();
         d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds)?)?;
         d.set_item(pyo3::intern!(py, "meld"), g.meld.map(MeldKind::name))?;
-        Ok::<_, PyErr>(template(d))
+        share(py, &d)
     })?;
-    copy(py, entry)
+    Ok(entry.bind(py).clone())
 }
 
 /// The entry of concealed tiles that make no groups (十三幺, a knitted form, the rest of a
@@ -110,6 +113,5 @@ pub fn loose<'py>(py: Python<'py>, kind: &str, kinds: &[Tile], wilds: &[Tile]) -
     d.set_item(pyo3::intern!(py, "tiles"), PyTuple::new(py, kinds.iter().map(|&t| tiles::name(t)))?)?;
     d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds.iter().map(|&t| tiles::name(t)))?)?;
     d.set_item(pyo3::intern!(py, "meld"), py.None())?;
-    untrack(&d);
-    Ok(d.into_any())
+    Ok(share(py, &d)?.into_bound(py))
 }

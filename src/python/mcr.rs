@@ -28,16 +28,16 @@ fn fan_name(fan: u8) -> (&'static str, &'static str) {
     }
 }
 
-/// The templates of the fan entries, by fan (0 unused).
-fn fan_entries(py: Python<'_>) -> PyResult<&[entry::Counted]> {
+/// The fan entries, by fan (0 unused).
+fn shared_fans(py: Python<'_>) -> PyResult<&[entry::Counted]> {
     static SHARED: pyo3::sync::PyOnceLock<Vec<entry::Counted>> = pyo3::sync::PyOnceLock::new();
-    let made = SHARED.get_or_try_init(py, || {
+    let shared = SHARED.get_or_try_init(py, || {
         (0..=MINGANGANG).map(|f| entry::Counted::new(py, &new_fan_dict(py, f)?)).collect::<PyResult<Vec<_>>>()
     })?;
-    Ok(made)
+    Ok(shared)
 }
 
-/// The fan entries, a tuple of the result's own (see `entry`): the tuple and the result
+/// The fan entries, a tuple of shared entries (see `entry`): the tuple and the result
 /// dict holding it need not be tracked by the collector either.
 fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTuple>> {
     // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
@@ -58,10 +58,10 @@ fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTu
         n += 1;
     }
     let order = &order[..n];
-    let made = fan_entries(py)?;
+    let shared = shared_fans(py)?;
     entry::tuple(
         py,
-        order.iter().map(|&f| made[f as usize].get(py, fans.get(f) as usize)).collect::<PyResult<Vec<_>>>()?,
+        order.iter().map(|&f| shared[f as usize].get(py, fans.get(f) as usize)).collect::<PyResult<Vec<_>>>()?,
     )
 }
 

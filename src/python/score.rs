@@ -67,8 +67,8 @@ struct Output {
     exclusion_text: String,
     /// Form names: the forms of `Form` in order, then the fallbacks.
     forms: Vec<Py<PyString>>,
-    /// The templates of `face_items` entries made so far.
-    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), Py<PyDict>>>,
+    /// The entries of `face_items` made so far.
+    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), Py<PyAny>>>,
 }
 
 /// Most `face_items` entries kept for reuse (the items of a ruleset are few).
@@ -528,12 +528,11 @@ fn loose_entry<'py>(py: Python<'py>, form: Form, groups: &[Group]) -> PyResult<B
     entry::loose(py, kind, &kinds, &wilds)
 }
 
-/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), from a template
-/// made once.
+/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once.
 fn face_item<'py>(py: Python<'py>, scheme: &Scheme, out: &Output, item: Item, hu: i32) -> PyResult<Bound<'py, PyAny>> {
     let mut made = out.face_items.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(t) = made.get(&(item, hu)) {
-        return entry::copy(py, t);
+    if let Some(e) = made.get(&(item, hu)) {
+        return Ok(e.bind(py).clone());
     }
     let name = match item {
         Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
@@ -542,12 +541,11 @@ fn face_item<'py>(py: Python<'py>, scheme: &Scheme, out: &Output, item: Item, hu
     let d = PyDict::new(py);
     d.set_item(pyo3::intern!(py, "name"), name)?;
     d.set_item(pyo3::intern!(py, "hu"), hu)?;
-    let t = entry::template(d);
-    let e = entry::copy(py, &t);
+    let e = entry::share(py, &d)?;
     if made.len() < FACE_ITEMS_KEPT {
-        made.insert((item, hu), t);
+        made.insert((item, hu), e.clone_ref(py));
     }
-    e
+    Ok(e.into_bound(py))
 }
 
 fn result<'py>(

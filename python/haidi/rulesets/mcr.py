@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
+from ..results import Entry
 from ._scheme import Option
 from ._spec import ALL_TILES, RulesetSpec
 
@@ -47,6 +48,10 @@ SPEC = RulesetSpec(
 BASE = 8
 
 
+#: Fan entries are shared read-only dicts (the name predates :class:`haidi.results.Entry`).
+Fan = Entry
+
+
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
 
 
@@ -63,8 +68,8 @@ _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbin
 #:
 #: Returns ``{"win", "total", "fans": ({"id", "name", "name_en", "points", "count"}, ...),
 #: "reason", "form", "arrangement"}`` (and ``"excluded"`` with ``explain=True``). ``fans`` is
-#: a tuple of dicts, the result's own (copied from a template made once per fan and count),
-#: which the garbage collector does not follow.
+#: a tuple of read-only :class:`haidi.results.Entry` dicts shared between results: results kept by the
+#: million cost no memory per fan, and the garbage collector soon stops following them.
 #: A complete hand under 8 points (flowers not counted) has ``win`` false and a
 #: ``reason``; so has a hand that is not complete. Raises ``haidi.HandError`` for bad
 #: notation, a wrong size, a fifth tile, contradictory flags or an unknown key.
