@@ -141,6 +141,17 @@ pub fn combine_all(groups: &[Distances]) -> Distances {
 /// Min-plus product of two groups' distances, for targets up to `melds` melds.
 #[inline]
 pub fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
+    // The common sizes get loops the compiler can unroll.
+    match melds {
+        1 => convolve_up_to(a, b, 1),
+        4 => convolve_up_to(a, b, 4),
+        5 => convolve_up_to(a, b, 5),
+        _ => convolve_up_to(a, b, melds),
+    }
+}
+
+#[inline(always)]
+fn convolve_up_to(a: &Distances, b: &Distances, melds: usize) -> Distances {
     let mut out = [INF; TARGETS];
     for m in 0..=melds {
         let (mut none, mut pair) = (INF, INF);
@@ -300,6 +311,31 @@ pub fn seven_pairs(m: &KindMasks, four_as_two: bool) -> u8 {
     PairSlots([slots - twos - ones, ones, twos]).best(7).map_or(INF, |kept| 14 - kept)
 }
 
+/// The kinds whose draw lowers [`seven_pairs`]: a kind's next copy turns a place worth one
+/// into one worth two (always a gain while fewer than seven pairs are held), or opens a
+/// place (a gain while fewer than seven places are worth anything).
+pub fn seven_pairs_draws(m: &KindMasks, four_as_two: bool) -> u64 {
+    let count = |x: u64| x.count_ones();
+    let (held, room) = (&m.held, &m.room);
+    let (mut twos, mut ones) = (count(held[1] & room[1]), count(held[0] & !held[1] & room[1]));
+    // Kinds whose next copy completes a pair, and kinds whose next copy starts one.
+    let (mut pairing, mut opening) = (held[0] & !held[1] & room[1], !held[0] & room[1]);
+    if four_as_two {
+        twos += count(held[3] & room[3]);
+        ones += count(held[2] & !held[3] & room[3]);
+        pairing |= held[2] & !held[3] & room[3];
+        opening |= held[1] & !held[2] & room[3];
+    }
+    let mut out = 0;
+    if twos < 7 {
+        out |= pairing;
+    }
+    if twos + ones < 7 {
+        out |= opening;
+    }
+    out
+}
+
 /// Eight pairs and a half (八对半): seven pairs plus a triplet of another kind.
 pub fn eight_pairs_and_a_half(view: &View, four_as_two: bool) -> u8 {
     let all = PairSlots::all(view, four_as_two);
@@ -328,6 +364,21 @@ pub fn thirteen_orphans(view: &View) -> u8 {
         pair |= c >= 2 && cap >= 2;
     }
     14 - kinds - pair as u8
+}
+
+/// The kinds whose draw lowers [`thirteen_orphans`] of a hand at `now`: an orphan not
+/// held, or, with no pair yet, a second copy of one held.
+pub fn thirteen_orphans_draws(view: &View, m: &KindMasks, now: u8) -> u64 {
+    let orphans = ORPHANS.iter().fold(0u64, |acc, &t| acc | 1 << t);
+    if now >= INF || m.room[0] & orphans != orphans {
+        return 0;
+    }
+    let pair = ORPHANS.iter().any(|&t| view.counts[t as usize] >= 2 && view.caps[t as usize] >= 2);
+    let mut out = orphans & !m.held[0];
+    if !pair {
+        out |= orphans & m.held[0] & !m.held[1] & m.room[1];
+    }
+    out
 }
 
 /// The kinds of the six ways to give 147, 258 and 369 to the three suits.
@@ -377,6 +428,17 @@ pub fn honours_and_knitted(m: &KindMasks) -> u8 {
         .unwrap_or(INF)
 }
 
+/// The kinds whose draw lowers [`honours_and_knitted`] from `now`: a kind not held of an
+/// arrangement at `now`.
+pub fn honours_and_knitted_draws(m: &KindMasks, now: u8) -> u64 {
+    let (once, playable) = (m.held[0], m.room[0]);
+    KNITTED_MASKS
+        .iter()
+        .map(|&k| k | HONOUR_MASK)
+        .filter(|&k| (playable & k).count_ones() >= 14 && 14 - ((once & k).count_ones() as u8).min(14) == now)
+        .fold(0, |out, k| out | (k & playable & !once))
+}
+
 /// Knitted straight (组合龙), which takes the place of three melds, plus the remaining
 /// meld(s) and a pair. Arrangements that cannot beat `bound` are not counted out.
 pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, bound: u8) -> u8 {
@@ -393,23 +455,29 @@ pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, 
         if lower >= best {
             continue;
         }
-        let mut rest = view.clone();
-        for &t in ks {
-            let t = t as usize;
-            rest.counts[t] = rest.counts[t].saturating_sub(1);
-            // One meld and a pair hold at most three of a kind, within the cap that the
-            // straight's tile leaves; only with more melds left does the cap bind.
-            if melds - 3 > 1 {
-                rest.caps[t] -= 1;
-            }
-        }
-        best = best.min(lower + standard_with(&rest, melds - 3, pair_ok));
+        best = best.min(lower + standard_with(&knitted_rest(view, ks, melds), melds - 3, pair_ok));
     }
     if best >= bound {
         INF
     } else {
         best
     }
+}
+
+/// The hand left for the melds and pair beside a knitted straight of kinds `ks` (one of
+/// each held taken out), with `melds` melds left to make in all.
+pub fn knitted_rest(view: &View, ks: &[u8; 9], melds: usize) -> View {
+    let mut rest = view.clone();
+    for &t in ks {
+        let t = t as usize;
+        rest.counts[t] = rest.counts[t].saturating_sub(1);
+        // One meld and a pair hold at most three of a kind, within the cap that the
+        // straight's tile leaves; only with more melds left does the cap bind.
+        if melds - 3 > 1 {
+            rest.caps[t] -= 1;
+        }
+    }
+    rest
 }
 
 /// A hand of pungs and one pair, any pair kind.
