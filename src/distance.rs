@@ -138,22 +138,65 @@ pub fn combine_all(groups: &[Distances]) -> Distances {
     acc
 }
 
-/// Min-plus product of two groups' distances, for targets up to `melds` melds.
+/// Min-plus product of two groups' distances, for targets up to `melds` melds (at most
+/// [`MAX_MELDS`]).
 #[inline]
 pub fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
-    // The common sizes get loops the compiler can unroll.
+    // The common sizes get loops the compiler unrolls, with no bounds checks.
     match melds {
-        1 => convolve_up_to(a, b, 1),
-        4 => convolve_up_to(a, b, 4),
-        5 => convolve_up_to(a, b, 5),
-        _ => convolve_up_to(a, b, melds),
+        0 => convolve_fixed::<0>(a, b),
+        1 => convolve_fixed::<1>(a, b),
+        2 => convolve_fixed::<2>(a, b),
+        3 => convolve_fixed::<3>(a, b),
+        4 => convolve_fixed::<4>(a, b),
+        _ => convolve_fixed::<MAX_MELDS>(a, b),
     }
 }
 
+/// [`convolve_plain`] sixteen bytes at a time: for each meld count `i` of the first group,
+/// its no-pair distance plus the second's distances moved up `i` targets gives every
+/// no-pair target and the pair-from-the-second targets at once; its pair distance plus the
+/// second's moved up one byte more gives the pair-from-the-first ones (the even bytes of
+/// that, two pairs, are set out of reach).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn convolve_up_to(a: &Distances, b: &Distances, melds: usize) -> Distances {
+fn convolve_fixed<const M: usize>(a: &Distances, b: &Distances) -> Distances {
+    use std::arch::x86_64::{__m128i, _mm_adds_epu8, _mm_min_epu8, _mm_or_si128, _mm_set1_epi8};
+    let mut padded = [INF; 16];
+    padded[..TARGETS].copy_from_slice(b);
+    let b = u128::from_le_bytes(padded);
+    // Bytes moved in from below are out of reach: 0xFF.
+    let moved = |k: usize| b << (8 * k) | if k == 0 { 0 } else { u128::MAX >> (128 - 8 * k) };
+    const EVEN: u128 = 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
+    // SAFETY: SSE2 is part of the x86_64 baseline, and u128 and __m128i are both 16 plain
+    // bytes.
+    let out: u128 = unsafe {
+        let wide = |x: u128| std::mem::transmute::<u128, __m128i>(x);
+        let mut out = _mm_set1_epi8(INF as i8);
+        for i in 0..=M {
+            let none = _mm_adds_epu8(_mm_set1_epi8(a[2 * i] as i8), wide(moved(2 * i)));
+            let pair = _mm_adds_epu8(_mm_set1_epi8(a[2 * i + 1] as i8), wide(moved(2 * i + 1)));
+            out = _mm_min_epu8(out, _mm_min_epu8(none, _mm_or_si128(pair, wide(EVEN))));
+        }
+        std::mem::transmute::<__m128i, u128>(out)
+    };
+    let mut d = [INF; TARGETS];
+    d[..2 * (M + 1)].copy_from_slice(&out.to_le_bytes()[..2 * (M + 1)]);
+    d
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn convolve_fixed<const M: usize>(a: &Distances, b: &Distances) -> Distances {
+    convolve_plain::<M>(a, b)
+}
+
+/// The min-plus product target by target.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn convolve_plain<const M: usize>(a: &Distances, b: &Distances) -> Distances {
     let mut out = [INF; TARGETS];
-    for m in 0..=melds {
+    for m in 0..=M {
         let (mut none, mut pair) = (INF, INF);
         for i in 0..=m {
             let (a0, a1, b0, b1) = (a[2 * i], a[2 * i + 1], b[2 * (m - i)], b[2 * (m - i) + 1]);
@@ -464,6 +507,18 @@ pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, 
     }
 }
 
+/// The knitted straight of arrangement `p` of [`KNITTED`] alone: its kinds not held plus
+/// the rest's distance to the melds and pair left ([`knitted_straight`] is the least over
+/// the six).
+pub fn knitted_arrangement(view: &View, m: &KindMasks, p: usize, melds: usize, pair_ok: u64) -> u8 {
+    let k = KNITTED_MASKS[p];
+    if melds < 3 || m.room[0] & k != k {
+        return INF;
+    }
+    let lower = 9 - (m.held[0] & k).count_ones() as u8;
+    lower + standard_with(&knitted_rest(view, &KNITTED[p], melds), melds - 3, pair_ok)
+}
+
 /// The hand left for the melds and pair beside a knitted straight of kinds `ks` (one of
 /// each held taken out), with `melds` melds left to make in all.
 pub fn knitted_rest(view: &View, ks: &[u8; 9], melds: usize) -> View {
@@ -716,6 +771,24 @@ mod tests {
                 x /= 5;
             }
             assert_eq!(slow_group(&c7, &[4; 7], 0x7F, false), *h.get(&c7));
+        }
+    }
+
+    #[test]
+    fn convolve_matches_the_plain_product() {
+        let mut x = 11u64;
+        let mut pick = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            [0u8, 1, 2, 3, 7, 14, 40, 98, INF][(x >> 33) as usize % 9]
+        };
+        for _ in 0..20_000 {
+            let a: Distances = std::array::from_fn(|_| pick());
+            let b: Distances = std::array::from_fn(|_| pick());
+            assert_eq!(convolve_fixed::<0>(&a, &b), convolve_plain::<0>(&a, &b));
+            assert_eq!(convolve_fixed::<1>(&a, &b), convolve_plain::<1>(&a, &b));
+            assert_eq!(convolve_fixed::<3>(&a, &b), convolve_plain::<3>(&a, &b));
+            assert_eq!(convolve_fixed::<4>(&a, &b), convolve_plain::<4>(&a, &b), "{a:?} {b:?}");
+            assert_eq!(convolve_fixed::<5>(&a, &b), convolve_plain::<5>(&a, &b), "{a:?} {b:?}");
         }
     }
 

@@ -10,7 +10,7 @@
 //! left is not counted again.
 
 use super::{conclude, lowering, shape, standard_draws, table_lowering, Lowering};
-use crate::distance::{convolve, group_distances, join, Check, KindMasks, GROUPS};
+use crate::distance::{convolve, group_distances, join, knitted_arrangement, Check, KindMasks, GROUPS};
 use crate::engine::Engine;
 use crate::forms::View;
 use crate::tables::{self, Table, TARGETS};
@@ -57,9 +57,17 @@ pub fn discards(
     let bound = whole.saturating_add(2);
     let mut special: [(Check, u8); 11] = [(Check::Standard, INF); 11];
     let mut n = 0;
+    // The knitted straight, arrangement by arrangement: one that the whole hand puts past
+    // the least distance of a hand left cannot reach it there either.
+    let mut knit = [INF; 6];
     for check in Check::ALL {
         if check != Check::Standard && check.open(forms, view) {
-            let d = check.distance_masked(forms, view, bound, masks);
+            let d = if check == Check::KnittedStraight {
+                knit = std::array::from_fn(|p| knitted_arrangement(view, &masks, p, melds, pair_kinds));
+                knit.iter().copied().min().unwrap_or(INF)
+            } else {
+                check.distance_masked(forms, view, bound, masks)
+            };
             if d < bound {
                 special[n] = (check, d);
                 n += 1;
@@ -106,6 +114,7 @@ pub fn discards(
         let mut found: [(Check, u8); 11] = [(Check::Standard, INF); 11];
         let mut count = 0;
         let mut best = INF;
+        let mut arrangements = 0u8;
         if standard_open {
             found[0] = (Check::Standard, standard);
             count = 1;
@@ -116,7 +125,16 @@ pub fn discards(
             if whole > best {
                 continue;
             }
-            let dist = check.distance_masked(forms, &v, best.saturating_add(1), m);
+            let dist = if check == Check::KnittedStraight {
+                arrangements = (0..6).filter(|&p| knit[p] <= best).fold(0, |a, p| a | 1 << p);
+                (0..6)
+                    .filter(|&p| arrangements >> p & 1 == 1)
+                    .map(|p| knitted_arrangement(&v, &m, p, melds, pair_kinds))
+                    .min()
+                    .unwrap_or(INF)
+            } else {
+                check.distance_masked(forms, &v, best.saturating_add(1), m)
+            };
             best = best.min(dist);
             found[count] = (check, dist);
             count += 1;
@@ -141,7 +159,7 @@ pub fn discards(
                 }
             })
         };
-        visit(d, conclude(engine, &v, &h, wild_kinds, avail, &found[..count], best, m, draws));
+        visit(d, conclude(engine, &v, &h, wild_kinds, avail, &found[..count], best, m, arrangements, draws));
     }
 }
 

@@ -192,13 +192,16 @@ pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail
         }
         None => 0,
     };
-    conclude(engine, view, held, wild_kinds, avail, &found[..n], best, masks, standard)
+    conclude(engine, view, held, wild_kinds, avail, &found[..n], best, masks, ALL_ARRANGEMENTS, standard)
 }
+
+/// Every arrangement of the knitted straight, bit p for [`KNITTED`]`[p]`.
+const ALL_ARRANGEMENTS: u8 = 0x3F;
 
 /// The rest of [`shape`] once the distance of each open check is known (`found`, exact
 /// wherever it ties `best`, the least): the waits of a ready hand, or the useful draws.
 /// `standard(todo, best)` gives the draws of `todo` that bring the standard form below
-/// `best`.
+/// `best`; `knitted` the arrangements of the knitted straight that may be at `best`.
 #[allow(clippy::too_many_arguments)]
 fn conclude(
     engine: &Engine,
@@ -209,6 +212,7 @@ fn conclude(
     found: &[(Check, u8)],
     best: u8,
     masks: KindMasks,
+    knitted: u8,
     standard: impl FnOnce(u64, u8) -> u64,
 ) -> (i8, u64, u64) {
     let forms = &engine.forms;
@@ -247,7 +251,7 @@ fn conclude(
         }
         useful |= match check {
             Check::Standard => standard.take().map_or(0, |f| f(todo, best)),
-            Check::KnittedStraight => knitted_draws(forms, view, masks, best, todo),
+            Check::KnittedStraight => knitted_draws(forms, view, masks, best, knitted, todo),
             Check::SevenPairs => todo & seven_pairs_draws(&masks, forms.four_as_two_pairs),
             Check::ThirteenOrphans => todo & thirteen_orphans_draws(view, &masks, best),
             Check::HonoursAndKnitted => todo & honours_and_knitted_draws(&masks, best),
@@ -392,16 +396,17 @@ fn table_lowering(g: usize, counts: &[u8], base: usize, now: &Distances) -> Lowe
 /// the distance of the rest to its meld and pair, and a draw lowers one of the two by one
 /// at most: so the draws are, for each arrangement at `best`, its kinds not held and the
 /// draws that lower the rest's standard form.
-fn knitted_draws(forms: &Forms, view: &View, masks: KindMasks, best: u8, candidates: u64) -> u64 {
+/// Only the arrangements of `arrangements` (bit p: [`KNITTED`]`[p]`) are tried.
+fn knitted_draws(forms: &Forms, view: &View, masks: KindMasks, best: u8, arrangements: u8, candidates: u64) -> u64 {
     let melds = (forms.melds - view.melds.count.min(forms.melds)) as usize;
     if melds < 3 {
         return 0;
     }
     let (once, playable) = (masks.held[0], masks.room[0]);
     let mut out = 0u64;
-    for (ks, &k) in KNITTED.iter().zip(KNITTED_MASKS.iter()) {
+    for (p, (ks, &k)) in KNITTED.iter().zip(KNITTED_MASKS.iter()).enumerate() {
         let lower = 9 - (once & k).count_ones() as u8;
-        if playable & k != k || lower > best {
+        if arrangements >> p & 1 == 0 || playable & k != k || lower > best {
             continue;
         }
         let rest = knitted_rest(view, ks, melds);
@@ -780,7 +785,7 @@ mod tests {
             if best < 99 {
                 knitted += 1;
                 assert_eq!(
-                    knitted_draws(&forms, &view, masks, best, candidates),
+                    knitted_draws(&forms, &view, masks, best, ALL_ARRANGEMENTS, candidates),
                     one_by_one(&forms, &view, masks, Check::KnittedStraight, best, candidates),
                     "{}",
                     h.notation()
