@@ -321,14 +321,7 @@ fn standard_draws(
         if candidates & group_mask == 0 {
             continue;
         }
-        // Target m * 2 + h of the group meets the others' (melds - m) * 2 + 1 - h.
-        let mut tight = 0u16;
-        for m in 0..=melds {
-            for h in 0..2 {
-                let sum = dist[g][m * 2 + h] as u16 + others[g][(melds - m) * 2 + 1 - h] as u16;
-                tight |= ((sum == best as u16) as u16) << (m * 2 + h);
-            }
-        }
+        let tight = tight_targets(&dist[g], &others[g], melds, best);
         if tight == 0 {
             continue;
         }
@@ -337,6 +330,32 @@ fn standard_draws(
         mask |= bits << lo;
     }
     mask & candidates
+}
+
+/// The targets k = m * 2 + h (bit k) of a group at `dist` that meet what the others leave
+/// it (`others`, target (melds - m) * 2 + 1 - h) with a total of `best`. Sixteen bytes at
+/// a time: the others' targets in that order are `others` reversed, and distances are at
+/// most 99, so the bytes add without carries.
+#[inline]
+fn tight_targets(dist: &Distances, others: &Distances, melds: usize, best: u8) -> u16 {
+    const LOW7: u128 = u128::from_le_bytes([0x7F; 16]);
+    const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
+    let wide = |d: &Distances| {
+        let mut w = [0u8; 16];
+        w[..TARGETS].copy_from_slice(d);
+        u128::from_le_bytes(w)
+    };
+    let used = 2 * (melds + 1);
+    // Byte j of the reversed others is others[used - 1 - j]; bytes past the targets used
+    // are set to 0xFF, a total no `best` can equal.
+    let beyond = if used >= 16 { 0 } else { u128::MAX << (8 * used) };
+    let comp = wide(others).swap_bytes() >> (8 * (16 - used)) | beyond;
+    let x = (wide(dist) + (comp & !beyond)) | beyond;
+    let x = x ^ u128::from_le_bytes([best; 16]);
+    // Exact zero bytes: the top bit stays clear only where the byte is zero.
+    let zero = !(((x & LOW7) + LOW7) | x) & HIGH;
+    let gather = |bits: u64| ((bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16;
+    gather(zero as u64) | gather((zero >> 64) as u64) << 8
 }
 
 /// For each kind of a group (its i-th), the targets (bit m * 2 + h) whose distance its draw
@@ -824,6 +843,29 @@ mod tests {
             );
         }
         assert!(knitted > 10_000 && standard == 20_000);
+    }
+
+    #[test]
+    fn tight_targets_match_a_plain_loop() {
+        let mut x = 5u64;
+        for _ in 0..20_000 {
+            let mut pick = || {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                [0, 1, 2, 3, 5, 13, 98, 99][(x >> 33) as usize % 8]
+            };
+            let (a, b): (Distances, Distances) = (std::array::from_fn(|_| pick()), std::array::from_fn(|_| pick()));
+            let best = pick();
+            for melds in 0..=5 {
+                let mut plain = 0u16;
+                for m in 0..=melds {
+                    for h in 0..2 {
+                        let sum = a[m * 2 + h] as u16 + b[(melds - m) * 2 + 1 - h] as u16;
+                        plain |= ((sum == best as u16) as u16) << (m * 2 + h);
+                    }
+                }
+                assert_eq!(tight_targets(&a, &b, melds, best), plain, "{a:?} {b:?} {melds} {best}");
+            }
+        }
     }
 
     #[test]
