@@ -139,11 +139,65 @@ pub fn combine_all(groups: &[Distances]) -> Distances {
     acc
 }
 
-/// Min-plus product of two groups' distances, for targets up to `melds` melds.
+/// Min-plus product of two groups' distances, for targets up to `melds` melds (at most
+/// [`MAX_MELDS`]).
 #[inline]
 pub fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
+    // The common sizes get loops the compiler unrolls, with no bounds checks.
+    match melds {
+        0 => convolve_fixed::<0>(a, b),
+        1 => convolve_fixed::<1>(a, b),
+        2 => convolve_fixed::<2>(a, b),
+        3 => convolve_fixed::<3>(a, b),
+        4 => convolve_fixed::<4>(a, b),
+        _ => convolve_fixed::<MAX_MELDS>(a, b),
+    }
+}
+
+/// [`convolve_plain`] sixteen bytes at a time: for each meld count `i` of the first group,
+/// its no-pair distance plus the second's distances moved up `i` targets gives every
+/// no-pair target and the pair-from-the-second targets at once; its pair distance plus the
+/// second's moved up one byte more gives the pair-from-the-first ones (the even bytes of
+/// that, two pairs, are set out of reach).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn convolve_fixed<const M: usize>(a: &Distances, b: &Distances) -> Distances {
+    use std::arch::x86_64::{__m128i, _mm_adds_epu8, _mm_min_epu8, _mm_or_si128, _mm_set1_epi8};
+    let mut padded = [INF; 16];
+    padded[..TARGETS].copy_from_slice(b);
+    let b = u128::from_le_bytes(padded);
+    // Bytes moved in from below are out of reach: 0xFF.
+    let moved = |k: usize| b << (8 * k) | if k == 0 { 0 } else { u128::MAX >> (128 - 8 * k) };
+    const EVEN: u128 = 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
+    // SAFETY: SSE2 is part of the x86_64 baseline, and u128 and __m128i are both 16 plain
+    // bytes.
+    let out: u128 = unsafe {
+        let wide = |x: u128| std::mem::transmute::<u128, __m128i>(x);
+        let mut out = _mm_set1_epi8(INF as i8);
+        for i in 0..=M {
+            let none = _mm_adds_epu8(_mm_set1_epi8(a[2 * i] as i8), wide(moved(2 * i)));
+            let pair = _mm_adds_epu8(_mm_set1_epi8(a[2 * i + 1] as i8), wide(moved(2 * i + 1)));
+            out = _mm_min_epu8(out, _mm_min_epu8(none, _mm_or_si128(pair, wide(EVEN))));
+        }
+        std::mem::transmute::<__m128i, u128>(out)
+    };
+    let mut d = [INF; TARGETS];
+    d[..2 * (M + 1)].copy_from_slice(&out.to_le_bytes()[..2 * (M + 1)]);
+    d
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn convolve_fixed<const M: usize>(a: &Distances, b: &Distances) -> Distances {
+    convolve_plain::<M>(a, b)
+}
+
+/// The min-plus product target by target.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn convolve_plain<const M: usize>(a: &Distances, b: &Distances) -> Distances {
     let mut out = [INF; TARGETS];
-    for m in 0..=melds {
+    for m in 0..=M {
         let (mut none, mut pair) = (INF, INF);
         for i in 0..=m {
             let (a0, a1, b0, b1) = (a[2 * i], a[2 * i + 1], b[2 * (m - i)], b[2 * (m - i) + 1]);
@@ -302,6 +356,31 @@ pub fn seven_pairs(m: &KindMasks, four_as_two: bool) -> u8 {
     PairSlots([slots - twos - ones, ones, twos]).best(7).map_or(INF, |kept| 14 - kept)
 }
 
+/// The kinds whose draw lowers [`seven_pairs`]: a kind's next copy turns a place worth one
+/// into one worth two (always a gain while fewer than seven pairs are held), or opens a
+/// place (a gain while fewer than seven places are worth anything).
+pub fn seven_pairs_draws(m: &KindMasks, four_as_two: bool) -> u64 {
+    let count = |x: u64| x.count_ones();
+    let (held, room) = (&m.held, &m.room);
+    let (mut twos, mut ones) = (count(held[1] & room[1]), count(held[0] & !held[1] & room[1]));
+    // Kinds whose next copy completes a pair, and kinds whose next copy starts one.
+    let (mut pairing, mut opening) = (held[0] & !held[1] & room[1], !held[0] & room[1]);
+    if four_as_two {
+        twos += count(held[3] & room[3]);
+        ones += count(held[2] & !held[3] & room[3]);
+        pairing |= held[2] & !held[3] & room[3];
+        opening |= held[1] & !held[2] & room[3];
+    }
+    let mut out = 0;
+    if twos < 7 {
+        out |= pairing;
+    }
+    if twos + ones < 7 {
+        out |= opening;
+    }
+    out
+}
+
 /// Eight pairs and a half (八对半): seven pairs plus a triplet of another kind.
 pub fn eight_pairs_and_a_half(view: &View, four_as_two: bool) -> u8 {
     let all = PairSlots::all(view, four_as_two);
@@ -330,6 +409,21 @@ pub fn thirteen_orphans(view: &View) -> u8 {
         pair |= c >= 2 && cap >= 2;
     }
     14 - kinds - pair as u8
+}
+
+/// The kinds whose draw lowers [`thirteen_orphans`] of a hand at `now`: an orphan not
+/// held, or, with no pair yet, a second copy of one held.
+pub fn thirteen_orphans_draws(view: &View, m: &KindMasks, now: u8) -> u64 {
+    let orphans = ORPHANS.iter().fold(0u64, |acc, &t| acc | 1 << t);
+    if now >= INF || m.room[0] & orphans != orphans {
+        return 0;
+    }
+    let pair = ORPHANS.iter().any(|&t| view.counts[t as usize] >= 2 && view.caps[t as usize] >= 2);
+    let mut out = orphans & !m.held[0];
+    if !pair {
+        out |= orphans & m.held[0] & !m.held[1] & m.room[1];
+    }
+    out
 }
 
 /// The kinds of the six ways to give 147, 258 and 369 to the three suits.
@@ -379,6 +473,17 @@ pub fn honours_and_knitted(m: &KindMasks) -> u8 {
         .unwrap_or(INF)
 }
 
+/// The kinds whose draw lowers [`honours_and_knitted`] from `now`: a kind not held of an
+/// arrangement at `now`.
+pub fn honours_and_knitted_draws(m: &KindMasks, now: u8) -> u64 {
+    let (once, playable) = (m.held[0], m.room[0]);
+    KNITTED_MASKS
+        .iter()
+        .map(|&k| k | HONOUR_MASK)
+        .filter(|&k| (playable & k).count_ones() >= 14 && 14 - ((once & k).count_ones() as u8).min(14) == now)
+        .fold(0, |out, k| out | (k & playable & !once))
+}
+
 /// Knitted straight (组合龙), which takes the place of three melds, plus the remaining
 /// meld(s) and a pair. Arrangements that cannot beat `bound` are not counted out.
 pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, bound: u8) -> u8 {
@@ -395,23 +500,41 @@ pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, 
         if lower >= best {
             continue;
         }
-        let mut rest = view.clone();
-        for &t in ks {
-            let t = t as usize;
-            rest.counts[t] = rest.counts[t].saturating_sub(1);
-            // One meld and a pair hold at most three of a kind, within the cap that the
-            // straight's tile leaves; only with more melds left does the cap bind.
-            if melds - 3 > 1 {
-                rest.caps[t] -= 1;
-            }
-        }
-        best = best.min(lower + standard_with(&rest, melds - 3, pair_ok));
+        best = best.min(lower + standard_with(&knitted_rest(view, ks, melds), melds - 3, pair_ok));
     }
     if best >= bound {
         INF
     } else {
         best
     }
+}
+
+/// The knitted straight of arrangement `p` of [`KNITTED`] alone: its kinds not held plus
+/// the rest's distance to the melds and pair left ([`knitted_straight`] is the least over
+/// the six).
+pub fn knitted_arrangement(view: &View, m: &KindMasks, p: usize, melds: usize, pair_ok: u64) -> u8 {
+    let k = KNITTED_MASKS[p];
+    if melds < 3 || m.room[0] & k != k {
+        return INF;
+    }
+    let lower = 9 - (m.held[0] & k).count_ones() as u8;
+    lower + standard_with(&knitted_rest(view, &KNITTED[p], melds), melds - 3, pair_ok)
+}
+
+/// The hand left for the melds and pair beside a knitted straight of kinds `ks` (one of
+/// each held taken out), with `melds` melds left to make in all.
+pub fn knitted_rest(view: &View, ks: &[u8; 9], melds: usize) -> View {
+    let mut rest = view.clone();
+    for &t in ks {
+        let t = t as usize;
+        rest.counts[t] = rest.counts[t].saturating_sub(1);
+        // One meld and a pair hold at most three of a kind, within the cap that the
+        // straight's tile leaves; only with more melds left does the cap bind.
+        if melds - 3 > 1 {
+            rest.caps[t] -= 1;
+        }
+    }
+    rest
 }
 
 /// A hand of pungs and one pair, any pair kind.
@@ -653,6 +776,24 @@ mod tests {
                 x /= 5;
             }
             assert_eq!(slow_group(&c7, &[4; 7], 0x7F, false), *h.get(&c7));
+        }
+    }
+
+    #[test]
+    fn convolve_matches_the_plain_product() {
+        let mut x = 11u64;
+        let mut pick = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            [0u8, 1, 2, 3, 7, 14, 40, 98, INF][(x >> 33) as usize % 9]
+        };
+        for _ in 0..20_000 {
+            let a: Distances = std::array::from_fn(|_| pick());
+            let b: Distances = std::array::from_fn(|_| pick());
+            assert_eq!(convolve_fixed::<0>(&a, &b), convolve_plain::<0>(&a, &b));
+            assert_eq!(convolve_fixed::<1>(&a, &b), convolve_plain::<1>(&a, &b));
+            assert_eq!(convolve_fixed::<3>(&a, &b), convolve_plain::<3>(&a, &b));
+            assert_eq!(convolve_fixed::<4>(&a, &b), convolve_plain::<4>(&a, &b), "{a:?} {b:?}");
+            assert_eq!(convolve_fixed::<5>(&a, &b), convolve_plain::<5>(&a, &b), "{a:?} {b:?}");
         }
     }
 

@@ -4,6 +4,7 @@
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::convert;
@@ -185,8 +186,16 @@ fn run(
     Ok(())
 }
 
-fn names(mask: u64) -> Vec<String> {
-    tiles::mask_tiles(mask).map(tiles::name).collect()
+/// The tile names as Python strings, made once: an analysis lists many tiles, and
+/// formatting each name again cost more than the analysis itself.
+fn tile_names(py: Python<'_>) -> &[Py<PyString>; KINDS] {
+    static NAMES: PyOnceLock<[Py<PyString>; KINDS]> = PyOnceLock::new();
+    NAMES.get_or_init(py, || std::array::from_fn(|t| PyString::intern(py, &tiles::name(t as Tile)).unbind()))
+}
+
+fn names<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyList>> {
+    let all = tile_names(py);
+    PyList::new(py, tiles::mask_tiles(mask).map(|t| all[t as usize].bind(py)))
 }
 
 fn entry_dict<'py>(
@@ -198,15 +207,16 @@ fn entry_dict<'py>(
     scoring: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item(pyo3::intern!(py, "discard"), e.discard.map(tiles::name))?;
+    let all = tile_names(py);
+    d.set_item(pyo3::intern!(py, "discard"), e.discard.map(|t| all[t as usize].bind(py)))?;
     d.set_item(pyo3::intern!(py, "shanten"), e.shanten)?;
-    d.set_item(pyo3::intern!(py, "useful"), names(e.useful))?;
+    d.set_item(pyo3::intern!(py, "useful"), names(py, e.useful)?)?;
     d.set_item(pyo3::intern!(py, "useful_count"), e.useful_count)?;
-    d.set_item(pyo3::intern!(py, "useful_wilds"), names(e.useful & wild_kinds))?;
+    d.set_item(pyo3::intern!(py, "useful_wilds"), names(py, e.useful & wild_kinds)?)?;
     let waits = PyList::empty(py);
     for t in tiles::mask_tiles(e.waits) {
         let w = PyDict::new(py);
-        w.set_item(pyo3::intern!(py, "tile"), tiles::name(t))?;
+        w.set_item(pyo3::intern!(py, "tile"), all[t as usize].bind(py))?;
         w.set_item(pyo3::intern!(py, "left"), left[t as usize])?;
         waits.append(w)?;
     }
@@ -215,7 +225,7 @@ fn entry_dict<'py>(
         let winning = PyList::empty(py);
         for &(t, v) in &e.winning {
             let w = PyDict::new(py);
-            w.set_item(pyo3::intern!(py, "tile"), tiles::name(t))?;
+            w.set_item(pyo3::intern!(py, "tile"), all[t as usize].bind(py))?;
             w.set_item(pyo3::intern!(py, "left"), left[t as usize])?;
             w.set_item(pyo3::intern!(py, "total"), v)?;
             winning.append(w)?;

@@ -10,13 +10,19 @@
 use std::collections::HashMap;
 
 use crate::batch::{self, Rows};
-use crate::distance::{combine, convolve, group_distances, Check, KindMasks, GROUPS};
+use crate::distance::{
+    combine, convolve, group_distances, honours_and_knitted_draws, join, knitted_rest, seven_pairs_draws,
+    thirteen_orphans_draws, Check, KindMasks, GROUPS, KNITTED, KNITTED_MASKS,
+};
 use crate::engine::{Engine, Wilds};
 use crate::error::{ErrorKind, HandError, Result};
-use crate::forms::View;
+use crate::forms::{Forms, View};
 use crate::hand::Hand;
 use crate::tables::{self, Distances, Table, TARGETS};
 use crate::tiles::{self, Counts, Tile, KINDS};
+
+mod discards;
+pub use discards::discards;
 
 /// What one choice leaves: a discard (`None` for a hand waiting for a tile) and the
 /// hand after it.
@@ -103,13 +109,26 @@ pub fn analyze(engine: &Engine, hand: &Hand, wilds: Wilds, visible: &Counts) -> 
         return Ok(vec![entry(engine, hand, wilds, &left, None)]);
     }
     let mut out = Vec::with_capacity(14);
-    for d in 0..KINDS {
-        if hand.concealed[d] > 0 {
-            let mut h = hand.clone();
-            h.concealed[d] -= 1;
-            out.push(entry(engine, &h, wilds, &left, Some(d as Tile)));
-        }
-    }
+    discards(
+        engine,
+        &hand.concealed,
+        &engine.view(hand, wilds),
+        &hand.held(),
+        wilds.kinds,
+        available(&left),
+        |d, (shanten, useful, waits)| {
+            out.push(Entry {
+                discard: Some(d),
+                shanten,
+                useful,
+                useful_count: copies(useful, &left),
+                waits,
+                winning: Vec::new(),
+                winning_count: 0,
+                draws: None,
+            })
+        },
+    );
     Ok(out)
 }
 
@@ -131,7 +150,9 @@ fn entry(engine: &Engine, hand: &Hand, wilds: Wilds, left: &Counts, discard: Opt
 }
 
 /// Shanten, useful draws among `avail` and waits of a view one tile short; `held` gives
-/// the copies held of each kind (concealed, melded, wild copies).
+/// the copies held of each kind (concealed, melded, wild copies). Every form is counted
+/// on this view alone: [`discards`] answers the same for each discard of a longer hand
+/// from what the discards share.
 pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail: u64) -> (i8, u64, u64) {
     let forms = &engine.forms;
     let masks = KindMasks::of(view);
@@ -158,6 +179,43 @@ pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail
         found[n] = (check, d);
         n += 1;
     }
+    let standard = |todo: u64, best: u8| match &groups {
+        Some(g) => {
+            let (left, right) = (convolve(&g[0], &g[1], melds), convolve(&g[2], &g[3], melds));
+            let others = [
+                convolve(&g[1], &right, melds),
+                convolve(&g[0], &right, melds),
+                convolve(&left, &g[3], melds),
+                convolve(&left, &g[2], melds),
+            ];
+            standard_draws(g, &others, melds, best, todo, |h| lowering(view, h, forms.pair_kinds, &g[h]))
+        }
+        None => 0,
+    };
+    conclude(engine, view, held, wild_kinds, avail, &found[..n], best, masks, ALL_ARRANGEMENTS, standard)
+}
+
+/// Every arrangement of the knitted straight, bit p for [`KNITTED`]`[p]`.
+const ALL_ARRANGEMENTS: u8 = 0x3F;
+
+/// The rest of [`shape`] once the distance of each open check is known (`found`, exact
+/// wherever it ties `best`, the least): the waits of a ready hand, or the useful draws.
+/// `standard(todo, best)` gives the draws of `todo` that bring the standard form below
+/// `best`; `knitted` the arrangements of the knitted straight that may be at `best`.
+#[allow(clippy::too_many_arguments)]
+fn conclude(
+    engine: &Engine,
+    view: &View,
+    held: &Counts,
+    wild_kinds: u64,
+    avail: u64,
+    found: &[(Check, u8)],
+    best: u8,
+    masks: KindMasks,
+    knitted: u8,
+    standard: impl FnOnce(u64, u8) -> u64,
+) -> (i8, u64, u64) {
+    let forms = &engine.forms;
     let distance = best.saturating_sub(view.wilds);
     let beyond = forms.wilds_beyond_copies && wild_kinds != 0;
     if distance == 2 && beyond {
@@ -183,30 +241,21 @@ pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail
     // A drawn wild fills a missing place of whichever check is at the least distance.
     let mut useful = avail & wild_kinds;
     let natural = avail & engine.tiles & !wild_kinds;
-    let mut v = view.clone();
+    let mut standard = Some(standard);
     // A draw raises the overlap with a target by at most one, so only the checks at the
     // least distance can come down.
-    for &(check, d) in &found[..n] {
+    for &(check, d) in found {
         let todo = natural & !useful;
         if d != best || todo == 0 {
             continue;
         }
-        useful |= match (check, &groups) {
-            (Check::Standard, Some(g)) => standard_lowering(engine, view, g, melds, todo, best),
-            _ => tiles::mask_tiles(todo).fold(0u64, |m, t| {
-                let c = v.counts[t as usize] as usize;
-                // One more copy of t: bit t moves up one level of the held masks.
-                let mut drawn = masks;
-                drawn.held[c] |= 1 << t;
-                v.counts[t as usize] += 1;
-                let lower = check.distance_masked(forms, &v, best, drawn) < best;
-                v.counts[t as usize] -= 1;
-                if lower {
-                    m | 1 << t
-                } else {
-                    m
-                }
-            }),
+        useful |= match check {
+            Check::Standard => standard.take().map_or(0, |f| f(todo, best)),
+            Check::KnittedStraight => knitted_draws(forms, view, masks, best, knitted, todo),
+            Check::SevenPairs => todo & seven_pairs_draws(&masks, forms.four_as_two_pairs),
+            Check::ThirteenOrphans => todo & thirteen_orphans_draws(view, &masks, best),
+            Check::HonoursAndKnitted => todo & honours_and_knitted_draws(&masks, best),
+            _ => one_by_one(forms, view, masks, check, best, todo),
         };
     }
     if shanten == 1 && view.wilds > 0 {
@@ -232,59 +281,173 @@ pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail
     (shanten, useful, 0)
 }
 
-/// Draws of `candidates` that bring the standard form below `best` (before wilds): only
-/// the drawn tile's group changes, so the other three are combined once per group.
-fn standard_lowering(
-    engine: &Engine,
-    view: &View,
-    groups: &[Distances; 4],
-    melds: usize,
-    candidates: u64,
-    best: u8,
-) -> u64 {
-    let pair_kinds = engine.forms.pair_kinds;
-    let (left, right) = (convolve(&groups[0], &groups[1], melds), convolve(&groups[2], &groups[3], melds));
-    let mut mask = 0u64;
+/// Draws of `candidates` that bring `check` below `best`, each draw counted out.
+fn one_by_one(forms: &Forms, view: &View, masks: KindMasks, check: Check, best: u8, candidates: u64) -> u64 {
     let mut v = view.clone();
+    tiles::mask_tiles(candidates).fold(0u64, |m, t| {
+        let c = v.counts[t as usize] as usize;
+        // One more copy of t: bit t moves up one level of the held masks.
+        let mut drawn = masks;
+        drawn.held[c] |= 1 << t;
+        v.counts[t as usize] += 1;
+        let lower = check.distance_masked(forms, &v, best, drawn) < best;
+        v.counts[t as usize] -= 1;
+        if lower {
+            m | 1 << t
+        } else {
+            m
+        }
+    })
+}
+
+/// Draws of `candidates` that bring the standard form below `best` (before wilds), given
+/// each group's distances `dist`, what the other three groups leave it (`others`, for
+/// up to `melds` melds) and the draws that lower each of its targets (`lowering(g)`).
+///
+/// A draw lowers a group's distance to a target by one at most, and `best` is no more
+/// than any group's distance plus its complement's, so a draw brings the total below
+/// `best` exactly when it lowers a target of its group that meets `best` with equality.
+fn standard_draws(
+    dist: &[Distances; 4],
+    others: &[Distances; 4],
+    melds: usize,
+    best: u8,
+    candidates: u64,
+    mut lowering: impl FnMut(usize) -> Lowering,
+) -> u64 {
+    let mut mask = 0u64;
     for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
         let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
         if candidates & group_mask == 0 {
             continue;
         }
-        let others = match g {
-            0 => convolve(&groups[1], &right, melds),
-            1 => convolve(&groups[0], &right, melds),
-            2 => convolve(&left, &groups[3], melds),
-            _ => convolve(&left, &groups[2], melds),
-        };
-        // The group lowers the distance when some target of its own beats the threshold
-        // the others leave it: a compare of twelve bytes per draw.
-        let mut threshold = [0u8; TARGETS];
-        for m in 0..=melds {
-            for h in 0..2 {
-                threshold[m * 2 + h] = best.saturating_sub(others[(melds - m) * 2 + 1 - h]);
-            }
+        let tight = tight_targets(&dist[g], &others[g], melds, best);
+        if tight == 0 {
+            continue;
         }
-        // Where the group reads the precomputed table, a drawn tile moves its index by a
-        // power of five.
-        let plain = view.caps[lo..hi].iter().all(|&c| c == 4) && pair_kinds & group_mask == group_mask;
-        let table = if g < 3 { tables::suit() } else { tables::honours() };
-        let base = Table::index(&view.counts[lo..hi]);
-        for t in tiles::mask_tiles(candidates & group_mask) {
-            let d = if plain {
-                table.dist[base + tables::POW5[t as usize - lo]]
-            } else {
-                v.counts[t as usize] += 1;
-                let d = group_distances(&v, g, pair_kinds);
-                v.counts[t as usize] -= 1;
-                d
-            };
-            if d.iter().zip(&threshold).fold(false, |any, (&a, &b)| any | (a < b)) {
-                mask |= 1 << t;
-            }
+        let lower = lowering(g);
+        let bits = (0..hi - lo).fold(0u64, |b, i| b | ((lower[i] & tight != 0) as u64) << i);
+        mask |= bits << lo;
+    }
+    mask & candidates
+}
+
+/// The targets k = m * 2 + h (bit k) of a group at `dist` that meet what the others leave
+/// it (`others`, target (melds - m) * 2 + 1 - h) with a total of `best`. Sixteen bytes at
+/// a time: the others' targets in that order are `others` reversed, and distances are at
+/// most 99, so the bytes add without carries.
+#[inline]
+fn tight_targets(dist: &Distances, others: &Distances, melds: usize, best: u8) -> u16 {
+    const LOW7: u128 = u128::from_le_bytes([0x7F; 16]);
+    const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
+    let wide = |d: &Distances| {
+        let mut w = [0u8; 16];
+        w[..TARGETS].copy_from_slice(d);
+        u128::from_le_bytes(w)
+    };
+    let used = 2 * (melds + 1);
+    // Byte j of the reversed others is others[used - 1 - j]; bytes past the targets used
+    // are set to 0xFF, a total no `best` can equal.
+    let beyond = if used >= 16 { 0 } else { u128::MAX << (8 * used) };
+    let comp = wide(others).swap_bytes() >> (8 * (16 - used)) | beyond;
+    let x = (wide(dist) + (comp & !beyond)) | beyond;
+    let x = x ^ u128::from_le_bytes([best; 16]);
+    // Exact zero bytes: the top bit stays clear only where the byte is zero.
+    let zero = !(((x & LOW7) + LOW7) | x) & HIGH;
+    let gather = |bits: u64| ((bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16;
+    gather(zero as u64) | gather((zero >> 64) as u64) << 8
+}
+
+/// For each kind of a group (its i-th), the targets (bit m * 2 + h) whose distance its draw
+/// lowers.
+pub(crate) type Lowering = [u16; 9];
+
+/// Bit k set where `after[k] < now[k]`. Eight bytes at a time: distances are at most 99,
+/// so `128 + now - after - 1` never borrows from the next byte and its top bit says
+/// whether `after < now`; one multiplication gathers a bit from each byte.
+#[inline]
+fn lower_mask(after: &Distances, now: &Distances) -> u16 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONE: u64 = 0x0101_0101_0101_0101;
+    let word = |d: &Distances, at: usize| {
+        let mut w = [0u8; 8];
+        let n = (TARGETS - at).min(8);
+        w[..n].copy_from_slice(&d[at..at + n]);
+        u64::from_le_bytes(w)
+    };
+    let below = |a: u64, b: u64| (((b | HIGH) - a - ONE) & HIGH) >> 7;
+    let gather = |bits: u64| (bits.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16;
+    gather(below(word(after, 0), word(now, 0))) | gather(below(word(after, 8), word(now, 8))) << 8
+}
+
+/// [`Lowering`] of group `g` of `view`, whose distances are `now`.
+fn lowering(view: &View, g: usize, pair_kinds: u64, now: &Distances) -> Lowering {
+    let (lo, hi) = GROUPS[g];
+    let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
+    if view.caps[lo..hi].iter().all(|&c| c == 4) && pair_kinds & group_mask == group_mask {
+        return table_lowering(g, &view.counts[lo..hi], Table::index(&view.counts[lo..hi]), now);
+    }
+    let mut out = [0u16; 9];
+    let mut v = view.clone();
+    for (i, slot) in out.iter_mut().enumerate().take(hi - lo) {
+        v.counts[lo + i] += 1;
+        *slot = lower_mask(&group_distances(&v, g, pair_kinds), now);
+        v.counts[lo + i] -= 1;
+    }
+    out
+}
+
+/// [`Lowering`] of a group that reads the precomputed table at `base` (its counts'
+/// index): a drawn tile moves the index by a power of five.
+fn table_lowering(g: usize, counts: &[u8], base: usize, now: &Distances) -> Lowering {
+    let table = if g < 3 { tables::suit() } else { tables::honours() };
+    let mut out = [0u16; 9];
+    for (i, &c) in counts.iter().enumerate() {
+        if c < 4 {
+            out[i] = lower_mask(&table.dist[base + tables::POW5[i]], now);
         }
     }
-    mask
+    out
+}
+
+/// Draws of `candidates` that bring the knitted straight (组合龙) below `best`. The
+/// distance is the least over the six arrangements of the straight's kinds not held plus
+/// the distance of the rest to its meld and pair, and a draw lowers one of the two by one
+/// at most: so the draws are, for each arrangement at `best`, its kinds not held and the
+/// draws that lower the rest's standard form.
+/// Only the arrangements of `arrangements` (bit p: [`KNITTED`]`[p]`) are tried.
+fn knitted_draws(forms: &Forms, view: &View, masks: KindMasks, best: u8, arrangements: u8, candidates: u64) -> u64 {
+    let melds = (forms.melds - view.melds.count.min(forms.melds)) as usize;
+    if melds < 3 {
+        return 0;
+    }
+    let (once, playable) = (masks.held[0], masks.room[0]);
+    let mut out = 0u64;
+    for (p, (ks, &k)) in KNITTED.iter().zip(KNITTED_MASKS.iter()).enumerate() {
+        let lower = 9 - (once & k).count_ones() as u8;
+        if arrangements >> p & 1 == 0 || playable & k != k || lower > best {
+            continue;
+        }
+        let rest = knitted_rest(view, ks, melds);
+        let g = [0, 1, 2, 3].map(|g| group_distances(&rest, g, forms.pair_kinds));
+        let left = melds - 3;
+        let (a, b) = (convolve(&g[0], &g[1], left), convolve(&g[2], &g[3], left));
+        let others = [
+            convolve(&g[1], &b, left),
+            convolve(&g[0], &b, left),
+            convolve(&a, &g[3], left),
+            convolve(&a, &g[2], left),
+        ];
+        let standard = join(&g[0], &others[0], left);
+        if lower + standard != best {
+            continue;
+        }
+        out |= k & !once;
+        out |= standard_draws(&g, &others, left, standard, candidates & !out, |h| {
+            lowering(&rest, h, forms.pair_kinds, &g[h])
+        });
+    }
+    out & candidates
 }
 
 /// The view with tile `t` drawn (a wild kind's copy becomes a wild).
@@ -534,17 +697,11 @@ pub fn batch(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64, visible: Option<
         let avail = available(&left);
         let mut shanten = [NOT_HELD_SHANTEN; KINDS];
         let mut useful = [NOT_HELD_USEFUL; KINDS];
-        for d in 0..KINDS {
-            if row[d] == 0 {
-                continue;
-            }
-            let mut rest = *row;
-            rest[d] -= 1;
-            let view = batch::view(engine, &rest, melds, wild_kinds);
-            let (s, u, _) = shape(engine, &view, &rest, wild_kinds, avail);
-            shanten[d] = s;
-            useful[d] = copies(u, &left) as i16;
-        }
+        let view = batch::view(engine, row, melds, wild_kinds);
+        discards(engine, row, &view, row, wild_kinds, avail, |d, (s, u, _)| {
+            shanten[d as usize] = s;
+            useful[d as usize] = copies(u, &left) as i16;
+        });
         (shanten, useful)
     });
     let mut s = Vec::with_capacity(n * KINDS);
@@ -582,6 +739,147 @@ mod tests {
         }
         assert_eq!(s[33], NOT_HELD_SHANTEN);
         assert_eq!(u[33], NOT_HELD_USEFUL);
+    }
+
+    #[test]
+    fn draws_found_at_once_are_the_draws_tried_one_by_one() {
+        let forms = Forms {
+            seven_pairs: true,
+            four_as_two_pairs: true,
+            thirteen_orphans: true,
+            honours_and_knitted: true,
+            knitted_straight: true,
+            ..Forms::standard(4)
+        };
+        // Hands near a knitted straight (147m 258p 369s beside a meld and a pair) and
+        // random ones, by a fixed xorshift.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let (mut knitted, mut standard) = (0, 0);
+        for round in 0..20_000 {
+            let mut counts = [0u8; KINDS];
+            let mut placed = 0;
+            if round % 2 == 0 {
+                for &t in &KNITTED[next(6)] {
+                    if next(4) != 0 {
+                        counts[t as usize] += 1;
+                        placed += 1;
+                    }
+                }
+            }
+            // Some rounds draw from the orphans or from seven kinds, for hands near
+            // thirteen orphans and near seven pairs.
+            let pool: Vec<usize> = match round % 4 {
+                1 => tiles::ORPHANS.iter().map(|&t| t as usize).collect(),
+                3 => {
+                    let from = next(KINDS - 7);
+                    (from..from + 7).collect()
+                }
+                _ => (0..KINDS).collect(),
+            };
+            while placed < 13 {
+                let t = pool[next(pool.len())];
+                if counts[t] < 4 {
+                    counts[t] += 1;
+                    placed += 1;
+                }
+            }
+            let h = Hand { concealed: counts, ..Hand::default() };
+            let mut view = View::new(&h, tiles::ALL_KINDS, 0, 0);
+            if round % 5 == 4 {
+                // Copies of a few kinds out of reach, as a declared meld leaves them.
+                for _ in 0..3 {
+                    let t = next(KINDS);
+                    view.caps[t] = counts[t].max(next(4) as u8);
+                }
+            }
+            let masks = KindMasks::of(&view);
+            let candidates = (0..KINDS).filter(|&t| counts[t] < view.caps[t]).fold(0u64, |m, t| m | 1 << t);
+            let best = Check::KnittedStraight.distance(&forms, &view, u8::MAX);
+            if best < 99 {
+                knitted += 1;
+                assert_eq!(
+                    knitted_draws(&forms, &view, masks, best, ALL_ARRANGEMENTS, candidates),
+                    one_by_one(&forms, &view, masks, Check::KnittedStraight, best, candidates),
+                    "{}",
+                    h.notation()
+                );
+            }
+            let fat = round % 3 == 0;
+            let pairs = Forms { four_as_two_pairs: fat, ..forms.clone() };
+            for (check, at_once) in [
+                (Check::SevenPairs, seven_pairs_draws(&masks, fat)),
+                (
+                    Check::ThirteenOrphans,
+                    thirteen_orphans_draws(&view, &masks, Check::ThirteenOrphans.distance(&forms, &view, 99)),
+                ),
+                (
+                    Check::HonoursAndKnitted,
+                    honours_and_knitted_draws(&masks, Check::HonoursAndKnitted.distance(&forms, &view, 99)),
+                ),
+            ] {
+                let best = check.distance(&pairs, &view, u8::MAX);
+                if best < 99 {
+                    let one = one_by_one(&pairs, &view, masks, check, best, candidates);
+                    assert_eq!(at_once & candidates, one, "{check:?} {}", h.notation());
+                }
+            }
+            let g = [0, 1, 2, 3].map(|g| group_distances(&view, g, tiles::ALL_KINDS));
+            let best = combine(&g, 4);
+            let (a, b) = (convolve(&g[0], &g[1], 4), convolve(&g[2], &g[3], 4));
+            let others =
+                [convolve(&g[1], &b, 4), convolve(&g[0], &b, 4), convolve(&a, &g[3], 4), convolve(&a, &g[2], 4)];
+            standard += 1;
+            assert_eq!(
+                standard_draws(&g, &others, 4, best, candidates, |h| lowering(&view, h, tiles::ALL_KINDS, &g[h])),
+                one_by_one(&forms, &view, masks, Check::Standard, best, candidates),
+                "{}",
+                h.notation()
+            );
+        }
+        assert!(knitted > 10_000 && standard == 20_000);
+    }
+
+    #[test]
+    fn tight_targets_match_a_plain_loop() {
+        let mut x = 5u64;
+        for _ in 0..20_000 {
+            let mut pick = || {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                [0, 1, 2, 3, 5, 13, 98, 99][(x >> 33) as usize % 8]
+            };
+            let (a, b): (Distances, Distances) = (std::array::from_fn(|_| pick()), std::array::from_fn(|_| pick()));
+            let best = pick();
+            for melds in 0..=5 {
+                let mut plain = 0u16;
+                for m in 0..=melds {
+                    for h in 0..2 {
+                        let sum = a[m * 2 + h] as u16 + b[(melds - m) * 2 + 1 - h] as u16;
+                        plain |= ((sum == best as u16) as u16) << (m * 2 + h);
+                    }
+                }
+                assert_eq!(tight_targets(&a, &b, melds, best), plain, "{a:?} {b:?} {melds} {best}");
+            }
+        }
+    }
+
+    #[test]
+    fn lower_mask_matches_a_plain_loop() {
+        let mut x = 7u64;
+        for _ in 0..10_000 {
+            let mut pick = || {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                [0, 1, 2, 5, 13, 98, 99][(x >> 33) as usize % 7]
+            };
+            let (a, b): (Distances, Distances) = (std::array::from_fn(|_| pick()), std::array::from_fn(|_| pick()));
+            let plain = (0..TARGETS).fold(0u16, |m, k| m | ((a[k] < b[k]) as u16) << k);
+            assert_eq!(lower_mask(&a, &b), plain, "{a:?} {b:?}");
+        }
     }
 
     #[test]
