@@ -4,14 +4,7 @@ use _core::batch::Rows;
 use _core::{Engine, Forms};
 
 fn main() {
-    let forms = Forms {
-        seven_pairs: true,
-        four_as_two_pairs: true,
-        thirteen_orphans: true,
-        honours_and_knitted: true,
-        knitted_straight: true,
-        ..Forms::standard(4)
-    };
+    let forms = Forms::mcr();
     let e = Engine::new("mcr", forms, _core::tiles::ALL_KINDS);
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(20000);
     // 14 tiles dealt from a shuffled wall per row, by a fixed xorshift.

@@ -2,14 +2,7 @@
 use _core::notation::{parse, Format};
 use _core::{Engine, Forms, Wilds};
 fn main() {
-    let forms = Forms {
-        seven_pairs: true,
-        four_as_two_pairs: true,
-        thirteen_orphans: true,
-        honours_and_knitted: true,
-        knitted_straight: true,
-        ..Forms::standard(4)
-    };
+    let forms = Forms::mcr();
     let e = Engine::new("mcr", forms, _core::tiles::ALL_KINDS);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let default = ["123m456p789s1234z5z", "1122m3456p789s125z", "19m19p19s1234567z5m", "147m258p369s1234z5z"];

@@ -57,6 +57,19 @@ impl Forms {
         }
     }
 
+    /// MCR's forms: the standard, seven pairs (a four counting as two pairs), thirteen
+    /// orphans, honours and knitted, the knitted straight.
+    pub fn mcr() -> Self {
+        Forms {
+            seven_pairs: true,
+            four_as_two_pairs: true,
+            thirteen_orphans: true,
+            honours_and_knitted: true,
+            knitted_straight: true,
+            ..Forms::standard(4)
+        }
+    }
+
     /// Tiles of a hand one short of complete (13 or 16).
     pub fn ready_size(&self) -> usize {
         self.melds as usize * 3 + 1

@@ -235,14 +235,7 @@ mod tests {
     }
 
     fn engines() -> Vec<(Engine, u64)> {
-        let mcr = Forms {
-            seven_pairs: true,
-            four_as_two_pairs: true,
-            thirteen_orphans: true,
-            honours_and_knitted: true,
-            knitted_straight: true,
-            ..Forms::standard(4)
-        };
+        let mcr = Forms::mcr();
         let changsha = Forms {
             pair_kinds: KINDS_258,
             seven_pairs: true,

@@ -743,14 +743,7 @@ mod tests {
 
     #[test]
     fn draws_found_at_once_are_the_draws_tried_one_by_one() {
-        let forms = Forms {
-            seven_pairs: true,
-            four_as_two_pairs: true,
-            thirteen_orphans: true,
-            honours_and_knitted: true,
-            knitted_straight: true,
-            ..Forms::standard(4)
-        };
+        let forms = Forms::mcr();
         // Hands near a knitted straight (147m 258p 369s beside a meld and a pair) and
         // random ones, by a fixed xorshift.
         let mut x = 0x2545_F491_4F6C_DD1Du64;

@@ -47,14 +47,7 @@ pub struct Scored {
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| {
-        let forms = Forms {
-            seven_pairs: true,
-            four_as_two_pairs: true,
-            thirteen_orphans: true,
-            honours_and_knitted: true,
-            knitted_straight: true,
-            ..Forms::standard(4)
-        };
+        let forms = Forms::mcr();
         Engine::new("mcr", forms, ALL_KINDS)
     })
 }
