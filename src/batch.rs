@@ -2,10 +2,8 @@
 //!
 //! A row is the concealed part of a hand; `melds[i]` (optional) says how many melds row
 //! `i` has declared besides. The batch knows nothing else of those melds, so forms that
-//! depend on their shape treat them as chows of mixed suits. Rows run in parallel with
-//! rayon unless `HAIDI_PARALLELISM` is `0` or `false`.
-
-use rayon::prelude::*;
+//! depend on their shape treat them as chows of mixed suits. Rows run on the pool of
+//! [`crate::parallel`] unless `HAIDI_PARALLELISM` turns it off.
 
 use crate::distance;
 use crate::engine::Engine;
@@ -15,13 +13,6 @@ use crate::tiles::{self, Counts, ALL_KINDS, KINDS};
 
 /// Rows below this many are not worth spreading over threads.
 const PARALLEL_MIN_ROWS: usize = 2048;
-
-pub fn parallel_enabled() -> bool {
-    !matches!(
-        std::env::var("HAIDI_PARALLELISM").as_deref().map(str::to_ascii_lowercase).as_deref(),
-        Ok("0") | Ok("false") | Ok("off") | Ok("no")
-    )
-}
 
 /// A batch of rows: counts (n x 34, row-major) and declared melds per row.
 pub struct Rows<'a> {
@@ -161,12 +152,7 @@ fn map_rows<T: Send>(rows: &Rows<'_>, f: impl Fn(&Counts, u8) -> T + Sync + Send
 
 /// `f(i, row, melds)` for every row, on the pool when there are enough rows.
 pub fn map_indexed<T: Send>(rows: &Rows<'_>, f: impl Fn(usize, &Counts, u8) -> T + Sync + Send) -> Vec<T> {
-    let n = rows.len();
-    if n >= PARALLEL_MIN_ROWS && parallel_enabled() {
-        (0..n).into_par_iter().map(|i| f(i, rows.row(i), rows.melds(i))).collect()
-    } else {
-        (0..n).map(|i| f(i, rows.row(i), rows.melds(i))).collect()
-    }
+    crate::parallel::map(rows.len(), PARALLEL_MIN_ROWS, 1, |i| f(i, rows.row(i), rows.melds(i)))
 }
 
 /// Complete-hand flags for rows of 14/17 tiles. Call [`validate`] first.

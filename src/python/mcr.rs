@@ -571,7 +571,7 @@ pub fn mcr_evaluate_many<'py>(
     };
     // Short lists, and any list when threads are off, are read, scored and turned into
     // dicts in chunks small enough to stay in cache.
-    if !crate::batch::parallel_enabled() || situations.len().unwrap_or(0) < PARALLEL_MIN {
+    if !crate::parallel::enabled() || situations.len().unwrap_or(0) < PARALLEL_MIN {
         loop {
             let (read, bad) = read_chunk(128);
             let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;

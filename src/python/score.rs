@@ -8,7 +8,6 @@ use std::sync::Arc;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use rayon::prelude::*;
 
 use super::entry;
 use super::errors::{hand_error, to_py};
@@ -359,12 +358,7 @@ fn collect_errors(errors: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
 
 /// Scores many prepared situations, spread over the pool when there are enough.
 pub fn score_all(jobs: &[Option<(Arc<Scheme>, &Prepared)>]) -> Vec<Option<Scored>> {
-    let one = |j: &Option<(Arc<Scheme>, &Prepared)>| j.as_ref().map(|(s, p)| evaluate(s, p));
-    if crate::batch::parallel_enabled() && jobs.len() >= 64 {
-        jobs.par_iter().with_min_len(16).map(one).collect()
-    } else {
-        jobs.iter().map(one).collect()
-    }
+    crate::parallel::map(jobs.len(), 64, 16, |i| jobs[i].as_ref().map(|(s, p)| evaluate(s, p)))
 }
 
 /// A Python value as the situation reader takes it.
