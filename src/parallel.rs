@@ -1,4 +1,5 @@
-//! The thread pool every batch runs on, and the switch that turns it off.
+//! The thread pool every batch runs on, the switch that turns it off, and the runs a long
+//! batch is cut into so that its caller can stop between them.
 //!
 //! One pool per process, made by the first batch that wants threads. A child made by
 //! `fork` has only the thread that forked: the parent's pool threads are not in it, and a
@@ -11,7 +12,9 @@
 //! `HAIDI_PARALLELISM` set to `0`, `false`, `off` or `no` runs every batch on the calling
 //! thread; `RAYON_NUM_THREADS` sets the pool's size (by default, one thread a core).
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use rayon::ThreadPool;
@@ -109,9 +112,83 @@ fn watch_forks() {
 #[cfg(not(unix))]
 fn watch_forks() {}
 
+/// How long a run of a batch should take: short enough that a caller looking for Ctrl-C
+/// between runs answers at once, long enough that starting runs costs nothing to speak of.
+pub const RUN_TIME: Duration = Duration::from_millis(50);
+
+/// `0..n` cut into runs of about [`RUN_TIME`] each, at least `min` items long (but for a
+/// batch shorter than that), judged by how long the run before took: the time between
+/// two calls of `next`.
+pub struct Runs {
+    n: usize,
+    start: usize,
+    size: usize,
+    min: usize,
+    since: Option<Instant>,
+}
+
+impl Runs {
+    pub fn new(n: usize, min: usize) -> Runs {
+        let min = min.max(1);
+        Runs { n, start: 0, size: min, min, since: None }
+    }
+}
+
+impl Iterator for Runs {
+    type Item = Range<usize>;
+
+    fn next(&mut self) -> Option<Range<usize>> {
+        if self.start >= self.n {
+            return None;
+        }
+        if let Some(since) = self.since {
+            let took = since.elapsed().as_secs_f64();
+            let last = self.size as f64;
+            // The pace of the run before, growing at most fourfold a run: a few fast rows
+            // may be followed by slow ones.
+            let want = if took > 0.0 { last * RUN_TIME.as_secs_f64() / took } else { 4.0 * last };
+            self.size = (want.min(4.0 * last) as usize).max(self.min);
+        }
+        let start = self.start;
+        let mut end = start.saturating_add(self.size).min(self.n);
+        // No last run shorter than `min`: it joins this one.
+        if self.n - end < self.min {
+            end = self.n;
+        }
+        self.start = end;
+        self.since = Some(Instant::now());
+        Some(start..end)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_cover_the_batch_once_in_order() {
+        for (n, min) in [(0, 10), (1, 10), (10, 10), (25, 10), (1000, 7), (100_000, 64)] {
+            let mut next = 0;
+            for r in Runs::new(n, min) {
+                assert_eq!(r.start, next);
+                assert!(r.end > r.start && r.end <= n);
+                assert!(r.len() >= min.min(n), "{r:?} of {n}");
+                next = r.end;
+            }
+            assert_eq!(next, n);
+        }
+    }
+
+    #[test]
+    fn runs_grow_when_fast_and_shrink_when_slow() {
+        let mut runs = Runs::new(1 << 30, 16);
+        let first = runs.next().unwrap();
+        let second = runs.next().unwrap();
+        assert!(second.len() > first.len() && second.len() <= 4 * first.len(), "{second:?}");
+        std::thread::sleep(2 * RUN_TIME);
+        let third = runs.next().unwrap();
+        assert!(third.len() < second.len() && third.len() >= 16, "{third:?}");
+    }
 
     #[test]
     fn the_pool_is_made_once_and_again_in_a_forked_child() {

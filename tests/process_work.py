@@ -5,6 +5,7 @@ parent and sends back its outputs to compare. Run as a script it is one of those
 processes:
 
     python process_work.py fork <how>     # batches, then again in a child made by <how>
+    python process_work.py interrupt <batch>   # a long batch, until SIGINT
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import functools
 import multiprocessing
 import os
 import random
+import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +180,60 @@ def fork(how: str) -> int:
     return 1 if bad else 0
 
 
+#: How long an interrupted batch would run to its end, about.
+LONG = 10.0
+
+
+def _long(name: str) -> tuple[Any, Any, int]:
+    """A function, its argument and the number of items, for a batch of about ``LONG``
+    seconds: the time of a sample scaled up."""
+    if name == "analyze_batch":
+        mcr = haidi.ruleset("mcr")
+        sample = _dealt(8192, 14, 6)
+
+        def make(n: int) -> Any:
+            return np.tile(sample, (n // len(sample) + 1, 1))[:n]
+
+        fn: Any = mcr.analyze_batch
+    else:
+        rules, shape = name.rsplit("_", 1)
+        situation = {
+            "mcr": dict(hand="1112223334445m", win="5m", self_drawn=True),
+            "tangshan": dict(hand="1111222234567m", win="8m", wilds="1m2m"),
+        }[rules]
+        fn = haidi.ruleset(rules).evaluate_many
+
+        def make(n: int) -> Any:
+            if shape == "list":
+                return [situation] * n
+            return {k: [v] * n for k, v in situation.items()}
+
+        sample_n = 8192 if rules == "mcr" else 256
+        sample = make(sample_n)
+    fn(sample)
+    start = time.perf_counter()
+    fn(sample)
+    per_item = (time.perf_counter() - start) / (len(sample) if not isinstance(sample, dict) else sample_n)
+    n = int(LONG / per_item)
+    return fn, make(n), n
+
+
+def interrupt(name: str) -> int:
+    """Starts a long batch and waits for SIGINT: prints ``interrupted <monotonic time>``
+    when the batch raises KeyboardInterrupt, ``finished`` if it ends first."""
+    # Python leaves SIGINT alone when it starts ignored (a job in the background).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    fn, arg, n = _long(name)
+    print(f"ready {n}", flush=True)
+    try:
+        fn(arg)
+    except KeyboardInterrupt:
+        print(f"interrupted {time.monotonic()}", flush=True)
+        return 0
+    print("finished", flush=True)
+    return 1
+
+
 if __name__ == "__main__":
     what, arg = sys.argv[1], sys.argv[2]
-    sys.exit(fork(arg))
+    sys.exit(fork(arg) if what == "fork" else interrupt(arg))

@@ -1,5 +1,5 @@
 """Batches in other processes: after a fork (a child of ``os.fork``, pools of
-``multiprocessing`` started by fork and by spawn).
+``multiprocessing`` started by fork and by spawn) and stopped by Ctrl-C.
 
 Each runs in a process of its own (``process_work.py``) with a time limit, so that a
 batch that hangs fails its test instead of the run.
@@ -8,20 +8,29 @@ batch that hangs fails its test instead of the run.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 import haidi
 
+import process_work
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="fork and SIGINT are POSIX")
 
 HERE = Path(__file__).resolve().parent
 #: Far more than the batches take, parent and child, on a slow machine.
 FORK_LIMIT = 180
+#: Ctrl-C is sent this long after the batch starts ...
+INTERRUPT_AFTER = 0.5
+#: ... and the batch, which would run ``process_work.LONG`` seconds, must have stopped
+#: within this long of it.
+INTERRUPT_LIMIT = 3.0
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -65,4 +74,24 @@ def test_batches_after_a_batch_in_the_parent_run_again_in_a_child(how: str, para
         out = p.communicate(timeout=FORK_LIMIT)[0]
     except subprocess.TimeoutExpired:
         pytest.fail(f"no answer in {FORK_LIMIT} s: a batch hangs in the child\n{_kill(p)}")
+    assert p.returncode == 0, out
+
+
+@pytest.mark.parametrize("parallelism", ["threads", "no-threads"])
+@pytest.mark.parametrize("batch", ["analyze_batch", "mcr_columns", "mcr_list", "tangshan_columns", "tangshan_list"])
+def test_ctrl_c_stops_a_long_batch_with_keyboard_interrupt(batch: str, parallelism: str) -> None:
+    p = _start("interrupt", batch, **({"HAIDI_PARALLELISM": "0"} if parallelism == "no-threads" else {}))
+    try:
+        # The child times a sample first, then prints "ready" as the long batch starts.
+        if not select.select([p.stdout], [], [], FORK_LIMIT)[0]:
+            pytest.fail(f"the child did not start its batch\n{_kill(p)}")
+        assert p.stdout is not None
+        ready = p.stdout.readline()
+        assert ready.startswith("ready"), ready + _kill(p)
+        time.sleep(INTERRUPT_AFTER)
+        p.send_signal(signal.SIGINT)
+        out = p.communicate(timeout=INTERRUPT_LIMIT)[0]
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"not stopped {INTERRUPT_LIMIT} s after SIGINT (the batch runs {process_work.LONG} s)\n{_kill(p)}")
+    assert out.startswith("interrupted"), out
     assert p.returncode == 0, out

@@ -531,6 +531,11 @@ pub fn mcr_evaluate_columns<'py>(
             start_helpers();
             let mut read_error = None;
             for (k, ((w, t), f)) in runs.enumerate() {
+                // Ctrl-C stops the reading; what was read is scored, a few runs at most.
+                if let Err(e) = py.check_signals() {
+                    read_error = Some(e);
+                    break;
+                }
                 let run = match table.read(k * RUN, w, t, f) {
                     Ok(run) => run,
                     Err(e) => {

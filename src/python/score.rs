@@ -12,6 +12,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use super::entry;
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
+use super::interrupt;
 use super::scheme::{read, str_tuple};
 use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
@@ -273,6 +274,7 @@ impl PyScheme {
         let this = slf.get();
         let mut work: Vec<CoreResult<(Option<Py<PyScheme>>, Prepared)>> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
+            interrupt::check_at(py, i)?;
             let read = (|| -> PyResult<(Option<Py<PyScheme>>, Prepared)> {
                 let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "a situation is a dict"))?;
                 let other = this.scheme_for(py, d)?;
@@ -291,9 +293,14 @@ impl PyScheme {
         }
         let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
             work.iter().map(|w| w.as_ref().ok().map(|(s, p)| (scheme_of(this, s).scheme.clone(), p))).collect();
-        let scored: Vec<Option<Scored>> = py.detach(|| score_all(&jobs));
+        let mut scored: Vec<Option<Scored>> = Vec::with_capacity(jobs.len());
+        interrupt::in_runs(py, jobs.len(), 256, |run| {
+            scored.extend(score_all(&jobs[run]));
+            Ok(())
+        })?;
         let out = PyList::empty(py);
-        for (w, s) in work.iter().zip(scored) {
+        for (i, (w, s)) in work.iter().zip(scored).enumerate() {
+            interrupt::check_at(py, i)?;
             match (w, s) {
                 (Ok((scheme, p)), Some(s)) => out.append(scheme_of(this, scheme).result(py, p, &s)?)?,
                 (Err(e), _) => {

@@ -237,6 +237,8 @@ pub fn evaluate_columns<'py>(
     };
     let mut next = Some(Chunk::read(py, &cols, 0, n.min(CHUNK))?);
     while let Some(mut c) = next.take() {
+        // Ctrl-C stops the batch between chunks.
+        py.check_signals()?;
         let end = (c.start + CHUNK).min(n);
         let rows = out.rows(c.start, end);
         let Some(pool) = pool else {
