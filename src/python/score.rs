@@ -84,6 +84,9 @@ pub struct PyScheme {
     /// Situation keys that are options (read into `options`), and as Python strings.
     option_keys: Vec<String>,
     option_key_strs: Vec<Py<PyString>>,
+    /// How to make this scheme again in another process: `(callable, args)`, for
+    /// `__reduce__` (a ruleset's name and options).
+    reduce: Option<Py<PyAny>>,
 }
 
 const COMMON: [&str; 7] = ["win", "total", "fans", "reason", "form", "arrangement", "groups"];
@@ -165,6 +168,7 @@ impl PyScheme {
             _ => "excluded (不计)".to_string(),
         };
         let compile = data.get_item("compile")?.filter(|c| !c.is_none()).map(Bound::unbind);
+        let reduce = data.get_item("reduce")?.filter(|c| !c.is_none()).map(Bound::unbind);
         let option_keys: Vec<String> = match data.get_item("option_keys")? {
             Some(k) if !k.is_none() => k.extract()?,
             _ => vec![],
@@ -197,7 +201,19 @@ impl PyScheme {
             compile,
             option_key_strs: option_keys.iter().map(|k| PyString::intern(py, k).unbind()).collect(),
             option_keys,
+            reduce,
         })
+    }
+
+    /// Pickled as the data's `reduce`: the ruleset and options it was made for.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.reduce {
+            Some(r) => Ok(r.bind(py).clone()),
+            None => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "cannot pickle a Scheme made without `reduce` in its data ({})",
+                self.scheme.name
+            ))),
+        }
     }
 
     /// The ids of the patterns, in the order of the `fans` columns of `evaluate_many`.
