@@ -113,6 +113,11 @@ impl PyHand {
         (slf.get_type(), (slf.get().inner.notation_keeping_last(),))
     }
 
+    /// The hand in tile glyphs, for notebooks (`haidi.html`).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("haidi.display")?.call_method1("html", (slf,))?.extract()
+    }
+
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
