@@ -309,16 +309,17 @@ impl PyScheme {
         }
         let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
             work.iter().map(|w| w.as_ref().ok().map(|(s, p)| (scheme_of(this, s).scheme.clone(), p))).collect();
-        let mut scored: Vec<Option<Scored>> = Vec::with_capacity(jobs.len());
+        // Each run's scores read where they are (moving them would copy every score).
+        let mut scored: Vec<Vec<Option<Scored>>> = vec![];
         interrupt::in_runs(py, jobs.len(), 256, |run| {
-            scored.extend(score_all(&jobs[run]));
+            scored.push(score_all(&jobs[run]));
             Ok(())
         })?;
         let out = PyList::empty(py);
-        for (i, (w, s)) in work.iter().zip(scored).enumerate() {
+        for (i, (w, s)) in work.iter().zip(scored.iter().flatten()).enumerate() {
             interrupt::check_at(py, i)?;
             match (w, s) {
-                (Ok((scheme, p)), Some(s)) => out.append(scheme_of(this, scheme).result(py, p, &s)?)?,
+                (Ok((scheme, p)), Some(s)) => out.append(scheme_of(this, scheme).result(py, p, s)?)?,
                 (Err(e), _) => {
                     let d = PyDict::new(py);
                     d.set_item("error", e.to_string())?;
