@@ -28,8 +28,8 @@ HERE = Path(__file__).resolve().parent
 FORK_LIMIT = 180
 #: Ctrl-C is sent this long after the batch starts ...
 INTERRUPT_AFTER = 0.5
-#: ... and the batch, which would run ``process_work.LONG`` seconds, must have stopped
-#: within this long of it.
+#: ... and the batch, which would run ``process_work.LONG`` seconds (fewer on a machine
+#: fast enough to reach ``process_work.MOST`` items), must have stopped within this long.
 INTERRUPT_LIMIT = 3.0
 
 
