@@ -60,7 +60,11 @@ def _code(v: Any) -> str:
 def _md(text: str) -> str:
     """Docstring text as markdown on one line: ``code`` and :class:`X` as `code`."""
     text = re.sub(r":\w+:`([^`]+)`", r"`\1`", text)
-    return " ".join(text.replace("``", "`").split())
+    text = " ".join(text.replace("``", "`").split())
+    if "|" in text:
+        # A pipe splits a table cell on GitHub, even inside a code span.
+        raise ValueError(f"a table cell cannot hold '|': {text!r}")
+    return text
 
 
 def _type(annotation: str) -> str:

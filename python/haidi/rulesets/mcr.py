@@ -69,7 +69,7 @@ KEYS = (
 KEY_DOCS: dict[str, str] = {
     "hand": (
         'the hand without the winning tile, or with ``format="comh"`` a ChineseOfficialMahjongHelper '
-        "string, which may carry the winning tile last and the situation after ``|``"
+        "case string, which may carry the winning tile last and the situation at its end"
     ),
     "last_of_kind": (
         "和绝张: the winning tile is the last of its kind (set by itself when the melds show the other three)"
