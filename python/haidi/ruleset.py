@@ -369,7 +369,7 @@ def _evaluate_doc(rs: Ruleset[Any]) -> str:
     general = (inspect.getdoc(Ruleset.evaluate) or "").split("\n")
     cut = general.index("Returns:")
     lines = [f"Scores one {rs.spec.title} situation.", *general[1:cut], "Situation keys:"]
-    for row in key_rows(rs.module):
+    for row in key_rows(rs.module, strict=False):
         default = "required" if row.default is REQUIRED else f"default {row.default!r}"
         lines += item(f"{row.name} ({row.takes}; {default})", row.meaning)
     if rs._option_table:
@@ -387,7 +387,10 @@ def _evaluate_doc(rs: Ruleset[Any]) -> str:
 def _evaluate_signature(rs: Ruleset[Any]) -> inspect.Signature:
     """The signature of one ruleset's ``evaluate``: its situation keys as keywords."""
     result, _ = RESULT_TYPES.get(rs.name, (Result, None))
-    params = [inspect.Parameter(r.name, inspect.Parameter.KEYWORD_ONLY, default=r.default) for r in key_rows(rs.module)]
+    params = [
+        inspect.Parameter(r.name, inspect.Parameter.KEYWORD_ONLY, default=r.default)
+        for r in key_rows(rs.module, strict=False)
+    ]
     return inspect.Signature(params, return_annotation=result.__name__)
 
 

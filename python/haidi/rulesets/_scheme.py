@@ -499,19 +499,20 @@ class KeyRow(NamedTuple):
     meaning: str
 
 
-def key_rows(module: Any) -> list[KeyRow]:
+def key_rows(module: Any, strict: bool = True) -> list[KeyRow]:
     """The situation keys of a ruleset's module, as the reference lists them: each of its
     ``KEYS``, each of its ``OPTION_KEYS`` (an option also taken as a situation key), and
     ``options``.
 
     Meanings come from the module's ``KEY_DOCS``, else :data:`COMMON_KEY_DOCS`; what a key
     takes from :data:`KEY_KINDS`, unless the module's ``KEY_TYPES`` says otherwise. A key
-    with no meaning is an error, so that no key goes undocumented.
+    with no meaning is a ``KeyError`` when ``strict`` (as the reference pages are written,
+    so that no key goes undocumented), else its meaning reads "not documented".
     """
     docs: Mapping[str, str] = getattr(module, "KEY_DOCS", {})
     types: Mapping[str, str] = getattr(module, "KEY_TYPES", {})
     rows = []
-    for name, kind, arg in module.KEYS:
+    for name, kind, arg in getattr(module, "KEYS", ()):
         if kind == "choice":
             takes, default = " or ".join(f'``"{v}"``' for v, _ in arg), None
         else:
@@ -522,9 +523,9 @@ def key_rows(module: Any) -> list[KeyRow]:
                 "taken (True or False) and checked, but it scores nothing in this ruleset: one "
                 "situation file serves several rulesets"
             )
-        if meaning is None:
+        if meaning is None and strict:
             raise KeyError(f"situation key {name!r} of {module.__name__} has no meaning in KEY_DOCS")
-        rows.append(KeyRow(name, types.get(name, takes), default, meaning))
+        rows.append(KeyRow(name, types.get(name, takes), default, meaning or "not documented"))
     options = {o.name: o for o in getattr(module, "OPTIONS", ())}
     for name in getattr(module, "OPTION_KEYS", ()):
         rows.append(KeyRow(name, "as the option", options[name].default, f"the option ``{name}``, as a situation key"))
