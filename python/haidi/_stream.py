@@ -68,7 +68,10 @@ def batches(stream: Any, progress: bool = False) -> Iterator[list[bytes | None]]
                 else:
                     first = tail + first if tail else first
                     lines.append(first if len(first) <= MAX_LINE else TOO_LONG)
-                lines += [p if len(p) <= MAX_LINE else TOO_LONG for p in parts[1:]]
+                if len(chunk) <= MAX_LINE:  # no line of it can be too long
+                    lines += parts[1:]
+                else:
+                    lines += [p if len(p) <= MAX_LINE else TOO_LONG for p in parts[1:]]
                 tail = b""
             if not skipping:
                 tail = tail + rest if tail else rest
