@@ -378,7 +378,7 @@ def test_cli_jsonl_keeps_going(haidi_cli) -> None:
     )
     code, out, _ = haidi_cli("eval", "--rules", "mcr", "--jsonl", stdin=lines)
     rows = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(rows) == 4
+    assert code == 2 and len(rows) == 4  # 2: some lines were answered with an error
     assert rows[0]["total"] == 98 and "error" in rows[1] and "error" in rows[2] and "total" in rows[3]
 
 
@@ -432,3 +432,34 @@ def test_comh_flowers_are_each_once(flowers, message):
         haidi.ruleset("mcr").evaluate(hand=f"[EEE,2][SSSS,1]WWWNN55pN|EE1000|{flowers}", format="comh")
     r = haidi.ruleset("mcr").evaluate(hand="[EEE,2][SSSS,1]WWWNN55pN|EE1000|adh", format="comh")
     assert next(f["count"] for f in r["fans"] if f["name"] == "花牌") == 3
+
+
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_collected_errors_keep_every_situation_in_its_place(monkeypatch, threads: str) -> None:
+    # errors="collect" scores the list in slices and starts again after each bad
+    # situation: each answer is still the one of scoring that situation alone.
+    from mcr_peer import random_situation
+
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    rng = random.Random(4)
+    sits = [random_situation(rng) for _ in range(700)]
+    for s in sits[::37]:
+        s["hand"] = "123m"  # 3 tiles: refused when scored
+    for s in sits[5::53]:
+        s["self_drawn"] = "no"  # refused when read
+    sits[699] = {"bogus": 1}
+    runs = [sits, sits[:1], [sits[0]] * 3, [{"hand": "1m"}] * 40, [], sits[:3] + [{"hand": "1m"}] * 5 + sits[3:9]]
+    for batch in runs:
+        alone = []
+        for s in batch:
+            try:
+                alone.append(RS.evaluate(**s))
+            except haidi.HandError as e:
+                alone.append({"error": str(e)})
+        got = RS.evaluate_many(batch, errors="collect")
+        assert len(got) == len(batch)
+        for g, a in zip(got, alone, strict=True):
+            assert ("error" in g) == ("error" in a) and (g == a or "error" in a)
+    assert [i for i, g in enumerate(RS.evaluate_many(sits, errors="collect")) if "error" in g] == sorted(
+        {*range(0, 700, 37), *range(5, 700, 53), 699}
+    )

@@ -11,6 +11,7 @@ list of the seed; ``concealed_and_melded_kong=True`` scores ChineseOfficialMahjo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -138,8 +139,43 @@ def evaluate_many(
         raise _core.HandError("evaluate_many takes a list of situations or columns")
     situations = list(situations)
     if errors == "collect":
-        return [_one_or_error(ruleset, s, format, mingangang) for s in situations]
+        return _collect(ruleset, situations, format, mingangang)
     return _core.mcr_evaluate_many(situations, format=format, concealed_and_melded_kong=mingangang)
+
+
+#: How ``mcr_evaluate_many`` names the situation it stopped at.
+_AT = re.compile(r"situation (\d+): ")
+
+
+def _collect(ruleset: Ruleset, situations: list[Any], format: str, mingangang: bool) -> list[Any]:
+    """``errors="collect"`` in batch calls. A call raises at the first bad situation of its
+    slice, naming its index: the ones before it are scored again (their results went
+    with the error), it gets ``{"error": ...}``, and the next call starts after it. After an
+    error the slices start at one situation and double while they hold none, so that a
+    clean list is scored in long slices (on every core) and a run of bad situations costs
+    one call each, as scoring each alone would."""
+    out: list[Any] = []
+    start, size = 0, _LONGEST_SLICE
+    while start < len(situations):
+        part = situations[start : start + size]
+        try:
+            out += _core.mcr_evaluate_many(part, format=format, concealed_and_melded_kong=mingangang)
+            start, size = start + len(part), min(2 * size, _LONGEST_SLICE)
+            continue
+        except _core.HandError as e:
+            at = _AT.match(str(e))
+            if at is None:  # not one situation's error: each is answered alone
+                return out + [_one_or_error(ruleset, s, format, mingangang) for s in situations[start:]]
+            i = int(at.group(1))
+            if i:
+                out += _core.mcr_evaluate_many(part[:i], format=format, concealed_and_melded_kong=mingangang)
+            out.append({"error": str(e)[at.end() :]})
+            start, size = start + i + 1, 1
+    return out
+
+
+#: The longest slice of ``_collect``.
+_LONGEST_SLICE = 1 << 14
 
 
 def _core_flag(v: Any) -> bool:
