@@ -40,7 +40,7 @@ ACCEPTED_PLATFORMS = {"manylinux2014_x86_64", "manylinux_2_17_x86_64"}
 # Run in each fresh venv, from a directory without the sources. The command's output is
 # compared with the result of the API in the same venv.
 SMOKE = """
-import json, subprocess, sys, sysconfig
+import json, subprocess, sysconfig
 from pathlib import Path
 import haidi
 r = haidi.ruleset("mcr").evaluate(hand="1112345678999m", win="5m", self_drawn=True)
@@ -133,17 +133,15 @@ def runs(python: str, minor: int) -> bool:
 
 def pythons() -> dict[int, str]:
     """One interpreter per minor version 3.10-3.13: on PATH first, then pyenv's newest."""
-    roots = [Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"]
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
     found = {}
     for minor in MINORS:
-        candidates = [shutil.which(f"python3.{minor}")]
-        for root in roots:
-            installed = sorted(
-                root.glob(f"3.{minor}.*/bin/python3.{minor}"),
-                key=lambda p: [int(x) if x.isdigit() else -1 for x in p.parent.parent.name.split(".")],
-                reverse=True,
-            )
-            candidates += [str(p) for p in installed]
+        installed = sorted(
+            pyenv.glob(f"3.{minor}.*/bin/python3.{minor}"),
+            key=lambda p: [int(x) if x.isdigit() else -1 for x in p.parent.parent.name.split(".")],
+            reverse=True,
+        )
+        candidates = [shutil.which(f"python3.{minor}"), *map(str, installed)]
         for c in candidates:
             if c and runs(c, minor):
                 found[minor] = c
@@ -155,9 +153,11 @@ def smoke(python: str, wheel: Path, expected: dict) -> list[str]:
     """Installs the wheel in a fresh venv of ``python`` and runs SMOKE there."""
     with tempfile.TemporaryDirectory(prefix="haidi-smoke-") as tmp:
         venv = Path(tmp) / "venv"
-        # Without a pip of its own (ensurepip is most of a venv's making): this interpreter's
-        # pip installs into it.
-        subprocess.run([python, "-m", "venv", "--without-pip", str(venv)], check=True)
+        # Without a pip of its own (ensurepip is most of a venv's making, and Debian ships it
+        # apart): this interpreter's pip (22.3 or newer, for --python) installs into it.
+        made = subprocess.run([python, "-m", "venv", "--without-pip", str(venv)], capture_output=True, text=True)
+        if made.returncode != 0:
+            return [f"{python}: cannot make a venv: {made.stderr.strip()[-2000:]}"]
         py = str(venv / "bin" / "python")
         install = subprocess.run(
             [
