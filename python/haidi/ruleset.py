@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import inspect
+import textwrap
 from collections.abc import Iterable, Mapping
 from functools import cache
 from types import ModuleType
@@ -12,6 +14,7 @@ import numpy as np
 
 from ._core import Engine, Hand, HandError, Scheme, analyze, analyze_batch, wild_from_indicator
 from .results import (
+    RESULT_TYPES,
     AnalysisEntry,
     BeijingResult,
     ChangshaResult,
@@ -23,7 +26,7 @@ from .results import (
     TangshanResult,
 )
 from .rulesets import REGISTRY, RulesetSpec
-from .rulesets._scheme import Option, options_key, read_options
+from .rulesets._scheme import REQUIRED, Option, key_rows, options_key, read_options
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -54,7 +57,8 @@ class Ruleset(Generic[R]):
     text (``format="compact"`` by default, or ``"comh"``), and wild kinds as ``wilds``.
     Scoring (``evaluate``, ``evaluate_many``) and payments (``settle``) take the
     ruleset's situation and outcome keys and one ``options`` dict (``OPTIONS`` of the
-    ruleset's module, documented in docs/).
+    ruleset's module): each ruleset's page of the reference lists them, and
+    ``help(ruleset.evaluate)`` lists the situation keys and options of that ruleset.
     """
 
     def __init__(self, module: ModuleType) -> None:
@@ -65,12 +69,19 @@ class Ruleset(Generic[R]):
         self._option_table: tuple[Option, ...] = getattr(module, "OPTIONS", ())
         self._schemes: dict[tuple[Any, ...], Scheme] = {}
         self.scheme: Scheme | None = None
+        # The situation is read in Rust, and ``evaluate`` is a partial of the Rust call
+        # rather than a method, so that a call costs no Python frame. The partial carries
+        # the documentation and signature of this ruleset's evaluate, for help() and inspect.
+        fast: functools.partial[Any] | None = None
         if hasattr(module, "scheme"):
             self.scheme = self._compile(None)
-            # The situation is read in Rust: a call costs no Python frame.
-            self.evaluate = self.scheme.evaluate  # type: ignore[method-assign, assignment]
+            fast = functools.partial(self.scheme.evaluate)
         elif getattr(module, "evaluate", None) is not None:
-            self.evaluate = functools.partial(module.evaluate, self)  # type: ignore[method-assign]
+            fast = functools.partial(module.evaluate, self)
+        if fast is not None:
+            fast.__doc__ = _evaluate_doc(self)
+            fast.__signature__ = _evaluate_signature(self)  # type: ignore[attr-defined]
+            self.evaluate = fast  # type: ignore[method-assign]
 
     def options(self, given: Any = None) -> dict[str, Any]:
         """The ruleset's options (``OPTIONS`` of its module) with ``given`` applied; an
@@ -97,8 +108,24 @@ class Ruleset(Generic[R]):
         return fn
 
     def evaluate(self, **situation: Any) -> R:
-        """Scores a situation (keys documented per ruleset); the result has the keys of
-        ``haidi.results`` for the ruleset."""
+        """Scores one situation: a hand, how it was won, and the ruleset's options.
+
+        The situation is given as keyword arguments: the ruleset's situation keys
+        (``hand``, ``win``, ``self_drawn`` ...; each ruleset's are listed by
+        ``help(haidi.ruleset(name).evaluate)`` and on its page of the reference) and
+        ``options``. Every value is read strictly: a flag is True or False, never text or
+        a number; an unknown key, contradictory flags, a fifth copy or a tile the ruleset
+        does not play raise ``HandError``.
+
+        Returns:
+            A new dict with the keys of the ruleset's type in ``haidi.results``
+            (``win``, ``total``, ``fans``, ``reason``, ``form``, ``arrangement``,
+            ``groups`` and the ruleset's own). A complete hand that may not win keeps its
+            ``total`` and ``fans``, with ``win`` false and a ``reason``.
+
+        Raises:
+            HandError: the situation cannot be read, naming the key at fault.
+        """
         return self._scoring("evaluate")(self, **situation)  # type: ignore[no-any-return]
 
     def evaluate_many(
@@ -151,6 +178,7 @@ class Ruleset(Generic[R]):
 
     @property
     def name(self) -> str:
+        """The ruleset's name, as ``haidi.ruleset`` takes it (``"mcr"`` ...)."""
         return self.spec.name
 
     @property
@@ -326,6 +354,44 @@ class Ruleset(Generic[R]):
         """Waits of many 13/16-tile hands: an n x 34 boolean array, column i = kind i."""
         c, m = _rows(counts, melds)
         return self.engine.waits_batch(c, wilds, m)
+
+
+def _evaluate_doc(rs: Ruleset[Any]) -> str:
+    """The docstring of one ruleset's ``evaluate``: ``Ruleset.evaluate``'s, with this
+    ruleset's situation keys, options and result keys from its data."""
+    result, _ = RESULT_TYPES.get(rs.name, (Result, None))
+
+    def item(head: str, text: str) -> list[str]:
+        return textwrap.wrap(
+            f"{head}: {text}.", 88, initial_indent="    ", subsequent_indent="        ", break_on_hyphens=False
+        )
+
+    general = (inspect.getdoc(Ruleset.evaluate) or "").split("\n")
+    cut = general.index("Returns:")
+    lines = [f"Scores one {rs.spec.title} situation.", *general[1:cut], "Situation keys:"]
+    for row in key_rows(rs.module, strict=False):
+        default = "required" if row.default is REQUIRED else f"default {row.default!r}"
+        lines += item(f"{row.name} ({row.takes}; {default})", row.meaning)
+    if rs._option_table:
+        lines += ["", "Options (``options={...}``; ``ruleset.options()`` gives their defaults):"]
+        for o in rs._option_table:
+            acts = "evaluate and settle" if o.acts == "both" else o.acts
+            lines += item(f"{o.name} (default {o.default!r}; read by {acts})", o.doc)
+    lines += ["", *general[cut:]]
+    # Keys a result has at times (``excluded``) last.
+    keys = ", ".join(f"``{k}``" for k in sorted(result.__annotations__, key=result.__optional_keys__.__contains__))
+    lines += ["", *textwrap.wrap(f"Result keys (``haidi.results.{result.__name__}``): {keys}.", 92)]
+    return "\n".join(lines)
+
+
+def _evaluate_signature(rs: Ruleset[Any]) -> inspect.Signature:
+    """The signature of one ruleset's ``evaluate``: its situation keys as keywords."""
+    result, _ = RESULT_TYPES.get(rs.name, (Result, None))
+    params = [
+        inspect.Parameter(r.name, inspect.Parameter.KEYWORD_ONLY, default=r.default)
+        for r in key_rows(rs.module, strict=False)
+    ]
+    return inspect.Signature(params, return_annotation=result.__name__)
 
 
 def _text(value: Any, name: str) -> str:

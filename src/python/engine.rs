@@ -13,6 +13,8 @@ use crate::engine::{Engine, Wilds};
 use crate::forms::Forms;
 use crate::tiles::{self, ALL_KINDS, KINDS};
 
+/// One ruleset's engine: its tile set and the forms that complete a hand, answering for
+/// waits, shanten, win checks and arrangements. `haidi.ruleset` makes one per ruleset.
 #[pyclass(name = "Engine", module = "haidi._core", frozen)]
 pub struct PyEngine {
     pub(super) inner: Engine,
@@ -125,6 +127,7 @@ impl PyEngine {
         Ok(PyEngine { inner: Engine::new(name, forms, tile_set) })
     }
 
+    /// The ruleset's name.
     #[getter]
     fn name(&self) -> &str {
         &self.inner.name

@@ -1,11 +1,8 @@
 """MCR, Mahjong Competition Rules (国标麻将): 144 tiles, 13-tile hands, 81 fans.
 
 Situation keys (keywords of ``evaluate``, keys of the dicts of ``evaluate_many``):
-``hand`` (haidi notation without the winning tile, or a ChineseOfficialMahjongHelper
-string with ``format="comh"``), ``win`` (the winning tile), ``self_drawn``,
-``seat_wind`` and ``round_wind`` (``"E"``, ``"S"``, ``"W"``, ``"N"``), ``flowers``
-(0-8), ``last_of_kind`` (和绝张), ``wall_last`` (妙手回春 / 海底捞月),
-``kong_replacement`` (杠上开花), ``robbing_kong`` (抢杠和).
+``KEY_DOCS`` below, listed with their types in ``help(haidi.ruleset("mcr").evaluate)``
+and in docs/reference/mcr.md. The result keys are those of ``haidi.results.MCRResult``.
 
 Rulings: docs/mcr-fans.md and docs/mcr-differences.md. The default follows the 2006
 list of the seed; ``concealed_and_melded_kong=True`` scores ChineseOfficialMahjongHelper's
@@ -21,7 +18,7 @@ import numpy as np
 
 from .. import _core
 from ..results import Entry
-from ._scheme import Option
+from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
 from ._spec import ALL_TILES, RulesetSpec
 
 if TYPE_CHECKING:
@@ -55,24 +52,45 @@ Fan = Entry
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
 
 
+#: The situation keys, read in Rust by ``_core.mcr_evaluate`` (whose keyword parameters
+#: they are: tests/test_docs.py holds the two together).
+KEYS = (
+    HAND,
+    WIN,
+    FORMAT,
+    EXPLAIN,
+    *(flag_key(f) for f in _FLAGS),
+    SEAT_WIND_KEY,
+    ROUND_WIND_KEY,
+    key("flowers", "flowers"),
+)
+
+#: What each situation key means in MCR (the reference lists them with their types).
+KEY_DOCS: dict[str, str] = {
+    "hand": (
+        'the hand without the winning tile, or with ``format="comh"`` a ChineseOfficialMahjongHelper '
+        "case string, which may carry the winning tile last and the situation at its end"
+    ),
+    "last_of_kind": (
+        "和绝张: the winning tile is the last of its kind (set by itself when the melds show the other three)"
+    ),
+    "wall_last": "the winning tile is the wall's last: 妙手回春 self-drawn, 海底捞月 on a discard",
+    "kong_replacement": "杠上开花: won on the tile drawn after a kong (self-drawn)",
+    "robbing_kong": "抢杠和: won on the tile another player added to a pung to make a kong",
+    "seat_wind": "the winner's seat wind (门风刻)",
+    "round_wind": "the prevailing wind (圈风刻)",
+    "flowers": 'the flowers held, 0-8 or as tiles (``"13f"``): 1 point each (花牌), not counted towards the 8',
+}
+#: ``flowers`` is also a count in MCR.
+KEY_TYPES = {"flowers": 'int 0-8, or a str of flower tiles (``"13f"``)'}
+
 #: Scores one situation: ``evaluate(ruleset, **situation)``, called as
 #: ``haidi.ruleset("mcr").evaluate(**situation)``. Written in Rust (no Python frame in
-#: between, as per-call speed matters to game servers).
-#:
-#: Keys: ``hand`` (without the winning tile; a COMH string of 14 tiles with ``format="comh"``
-#: may carry the winning tile last and its situation after ``|``), ``win``, ``format``,
-#: ``self_drawn``, ``seat_wind``, ``round_wind`` (``"E"``.. ``"N"``), ``flowers`` (0-8 or
-#: ``"13f"``), ``last_of_kind``, ``wall_last``, ``kong_replacement``, ``robbing_kong``, and
-#: the options ``explain`` (list the fans not counted and why) and
-#: ``concealed_and_melded_kong`` (ChineseOfficialMahjongHelper's 明暗杠 ruling).
-#:
-#: Returns ``{"win", "total", "fans": ({"id", "name", "name_en", "points", "count"}, ...),
-#: "reason", "form", "arrangement"}`` (and ``"excluded"`` with ``explain=True``). ``fans`` is
-#: a tuple of read-only :class:`haidi.results.Entry` dicts shared between results: results kept by the
-#: million cost no memory per fan, and the garbage collector soon stops following them.
-#: A complete hand under 8 points (flowers not counted) has ``win`` false and a
-#: ``reason``; so has a hand that is not complete. Raises ``haidi.HandError`` for bad
-#: notation, a wrong size, a fifth tile, contradictory flags or an unknown key.
+#: between, as per-call speed matters to game servers). ``fans`` is a tuple of read-only
+#: :class:`haidi.results.Entry` dicts shared between results: results kept by the million
+#: cost no memory per fan, and the garbage collector soon stops following them. Raises
+#: ``haidi.HandError`` for bad notation, a wrong size, a fifth tile, contradictory flags or
+#: an unknown key.
 evaluate = _core.mcr_evaluate
 
 
@@ -85,6 +103,8 @@ OPTIONS: tuple[Option, ...] = (
         acts="evaluate",
     ),
 )
+#: Options that may also be given as situation keys.
+OPTION_KEYS = ("concealed_and_melded_kong",)
 
 
 def evaluate_many(
