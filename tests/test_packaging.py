@@ -82,7 +82,7 @@ def test_project_urls_are_the_repository(dist) -> None:
     for url in urls.values():
         assert url == REPO or url.startswith(REPO + "/"), url
     assert urls["Changelog"].endswith("/CHANGELOG.md") and (ROOT / "CHANGELOG.md").is_file()
-    assert (ROOT / urls["Documentation"].rsplit("/main/", 1)[1]).is_dir()
+    assert (ROOT / urls["Documentation"].rsplit("/main/", 1)[1]).is_file()
 
 
 def links(markdown: str) -> list[str]:
