@@ -21,8 +21,8 @@ fn main() {
             rows[r * 34 + wall[k]] += 1;
         }
     }
-    let rows = Rows { counts: &rows, melds: None };
-    let _ = _core::analyze::batch(&e, &Rows { counts: &rows.counts[..34], melds: None }, 0, None);
+    let rows = Rows::new(&rows, None);
+    let _ = _core::analyze::batch(&e, &Rows::new(&rows.counts[..34], None), 0, None);
     let t = std::time::Instant::now();
     let (s, _) = _core::analyze::batch(&e, &rows, 0, None).unwrap();
     let dt = t.elapsed().as_secs_f64();

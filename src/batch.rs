@@ -2,10 +2,10 @@
 //!
 //! A row is the concealed part of a hand; `melds[i]` (optional) says how many melds row
 //! `i` has declared besides. The batch knows nothing else of those melds, so forms that
-//! depend on their shape treat them as chows of mixed suits. Rows run in parallel with
-//! rayon unless `HAIDI_PARALLELISM` is `0` or `false`.
+//! depend on their shape treat them as chows of mixed suits. Rows run on the pool of
+//! [`crate::parallel`] unless `HAIDI_PARALLELISM` turns it off.
 
-use rayon::prelude::*;
+use std::ops::Range;
 
 use crate::distance;
 use crate::engine::Engine;
@@ -14,22 +14,28 @@ use crate::forms::{MeldShape, View};
 use crate::tiles::{self, Counts, ALL_KINDS, KINDS};
 
 /// Rows below this many are not worth spreading over threads.
-const PARALLEL_MIN_ROWS: usize = 2048;
-
-pub fn parallel_enabled() -> bool {
-    !matches!(
-        std::env::var("HAIDI_PARALLELISM").as_deref().map(str::to_ascii_lowercase).as_deref(),
-        Ok("0") | Ok("false") | Ok("off") | Ok("no")
-    )
-}
+pub const PARALLEL_MIN_ROWS: usize = 2048;
 
 /// A batch of rows: counts (n x 34, row-major) and declared melds per row.
 pub struct Rows<'a> {
     pub counts: &'a [u8],
     pub melds: Option<&'a [u8]>,
+    /// The number errors give the first row: a part of a batch names rows as the batch does.
+    pub first: usize,
 }
 
-impl Rows<'_> {
+impl<'a> Rows<'a> {
+    pub fn new(counts: &'a [u8], melds: Option<&'a [u8]>) -> Rows<'a> {
+        Rows { counts, melds, first: 0 }
+    }
+
+    /// Rows `range` of these (empty where they have no such rows), named as here.
+    pub fn part(&self, range: Range<usize>) -> Rows<'a> {
+        let counts = self.counts.get(range.start * KINDS..range.end * KINDS).unwrap_or(&[]);
+        let melds = self.melds.map(|m| m.get(range.clone()).unwrap_or(&[]));
+        Rows { counts, melds, first: self.first + range.start }
+    }
+
     pub fn len(&self) -> usize {
         self.counts.len() / KINDS
     }
@@ -50,13 +56,13 @@ impl Rows<'_> {
     }
 }
 
-fn row_error(i: usize, what: String) -> HandError {
-    HandError::new(ErrorKind::Invalid(format!("row {i}: {what}")))
+/// The error of row `i` of `rows`, named as the batch names it.
+pub fn row_error(rows: &Rows<'_>, i: usize, what: String) -> HandError {
+    HandError::new(ErrorKind::Invalid(format!("row {}: {what}", rows.first + i)))
 }
 
-/// Checks every row: counts at most 4, kinds in the tile set, a size that fits
-/// (`ready`: 13/16 tiles; `Some(false)`: 14/17; `None`: either).
-pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result<()> {
+/// Checks that the counts are whole rows of 34 and that melds, if given, are one a row.
+pub fn check_lengths(rows: &Rows<'_>) -> Result<()> {
     if rows.counts.len() % KINDS != 0 {
         return Err(HandError::invalid("tile counts must have 34 columns"));
     }
@@ -65,6 +71,13 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
             return Err(HandError::invalid(format!("{} meld counts for {} rows", m.len(), rows.len())));
         }
     }
+    Ok(())
+}
+
+/// Checks every row: counts at most 4, kinds in the tile set, a size that fits
+/// (`ready`: 13/16 tiles; `Some(false)`: 14/17; `None`: either).
+pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result<()> {
+    check_lengths(rows)?;
     let m = engine.forms.melds as usize;
     let missing: [bool; KINDS] = std::array::from_fn(|t| engine.tiles >> t & 1 == 0);
     for i in 0..rows.len() {
@@ -83,19 +96,19 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
                 None => size == 3 * m + 1 || size == 3 * m + 2,
             };
             if ok {
-                completable(engine, i, row, melds)?;
+                completable(engine, rows, i, row, melds)?;
                 continue;
             }
         }
         if let Some(t) = (0..KINDS).find(|&t| row[t] > 4) {
-            return Err(row_error(i, format!("{} copies of {}", row[t], tiles::name(t as u8))));
+            return Err(row_error(rows, i, format!("{} copies of {}", row[t], tiles::name(t as u8))));
         }
         if let Some(t) = (0..KINDS).find(|&t| row[t] > 0 && engine.tiles >> t & 1 == 0) {
-            return Err(row_error(i, format!("tile {} is not played in {}", tiles::name(t as u8), engine.name)));
+            return Err(row_error(rows, i, format!("tile {} is not played in {}", tiles::name(t as u8), engine.name)));
         }
         let melds = rows.melds(i) as usize;
         if melds > m {
-            return Err(row_error(i, format!("{melds} melds; at most {m}")));
+            return Err(row_error(rows, i, format!("{melds} melds; at most {m}")));
         }
         let size = row.iter().map(|&c| c as usize).sum::<usize>() + 3 * melds;
         let ok = match ready {
@@ -104,19 +117,19 @@ pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result
             None => size == 3 * m + 1 || size == 3 * m + 2,
         };
         if !ok {
-            return Err(row_error(i, format!("{size} tiles (melds count 3) do not fit {}", engine.name)));
+            return Err(row_error(rows, i, format!("{size} tiles (melds count 3) do not fit {}", engine.name)));
         }
-        completable(engine, i, row, melds)?;
+        completable(engine, rows, i, row, melds)?;
     }
     Ok(())
 }
 
 /// Refuses a valid row that no form of the engine can complete (see [`Engine::check`]).
-fn completable(engine: &Engine, i: usize, row: &Counts, melds: usize) -> Result<()> {
+fn completable(engine: &Engine, rows: &Rows<'_>, i: usize, row: &Counts, melds: usize) -> Result<()> {
     if !engine.always_completable()
         && distance::distance(&engine.forms, &view(engine, row, melds as u8, 0)) == distance::INF
     {
-        return Err(row_error(i, crate::engine::no_form(&engine.name, melds).to_string()));
+        return Err(row_error(rows, i, crate::engine::no_form(&engine.name, melds).to_string()));
     }
     Ok(())
 }
@@ -161,12 +174,7 @@ fn map_rows<T: Send>(rows: &Rows<'_>, f: impl Fn(&Counts, u8) -> T + Sync + Send
 
 /// `f(i, row, melds)` for every row, on the pool when there are enough rows.
 pub fn map_indexed<T: Send>(rows: &Rows<'_>, f: impl Fn(usize, &Counts, u8) -> T + Sync + Send) -> Vec<T> {
-    let n = rows.len();
-    if n >= PARALLEL_MIN_ROWS && parallel_enabled() {
-        (0..n).into_par_iter().map(|i| f(i, rows.row(i), rows.melds(i))).collect()
-    } else {
-        (0..n).map(|i| f(i, rows.row(i), rows.melds(i))).collect()
-    }
+    crate::parallel::map(rows.len(), PARALLEL_MIN_ROWS, 1, |i| f(i, rows.row(i), rows.melds(i)))
 }
 
 /// Complete-hand flags for rows of 14/17 tiles. Call [`validate`] first.
@@ -216,11 +224,18 @@ mod tests {
         for t in 9..18 {
             counts[KINDS + t] = 1;
         }
-        let rows = Rows { counts: &counts, melds: None };
+        let rows = Rows::new(&counts, None);
         validate(&e, &rows, Some(true)).unwrap();
         assert_eq!(waits(&e, &rows, 0)[0], 0x1FF);
         assert_eq!(shanten(&e, &rows, 0), [0, 1]);
         counts[0] = 5;
-        assert!(validate(&e, &Rows { counts: &counts, melds: None }, None).is_err());
+        assert!(validate(&e, &Rows::new(&counts, None), None).is_err());
+        // A part of the batch names its rows as the batch does.
+        let e = validate(&e, &Rows::new(&counts, None).part(0..1), None).unwrap_err();
+        assert!(e.to_string().starts_with("row 0:"), "{e}");
+        counts[0] = 3;
+        counts[KINDS + 1] = 5;
+        let e = validate(&Engine::standard(4), &Rows::new(&counts, None).part(1..2), None).unwrap_err();
+        assert!(e.to_string().starts_with("row 1:"), "{e}");
     }
 }

@@ -303,7 +303,8 @@ mod tests {
         let orphans = Forms { standard: false, thirteen_orphans: true, ..Forms::standard(4) };
         let e = Engine::new("no honours", orphans, tiles::SUITED_KINDS);
         assert!(e.shanten(&hand("19m19p19s1234567m"), Wilds::default()).is_err());
-        let rows = crate::batch::Rows { counts: &hand("19m19p19s1234567m").concealed, melds: None };
+        let h = hand("19m19p19s1234567m");
+        let rows = crate::batch::Rows::new(&h.concealed, None);
         assert!(crate::batch::validate(&e, &rows, Some(true)).is_err());
     }
 

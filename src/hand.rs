@@ -159,7 +159,25 @@ impl Hand {
 
     /// Compact notation: concealed tiles (m, p, s, z), melds, flowers.
     pub fn notation(&self) -> String {
-        let mut out = tiles::counts_to_string(&self.concealed);
+        self.notation_after(tiles::counts_to_string(&self.concealed))
+    }
+
+    /// Compact notation that reads back to this very hand, its last tile included (which
+    /// `==` does not compare): the last tile written after the other concealed tiles.
+    pub fn notation_keeping_last(&self) -> String {
+        match self.last.filter(|&t| self.concealed.get(t as usize).is_some_and(|&c| c > 0)) {
+            Some(t) => {
+                let mut others = self.concealed;
+                others[t as usize] -= 1;
+                self.notation_after(tiles::counts_to_string(&others) + &tiles::name(t))
+            }
+            None => self.notation(),
+        }
+    }
+
+    /// `concealed` followed by the melds and flowers in compact notation.
+    fn notation_after(&self, concealed: String) -> String {
+        let mut out = concealed;
         for m in &self.melds {
             out.push_str(&m.notation());
         }
@@ -186,6 +204,19 @@ impl Hand {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::{parse, Format};
+
+    #[test]
+    fn notation_keeping_last_reads_back_to_the_same_hand() {
+        for text in ["123m456p[789s,2]{1111z}55z23f", "55z123m", "1m", "[123m][456m][789m][111z]2z", "9p1112345678999m"]
+        {
+            let h = parse(text, Format::Compact).unwrap().hand;
+            let back = parse(&h.notation_keeping_last(), Format::Compact).unwrap().hand;
+            assert_eq!((&back, back.last), (&h, h.last), "{text}");
+        }
+        let h = parse("[123m]", Format::Compact).unwrap().hand;
+        assert_eq!(h.notation_keeping_last(), h.notation());
+    }
 
     #[test]
     fn a_meld_adds_its_tiles() {

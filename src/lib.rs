@@ -20,6 +20,7 @@ pub mod hash;
 pub mod inline;
 pub mod mcr;
 pub mod notation;
+pub mod parallel;
 pub mod reproduce;
 pub mod score;
 pub mod tables;

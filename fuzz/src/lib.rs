@@ -234,7 +234,7 @@ fn batch_agrees(e: &Engine, hand: &Hand, wilds: Wilds, ready: bool) {
     if !hand.melds.is_empty() || hand.flowers != 0 || wilds.extra != 0 {
         return;
     }
-    let rows = batch::Rows { counts: &hand.concealed, melds: None };
+    let rows = batch::Rows::new(&hand.concealed, None);
     let Ok(()) = batch::validate(e, &rows, Some(ready)) else { return };
     if e.check(hand, wilds, Some(ready)).is_err() {
         return;
@@ -255,7 +255,7 @@ fn raw_rows(e: &Engine, b: &mut Bytes<'_>) {
     let n = b.below(4) as usize;
     let counts: Vec<u8> = (0..n * KINDS + b.below(2) as usize).map(|_| b.below(6)).collect();
     let melds: Vec<u8> = (0..n).map(|_| b.below(7)).collect();
-    let rows = batch::Rows { counts: &counts, melds: if b.flag() { Some(&melds) } else { None } };
+    let rows = batch::Rows::new(&counts, if b.flag() { Some(&melds) } else { None });
     let kinds = wilds_of(b).kinds & e.tiles;
     for ready in [None, Some(true), Some(false)] {
         match batch::validate(e, &rows, ready) {

@@ -7,6 +7,7 @@
 
 from . import reproduce, results
 from ._core import Hand, HandError, Meld, __version__, tile_glyph, tile_names
+from .display import html
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
 
@@ -20,6 +21,7 @@ __all__ = [
     "Meld",
     "Ruleset",
     "__version__",
+    "html",
     "reproduce",
     "results",
     "ruleset",

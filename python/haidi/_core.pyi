@@ -47,6 +47,8 @@ class HandError(ValueError):
 class Meld:
     """A declared meld."""
 
+    def __new__(cls, text: str) -> Meld: ...
+    def __reduce__(self) -> tuple[type[Meld], tuple[str]]: ...
     @property
     def kind(self) -> str:
         """The kind: "chow", "pung", "kong", "concealed_kong" or "added_kong"."""
@@ -92,6 +94,8 @@ class Hand:
     def add(self, tile: str) -> Hand:
         """The same hand with one more concealed tile."""
     def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Hand], tuple[str]]: ...
+    def _repr_html_(self) -> str: ...
 
 @final
 class Engine:
@@ -227,6 +231,7 @@ class Scheme:
     """The scoring of one ruleset (with one set of options)."""
 
     def __new__(cls, data: dict[str, Any]) -> Scheme: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
     @property
     def fan_ids(self) -> tuple[str, ...]:
         """The ids of the patterns, in the order of the `fans` columns of `evaluate_many`."""

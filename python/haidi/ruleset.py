@@ -98,6 +98,8 @@ class Ruleset(Generic[R]):
             data = self.module.scheme(opts)
             data["compile"] = self._compile
             data["option_keys"] = list(getattr(self.module, "OPTION_KEYS", ()))
+            # Pickled as what makes it again: the ruleset's name and these options.
+            data["reduce"] = (_scheme, (self.name, opts))
             s = self._schemes[k] = Scheme(data)
         return s
 
@@ -188,6 +190,14 @@ class Ruleset(Generic[R]):
 
     def __repr__(self) -> str:
         return f"haidi.ruleset({self.spec.name!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled by name: unpickling (in this process or another) gives the ruleset that
+        # ``haidi.ruleset(name)`` shares there. A Ruleset of a module not in the registry
+        # is pickled with its module, which pickle refuses.
+        if REGISTRY.get(self.name) is self.module:
+            return (ruleset, (self.name,))
+        return (Ruleset, (self.module,))
 
     def parse(self, text: str, format: str = "compact") -> Hand:
         """Reads a hand in the given notation."""
@@ -471,6 +481,11 @@ def ruleset(name: RulesetName | str) -> Ruleset[Any]:
     if not isinstance(name, str):
         raise HandError(f"a ruleset is named by a str ({', '.join(REGISTRY)}), not {name!r}")
     return _ruleset(name.lower())
+
+
+def _scheme(name: str, options: dict[str, Any]) -> Scheme:
+    """The scoring scheme of ruleset ``name`` for ``options``: how a pickled one is made again."""
+    return ruleset(name)._compile(options)
 
 
 @cache

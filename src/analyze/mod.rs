@@ -670,19 +670,23 @@ pub fn batch(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64, visible: Option<
         let (row, v) = (rows.row(i), seen(i));
         for t in 0..KINDS {
             if v[t] > 0 && engine.tiles >> t & 1 == 0 {
-                return Err(HandError::invalid(format!(
-                    "row {i}: visible tile {} is not played in {}",
-                    tiles::name(t as Tile),
-                    engine.name
-                )));
+                return Err(batch::row_error(
+                    rows,
+                    i,
+                    format!("visible tile {} is not played in {}", tiles::name(t as Tile), engine.name),
+                ));
             }
             if row[t] as u32 + v[t] as u32 > 4 {
-                return Err(HandError::invalid(format!(
-                    "row {i}: visible tiles make a fifth copy of {} ({} held, {} visible)",
-                    tiles::name(t as Tile),
-                    row[t],
-                    v[t]
-                )));
+                return Err(batch::row_error(
+                    rows,
+                    i,
+                    format!(
+                        "visible tiles make a fifth copy of {} ({} held, {} visible)",
+                        tiles::name(t as Tile),
+                        row[t],
+                        v[t]
+                    ),
+                ));
             }
         }
     }
@@ -729,7 +733,7 @@ mod tests {
         let h = hand("123m456m78p11s5z223z");
         let entries = analyze(&e, &h, Wilds::default(), &[0; KINDS]).unwrap();
         let rows = h.concealed.to_vec();
-        let (s, u) = batch(&e, &Rows { counts: &rows, melds: None }, 0, None).unwrap();
+        let (s, u) = batch(&e, &Rows::new(&rows, None), 0, None).unwrap();
         for entry in &entries {
             let d = entry.discard.unwrap();
             let mut after = h.clone();

@@ -1,7 +1,5 @@
 //! Situations given as text (a hand string and a winning tile), one or many; many run
-//! in parallel with rayon unless `HAIDI_PARALLELISM` says not to.
-
-use rayon::prelude::*;
+//! on the pool of [`crate::parallel`] unless `HAIDI_PARALLELISM` says not to.
 
 use super::score::{evaluate, Scored};
 use super::situation::{apply_comh, Options, Situation};
@@ -63,11 +61,7 @@ pub fn evaluate_text(input: &TextSituation<'_>, options: &Options, explain: bool
 
 /// Scores many; each result stands alone (a bad situation does not stop the others).
 pub fn evaluate_texts(inputs: &[TextSituation<'_>], options: &Options, explain: bool) -> Vec<Result<Scored>> {
-    if inputs.len() >= PARALLEL_MIN && crate::batch::parallel_enabled() {
-        inputs.par_iter().map(|i| evaluate_text(i, options, explain)).collect()
-    } else {
-        inputs.iter().map(|i| evaluate_text(i, options, explain)).collect()
-    }
+    crate::parallel::map(inputs.len(), PARALLEL_MIN, 1, |i| evaluate_text(&inputs[i], options, explain))
 }
 
 /// Columns of the fan counts a [`Chunk`] writes: one per fan id 1..=81, and column 0 for

@@ -11,10 +11,11 @@ use super::convert;
 use super::engine::{wilds, PyEngine};
 use super::errors::{hand_error, to_py, IntoPy};
 use super::hand::PyHand;
+use super::interrupt;
 use super::score::PyScheme;
 use crate::analyze::{self as core, Entry, Scorer};
 use crate::batch::{self, Rows};
-use crate::error::{HandError, Result as CoreResult};
+use crate::error::Result as CoreResult;
 use crate::hand::Hand;
 use crate::notation;
 use crate::score::situation::{KeyKind, Reader, Value};
@@ -277,13 +278,22 @@ pub fn analyze_batch<'py>(
         }
         None => None,
     };
-    let rows = Rows { counts: slice, melds: meld_slice };
-    let (s, u) = py
-        .detach(|| -> Result<_, HandError> {
-            batch::validate(engine, &rows, Some(false))?;
-            core::batch(engine, &rows, w, seen)
-        })
-        .py_err(py)?;
+    let rows = Rows::new(slice, meld_slice);
+    batch::check_lengths(&rows).py_err(py)?;
+    let (mut s, mut u) = (Vec::with_capacity(n * KINDS), Vec::with_capacity(n * KINDS));
+    // A run of rows at a time, so that Ctrl-C stops the batch between runs.
+    interrupt::in_runs(py, n, batch::PARALLEL_MIN_ROWS, |run| {
+        let part = rows.part(run.clone());
+        let seen = seen.map(|v| match v.len() {
+            KINDS => v,
+            _ => v.get(run.start * KINDS..run.end * KINDS).unwrap_or(&[]),
+        });
+        batch::validate(engine, &part, Some(false))?;
+        let (a, b) = core::batch(engine, &part, w, seen)?;
+        s.extend(a);
+        u.extend(b);
+        Ok(())
+    })?;
     let s = PyArray1::from_vec(py, s).reshape([n, KINDS])?;
     let u = PyArray1::from_vec(py, u).reshape([n, KINDS])?;
     Ok((s.into_any(), u.into_any()))

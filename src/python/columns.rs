@@ -504,10 +504,8 @@ pub fn mcr_evaluate_columns<'py>(
         // The pool's threads score while this one reads, and this one joins them once
         // all is read. (Measured on two cores: leaving a core to the reader instead
         // made the time vary more from call to call, and its mean worse.)
-        let helpers = match crate::batch::parallel_enabled() && n >= PARALLEL_MIN {
-            true => rayon::current_num_threads(),
-            false => 0,
-        };
+        let pool = crate::parallel::pool().filter(|_| n >= PARALLEL_MIN);
+        let helpers = pool.map_or(0, |p| p.current_num_threads());
         // At most this many runs wait to be scored, so that memory stays bounded however
         // long the columns: the reader waits (without the GIL) when they are all taken.
         let (to_score, queue) = mpsc::sync_channel::<Chunk<'_>>(WAITING_RUNS);
@@ -526,17 +524,18 @@ pub fn mcr_evaluate_columns<'py>(
             let Ok(run) = run else { break };
             keep_first(run.score(&options));
         };
-        let read_error = rayon::in_place_scope(|scope| {
-            let (finished, done) = mpsc::channel::<()>();
-            for _ in 0..helpers {
-                let finished = finished.clone();
-                scope.spawn(move |_| {
-                    work();
-                    let _ = finished.send(());
-                });
-            }
+        let (finished, done) = mpsc::channel::<()>();
+        // Reads every run (once `start_helpers` has set the pool's threads scoring), then
+        // scores what is left.
+        let read_all = |start_helpers: &mut dyn FnMut()| {
+            start_helpers();
             let mut read_error = None;
             for (k, ((w, t), f)) in runs.enumerate() {
+                // Ctrl-C stops the reading; what was read is scored, a few runs at most.
+                if let Err(e) = py.check_signals() {
+                    read_error = Some(e);
+                    break;
+                }
                 let run = match table.read(k * RUN, w, t, f) {
                     Ok(run) => run,
                     Err(e) => {
@@ -566,7 +565,21 @@ pub fn mcr_evaluate_columns<'py>(
                 }
             });
             read_error
-        });
+        };
+        let read_error = match pool {
+            Some(pool) => pool.in_place_scope(|scope| {
+                read_all(&mut || {
+                    for _ in 0..helpers {
+                        let finished = finished.clone();
+                        scope.spawn(move |_| {
+                            work();
+                            let _ = finished.send(());
+                        });
+                    }
+                })
+            }),
+            None => read_all(&mut || {}),
+        };
         (read_error, first_bad.into_inner().unwrap_or_else(PoisonError::into_inner))
     };
     if let Some(e) = read_error {

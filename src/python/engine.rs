@@ -7,6 +7,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::convert::{self, kinds_mask, mask_names};
 use super::errors::{hand_error, IntoPy};
+use super::interrupt;
 use crate::batch::{self, Rows};
 use crate::decompose::Arrangement;
 use crate::engine::{Engine, Wilds};
@@ -286,12 +287,13 @@ impl PyEngine {
     }
 }
 
-/// Runs `f` on the rows with the GIL released.
+/// Runs `f` on the rows with the GIL released, a run of rows at a time so that Ctrl-C
+/// stops it between runs; the runs' outputs in order.
 fn with_rows<T: Send>(
     counts: &PyReadonlyArray2<'_, u8>,
     melds: &Option<PyReadonlyArray1<'_, u8>>,
-    f: impl FnOnce(&Rows<'_>) -> crate::error::Result<T> + Send,
-) -> PyResult<T> {
+    f: impl Fn(&Rows<'_>) -> crate::error::Result<Vec<T>> + Sync,
+) -> PyResult<Vec<T>> {
     let py = counts.py();
     let shape = counts.shape();
     if shape[1] != KINDS {
@@ -302,7 +304,14 @@ fn with_rows<T: Send>(
         Some(m) => Some(m.as_slice().map_err(|_| hand_error(py, "melds must be a contiguous uint8 array"))?),
         None => None,
     };
-    py.detach(|| f(&Rows { counts: slice, melds: meld_slice })).py_err(py)
+    let rows = Rows::new(slice, meld_slice);
+    batch::check_lengths(&rows).py_err(py)?;
+    let mut out = Vec::with_capacity(rows.len());
+    interrupt::in_runs(py, rows.len(), batch::PARALLEL_MIN_ROWS, |run| {
+        out.extend(f(&rows.part(run))?);
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 fn arrangement_dict<'py>(py: Python<'py>, a: &Arrangement) -> PyResult<Bound<'py, PyDict>> {

@@ -112,6 +112,17 @@ impl PyHand {
         format!("Hand({:?})", self.inner.notation())
     }
 
+    /// Pickled as its compact notation, the last tile written last (`copy` and
+    /// `multiprocessing` use the same).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, pyo3::types::PyType>, (String,)) {
+        (slf.get_type(), (slf.get().inner.notation_keeping_last(),))
+    }
+
+    /// The hand in tile glyphs, for notebooks (`haidi.html`).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("haidi.display")?.call_method1("html", (slf,))?.extract()
+    }
+
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -129,6 +140,22 @@ pub struct PyMeld {
 
 #[pymethods]
 impl PyMeld {
+    /// Reads one meld in compact notation: `[123m]`, `[555p,2]`, `[5555p+]`, `{1111z}`.
+    #[new]
+    fn new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = convert::str_arg(text, "a meld")?;
+        let h = notation::parse(text, notation::Format::Compact).py_err(py)?.hand;
+        match (h.melds.len(), h.concealed_len(), h.flowers) {
+            (1, 0, 0) => Ok(PyMeld { inner: h.melds[0] }),
+            _ => Err(super::errors::hand_error(py, format!("{text:?} is not one meld such as \"[555p,2]\""))),
+        }
+    }
+
+    /// Pickled as its compact notation.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, pyo3::types::PyType>, (String,)) {
+        (slf.get_type(), (slf.get().inner.notation(),))
+    }
+
     /// The kind: "chow", "pung", "kong", "concealed_kong" or "added_kong".
     #[getter]
     fn kind(&self) -> &'static str {

@@ -571,8 +571,10 @@ pub fn mcr_evaluate_many<'py>(
     };
     // Short lists, and any list when threads are off, are read, scored and turned into
     // dicts in chunks small enough to stay in cache.
-    if !crate::batch::parallel_enabled() || situations.len().unwrap_or(0) < PARALLEL_MIN {
+    if !crate::parallel::enabled() || situations.len().unwrap_or(0) < PARALLEL_MIN {
         loop {
+            // Ctrl-C stops the batch between chunks.
+            py.check_signals()?;
             let (read, bad) = read_chunk(128);
             let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
             append(out.len(), py.detach(|| evaluate_texts(&inputs, &options, explain)))?;
@@ -600,6 +602,7 @@ pub fn mcr_evaluate_many<'py>(
         let (mut in_flight, mut first, mut done) = (0, 0, false);
         let mut bad = None;
         loop {
+            py.check_signals()?;
             // Two chunks ahead: one being scored, one waiting.
             while in_flight < 2 && !done {
                 let (read, error) = read_chunk(chunk);

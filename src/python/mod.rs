@@ -10,6 +10,7 @@ mod engine;
 mod entry;
 mod errors;
 mod hand;
+mod interrupt;
 mod mcr;
 mod reproduce;
 mod scheme;

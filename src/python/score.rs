@@ -8,11 +8,11 @@ use std::sync::Arc;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use rayon::prelude::*;
 
 use super::entry;
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
+use super::interrupt;
 use super::scheme::{read, str_tuple};
 use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
@@ -84,6 +84,9 @@ pub struct PyScheme {
     /// Situation keys that are options (read into `options`), and as Python strings.
     option_keys: Vec<String>,
     option_key_strs: Vec<Py<PyString>>,
+    /// How to make this scheme again in another process: `(callable, args)`, for
+    /// `__reduce__` (a ruleset's name and options).
+    reduce: Option<Py<PyAny>>,
 }
 
 const COMMON: [&str; 7] = ["win", "total", "fans", "reason", "form", "arrangement", "groups"];
@@ -165,6 +168,7 @@ impl PyScheme {
             _ => "excluded (不计)".to_string(),
         };
         let compile = data.get_item("compile")?.filter(|c| !c.is_none()).map(Bound::unbind);
+        let reduce = data.get_item("reduce")?.filter(|c| !c.is_none()).map(Bound::unbind);
         let option_keys: Vec<String> = match data.get_item("option_keys")? {
             Some(k) if !k.is_none() => k.extract()?,
             _ => vec![],
@@ -197,7 +201,19 @@ impl PyScheme {
             compile,
             option_key_strs: option_keys.iter().map(|k| PyString::intern(py, k).unbind()).collect(),
             option_keys,
+            reduce,
         })
+    }
+
+    /// Pickled as the data's `reduce`: the ruleset and options it was made for.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.reduce {
+            Some(r) => Ok(r.bind(py).clone()),
+            None => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "cannot pickle a Scheme made without `reduce` in its data ({})",
+                self.scheme.name
+            ))),
+        }
     }
 
     /// The ids of the patterns, in the order of the `fans` columns of `evaluate_many`.
@@ -275,6 +291,7 @@ impl PyScheme {
         let this = slf.get();
         let mut work: Vec<CoreResult<(Option<Py<PyScheme>>, Prepared)>> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
+            interrupt::check_at(py, i)?;
             let read = (|| -> PyResult<(Option<Py<PyScheme>>, Prepared)> {
                 let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "a situation is a dict"))?;
                 let other = this.scheme_for(py, d)?;
@@ -293,9 +310,14 @@ impl PyScheme {
         }
         let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
             work.iter().map(|w| w.as_ref().ok().map(|(s, p)| (scheme_of(this, s).scheme.clone(), p))).collect();
-        let scored: Vec<Option<Scored>> = py.detach(|| score_all(&jobs));
+        let mut scored: Vec<Option<Scored>> = Vec::with_capacity(jobs.len());
+        interrupt::in_runs(py, jobs.len(), 256, |run| {
+            scored.extend(score_all(&jobs[run]));
+            Ok(())
+        })?;
         let out = PyList::empty(py);
-        for (w, s) in work.iter().zip(scored) {
+        for (i, (w, s)) in work.iter().zip(scored).enumerate() {
+            interrupt::check_at(py, i)?;
             match (w, s) {
                 (Ok((scheme, p)), Some(s)) => out.append(scheme_of(this, scheme).result(py, p, &s)?)?,
                 (Err(e), _) => {
@@ -360,12 +382,7 @@ fn collect_errors(errors: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
 
 /// Scores many prepared situations, spread over the pool when there are enough.
 pub fn score_all(jobs: &[Option<(Arc<Scheme>, &Prepared)>]) -> Vec<Option<Scored>> {
-    let one = |j: &Option<(Arc<Scheme>, &Prepared)>| j.as_ref().map(|(s, p)| evaluate(s, p));
-    if crate::batch::parallel_enabled() && jobs.len() >= 64 {
-        jobs.par_iter().with_min_len(16).map(one).collect()
-    } else {
-        jobs.iter().map(one).collect()
-    }
+    crate::parallel::map(jobs.len(), 64, 16, |i| jobs[i].as_ref().map(|(s, p)| evaluate(s, p)))
 }
 
 /// A Python value as the situation reader takes it.

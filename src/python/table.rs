@@ -223,7 +223,7 @@ pub fn evaluate_columns<'py>(
     let mut out = ColumnsOut::new(n, patterns, collect);
     let keys: Vec<&Key> = cols.iter().filter_map(|(name, _)| scheme.keys.iter().find(|k| &k.name == name)).collect();
     let keys = &keys[..];
-    let parallel = crate::batch::parallel_enabled() && n >= 64;
+    let pool = crate::parallel::pool().filter(|_| n >= 64);
     let width = out.width;
     // The rows that cannot be read: the first stops the batch unless errors are collected.
     let refused = |start: usize, errors: Vec<(usize, HandError)>, out: &mut ColumnsOut| -> PyResult<()> {
@@ -237,18 +237,20 @@ pub fn evaluate_columns<'py>(
     };
     let mut next = Some(Chunk::read(py, &cols, 0, n.min(CHUNK))?);
     while let Some(mut c) = next.take() {
+        // Ctrl-C stops the batch between chunks.
+        py.check_signals()?;
         let end = (c.start + CHUNK).min(n);
         let rows = out.rows(c.start, end);
-        if !parallel {
+        let Some(pool) = pool else {
             let errors = py.detach(|| c.score(scheme, keys, format, false, rows, width));
             refused(c.start, errors, &mut out)?;
             next = if end < n { Some(Chunk::read(py, &cols, end, (end + CHUNK).min(n))?) } else { None };
             continue;
-        }
+        };
         // The pool scores this chunk while this thread, holding the GIL, reads the next;
         // then it waits without the GIL.
         let (tx, rx) = std::sync::mpsc::channel();
-        let (read, errors) = rayon::in_place_scope(|scope| {
+        let (read, errors) = pool.in_place_scope(|scope| {
             let c = &mut c;
             scope.spawn(move |_| {
                 let _ = tx.send(c.score(scheme, keys, format, true, rows, width));

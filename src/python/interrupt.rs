@@ -1,0 +1,38 @@
+//! Long batches that Ctrl-C stops: the work runs a run at a time with the GIL released
+//! (`crate::parallel::Runs`, about 50 ms each), and between runs, with the GIL, Python's
+//! signal handlers run. A `KeyboardInterrupt` (or whatever a handler raises) then ends
+//! the batch and is raised by the call.
+
+use std::ops::Range;
+
+use pyo3::prelude::*;
+
+use super::errors::IntoPy;
+use crate::error::Result as CoreResult;
+use crate::parallel::Runs;
+
+/// Runs `work` on `0..n` a run (at least `min` items, but for a shorter batch) at a time,
+/// without the GIL; stops at the first error `work` returns or a signal handler raises.
+pub fn in_runs(
+    py: Python<'_>,
+    n: usize,
+    min: usize,
+    mut work: impl FnMut(Range<usize>) -> CoreResult<()> + Send,
+) -> PyResult<()> {
+    for run in Runs::new(n, min) {
+        py.detach(|| work(run)).py_err(py)?;
+        py.check_signals()?;
+    }
+    Ok(())
+}
+
+/// Every this many items read or written with the GIL held, a batch looks for signals.
+pub const CHECK_EVERY: usize = 4096;
+
+/// Runs Python's signal handlers every [`CHECK_EVERY`] items (`i` the item's index).
+pub fn check_at(py: Python<'_>, i: usize) -> PyResult<()> {
+    if i % CHECK_EVERY == 0 {
+        py.check_signals()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,97 @@
+"""Batches in other processes: after a fork (a child of ``os.fork``, pools of
+``multiprocessing`` started by fork and by spawn) and stopped by Ctrl-C.
+
+Each runs in a process of its own (``process_work.py``) with a time limit, so that a
+batch that hangs fails its test instead of the run.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import haidi
+
+import process_work
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="fork and SIGINT are POSIX")
+
+HERE = Path(__file__).resolve().parent
+#: Far more than the batches take, parent and child, on a slow machine.
+FORK_LIMIT = 180
+#: Ctrl-C is sent this long after the batch starts ...
+INTERRUPT_AFTER = 0.5
+#: ... and the batch, which would run ``process_work.LONG`` seconds, must have stopped
+#: within this long of it.
+INTERRUPT_LIMIT = 3.0
+
+
+def _env(**extra: str) -> dict[str, str]:
+    """The environment of a child: this copy of haidi, threads on, two of them."""
+    env = dict(os.environ)
+    env.pop("HAIDI_PARALLELISM", None)
+    paths = [str(Path(haidi.__file__).resolve().parent.parent), str(HERE), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    env["RAYON_NUM_THREADS"] = "2"
+    env.update(extra)
+    return env
+
+
+def _start(*args: str, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, str(HERE / "process_work.py"), *args],
+        env=_env(**env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def _kill(p: subprocess.Popen[str]) -> str:
+    """Kills the child and whatever it started; what it printed."""
+    os.killpg(p.pid, signal.SIGKILL)
+    return p.communicate()[0]
+
+
+@pytest.mark.parametrize(
+    ("how", "parallelism"),
+    [("os.fork", None), ("os.fork", "0"), ("fork", None), ("spawn", None)],
+    ids=["os.fork", "os.fork-no-threads", "pool-fork", "pool-spawn"],
+)
+def test_batches_after_a_batch_in_the_parent_run_again_in_a_child(how: str, parallelism: str | None) -> None:
+    # Every batch of process_work.BATCHES, 6,000 rows each, in the parent, then in a
+    # child made by `how`: the same outputs.
+    p = _start("fork", how, **({"HAIDI_PARALLELISM": parallelism} if parallelism else {}))
+    try:
+        out = p.communicate(timeout=FORK_LIMIT)[0]
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"no answer in {FORK_LIMIT} s: a batch hangs in the child\n{_kill(p)}")
+    assert p.returncode == 0, out
+
+
+@pytest.mark.parametrize("parallelism", ["threads", "no-threads"])
+@pytest.mark.parametrize("batch", ["analyze_batch", "mcr_columns", "mcr_list", "tangshan_columns", "tangshan_list"])
+def test_ctrl_c_stops_a_long_batch_with_keyboard_interrupt(batch: str, parallelism: str) -> None:
+    p = _start("interrupt", batch, **({"HAIDI_PARALLELISM": "0"} if parallelism == "no-threads" else {}))
+    try:
+        # The child times a sample first, then prints "ready" as the long batch starts.
+        if not select.select([p.stdout], [], [], FORK_LIMIT)[0]:
+            pytest.fail(f"the child did not start its batch\n{_kill(p)}")
+        assert p.stdout is not None
+        ready = p.stdout.readline()
+        assert ready.startswith("ready"), ready + _kill(p)
+        time.sleep(INTERRUPT_AFTER)
+        p.send_signal(signal.SIGINT)
+        out = p.communicate(timeout=INTERRUPT_LIMIT)[0]
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"not stopped {INTERRUPT_LIMIT} s after SIGINT (the batch runs {process_work.LONG} s)\n{_kill(p)}")
+    assert out.startswith("interrupted"), out
+    assert p.returncode == 0, out
