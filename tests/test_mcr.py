@@ -292,6 +292,20 @@ def test_columns_name_the_bad_row(monkeypatch, threads: str) -> None:
         RS.evaluate_many(cols)
 
 
+def test_fan_ids_are_the_columns_of_the_fans() -> None:
+    sits = _situations(300, 14)
+    sits[0] = {**sits[0], "hand": "[1111m]{2222p}345s678s9s", "win": "9s", "seat_wind": "E", "round_wind": "E"}
+    ids = RS.fan_ids
+    assert len(ids) == 82 and ids[0] is None and ids[1:] == tuple(range(1, 82))
+    for options in ({}, {"concealed_and_melded_kong": True}):
+        out = RS.evaluate_many({k: [s[k] for s in sits] for k in sits[0]}, options=options)
+        assert out["fans"].shape == (300, len(ids))
+        for row, s in zip(out["fans"], sits, strict=True):
+            r = RS.evaluate(**s, **options)
+            assert {ids[j]: int(n) for j, n in enumerate(row) if n} == {f["id"]: f["count"] for f in r["fans"]}
+    assert out["fans"][0, 0] == 1  # 明暗杠, id None in results
+
+
 def test_evaluate_many_takes_a_dataframe() -> None:
     pd = pytest.importorskip("pandas")
     sits = _situations(50, 12)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _core
+from .. import _core, _frames
 from ..results import Entry
 from ._scheme import Option
 from ._spec import ALL_TILES, RulesetSpec
@@ -51,6 +51,10 @@ BASE = 8
 #: Fan entries are shared read-only dicts (the name predates :class:`haidi.results.Entry`).
 Fan = Entry
 
+
+#: The ids of the ``fans`` columns of ``evaluate_many``, in order: column 0 is the optional
+#: 明暗杠 (``concealed_and_melded_kong``; its ``id`` in results is None), then fans 1 to 81.
+FAN_IDS: tuple[int | None, ...] = (None, *range(1, 82))
 
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
 
@@ -100,8 +104,8 @@ def evaluate_many(
 
     Args:
         situations: a list of situation dicts (returns a list of result dicts), or
-            columns: a mapping of equal-length sequences or numpy arrays keyed like a
-            situation, or a pandas DataFrame (returns a dict of numpy arrays ``win``
+            columns: a mapping of equal-length sequences or arrays keyed like a situation,
+            a DataFrame or an Arrow table (docs/data.md; returns a dict of numpy arrays ``win``
             (bool), ``total`` (int32) and ``fans``: n x 82 counts by fan id, column 0
             being the optional 明暗杠).
         options: ``{"concealed_and_melded_kong": bool}`` (also a keyword of its own).
@@ -112,7 +116,7 @@ def evaluate_many(
     mingangang = opts["concealed_and_melded_kong"]
     if errors not in ("raise", "collect"):
         raise _core.HandError(f"errors must be 'raise' or 'collect', not {errors!r}")
-    if isinstance(situations, Mapping) or hasattr(situations, "columns"):
+    if _frames.is_columns(situations):
         return _columns(situations, format, mingangang, errors)
     if isinstance(situations, (str, bytes)):
         raise _core.HandError("evaluate_many takes a list of situations or columns")
@@ -136,14 +140,14 @@ def _one_or_error(ruleset: Ruleset, s: Any, format: str, mingangang: bool) -> di
 
 
 def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str, np.ndarray]:
-    keys = list(cols.columns) if hasattr(cols, "columns") else list(cols)
+    # Lists and numpy arrays are read as they are; DataFrame and Arrow columns as numpy.
+    columns = _frames.columns(cols)
+    keys = list(columns)
     if "hand" not in keys or "win" not in keys:
         raise _core.HandError("columns need at least 'hand' and 'win'")
     unknown = set(keys) - {"hand", "win", "seat_wind", "round_wind", "flowers", *_FLAGS}
     if unknown:
         raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
-    # Lists and numpy arrays are read as they are; pandas columns as numpy arrays.
-    columns = {k: cols[k].to_numpy() if hasattr(cols[k], "to_numpy") else cols[k] for k in keys}
     win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
     return {"win": win, "total": total, "fans": fans}
 
