@@ -122,7 +122,7 @@ def evaluate_many(
         raise _core.HandError("evaluate_many takes a list of situations or columns")
     situations = list(situations)
     if errors == "collect":
-        return [_one_or_error(ruleset, s, format, mingangang) for s in situations]
+        return [_one_or_error(s, format, mingangang) for s in situations]
     return _core.mcr_evaluate_many(situations, format=format, concealed_and_melded_kong=mingangang)
 
 
@@ -132,7 +132,7 @@ def _core_flag(v: Any) -> bool:
     return bool(v)
 
 
-def _one_or_error(ruleset: Ruleset, s: Any, format: str, mingangang: bool) -> dict[str, Any]:
+def _one_or_error(s: Any, format: str, mingangang: bool) -> dict[str, Any]:
     try:
         return _core.mcr_evaluate_many([s], format=format, concealed_and_melded_kong=mingangang)[0]  # type: ignore[no-any-return]
     except _core.HandError as e:
@@ -148,8 +148,36 @@ def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str,
     unknown = set(keys) - {"hand", "win", "seat_wind", "round_wind", "flowers", *_FLAGS}
     if unknown:
         raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
-    win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
-    return {"win": win, "total": total, "fans": fans}
+    try:
+        win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
+    except _core.HandError:
+        if errors != "collect":
+            raise
+        return _collect(columns, format, mingangang)
+    out = {"win": win, "total": total, "fans": fans}
+    if errors == "collect":
+        out["error"] = np.full(len(win), None, dtype=object)
+    return out
+
+
+def _collect(columns: dict[str, Any], format: str, mingangang: bool) -> dict[str, np.ndarray]:
+    """Columns with ``errors="collect"`` once some row cannot be scored: each row scored on
+    its own, as a situation dict (slower, so only then), its error kept."""
+    values = {k: v.tolist() if isinstance(v, np.ndarray) else list(v) for k, v in columns.items()}
+    n = len(values["hand"])
+    if any(len(v) != n for v in values.values()):
+        raise _core.HandError("columns must all have the same length")
+    win, total = np.zeros(n, bool), np.zeros(n, np.int32)
+    fans, error = np.zeros((n, len(FAN_IDS)), np.uint8), np.full(n, None, dtype=object)
+    for i in range(n):
+        r = _one_or_error({k: v[i] for k, v in values.items()}, format, mingangang)
+        if "error" in r:
+            error[i] = r["error"]
+            continue
+        win[i], total[i] = r["win"], r["total"]
+        for f in r["fans"]:
+            fans[i, f["id"] or 0] = f["count"]
+    return {"win": win, "total": total, "fans": fans, "error": error}
 
 
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
