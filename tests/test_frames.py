@@ -4,7 +4,6 @@ results given back as tables built from the numpy arrays."""
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -157,40 +156,67 @@ def test_the_refusals_name_column_and_row() -> None:
         )
 
 
+def fan_columns(rs: haidi.Ruleset) -> list[str]:
+    return [f"fan_{0 if i is None else i}" for i in rs.fan_ids]
+
+
 @pytest.mark.parametrize("rules", ("mcr", "longgang"))
 def test_results_as_tables(rules: str) -> None:
     rs = haidi.ruleset(rules)
-    cols = random_columns(rules, 120, seed=23)
+    cols = random_columns(rules, 5000, seed=23)
     arrays = rs.evaluate_many(cols)
-    ids = rs.fan_ids
+    fans = fan_columns(rs)
+    assert rules != "mcr" or fans[:2] == ["fan_0", "fan_1"] and fans[-1] == "fan_81"
+    assert rules != "longgang" or "fan_self_drawn" in fans
     t = rs.evaluate_many(cols, output="arrow")
-    assert t.column_names == ["win", "total", "fans"]
-    assert t.schema.field("fans").type == pa.list_(pa.uint8(), len(ids))
-    assert json.loads(t.schema.field("fans").metadata[b"haidi.fan_ids"]) == list(ids)
+    assert t.column_names == ["win", "total", *fans]
+    assert t.schema.field("win").type == pa.bool_() and t.schema.field("total").type == pa.int32()
     assert t.column("win").to_pylist() == arrays["win"].tolist()
     assert t.column("total").to_numpy().tolist() == arrays["total"].tolist()
-    assert t.column("fans").to_pylist() == arrays["fans"].tolist()
+    counts = np.column_stack([t.column(f).to_numpy() for f in fans])
+    assert counts.dtype == np.uint8 and np.array_equal(counts, arrays["fans"])
     assert rs.evaluate_many(cols, output="numpy").keys() == arrays.keys()
-    pd = pytest.importorskip("pandas")
     df = rs.evaluate_many(cols, output="pandas")
+    assert df.columns.tolist() == ["win", "total", *fans]
     assert df["total"].tolist() == arrays["total"].tolist() and df["win"].dtype == bool
-    # The counts stay one Arrow list column, not a Python object per row.
-    assert isinstance(df["fans"].dtype, pd.ArrowDtype)
-    assert [list(r) for r in df["fans"]] == arrays["fans"].tolist()
+    assert np.array_equal(df[fans].to_numpy(), arrays["fans"])
     pl = pytest.importorskip("polars")
     frame = rs.evaluate_many(pa.table(cols), output="polars")
-    assert frame.schema["fans"] == pl.Array(pl.UInt8, len(ids))
-    assert frame["fans"].to_numpy().tolist() == arrays["fans"].tolist()
+    assert frame.columns == ["win", "total", *fans] and frame.schema["fan_0" if rules == "mcr" else fans[0]] == pl.UInt8
+    assert np.array_equal(frame.select(fans).to_numpy(), arrays["fans"])
     assert frame["win"].to_list() == arrays["win"].tolist()
+
+
+def test_the_columns_are_those_of_the_options() -> None:
+    """An optional pattern is a column more, named by its id."""
+    lg = haidi.ruleset("longgang")
+    cols = random_columns("longgang", 200, seed=24)
+    options = {"optional": ("one_dragon",)}
+    arrays = lg.evaluate_many(cols, options=options)
+    t = lg.evaluate_many(pa.table(cols), options=options, output="arrow")
+    fans = [c for c in t.column_names if c.startswith("fan_")]
+    assert len(fans) == len(lg.fan_ids) + 1 == arrays["fans"].shape[1] and "fan_one_dragon" in fans
+    assert np.array_equal(np.column_stack([t.column(f).to_numpy() for f in fans]), arrays["fans"])
+
+
+def test_no_rows_give_empty_tables() -> None:
+    for rules in RULESETS:
+        t = haidi.ruleset(rules).evaluate_many({"hand": [], "win": []}, errors="collect", output="arrow")
+        assert t.num_rows == 0 and t.column_names[:2] == ["win", "total"] and t.column_names[-1] == "error"
 
 
 def test_collected_errors_are_a_text_column() -> None:
     ts = haidi.ruleset("tangshan")
     cols = {"hand": ["123m456p789s1112z"] * 2, "win": ["2z", "3z"], "self_drawn": [True, "no"]}
+    expected = ts.evaluate_many(cols, errors="collect")["error"].tolist()
+    assert expected[0] is None and "self_drawn" in expected[1]
     t = ts.evaluate_many(cols, errors="collect", output="arrow")
-    assert t.schema.field("error").type == pa.string()
-    assert t.column("error").to_pylist() == ts.evaluate_many(cols, errors="collect")["error"].tolist()
-    assert t.column("error").null_count == 1
+    assert t.schema.field("error").type == pa.string() and t.column("error").to_pylist() == expected
+    pl = pytest.importorskip("polars")
+    frame = ts.evaluate_many(cols, errors="collect", output="polars")
+    assert frame.schema["error"] == pl.String and frame["error"].to_list() == expected
+    df = ts.evaluate_many(cols, errors="collect", output="pandas")
+    assert df["error"].isna().tolist() == [True, False] and df["error"][1] == expected[1]
 
 
 def test_output_is_checked() -> None:
@@ -238,19 +264,21 @@ def test_batch_calls_take_arrow_rows() -> None:
 def test_batch_results_as_tables() -> None:
     rs = haidi.ruleset("mcr")
     c14, c13 = random_counts(200, 14), random_counts(200, 13, seed=6)
+    kinds = haidi.tile_names()
     t = rs.win_batch(c14, output="arrow")
     assert t.column_names == ["win"] and t.column("win").to_pylist() == rs.win_batch(c14).tolist()
     t = rs.waits_batch(c13, output="arrow")
-    assert t.schema.field("waits").type == pa.list_(pa.bool_(), 34)
-    assert t.column("waits").to_pylist() == rs.waits_batch(c13).tolist()
-    t = rs.analyze_batch(c14, output="arrow")
+    assert t.column_names == [f"waits_{k}" for k in kinds] and t.schema.field("waits_1m").type == pa.bool_()
+    assert np.array_equal(np.column_stack([c.to_numpy(zero_copy_only=False) for c in t.columns]), rs.waits_batch(c13))
     shanten, useful = rs.analyze_batch(c14)
-    assert t.column("shanten").to_pylist() == shanten.tolist()
-    assert t.column("useful").to_pylist() == useful.tolist()
+    t = rs.analyze_batch(c14, output="arrow")
+    assert t.column_names == [f"shanten_{k}" for k in kinds] + [f"useful_{k}" for k in kinds]
+    assert np.array_equal(np.column_stack([t.column(f"useful_{k}").to_numpy() for k in kinds]), useful)
+    assert t.schema.field("shanten_5p").type == pa.int8() and t.schema.field("useful_5p").type == pa.int16()
     assert rs.shanten_batch(c14, output="pandas")["shanten"].tolist() == rs.shanten_batch(c14).tolist()
     pl = pytest.importorskip("polars")
     frame = rs.analyze_batch(pl.Series(c14), output="polars")
-    assert frame["useful"].to_numpy().tolist() == useful.tolist()
+    assert np.array_equal(frame.select(pl.col("^shanten_.*$")).to_numpy(), shanten)
 
 
 def test_bad_arrow_rows_are_refused_by_row() -> None:

@@ -1,18 +1,18 @@
 """Columns in and out of the batch calls: pandas, Arrow and polars data read as the numpy
-arrays and lists the Rust readers take, and results given back as an Arrow table, a polars
-or a pandas DataFrame (docs/data.md).
+arrays and lists the Rust readers take, and results given back as one table (a pyarrow
+Table, a polars or a pandas DataFrame) of flat columns (docs/data.md).
 
 An Arrow column is read as the list ``column.to_pylist()`` would be, without building that
 list where the type allows: integers and floats without nulls are handed over in place
 (numpy views of the Arrow buffers), booleans as a numpy array, text as a numpy array of
-str. A null is None wherever it stands, as in a list of situation dicts: where the
-ruleset's key takes None (not given) it is not given, elsewhere the reader refuses it,
-naming the column and the row. polars data goes through Arrow (pyarrow is needed for it).
+str. A null is None, as in a situation dict: a key left out (its default), refused where a
+value is needed (``hand``), naming the column and the row. polars data goes through
+Arrow, so pyarrow is needed for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -215,48 +215,57 @@ def check_output(output: Any) -> str | None:
     raise HandError(f"output must be one of {', '.join(map(repr, OUTPUTS))}, not {output!r}")
 
 
-def result(arrays: Mapping[str, NDArray[Any]], output: str | None, fan_ids: tuple[Any, ...] | None = None) -> Any:
+#: How the k columns of an n x k array are named: ``<prefix>_<label>`` for each label.
+Labels = Mapping[str, tuple[str, Sequence[Any]]]
+
+
+def result(arrays: Mapping[str, NDArray[Any]], output: str | None, labels: Labels | None = None) -> Any:
     """The arrays of a batch call as ``output`` asks: a dict of numpy arrays (``None`` or
-    ``"numpy"``: as they are), or one table with a column per array, an n x k array being
-    a fixed-size list column of width k. With ``fan_ids``, the ``fans`` field of an Arrow
-    table carries them as metadata (``haidi.fan_ids``, JSON)."""
+    ``"numpy"``: as they are), or one table of flat columns, each n x k array being k
+    columns named as ``labels[name]`` says (``fan_<id>``, ``waits_<kind>``)."""
     if output is None or output == "numpy":
         return dict(arrays)
-    table = arrow_table(arrays, fan_ids)
+    columns = flat_columns(arrays, labels or {})
     if output == "arrow":
-        return table
+        pa = _pyarrow("output='arrow'")
+        return pa.table({k: pa.array(v, type=pa.string() if v.dtype == object else None) for k, v in columns.items()})
     if output == "polars":
         try:
             import polars
         except ImportError:
             raise ImportError("output='polars' needs polars: pip install 'haidi[polars]'") from None
-        return polars.from_arrow(table)
-    pa = _pyarrow("output='pandas'")
+        return polars.DataFrame(
+            [
+                polars.Series(k, v.tolist(), dtype=polars.String) if v.dtype == object else polars.Series(k, v)
+                for k, v in columns.items()
+            ]
+        )
     import pandas
 
-    # Lists of counts stay Arrow lists (pandas.ArrowDtype): no Python object per row.
-    lists = {f.type for f in table.schema if pa.types.is_fixed_size_list(f.type)}
-    return table.to_pandas(types_mapper=lambda t: pandas.ArrowDtype(t) if t in lists else None)
+    text = {k: pandas.array(v, dtype="string") for k, v in columns.items() if v.dtype == object}
+    return pandas.DataFrame({**columns, **text}, copy=False)
 
 
-def arrow_table(arrays: Mapping[str, NDArray[Any]], fan_ids: tuple[Any, ...] | None = None) -> Any:
-    """A pyarrow Table of numpy arrays (see :func:`result`), sharing their memory where
-    Arrow's layout is numpy's (numbers, lists of numbers); booleans are packed to bits."""
-    import json
+#: Rows transposed at a time: a block stays in cache while its columns are written.
+_BLOCK = 4096
 
-    pa = _pyarrow("output='arrow'")
-    fields, data = [], []
+
+def flat_columns(arrays: Mapping[str, NDArray[Any]], labels: Labels) -> dict[str, NDArray[Any]]:
+    """One-dimensional columns of the arrays, an n x k array split into k contiguous
+    columns ``<prefix>_<label>`` (MCR's fan id None, its 明暗杠, is labelled 0)."""
+    out: dict[str, NDArray[Any]] = {}
     for name, a in arrays.items():
-        metadata = None
-        if a.ndim == 2:
-            n, k = a.shape
-            arr = pa.FixedSizeListArray.from_arrays(pa.array(np.ascontiguousarray(a).reshape(n * k)), k)
-            if name == "fans" and fan_ids is not None:
-                metadata = {"haidi.fan_ids": json.dumps(list(fan_ids), ensure_ascii=False)}
-        elif a.dtype == object:
-            arr = pa.array(a, type=pa.string())
-        else:
-            arr = pa.array(a)
-        fields.append(pa.field(name, arr.type, metadata=metadata))
-        data.append(arr)
-    return pa.Table.from_arrays(data, schema=pa.schema(fields))
+        if a.ndim != 2:
+            out[name] = a
+            continue
+        n, k = a.shape
+        prefix, each = labels.get(name, (name, range(k)))
+        names = [f"{prefix}_{0 if x is None else x}" for x in each]
+        if len(names) != k:
+            raise ValueError(f"{k} columns of {name}, {len(names)} labels")
+        # A transposed copy, a block of rows at a time (a plain one walks memory k times).
+        t = np.empty((k, n), a.dtype)
+        for start in range(0, n, _BLOCK):
+            t[:, start : start + _BLOCK] = a[start : start + _BLOCK].T
+        out.update(zip(names, t, strict=True))
+    return out

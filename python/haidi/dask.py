@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._core import HandError
-from ._frames import arrow_table
 from .ruleset import ruleset
 
 
@@ -32,6 +31,7 @@ def score_partition(
     errors: str = "raise",
     columns: Sequence[str] | None = None,
     keep: Sequence[str] = (),
+    partition_info: dict[str, Any] | None = None,
 ) -> Any:
     """Scores one partition: a pandas DataFrame of situation columns, as
     ``ddf.map_partitions(score_partition, "mcr", meta=result_meta("mcr"))`` hands it.
@@ -41,11 +41,13 @@ def score_partition(
         options, format, errors: as for ``evaluate_many``.
         columns: the situation columns (default: every column not in ``keep``).
         keep: columns copied to the result as they are (an id to join on).
+        partition_info: given by Dask; a bad row is then named by its partition and its
+            row in it (``partition 3: row 7: ...``).
 
     Returns:
         A pandas DataFrame with the partition's index: the ``keep`` columns, then
-        ``win``, ``total``, ``fans`` (a list of ``len(fan_ids)`` counts a row) and, with
-        ``errors="collect"``, ``error``.
+        ``win``, ``total``, a column ``fan_<id>`` of counts for each of the ruleset's
+        ``fan_ids`` and, with ``errors="collect"``, ``error``.
     """
     import pyarrow as pa
 
@@ -54,28 +56,23 @@ def score_partition(
     names = list(columns) if columns is not None else [c for c in frame.columns if c not in keep]
     # Through Arrow, so that a missing value is None wherever pandas put NaN for it.
     table = pa.Table.from_pandas(frame[names], preserve_index=False)
-    out = ruleset(rules).evaluate_many(table, options=options, format=format, errors=errors, output="pandas")
+    try:
+        out = ruleset(rules).evaluate_many(table, options=options, format=format, errors=errors, output="pandas")
+    except HandError as e:
+        if partition_info is None:
+            raise
+        raise HandError(f"partition {partition_info['number']}: {e}") from None
     out.index = frame.index
     for i, k in enumerate(keep):
         out.insert(i, k, frame[k].array)
     return out
 
 
-def result_meta(rules: str, *, errors: str = "raise", keep: Any = None) -> Any:
-    """The empty DataFrame that :func:`score_partition` returns for ``rules``: Dask's
-    ``meta``. ``keep``: the kept columns, as a pandas or Dask DataFrame (their types)."""
-    import numpy as np
-
-    rs = ruleset(rules)
-    if not rs.fan_ids:
-        raise HandError(f"{rules} scores no patterns")
-    empty = {"win": np.zeros(0, bool), "total": np.zeros(0, np.int32), "fans": np.zeros((0, len(rs.fan_ids)), np.uint8)}
-    if errors == "collect":
-        empty["error"] = np.zeros(0, object)
-    import pandas
-
-    lists = arrow_table(empty, rs.fan_ids)
-    out = lists.to_pandas(types_mapper=lambda t: pandas.ArrowDtype(t) if t == lists.schema.field("fans").type else None)
+def result_meta(rules: str, *, options: Any = None, errors: str = "raise", keep: Any = None) -> Any:
+    """The empty DataFrame that :func:`score_partition` returns for ``rules`` and
+    ``options`` (which may add patterns, so columns): Dask's ``meta``. ``keep``: the kept
+    columns, as a pandas or Dask DataFrame (their types)."""
+    out = ruleset(rules).evaluate_many({"hand": [], "win": []}, options=options, errors=errors, output="pandas")
     if keep is not None:
         keep = getattr(keep, "_meta", keep).iloc[:0]
         out.index = keep.index
@@ -122,7 +119,7 @@ def score_parquet(
     # Arrow-backed columns: read and handed to the scorer without Python objects per row.
     read_parquet.setdefault("dtype_backend", "pyarrow")
     frame = dd.read_parquet(source, columns=wanted, **read_parquet)
-    meta = result_meta(rules, errors=errors, keep=frame[keep] if keep else None)
+    meta = result_meta(rules, options=options, errors=errors, keep=frame[keep] if keep else None)
     scored = frame.map_partitions(
         score_partition,
         rules,
@@ -140,6 +137,6 @@ def score_parquet(
 
 
 def _check_keep(keep: list[str]) -> None:
-    clash = [k for k in keep if k in ("win", "total", "fans", "error")]
+    clash = [k for k in keep if k in ("win", "total", "error") or k.startswith("fan_")]
     if clash:
-        raise HandError(f"keep: {clash[0]!r} is also a result column; rename it first")
+        raise HandError(f"keep: {clash[0]!r} is also the name of a result column; rename it first")

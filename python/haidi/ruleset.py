@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 import numpy as np
 
 from . import _frames
-from ._core import Engine, Hand, HandError, Scheme, analyze, analyze_batch, wild_from_indicator
+from ._core import Engine, Hand, HandError, Scheme, analyze, analyze_batch, tile_names, wild_from_indicator
 from ._frames import Output, Table
 from .results import (
     AnalysisEntry,
@@ -39,6 +39,9 @@ HandLike = Hand | str
 WildsLike = str | Iterable[str] | None
 #: Tiles seen: ``None``, text (``"19m[555p]"``), a ``Hand``, or a list of them.
 VisibleLike = str | Hand | Iterable[str | Hand] | None
+
+#: The tile kinds in the order of the 34 columns of the batch calls' rows.
+TILES: tuple[str, ...] = tuple(tile_names())
 
 #: Where a row of ``analyze_batch`` holds no tile of a kind: its shanten, its useful copies.
 NOT_HELD_SHANTEN = 127
@@ -125,7 +128,7 @@ class Ruleset(Generic[R]):
         ``HandError`` naming the first.
 
         ``output`` (columns only): ``"arrow"``, ``"polars"`` or ``"pandas"`` return those
-        arrays as one table, ``fans`` a fixed-size list column (docs/data.md).
+        arrays as one table, ``fans`` as a column ``fan_<id>`` a pattern (docs/data.md).
         """
         _text(format, "format")
         _text(errors, "errors")
@@ -136,6 +139,7 @@ class Ruleset(Generic[R]):
         if out is not None and not as_columns:
             raise HandError("output is for columns: a list of situations gives a list of results")
         batch = getattr(self.module, "evaluate_many", None)
+        fan_ids = self.fan_ids
         if batch is not None:
             got = batch(self, situations, format=format, errors=errors, options=options, **kwargs)
         elif kwargs:
@@ -143,6 +147,8 @@ class Ruleset(Generic[R]):
         else:
             assert self.scheme is not None
             scheme = self.scheme if options is None else self._compile(options)
+            # Options may add patterns (Longgang's optional ones): the columns are this scheme's.
+            fan_ids = tuple(scheme.fan_ids)
             if not as_columns:
                 if options is not None:
                     situations = [
@@ -151,7 +157,10 @@ class Ruleset(Generic[R]):
                     ]
                 return scheme.evaluate_list(situations, format=format, errors=errors)
             got = scheme.evaluate_columns(_frames.columns(situations), format=format, errors=errors)
-        return got if out is None else _frames.result(got, out, self.fan_ids)
+        if errors == "collect" and "error" not in got:
+            # No rows at all: no column is made for their errors.
+            got["error"] = np.full(len(got["win"]), None, dtype=object)
+        return got if out is None else _frames.result(got, out, {"fans": ("fan", fan_ids)})
 
     def settle(self, outcome: Mapping[str, Any]) -> list[int]:
         """Four payments by seat (seat 0 the dealer), positive for what a seat receives;
@@ -310,7 +319,8 @@ class Ruleset(Generic[R]):
         ``visible`` is one row of 34 counts for every hand or one row per hand; ``melds[i]``
         declared melds of row i (their tiles are not in the row: give them in ``visible``).
         Rows and melds may be Arrow or polars data (docs/data.md); ``output="arrow"``,
-        ``"polars"`` or ``"pandas"`` returns a table of columns ``shanten`` and ``useful``.
+        ``"polars"`` or ``"pandas"`` returns one table of the columns ``shanten_<kind>``
+        and ``useful_<kind>`` (``shanten_1m`` ... ``useful_7z``).
         """
         out = _frames.check_output(output)
         c, m = _rows(counts, melds)
@@ -320,7 +330,9 @@ class Ruleset(Generic[R]):
         shanten, useful = analyze_batch(self.engine, c, v, wilds, m)
         if out is None or out == "numpy":
             return shanten, useful
-        return _frames.result({"shanten": shanten, "useful": useful}, out)
+        return _frames.result(
+            {"shanten": shanten, "useful": useful}, out, {"shanten": ("shanten", TILES), "useful": ("useful", TILES)}
+        )
 
     def is_win(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0) -> bool:
         """Whether a hand of 14/17 tiles is complete under this ruleset's forms."""
@@ -390,7 +402,7 @@ class Ruleset(Generic[R]):
         self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Output | None = None
     ) -> Any:
         """Waits of many 13/16-tile hands: an n x 34 boolean array, column i = kind i;
-        ``output`` as for ``analyze_batch`` (a column ``waits``, a list of 34 flags a row)."""
+        ``output`` as for ``analyze_batch`` (the columns ``waits_1m`` ... ``waits_7z``)."""
         out = _frames.check_output(output)
         c, m = _rows(counts, melds)
         return _one_column("waits", self.engine.waits_batch(c, wilds, m), out)
@@ -400,7 +412,7 @@ def _one_column(name: str, values: NDArray[Any], output: str | None) -> Any:
     """A batch call's array, or a table of it as the column ``name``."""
     if output is None or output == "numpy":
         return values
-    return _frames.result({name: values}, output)
+    return _frames.result({name: values}, output, {name: (name, TILES)})
 
 
 def _text(value: Any, name: str) -> str:
