@@ -203,6 +203,7 @@ def test_no_rows_give_empty_tables() -> None:
     for rules in RULESETS:
         t = haidi.ruleset(rules).evaluate_many({"hand": [], "win": []}, errors="collect", output="arrow")
         assert t.num_rows == 0 and t.column_names[:2] == ["win", "total"] and t.column_names[-1] == "error"
+        assert haidi.ruleset(rules).evaluate_many([], errors="collect") == []
 
 
 def test_collected_errors_are_a_text_column() -> None:

@@ -13,20 +13,17 @@ Arrow, so pyarrow is needed for it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
 
 from ._core import HandError
+from .results import Output
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-#: What the batch calls return: numpy arrays (the default), or one table of them.
-Output = Literal["numpy", "arrow", "polars", "pandas"]
-OUTPUTS: tuple[str, ...] = ("numpy", "arrow", "polars", "pandas")
-#: The outputs that are one table.
-Table = Literal["arrow", "polars", "pandas"]
+OUTPUTS: tuple[str, ...] = get_args(Output)
 
 
 def _library(obj: Any) -> str | None:

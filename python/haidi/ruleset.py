@@ -12,7 +12,6 @@ import numpy as np
 
 from . import _frames
 from ._core import Engine, Hand, HandError, Scheme, analyze, analyze_batch, tile_names, wild_from_indicator
-from ._frames import Output, Table
 from .results import (
     AnalysisEntry,
     BeijingResult,
@@ -20,8 +19,10 @@ from .results import (
     HainanResult,
     LonggangResult,
     MCRResult,
+    Output,
     Result,
     RulesetName,
+    TableOutput,
     TangshanResult,
 )
 from .rulesets import REGISTRY, RulesetSpec
@@ -157,6 +158,8 @@ class Ruleset(Generic[R]):
                     ]
                 return scheme.evaluate_list(situations, format=format, errors=errors)
             got = scheme.evaluate_columns(_frames.columns(situations), format=format, errors=errors)
+        if not as_columns:
+            return got
         if errors == "collect" and "error" not in got:
             # No rows at all: no column is made for their errors.
             got["error"] = np.full(len(got["win"]), None, dtype=object)
@@ -298,7 +301,7 @@ class Ruleset(Generic[R]):
     ) -> tuple[NDArray[np.int8], NDArray[np.int16]]: ...
     @overload
     def analyze_batch(
-        self, counts: Any, visible: Any = None, wilds: WildsLike = None, melds: Any = None, *, output: Table
+        self, counts: Any, visible: Any = None, wilds: WildsLike = None, melds: Any = None, *, output: TableOutput
     ) -> Any: ...
 
     def analyze_batch(
@@ -363,7 +366,7 @@ class Ruleset(Generic[R]):
         self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Literal["numpy"] | None = None
     ) -> NDArray[np.bool_]: ...
     @overload
-    def win_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Table) -> Any: ...
+    def win_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: TableOutput) -> Any: ...
 
     def win_batch(
         self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Output | None = None
@@ -380,7 +383,7 @@ class Ruleset(Generic[R]):
         self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Literal["numpy"] | None = None
     ) -> NDArray[np.int8]: ...
     @overload
-    def shanten_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Table) -> Any: ...
+    def shanten_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: TableOutput) -> Any: ...
 
     def shanten_batch(
         self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Output | None = None
@@ -396,7 +399,7 @@ class Ruleset(Generic[R]):
         self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Literal["numpy"] | None = None
     ) -> NDArray[np.bool_]: ...
     @overload
-    def waits_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Table) -> Any: ...
+    def waits_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: TableOutput) -> Any: ...
 
     def waits_batch(
         self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Output | None = None
