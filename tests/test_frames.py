@@ -84,6 +84,28 @@ def test_polars_columns_score_as_lists(rules: str) -> None:
         same(rs.evaluate_many(frame.with_columns(pl.col("seat_wind").cast(pl.Categorical))), expected)
 
 
+@pytest.mark.parametrize("rules", RULESETS)
+def test_pandas_missing_values_are_keys_left_out(rules: str, tmp_path: Path) -> None:
+    """A DataFrame of the columns as pandas types them (``str`` columns with NaN for None
+    in pandas 3), and read from Parquet with Arrow-backed types, scores as the lists."""
+    pd = pytest.importorskip("pandas")
+    rs = haidi.ruleset(rules)
+    cols = random_columns(rules, 200, seed=25)
+    expected = rs.evaluate_many(cols)
+    same(rs.evaluate_many(pd.DataFrame(cols)), expected)
+    pq.write_table(pa.table(cols), tmp_path / "s.parquet")
+    same(rs.evaluate_many(pd.read_parquet(tmp_path / "s.parquet", dtype_backend="pyarrow")), expected)
+    same(rs.evaluate_many(pd.read_parquet(tmp_path / "s.parquet", dtype_backend="numpy_nullable")), expected)
+
+
+def test_a_nan_in_a_numpy_column_is_still_refused() -> None:
+    pd = pytest.importorskip("pandas")
+    hn = haidi.ruleset("hainan")
+    df = pd.DataFrame({"hand": ["123m456p789s1122z"] * 2, "win": ["1z"] * 2, "self_drawn": [True, float("nan")]})
+    with pytest.raises(haidi.HandError, match="row 1: self_drawn must be True or False, not NaN"):
+        hn.evaluate_many(df)
+
+
 def test_numbers_are_read_in_place() -> None:
     values = np.arange(1000, dtype=np.int64) % 4
     assert np.shares_memory(_frames.column(pa.array(values)), values)

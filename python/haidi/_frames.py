@@ -80,7 +80,7 @@ def columns(obj: Any) -> dict[str, Any]:
             raise HandError(f"column {twice[0]!r} is given twice")
         return {name: _from_arrow(table.column(i)) for i, name in enumerate(names)}
     if hasattr(obj, "columns") and not isinstance(obj, Mapping):
-        return {str(k): obj[k].to_numpy() for k in obj.columns}
+        return {str(k): column(obj[k]) for k in obj.columns}
     if not isinstance(obj, Mapping):
         raise HandError("columns must be a dict of sequences or a DataFrame")
     return {k: column(v) for k, v in obj.items()}
@@ -92,9 +92,21 @@ def column(value: Any) -> Any:
     library = _library(value)
     if library in ("pyarrow", "polars", "arrow"):
         return _from_arrow(_arrow_array(value, library))
+    if library == "pandas" and hasattr(value, "to_numpy"):
+        return _from_pandas(value)
     if hasattr(value, "to_numpy"):
         return value.to_numpy()
     return value
+
+
+def _from_pandas(series: Any) -> Any:
+    """A pandas column as numpy. In a column of a numpy type a NaN is a value (refused by
+    the readers: an empty cell of a CSV); in a column of pandas' own types (``str``,
+    ``string``, ``boolean``, ``Int64``, ``category``, Arrow-backed) a missing value is
+    pandas' marker for one, read as None: a key left out, as an Arrow null is."""
+    if isinstance(series.dtype, np.dtype) or not series.hasnans:
+        return series.to_numpy()
+    return series.to_numpy(dtype=object, na_value=None)
 
 
 def _arrow_array(value: Any, library: str) -> Any:
