@@ -1,14 +1,14 @@
 """Scoring a Parquet dataset on a Dask cluster (``pip install 'haidi[dask]'``).
 
-Each partition of the dataset is scored by ``evaluate_many`` in the worker that read it,
-as Arrow data (docs/data.md): the rows never become Python objects, and only the results
-travel. The ruleset goes to the workers by its name and options, and each worker
-process builds it once.
+Each partition of the dataset is scored by ``evaluate_many`` in the worker that read it
+(docs/data.md); only the results travel. The ruleset goes to the workers by its name and
+options, and each worker process builds it once::
 
->>> from dask.distributed import Client, LocalCluster
->>> import haidi.dask
->>> with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster):
-...     haidi.dask.score_parquet("hands/", "mcr", destination="scores/", keep=["game"])
+    from dask.distributed import Client, LocalCluster
+    import haidi.dask
+
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster):
+        haidi.dask.score_parquet("hands/", "mcr", destination="scores/", keep=["game"])
 
 Without a client, Dask runs the partitions in threads of this process.
 """
@@ -49,15 +49,11 @@ def score_partition(
         ``win``, ``total``, a column ``fan_<id>`` of counts for each of the ruleset's
         ``fan_ids`` and, with ``errors="collect"``, ``error``.
     """
-    import pyarrow as pa
-
     keep = list(keep)
     _check_keep(keep)
     names = list(columns) if columns is not None else [c for c in frame.columns if c not in keep]
-    # Through Arrow, so that a missing value is None wherever pandas put NaN for it.
-    table = pa.Table.from_pandas(frame[names], preserve_index=False)
     try:
-        out = ruleset(rules).evaluate_many(table, options=options, format=format, errors=errors, output="pandas")
+        out = ruleset(rules).evaluate_many(frame[names], options=options, format=format, errors=errors, output="pandas")
     except HandError as e:
         if partition_info is None:
             raise
