@@ -114,3 +114,23 @@ def test_the_map_partitions_recipe(client, tmp_path: Path) -> None:
 def test_keep_may_not_hide_a_result(tmp_path: Path) -> None:
     with pytest.raises(haidi.HandError, match="'total' is also the name of a result column"):
         haidi_dask.score_parquet(tmp_path, "mcr", keep=["total"])
+
+
+def test_a_partition_is_read_as_pandas_columns_are(client) -> None:
+    """A NaN in a float column of a frame of one's own is a value, and refused; None in a
+    text column is a key left out."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    hand, win = ["123m456p789s1122z"] * 4, ["1z"] * 4
+    left_out = pd.DataFrame({"hand": hand, "win": win, "seat_wind": ["S", None, "E", None]})
+    frame = dd.from_pandas(left_out, npartitions=2)
+    got = frame.map_partitions(haidi_dask.score_partition, "hainan", meta=haidi_dask.result_meta("hainan"))
+    expected = haidi.ruleset("hainan").evaluate_many(left_out)
+    assert got.compute()["total"].tolist() == expected["total"].tolist()
+    # A float column (what a CSV's empty cells make of a flag column): its NaN is refused.
+    nan = pd.DataFrame({"hand": hand, "win": win, "self_drawn": [float("nan")] * 4})
+    frame = dd.from_pandas(nan, npartitions=2)
+    got = frame.map_partitions(haidi_dask.score_partition, "hainan", meta=haidi_dask.result_meta("hainan"))
+    with pytest.raises(haidi.HandError, match="^partition [01]: row 0: self_drawn must be True or False, not NaN"):
+        got.compute()
