@@ -292,6 +292,51 @@ def test_columns_name_the_bad_row(monkeypatch, threads: str) -> None:
         RS.evaluate_many(cols)
 
 
+def test_none_in_a_column_is_a_key_left_out() -> None:
+    """As in a situation dict (and as the regional rulesets read it)."""
+    sits = _situations(200, 15)
+    keys = ("seat_wind", "round_wind", "flowers", "wall_last", "last_of_kind")
+    rng = random.Random(2)
+    for s in sits:
+        for k in rng.sample(keys, 2):
+            s[k] = None
+    cols = {k: [s[k] for s in sits] for k in sits[0]}
+    expected = [RS.evaluate(**{k: v for k, v in s.items() if v is not None})["total"] for s in sits]
+    assert RS.evaluate_many(cols)["total"].tolist() == expected
+
+
+def test_columns_collect_the_bad_rows() -> None:
+    sits = _situations(300, 16)
+    cols = {k: [s[k] for s in sits] for k in sits[0]}
+    good = RS.evaluate_many(cols)
+    assert RS.evaluate_many(cols, errors="collect")["error"].tolist() == [None] * 300
+    cols["hand"][4] = "12x"
+    cols["self_drawn"][250] = "yes"
+    out = RS.evaluate_many(cols, errors="collect")
+    errors = out["error"].tolist()
+    assert "'x'" in errors[4] and "self_drawn" in errors[250]
+    assert [i for i, e in enumerate(errors) if e] == [4, 250]
+    rest = np.ones(300, bool)
+    rest[[4, 250]] = False
+    for k in good:
+        assert np.array_equal(out[k][rest], good[k][rest]), k
+    assert not out["win"][4] and out["total"][4] == 0 and not out["fans"][4].any()
+
+
+def test_fan_ids_are_the_columns_of_the_fans() -> None:
+    sits = _situations(300, 14)
+    sits[0] = {**sits[0], "hand": "[1111m]{2222p}345s678s9s", "win": "9s", "seat_wind": "E", "round_wind": "E"}
+    ids = RS.fan_ids
+    assert len(ids) == 82 and ids[0] is None and ids[1:] == tuple(range(1, 82))
+    for options in ({}, {"concealed_and_melded_kong": True}):
+        out = RS.evaluate_many({k: [s[k] for s in sits] for k in sits[0]}, options=options)
+        assert out["fans"].shape == (300, len(ids))
+        for row, s in zip(out["fans"], sits, strict=True):
+            r = RS.evaluate(**s, **options)
+            assert {ids[j]: int(n) for j, n in enumerate(row) if n} == {f["id"]: f["count"] for f in r["fans"]}
+    assert out["fans"][0, 0] == 1  # 明暗杠, id None in results
+
+
 def test_evaluate_many_takes_a_dataframe() -> None:
     pd = pytest.importorskip("pandas")
     sits = _situations(50, 12)

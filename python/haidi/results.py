@@ -41,6 +41,12 @@ class Entry(dict):  # type: ignore[type-arg]
 #: The names ``haidi.ruleset`` takes.
 RulesetName = Literal["mcr", "changsha", "hainan", "longgang", "tangshan", "beijing"]
 
+#: What the batch calls return (``output=``, docs/data.md): numpy arrays, as by default,
+#: or one table of them.
+Output = Literal["numpy", "arrow", "polars", "pandas"]
+#: The outputs that are one table: a pyarrow Table, a polars or a pandas DataFrame.
+TableOutput = Literal["arrow", "polars", "pandas"]
+
 
 class Fan(TypedDict):
     """A pattern counted: its id (MCR: 1-81, None for 明暗杠; the others: a name), names,
@@ -265,8 +271,10 @@ __all__ = [
     "MCRFan",
     "MCRResult",
     "RESULT_TYPES",
+    "Output",
     "Result",
     "RulesetName",
+    "TableOutput",
     "TangshanResult",
     "Wait",
     "WinningWait",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _core
+from .. import _core, _frames
 from ..results import Entry
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
 from ._spec import ALL_TILES, RulesetSpec
@@ -49,6 +49,10 @@ BASE = 8
 #: Fan entries are shared read-only dicts (the name predates :class:`haidi.results.Entry`).
 Fan = Entry
 
+
+#: The ids of the ``fans`` columns of ``evaluate_many``, in order: column 0 is the optional
+#: 明暗杠 (``concealed_and_melded_kong``; its ``id`` in results is None), then fans 1 to 81.
+FAN_IDS: tuple[int | None, ...] = (None, *range(1, 82))
 
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
 
@@ -121,8 +125,8 @@ def evaluate_many(
 
     Args:
         situations: a list of situation dicts (returns a list of result dicts), or
-            columns: a mapping of equal-length sequences or numpy arrays keyed like a
-            situation, or a pandas DataFrame (returns a dict of numpy arrays ``win``
+            columns: a mapping of equal-length sequences or arrays keyed like a situation,
+            a DataFrame or an Arrow table (docs/data.md; returns a dict of numpy arrays ``win``
             (bool), ``total`` (int32) and ``fans``: n x 82 counts by fan id, column 0
             being the optional 明暗杠).
         options: ``{"concealed_and_melded_kong": bool}`` (also a keyword of its own).
@@ -133,7 +137,7 @@ def evaluate_many(
     mingangang = opts["concealed_and_melded_kong"]
     if errors not in ("raise", "collect"):
         raise _core.HandError(f"errors must be 'raise' or 'collect', not {errors!r}")
-    if isinstance(situations, Mapping) or hasattr(situations, "columns"):
+    if _frames.is_columns(situations):
         return _columns(situations, format, mingangang, errors)
     if isinstance(situations, (str, bytes)):
         raise _core.HandError("evaluate_many takes a list of situations or columns")
@@ -165,7 +169,7 @@ def _collect(ruleset: Ruleset, situations: list[Any], format: str, mingangang: b
         except _core.HandError as e:
             at = _AT.match(str(e))
             if at is None:  # not one situation's error: each is answered alone
-                return out + [_one_or_error(ruleset, s, format, mingangang) for s in situations[start:]]
+                return out + [_one_or_error(s, format, mingangang) for s in situations[start:]]
             i = int(at.group(1))
             if i:
                 out += _core.mcr_evaluate_many(part[:i], format=format, concealed_and_melded_kong=mingangang)
@@ -184,7 +188,7 @@ def _core_flag(v: Any) -> bool:
     return bool(v)
 
 
-def _one_or_error(ruleset: Ruleset, s: Any, format: str, mingangang: bool) -> dict[str, Any]:
+def _one_or_error(s: Any, format: str, mingangang: bool) -> dict[str, Any]:
     try:
         return _core.mcr_evaluate_many([s], format=format, concealed_and_melded_kong=mingangang)[0]  # type: ignore[no-any-return]
     except _core.HandError as e:
@@ -192,16 +196,44 @@ def _one_or_error(ruleset: Ruleset, s: Any, format: str, mingangang: bool) -> di
 
 
 def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str, np.ndarray]:
-    keys = list(cols.columns) if hasattr(cols, "columns") else list(cols)
+    # Lists and numpy arrays are read as they are; DataFrame and Arrow columns as numpy.
+    columns = _frames.columns(cols)
+    keys = list(columns)
     if "hand" not in keys or "win" not in keys:
         raise _core.HandError("columns need at least 'hand' and 'win'")
     unknown = set(keys) - {"hand", "win", "seat_wind", "round_wind", "flowers", *_FLAGS}
     if unknown:
         raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
-    # Lists and numpy arrays are read as they are; pandas columns as numpy arrays.
-    columns = {k: cols[k].to_numpy() if hasattr(cols[k], "to_numpy") else cols[k] for k in keys}
-    win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
-    return {"win": win, "total": total, "fans": fans}
+    try:
+        win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
+    except _core.HandError:
+        if errors != "collect":
+            raise
+        return _collect_columns(columns, format, mingangang)
+    out = {"win": win, "total": total, "fans": fans}
+    if errors == "collect":
+        out["error"] = np.full(len(win), None, dtype=object)
+    return out
+
+
+def _collect_columns(columns: dict[str, Any], format: str, mingangang: bool) -> dict[str, np.ndarray]:
+    """Columns with ``errors="collect"`` once some row cannot be scored: each row scored on
+    its own, as a situation dict (slower, so only then), its error kept."""
+    values = {k: v.tolist() if isinstance(v, np.ndarray) else list(v) for k, v in columns.items()}
+    n = len(values["hand"])
+    if any(len(v) != n for v in values.values()):
+        raise _core.HandError("columns must all have the same length")
+    win, total = np.zeros(n, bool), np.zeros(n, np.int32)
+    fans, error = np.zeros((n, len(FAN_IDS)), np.uint8), np.full(n, None, dtype=object)
+    for i in range(n):
+        r = _one_or_error({k: v[i] for k, v in values.items()}, format, mingangang)
+        if "error" in r:
+            error[i] = r["error"]
+            continue
+        win[i], total[i] = r["win"], r["total"]
+        for f in r["fans"]:
+            fans[i, f["id"] or 0] = f["count"]
+    return {"win": win, "total": total, "fans": fans, "error": error}
 
 
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
