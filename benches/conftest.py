@@ -23,7 +23,7 @@ def pytest_terminal_summary(terminalreporter, config):
     per_item = {}
     for b in session.benchmarks:
         n = b.extra_info.get("items", 1)
-        per_item[b.name.split("[")[0]] = b.stats.mean / n
+        per_item[b.name.split("[")[0]] = per_item[b.name] = b.stats.mean / n
     lines = []
     for name, peer, what in RATIOS:
         if name in per_item and peer in per_item:

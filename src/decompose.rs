@@ -74,26 +74,93 @@ impl Arrangement {
     }
 }
 
-/// Which arrangements a search keeps.
-type Keep<'a> = &'a dyn Fn(&[Group]) -> bool;
+/// A pair, chow or pung as the searches build it: kind, first tile and wild mask in a
+/// `u16`, so that arrangements are small arrays compared without allocating. Packed
+/// groups order as the `Group`s they stand for: by kind, first tile, then wild mask.
+type Packed = u16;
+
+/// The most groups a packed arrangement holds (八对半: seven pairs and a triplet).
+const MAX_GROUPS: usize = 8;
+
+/// An arrangement of packed groups, sorted, `EMPTY` past its last group.
+type Key = [Packed; MAX_GROUPS];
+
+const EMPTY: Packed = Packed::MAX;
+
+fn pack(kind: GroupKind, tile: usize, wilds: u32) -> Packed {
+    (kind as Packed) << 9 | (tile as Packed) << 3 | wilds as Packed
+}
+
+fn packed_kind(p: Packed) -> GroupKind {
+    match p >> 9 {
+        0 => GroupKind::Pair,
+        1 => GroupKind::Chow,
+        _ => GroupKind::Pung,
+    }
+}
+
+fn packed_tile(p: Packed) -> Tile {
+    (p >> 3 & 63) as Tile
+}
+
+fn unpack(p: Packed) -> Group {
+    let t = packed_tile(p);
+    let kind = packed_kind(p);
+    let tiles = match kind {
+        GroupKind::Pair => vec![t; 2],
+        GroupKind::Chow => vec![t, t + 1, t + 2],
+        _ => vec![t; 3],
+    };
+    Group::new(kind, tiles, (p & 7) as u32)
+}
+
+fn unpack_all(key: &Key) -> Vec<Group> {
+    key.iter().take_while(|&&p| p != EMPTY).map(|&p| unpack(p)).collect()
+}
+
+/// The key of the groups `acc`, in any order.
+fn key_of(acc: &[Packed]) -> Key {
+    let mut key = [EMPTY; MAX_GROUPS];
+    key[..acc.len()].copy_from_slice(acc);
+    key[..acc.len()].sort_unstable();
+    key
+}
+
+/// Which arrangements a search keeps: false when no arrangement that holds these groups
+/// (and more) is kept, so that the search gives up on it.
+type Keep<'a> = &'a dyn Fn(&[Packed]) -> bool;
 
 struct Search<'a> {
     caps: &'a Counts,
     pair_ok: u64,
+    /// The search stops when it has this many arrangements.
     limit: usize,
     /// Arrangements kept (all when None), before the limit counts them.
     accept: Option<Keep<'a>>,
-    out: BTreeSet<Vec<Group>>,
+    out: BTreeSet<Key>,
 }
 
 impl Search<'_> {
+    /// Whether the search is over, or can keep nothing that holds the groups `acc`.
+    fn done(&self, acc: &[Packed]) -> bool {
+        self.out.len() >= self.limit || self.accept.is_some_and(|keep| !keep(acc))
+    }
+
     fn full(&self) -> bool {
         self.out.len() >= self.limit
     }
 
     /// Standard groups: the lowest real tile left decides which group is built next.
-    fn standard(&mut self, r: &mut Counts, w: u8, stand: &mut Counts, melds: usize, pair: usize, acc: &mut Vec<Group>) {
-        if self.full() {
+    fn standard(
+        &mut self,
+        r: &mut Counts,
+        w: u8,
+        stand: &mut Counts,
+        melds: usize,
+        pair: usize,
+        acc: &mut Vec<Packed>,
+    ) {
+        if self.done(acc) {
             return;
         }
         let Some(k) = (0..KINDS).find(|&t| r[t] > 0) else {
@@ -102,7 +169,6 @@ impl Search<'_> {
             }
             return;
         };
-        let kt = k as Tile;
         // The pair: two real tiles or one real and a wild.
         if pair == 1 && self.pair_ok >> k & 1 == 1 && stand[k] + 2 <= self.caps[k] {
             for real in (1..=r[k].min(2)).rev() {
@@ -110,7 +176,7 @@ impl Search<'_> {
                 if need <= w {
                     r[k] -= real;
                     stand[k] += 2;
-                    acc.push(Group::new(GroupKind::Pair, vec![kt; 2], (1 << need) - 1));
+                    acc.push(pack(GroupKind::Pair, k, (1 << need) - 1));
                     self.standard(r, w - need, stand, melds, 0, acc);
                     acc.pop();
                     stand[k] -= 2;
@@ -127,7 +193,7 @@ impl Search<'_> {
                 if need <= w {
                     r[k] -= real;
                     stand[k] += 3;
-                    acc.push(Group::new(GroupKind::Pung, vec![kt; 3], (1 << need) - 1));
+                    acc.push(pack(GroupKind::Pung, k, (1 << need) - 1));
                     self.standard(r, w - need, stand, melds - 1, pair, acc);
                     acc.pop();
                     stand[k] -= 3;
@@ -154,28 +220,20 @@ impl Search<'_> {
         stand: &mut Counts,
         melds: usize,
         pair: usize,
-        acc: &mut Vec<Group>,
+        acc: &mut Vec<Packed>,
         k: usize,
         s: usize,
     ) {
         if (s..s + 3).any(|p| stand[p] + 1 > self.caps[p]) {
             return;
         }
-        // Choices for the places above k: bit set = real tile.
-        let above: Vec<usize> = (k + 1..s + 3).collect();
-        for choice in 0u32..(1 << above.len()) {
+        // Choices for the places above k: bit p - k - 1 set = a real tile at p.
+        for choice in 0u32..(1 << (s + 2 - k)) {
             let mut wild_mask = 0u32;
             let mut need = 0u8;
             let mut ok = true;
             for (i, p) in (s..s + 3).enumerate() {
-                let real = if p < k {
-                    false
-                } else if p == k {
-                    true
-                } else {
-                    let j = above.iter().position(|&a| a == p).unwrap_or(0);
-                    choice >> j & 1 == 1
-                };
+                let real = p == k || (p > k && choice >> (p - k - 1) & 1 == 1);
                 if real {
                     ok &= r[p] > 0;
                 } else {
@@ -192,8 +250,7 @@ impl Search<'_> {
                 }
                 stand[p] += 1;
             }
-            let tiles = vec![s as Tile, s as Tile + 1, s as Tile + 2];
-            acc.push(Group::new(GroupKind::Chow, tiles, wild_mask));
+            acc.push(pack(GroupKind::Chow, s, wild_mask));
             self.standard(r, w - need, stand, melds - 1, pair, acc);
             acc.pop();
             for (i, p) in (s..s + 3).enumerate() {
@@ -206,15 +263,15 @@ impl Search<'_> {
     }
 
     /// Groups made of wilds alone: every concrete choice, in canonical order.
-    fn wild_only(&mut self, stand: &mut Counts, melds: usize, pair: usize, from: usize, acc: &mut Vec<Group>) {
-        if self.full() {
+    fn wild_only(&mut self, stand: &mut Counts, melds: usize, pair: usize, from: usize, acc: &mut Vec<Packed>) {
+        if self.done(acc) {
             return;
         }
         if pair == 1 {
             for k in 0..KINDS {
                 if self.pair_ok >> k & 1 == 1 && stand[k] + 2 <= self.caps[k] {
                     stand[k] += 2;
-                    acc.push(Group::new(GroupKind::Pair, vec![k as Tile; 2], 0b11));
+                    acc.push(pack(GroupKind::Pair, k, 0b11));
                     self.wild_only(stand, melds, 0, 0, acc);
                     acc.pop();
                     stand[k] -= 2;
@@ -223,7 +280,8 @@ impl Search<'_> {
             return;
         }
         if melds == 0 {
-            self.emit(acc);
+            // `done` above has kept or refused the whole arrangement.
+            self.out.insert(key_of(acc));
             return;
         }
         // Choices 0..34 are pungs of that kind, 34.. chows starting at suited kinds.
@@ -243,28 +301,21 @@ impl Search<'_> {
             for p in start..start + len {
                 stand[p] += each;
             }
-            let tiles = if len == 1 { vec![start as Tile; 3] } else { (start..start + 3).map(|t| t as Tile).collect() };
-            acc.push(Group::new(kind, tiles, 0b111));
+            acc.push(pack(kind, start, 0b111));
             self.wild_only(stand, melds - 1, 0, choice, acc);
             acc.pop();
             for p in start..start + len {
                 stand[p] -= each;
             }
+            if self.full() {
+                return;
+            }
         }
-    }
-
-    fn emit(&mut self, acc: &[Group]) {
-        if self.accept.is_some_and(|keep| !keep(acc)) {
-            return;
-        }
-        let mut groups = acc.to_vec();
-        groups.sort();
-        self.out.insert(groups);
     }
 }
 
 /// Pairs forms: `pairs` pairs plus, if `triplet`, a triplet of another kind.
-fn pairs_forms(view: &View, four_as_two: bool, pairs: usize, triplet: bool, limit: usize) -> BTreeSet<Vec<Group>> {
+fn pairs_forms(view: &View, four_as_two: bool, pairs: usize, triplet: bool, limit: usize) -> BTreeSet<Key> {
     let mut out = BTreeSet::new();
     let max_per_kind = if four_as_two { 2 } else { 1 };
     let triplet_kinds: Vec<Option<usize>> =
@@ -272,7 +323,7 @@ fn pairs_forms(view: &View, four_as_two: bool, pairs: usize, triplet: bool, limi
     for tk in triplet_kinds {
         let mut r = view.counts;
         let mut w = view.wilds as i32;
-        let mut base = Vec::new();
+        let mut acc = Vec::with_capacity(MAX_GROUPS);
         if let Some(t) = tk {
             let real = r[t].min(3);
             r[t] -= real;
@@ -280,9 +331,8 @@ fn pairs_forms(view: &View, four_as_two: bool, pairs: usize, triplet: bool, limi
             if w < 0 {
                 continue;
             }
-            base.push(Group::new(GroupKind::Pung, vec![t as Tile; 3], (1 << (3 - real)) - 1));
+            acc.push(pack(GroupKind::Pung, t, (1 << (3 - real)) - 1));
         }
-        let mut acc = base;
         pairs_rec(view, &r, w as u8, 0, pairs, max_per_kind, tk, &mut acc, &mut out, limit);
     }
     out
@@ -297,8 +347,8 @@ fn pairs_rec(
     left: usize,
     max_per_kind: u8,
     skip: Option<usize>,
-    acc: &mut Vec<Group>,
-    out: &mut BTreeSet<Vec<Group>>,
+    acc: &mut Vec<Packed>,
+    out: &mut BTreeSet<Key>,
     limit: usize,
 ) {
     if out.len() >= limit {
@@ -306,9 +356,7 @@ fn pairs_rec(
     }
     if k == KINDS {
         if left == 0 && w == 0 {
-            let mut g = acc.clone();
-            g.sort();
-            out.insert(g);
+            out.insert(key_of(acc));
         }
         return;
     }
@@ -347,7 +395,7 @@ fn pairs_rec(
         for _ in 0..p {
             let real = real_left.min(2);
             real_left -= real;
-            acc.push(Group::new(GroupKind::Pair, vec![k as Tile; 2], (1 << (2 - real)) - 1));
+            acc.push(pack(GroupKind::Pair, k, (1 << (2 - real)) - 1));
         }
         pairs_rec(view, r, w - need, k + 1, left - p as usize, max_per_kind, skip, acc, out, limit);
         for _ in 0..p {
@@ -445,6 +493,11 @@ fn choose(items: &[Tile], n: usize, from: usize, acc: &mut Vec<Tile>, f: &mut im
 
 /// Every distinct arrangement of a complete hand (at most `limit`), declared melds
 /// included, sorted.
+///
+/// The forms are searched in the order of [`Form`], which is the order of the result,
+/// and share the limit: each search stops as soon as the arrangements found reach it, so
+/// the work is bounded by the limit, however many arrangements the hand has. A hand with
+/// more than `limit` lists those the searches find first.
 pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<Arrangement> {
     let mut result: Vec<Arrangement> = Vec::new();
     let melds_left = (forms.melds as usize).saturating_sub(hand.melds.len());
@@ -460,78 +513,94 @@ pub fn decompose(forms: &Forms, hand: &Hand, view: &View, limit: usize) -> Vec<A
             Group { kind, tiles: m.tiles().collect(), wilds: 0, meld: Some(m.kind) }
         })
         .collect();
-    let push = |form: Form, set: BTreeSet<Vec<Group>>, result: &mut Vec<Arrangement>| {
-        for mut groups in set {
+    let push = |form: Form, sets: Vec<Vec<Group>>, result: &mut Vec<Arrangement>| {
+        for mut groups in sets {
             groups.extend(declared.iter().cloned());
             result.push(Arrangement { form, groups });
         }
     };
+    let push_packed = |form: Form, set: BTreeSet<Key>, result: &mut Vec<Arrangement>| {
+        push(form, set.iter().map(unpack_all).collect(), result);
+    };
+    let push_groups = |form: Form, set: BTreeSet<Vec<Group>>, result: &mut Vec<Arrangement>| {
+        push(form, set.into_iter().collect(), result);
+    };
     let shape = view.melds;
+    let left = |result: &Vec<Arrangement>| limit - result.len();
 
-    if forms.standard {
+    if forms.standard && left(&result) > 0 {
         let narrow = forms.pair_kinds != ALL_KINDS;
         let relaxed = narrow && (forms.all_pungs_any_pair || forms.one_suit_any_pair);
         let pair_ok = if relaxed { ALL_KINDS } else { forms.pair_kinds };
         // Where the pair may be any kind in some hands (碰碰胡, 清一色 under a 2-5-8 pair),
         // the other hands' arrangements are left out as they are found, so that the
-        // limit counts only the arrangements kept.
-        let exception = |groups: &[Group]| -> bool {
-            let pair = groups.iter().find(|g| g.kind == GroupKind::Pair).map(|g| g.tiles[0]).unwrap_or(0);
+        // limit counts only the arrangements kept. A partial arrangement with another
+        // pair, a chow and two suits is given up: more groups cannot make it either hand.
+        let exception = |groups: &[Packed]| -> bool {
+            let Some(pair) = groups.iter().find(|&&g| packed_kind(g) == GroupKind::Pair).map(|&g| packed_tile(g))
+            else {
+                return true;
+            };
             if forms.pair_kinds >> pair & 1 == 1 {
                 return true;
             }
-            let no_chows = !shape.chows && groups.iter().all(|g| g.kind != GroupKind::Chow);
-            let suits = groups.iter().fold(shape.suits, |m, g| m | 1 << tiles::suit(g.tiles[0]));
+            let no_chows = !shape.chows && groups.iter().all(|&g| packed_kind(g) != GroupKind::Chow);
+            let suits = groups.iter().fold(shape.suits, |m, &g| m | 1 << tiles::suit(packed_tile(g)));
             (forms.all_pungs_any_pair && no_chows)
-                || (forms.one_suit_any_pair && suits.count_ones() == 1 && suits & 8 == 0)
+                || (forms.one_suit_any_pair && suits.count_ones() <= 1 && suits & 8 == 0)
         };
         let accept: Option<Keep<'_>> = if relaxed { Some(&exception) } else { None };
-        let mut s = Search { caps: &view.caps, pair_ok, limit, accept, out: BTreeSet::new() };
+        let mut s = Search { caps: &view.caps, pair_ok, limit: left(&result), accept, out: BTreeSet::new() };
         let mut r = view.counts;
         let mut stand = [0u8; KINDS];
-        s.standard(&mut r, view.wilds, &mut stand, melds_left, 1, &mut Vec::new());
-        push(Form::Standard, s.out, &mut result);
+        s.standard(&mut r, view.wilds, &mut stand, melds_left, 1, &mut Vec::with_capacity(MAX_GROUPS));
+        push_packed(Form::Standard, s.out, &mut result);
     }
     let concealed = shape.count == 0;
-    if concealed && forms.seven_pairs && forms.fits(Form::SevenPairs) {
-        push(Form::SevenPairs, pairs_forms(view, forms.four_as_two_pairs, 7, false, limit), &mut result);
+    if concealed && forms.seven_pairs && forms.fits(Form::SevenPairs) && left(&result) > 0 {
+        let set = pairs_forms(view, forms.four_as_two_pairs, 7, false, left(&result));
+        push_packed(Form::SevenPairs, set, &mut result);
     }
-    if concealed && forms.eight_pairs_and_a_half && forms.fits(Form::EightPairsAndAHalf) {
-        push(Form::EightPairsAndAHalf, pairs_forms(view, forms.four_as_two_pairs, 7, true, limit), &mut result);
+    if concealed && forms.eight_pairs_and_a_half && forms.fits(Form::EightPairsAndAHalf) && left(&result) > 0 {
+        let set = pairs_forms(view, forms.four_as_two_pairs, 7, true, left(&result));
+        push_packed(Form::EightPairsAndAHalf, set, &mut result);
     }
-    if concealed && forms.thirteen_orphans && forms.fits(Form::ThirteenOrphans) {
+    if concealed && forms.thirteen_orphans && forms.fits(Form::ThirteenOrphans) && left(&result) > 0 {
         let mut set = BTreeSet::new();
-        singles(view, &ORPHANS, 14, GroupKind::Orphans, true, &mut set, limit);
-        push(Form::ThirteenOrphans, set, &mut result);
+        singles(view, &ORPHANS, 14, GroupKind::Orphans, true, &mut set, left(&result));
+        push_groups(Form::ThirteenOrphans, set, &mut result);
     }
-    if concealed && forms.honours_and_knitted && forms.fits(Form::HonoursAndKnitted) {
+    if concealed && forms.honours_and_knitted && forms.fits(Form::HonoursAndKnitted) && left(&result) > 0 {
         let mut set = BTreeSet::new();
         for k in crate::distance::KNITTED_MASKS {
             let cands: Vec<Tile> = tiles::mask_tiles(k | (0x7F << 27)).collect();
-            singles(view, &cands, 14, GroupKind::Knitted, false, &mut set, limit);
+            singles(view, &cands, 14, GroupKind::Knitted, false, &mut set, left(&result));
         }
-        push(Form::HonoursAndKnitted, set, &mut result);
+        push_groups(Form::HonoursAndKnitted, set, &mut result);
     }
-    if shape.count <= 1 && melds_left >= 3 && forms.knitted_straight && forms.fits(Form::KnittedStraight) {
+    if shape.count <= 1
+        && melds_left >= 3
+        && forms.knitted_straight
+        && forms.fits(Form::KnittedStraight)
+        && left(&result) > 0
+    {
         let mut set = BTreeSet::new();
         for k in crate::distance::KNITTED_MASKS {
-            knitted_straight(view, k, forms.pair_kinds, melds_left - 3, limit, &mut set);
+            knitted_straight(view, k, forms.pair_kinds, melds_left - 3, left(&result), &mut set);
         }
-        push(Form::KnittedStraight, set, &mut result);
+        push_groups(Form::KnittedStraight, set, &mut result);
     }
-    if forms.all_258 && shape.all_258 {
+    if forms.all_258 && shape.all_258 && left(&result) > 0 {
         let need = 3 * melds_left + 2;
         let real: usize = view.counts.iter().map(|&c| c as usize).sum();
         let only_258 = (0..KINDS).all(|t| view.counts[t] == 0 || KINDS_258 >> t & 1 == 1);
         if only_258 && real + view.wilds as usize == need {
             let mut set = BTreeSet::new();
-            loose_258(view, limit, &mut set);
-            push(Form::All258, set, &mut result);
+            loose_258(view, left(&result), &mut set);
+            push_groups(Form::All258, set, &mut result);
         }
     }
-    result.sort();
-    result.dedup();
-    result.truncate(limit);
+    debug_assert!(result.windows(2).all(|p| p[0] < p[1]), "arrangements out of order");
     result
 }
 
@@ -540,8 +609,12 @@ fn knitted_straight(view: &View, mask: u64, pair_ok: u64, melds: usize, limit: u
     if kinds.iter().any(|&t| view.caps[t] == 0) {
         return;
     }
-    // Each of the nine places is a real tile (when there is one) or a wild.
+    // Each of the nine places is a real tile (when there is one) or a wild. Arrangements
+    // of different choices differ in the straight, so none is found twice.
     for choice in 0u32..(1 << 9) {
+        if out.len() >= limit {
+            return;
+        }
         let mut r = view.counts;
         let mut caps = view.caps;
         let mut need = 0u8;
@@ -563,16 +636,14 @@ fn knitted_straight(view: &View, mask: u64, pair_ok: u64, melds: usize, limit: u
         if !ok || need > view.wilds {
             continue;
         }
-        let mut s = Search { caps: &caps, pair_ok, limit, accept: None, out: BTreeSet::new() };
-        s.standard(&mut r, view.wilds - need, &mut [0u8; KINDS], melds, 1, &mut Vec::new());
+        let mut s = Search { caps: &caps, pair_ok, limit: limit - out.len(), accept: None, out: BTreeSet::new() };
+        s.standard(&mut r, view.wilds - need, &mut [0u8; KINDS], melds, 1, &mut Vec::with_capacity(MAX_GROUPS));
         let straight = Group::new(GroupKind::KnittedStraight, kinds.iter().map(|&t| t as Tile).collect(), wild_mask);
-        for mut groups in s.out {
+        for key in &s.out {
+            let mut groups = unpack_all(key);
             groups.push(straight.clone());
             groups.sort();
             out.insert(groups);
-            if out.len() >= limit {
-                return;
-            }
         }
     }
 }
@@ -651,6 +722,39 @@ mod tests {
         assert!(a
             .iter()
             .any(|arr| arr.groups.iter().any(|g| g.kind == GroupKind::Pung && g.tiles[0] == 28 && g.wilds == 1)));
+    }
+
+    /// A listing at a limit is that many of the hand's arrangements, in order: the forms
+    /// share the limit, and each search stops when it is reached.
+    #[test]
+    fn a_limit_lists_that_many_in_order() {
+        let changsha = Forms {
+            pair_kinds: KINDS_258,
+            seven_pairs: true,
+            four_as_two_pairs: true,
+            all_pungs_any_pair: true,
+            one_suit_any_pair: true,
+            all_258: true,
+            ..Forms::standard(4)
+        };
+        let cases = [
+            (Forms::mcr(), ALL_KINDS, ["147m258p369s", "1122m3344p55s", "222555888m", "19m19p19s1234z"]),
+            (changsha, tiles::SUITED_KINDS, ["123456m11p", "1122m3344p55s", "222555888m", "258m258p"]),
+        ];
+        for (forms, tile_set, hands) in cases {
+            for text in hands {
+                let h = parse(text, Format::Compact).unwrap().hand;
+                let v = View::new(&h, tile_set, 0, 14 - h.size() as u8);
+                let all = decompose(&forms, &h, &v, usize::MAX);
+                assert!(all.len() > 10 && all.windows(2).all(|p| p[0] < p[1]), "{text}: {} or out of order", all.len());
+                for limit in [0, 1, 7, 100, 1000, all.len() - 1, all.len(), all.len() + 1] {
+                    let some = decompose(&forms, &h, &v, limit);
+                    assert_eq!(some.len(), limit.min(all.len()), "{text} at {limit}");
+                    assert!(some.windows(2).all(|p| p[0] < p[1]), "{text} at {limit}: out of order");
+                    assert!(some.iter().all(|a| all.binary_search(a).is_ok()), "{text} at {limit}: not an arrangement");
+                }
+            }
+        }
     }
 
     #[test]

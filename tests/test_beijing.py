@@ -220,7 +220,7 @@ def test_cli_jsonl_with_a_bad_line(haidi_cli) -> None:
     stdin = "\n".join([json.dumps(good), '{"hand": "123m", "win": "1m"}', "[1, 2]"])
     code, out, _ = haidi_cli("eval", "-r", "beijing", "--jsonl", stdin=stdin)
     rows = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and rows[0]["total"] == 2 and "error" in rows[1] and "error" in rows[2]
+    assert code == 2 and rows[0]["total"] == 2 and "error" in rows[1] and "error" in rows[2]
 
 
 def test_cli_bad_key_exits_2(haidi_cli) -> None:

@@ -1,25 +1,37 @@
 """The `haidi` command: output, JSON, stdin, errors and exit status."""
 
+import fcntl
+import io
 import json
+import os
+import random
+import select
+import shlex
+import signal
+import struct
 import subprocess
 import sys
+import termios
+import time
+from pathlib import Path
 
 import pytest
 
 import haidi
+from haidi import _stream
 from haidi.cli import main
 
 
 def test_waits_json_matches_the_documented_shape(haidi_cli):
     code, out, _ = haidi_cli("waits", "1112345678999m", "--json")
     assert code == 0
-    assert json.loads(out) == {"waits": [f"{i}m" for i in range(1, 10)]}
-    assert out.strip() == '{"waits": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"]}'
+    assert json.loads(out) == {"hand": "1112345678999m", "waits": [f"{i}m" for i in range(1, 10)]}
+    assert out == '{"hand":"1112345678999m","waits":["1m","2m","3m","4m","5m","6m","7m","8m","9m"]}\n'
 
 
 def test_shanten_json(haidi_cli):
     code, out, _ = haidi_cli("shanten", "123m456p789s1234z", "--json")
-    assert (code, json.loads(out)) == (0, {"shanten": 2})
+    assert (code, json.loads(out)) == (0, {"hand": "123m456p789s1234z", "shanten": 2})
 
 
 def test_readable_output(haidi_cli):
@@ -32,14 +44,22 @@ def test_readable_output(haidi_cli):
 
 def test_rules_and_wilds(haidi_cli):
     code, out, _ = haidi_cli("waits", "123456789m11p2z7z", "--wild", "7z", "--json")
-    assert json.loads(out) == {"waits": ["1p", "2z", "7z"]}
+    assert json.loads(out)["waits"] == ["1p", "2z", "7z"]
     code, out, _ = haidi_cli("shanten", "--rules", "longgang", "123456789m123p11s77z", "--json")
-    assert json.loads(out) == {"shanten": 0}
+    assert json.loads(out)["shanten"] == 0
 
 
 def test_stdin_one_hand_a_line(haidi_cli):
     code, out, _ = haidi_cli("shanten", "--json", stdin="1112345678999m\n\n# comment\n11123455678999m\n")
-    assert [json.loads(line) for line in out.splitlines()] == [{"shanten": 0}, {"shanten": -1}]
+    assert code == 0
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {"hand": "1112345678999m", "shanten": 0},
+        {"line": 2, "skipped": "blank"},
+        {"line": 3, "skipped": "comment"},
+        {"hand": "11123455678999m", "shanten": -1},
+    ]
+    code, out, _ = haidi_cli("shanten", stdin="1112345678999m\n\n# comment\n11123455678999m\n")
+    assert out.splitlines() == ["1112345678999m: 0 (ready)", "11123455678999m: -1 (complete)"]
 
 
 def test_comh_format(haidi_cli):
@@ -56,7 +76,13 @@ def test_bad_input_exits_2_with_a_message(haidi_cli, hand):
 
 def test_bad_line_does_not_stop_the_stream(haidi_cli):
     code, out, err = haidi_cli("shanten", "--json", stdin="12x\n1112345678999m\n")
-    assert code == 2 and json.loads(out) == {"shanten": 0} and "unknown character" in err
+    bad, good = (json.loads(x) for x in out.splitlines())
+    assert code == 2 and good == {"hand": "1112345678999m", "shanten": 0}
+    assert bad == {"error": "unknown character 'x' at position 2 in \"12x\"", "line": 1, "input": "12x"}
+    assert err == "haidi: 1 of 2 lines answered with an error\n"
+    code, out, err = haidi_cli("shanten", stdin="12x\n1112345678999m\n")
+    assert code == 2 and out == "1112345678999m: 0 (ready)\n"
+    assert err.startswith("haidi: error: line 1: unknown character")
 
 
 def test_installed_entry_point():
@@ -73,7 +99,7 @@ def test_decompose_limit(haidi_cli):
     obj = json.loads(out)
     assert len(obj["arrangements"]) == 3 and obj["complete_list"] is False
     code, out, _ = haidi_cli("decompose", "111222333m456p77z", "--json")
-    assert json.loads(out)["complete_list"] is True
+    assert json.loads(out)["complete_list"] is True and json.loads(out)["hand"] == "111222333m456p77z"
 
 
 def test_limit_must_be_positive(capsys):
@@ -85,9 +111,9 @@ def test_limit_must_be_positive(capsys):
 def test_winning_waits(haidi_cli):
     # Beijing: a hand with declared melds wins only self-drawn.
     code, out, _ = haidi_cli("waits", "--winning", "--rules", "beijing", "1m456m789p[123p][111z]", "--json")
-    assert json.loads(out) == {"waits": []}
+    assert json.loads(out)["waits"] == []
     code, out, _ = haidi_cli("waits", "--winning", "--self-drawn", "-r", "beijing", "1m456m789p[123p][111z]", "--json")
-    assert json.loads(out) == {"waits": ["1m"]}
+    assert json.loads(out)["waits"] == ["1m"]
     code, out, _ = haidi_cli("waits", "--winning", "--rules", "beijing", "1m456m789p[123p][111z]")
     assert "completed by 1m" in out
 
@@ -123,13 +149,16 @@ def test_jsonl_answers_deep_and_long_lines_and_goes_on(haidi_cli):
     ]
     code, out, _ = haidi_cli("eval", "--rules", "mcr", "--jsonl", stdin="\n".join(lines) + "\n")
     results = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(results) == 5
+    assert code == 2 and len(results) == 5
     assert results[0]["win"] and results[4] == results[0]
     assert [r.get("error") for r in results[1:4]] == [
         f"a line is nested more than {MAX_DEPTH} deep",
         f"a line is nested more than {MAX_DEPTH} deep",
-        f"a line is longer than {MAX_LINE:,} characters",
+        f"a line is longer than {MAX_LINE:,} bytes",
     ]
+    # The lines are echoed, but for the one too long to keep.
+    assert [r.get("line") for r in results[1:4]] == [2, 3, 4]
+    assert results[1]["input"] == lines[1] and "input" not in results[3]
 
 
 def test_set_values_nested_too_deep_exit_2(haidi_cli):
@@ -145,8 +174,333 @@ def test_analyze_table_json_and_errors(haidi_cli):
     assert entry["discard"] is None and entry["useful_count"] == 23
     code, out, _ = haidi_cli("analyze", "--json", stdin="1112345678999m\n123m456p789s1234z5z\n")
     assert [len(json.loads(line)["entries"]) for line in out.splitlines()] == [1, 14]
+    assert json.loads(out.splitlines()[1])["hand"] == "123m456p789s1234z5z"
     code, out, _ = haidi_cli("analyze", "--rules", "longgang", "123456789m12p11s77z5m5m", "--wild", "5m", "--scoring")
     assert code == 0 and "draws" in out
     for bad in (["1112345678999m", "--visible", "9m9m"], ["123m"], ["1112345678999m", "--set", "self_drawm=true"]):
         code, out, err = haidi_cli("analyze", *bad)
         assert code == 2 and out == "" and err.startswith("haidi: error: ")
+
+
+# -- one answer a line, in order, with the input ------------------------------------------
+
+#: A subprocess runs the haidi of this test run, not one installed elsewhere.
+ENV = {**os.environ, "PYTHONPATH": str(Path(haidi.__file__).resolve().parent.parent)}
+#: Seconds a subprocess may take to answer (the machine may be loaded).
+WAIT = 60
+
+
+def spawn(*argv: str, env: dict[str, str] | None = None, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "haidi", *argv], env={**ENV, **(env or {})}, **kw)
+
+
+def read_line(fd: int, timeout: float = WAIT) -> bytes:
+    """One line from a pipe, failing if it has not come within ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    got = b""
+    while not got.endswith(b"\n"):
+        ready, _, _ = select.select([fd], [], [], max(0.0, end - time.monotonic()))
+        assert ready, f"no answer within {timeout} s (so far {got!r})"
+        chunk = os.read(fd, 1 << 16)
+        assert chunk, f"the pipe closed (so far {got!r})"
+        got += chunk
+    return got
+
+
+@pytest.mark.parametrize("command", ["waits", "shanten", "decompose", "analyze"])
+def test_json_answers_every_line_in_order_with_its_hand(haidi_cli, command):
+    a, b = (
+        ("11123455678999m", "111222333m456p77z") if command == "decompose" else ("1112345678999m", "123m456p789s1234z")
+    )
+    code, out, err = haidi_cli(command, "--json", stdin=f"{a}\n\n12x\n# a comment\n{b}\n")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and len(rows) == 5
+    assert rows[0]["hand"] == a and rows[4]["hand"] == b and len(rows[0]) == len(rows[4]) > 1
+    assert rows[1] == {"line": 2, "skipped": "blank"} and rows[3] == {"line": 4, "skipped": "comment"}
+    assert rows[2]["line"] == 3 and rows[2]["input"] == "12x" and "unknown character" in rows[2]["error"]
+    assert err == "haidi: 1 of 5 lines answered with an error\n"
+
+
+def test_arguments_are_numbered_as_lines(haidi_cli):
+    code, out, _ = haidi_cli("shanten", "--json", "1112345678999m", "11111m")
+    good, bad = (json.loads(x) for x in out.splitlines())
+    assert code == 2 and good == {"hand": "1112345678999m", "shanten": 0}
+    assert bad["line"] == 2 and bad["input"] == "11111m" and "fifth copy" in bad["error"]
+
+
+def test_jsonl_exit_status_says_whether_lines_failed(haidi_cli):
+    good = '{"hand": "123m456p789s1122z", "win": "2z"}\n'
+    code, out, err = haidi_cli("eval", "--jsonl", stdin=good + "\n# a note\n" + good)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and err == "" and rows[1:3] == [{"line": 2, "skipped": "blank"}, {"line": 3, "skipped": "comment"}]
+    assert rows[0]["win"] and rows[3] == rows[0]
+    code, out, err = haidi_cli("eval", "--jsonl", stdin=good + '{"hand": "123m", "win": "1m"}\n' + good)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and err == "haidi: 1 of 3 lines answered with an error\n"
+    assert rows[1] == {"error": rows[1]["error"], "line": 2, "input": '{"hand": "123m", "win": "1m"}'}
+    assert "3 tiles" in rows[1]["error"]
+
+
+def test_jsonl_batches_answer_as_evaluate_does(haidi_cli, monkeypatch):
+    """Scored in batches (small reads here, so that lines straddle them) or one at a time,
+    a line gets the same answer."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import situations
+    from mcr_peer import random_situation
+
+    rng = random.Random(5)
+    monkeypatch.setattr(_stream, "CHUNK", 997)
+    for name in haidi.RULESETS:
+        rs = haidi.ruleset(name)
+        sits = [random_situation(rng) if name == "mcr" else situations.situation(rng, name) for _ in range(150)]
+        for s in sits[::7]:
+            s["explain"] = True
+        for s in sits[3::11]:
+            s["self_drawn"] = "yes"  # refused: a flag is True or False
+        lines = [json.dumps(s) for s in sits] + ["", "[1]", "{", "# end"]
+        code, out, _ = haidi_cli("eval", "--rules", name, "--jsonl", stdin="\n".join(lines))
+        rows = [json.loads(x) for x in out.splitlines()]
+        assert len(rows) == len(lines)
+        for s, row in zip(sits, rows, strict=False):
+            try:
+                want = json.loads(json.dumps(rs.evaluate(**s)))
+            except haidi.HandError as e:
+                want = {"error": str(e)}
+            if "error" in want:
+                assert "error" in row, (name, s)
+            else:
+                assert row == want, (name, s)
+        skip, error = {"line", "skipped"}, {"error", "line", "input"}
+        assert [set(r) for r in rows[-4:]] == [skip, error, error, skip]
+        assert code == 2
+
+
+def test_jsonl_answers_a_line_that_is_not_utf8_and_goes_on(haidi_cli):
+    good = b'{"hand": "123m456p789s1122z", "win": "2z"}\n'
+    code, out, _ = haidi_cli("eval", "--jsonl", stdin=good + b'{"hand": "\xff\xfe"}\n' + good)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and len(rows) == 3 and rows[0] == rows[2] and rows[0]["win"]
+    assert rows[1]["error"] == "a line is not UTF-8 text (byte 0xff at byte 10)"
+    assert rows[1]["input"] == '{"hand": "\\xff\\xfe"}'
+    code, out, _ = haidi_cli("shanten", "--json", stdin=b"\xe4\xb8\n1112345678999m\n")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert "not UTF-8" in rows[0]["error"] and rows[1]["shanten"] == 0
+
+
+def test_not_utf8_under_a_strict_utf8_locale():
+    good = b'{"hand": "123m456p789s1122z", "win": "2z"}\n'
+    r = subprocess.run(
+        [sys.executable, "-m", "haidi", "eval", "--jsonl"],
+        input=good + b"\xff\n" + good,
+        capture_output=True,
+        env={**ENV, "PYTHONUTF8": "1", "LC_ALL": "C.UTF-8"},
+        timeout=WAIT,
+    )
+    rows = [json.loads(x) for x in r.stdout.splitlines()]
+    assert r.returncode == 2 and len(rows) == 3 and "not UTF-8" in rows[1]["error"] and rows[2]["win"]
+    assert b"Traceback" not in r.stderr
+
+
+# -- a co-process: one line in, one answer out, stdin kept open --------------------------
+
+
+@pytest.mark.parametrize(
+    "argv, first, second",
+    [
+        (
+            ["eval", "--jsonl"],
+            b'{"hand": "123m456p789s1122z", "win": "2z"}\n',
+            b'{"hand": "[111z][2222z]55p33344z", "win": "4z", "self_drawn": true}\n',
+        ),
+        (["shanten", "--json"], b"1112345678999m\n", b"123m456p789s1234z\n"),
+    ],
+)
+def test_co_process_answers_each_line_at_once(argv, first, second):
+    with spawn(*argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as p:
+        try:
+            fd = p.stdout.fileno()
+            p.stdin.write(first)
+            p.stdin.flush()
+            one = json.loads(read_line(fd))
+            p.stdin.write(second)
+            p.stdin.flush()
+            two = json.loads(read_line(fd))
+            p.stdin.write(b"12x\n")
+            p.stdin.flush()
+            three = json.loads(read_line(fd))
+            p.stdin.close()
+            assert p.wait(timeout=WAIT) == 2 and p.stdout.read() == b""
+        finally:
+            p.kill()
+    if argv[0] == "eval":
+        assert one["total"] == 11 and two["total"] == 98
+    else:
+        assert one == {"hand": "1112345678999m", "shanten": 0} and two["shanten"] == 2
+    assert three["line"] == 3 and "error" in three
+
+
+@pytest.mark.parametrize("argv", [["eval", "--jsonl"], ["shanten", "--json"], ["waits"]])
+def test_ctrl_c_ends_quietly_with_130(argv):
+    line = b'{"hand": "123m456p789s1122z", "win": "2z"}\n' if argv[0] == "eval" else b"1112345678999m\n"
+    with spawn(*argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as p:
+        try:
+            p.stdin.write(line)
+            p.stdin.flush()
+            read_line(p.stdout.fileno())  # it is waiting for the next line
+            p.send_signal(signal.SIGINT)
+            assert p.wait(timeout=WAIT) == 130
+            assert p.stderr.read() == b""
+        finally:
+            p.kill()
+
+
+def test_output_closed_by_its_reader_exits_1(tmp_path):
+    hands = tmp_path / "hands.txt"
+    hands.write_text("1112345678999m\n" * 50_000)
+    with (
+        hands.open("rb") as stdin,
+        spawn("shanten", "--json", stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as p,
+    ):
+        try:
+            read_line(p.stdout.fileno())
+            p.stdout.close()
+            assert p.wait(timeout=WAIT) == 1
+            assert p.stderr.read() == b""
+        finally:
+            p.kill()
+
+
+# -- standard output that is not UTF-8 ------------------------------------------------
+
+
+def run_haidi(*argv: str, encoding: str) -> subprocess.CompletedProcess:
+    r = subprocess.run(
+        [sys.executable, "-m", "haidi", *argv],
+        capture_output=True,
+        env={**ENV, "PYTHONIOENCODING": encoding},
+        timeout=WAIT,
+    )
+    assert b"Traceback" not in r.stderr, r.stderr.decode(errors="replace")
+    return r
+
+
+@pytest.mark.parametrize("encoding", ["gbk", "ascii"])
+def test_waits_without_glyphs_where_stdout_cannot_write_them(encoding):
+    r = run_haidi("waits", "1112345678999m", encoding=encoding)
+    assert r.returncode == 0
+    assert r.stdout.decode(encoding) == "1112345678999m: 1m 2m 3m 4m 5m 6m 7m 8m 9m  (9 kinds)\n"
+
+
+def test_ascii_stdout_escapes_what_it_cannot_write():
+    r = run_haidi("eval", "[111z][2222z]55p33344z", "--win", "4z", "--self-drawn", encoding="ascii")
+    text = r.stdout.decode("ascii")
+    assert r.returncode == 0 and "98 points" in text and "\\u5927\\u56db\\u559c" in text  # 大四喜
+    utf8 = run_haidi("eval", "[111z][2222z]55p33344z", "--win", "4z", "--json", encoding="utf-8")
+    ascii_ = run_haidi("eval", "[111z][2222z]55p33344z", "--win", "4z", "--json", encoding="ascii")
+    assert ascii_.stdout.isascii() and json.loads(ascii_.stdout) == json.loads(utf8.stdout)
+    assert "大四喜" in utf8.stdout.decode("utf-8")
+    r = run_haidi("--help", encoding="ascii")
+    assert r.returncode == 0 and b"score" in r.stdout
+
+
+# -- reproduce --plot ---------------------------------------------------------------
+
+
+def test_plot_into_a_missing_folder_is_bad_usage(haidi_cli, tmp_path):
+    target = tmp_path / "no" / "such" / "waits.png"
+    code, out, err = haidi_cli("reproduce", "--plot", str(target))
+    assert (
+        code == 2
+        and out == ""
+        and err == f"haidi: error: --plot: no folder {str(target.parent)!r} to write 'waits.png' in\n"
+    )
+    code, _, err = haidi_cli("reproduce", "--plot", str(tmp_path / "waits.xyz"))
+    assert code == 2 and "writes no .xyz files" in err and "png" in err and not (tmp_path / "waits.xyz").exists()
+
+
+# -- progress bars --------------------------------------------------------------------
+
+
+def test_progress_bar_on_a_terminal_only(haidi_cli, monkeypatch, tmp_path):
+    big = tmp_path / "hands.txt"
+    big.write_text("1112345678999m\n" * 2000)
+    monkeypatch.setattr(_stream, "PROGRESS_DELAY", 0)
+    with big.open("rb") as f:
+        code, out, err = haidi_cli("shanten", "--json", stdin=f)
+    assert code == 0 and len(out.splitlines()) == 2000 and err == ""  # standard error is not a terminal
+    monkeypatch.setattr(_stream, "stderr_is_terminal", lambda: True)
+    for argv in (["shanten", "--json"], ["eval", "--jsonl"]):
+        with big.open("rb") as f:
+            code, out, err = haidi_cli(*argv, stdin=f)
+        # The bar, over the file's size (tqdm draws it at once with no delay).
+        assert len(out.splitlines()) == 2000 and f"/{big.stat().st_size / 1024:.1f}k" in err and "B/s" in err
+    with big.open("rb") as f:
+        code, out, err = haidi_cli("shanten", "--json", "--quiet", stdin=f)
+    assert code == 0 and err == ""
+    # A pipe (perhaps a co-process) has no size to show: no bar.
+    code, out, err = haidi_cli("shanten", "--json", stdin=big.read_bytes())
+    assert code == 0 and err == ""
+
+
+def test_reproduce_draws_its_bar_on_a_terminal_and_nowhere_else():
+    master, slave = os.openpty()
+    # A terminal 100 columns wide (a new one has none, and tqdm then draws nothing).
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    with spawn("reproduce", "--tiles", "7", "--json", stdout=subprocess.PIPE, stderr=slave) as p:
+        os.close(slave)
+        drawn = b""
+        end = time.monotonic() + WAIT
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 1)
+            if ready:
+                try:
+                    chunk = os.read(master, 1 << 16)
+                except OSError:  # the terminal closed: the process ended
+                    break
+                if not chunk:
+                    break
+                drawn += chunk
+            elif p.poll() is not None:
+                break
+        out, _ = p.communicate(timeout=WAIT)
+    os.close(master)
+    assert p.returncode == 0 and json.loads(out)["figures"]
+    assert b"7-tile one-suit hands" in drawn and b"table" in drawn
+    r = subprocess.run(
+        [sys.executable, "-m", "haidi", "reproduce", "--tiles", "7", "--json"],
+        capture_output=True,
+        env=ENV,
+        timeout=WAIT,
+    )
+    assert r.returncode == 0 and r.stderr == b""
+
+
+# -- --help ---------------------------------------------------------------------------
+
+
+def test_help_has_examples_that_run(capsys, monkeypatch, tmp_path):
+    from haidi.cli import EXAMPLES, build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    top = capsys.readouterr().out
+    assert "score a win" in top and "exit status" in top and "130" in top
+    (tmp_path / "hands.txt").write_text("1112345678999m\n123m456p789s1234z\n")
+    (tmp_path / "situations.jsonl").write_text('{"hand": "123m456p789s1122z", "win": "2z"}\n')
+    monkeypatch.chdir(tmp_path)
+    for command, examples in EXAMPLES.items():
+        with pytest.raises(SystemExit):
+            build_parser().parse_args([command, "--help"])
+        text = capsys.readouterr().out
+        assert "examples:" in text and all(e in text for e in examples)
+        for example in examples:
+            argv = shlex.split(example, comments=True)
+            assert argv[0] == "haidi"
+            stdin = None
+            if "<" in argv:
+                stdin = (tmp_path / argv[argv.index("<") + 1]).read_bytes()
+                argv = argv[: argv.index("<")]
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin or b"")))
+            assert main(argv[1:]) == 0, example
+            capsys.readouterr()
+    assert (tmp_path / "waits.png").stat().st_size > 0

@@ -4,6 +4,7 @@ import pytest
 
 import haidi
 from haidi import HandError
+from haidi.ruleset import DECOMPOSE_LIMIT
 
 mcr = haidi.ruleset("mcr")
 
@@ -156,6 +157,36 @@ def test_listing_every_arrangement_is_bounded():
     with pytest.raises(HandError, match="limit must be an int from 0 to 20000"):
         m.decompose("", extra_wilds=14, limit=20_001)
     assert len(m.decompose("1234m", extra_wilds=10, limit=50)) == 50
+
+
+#: Hands of 388 to 8,669 arrangements (standard, seven pairs and knitted forms, with
+#: Changsha's 2-5-8 pair): (hand, extra wilds) by ruleset.
+MANY = {
+    "mcr": [("123456m11p", 6), ("1122m3344p55s", 4), ("147m258p369s", 5)],
+    "changsha": [("123456m11p", 6), ("1122m3344p55s", 4), ("258m258p", 8)],
+    "hainan": [("123456m11p", 6), ("1122m3344p55s", 4)],
+    "tangshan": [("123456m11p", 6), ("1122m3344p55s", 4)],
+    "beijing": [("123456m11p", 6), ("1122m3344p55s", 4)],
+    "longgang": [("1122m3344p55s66z", 5)],
+}
+
+
+@pytest.mark.parametrize("name", haidi.RULESETS)
+def test_a_limit_lists_that_many_of_the_arrangements_in_order(name):
+    # The forms share the limit and each search stops at it; what is listed is the
+    # hand's arrangements, in the order of the whole listing.
+    rs = haidi.ruleset(name)
+    for hand, extra in MANY[name]:
+        every = rs.decompose(hand, extra_wilds=extra, limit=None)
+        assert len(every) > 300
+        where = {repr(a): i for i, a in enumerate(every)}
+        assert len(where) == len(every)
+        for limit in (0, 1, 10, 299, len(every) - 1, len(every), 20_000):
+            some = rs.decompose(hand, extra_wilds=extra, limit=limit)
+            assert len(some) == min(limit, len(every)), (hand, limit)
+            places = [where[repr(a)] for a in some]
+            assert places == sorted(places), (hand, limit)
+    assert len(rs.decompose("", extra_wilds=rs.hand_size + 1)) == DECOMPOSE_LIMIT
 
 
 @pytest.mark.parametrize(

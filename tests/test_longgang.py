@@ -523,7 +523,7 @@ def test_cli_jsonl_with_a_bad_line(haidi_cli):
     ]
     code, out, _ = haidi_cli("eval", "--rules", "longgang", "--jsonl", stdin="\n".join(lines))
     rows = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(rows) == 4
+    assert code == 2 and len(rows) == 4  # 2: some lines were answered with an error
     assert rows[0]["total"] == 50 and "白板" in rows[1]["error"] and "error" in rows[2]
     assert rows[3]["total"] == 70
 

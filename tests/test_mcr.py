@@ -292,6 +292,51 @@ def test_columns_name_the_bad_row(monkeypatch, threads: str) -> None:
         RS.evaluate_many(cols)
 
 
+def test_none_in_a_column_is_a_key_left_out() -> None:
+    """As in a situation dict (and as the regional rulesets read it)."""
+    sits = _situations(200, 15)
+    keys = ("seat_wind", "round_wind", "flowers", "wall_last", "last_of_kind")
+    rng = random.Random(2)
+    for s in sits:
+        for k in rng.sample(keys, 2):
+            s[k] = None
+    cols = {k: [s[k] for s in sits] for k in sits[0]}
+    expected = [RS.evaluate(**{k: v for k, v in s.items() if v is not None})["total"] for s in sits]
+    assert RS.evaluate_many(cols)["total"].tolist() == expected
+
+
+def test_columns_collect_the_bad_rows() -> None:
+    sits = _situations(300, 16)
+    cols = {k: [s[k] for s in sits] for k in sits[0]}
+    good = RS.evaluate_many(cols)
+    assert RS.evaluate_many(cols, errors="collect")["error"].tolist() == [None] * 300
+    cols["hand"][4] = "12x"
+    cols["self_drawn"][250] = "yes"
+    out = RS.evaluate_many(cols, errors="collect")
+    errors = out["error"].tolist()
+    assert "'x'" in errors[4] and "self_drawn" in errors[250]
+    assert [i for i, e in enumerate(errors) if e] == [4, 250]
+    rest = np.ones(300, bool)
+    rest[[4, 250]] = False
+    for k in good:
+        assert np.array_equal(out[k][rest], good[k][rest]), k
+    assert not out["win"][4] and out["total"][4] == 0 and not out["fans"][4].any()
+
+
+def test_fan_ids_are_the_columns_of_the_fans() -> None:
+    sits = _situations(300, 14)
+    sits[0] = {**sits[0], "hand": "[1111m]{2222p}345s678s9s", "win": "9s", "seat_wind": "E", "round_wind": "E"}
+    ids = RS.fan_ids
+    assert len(ids) == 82 and ids[0] is None and ids[1:] == tuple(range(1, 82))
+    for options in ({}, {"concealed_and_melded_kong": True}):
+        out = RS.evaluate_many({k: [s[k] for s in sits] for k in sits[0]}, options=options)
+        assert out["fans"].shape == (300, len(ids))
+        for row, s in zip(out["fans"], sits, strict=True):
+            r = RS.evaluate(**s, **options)
+            assert {ids[j]: int(n) for j, n in enumerate(row) if n} == {f["id"]: f["count"] for f in r["fans"]}
+    assert out["fans"][0, 0] == 1  # 明暗杠, id None in results
+
+
 def test_evaluate_many_takes_a_dataframe() -> None:
     pd = pytest.importorskip("pandas")
     sits = _situations(50, 12)
@@ -378,7 +423,7 @@ def test_cli_jsonl_keeps_going(haidi_cli) -> None:
     )
     code, out, _ = haidi_cli("eval", "--rules", "mcr", "--jsonl", stdin=lines)
     rows = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(rows) == 4
+    assert code == 2 and len(rows) == 4  # 2: some lines were answered with an error
     assert rows[0]["total"] == 98 and "error" in rows[1] and "error" in rows[2] and "total" in rows[3]
 
 
@@ -432,3 +477,34 @@ def test_comh_flowers_are_each_once(flowers, message):
         haidi.ruleset("mcr").evaluate(hand=f"[EEE,2][SSSS,1]WWWNN55pN|EE1000|{flowers}", format="comh")
     r = haidi.ruleset("mcr").evaluate(hand="[EEE,2][SSSS,1]WWWNN55pN|EE1000|adh", format="comh")
     assert next(f["count"] for f in r["fans"] if f["name"] == "花牌") == 3
+
+
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_collected_errors_keep_every_situation_in_its_place(monkeypatch, threads: str) -> None:
+    # errors="collect" scores the list in slices and starts again after each bad
+    # situation: each answer is still the one of scoring that situation alone.
+    from mcr_peer import random_situation
+
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    rng = random.Random(4)
+    sits = [random_situation(rng) for _ in range(700)]
+    for s in sits[::37]:
+        s["hand"] = "123m"  # 3 tiles: refused when scored
+    for s in sits[5::53]:
+        s["self_drawn"] = "no"  # refused when read
+    sits[699] = {"bogus": 1}
+    runs = [sits, sits[:1], [sits[0]] * 3, [{"hand": "1m"}] * 40, [], sits[:3] + [{"hand": "1m"}] * 5 + sits[3:9]]
+    for batch in runs:
+        alone = []
+        for s in batch:
+            try:
+                alone.append(RS.evaluate(**s))
+            except haidi.HandError as e:
+                alone.append({"error": str(e)})
+        got = RS.evaluate_many(batch, errors="collect")
+        assert len(got) == len(batch)
+        for g, a in zip(got, alone, strict=True):
+            assert ("error" in g) == ("error" in a) and (g == a or "error" in a)
+    assert [i for i, g in enumerate(RS.evaluate_many(sits, errors="collect")) if "error" in g] == sorted(
+        {*range(0, 700, 37), *range(5, 700, 53), 699}
+    )

@@ -243,7 +243,7 @@ def test_cli_jsonl_with_a_bad_line(haidi_cli) -> None:
     )
     code, out, _ = haidi_cli("eval", "--rules", "tangshan", "--jsonl", stdin=lines)
     rows = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(rows) == 3
+    assert code == 2 and len(rows) == 3  # 2: a line was answered with an error
     assert rows[0]["points"] == 2 and "error" in rows[1] and rows[2]["win"] is False
 
 

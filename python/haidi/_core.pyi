@@ -1,4 +1,9 @@
-"""Type stubs for the native module ``haidi._core`` (Rust, PyO3)."""
+"""Type stubs for the native module ``haidi._core`` (Rust, PyO3).
+
+The docstrings here are those of the module itself (its Rust doc comments, which
+``help()`` shows); tests/test_docs.py holds the two to the same text. The reference site
+reads them from here.
+"""
 
 from collections.abc import Callable, Iterable
 from typing import Any, TypeAlias, final
@@ -30,9 +35,9 @@ _Wilds: TypeAlias = str | Iterable[str] | None
 _HandLike: TypeAlias = Hand | str
 
 class HandError(ValueError):
-    """A hand or its text is invalid. ``position`` is the character index of the problem
-    in the text read; ``text`` is that text, or past 80 characters the 80 around the
-    problem, starting at character ``text_start``."""
+    """A hand or its text is invalid. `position` is the character index of the problem
+    in the text read, when it has one; `text` is that text, or past 80 characters the 80
+    around the problem, starting at character `text_start` of it."""
 
     position: int | None
     text: str | None
@@ -40,39 +45,63 @@ class HandError(ValueError):
 
 @final
 class Meld:
+    """A declared meld."""
+
     def __new__(cls, text: str) -> Meld: ...
     def __reduce__(self) -> tuple[type[Meld], tuple[str]]: ...
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """The kind: "chow", "pung", "kong", "concealed_kong" or "added_kong"."""
     @property
-    def tiles(self) -> list[str]: ...
+    def tiles(self) -> list[str]:
+        """The meld's tiles in compact notation, one a tile."""
     @property
-    def from_seat(self) -> int | None: ...
+    def from_seat(self) -> int | None:
+        """Seat offset of the player who supplied the tile (1-3), when known."""
 
 @final
 class Hand:
+    """A hand: concealed tiles, declared melds and flowers.
+
+    `Hand(text, format=None)` reads a hand in haidi's compact notation (`format` None or
+    "compact") or as a ChineseOfficialMahjongHelper string ("comh"); the format is never
+    guessed. Bad text raises `HandError` with the position of the fault.
+    """
+
     def __new__(cls, text: str, format: str | None = None) -> Hand: ...
     @property
-    def concealed(self) -> str: ...
+    def concealed(self) -> str:
+        """Concealed tiles in compact notation, in order m, p, s, z."""
     @property
-    def counts(self) -> list[int]: ...
+    def counts(self) -> list[int]:
+        """Concealed tile counts by kind (34 numbers)."""
     @property
-    def melds(self) -> list[Meld]: ...
+    def melds(self) -> list[Meld]:
+        """The declared melds, in the order written."""
     @property
-    def flowers(self) -> list[str]: ...
+    def flowers(self) -> list[str]:
+        """Flowers held, as `"1f"`...`"8f"`."""
     @property
-    def last(self) -> str | None: ...
+    def last(self) -> str | None:
+        """The concealed tile written last (in COMH strings, the winning tile)."""
     @property
-    def size(self) -> int: ...
-    def held(self) -> list[int]: ...
-    def glyphs(self) -> str: ...
-    def add(self, tile: str) -> Hand: ...
+    def size(self) -> int:
+        """Tiles as rulesets count them: concealed tiles plus three per meld."""
+    def held(self) -> list[int]:
+        """Copies held of each kind, concealed and melded (34 numbers)."""
+    def glyphs(self) -> str:
+        """The hand in Unicode tile glyphs (melds in brackets)."""
+    def add(self, tile: str) -> Hand:
+        """The same hand with one more concealed tile."""
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[type[Hand], tuple[str]]: ...
     def _repr_html_(self) -> str: ...
 
 @final
 class Engine:
+    """One ruleset's engine: its tile set and the forms that complete a hand, answering for
+    waits, shanten, win checks and arrangements. `haidi.ruleset` makes one per ruleset."""
+
     def __new__(
         cls,
         name: str,
@@ -93,20 +122,26 @@ class Engine:
         wilds_beyond_copies: bool | None = None,
     ) -> Engine: ...
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The ruleset's name."""
     @property
-    def hand_size(self) -> int: ...
+    def hand_size(self) -> int:
+        """Tiles of a hand waiting for its last tile: 13 or 16."""
     @property
-    def tiles(self) -> list[str]: ...
+    def tiles(self) -> list[str]:
+        """The kinds played with, in compact notation."""
     def shanten(
         self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int | None = None
-    ) -> int: ...
+    ) -> int:
+        """Shanten (向听): -1 complete, 0 ready, n tiles from ready."""
     def waits(
         self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int | None = None
-    ) -> list[str]: ...
+    ) -> list[str]:
+        """The tile kinds that complete a hand one tile short."""
     def is_win(
         self, hand: _HandLike, wilds: _Wilds = None, *, format: str = "compact", extra_wilds: int | None = None
-    ) -> bool: ...
+    ) -> bool:
+        """Whether a hand of 14/17 tiles is complete."""
     def decompose(
         self,
         hand: _HandLike,
@@ -115,21 +150,35 @@ class Engine:
         format: str = "compact",
         extra_wilds: int | None = None,
         limit: int | None = None,
-    ) -> list[dict[str, Any]]: ...
+    ) -> list[dict[str, Any]]:
+        """Every distinct arrangement of a complete hand, as dicts."""
     def win_batch(
         self, counts: NDArray[np.uint8], wilds: _Wilds = None, melds: NDArray[np.uint8] | None = None
-    ) -> NDArray[np.bool_]: ...
+    ) -> NDArray[np.bool_]:
+        """Complete flags for rows of tile counts (n x 34, 14/17 tiles with `melds`)."""
     def shanten_batch(
         self, counts: NDArray[np.uint8], wilds: _Wilds = None, melds: NDArray[np.uint8] | None = None
-    ) -> NDArray[np.int8]: ...
+    ) -> NDArray[np.int8]:
+        """Shanten of rows of tile counts (n x 34)."""
     def waits_batch(
         self, counts: NDArray[np.uint8], wilds: _Wilds = None, melds: NDArray[np.uint8] | None = None
-    ) -> NDArray[np.bool_]: ...
+    ) -> NDArray[np.bool_]:
+        """Waits of rows of tile counts (n x 34, 13/16 tiles): an n x 34 boolean array."""
 
-def tile_glyph(tile: str) -> str: ...
-def tile_names() -> list[str]: ...
-def reproduce_table(tiles: int, honours: bool | None = None) -> dict[str, Any]: ...
-def reproduce_published(progress: Callable[[str], None] | None = None) -> dict[str, Any]: ...
+def tile_glyph(tile: str) -> str:
+    """The Unicode glyph of a tile such as "5p" or a flower such as "1f"."""
+
+def tile_names() -> list[str]:
+    """The 34 tile kinds in compact notation, in index order."""
+
+def reproduce_table(tiles: int, honours: bool | None = None) -> dict[str, Any]:
+    """Every figure of one hand size: `tiles`-tile hands (ready), `tiles + 1` (complete) and
+    the 含杠 hands, over one suit or (`honours`) the seven honours."""
+
+def reproduce_published(progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Every published figure of 附二 to 附五 as haidi computes it, keyed by figure id, with
+    the four tables behind them. `progress(message)` is called before each table."""
+
 def mcr_evaluate(
     _ruleset: object = None,
     /,
@@ -149,43 +198,74 @@ def mcr_evaluate(
     concealed_and_melded_kong: bool | None = None,
     options: dict[str, Any] | None = None,
     **rest: Any,
-) -> dict[str, Any]: ...
+) -> dict[str, Any]:
+    """Scores one MCR situation; see `haidi.rulesets.mcr`. The first argument (the ruleset,
+    when called as a ruleset module's `evaluate`) is not needed. The keys are named
+    parameters so that a call passes them without building a dict; any other key lands in
+    `rest` and is refused by name."""
+
 def mcr_evaluate_many(
     situations: Iterable[dict[str, Any]],
     *,
     format: str | None = None,
     explain: bool | None = None,
     concealed_and_melded_kong: bool | None = None,
-) -> list[dict[str, Any]]: ...
+) -> list[dict[str, Any]]:
+    """Scores a list of situation dicts with the GIL released; returns a list of results.
+    A bad situation raises `HandError` naming its index."""
+
 def mcr_evaluate_columns(
     columns: dict[str, Any],
     *,
     format: str | None = None,
     concealed_and_melded_kong: bool | None = None,
-) -> tuple[NDArray[np.bool_], NDArray[np.int32], NDArray[np.uint8]]: ...
+) -> tuple[NDArray[np.bool_], NDArray[np.int32], NDArray[np.uint8]]:
+    """Scores columns: `columns` maps situation keys (`hand` and `win` required) to
+    equal-length sequences or numpy arrays. Returns the arrays `win` (bool), `total`
+    (int32) and `fans` (n x 82 uint8 counts by fan id, column 0 the optional 明暗杠).
+    A bad row raises `HandError` naming the row: a value that cannot be read before
+    any that cannot be scored, else the first."""
 
 @final
 class Scheme:
-    """One ruleset's scoring (with one set of options); built by ``haidi.ruleset``."""
+    """The scoring of one ruleset (with one set of options)."""
 
     def __new__(cls, data: dict[str, Any]) -> Scheme: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
     @property
-    def fan_ids(self) -> tuple[str, ...]: ...
+    def fan_ids(self) -> tuple[str, ...]:
+        """The ids of the patterns, in the order of the `fans` columns of `evaluate_many`."""
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The ruleset's name."""
     @property
-    def keys(self) -> list[str]: ...
-    def evaluate(self, **situation: Any) -> dict[str, Any]: ...
-    def search_size(self, **situation: Any) -> int: ...
+    def keys(self) -> list[str]:
+        """The situation keys this scheme reads."""
+    def evaluate(self, **situation: Any) -> dict[str, Any]:
+        """Scores one situation given as keyword arguments (the ruleset's situation keys,
+        and `options`)."""
+    def search_size(self, **situation: Any) -> int:
+        """How many arrangements and placements scoring this situation tries (to measure
+        the search)."""
     def evaluate_list(
         self, situations: Iterable[dict[str, Any]], *, format: str | None = None, errors: str | None = None
-    ) -> list[dict[str, Any]]: ...
+    ) -> list[dict[str, Any]]:
+        """Scores a list of situation dicts (returning a list of results) with the GIL
+        released. `format` and `options` apply to each situation that gives none.
+        `errors="collect"` puts `{"error": message}` where a situation cannot be read;
+        `"raise"` raises `HandError` naming the first."""
     def evaluate_columns(
         self, columns: dict[str, Any], *, format: str | None = None, errors: str | None = None, options: Any = None
-    ) -> dict[str, NDArray[Any]]: ...
+    ) -> dict[str, NDArray[Any]]:
+        """Scores columns: a dict of equal-length sequences or numpy arrays keyed like a
+        situation. Returns numpy arrays `win` (bool), `total` (int32) and `fans` (n x
+        patterns, uint8 counts in the order of `fan_ids`), and `error` (None or the
+        message, by row) with `errors="collect"`."""
 
-def wild_from_indicator(indicator: str) -> str: ...
+def wild_from_indicator(indicator: str) -> str:
+    """The wild kind an indicator tile names (开混, 惠坯): the next kind in its suit, 9 to 1,
+    the winds in turn, the dragons 中→发→白→中."""
+
 def analyze(
     engine: Engine,
     hand: _HandLike,
@@ -197,11 +277,18 @@ def analyze(
     scorer: str | Scheme | None = None,
     situation: dict[str, Any] | None = None,
     scoring: bool = False,
-) -> list[Any]: ...
+) -> list[Any]:
+    """Analyses one hand: a list of entry dicts, best first (see `haidi.Ruleset.analyze`).
+    `scorer` is `"mcr"`, a regional `Scheme`, or None (waits not scored); `situation` the
+    scorer's keys but the hand and the win; `scoring` adds the draws to a winning ready hand."""
+
 def analyze_batch(
     engine: Engine,
     counts: NDArray[np.uint8],
     visible: NDArray[np.uint8] | None = None,
     wilds: _Wilds = None,
     melds: NDArray[np.uint8] | None = None,
-) -> tuple[NDArray[np.int8], NDArray[np.int16]]: ...
+) -> tuple[NDArray[np.int8], NDArray[np.int16]]:
+    """Shanten after each discard and unseen copies of the useful draws after it, for rows of
+    14/17 tiles (n x 34 each; `haidi.ruleset.NOT_HELD_SHANTEN` / `NOT_HELD_USEFUL` where the row
+    holds no tile of the kind), with the GIL released."""

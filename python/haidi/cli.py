@@ -1,4 +1,4 @@
-"""The ``haidi`` command.
+"""The ``haidi`` command (docs/cli.md).
 
     haidi waits 1112345678999m            # what a ready hand waits on
     haidi shanten 123m456p789s1z2z3z4z    # tiles from ready
@@ -9,8 +9,11 @@
     haidi reproduce                       # the Longgang text's published wait tables, recomputed
 
 Hands come as arguments, or one a line on standard input when none are given (or
-``-``). ``--json`` prints one JSON object a hand. Bad input goes to standard error and
-the exit status is 2.
+``-``). ``--json`` (and ``eval --jsonl``) answer every input line with one JSON line, in
+order: a result, ``{"error": ..., "line": N, "input": ...}``, or ``{"line": N, "skipped":
+...}`` for a blank or comment line. Standard input is read in batches and each batch
+answered and flushed before the next read, so that a program can keep one process open
+and write it a line at a time.
 """
 
 from __future__ import annotations
@@ -22,23 +25,59 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import orjson
+
+from . import _stream
 from ._core import HandError, __version__, tile_glyph
+from ._stream import MAX_LINE, TOO_LONG, Output
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
 
+#: Exit statuses (docs/cli.md): every input answered; standard output closed by its
+#: reader; bad usage, or an input answered with an error; interrupted (Ctrl-C).
+EXIT_OK = 0
+EXIT_OUTPUT_CLOSED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+#: The deepest nesting of a JSON value read (a situation is two levels deep at most: a
+#: list of wilds in an object).
+MAX_DEPTH = 16
 
 
-def _hands(args: argparse.Namespace) -> Iterator[str]:
-    hands = args.hands or ["-"]
-    for h in hands:
-        if h == "-":
-            for line in sys.stdin:
-                line = line.strip()
-                if line and not line.startswith("#"):
-                    yield line
-        else:
-            yield h
+def _stdin() -> Any:
+    """Standard input as bytes (``sys.stdin.buffer``), or None where there is none."""
+    stdin = sys.stdin
+    if stdin is None:
+        return None
+    return getattr(stdin, "buffer", stdin)
+
+
+def _text_line(raw: bytes | None) -> str:
+    """A line of standard input as text: UTF-8, whatever the locale."""
+    if raw is TOO_LONG:
+        raise HandError(f"a line is longer than {MAX_LINE:,} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise HandError(f"a line is not UTF-8 text (byte {raw[e.start]:#04x} at byte {e.start})") from None
+
+
+def _echo(raw: bytes | None) -> dict[str, str]:
+    """The ``input`` key of an error answer: the line as read (undecodable bytes written
+    as ``\\xff``); none for a line too long to keep."""
+    if raw is TOO_LONG:
+        return {}
+    return {"input": raw.decode("utf-8", "backslashreplace").strip()}
+
+
+def _skipped(line: str | bytes) -> str | None:
+    """``"blank"`` or ``"comment"`` for a line (stripped) that holds no input, else None."""
+    if not line:
+        return "blank"
+    if line[:1] in ("#", b"#"):
+        return "comment"
+    return None
 
 
 def _glyphs(tiles: Sequence[str]) -> str:
@@ -53,7 +92,8 @@ def _waits(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, 
         waits = rs.waits(hand, args.wild, format=args.format)
     if waits:
         kinds = f"{len(waits)} kind{'s' if len(waits) != 1 else ''}"
-        text = f"{hand}: {' '.join(waits)}  {_glyphs(waits)}  ({kinds})"
+        glyphs = f"  {_glyphs(waits)}" if args.glyphs else ""
+        text = f"{hand}: {' '.join(waits)}{glyphs}  ({kinds})"
     elif args.winning and rs.waits(hand, args.wild, format=args.format):
         completing = " ".join(rs.waits(hand, args.wild, format=args.format))
         text = f"{hand}: no winning waits (completed by {completing}, which would not score a win)"
@@ -144,77 +184,124 @@ def _fan_table(hand: str, win: str, r: dict[str, Any]) -> str:
 def _eval(args: argparse.Namespace) -> int:
     try:
         rs = ruleset(args.rules)
+        # Only what was asked for is passed on: each ruleset has its own situation keys.
+        options: dict[str, Any] | None = {"concealed_and_melded_kong": True} if args.mingangang else None
+        if options is not None:
+            rs.options(options)
     except HandError as e:
-        print(f"haidi: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    # Only what was asked for is passed on: each ruleset has its own situation keys.
-    options: dict[str, Any] = {"concealed_and_melded_kong": True} if args.mingangang else {}
+        return _error(e)
+    out = Output(sys.stdout)
     if args.jsonl:
         if args.hand:
-            print("haidi: error: --jsonl reads situations from stdin; give no HAND", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        for line in _lines(sys.stdin):
-            if line is not None:
-                line = line.strip()
-                if not line or line.startswith("#"):
-                    continue
-            try:
-                if line is None:
-                    raise HandError(f"a line is longer than {MAX_LINE:,} characters")
-                sit = _json(line, "a line")
-                if not isinstance(sit, dict):
-                    raise ValueError("a situation must be a JSON object")
-                sit.setdefault("format", args.format)
-                out: dict[str, Any] = rs.evaluate(**sit, **options)
-            except (HandError, ValueError, TypeError, NotImplementedError) as e:
-                out = {"error": str(e)}
-            print(json.dumps(out, ensure_ascii=False), flush=False)
-        sys.stdout.flush()
-        return 0
+            return _error("--jsonl reads situations from stdin; give no HAND")
+        return _eval_lines(rs, args, options, out)
     if not args.hand:
-        print("haidi: error: give a HAND (or --jsonl)", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _error("give a HAND (or --jsonl)")
     situation: dict[str, Any] = {"hand": args.hand, "win": args.win, "format": args.format}
     given = {"seat_wind": args.seat, "round_wind": args.round, "flowers": args.flowers, "wilds": args.wild}
     situation.update({k: v for k, v in given.items() if v is not None})
     situation.update({k: True for k in (*_FLAGS, "explain") if getattr(args, k)})
     try:
         situation.update(dict(_key_value(kv) for kv in args.set or []))
-        r = rs.evaluate(**situation, **options)
+        r = rs.evaluate(**situation, **(options or {}))
     except (HandError, NotImplementedError, TypeError) as e:
-        print(f"haidi: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _error(e)
     describe = getattr(rs.module, "describe", None)
     if args.json:
-        print(json.dumps(r, ensure_ascii=False))
+        out.json_lines([out.json(r)])
     elif describe is not None:
-        print(describe(r, situation))
+        out.text([describe(r, situation)])
     else:
-        print(_fan_table(args.hand, args.win or "", r))
-    return 0
+        out.text([_fan_table(args.hand, args.win or "", r)])
+    return EXIT_OK
 
 
-#: The longest line ``--jsonl`` reads (characters), and the deepest nesting of a JSON
-#: value it takes (a situation is two levels deep at most: a list of wilds in an object).
-MAX_LINE = 1 << 20
-MAX_DEPTH = 16
+def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] | None, out: Output) -> int:
+    """``eval --jsonl``: each batch of lines read is scored with one ``evaluate_many``."""
+    stdin = _stdin()
+    loads = orjson.loads
+    n = failed = 0
+    for lines in _stream.batches(stdin, progress=not args.quiet) if stdin is not None else ():
+        answers: list[Any] = [None] * len(lines)
+        situations: list[dict[str, Any]] = []
+        where: list[int] = []
+        for i, raw in enumerate(lines):
+            # The usual line, a JSON object with few brackets, is read here; any other
+            # by _situation, which says what is wrong with it.
+            try:
+                sit = loads(raw)  # type: ignore[arg-type]
+            except (orjson.JSONDecodeError, TypeError):
+                sit = None
+            if type(sit) is not dict or raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:  # type: ignore[union-attr]
+                try:
+                    sit = _situation(raw)
+                except (HandError, ValueError) as e:
+                    answers[i] = {"error": str(e), "line": n + i + 1, **_echo(raw)}
+                    failed += 1
+                    continue
+                if isinstance(sit, str):
+                    answers[i] = {"line": n + i + 1, "skipped": sit}
+                    continue
+            situations.append(sit)
+            where.append(i)
+        for i, r in zip(where, _score(rs, situations, args.format, options), strict=True):
+            if "error" in r:
+                r = {"error": r["error"], "line": n + i + 1, **_echo(lines[i])}
+                failed += 1
+            answers[i] = r
+        n += len(lines)
+        dumps = out.json
+        out.json_lines([dumps(a) for a in answers])
+    return _stream_status(failed, n)
 
 
-def _lines(stream: Any) -> Iterator[str | None]:
-    """The lines of ``stream``, each read to at most ``MAX_LINE`` characters: a longer line
-    is skipped to its end and given as None, so that no line can fill the memory."""
-    while True:
-        line = stream.readline(MAX_LINE + 1)
-        if not line:
-            return
-        if len(line) > MAX_LINE and not line.endswith("\n"):
-            while True:
-                rest = stream.readline(MAX_LINE)
-                if not rest or rest.endswith("\n"):
-                    break
-            yield None
-            continue
-        yield line
+def _situation(raw: bytes | None) -> dict[str, Any] | str:
+    """A line of ``--jsonl`` read as a situation, or ``"blank"`` / ``"comment"``."""
+    if raw is TOO_LONG:
+        raise HandError(f"a line is longer than {MAX_LINE:,} bytes")
+    body = raw.strip()
+    skipped = _skipped(body)
+    if skipped is not None:
+        return skipped
+    try:
+        sit = _json(body, "a line")
+    except ValueError:
+        _text_line(raw)  # a line that is not UTF-8 is named as such
+        raise
+    if not isinstance(sit, dict):
+        raise HandError("a situation must be a JSON object")
+    return sit
+
+
+def _score(rs: Ruleset, situations: list[dict[str, Any]], fmt: str, options: dict[str, Any] | None) -> list[Any]:
+    """Each situation's result, or ``{"error": message}``, as ``evaluate`` gives them."""
+    if not situations:
+        return []
+    try:
+        results: list[Any] = rs.evaluate_many(situations, format=fmt, errors="collect", options=options)
+    except (HandError, ValueError, TypeError):
+        # A batch refused whole rather than a situation of it: each is answered alone.
+        return [_one(rs, s, fmt, options) for s in situations]
+    if rs.name == "mcr":
+        # MCR's batch takes ``explain`` for the whole call only; a line may ask for it.
+        return [_one(rs, s, fmt, options) if "explain" in s else r for s, r in zip(situations, results, strict=True)]
+    return results
+
+
+def _one(rs: Ruleset, sit: dict[str, Any], fmt: str, options: dict[str, Any] | None) -> Any:
+    try:
+        return rs.evaluate(**{"format": fmt, **sit, **(options or {})})
+    except (HandError, ValueError, TypeError, NotImplementedError) as e:
+        return {"error": str(e)}
+
+
+def _stream_status(failed: int, total: int) -> int:
+    """The exit status of a run that answered ``total`` inputs, ``failed`` with an error;
+    a count of the errors goes to standard error."""
+    if not failed:
+        return EXIT_OK
+    print(f"haidi: {failed:,} of {total:,} lines answered with an error", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def _depth(v: Any) -> int:
@@ -225,15 +312,28 @@ def _depth(v: Any) -> int:
     return 0
 
 
-def _json(text: str, what: str) -> Any:
-    """``text`` read as JSON, nested at most ``MAX_DEPTH`` deep."""
+def _json(text: str | bytes, what: str) -> Any:
+    """``text`` read as JSON (orjson: one reader for ``--jsonl`` and ``--set``), nested at
+    most ``MAX_DEPTH`` deep."""
     try:
-        v = json.loads(text)
-        deep = _depth(v) > MAX_DEPTH
-    except RecursionError:
-        deep = True
-    if deep:
-        raise HandError(f"{what} is nested more than {MAX_DEPTH} deep")
+        v = orjson.loads(text)
+    except orjson.JSONDecodeError as e:
+        # orjson refuses what is nested past 1,024 levels ("depth limit exceeded").
+        if "depth" in str(e):
+            raise HandError(f"{what} is nested more than {MAX_DEPTH} deep") from None
+        raise
+    # Each level opens a bracket: a text with few brackets needs no walk.
+    if isinstance(text, bytes):
+        brackets = text.count(b"[") + text.count(b"{")
+    else:
+        brackets = text.count("[") + text.count("{")
+    if brackets > MAX_DEPTH:
+        try:
+            deep = _depth(v) > MAX_DEPTH
+        except RecursionError:
+            deep = True
+        if deep:
+            raise HandError(f"{what} is nested more than {MAX_DEPTH} deep")
     return v
 
 
@@ -263,9 +363,69 @@ def _add_format(sp: argparse.ArgumentParser) -> None:
     )
 
 
+#: Examples shown by each command's ``--help`` (tests run those without a pipe).
+EXAMPLES = {
+    "waits": [
+        "haidi waits 1112345678999m                   # nine gates: every tile of the suit",
+        "haidi waits --wild 7z 123456789m11p2z7z      # 7z is wild",
+        "haidi waits --winning 123m456m78p11s[567s]   # only the waits that score 8 points (MCR)",
+        "haidi waits --json < hands.txt               # one JSON line a line of hands.txt",
+    ],
+    "shanten": [
+        "haidi shanten 123m456p789s1234z",
+        "haidi shanten --rules longgang 123456789m123p11s77z",
+        "haidi shanten --json < hands.txt",
+    ],
+    "decompose": [
+        "haidi decompose 11123455678999m",
+        "haidi decompose --wild 5z --wild 6z 123m456p55556666z --limit 3",
+    ],
+    "analyze": [
+        "haidi analyze 123m456m78p11s5z[567s] --visible 9p9p",
+        "haidi analyze --rules longgang 123456789m12p11s77z5m5m --wild 5m --scoring",
+    ],
+    "eval": [
+        "haidi eval 1112345678999m --win 5m --self-drawn",
+        "haidi eval --rules changsha 111m333p444s666s1s --win 1s --json",
+        "haidi eval --rules tangshan 123m456p789s1112z --win 2z --set indicator=3z",
+        "haidi eval --rules mcr --jsonl < situations.jsonl   # one JSON situation a line",
+    ],
+    "reproduce": [
+        "haidi reproduce",
+        "haidi reproduce --tiles 7 --json",
+        "haidi reproduce --plot waits.png",
+    ],
+}
+
+EXIT_TEXT = """exit status:
+  0    every input answered
+  1    standard output closed by its reader (haidi ... | head)
+  2    bad usage, or an input (a hand, a line) answered with an error
+  130  interrupted (Ctrl-C)
+
+Reference: docs/cli.md."""
+
+
+def _subparser(sub: Any, name: str, help_text: str, description: str | None = None) -> argparse.ArgumentParser:
+    epilog = "examples:\n" + "\n".join(f"  {e}" for e in EXAMPLES[name])
+    return sub.add_parser(  # type: ignore[no-any-return]
+        name,
+        help=help_text,
+        description=description or help_text,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def _add_quiet(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--quiet", "-q", action="store_true", help="no progress bar on standard error (drawn only on a terminal)"
+    )
+
+
 def _add_eval(sub: Any) -> None:
     help_text = "score a win under a ruleset; --jsonl scores one JSON situation a line from stdin"
-    sp = sub.add_parser("eval", help=help_text, description=help_text)
+    sp = _subparser(sub, "eval", help_text)
     sp.add_argument("hand", nargs="?", metavar="HAND", help="the hand without the winning tile")
     sp.add_argument("--win", metavar="TILE", help="the winning tile, e.g. 5p")
     sp.add_argument("--self-drawn", dest="self_drawn", action="store_true", help="自摸")
@@ -289,9 +449,10 @@ def _add_eval(sub: Any) -> None:
     sp.add_argument(
         "--jsonl",
         action="store_true",
-        help=f"read JSON situations from stdin, one a line (at most {MAX_LINE:,} characters, "
-        f"nested at most {MAX_DEPTH} deep)",
+        help=f"read JSON situations from stdin, one a line (at most {MAX_LINE:,} bytes, "
+        f"nested at most {MAX_DEPTH} deep); answer each line with one JSON line",
     )
+    _add_quiet(sp)
     sp.add_argument("--explain", action="store_true", help="list the fans not counted and why")
     sp.add_argument(
         "--mingangang",
@@ -301,11 +462,17 @@ def _add_eval(sub: Any) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="haidi", description="Chinese mahjong hands: waits, shanten, arrangements.")
+    p = argparse.ArgumentParser(
+        prog="haidi",
+        description="Chinese mahjong rules: score a win under six rulesets (MCR, Changsha, Hainan, Longgang, "
+        "Tangshan, Beijing), and read a hand's waits, shanten, arrangements and best discards.",
+        epilog=EXIT_TEXT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--version", action="version", version=f"haidi {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
-        sp = sub.add_parser(name, help=help_text, description=help_text)
+        sp = _subparser(sub, name, help_text)
         sp.add_argument(
             "hands",
             nargs="*",
@@ -321,7 +488,10 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sp.add_argument("--wild", "-w", action="append", metavar="TILE", help="a wild tile kind, e.g. 5z (repeatable)")
         _add_format(sp)
-        sp.add_argument("--json", action="store_true", help="print one JSON object a hand")
+        sp.add_argument(
+            "--json", action="store_true", help="one JSON line a hand (or line of stdin), with the hand or the error"
+        )
+        _add_quiet(sp)
         if name == "waits":
             sp.add_argument(
                 "--winning",
@@ -346,10 +516,11 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "decompose":
             sp.add_argument("--limit", type=_positive, default=100, help="at most this many arrangements (default 100)")
     _add_eval(sub)
-    rp = sub.add_parser(
+    rp = _subparser(
+        sub,
         "reproduce",
-        help="recompute the published wait tables (附二-附五) by enumerating every hand",
-        description="Enumerate every one-suit (清一色) and honours (字一色) hand and compare with the "
+        "recompute the published wait tables (附二-附五) by enumerating every hand",
+        "Enumerate every one-suit (清一色) and honours (字一色) hand and compare with the "
         "figures published in the Longgang text's 附二 to 附五 (附六 is garbled and left out).",
     )
     rp.add_argument("--json", action="store_true", help="print one JSON document")
@@ -357,7 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--tiles", type=int, default=None, metavar="N", help="every figure for N-tile hands instead")
     rp.add_argument("--honours", action="store_true", help="with --tiles: honours-only hands (default 13 tiles)")
     rp.add_argument("--plot", metavar="FILE.png", help="draw the 13- and 16-tile distributions of waiting kinds")
-    rp.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+    _add_quiet(rp)
     return p
 
 
@@ -427,6 +598,25 @@ def _plot(path: str, dists: dict[int, dict[str, list[int]]], published: dict[str
     plt.close(fig)
 
 
+#: The tables ``reproduce.run()`` enumerates for 附二 to 附五 (16 and 13 tiles, one suit and
+#: honours): the stages of the progress bar.
+PUBLISHED_TABLES = 4
+
+
+def _plot_path(path: str) -> str | None:
+    """Why ``--plot path`` cannot be written, checked before the enumeration, or None."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"--plot: no folder {folder!r} to write {os.path.basename(path)!r} in"
+    ext = os.path.splitext(path)[1].lstrip(".").lower()
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    if ext and ext not in kinds:
+        return f"--plot: matplotlib writes no .{ext} files; it writes {', '.join(sorted(kinds))}"
+    return None
+
+
 def reproduce_main(args: argparse.Namespace) -> int:
     from . import reproduce
 
@@ -435,26 +625,46 @@ def reproduce_main(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             return _error("--plot needs matplotlib: pip install 'haidi[plot]'")
-    progress = None
-    if not args.quiet and sys.stderr.isatty():
+        bad = _plot_path(args.plot)
+        if bad:
+            return _error(bad)
+    partial = args.tiles is not None or args.honours
+    stages = (1 if partial else PUBLISHED_TABLES) + (PUBLISHED_TABLES if args.plot and partial else 0)
+    bar = None
+    if not args.quiet and _stream.stderr_is_terminal():
+        bar = _stream.progress_bar(total=stages, unit="table", desc="reproduce")
+    begun = 0
 
-        def progress(message: str) -> None:
-            print(f"... {message}", file=sys.stderr, flush=True)
+    def progress(message: str) -> None:
+        nonlocal begun
+        if bar is not None:
+            if begun:
+                bar.update(1)  # the stage before this one is done
+            bar.set_description(message)
+        begun += 1
 
     try:
         result = reproduce.run(args.tiles, args.honours, progress)
+        full = result
+        if args.plot and partial:
+            full = reproduce.run(progress=progress)
     except HandError as e:
         return _error(e)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.plot:
-        full = result if 13 in result.distributions and 16 in result.distributions else reproduce.run()
         pub = {r["id"]: r["published"] for r in full.rows if r["published"] is not None}
-        _plot(args.plot, full.distributions, pub)
+        try:
+            _plot(args.plot, full.distributions, pub)
+        except OSError as e:
+            return _error(f"--plot: cannot write {args.plot!r}: {e.strerror or e}")
     if args.json:
         doc: dict[str, Any] = {"figures": result.rows, "omitted": reproduce.OMITTED}
         if args.list:
             doc["lists"] = result.lists
-        print(json.dumps(doc, ensure_ascii=False, indent=1))
-        return 0
+        print(json.dumps(doc, ensure_ascii=not _stream.is_utf8(sys.stdout), indent=1))
+        return EXIT_OK
     print(_table_text(result.rows))
     compared = [r for r in result.rows if r["match"] is not None]
     if compared:
@@ -477,13 +687,30 @@ def reproduce_main(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _stream.tolerate(sys.stdout)
+    _stream.tolerate(sys.stderr)
     try:
         return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C: what was answered stays answered; no traceback.
+        _quiet_stdout()
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`haidi ... | head`): stop quietly, as shell tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        _quiet_stdout()
+        return EXIT_OUTPUT_CLOSED
+
+
+def _quiet_stdout() -> None:
+    """Points standard output at the null device, so that the interpreter's last flush
+    of what is left in it cannot fail on a closed pipe."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -492,22 +719,65 @@ def _main(argv: Sequence[str] | None) -> int:
         return _eval(args)
     if args.command == "reproduce":
         return reproduce_main(args)
-    run, _ = COMMANDS[args.command]
-    status = 0
     try:
         rs = ruleset(args.rules)
     except HandError as e:
-        print(f"haidi: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    for hand in _hands(args):
-        try:
-            obj, text = run(rs, hand, args)
-        except HandError as e:
-            print(f"haidi: error: {e}", file=sys.stderr)
-            status = EXIT_BAD_INPUT
+        return _error(e)
+    return _hands_main(rs, args)
+
+
+def _inputs(args: argparse.Namespace) -> Iterator[tuple[bool, Sequence[bytes | str | None]]]:
+    """The hands in batches: ``(from_stdin, lines)``, an argument a batch of its own."""
+    for h in args.hands or ["-"]:
+        if h != "-":
+            yield False, [h]
             continue
-        print(json.dumps(obj, ensure_ascii=False) if args.json else text)
-    return status
+        stdin = _stdin()
+        if stdin is not None:
+            for lines in _stream.batches(stdin, progress=not args.quiet):
+                yield True, lines
+
+
+def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
+    """waits, shanten, decompose, analyze: each input answered in turn, a batch of
+    answers written and flushed at a time."""
+    run, _ = COMMANDS[args.command]
+    out = Output(sys.stdout)
+    args.glyphs = out.glyphs
+    n = failed = 0
+    for from_stdin, lines in _inputs(args):
+        answers: list[Any] = []
+        for raw in lines:
+            n += 1
+            hand = ""
+            try:
+                hand = (raw if isinstance(raw, str) else _text_line(raw)).strip()
+                skipped = _skipped(hand)
+                if skipped is not None:
+                    if args.json:
+                        answers.append(out.json({"line": n, "skipped": skipped}))
+                    continue
+                obj, text = run(rs, hand, args)
+            except HandError as e:
+                failed += 1
+                if args.json:
+                    echo = {"input": raw} if isinstance(raw, str) else _echo(raw)
+                    answers.append(out.json({"error": str(e), "line": n, **echo}))
+                else:
+                    # What was answered before the error goes out before it.
+                    out.text(answers)
+                    answers = []
+                    where = f"line {n}: " if from_stdin else ""
+                    print(f"haidi: error: {where}{e}", file=sys.stderr, flush=True)
+                continue
+            answers.append(out.json({"hand": hand, **obj}) if args.json else text)
+        if args.json:
+            out.json_lines(answers)
+        else:
+            out.text(answers)
+    if args.json:
+        return _stream_status(failed, n)
+    return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,7 @@
 """The shape of results, for type checkers: one shape for every ruleset, and the keys
 each ruleset adds. ``haidi.ruleset("longgang").evaluate(...)`` is typed as a
-:class:`LonggangResult`, and so on. At run time a result is a plain dict; its fan and
-group entries are :class:`Entry` dicts, read-only and shared.
+``LonggangResult``, and so on. At run time a result is a plain dict; its fan and
+group entries are ``Entry`` dicts, read-only and shared.
 """
 
 from __future__ import annotations
@@ -41,16 +41,28 @@ class Entry(dict):  # type: ignore[type-arg]
 #: The names ``haidi.ruleset`` takes.
 RulesetName = Literal["mcr", "changsha", "hainan", "longgang", "tangshan", "beijing"]
 
+#: What the batch calls return (``output=``, docs/data.md): numpy arrays, as by default,
+#: or one table of them.
+Output = Literal["numpy", "arrow", "polars", "pandas"]
+#: The outputs that are one table: a pyarrow Table, a polars or a pandas DataFrame.
+TableOutput = Literal["arrow", "polars", "pandas"]
+
 
 class Fan(TypedDict):
     """A pattern counted: its id (MCR: 1-81, None for 明暗杠; the others: a name), names,
     value each time it counts, and how many times it counts."""
 
     id: int | str | None
+    """MCR: the fan's number 1-81 in the list (None for 明暗杠); the other rulesets: the
+    pattern's name, as ``Ruleset.fan_ids`` lists them."""
     name: str
+    """The Chinese name."""
     name_en: str
+    """The English name."""
     value: int
+    """What the pattern is worth each time it counts."""
     count: int
+    """How many times it counts."""
 
 
 class Group(TypedDict):
@@ -60,23 +72,39 @@ class Group(TypedDict):
     or None."""
 
     kind: str
+    """pair, chow, pung, kong, dragon_set, orphans, knitted, knitted_straight or loose."""
     tiles: tuple[str, ...]
+    """The kinds the group's tiles stand for."""
     wilds: tuple[str, ...]
+    """The kinds its wild tiles stand for."""
     meld: str | None
+    """The declared meld it is (chow, pung, kong, concealed_kong, added_kong), or None."""
 
 
 class Excluded(TypedDict, total=False):
     """A pattern found but not counted (``explain=True``): the fan, what voided it, why."""
 
     id: int | str | None
+    """The pattern's id, as in ``Fan``."""
     name: str
+    """Its Chinese name."""
     count: int
+    """How many times it was found."""
     by: int | str | None
+    """The id of the pattern that voided it (None: a rule of the ruleset did)."""
     by_name: str
+    """That pattern's name."""
     rule: str
+    """Why it is not counted."""
 
 
-class Result(TypedDict):
+class _Explained(TypedDict, total=False):
+    excluded: list[Excluded]
+    """With ``explain=True`` only: the patterns found but not counted, each with what
+    voided it and the rule (MCR: 不计, 不重复, 套算一次)."""
+
+
+class Result(_Explained):
     """What every ruleset's ``evaluate`` returns.
 
     ``total``: MCR points; Changsha and Hainan what each other player pays on a self-drawn
@@ -86,75 +114,149 @@ class Result(TypedDict):
     """
 
     win: bool
+    """The situation is a win: the hand is complete and no rule of the ruleset refuses it."""
     total: int
+    """The score; what it counts in each ruleset is said above. 0 for a hand that is not complete."""
     fans: tuple[Fan, ...]
+    """The patterns counted, in the table's order: read-only ``Entry`` dicts."""
     reason: str | None
+    """Why ``win`` is false; None for a win."""
     form: str | None
+    """The form of the arrangement scored: ``standard``, ``seven_pairs``, ``thirteen_orphans``,
+    ``eight_pairs_and_a_half`` and the ruleset's own forms; None when not complete."""
     arrangement: str | None
+    """The arrangement scored in compact notation: concealed groups in tile order, then the
+    declared melds; after a group with wilds, the kinds they stand for
+    (``123m 55p(wild 5p) [789s] {1111z}``)."""
     groups: tuple[Group, ...]
+    """The same groups, as read-only ``Group`` dicts."""
 
 
 class MCRFan(Fan):
+    """An MCR fan counted: a ``Fan`` with its points."""
+
     points: int
+    """The fan's points each time it counts (the same as ``value``)."""
 
 
-class MCRResult(Result, total=False):
-    excluded: list[Excluded]
+class MCRResult(Result):
+    """An MCR result. ``total`` is the points, flowers included (a win needs 8 without
+    them); ``fans`` are ``MCRFan`` entries."""
 
 
 class ChangshaFan(Fan):
-    #: "small" (小胡), "big" (大胡) or "dealt" (a dealt-hand win).
+    """A Changsha pattern counted: a ``Fan`` with its kind."""
+
     kind: str
+    """``small`` (小胡), ``big`` (大胡) or ``dealt`` (a dealt-hand win)."""
 
 
 class ChangshaResult(Result):
+    """A Changsha result. ``total`` is what each other player pays on a self-drawn win
+    under the default table: 6 a 大胡, 2 for a 小胡 or a dealt-hand win."""
+
     big: int
+    """The 大胡 counted (they add up)."""
     small: int
+    """1 for a 平胡 with no 大胡, else 0; for a dealt hand, the instant wins counted."""
     patterns: tuple[ChangshaFan, ...]
+    """The fans again, each with its ``kind``."""
     self_drawn: bool
+    """The win was self-drawn (given, or implied by 杠上花, 天胡 or the dealt hand);
+    ``settle`` checks it against the outcome's ``discarder``."""
 
 
 class HainanResult(Result):
+    """A Hainan result. ``total`` is what each other player pays on a self-drawn win under
+    the default table (20) for any complete hand; each fan's ``value`` is 1."""
+
     complete: bool
+    """The tiles form a winning shape."""
     discard_win: bool
+    """That shape may win on a discard: it has at least one 番 (有番才能胡)."""
     self_drawn: bool
+    """The win was self-drawn: a hand without 番 wins only so."""
 
 
 class TangshanResult(Result):
+    """A Tangshan result. ``total`` is the 番."""
+
     points: int
+    """2 ** 番, the 胡 being 1; 0 without a win."""
     wilds: list[str]
+    """The 混 kinds of the deal (given, or named by the indicator)."""
 
 
 class BeijingResult(Result):
+    """A Beijing result. ``total`` is the 和牌牌型番数, 庄 included; money comes from
+    ``settle``."""
+
     wilds: list[str]
+    """The 惠牌 kinds of the deal (given, or named by the 惠坯)."""
     variant: str
+    """The variant scored: ``wanghu`` (the 网狐 description) or ``draft4`` (麻将规则（第4稿）)."""
 
 
 class LonggangFan(Fan):
+    """A Longgang pattern counted: a ``Fan`` with its 台 and whether it is a 腊子."""
+
     tai: int
+    """The pattern's 台."""
     lazi: bool
+    """A 腊子 (limit) pattern: the total is the 300 cap."""
 
 
 class FaceItem(TypedDict):
+    """One item of a Longgang hand's face points (牌面胡数)."""
+
     name: str
+    """What scores: a meld, a pair, a flower, a wait, 自摸 ..."""
     hu: int
+    """The 胡 it scores."""
 
 
 class LonggangResult(Result):
+    """A Longgang result. ``total`` is the 总胡数, rounded up to 10 and at most 300 (a
+    陪家's own 胡数 when the situation has no ``win``)."""
+
     role: str
+    """``winner``, or ``loser`` for a player who did not win (a 陪家)."""
     face: int
+    """The face points (牌面胡数)."""
     base: int
+    """20 + ``face`` for a winner (基础胡数)."""
     tai: int
+    """The 台 counted; 3 for a 腊子 hand."""
     lazi: bool
+    """A 腊子 hand: the total is the 300 cap."""
     follow: int
+    """跟胡数, by the winner's 台 (3 and more as 3); 0 for a 陪家."""
     instant: bool
+    """天胡, 地胡 or 三财神: a win after which the others count 0 胡."""
     patterns: tuple[LonggangFan, ...]
+    """The fans again, each with its ``tai`` and ``lazi``."""
     face_items: tuple[FaceItem, ...]
+    """What makes up ``face``: read-only entries ``{"name", "hu"}``."""
     wait: str | None
+    """Where the winning tile sits in the arrangement scored (single, closed, edge, open,
+    pung or set), or None."""
     void_wilds: int
+    """A 陪家's wilds in no group (财神卖兵): they score nothing."""
+
+
+#: Each ruleset's result type and the type of its fan entries.
+RESULT_TYPES: dict[str, tuple[type[Any], type[Any]]] = {
+    "mcr": (MCRResult, MCRFan),
+    "changsha": (ChangshaResult, ChangshaFan),
+    "hainan": (HainanResult, Fan),
+    "longgang": (LonggangResult, LonggangFan),
+    "tangshan": (TangshanResult, Fan),
+    "beijing": (BeijingResult, Fan),
+}
 
 
 __all__ = [
+    "AnalysisEntry",
     "BeijingResult",
     "ChangshaFan",
     "ChangshaResult",
@@ -168,9 +270,14 @@ __all__ = [
     "LonggangResult",
     "MCRFan",
     "MCRResult",
+    "RESULT_TYPES",
+    "Output",
     "Result",
     "RulesetName",
+    "TableOutput",
     "TangshanResult",
+    "Wait",
+    "WinningWait",
 ]
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import inspect
+import textwrap
 from collections.abc import Iterable, Mapping
 from functools import cache
 from types import ModuleType
@@ -10,26 +12,31 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 import numpy as np
 
-from ._core import Engine, Hand, HandError, Scheme, analyze, analyze_batch, wild_from_indicator
+from . import _frames
+from ._core import Engine, Hand, HandError, Scheme, analyze, analyze_batch, tile_names, wild_from_indicator
 from .results import (
+    RESULT_TYPES,
     AnalysisEntry,
     BeijingResult,
     ChangshaResult,
     HainanResult,
     LonggangResult,
     MCRResult,
+    Output,
     Result,
     RulesetName,
+    TableOutput,
     TangshanResult,
 )
 from .rulesets import REGISTRY, RulesetSpec
-from .rulesets._scheme import Option, options_key, read_options
+from .rulesets._scheme import REQUIRED, Option, key_rows, options_key, read_options
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-#: Default cap on the arrangements ``Ruleset.decompose`` lists.
-DECOMPOSE_LIMIT = 10_000
+#: Default cap on the arrangements ``Ruleset.decompose`` lists: a listing's time is about
+#: that of building its dicts, 5 to 7 microseconds an arrangement (docs/engine.md).
+DECOMPOSE_LIMIT = 1_000
 
 #: A hand: a ``Hand`` or its text.
 HandLike = Hand | str
@@ -37,6 +44,9 @@ HandLike = Hand | str
 WildsLike = str | Iterable[str] | None
 #: Tiles seen: ``None``, text (``"19m[555p]"``), a ``Hand``, or a list of them.
 VisibleLike = str | Hand | Iterable[str | Hand] | None
+
+#: The tile kinds in the order of the 34 columns of the batch calls' rows.
+TILES: tuple[str, ...] = tuple(tile_names())
 
 #: Where a row of ``analyze_batch`` holds no tile of a kind: its shanten, its useful copies.
 NOT_HELD_SHANTEN = 127
@@ -54,7 +64,8 @@ class Ruleset(Generic[R]):
     text (``format="compact"`` by default, or ``"comh"``), and wild kinds as ``wilds``.
     Scoring (``evaluate``, ``evaluate_many``) and payments (``settle``) take the
     ruleset's situation and outcome keys and one ``options`` dict (``OPTIONS`` of the
-    ruleset's module, documented in docs/).
+    ruleset's module): each ruleset's page of the reference lists them, and
+    ``help(ruleset.evaluate)`` lists the situation keys and options of that ruleset.
     """
 
     def __init__(self, module: ModuleType) -> None:
@@ -65,12 +76,19 @@ class Ruleset(Generic[R]):
         self._option_table: tuple[Option, ...] = getattr(module, "OPTIONS", ())
         self._schemes: dict[tuple[Any, ...], Scheme] = {}
         self.scheme: Scheme | None = None
+        # The situation is read in Rust, and ``evaluate`` is a partial of the Rust call
+        # rather than a method, so that a call costs no Python frame. The partial carries
+        # the documentation and signature of this ruleset's evaluate, for help() and inspect.
+        fast: functools.partial[Any] | None = None
         if hasattr(module, "scheme"):
             self.scheme = self._compile(None)
-            # The situation is read in Rust: a call costs no Python frame.
-            self.evaluate = self.scheme.evaluate  # type: ignore[method-assign, assignment]
+            fast = functools.partial(self.scheme.evaluate)
         elif getattr(module, "evaluate", None) is not None:
-            self.evaluate = functools.partial(module.evaluate, self)  # type: ignore[method-assign]
+            fast = functools.partial(module.evaluate, self)
+        if fast is not None:
+            fast.__doc__ = _evaluate_doc(self)
+            fast.__signature__ = _evaluate_signature(self)  # type: ignore[attr-defined]
+            self.evaluate = fast  # type: ignore[method-assign]
 
     def options(self, given: Any = None) -> dict[str, Any]:
         """The ruleset's options (``OPTIONS`` of its module) with ``given`` applied; an
@@ -99,43 +117,83 @@ class Ruleset(Generic[R]):
         return fn
 
     def evaluate(self, **situation: Any) -> R:
-        """Scores a situation (keys documented per ruleset); the result has the keys of
-        ``haidi.results`` for the ruleset."""
+        """Scores one situation: a hand, how it was won, and the ruleset's options.
+
+        The situation is given as keyword arguments: the ruleset's situation keys
+        (``hand``, ``win``, ``self_drawn`` ...; each ruleset's are listed by
+        ``help(haidi.ruleset(name).evaluate)`` and on its page of the reference) and
+        ``options``. Every value is read strictly: a flag is True or False, never text or
+        a number; an unknown key, contradictory flags, a fifth copy or a tile the ruleset
+        does not play raise ``HandError``.
+
+        Returns:
+            A new dict with the keys of the ruleset's type in ``haidi.results``
+            (``win``, ``total``, ``fans``, ``reason``, ``form``, ``arrangement``,
+            ``groups`` and the ruleset's own). A complete hand that may not win keeps its
+            ``total`` and ``fans``, with ``win`` false and a ``reason``.
+
+        Raises:
+            HandError: the situation cannot be read, naming the key at fault.
+        """
         return self._scoring("evaluate")(self, **situation)  # type: ignore[no-any-return]
 
     def evaluate_many(
-        self, situations: Any, *, format: str = "compact", errors: str = "raise", options: Any = None, **kwargs: Any
+        self,
+        situations: Any,
+        *,
+        format: str = "compact",
+        errors: str = "raise",
+        options: Any = None,
+        output: Output | None = None,
+        **kwargs: Any,
     ) -> Any:
         """Scores many situations with the GIL released.
 
         ``situations`` is a list of situation dicts (returning a list of results), or
-        columns: a dict of equal-length sequences or numpy arrays keyed like a situation,
-        or a pandas DataFrame (returning numpy arrays ``win``, ``total`` and ``fans``,
-        n x ``len(fan_ids)`` counts). ``format`` and ``options`` apply to each situation
-        that does not give its own. ``errors="collect"`` keeps going past a situation that
-        cannot be read (``{"error": ...}`` in its place, or an ``error`` column);
-        ``"raise"`` raises ``HandError`` naming the first.
+        columns: a dict of equal-length sequences, numpy arrays, Arrow arrays or polars
+        Series keyed like a situation, a pandas or polars DataFrame, or a pyarrow Table
+        (returning numpy arrays ``win``, ``total`` and ``fans``, n x ``len(fan_ids)``
+        counts). ``format`` and ``options`` apply to each situation that does not give its
+        own. ``errors="collect"`` keeps going past a situation that cannot be read
+        (``{"error": ...}`` in its place, or an ``error`` column); ``"raise"`` raises
+        ``HandError`` naming the first.
+
+        ``output`` (columns only): ``"arrow"``, ``"polars"`` or ``"pandas"`` return those
+        arrays as one table, ``fans`` as a column ``fan_<id>`` a pattern (docs/data.md).
         """
         _text(format, "format")
         _text(errors, "errors")
-        if isinstance(situations, (str, bytes)) or not hasattr(situations, "__iter__"):
+        out = _frames.check_output(output)
+        as_columns = _frames.is_columns(situations)
+        if not as_columns and (isinstance(situations, (str, bytes)) or not hasattr(situations, "__iter__")):
             raise HandError("evaluate_many takes a list of situation dicts, or columns")
+        if out is not None and not as_columns:
+            raise HandError("output is for columns: a list of situations gives a list of results")
         batch = getattr(self.module, "evaluate_many", None)
+        fan_ids = self.fan_ids
         if batch is not None:
-            return batch(self, situations, format=format, errors=errors, options=options, **kwargs)
-        if kwargs:
-            raise HandError(f"evaluate_many takes format, errors and options, not {', '.join(kwargs)}")
-        assert self.scheme is not None
-        scheme = self.scheme if options is None else self._compile(options)
-        if isinstance(situations, Mapping) or hasattr(situations, "columns"):
-            return scheme.evaluate_columns(_columns(situations), format=format, errors=errors)
-        if isinstance(situations, (str, bytes)) or not hasattr(situations, "__iter__"):
-            raise HandError("evaluate_many takes a list of situation dicts, or columns")
-        if options is not None:
-            situations = [
-                s if not isinstance(s, Mapping) or "options" in s else {**s, "options": options} for s in situations
-            ]
-        return scheme.evaluate_list(situations, format=format, errors=errors)
+            got = batch(self, situations, format=format, errors=errors, options=options, **kwargs)
+        elif kwargs:
+            raise HandError(f"evaluate_many takes format, errors, options and output, not {', '.join(kwargs)}")
+        else:
+            assert self.scheme is not None
+            scheme = self.scheme if options is None else self._compile(options)
+            # Options may add patterns (Longgang's optional ones): the columns are this scheme's.
+            fan_ids = tuple(scheme.fan_ids)
+            if not as_columns:
+                if options is not None:
+                    situations = [
+                        s if not isinstance(s, Mapping) or "options" in s else {**s, "options": options}
+                        for s in situations
+                    ]
+                return scheme.evaluate_list(situations, format=format, errors=errors)
+            got = scheme.evaluate_columns(_frames.columns(situations), format=format, errors=errors)
+        if not as_columns:
+            return got
+        if errors == "collect" and "error" not in got:
+            # No rows at all: no column is made for their errors.
+            got["error"] = np.full(len(got["win"]), None, dtype=object)
+        return got if out is None else _frames.result(got, out, {"fans": ("fan", fan_ids)})
 
     def settle(self, outcome: Mapping[str, Any]) -> list[int]:
         """Four payments by seat (seat 0 the dealer), positive for what a seat receives;
@@ -153,6 +211,7 @@ class Ruleset(Generic[R]):
 
     @property
     def name(self) -> str:
+        """The ruleset's name, as ``haidi.ruleset`` takes it (``"mcr"`` ...)."""
         return self.spec.name
 
     @property
@@ -269,13 +328,30 @@ class Ruleset(Generic[R]):
             scoring=scoring,
         )
 
+    @overload
     def analyze_batch(
         self,
-        counts: ArrayLike,
-        visible: ArrayLike | None = None,
+        counts: Any,
+        visible: Any = None,
         wilds: WildsLike = None,
-        melds: ArrayLike | None = None,
-    ) -> tuple[NDArray[np.int8], NDArray[np.int16]]:
+        melds: Any = None,
+        *,
+        output: Literal["numpy"] | None = None,
+    ) -> tuple[NDArray[np.int8], NDArray[np.int16]]: ...
+    @overload
+    def analyze_batch(
+        self, counts: Any, visible: Any = None, wilds: WildsLike = None, melds: Any = None, *, output: TableOutput
+    ) -> Any: ...
+
+    def analyze_batch(
+        self,
+        counts: Any,
+        visible: Any = None,
+        wilds: WildsLike = None,
+        melds: Any = None,
+        *,
+        output: Output | None = None,
+    ) -> Any:
         """``analyze`` for many 14/17-tile hands given as tile counts (n x 34), with the GIL
         released: ``(shanten, useful)``, two n x 34 arrays where column i is discarding
         kind i: the shanten left (int8) and the unseen copies of the useful draws (int16).
@@ -284,12 +360,21 @@ class Ruleset(Generic[R]):
 
         ``visible`` is one row of 34 counts for every hand or one row per hand; ``melds[i]``
         declared melds of row i (their tiles are not in the row: give them in ``visible``).
+        Rows and melds may be Arrow or polars data (docs/data.md); ``output="arrow"``,
+        ``"polars"`` or ``"pandas"`` returns one table of the columns ``shanten_<kind>``
+        and ``useful_<kind>`` (``shanten_1m`` ... ``useful_7z``).
         """
+        out = _frames.check_output(output)
         c, m = _rows(counts, melds)
         v = None
         if visible is not None:
             v, _ = _rows(visible, None)
-        return analyze_batch(self.engine, c, v, wilds, m)  # type: ignore[no-any-return]
+        shanten, useful = analyze_batch(self.engine, c, v, wilds, m)
+        if out is None or out == "numpy":
+            return shanten, useful
+        return _frames.result(
+            {"shanten": shanten, "useful": useful}, out, {"shanten": ("shanten", TILES), "useful": ("useful", TILES)}
+        )
 
     def is_win(self, hand: HandLike, wilds: WildsLike = None, *, format: str = "compact", extra_wilds: int = 0) -> bool:
         """Whether a hand of 14/17 tiles is complete under this ruleset's forms."""
@@ -304,38 +389,112 @@ class Ruleset(Generic[R]):
         extra_wilds: int = 0,
         limit: int | None = DECOMPOSE_LIMIT,
     ) -> list[dict[str, Any]]:
-        """Distinct arrangements of a complete hand, at most ``limit`` (up to 20,000; None:
-        all, where there are at most 20,000, else ``HandError``).
+        """Distinct arrangements of a complete hand, sorted, at most ``limit`` (up to
+        20,000; None: all, where there are at most 20,000, else ``HandError``).
 
         Each is ``{"form": ..., "groups": [{"kind", "tiles", "wilds", "meld"}, ...]}``, where
         ``wilds`` lists the kinds that wild tiles stand for in that group. Groups made of
         wilds alone are listed with every concrete choice, so a hand with six or more wilds
-        has tens of thousands of arrangements: hence the default limit.
+        has tens of thousands of arrangements: hence the default limit. A hand with more
+        than ``limit`` lists the first its search finds, the forms in the order of
+        ``docs/engine.md``.
         """
         fmt = _text(format, "format")
         return self.engine.decompose(hand, wilds, format=fmt, extra_wilds=extra_wilds, limit=limit)
 
+    @overload
     def win_batch(
-        self, counts: ArrayLike, wilds: WildsLike = None, melds: ArrayLike | None = None
-    ) -> NDArray[np.bool_]:
+        self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Literal["numpy"] | None = None
+    ) -> NDArray[np.bool_]: ...
+    @overload
+    def win_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: TableOutput) -> Any: ...
+
+    def win_batch(
+        self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Output | None = None
+    ) -> Any:
         """Complete flags of many hands given as tile counts (n x 34; 14/17 tiles, or
-        fewer with ``melds[i]`` declared melds). The GIL is released while they run."""
+        fewer with ``melds[i]`` declared melds). The GIL is released while they run.
+        ``output`` as for ``analyze_batch`` (a table of one column, ``win``)."""
+        out = _frames.check_output(output)
         c, m = _rows(counts, melds)
-        return self.engine.win_batch(c, wilds, m)
+        return _one_column("win", self.engine.win_batch(c, wilds, m), out)
+
+    @overload
+    def shanten_batch(
+        self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Literal["numpy"] | None = None
+    ) -> NDArray[np.int8]: ...
+    @overload
+    def shanten_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: TableOutput) -> Any: ...
 
     def shanten_batch(
-        self, counts: ArrayLike, wilds: WildsLike = None, melds: ArrayLike | None = None
-    ) -> NDArray[np.int8]:
-        """Shanten of many hands given as tile counts (n x 34)."""
+        self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Output | None = None
+    ) -> Any:
+        """Shanten of many hands given as tile counts (n x 34); ``output`` as for
+        ``analyze_batch`` (a column ``shanten``)."""
+        out = _frames.check_output(output)
         c, m = _rows(counts, melds)
-        return self.engine.shanten_batch(c, wilds, m)
+        return _one_column("shanten", self.engine.shanten_batch(c, wilds, m), out)
+
+    @overload
+    def waits_batch(
+        self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Literal["numpy"] | None = None
+    ) -> NDArray[np.bool_]: ...
+    @overload
+    def waits_batch(self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: TableOutput) -> Any: ...
 
     def waits_batch(
-        self, counts: ArrayLike, wilds: WildsLike = None, melds: ArrayLike | None = None
-    ) -> NDArray[np.bool_]:
-        """Waits of many 13/16-tile hands: an n x 34 boolean array, column i = kind i."""
+        self, counts: Any, wilds: WildsLike = None, melds: Any = None, *, output: Output | None = None
+    ) -> Any:
+        """Waits of many 13/16-tile hands: an n x 34 boolean array, column i = kind i;
+        ``output`` as for ``analyze_batch`` (the columns ``waits_1m`` ... ``waits_7z``)."""
+        out = _frames.check_output(output)
         c, m = _rows(counts, melds)
-        return self.engine.waits_batch(c, wilds, m)
+        return _one_column("waits", self.engine.waits_batch(c, wilds, m), out)
+
+
+def _one_column(name: str, values: NDArray[Any], output: str | None) -> Any:
+    """A batch call's array, or a table of it as the column ``name``."""
+    if output is None or output == "numpy":
+        return values
+    return _frames.result({name: values}, output, {name: (name, TILES)})
+
+
+def _evaluate_doc(rs: Ruleset[Any]) -> str:
+    """The docstring of one ruleset's ``evaluate``: ``Ruleset.evaluate``'s, with this
+    ruleset's situation keys, options and result keys from its data."""
+    result, _ = RESULT_TYPES.get(rs.name, (Result, None))
+
+    def item(head: str, text: str) -> list[str]:
+        return textwrap.wrap(
+            f"{head}: {text}.", 88, initial_indent="    ", subsequent_indent="        ", break_on_hyphens=False
+        )
+
+    general = (inspect.getdoc(Ruleset.evaluate) or "").split("\n")
+    cut = general.index("Returns:")
+    lines = [f"Scores one {rs.spec.title} situation.", *general[1:cut], "Situation keys:"]
+    for row in key_rows(rs.module, strict=False):
+        default = "required" if row.default is REQUIRED else f"default {row.default!r}"
+        lines += item(f"{row.name} ({row.takes}; {default})", row.meaning)
+    if rs._option_table:
+        lines += ["", "Options (``options={...}``; ``ruleset.options()`` gives their defaults):"]
+        for o in rs._option_table:
+            acts = "evaluate and settle" if o.acts == "both" else o.acts
+            lines += item(f"{o.name} (default {o.default!r}; read by {acts})", o.doc)
+    lines += ["", *general[cut:]]
+    # Keys a result has at times (``excluded``) last.
+    keys = ", ".join(f"``{k}``" for k in sorted(result.__annotations__, key=result.__optional_keys__.__contains__))
+    lines += ["", *textwrap.wrap(f"Result keys (``haidi.results.{result.__name__}``): {keys}.", 92)]
+    return "\n".join(lines)
+
+
+def _evaluate_signature(rs: Ruleset[Any]) -> inspect.Signature:
+    """The signature of one ruleset's ``evaluate``: its situation keys as keywords."""
+    result, _ = RESULT_TYPES.get(rs.name, (Result, None))
+    params = [
+        inspect.Parameter(r.name, inspect.Parameter.KEYWORD_ONLY, default=r.default)
+        for r in key_rows(rs.module, strict=False)
+    ]
+    return inspect.Signature(params, return_annotation=result.__name__)
 
 
 def _text(value: Any, name: str) -> str:
@@ -343,15 +502,6 @@ def _text(value: Any, name: str) -> str:
     if not isinstance(value, str):
         raise HandError(f"{name} must be a str, not {type(value).__name__}")
     return value
-
-
-def _columns(cols: Any) -> dict[str, Any]:
-    """Columns as a dict: a pandas DataFrame's columns as numpy arrays."""
-    if hasattr(cols, "columns") and not isinstance(cols, Mapping):
-        return {str(k): cols[k].to_numpy() for k in cols.columns}
-    if not isinstance(cols, Mapping):
-        raise HandError("columns must be a dict of sequences or a DataFrame")
-    return {k: v.to_numpy() if hasattr(v, "to_numpy") else v for k, v in cols.items()}
 
 
 #: The most melds a hand declares (a 16-tile hand's five).
@@ -368,7 +518,7 @@ def _array(value: Any, name: str) -> NDArray[Any]:
 
 def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
     """Checks and converts tile counts to a contiguous uint8 n x 34 array."""
-    a = _array(counts, "tile counts")
+    a = _array(_frames.matrix(counts, "tile counts"), "tile counts")
     if a.ndim == 1:
         a = a.reshape(1, -1)
     if a.ndim != 2 or a.shape[1] != 34:
@@ -383,7 +533,7 @@ def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8]
     c = np.ascontiguousarray(a, dtype=np.uint8)
     m = None
     if melds is not None:
-        mm = _array(melds, "melds")
+        mm = _array(_frames.vector(melds, "melds"), "melds")
         if mm.shape != (c.shape[0],) or not np.issubdtype(mm.dtype, np.integer):
             raise HandError("melds must be one integer per row")
         bad = np.argwhere((mm < 0) | (mm > MAX_MELDS))

@@ -4,7 +4,6 @@
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::convert;
@@ -187,15 +186,8 @@ fn run(
     Ok(())
 }
 
-/// The tile names as Python strings, made once: an analysis lists many tiles, and
-/// formatting each name again cost more than the analysis itself.
-fn tile_names(py: Python<'_>) -> &[Py<PyString>; KINDS] {
-    static NAMES: PyOnceLock<[Py<PyString>; KINDS]> = PyOnceLock::new();
-    NAMES.get_or_init(py, || std::array::from_fn(|t| PyString::intern(py, &tiles::name(t as Tile)).unbind()))
-}
-
 fn names<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyList>> {
-    let all = tile_names(py);
+    let all = convert::tile_names(py);
     PyList::new(py, tiles::mask_tiles(mask).map(|t| all[t as usize].bind(py)))
 }
 
@@ -208,7 +200,7 @@ fn entry_dict<'py>(
     scoring: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let all = tile_names(py);
+    let all = convert::tile_names(py);
     d.set_item(pyo3::intern!(py, "discard"), e.discard.map(|t| all[t as usize].bind(py)))?;
     d.set_item(pyo3::intern!(py, "shanten"), e.shanten)?;
     d.set_item(pyo3::intern!(py, "useful"), names(py, e.useful)?)?;
@@ -243,7 +235,7 @@ fn entry_dict<'py>(
 }
 
 /// Shanten after each discard and unseen copies of the useful draws after it, for rows of
-/// 14/17 tiles (n x 34 each; `analyze::NOT_HELD_SHANTEN` / `NOT_HELD_USEFUL` where the row
+/// 14/17 tiles (n x 34 each; `haidi.ruleset.NOT_HELD_SHANTEN` / `NOT_HELD_USEFUL` where the row
 /// holds no tile of the kind), with the GIL released.
 #[pyfunction]
 #[pyo3(signature = (engine, counts, visible = None, wilds = None, melds = None))]

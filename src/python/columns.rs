@@ -220,13 +220,15 @@ impl<'py> Table<'py> {
         let ints: Vec<_> = (0..=8u8).map(|i| (PyInt::new(py, i).into_any(), i)).collect();
         let addresses =
             |objects: &[(Bound<'py, PyAny>, _)]| objects.iter().map(|(o, v)| (o.as_ptr(), *v)).collect::<Vec<_>>();
+        // None is a key left out, as in a situation dict: the default (false, East, none).
+        let none = py.None().as_ptr();
         let flag_column = |name: &'static str| -> PyResult<Small<'py, bool>> {
-            let known = Known::new(bools.iter().map(|(o, v)| (o.as_ptr(), *v)));
+            let known = Known::new(bools.iter().map(|(o, v)| (o.as_ptr(), *v)).chain([(none, false)]));
             Ok(Small { name, source: source(get(name)?)?, known, read: flag, max: true, expected: "true or false" })
         };
         let wind_column = |name: &'static str| -> PyResult<Small<'py, u8>> {
             // Winds may be letters or 0-3.
-            let known = Known::new(addresses(&letters).into_iter().chain(addresses(&ints[..4])));
+            let known = Known::new(addresses(&letters).into_iter().chain(addresses(&ints[..4])).chain([(none, 0)]));
             Ok(Small { name, source: source(get(name)?)?, known, read: wind_of, max: 3, expected: "E, S, W, N or 0-3" })
         };
         let table = Table {
@@ -245,7 +247,7 @@ impl<'py> Table<'py> {
             flowers: Small {
                 name: "flowers",
                 source: source(get("flowers")?)?,
-                known: Known::new(addresses(&ints)),
+                known: Known::new(addresses(&ints).into_iter().chain([(none, 0)])),
                 read: count,
                 max: 8,
                 expected: "0 to 8",

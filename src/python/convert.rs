@@ -1,13 +1,14 @@
 //! Reading Python arguments: hands given as `Hand` or text, tiles, wild lists.
 
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 
 use super::errors::{hand_error, IntoPy};
 use super::hand::PyHand;
 use crate::hand::Hand;
 use crate::notation::{self, Format};
-use crate::tiles::{self, Tile};
+use crate::tiles::{self, Tile, KINDS};
 
 /// The text of a str; one that cannot be UTF-8 (a lone surrogate) is a `HandError`
 /// naming `what`.
@@ -124,6 +125,14 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
 }
 
 /// Tile names of a bitmask, in order m, p, s, z.
+/// The tile names as Python strings, made once: an analysis or a listing of
+/// arrangements names many tiles, and formatting each name again cost more than the
+/// work itself.
+pub fn tile_names(py: Python<'_>) -> &[Py<PyString>; KINDS] {
+    static NAMES: PyOnceLock<[Py<PyString>; KINDS]> = PyOnceLock::new();
+    NAMES.get_or_init(py, || std::array::from_fn(|t| PyString::intern(py, &tiles::name(t as Tile)).unbind()))
+}
+
 pub fn mask_names(mask: u64) -> Vec<String> {
     tiles::mask_tiles(mask).map(tiles::name).collect()
 }

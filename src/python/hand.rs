@@ -9,6 +9,10 @@ use crate::notation;
 use crate::tiles::{self, KINDS};
 
 /// A hand: concealed tiles, declared melds and flowers.
+///
+/// `Hand(text, format=None)` reads a hand in haidi's compact notation (`format` None or
+/// "compact") or as a ChineseOfficialMahjongHelper string ("comh"); the format is never
+/// guessed. Bad text raises `HandError` with the position of the fault.
 #[pyclass(name = "Hand", module = "haidi._core", frozen, eq)]
 #[derive(Clone, PartialEq)]
 pub struct PyHand {
@@ -47,6 +51,7 @@ impl PyHand {
         self.inner.concealed.iter().map(|&c| c as u32).collect()
     }
 
+    /// The declared melds, in the order written.
     #[getter]
     fn melds(&self) -> Vec<PyMeld> {
         self.inner.melds.iter().map(|&m| PyMeld { inner: m }).collect()
@@ -151,12 +156,13 @@ impl PyMeld {
         (slf.get_type(), (slf.get().inner.notation(),))
     }
 
-    /// "chow", "pung", "kong", "concealed_kong" or "added_kong".
+    /// The kind: "chow", "pung", "kong", "concealed_kong" or "added_kong".
     #[getter]
     fn kind(&self) -> &'static str {
         self.inner.kind.name()
     }
 
+    /// The meld's tiles in compact notation, one a tile.
     #[getter]
     fn tiles(&self) -> Vec<String> {
         self.inner.tiles().map(tiles::name).collect()

@@ -222,6 +222,7 @@ impl PyScheme {
         self.out.ids.bind(py).clone()
     }
 
+    /// The ruleset's name.
     #[getter]
     fn name(&self) -> &str {
         &self.scheme.name

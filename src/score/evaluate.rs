@@ -107,6 +107,21 @@ fn context<'a>(f: &'a Facts, s: &'a Situation, sets: &'a [u64], waits: Option<&'
     Context { facts: f, situation: s, sets, waits, counted: 0, total: 0, value: 0, fan_count: 0 }
 }
 
+/// The patterns of the situation alone (they read no arrangement): found, with their
+/// counts.
+fn situational(scheme: &Scheme, ctx: &Context) -> (u64, [u8; MAX_PATTERNS]) {
+    let mut counts = [0u8; MAX_PATTERNS];
+    let mut hits = 0u64;
+    for i in bits(scheme.situational) {
+        let n = ctx.eval(&scheme.patterns[i].rule);
+        if n > 0 {
+            hits |= 1 << i;
+            counts[i] = n.min(255) as u8;
+        }
+    }
+    (hits, counts)
+}
+
 /// One arrangement scored, the winning tile placed.
 #[derive(Clone, Copy)]
 struct Candidate {
@@ -161,7 +176,7 @@ struct Search<'a> {
     /// The bounds worked out of sets of patterns that may count (see [`bound_given`]).
     memo: BoundMemo,
     /// The keys of the arrangements met (see `Search::key`), and one to write.
-    seen: std::collections::HashSet<Vec<u8>, Fast>,
+    seen: crate::hash::ByteSet,
     key: Vec<u8>,
 }
 
@@ -257,7 +272,8 @@ impl Search<'_> {
             }
             _ => None,
         };
-        bound_given(self.scheme, p, ctx, known, known_places, Some(&mut self.memo)) > self.best.rank
+        let sit = *self.situational.get_or_insert_with(|| situational(self.scheme, &ctx));
+        bound_given(self.scheme, p, ctx, known, known_places, Some(sit), Some(&mut self.memo)) > self.best.rank
     }
 
     /// What the scoring of an arrangement reads of it, so that arrangements that differ
@@ -565,20 +581,7 @@ impl Search<'_> {
                 return;
             }
         }
-        let situational = *self.situational.get_or_insert_with(|| {
-            let mut counts = [0u8; MAX_PATTERNS];
-            let mut hits = 0u64;
-            for (i, pat) in scheme.patterns.iter().enumerate() {
-                if scheme.situational >> i & 1 == 1 {
-                    let n = ctx.eval(&pat.rule);
-                    if n > 0 {
-                        hits |= 1 << i;
-                        counts[i] = n.min(255) as u8;
-                    }
-                }
-            }
-            (hits, counts)
-        });
+        let situational = *self.situational.get_or_insert_with(|| situational(scheme, &ctx));
         let (mut arr_hits, mut arr_counts) = situational;
         arr_hits &= eligible;
         let per_arrangement = !scheme.situational & !scheme.placed & !scheme.late & eligible;
@@ -831,10 +834,7 @@ impl arrange::Visit for Search<'_> {
             // Arrangements that differ only in which tiles are the wilds, once.
             let mut key = std::mem::take(&mut self.key);
             self.key(found, &mut key);
-            let new = !self.seen.contains(&key);
-            if new {
-                self.seen.insert(key.clone());
-            }
+            let new = self.seen.insert(&key);
             self.key = key;
             if !new {
                 return true;
@@ -874,18 +874,20 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
         suits |= 1 << tiles::suit(g.tile);
     }
     let known = Known::Form { form, suit_tiles, suits, wilds: p.tiles.wilds };
-    bound_given(scheme, p, context(&empty, &p.situation, &p.sets, Some(waits)), known, None, None)
+    bound_given(scheme, p, context(&empty, &p.situation, &p.sets, Some(waits)), known, None, None, None)
 }
 
 /// The bound of the arrangements that fit what is `known` (see [`bound`]), the winning
-/// tile in one of `places` when they are known; `memo` keeps the best choice of each set
-/// of patterns that may count.
+/// tile in one of `places` when they are known; `situation`, the situation's own
+/// patterns when already judged; `memo` keeps the best choice of each set of patterns
+/// that may count.
 fn bound_given(
     scheme: &Scheme,
     p: &Prepared,
     ctx: Context,
     known: Known,
     places: Option<&[Placement]>,
+    situation: Option<(u64, [u8; MAX_PATTERNS])>,
     memo: Option<&mut BoundMemo>,
 ) -> [i32; 4] {
     let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
@@ -893,8 +895,6 @@ fn bound_given(
         // No bound of the face points is worked out.
         return [i32::MAX; 4];
     }
-    let mut b = Bound { ctx, known, melds: scheme.forms.melds as u32, places, sure: 0, possible: 0 };
-    let mut counts = [0u8; MAX_PATTERNS];
     let mut valued = 0u64;
     for (i, pat) in scheme.patterns.iter().enumerate() {
         match if p.loser { pat.loser_value } else { Some(pat.value) } {
@@ -904,14 +904,9 @@ fn bound_given(
         }
     }
     // The situation's own patterns, as they are.
-    let mut fixed = 0u64;
-    for i in bits(valued & scheme.situational) {
-        let n = b.ctx.eval(&scheme.patterns[i].rule);
-        if n > 0 {
-            fixed |= 1 << i;
-            counts[i] = n.min(255) as u8;
-        }
-    }
+    let (fixed, mut counts) = situation.unwrap_or_else(|| situational(scheme, &ctx));
+    let fixed = fixed & valued;
+    let mut b = Bound { ctx, known, melds: scheme.forms.melds as u32, places, sure: 0, possible: 0 };
     // The others as often as they could count; those judged after the others once it is
     // known which of those may count.
     let mut optional = 0u64;

@@ -18,9 +18,10 @@ keeps the best arrangement. Nothing here runs per hand.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -444,6 +445,92 @@ FORMAT = key("format", "format")
 SEAT_WIND_KEY = key("seat_wind", "seat_wind")
 ROUND_WIND_KEY = key("round_wind", "round_wind")
 EXPLAIN = key("explain", "explain")
+
+_WIND = '``"E"``, ``"S"``, ``"W"``, ``"N"`` (or ``1z``-``4z``, or 0-3)'
+
+#: The default of a key that must be given (``hand``).
+REQUIRED = inspect.Parameter.empty
+
+#: What a key of each kind takes, and its value when not given, as the reference shows
+#: them. The reader in Rust (``crate::score::situation``) takes exactly these.
+KEY_KINDS: dict[str, tuple[str, Any]] = {
+    "hand": ("str or ``Hand``", REQUIRED),
+    "win": ('str, a tile such as ``"5p"``', None),
+    "format": ('``"compact"`` or ``"comh"``', "compact"),
+    "explain": ("bool", False),
+    "flag": ("bool", False),
+    "seat_wind": (_WIND, None),
+    "round_wind": (_WIND, None),
+    "discarder_wind": (_WIND, None),
+    "seat": ("int 0-3 (or a wind letter)", None),
+    "wilds": ('str of tile kinds (``"5m"``, ``"5z6z"``) or a list of them', None),
+    "indicator": ('str, a tile such as ``"3z"``', None),
+    "flowers": ('str of flower tiles (``"15f"``) or a list of them', None),
+    "options": ("dict", None),
+}
+
+#: What the keys mean where a ruleset says nothing more of its own (``KEY_DOCS`` of its
+#: module says what they mean there).
+COMMON_KEY_DOCS: dict[str, str] = {
+    "hand": (
+        "the hand without the winning tile, in the notation ``format`` names, or a ``Hand``: "
+        "concealed tiles, then declared melds (``[123m]``, ``[555p]``, ``{1111z}``, "
+        "``[5555p+]``), each counting 3 tiles"
+    ),
+    "win": "the winning tile",
+    "format": (
+        "the notation of ``hand``: ``compact`` (haidi's) or ``comh`` "
+        "(ChineseOfficialMahjongHelper strings); never guessed"
+    ),
+    "explain": "also list, as ``excluded``, the patterns found but not counted, and what voided each",
+    "self_drawn": "the winning tile was drawn by the winner (自摸), not taken from a discard",
+    "options": "overrides of the ruleset's options (the options table), as a dict",
+}
+
+
+class KeyRow(NamedTuple):
+    """A situation key as the reference lists it."""
+
+    name: str
+    #: What it takes, in words.
+    takes: str
+    #: Its value when not given (``REQUIRED`` for ``hand``).
+    default: Any
+    meaning: str
+
+
+def key_rows(module: Any, strict: bool = True) -> list[KeyRow]:
+    """The situation keys of a ruleset's module, as the reference lists them: each of its
+    ``KEYS``, each of its ``OPTION_KEYS`` (an option also taken as a situation key), and
+    ``options``.
+
+    Meanings come from the module's ``KEY_DOCS``, else :data:`COMMON_KEY_DOCS`; what a key
+    takes from :data:`KEY_KINDS`, unless the module's ``KEY_TYPES`` says otherwise. A key
+    with no meaning is a ``KeyError`` when ``strict`` (as the reference pages are written,
+    so that no key goes undocumented), else its meaning reads "not documented".
+    """
+    docs: Mapping[str, str] = getattr(module, "KEY_DOCS", {})
+    types: Mapping[str, str] = getattr(module, "KEY_TYPES", {})
+    rows = []
+    for name, kind, arg in getattr(module, "KEYS", ()):
+        if kind == "choice":
+            takes, default = " or ".join(f'``"{v}"``' for v, _ in arg), None
+        else:
+            takes, default = KEY_KINDS[kind]
+        meaning = docs.get(name) or COMMON_KEY_DOCS.get(name)
+        if meaning is None and kind == "flag" and arg is None:
+            meaning = (
+                "taken (True or False) and checked, but it scores nothing in this ruleset: one "
+                "situation file serves several rulesets"
+            )
+        if meaning is None and strict:
+            raise KeyError(f"situation key {name!r} of {module.__name__} has no meaning in KEY_DOCS")
+        rows.append(KeyRow(name, types.get(name, takes), default, meaning or "not documented"))
+    options = {o.name: o for o in getattr(module, "OPTIONS", ())}
+    for name in getattr(module, "OPTION_KEYS", ()):
+        rows.append(KeyRow(name, "as the option", options[name].default, f"the option ``{name}``, as a situation key"))
+    rows.append(KeyRow("options", *KEY_KINDS["options"], docs.get("options") or COMMON_KEY_DOCS["options"]))
+    return rows
 
 
 # ---------------------------------------------------------------------------------------

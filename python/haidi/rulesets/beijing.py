@@ -4,16 +4,10 @@ The default is the seed's 网狐 description (北京麻将规则 1.1-1.9, with �
 the option ``variant="draft4"`` (also a situation key) scores the house rule
 麻将规则（第4稿） instead (2^番, capped).
 
-Situation keys (keywords of ``evaluate``): ``hand`` (without the winning tile), ``win``,
-``self_drawn``, ``wilds`` (the 惠牌 kinds) or ``indicator`` (the 惠坯 turned up),
-``seat_wind`` (``"E"`` is the dealer, the default), ``discarder_wind`` (who dealt in;
-``"E"`` scores 庄), ``wall_last`` (海底捞月), ``kong_replacement`` (杠上开花),
-``robbing_kong`` (抢杠), ``heavenly`` (天和), ``earthly`` (地和), ``variant``, ``format``,
-``options``; ``round_wind`` is taken (and checked) but scores nothing.
-
-``evaluate`` returns the result every ruleset returns (``win``, ``total``: 和牌牌型番数 with
-庄, ``fans``, ``reason``, ``form``, ``arrangement``, ``groups``) and ``wilds`` and
-``variant``. Money comes from ``settle``.
+Situation keys (keywords of ``evaluate``): ``KEY_DOCS`` below, listed with their types
+in ``help(haidi.ruleset("beijing").evaluate)`` and in docs/reference/beijing.md. The
+result keys are those of ``haidi.results.BeijingResult``: ``total`` is the 和牌牌型番数
+with 庄. Money comes from ``settle``.
 
 Readings of the jumbled text: docs/beijing.md.
 """
@@ -156,6 +150,21 @@ def patterns(variant: str) -> tuple[Pattern, ...]:
 
 #: The 番 of the 网狐 description, with their values.
 PATTERNS = patterns("wanghu")
+
+#: What each situation key means in Beijing (the reference lists them with their types).
+KEY_DOCS: dict[str, str] = {
+    "hand": "the hand without the winning tile (13 tiles; declared melds in brackets, each counting 3)",
+    "wall_last": "海底捞月: won on the last tile, self-drawn or on the last discard",
+    "kong_replacement": "杠上开花: won on the tile drawn after a kong (a self-drawn win)",
+    "robbing_kong": "抢杠: won on the tile another player added to a pung to make a kong",
+    "heavenly": "天和: the dealer's dealt hand is complete (a self-drawn win)",
+    "earthly": "地和: a non-dealer complete before making any discard",
+    "wilds": "the 惠牌 kinds; not with ``indicator``",
+    "indicator": "the 惠坯 turned up: the 惠牌 is the next kind (dragons 中→发→白→中); not with ``wilds``",
+    "seat_wind": "the winner's seat wind, ``E`` the dealer (the default)",
+    "round_wind": "taken and checked, but it scores nothing in Beijing",
+    "discarder_wind": "the seat wind of the player who dealt in; ``E`` scores 庄",
+}
 
 KEYS = (
     HAND,

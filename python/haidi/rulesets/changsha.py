@@ -2,27 +2,11 @@
 
 Rulings and sources: docs/changsha.md.
 
-Situation keys (keywords of ``evaluate``):
-
-- ``hand``: the hand without the winning tile (13 tiles, a meld counting as 3), or a
-  complete 14-tile hand with ``win`` left out (天胡). With ``dealt=True``: the dealt hand,
-  13 tiles (14 for the dealer), judged for the instant wins 四喜, 板板胡, 缺一色.
-- ``win``: the winning tile. ``self_drawn``: 自摸.
-- ``kong_replacement`` (杠上花, self-drawn), ``robbing_kong`` (抢杠胡, on a kong tile),
-  ``wall_last`` (海底: self-drawn it is 海底捞月, on a discard 海底炮), ``heavenly`` (天胡,
-  the dealer's dealt hand), ``earthly`` (地胡, a non-dealer on the dealer's first discard).
-- ``dealt``: judge the dealt hand for the instant wins instead.
-- ``seat_wind`` (E the dealer): checked against 天胡 / 地胡 when given. ``round_wind`` and
-  ``last_of_kind`` are taken (and checked) but mean nothing here, so one situation file
-  serves several rulesets; ``flowers`` must name none.
-- ``format`` ("compact" or "comh"), ``options`` (see ``OPTIONS``).
-
-``evaluate`` returns the result every ruleset returns (``win``, ``total``, ``fans``,
-``reason``, ``form``, ``arrangement``, ``groups``) and ``big``, ``small``, ``patterns``
-(the fans again) and ``self_drawn``. ``total`` is what each other player pays on a
-self-drawn win under the default table: 6 a 大胡, 2 for a 小胡 or a dealt-hand win. ``big``
-counts the 大胡 (they add up); ``small`` is 1 for a 平胡 and 0 when any 大胡 is present;
-for the dealt hand it counts the instant wins.
+Situation keys (keywords of ``evaluate``): ``KEY_DOCS`` below, listed with their types
+in ``help(haidi.ruleset("changsha").evaluate)`` and in docs/reference/changsha.md. The
+result keys are those of ``haidi.results.ChangshaResult``. ``total`` is what each other
+player pays on a self-drawn win under the default table: 6 a 大胡, 2 for a 小胡 or a
+dealt-hand win.
 
 Outcome record of ``settle`` (a dict):
 
@@ -166,6 +150,24 @@ PATTERNS: tuple[Pattern, ...] = (
         kind=_BIG,
     ),
 )
+
+#: What each situation key means in Changsha (the reference lists them with their types).
+KEY_DOCS: dict[str, str] = {
+    "hand": (
+        "the hand without the winning tile (13 tiles, a declared meld counting 3), or a complete "
+        "14-tile hand with ``win`` left out (天胡); with ``dealt=True``, the dealt hand: 13 tiles, "
+        "14 for the dealer"
+    ),
+    "kong_replacement": "杠上花: won on the tile drawn after a kong (a self-drawn win)",
+    "robbing_kong": "抢杠胡: won on the tile another player added to a pung to make a kong",
+    "wall_last": "海底: won on the last tile; self-drawn it is 海底捞月, on a discard 海底炮",
+    "heavenly": "天胡: the dealer's dealt hand is complete (a self-drawn win)",
+    "earthly": "地胡: a non-dealer wins on the dealer's first discard",
+    "dealt": "judge the dealt hand for the instant wins 四喜, 板板胡, 缺一色 instead of a win",
+    "seat_wind": "the winner's seat, ``E`` the dealer: checked against 天胡 and 地胡 when given",
+    "round_wind": "taken and checked, but it scores nothing in Changsha",
+    "flowers": "Changsha plays no flowers: only none may be given",
+}
 
 KEYS = (
     HAND,

@@ -4,23 +4,13 @@ Rulings and quotes: docs/hainan.md. In Hainan a 番 is a condition for winning, 
 multiplier ("番是指胡牌的前提,而不是倍数"): a win on a discard needs at least one of the
 11 番 of the text; a self-drawn win needs none ("无论有番或者无番，自己摸到最后一张牌就算自摸").
 
-Situation keys (keywords of ``evaluate``):
-
-- ``hand``: the hand without the winning tile (13 tiles, a meld counting as 3; flowers
-  may be written in it, ``15f``), or a complete hand with ``win`` left out.
-- ``win``: the winning tile. ``self_drawn``: 自摸. ``robbing_kong``: 抢杠 (a discard win).
-- ``seat`` (0-3 counted from the dealer in turn order) or ``seat_wind`` (E S W N, E the
-  dealer): decides the seat flower and the seat wind. Default: the dealer.
-- ``flowers``: the flowers set aside (``"15f"`` or a list of tiles), added to any in ``hand``.
-- ``format``, ``options`` (see ``OPTIONS``). ``round_wind``, ``last_of_kind``,
-  ``wall_last`` and ``kong_replacement`` are taken and ignored (no 番 of the text).
-
-``evaluate`` returns the result every ruleset returns (``win``, ``total``, ``fans``,
-``reason``, ``form``, ``arrangement``, ``groups``) and ``complete`` (the tiles form a
-winning shape), ``discard_win`` (that shape may win on a discard: it has a 番) and
-``self_drawn``; ``win`` says whether this situation is a win. ``total`` is what each other
-player pays on a self-drawn win under the default table (20), for any complete hand:
-the payment never depends on how many 番. Each fan's ``value`` is 1.
+Situation keys (keywords of ``evaluate``): ``KEY_DOCS`` below, listed with their types
+in ``help(haidi.ruleset("hainan").evaluate)`` and in docs/reference/hainan.md. The result
+keys are those of ``haidi.results.HainanResult``: ``win`` says whether this situation is
+a win, ``complete`` whether the tiles form a winning shape and ``discard_win`` whether
+that shape may win on a discard (it has a 番). ``total`` is what each other player pays
+on a self-drawn win under the default table (20), for any complete hand: the payment
+never depends on how many 番. Each fan's ``value`` is 1.
 
 Outcome record of ``settle`` (a dict):
 
@@ -123,7 +113,20 @@ OPTIONS: tuple[Option, ...] = (
 #: "庄家摸春或梅,庄家下家摸夏或兰,庄家对家摸秋或菊,庄家上家摸冬或竹".
 SEAT_FLOWERS = {"seed": ("15f", "26f", "38f", "47f"), "mcr": ("15f", "26f", "37f", "48f")}
 
-_KEYS = (
+#: What each situation key means in Hainan (the reference lists them with their types).
+KEY_DOCS: dict[str, str] = {
+    "hand": (
+        "the hand without the winning tile (13 tiles, a declared meld counting 3; flowers may be "
+        "written in it, ``15f``), or a complete hand with ``win`` left out"
+    ),
+    "robbing_kong": "抢杠: won on the tile another player added to a pung to make a kong (a discard win)",
+    "seat": "the winner's seat, 0-3 counted from the dealer in turn order: decides the seat flower and wind",
+    "seat_wind": "the winner's seat wind instead of ``seat`` (``E`` the dealer); neither given: the dealer",
+    "flowers": "the flowers set aside, added to any written in ``hand``",
+    "round_wind": "taken and checked, but it scores nothing in Hainan (no 番 of the text)",
+}
+
+KEYS = (
     HAND,
     WIN,
     FORMAT,
@@ -134,7 +137,7 @@ _KEYS = (
     SEAT_WIND_KEY,
     key("flowers", "flowers"),
     ROUND_WIND_KEY,
-    # No 番 of the text, taken so that one situation file serves several rulesets.
+    # No 番 of the text: taken so that one situation file serves several rulesets.
     ignored_flag("last_of_kind"),
     ignored_flag("wall_last"),
     ignored_flag("kong_replacement"),
@@ -170,7 +173,7 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
     """The scoring data for these options."""
     return build(
         SPEC,
-        keys=_KEYS,
+        keys=KEYS,
         patterns=patterns(options),
         results=[
             ("complete", "complete"),

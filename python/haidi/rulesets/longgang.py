@@ -3,27 +3,12 @@
 Scoring is 胡数 (face points) times 2^台数, capped at 300 (腊子); readings of the text:
 docs/longgang.md.
 
-Situation keys (keywords of ``evaluate``):
-``hand`` (without the winning tile; declared melds as ``[...]``, ``{....}``, ``[....+]``),
-``win`` (the winning tile; absent for a player who did not win: the hand is then scored as
-a 陪家's own 胡数), ``self_drawn``, ``seat_wind`` (``"E"`` is the dealer), ``round_wind``
-(taken; 圈风 scores nothing in Longgang), ``wilds`` (the 财神 kind, e.g. ``"5m"``, or a
-flower such as ``"3f"`` when the indicator is a flower: then every flower held is a 财神),
-``flowers`` (flower tiles held, ``"13f"``; flowers may also be written in ``hand``),
-``heavenly`` (天胡), ``earthly`` (地胡), ``kong_replacement`` (杠开, self-drawn),
-``robbing_kong`` (抢杠, a discard win) and ``wall_last`` (海底, self-drawn), ``explain``
-(list the patterns not counted), ``format``, ``options``.
-
-The options that change scoring (``eight_pairs``, ``optional``,
-``single_wait_self_drawn_hu``, ``edge_wait_hu``, ``bulldozer_wilds``, ``loser_pair_hu``,
-``loser_four_flowers_tai``, ``home_wild_is_natural``) may also be given as situation keys.
-
-``evaluate`` returns the result every ruleset returns (``win``, ``total``: the rounded
-总胡数, ``fans``, ``reason``, ``form``, ``arrangement``, ``groups``) and ``role``
-("winner" or "loser"), ``face`` (牌面胡数), ``base`` (20 + face), ``tai``, ``lazi``,
-``follow`` (跟胡数), ``instant`` (天胡, 地胡 or 三财神: the others count 0), ``patterns``
-(the fans again, each with its ``tai`` and ``lazi``), ``face_items``, ``wait`` (where the
-winning tile sits) and ``void_wilds`` (a 陪家's wilds in no group).
+Situation keys (keywords of ``evaluate``): ``KEY_DOCS`` below, listed with their types
+in ``help(haidi.ruleset("longgang").evaluate)`` and in docs/reference/longgang.md. The
+options that change scoring (``eight_pairs``, ``optional``, ``single_wait_self_drawn_hu``,
+``edge_wait_hu``, ``bulldozer_wilds``, ``loser_pair_hu``, ``loser_four_flowers_tai``,
+``home_wild_is_natural``) may also be given as situation keys. The result keys are those
+of ``haidi.results.LonggangResult``; ``total`` is the 总胡数, rounded up to 10.
 """
 
 from __future__ import annotations
@@ -446,6 +431,27 @@ def _home_wilds_all() -> Any:
 #: The patterns with the default options and every optional one, by id.
 PATTERNS: dict[str, Pattern] = {
     p.id: p for p in patterns({o.name: o.default for o in OPTIONS} | {"optional": _OPTIONAL})
+}
+
+#: What each situation key means in Longgang (the reference lists them with their types).
+KEY_DOCS: dict[str, str] = {
+    "hand": (
+        "the hand without the winning tile (16 tiles; declared melds as ``[...]``, ``{....}``, "
+        "``[....+]``, each counting 3), or a complete hand with ``win`` left out"
+    ),
+    "win": "the winning tile; absent for a player who did not win: the hand is then scored as a 陪家's own 胡数",
+    "seat_wind": "the player's seat wind, ``E`` the dealer; it names the seat flower (坐花) and the seat wind's 字刻",
+    "round_wind": "taken and checked, but 圈风 scores nothing in Longgang",
+    "wilds": (
+        'the 财神 kind (``"5m"``), or a flower (``"3f"``) when the indicator is a flower: then every '
+        "flower held is a 财神"
+    ),
+    "flowers": 'the flower tiles held (``"13f"``); flowers may also be written in ``hand``',
+    "heavenly": "天胡: the dealer's dealt hand is complete",
+    "earthly": "地胡: a non-dealer wins on the dealer's first discard",
+    "kong_replacement": "杠开: won on the tile drawn after a kong (a self-drawn win)",
+    "robbing_kong": "抢杠: won on the tile another player added to a pung to make a kong (a discard win)",
+    "wall_last": "海底: won on the last tile of the wall (a self-drawn win)",
 }
 
 KEYS = (

@@ -1,11 +1,8 @@
 """MCR, Mahjong Competition Rules (国标麻将): 144 tiles, 13-tile hands, 81 fans.
 
 Situation keys (keywords of ``evaluate``, keys of the dicts of ``evaluate_many``):
-``hand`` (haidi notation without the winning tile, or a ChineseOfficialMahjongHelper
-string with ``format="comh"``), ``win`` (the winning tile), ``self_drawn``,
-``seat_wind`` and ``round_wind`` (``"E"``, ``"S"``, ``"W"``, ``"N"``), ``flowers``
-(0-8), ``last_of_kind`` (和绝张), ``wall_last`` (妙手回春 / 海底捞月),
-``kong_replacement`` (杠上开花), ``robbing_kong`` (抢杠和).
+``KEY_DOCS`` below, listed with their types in ``help(haidi.ruleset("mcr").evaluate)``
+and in docs/reference/mcr.md. The result keys are those of ``haidi.results.MCRResult``.
 
 Rulings: docs/mcr-fans.md and docs/mcr-differences.md. The default follows the 2006
 list of the seed; ``concealed_and_melded_kong=True`` scores ChineseOfficialMahjongHelper's
@@ -14,14 +11,15 @@ list of the seed; ``concealed_and_melded_kong=True`` scores ChineseOfficialMahjo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _core
+from .. import _core, _frames
 from ..results import Entry
-from ._scheme import Option
+from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
 from ._spec import ALL_TILES, RulesetSpec
 
 if TYPE_CHECKING:
@@ -52,27 +50,52 @@ BASE = 8
 Fan = Entry
 
 
+#: The ids of the ``fans`` columns of ``evaluate_many``, in order: column 0 is the optional
+#: 明暗杠 (``concealed_and_melded_kong``; its ``id`` in results is None), then fans 1 to 81.
+FAN_IDS: tuple[int | None, ...] = (None, *range(1, 82))
+
 _FLAGS = ("self_drawn", "last_of_kind", "wall_last", "kong_replacement", "robbing_kong")
 
 
+#: The situation keys, read in Rust by ``_core.mcr_evaluate`` (whose keyword parameters
+#: they are: tests/test_docs.py holds the two together).
+KEYS = (
+    HAND,
+    WIN,
+    FORMAT,
+    EXPLAIN,
+    *(flag_key(f) for f in _FLAGS),
+    SEAT_WIND_KEY,
+    ROUND_WIND_KEY,
+    key("flowers", "flowers"),
+)
+
+#: What each situation key means in MCR (the reference lists them with their types).
+KEY_DOCS: dict[str, str] = {
+    "hand": (
+        'the hand without the winning tile, or with ``format="comh"`` a ChineseOfficialMahjongHelper '
+        "case string, which may carry the winning tile last and the situation at its end"
+    ),
+    "last_of_kind": (
+        "和绝张: the winning tile is the last of its kind (set by itself when the melds show the other three)"
+    ),
+    "wall_last": "the winning tile is the wall's last: 妙手回春 self-drawn, 海底捞月 on a discard",
+    "kong_replacement": "杠上开花: won on the tile drawn after a kong (self-drawn)",
+    "robbing_kong": "抢杠和: won on the tile another player added to a pung to make a kong",
+    "seat_wind": "the winner's seat wind (门风刻)",
+    "round_wind": "the prevailing wind (圈风刻)",
+    "flowers": 'the flowers held, 0-8 or as tiles (``"13f"``): 1 point each (花牌), not counted towards the 8',
+}
+#: ``flowers`` is also a count in MCR.
+KEY_TYPES = {"flowers": 'int 0-8, or a str of flower tiles (``"13f"``)'}
+
 #: Scores one situation: ``evaluate(ruleset, **situation)``, called as
 #: ``haidi.ruleset("mcr").evaluate(**situation)``. Written in Rust (no Python frame in
-#: between, as per-call speed matters to game servers).
-#:
-#: Keys: ``hand`` (without the winning tile; a COMH string of 14 tiles with ``format="comh"``
-#: may carry the winning tile last and its situation after ``|``), ``win``, ``format``,
-#: ``self_drawn``, ``seat_wind``, ``round_wind`` (``"E"``.. ``"N"``), ``flowers`` (0-8 or
-#: ``"13f"``), ``last_of_kind``, ``wall_last``, ``kong_replacement``, ``robbing_kong``, and
-#: the options ``explain`` (list the fans not counted and why) and
-#: ``concealed_and_melded_kong`` (ChineseOfficialMahjongHelper's 明暗杠 ruling).
-#:
-#: Returns ``{"win", "total", "fans": ({"id", "name", "name_en", "points", "count"}, ...),
-#: "reason", "form", "arrangement"}`` (and ``"excluded"`` with ``explain=True``). ``fans`` is
-#: a tuple of read-only :class:`haidi.results.Entry` dicts shared between results: results kept by the
-#: million cost no memory per fan, and the garbage collector soon stops following them.
-#: A complete hand under 8 points (flowers not counted) has ``win`` false and a
-#: ``reason``; so has a hand that is not complete. Raises ``haidi.HandError`` for bad
-#: notation, a wrong size, a fifth tile, contradictory flags or an unknown key.
+#: between, as per-call speed matters to game servers). ``fans`` is a tuple of read-only
+#: :class:`haidi.results.Entry` dicts shared between results: results kept by the million
+#: cost no memory per fan, and the garbage collector soon stops following them. Raises
+#: ``haidi.HandError`` for bad notation, a wrong size, a fifth tile, contradictory flags or
+#: an unknown key.
 evaluate = _core.mcr_evaluate
 
 
@@ -85,6 +108,8 @@ OPTIONS: tuple[Option, ...] = (
         acts="evaluate",
     ),
 )
+#: Options that may also be given as situation keys.
+OPTION_KEYS = ("concealed_and_melded_kong",)
 
 
 def evaluate_many(
@@ -100,8 +125,8 @@ def evaluate_many(
 
     Args:
         situations: a list of situation dicts (returns a list of result dicts), or
-            columns: a mapping of equal-length sequences or numpy arrays keyed like a
-            situation, or a pandas DataFrame (returns a dict of numpy arrays ``win``
+            columns: a mapping of equal-length sequences or arrays keyed like a situation,
+            a DataFrame or an Arrow table (docs/data.md; returns a dict of numpy arrays ``win``
             (bool), ``total`` (int32) and ``fans``: n x 82 counts by fan id, column 0
             being the optional 明暗杠).
         options: ``{"concealed_and_melded_kong": bool}`` (also a keyword of its own).
@@ -112,14 +137,49 @@ def evaluate_many(
     mingangang = opts["concealed_and_melded_kong"]
     if errors not in ("raise", "collect"):
         raise _core.HandError(f"errors must be 'raise' or 'collect', not {errors!r}")
-    if isinstance(situations, Mapping) or hasattr(situations, "columns"):
+    if _frames.is_columns(situations):
         return _columns(situations, format, mingangang, errors)
     if isinstance(situations, (str, bytes)):
         raise _core.HandError("evaluate_many takes a list of situations or columns")
     situations = list(situations)
     if errors == "collect":
-        return [_one_or_error(ruleset, s, format, mingangang) for s in situations]
+        return _collect(ruleset, situations, format, mingangang)
     return _core.mcr_evaluate_many(situations, format=format, concealed_and_melded_kong=mingangang)
+
+
+#: How ``mcr_evaluate_many`` names the situation it stopped at.
+_AT = re.compile(r"situation (\d+): ")
+
+
+def _collect(ruleset: Ruleset, situations: list[Any], format: str, mingangang: bool) -> list[Any]:
+    """``errors="collect"`` in batch calls. A call raises at the first bad situation of its
+    slice, naming its index: the ones before it are scored again (their results went
+    with the error), it gets ``{"error": ...}``, and the next call starts after it. After an
+    error the slices start at one situation and double while they hold none, so that a
+    clean list is scored in long slices (on every core) and a run of bad situations costs
+    one call each, as scoring each alone would."""
+    out: list[Any] = []
+    start, size = 0, _LONGEST_SLICE
+    while start < len(situations):
+        part = situations[start : start + size]
+        try:
+            out += _core.mcr_evaluate_many(part, format=format, concealed_and_melded_kong=mingangang)
+            start, size = start + len(part), min(2 * size, _LONGEST_SLICE)
+            continue
+        except _core.HandError as e:
+            at = _AT.match(str(e))
+            if at is None:  # not one situation's error: each is answered alone
+                return out + [_one_or_error(s, format, mingangang) for s in situations[start:]]
+            i = int(at.group(1))
+            if i:
+                out += _core.mcr_evaluate_many(part[:i], format=format, concealed_and_melded_kong=mingangang)
+            out.append({"error": str(e)[at.end() :]})
+            start, size = start + i + 1, 1
+    return out
+
+
+#: The longest slice of ``_collect``.
+_LONGEST_SLICE = 1 << 14
 
 
 def _core_flag(v: Any) -> bool:
@@ -128,7 +188,7 @@ def _core_flag(v: Any) -> bool:
     return bool(v)
 
 
-def _one_or_error(ruleset: Ruleset, s: Any, format: str, mingangang: bool) -> dict[str, Any]:
+def _one_or_error(s: Any, format: str, mingangang: bool) -> dict[str, Any]:
     try:
         return _core.mcr_evaluate_many([s], format=format, concealed_and_melded_kong=mingangang)[0]  # type: ignore[no-any-return]
     except _core.HandError as e:
@@ -136,16 +196,44 @@ def _one_or_error(ruleset: Ruleset, s: Any, format: str, mingangang: bool) -> di
 
 
 def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str, np.ndarray]:
-    keys = list(cols.columns) if hasattr(cols, "columns") else list(cols)
+    # Lists and numpy arrays are read as they are; DataFrame and Arrow columns as numpy.
+    columns = _frames.columns(cols)
+    keys = list(columns)
     if "hand" not in keys or "win" not in keys:
         raise _core.HandError("columns need at least 'hand' and 'win'")
     unknown = set(keys) - {"hand", "win", "seat_wind", "round_wind", "flowers", *_FLAGS}
     if unknown:
         raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
-    # Lists and numpy arrays are read as they are; pandas columns as numpy arrays.
-    columns = {k: cols[k].to_numpy() if hasattr(cols[k], "to_numpy") else cols[k] for k in keys}
-    win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
-    return {"win": win, "total": total, "fans": fans}
+    try:
+        win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
+    except _core.HandError:
+        if errors != "collect":
+            raise
+        return _collect_columns(columns, format, mingangang)
+    out = {"win": win, "total": total, "fans": fans}
+    if errors == "collect":
+        out["error"] = np.full(len(win), None, dtype=object)
+    return out
+
+
+def _collect_columns(columns: dict[str, Any], format: str, mingangang: bool) -> dict[str, np.ndarray]:
+    """Columns with ``errors="collect"`` once some row cannot be scored: each row scored on
+    its own, as a situation dict (slower, so only then), its error kept."""
+    values = {k: v.tolist() if isinstance(v, np.ndarray) else list(v) for k, v in columns.items()}
+    n = len(values["hand"])
+    if any(len(v) != n for v in values.values()):
+        raise _core.HandError("columns must all have the same length")
+    win, total = np.zeros(n, bool), np.zeros(n, np.int32)
+    fans, error = np.zeros((n, len(FAN_IDS)), np.uint8), np.full(n, None, dtype=object)
+    for i in range(n):
+        r = _one_or_error({k: v[i] for k, v in values.items()}, format, mingangang)
+        if "error" in r:
+            error[i] = r["error"]
+            continue
+        win[i], total[i] = r["win"], r["total"]
+        for f in r["fans"]:
+            fans[i, f["id"] or 0] = f["count"]
+    return {"win": win, "total": total, "fans": fans, "error": error}
 
 
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:

@@ -1,16 +1,10 @@
 """Tangshan (唐山麻将): 136 tiles, 混 wilds, 番 that each double a 1-point 胡, kong points,
 点炮包庄 and 跟庄.
 
-Situation keys (keywords of ``evaluate``): ``hand`` (without the winning tile; declared
-melds and kongs in brackets), ``win``, ``self_drawn``, ``wilds`` (the 混 kinds) or
-``indicator`` (the tile turned up: the 混 is the next kind), ``open_ready`` (明听: the hand
-was laid open; it may only win self-drawn), ``xiaosa`` (潇洒: ``"ming"`` 明潇 or ``"kou"``
-扣潇), ``format``, ``options``; ``seat_wind`` and ``round_wind`` are taken (and checked)
-but score nothing.
-
-``evaluate`` returns the result every ruleset returns (``win``, ``total``: the 番,
-``fans``, ``reason``, ``form``, ``arrangement``, ``groups``) and ``points`` (2 ** 番, the 胡
-being 1) and ``wilds`` (the 混 kinds).
+Situation keys (keywords of ``evaluate``): ``KEY_DOCS`` below, listed with their types
+in ``help(haidi.ruleset("tangshan").evaluate)`` and in docs/reference/tangshan.md. The
+result keys are those of ``haidi.results.TangshanResult``: ``total`` is the 番,
+``points`` 2 ** 番 (the 胡 being 1).
 
 Readings of the text: docs/tangshan.md.
 """
@@ -100,6 +94,17 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("open_xiaosa", "明潇", "xiaosa, open", 1, flag("xiaosa_ming")),
     Pattern("hidden_xiaosa", "扣潇", "xiaosa, hidden", 1, flag("xiaosa_kou")),
 )
+
+#: What each situation key means in Tangshan (the reference lists them with their types).
+KEY_DOCS: dict[str, str] = {
+    "hand": "the hand without the winning tile (13 tiles; declared melds and kongs in brackets, each counting 3)",
+    "wilds": "the 混 kinds of the deal (one, or two for the tables that play two); not with ``indicator``",
+    "indicator": "the tile turned up (开混): the 混 is the next kind; not with ``wilds``",
+    "open_ready": "明听: the hand was laid open; it may only win self-drawn",
+    "xiaosa": "潇洒 declared by the player: ``ming`` (明潇) or ``kou`` (扣潇)",
+    "seat_wind": "taken and checked, but it scores nothing in Tangshan",
+    "round_wind": "taken and checked, but it scores nothing in Tangshan",
+}
 
 KEYS = (
     HAND,

@@ -1,0 +1,280 @@
+"""Columns in and out of the batch calls: pandas, Arrow and polars data read as the numpy
+arrays and lists the Rust readers take, and results given back as one table (a pyarrow
+Table, a polars or a pandas DataFrame) of flat columns (docs/data.md).
+
+An Arrow column is read as the list ``column.to_pylist()`` would be, without building that
+list where the type allows: integers and floats without nulls are handed over in place
+(numpy views of the Arrow buffers), booleans as a numpy array, text as a numpy array of
+str. A null is None, as in a situation dict: a key left out (its default), refused where a
+value is needed (``hand``), naming the column and the row. polars data goes through
+Arrow, so pyarrow is needed for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, get_args
+
+import numpy as np
+
+from ._core import HandError
+from .results import Output
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+OUTPUTS: tuple[str, ...] = get_args(Output)
+
+
+def _library(obj: Any) -> str | None:
+    """``"pandas"``, ``"pyarrow"`` or ``"polars"`` for their objects, ``"arrow"`` for any
+    other object that hands out Arrow data (the Arrow PyCapsule interface), else None."""
+    top = type(obj).__module__.partition(".")[0]
+    if top in ("pandas", "pyarrow", "polars"):
+        return top
+    if hasattr(obj, "__arrow_c_stream__") or hasattr(obj, "__arrow_c_array__"):
+        return "arrow"
+    return None
+
+
+def _pyarrow(what: str) -> Any:
+    try:
+        import pyarrow
+    except ImportError:
+        raise ImportError(f"{what} needs pyarrow: pip install 'haidi[arrow]'") from None
+    return pyarrow
+
+
+def is_columns(obj: Any) -> bool:
+    """Whether ``evaluate_many`` reads ``obj`` as columns (not as a list of situations)."""
+    return isinstance(obj, Mapping) or hasattr(obj, "columns") or _library(obj) in ("pyarrow", "polars", "arrow")
+
+
+def _arrow_table(obj: Any, library: str) -> Any:
+    """An Arrow table of ``obj``: a pyarrow Table or RecordBatch, a polars DataFrame or any
+    object with ``__arrow_c_stream__``."""
+    pa = _pyarrow("Arrow or polars data")
+    if library == "polars":
+        if not hasattr(obj, "to_arrow"):
+            raise HandError(f"columns must be a polars DataFrame, not a {type(obj).__name__} (collect it first)")
+        obj = obj.to_arrow()
+    if isinstance(obj, pa.RecordBatch):
+        return pa.Table.from_batches([obj])
+    if isinstance(obj, pa.Table):
+        return obj
+    if hasattr(obj, "__arrow_c_stream__") and not isinstance(obj, (pa.Array, pa.ChunkedArray)):
+        return pa.table(obj)
+    raise HandError(f"columns must be a table (a pyarrow Table or a polars DataFrame), not a {type(obj).__name__}")
+
+
+def columns(obj: Any) -> dict[str, Any]:
+    """Columns as the Rust readers take them: a dict of numpy arrays, lists or sequences,
+    from a dict of columns, a pandas DataFrame, a pyarrow Table or RecordBatch or a polars
+    DataFrame."""
+    library = _library(obj)
+    if library in ("pyarrow", "polars", "arrow"):
+        table = _arrow_table(obj, library)
+        names = table.column_names
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise HandError(f"column {twice[0]!r} is given twice")
+        return {name: _from_arrow(table.column(i)) for i, name in enumerate(names)}
+    if hasattr(obj, "columns") and not isinstance(obj, Mapping):
+        return {str(k): column(obj[k]) for k in obj.columns}
+    if not isinstance(obj, Mapping):
+        raise HandError("columns must be a dict of sequences or a DataFrame")
+    return {k: column(v) for k, v in obj.items()}
+
+
+def column(value: Any) -> Any:
+    """One column of a dict of columns: a pandas Series as numpy, an Arrow array or a polars
+    Series as :func:`columns` reads them, anything else as it is."""
+    library = _library(value)
+    if library in ("pyarrow", "polars", "arrow"):
+        return _from_arrow(_arrow_array(value, library))
+    if library == "pandas" and hasattr(value, "to_numpy"):
+        return _from_pandas(value)
+    if hasattr(value, "to_numpy"):
+        return value.to_numpy()
+    return value
+
+
+def _from_pandas(series: Any) -> Any:
+    """A pandas column as numpy. In a column of a numpy type a NaN is a value (refused by
+    the readers: an empty cell of a CSV); in a column of pandas' own types (``str``,
+    ``string``, ``boolean``, ``Int64``, ``category``, Arrow-backed) a missing value is
+    pandas' marker for one, read as None: a key left out, as an Arrow null is."""
+    if isinstance(series.dtype, np.dtype) or not series.hasnans:
+        return series.to_numpy()
+    return series.to_numpy(dtype=object, na_value=None)
+
+
+def _arrow_array(value: Any, library: str) -> Any:
+    """A pyarrow Array or ChunkedArray of a pyarrow array, a polars Series, or any object
+    with ``__arrow_c_array__`` or ``__arrow_c_stream__``."""
+    pa = _pyarrow("Arrow or polars data")
+    if library == "polars" and hasattr(value, "to_arrow") and not hasattr(value, "columns"):
+        value = value.to_arrow()
+    if isinstance(value, (pa.Array, pa.ChunkedArray)):
+        return value
+    if hasattr(value, "__arrow_c_array__") and not hasattr(value, "columns"):
+        return pa.array(value)
+    if hasattr(value, "__arrow_c_stream__") and not hasattr(value, "columns"):
+        return pa.chunked_array(value)
+    raise HandError(f"a column must be a sequence or an array, not a {type(value).__name__}")
+
+
+def _from_arrow(col: Any) -> Any:
+    """An Arrow column (Array or ChunkedArray) as a numpy array, or for types numpy does
+    not hold, the list of its Python values."""
+    pa = _pyarrow("Arrow data")
+    t = col.type
+    if pa.types.is_dictionary(t):
+        # Categorical text (a wind, a tile): decoded to its values.
+        col = col.cast(t.value_type)
+        t = col.type
+    if pa.types.is_string_view(t):
+        col = col.cast(pa.large_string())
+        t = col.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_boolean(t):
+        # Text as str (None where null); booleans as bool, or True, False and None.
+        return col.to_numpy(zero_copy_only=False)
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        if col.null_count == 0:
+            return col.to_numpy(zero_copy_only=False)
+        values = col.fill_null(0).to_numpy(zero_copy_only=False).astype(object)
+        values[col.is_null().to_numpy(zero_copy_only=False)] = None
+        return values
+    # Lists (wilds as a list of kinds), all-null columns, and types no situation key takes
+    # (the reader then names the row): their Python values.
+    return col.to_pylist()
+
+
+def matrix(value: Any, name: str) -> Any:
+    """Rows of a batch call (tile counts) given as Arrow or polars data, as a 2-D numpy
+    array: a list or fixed-size list column (or a table of one), or a table of one integer
+    column per tile kind. Anything else is returned as it is."""
+    library = _library(value)
+    if library not in ("pyarrow", "polars"):
+        return value
+    pa = _pyarrow("Arrow or polars data")
+    if (library == "polars" and hasattr(value, "columns")) or isinstance(value, (pa.Table, pa.RecordBatch)):
+        table = _arrow_table(value, library)
+        if table.num_columns != 1 or not _is_list(table.column(0).type):
+            return np.column_stack([_integers(table.column(i), name) for i in range(table.num_columns)])
+        value = table.column(0)
+    col = _arrow_array(value, library)
+    if not _is_list(col.type):
+        return _integers(col, name)
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks()
+    bad = _first_null(col)
+    if bad is not None:
+        raise HandError(f"row {bad}: {name} is null")
+    lengths = np.asarray(col.value_lengths().to_numpy(zero_copy_only=False), dtype=np.int64)
+    if len(lengths) and (lengths != lengths[0]).any():
+        row = int(np.argmax(lengths != lengths[0]))
+        raise HandError(f"row {row}: {lengths[row]} values of {name}, where row 0 has {lengths[0]}")
+    flat = col.flatten()
+    hole = _first_null(flat)
+    if hole is not None:
+        row = int(np.searchsorted(np.cumsum(lengths), hole, side="right"))
+        raise HandError(f"row {row}: {name} holds a null")
+    values = _integers(flat, name)
+    width = int(lengths[0]) if len(lengths) else 0
+    return values.reshape(len(col), width)
+
+
+def vector(value: Any, name: str) -> Any:
+    """One value per row of a batch call (declared melds) given as Arrow or polars data, as
+    a numpy array; anything else as it is."""
+    library = _library(value)
+    if library not in ("pyarrow", "polars"):
+        return value
+    return _integers(_arrow_array(value, library), name)
+
+
+def _is_list(t: Any) -> bool:
+    pa = _pyarrow("Arrow data")
+    return bool(pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t))
+
+
+def _first_null(col: Any) -> int | None:
+    if not col.null_count:
+        return None
+    return int(np.argmax(col.is_null().to_numpy(zero_copy_only=False)))
+
+
+def _integers(col: Any, name: str) -> NDArray[Any]:
+    """An integer Arrow column as numpy, in place where it can be; a null or a value of
+    another type is a HandError naming the row."""
+    pa = _pyarrow("Arrow data")
+    bad = _first_null(col)
+    if bad is not None:
+        raise HandError(f"row {bad}: {name} is null")
+    if not pa.types.is_integer(col.type):
+        raise HandError(f"{name} must be integers, got Arrow type {col.type}")
+    return np.asarray(col.to_numpy(zero_copy_only=False))
+
+
+def check_output(output: Any) -> str | None:
+    """``output`` as given (None: numpy), or a HandError."""
+    if output is None or (isinstance(output, str) and output in OUTPUTS):
+        return output  # type: ignore[no-any-return]
+    raise HandError(f"output must be one of {', '.join(map(repr, OUTPUTS))}, not {output!r}")
+
+
+#: How the k columns of an n x k array are named: ``<prefix>_<label>`` for each label.
+Labels = Mapping[str, tuple[str, Sequence[Any]]]
+
+
+def result(arrays: Mapping[str, NDArray[Any]], output: str | None, labels: Labels | None = None) -> Any:
+    """The arrays of a batch call as ``output`` asks: a dict of numpy arrays (``None`` or
+    ``"numpy"``: as they are), or one table of flat columns, each n x k array being k
+    columns named as ``labels[name]`` says (``fan_<id>``, ``waits_<kind>``)."""
+    if output is None or output == "numpy":
+        return dict(arrays)
+    columns = flat_columns(arrays, labels or {})
+    if output == "arrow":
+        pa = _pyarrow("output='arrow'")
+        return pa.table({k: pa.array(v, type=pa.string() if v.dtype == object else None) for k, v in columns.items()})
+    if output == "polars":
+        try:
+            import polars
+        except ImportError:
+            raise ImportError("output='polars' needs polars: pip install 'haidi[polars]'") from None
+        return polars.DataFrame(
+            [
+                polars.Series(k, v.tolist(), dtype=polars.String) if v.dtype == object else polars.Series(k, v)
+                for k, v in columns.items()
+            ]
+        )
+    import pandas
+
+    text = {k: pandas.array(v, dtype="string") for k, v in columns.items() if v.dtype == object}
+    return pandas.DataFrame({**columns, **text}, copy=False)
+
+
+#: Rows transposed at a time: a block stays in cache while its columns are written.
+_BLOCK = 4096
+
+
+def flat_columns(arrays: Mapping[str, NDArray[Any]], labels: Labels) -> dict[str, NDArray[Any]]:
+    """One-dimensional columns of the arrays, an n x k array split into k contiguous
+    columns ``<prefix>_<label>`` (MCR's fan id None, its 明暗杠, is labelled 0)."""
+    out: dict[str, NDArray[Any]] = {}
+    for name, a in arrays.items():
+        if a.ndim != 2:
+            out[name] = a
+            continue
+        n, k = a.shape
+        prefix, each = labels.get(name, (name, range(k)))
+        names = [f"{prefix}_{0 if x is None else x}" for x in each]
+        if len(names) != k:
+            raise ValueError(f"{k} columns of {name}, {len(names)} labels")
+        # A transposed copy, a block of rows at a time (a plain one walks memory k times).
+        t = np.empty((k, n), a.dtype)
+        for start in range(0, n, _BLOCK):
+            t[:, start : start + _BLOCK] = a[start : start + _BLOCK].T
+        out.update(zip(names, t, strict=True))
+    return out

@@ -1,0 +1,138 @@
+"""Scoring a Parquet dataset on a Dask cluster (``pip install 'haidi[dask]'``).
+
+Each partition of the dataset is scored by ``evaluate_many`` in the worker that read it
+(docs/data.md); only the results travel. The ruleset goes to the workers by its name and
+options, and each worker process builds it once::
+
+    from dask.distributed import Client, LocalCluster
+    import haidi.dask
+
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster):
+        haidi.dask.score_parquet("hands/", "mcr", destination="scores/", keep=["game"])
+
+Without a client, Dask runs the partitions in threads of this process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ._core import HandError
+from .ruleset import ruleset
+
+
+def score_partition(
+    frame: Any,
+    rules: str,
+    *,
+    options: Any = None,
+    format: str = "compact",
+    errors: str = "raise",
+    columns: Sequence[str] | None = None,
+    keep: Sequence[str] = (),
+    partition_info: dict[str, Any] | None = None,
+) -> Any:
+    """Scores one partition: a pandas DataFrame of situation columns, as
+    ``ddf.map_partitions(score_partition, "mcr", meta=result_meta("mcr"))`` hands it.
+
+    Args:
+        rules: the ruleset's name (``haidi.RULESETS``).
+        options, format, errors: as for ``evaluate_many``.
+        columns: the situation columns (default: every column not in ``keep``).
+        keep: columns copied to the result as they are (an id to join on).
+        partition_info: given by Dask; a bad row is then named by its partition and its
+            row in it (``partition 3: row 7: ...``).
+
+    Returns:
+        A pandas DataFrame with the partition's index: the ``keep`` columns, then
+        ``win``, ``total``, a column ``fan_<id>`` of counts for each of the ruleset's
+        ``fan_ids`` and, with ``errors="collect"``, ``error``.
+    """
+    keep = list(keep)
+    _check_keep(keep)
+    names = list(columns) if columns is not None else [c for c in frame.columns if c not in keep]
+    try:
+        out = ruleset(rules).evaluate_many(frame[names], options=options, format=format, errors=errors, output="pandas")
+    except HandError as e:
+        if partition_info is None:
+            raise
+        raise HandError(f"partition {partition_info['number']}: {e}") from None
+    out.index = frame.index
+    for i, k in enumerate(keep):
+        out.insert(i, k, frame[k].array)
+    return out
+
+
+def result_meta(rules: str, *, options: Any = None, errors: str = "raise", keep: Any = None) -> Any:
+    """The empty DataFrame that :func:`score_partition` returns for ``rules`` and
+    ``options`` (which may add patterns, so columns): Dask's ``meta``. ``keep``: the kept
+    columns, as a pandas or Dask DataFrame (their types)."""
+    out = ruleset(rules).evaluate_many({"hand": [], "win": []}, options=options, errors=errors, output="pandas")
+    if keep is not None:
+        keep = getattr(keep, "_meta", keep).iloc[:0]
+        out.index = keep.index
+        for i, k in enumerate(keep.columns):
+            out.insert(i, k, keep[k].array)
+    return out
+
+
+def score_parquet(
+    source: Any,
+    rules: str,
+    *,
+    destination: Any = None,
+    options: Any = None,
+    format: str = "compact",
+    errors: str = "raise",
+    columns: Sequence[str] | None = None,
+    keep: Sequence[str] = (),
+    **read_parquet: Any,
+) -> Any:
+    """Scores the situations of a Parquet dataset (a file, a folder of files, a glob or a
+    list of them), a partition at a time on the current Dask client's workers.
+
+    Args:
+        source: what ``dask.dataframe.read_parquet`` reads.
+        rules: the ruleset's name.
+        destination: where to write the results as Parquet (one file a partition); the
+            call then returns when they are written. Without it, the lazy Dask DataFrame
+            of the results is returned (``.compute()`` it, or go on with it).
+        options, format, errors: as for ``evaluate_many``.
+        columns: the situation columns to read (default: every column not in ``keep``).
+        keep: columns copied to the results (an id to join them back on).
+        read_parquet: passed to ``dask.dataframe.read_parquet`` (``blocksize``,
+            ``filters``, ``storage_options`` ...).
+
+    Returns:
+        The results (as :func:`score_partition` gives them), or None with ``destination``.
+    """
+    import dask.dataframe as dd
+
+    keep = list(keep)
+    _check_keep(keep)
+    wanted = None if columns is None else list(dict.fromkeys([*keep, *columns]))
+    # Arrow-backed columns: read and handed to the scorer without Python objects per row.
+    read_parquet.setdefault("dtype_backend", "pyarrow")
+    frame = dd.read_parquet(source, columns=wanted, **read_parquet)
+    meta = result_meta(rules, options=options, errors=errors, keep=frame[keep] if keep else None)
+    scored = frame.map_partitions(
+        score_partition,
+        rules,
+        options=options,
+        format=format,
+        errors=errors,
+        columns=None if columns is None else list(columns),
+        keep=keep,
+        meta=meta,
+    )
+    if destination is None:
+        return scored
+    scored.to_parquet(destination, write_index=False)
+    return None
+
+
+def _check_keep(keep: list[str]) -> None:
+    clash = [k for k in keep if k in ("win", "total", "error") or k.startswith("fan_")]
+    if clash:
+        raise HandError(f"keep: {clash[0]!r} is also the name of a result column; rename it first")
