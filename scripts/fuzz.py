@@ -118,7 +118,17 @@ def cargo_fuzz(names: list[str], seconds: int, jobs: int) -> bool:
 
 def hypothesis(examples: int) -> bool:
     env = {**os.environ, "HAIDI_FUZZ_EXAMPLES": str(examples)}
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_fuzz.py"]
+    # The statistics give each test's examples run, the figure a run reports.
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--hypothesis-show-statistics",
+        "tests/test_fuzz.py",
+    ]
     return subprocess.run(cmd, cwd=ROOT, env=env).returncode == 0
 
 

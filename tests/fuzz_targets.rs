@@ -103,6 +103,11 @@ fn regional() {
     run("regional", bodies::regional);
 }
 
+#[test]
+fn scheme() {
+    run("scheme", bodies::scheme);
+}
+
 /// Inputs of bugs found and not fixed yet (fuzz/known/<target>), run with `--ignored`.
 #[test]
 #[ignore = "inputs of open bugs (fuzz/known/engine), none at present"]

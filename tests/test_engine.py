@@ -1,5 +1,7 @@
 """Waits, shanten, win checks and decompositions on known hands."""
 
+import gc
+
 import pytest
 
 import haidi
@@ -187,6 +189,19 @@ def test_a_limit_lists_that_many_of_the_arrangements_in_order(name):
             places = [where[repr(a)] for a in some]
             assert places == sorted(places), (hand, limit)
     assert len(rs.decompose("", extra_wilds=rs.hand_size + 1)) == DECOMPOSE_LIMIT
+
+
+def test_decompose_leaves_the_collector_as_it_found_it():
+    # The collector is paused while a listing's dicts are built.
+    assert gc.isenabled()
+    assert len(mcr.decompose("", extra_wilds=14, limit=100)) == 100
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        mcr.decompose("", extra_wilds=14, limit=100)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize(

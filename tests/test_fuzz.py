@@ -245,6 +245,145 @@ def test_command_line_exits_cleanly(argv, stdin, monkeypatch_session):
     assert "Traceback" not in err.getvalue()
 
 
+# --- The reader of a ruleset's scoring data (haidi._core.Scheme) ---------------------
+
+SCHEMES = [n for n in haidi.RULESETS if getattr(haidi.ruleset(n).module, "scheme", None) is not None]
+
+
+def _scheme_data(name):
+    """What a ruleset gives ``_core.Scheme``: its scoring data with the default options."""
+    rs = haidi.ruleset(name)
+    return rs.module.scheme(rs.options({}))
+
+
+def _parts(node):
+    """The items of a list, tuple or dict's values, as (key, value) pairs."""
+    if isinstance(node, dict):
+        return list(node.items())
+    if isinstance(node, list | tuple):
+        return list(enumerate(node))
+    return []
+
+
+def _rebuilt(node, items):
+    """`node` (a list, tuple or dict) with these (key, value) items."""
+    if isinstance(node, dict):
+        return dict(items)
+    values = [v for _, v in items]
+    return tuple(values) if isinstance(node, tuple) else values
+
+
+def _words(node, out):
+    for k, v in _parts(node):
+        if isinstance(k, str):
+            out.add(k)
+        _words(v, out)
+    if isinstance(node, str):
+        out.add(node)
+    return out
+
+
+def _mutated(draw, node, donor, words, root=False):
+    """`node` with one part below it changed: replaced by any value or by a part of
+    `donor`, an item dropped or doubled, an int moved to an edge, a string made another
+    of the scheme's words, a value wrapped in a list, a tuple made a list."""
+    parts = _parts(node)
+    if parts and (root or draw(st.integers(0, 3)) > 0):
+        i = draw(st.sampled_from(range(len(parts))))
+        parts[i] = (parts[i][0], _mutated(draw, parts[i][1], donor, words))
+        return _rebuilt(node, parts)
+    op = draw(st.integers(0, 6))
+    if op == 0:
+        return draw(anything)
+    if op == 1:
+        part = donor
+        while _parts(part) and draw(st.integers(0, 3)) > 0:
+            part = draw(st.sampled_from(_parts(part)))[1]
+        return part
+    if op in (2, 3) and parts:
+        i = draw(st.integers(0, len(parts) - 1))
+        if op == 2:
+            del parts[i]
+        elif isinstance(node, dict):
+            parts.append((draw(st.sampled_from(words)), parts[i][1]))
+        else:
+            parts.insert(i, parts[i])
+        return _rebuilt(node, parts)
+    if op == 4:
+        if isinstance(node, bool):
+            return not node
+        if isinstance(node, str):
+            return draw(st.sampled_from(words))
+        return draw(st.sampled_from([0, 1, -1, 3, 4, 5, 16, 17, 63, 64, 65, 255, 256, 2**31, 2**63, -(2**64)]))
+    if op == 5:
+        return [node]
+    return list(node) if isinstance(node, tuple) else None
+
+
+@st.composite
+def scheme_data(draw):
+    """A ruleset's scoring data with up to four parts changed, or any value at all."""
+    if draw(st.integers(0, 15)) == 0:
+        return None, draw(anything)
+    name = draw(st.sampled_from(SCHEMES))
+    data = donor = _scheme_data(name)
+    words = sorted(_words(donor, set()))
+    for _ in range(draw(st.integers(0, 4))):
+        data = _mutated(draw, data, donor, words, root=True)
+    return name, data
+
+
+@fuzz_settings
+@given(data=st.data())
+def test_scheme_reads_any_data(data):
+    """``_core.Scheme`` on any data: a scheme or HandError; a scheme read scores a
+    situation (a result or HandError)."""
+    name, given = data.draw(scheme_data())
+    start = time.perf_counter()
+    try:
+        scheme = _core.Scheme(given)
+    except HandError:
+        return
+    assert time.perf_counter() - start < CALL_BOUND
+    if name is not None:
+        hand = data.draw(sized_hand(name))
+        _call(scheme.evaluate, hand=hand, win=data.draw(st.sampled_from(TILES)), self_drawn=data.draw(st.booleans()))
+
+
+def _changed(name="longgang", pattern=None, **keys):
+    """A ruleset's scheme data with some keys, or some keys of its first pattern, set."""
+    d = _scheme_data(name)
+    d.update(keys)
+    if pattern is not None:
+        d["patterns"] = [{**d["patterns"][0], **pattern}, *d["patterns"][1:]]
+    return d
+
+
+#: Scheme data that once raised TypeError, OverflowError or a Rust panic, or was read
+#: wrongly, found by the test above and by the reading of the reader that fixed them.
+SCHEME_FOUND = {
+    "not a dict": lambda: None,
+    "a result of no items": lambda: _changed(results=[()]),
+    "a result key not a str": lambda: _changed(results=[(1, "role")]),
+    "an entry not a dict": lambda: _changed(pattern={"entry": 5}),
+    "option keys not a list": lambda: _changed(option_keys=5),
+    "exclusion text not a str": lambda: _changed(exclusion_text=5),
+    # 1 << 40 in a 32-bit mask: counted the patterns of class 8.
+    "a result class past 31": lambda: _changed(results=[("n", "classes", [40])]),
+    "a result class past 255": lambda: _changed(results=[("n", "classes", [300])]),
+    "a pattern class past 31": lambda: _changed(pattern={"class": 40}),
+    "a face plus past i32": lambda: _changed(results=[("b", "face_plus", 2**31)]),
+    # Read as a byte: -1 allowed 255 wild kinds.
+    "max wild kinds -1": lambda: _changed(max_wild_kinds=-1),
+}
+
+
+@pytest.mark.parametrize("data", SCHEME_FOUND.values(), ids=SCHEME_FOUND.keys())
+def test_scheme_data_found_by_fuzzing_raises_hand_error(data):
+    with pytest.raises(HandError, match="ruleset data"):
+        _core.Scheme(data())
+
+
 @pytest.fixture(scope="module")
 def monkeypatch_session():
     with pytest.MonkeyPatch.context() as mp:

@@ -342,19 +342,179 @@ fn to_data(v: &serde_json::Value) -> Data {
     }
 }
 
-/// Each regional ruleset's schemes, read once.
-pub fn schemes() -> &'static [Vec<Scheme>] {
-    static SCHEMES: std::sync::OnceLock<Vec<Vec<Scheme>>> = std::sync::OnceLock::new();
-    SCHEMES.get_or_init(|| {
+/// Each regional ruleset's scheme data, one for each set of options, parsed once.
+pub fn scheme_data() -> &'static [Vec<Data>] {
+    static DATA: std::sync::OnceLock<Vec<Vec<Data>>> = std::sync::OnceLock::new();
+    DATA.get_or_init(|| {
         SCHEME_DATA
             .iter()
             .map(|(name, text)| {
                 let variants: serde_json::Value = serde_json::from_str(text).expect(name);
-                let variants = variants.as_array().expect(name);
-                variants.iter().map(|v| data::read(&to_data(v)).unwrap_or_else(|e| panic!("{name}: {e}"))).collect()
+                variants.as_array().expect(name).iter().map(to_data).collect()
             })
             .collect()
     })
+}
+
+/// Each regional ruleset's schemes, read once.
+pub fn schemes() -> &'static [Vec<Scheme>] {
+    static SCHEMES: std::sync::OnceLock<Vec<Vec<Scheme>>> = std::sync::OnceLock::new();
+    SCHEMES.get_or_init(|| {
+        scheme_data()
+            .iter()
+            .zip(SCHEME_DATA)
+            .map(|(variants, (name, _))| {
+                variants.iter().map(|v| data::read(v).unwrap_or_else(|e| panic!("{name}: {e}"))).collect()
+            })
+            .collect()
+    })
+}
+
+/// Every string of the scheme data (keys and values): the words mutations write.
+fn scheme_words() -> &'static [String] {
+    static WORDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut words = std::collections::BTreeSet::new();
+        let mut stack: Vec<&Data> = scheme_data().iter().flatten().collect();
+        while let Some(d) = stack.pop() {
+            match d {
+                Data::Str(s) => drop(words.insert(s.clone())),
+                Data::List(items) => stack.extend(items),
+                Data::Dict(items) => {
+                    for (k, v) in items {
+                        words.insert(k.clone());
+                        stack.push(v);
+                    }
+                }
+                _ => {}
+            }
+        }
+        words.into_iter().collect()
+    })
+}
+
+fn word(b: &mut Bytes<'_>) -> String {
+    let words = scheme_words();
+    let i = (b.byte() as usize) << 8 | b.byte() as usize;
+    words[i % words.len()].clone()
+}
+
+/// Scheme data made from the bytes: any value, strings mostly the scheme's words.
+fn any_data(b: &mut Bytes<'_>, depth: usize) -> Data {
+    match b.below(if depth >= 4 { 5 } else { 7 }) {
+        0 => Data::None,
+        1 => Data::Bool(b.flag()),
+        2 => Data::Int(edge_int(b)),
+        3 => Data::Str(if b.one_in(8) { b.byte().to_string() } else { word(b) }),
+        4 => Data::Other("float".into()),
+        5 => Data::List((0..b.below(5)).map(|_| any_data(b, depth + 1)).collect()),
+        _ => Data::Dict((0..b.below(5)).map(|_| (word(b), any_data(b, depth + 1))).collect()),
+    }
+}
+
+/// A small int or one at an edge (of a u8, a bit index, an i32).
+fn edge_int(b: &mut Bytes<'_>) -> i64 {
+    let edges = [0, 1, -1, 2, 3, 4, 5, 16, 17, 31, 32, 63, 64, 65, 255, 256, 1_000_000, i32::MAX as i64 + 1, i64::MIN];
+    if b.flag() {
+        edges[b.below(edges.len() as u8) as usize]
+    } else {
+        b.byte() as i64 - 64
+    }
+}
+
+fn children(d: &Data) -> usize {
+    match d {
+        Data::List(items) => items.len(),
+        Data::Dict(items) => items.len(),
+        _ => 0,
+    }
+}
+
+fn child_mut(d: &mut Data, i: usize) -> &mut Data {
+    match d {
+        Data::List(items) => &mut items[i],
+        Data::Dict(items) => &mut items[i].1,
+        _ => unreachable!("only lists and dicts have children"),
+    }
+}
+
+/// A part of `d` chosen by the bytes: a child of the root, or a child of it, and so on.
+fn part<'d>(d: &'d Data, b: &mut Bytes<'_>) -> &'d Data {
+    let mut node = d;
+    while children(node) > 0 && (std::ptr::eq(node, d) || !b.one_in(4)) {
+        let i = b.byte() as usize % children(node);
+        node = match node {
+            Data::List(items) => &items[i],
+            Data::Dict(items) => &items[i].1,
+            _ => unreachable!(),
+        };
+    }
+    node
+}
+
+/// Changes one part of `d` below its root: replaced by any value or by another part of
+/// `donor`, a child removed or doubled, an int moved to an edge, a string made another
+/// word, a value wrapped in a list.
+fn mutate(d: &mut Data, donor: &Data, b: &mut Bytes<'_>) {
+    let mut node = d;
+    let mut root = true;
+    while children(node) > 0 && (root || !b.one_in(4)) {
+        let i = b.byte() as usize % children(node);
+        node = child_mut(node, i);
+        root = false;
+    }
+    let n = children(node);
+    match b.below(7) {
+        0 => *node = any_data(b, 0),
+        1 => *node = part(donor, b).clone(),
+        2 if n > 0 => {
+            let i = b.byte() as usize % n;
+            match node {
+                Data::List(items) => drop(items.remove(i)),
+                Data::Dict(items) => drop(items.remove(i)),
+                _ => {}
+            }
+        }
+        3 if n > 0 => {
+            let i = b.byte() as usize % n;
+            match node {
+                Data::List(items) => items.insert(i, items[i].clone()),
+                Data::Dict(items) => items.insert(i, items[i].clone()),
+                _ => {}
+            }
+        }
+        4 => match node {
+            Data::Int(v) => *v = if b.flag() { edge_int(b) } else { v.wrapping_add(b.below(3) as i64 - 1) },
+            Data::Str(s) => *s = word(b),
+            Data::Bool(v) => *v = !*v,
+            _ => *node = Data::Int(edge_int(b)),
+        },
+        5 => *node = Data::List(vec![std::mem::replace(node, Data::None)]),
+        _ => match node {
+            Data::List(items) => items.truncate(b.below(items.len() as u8 + 1) as usize),
+            Data::Dict(items) => items.push((word(b), any_data(b, 2))),
+            _ => *node = Data::None,
+        },
+    }
+}
+
+/// The scheme reader (src/score/data.rs) on the rulesets' scheme data with up to four
+/// parts changed, and now and then on data made from the bytes: a scheme or a
+/// `HandError`. A scheme read must be one the scorer can use: it scores a situation of
+/// its keys as `regional` does.
+pub fn scheme(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let all = scheme_data();
+    let variants = &all[b.below(all.len() as u8) as usize];
+    let donor = &variants[b.below(variants.len() as u8) as usize];
+    let mut d = if b.one_in(16) { any_data(&mut b, 0) } else { donor.clone() };
+    for _ in 0..b.below(5) {
+        mutate(&mut d, donor, &mut b);
+    }
+    match data::read(&d) {
+        Ok(scheme) => score_situation(&scheme, &mut b),
+        Err(e) => check_error(&e),
+    }
 }
 
 /// A value for a situation key: mostly of the kind the key takes, sometimes anything.
@@ -406,12 +566,18 @@ pub fn regional(data: &[u8]) {
     let all = schemes();
     let variants = &all[b.below(all.len() as u8) as usize];
     let scheme = &variants[b.below(variants.len() as u8) as usize];
+    score_situation(scheme, &mut b);
+}
+
+/// A situation of the scheme's keys, mostly of the right kind of value and sometimes
+/// not, scored: a win is complete.
+fn score_situation(scheme: &Scheme, b: &mut Bytes<'_>) {
     let mut reader = Reader::default();
     let size = scheme.hand_size() + b.one_in(4) as usize;
     for key in &scheme.keys {
         let wanted = if key.kind == KeyKind::Hand { !b.one_in(16) } else { b.one_in(3) };
         if wanted {
-            let v = value_for(&mut b, &key.kind, size);
+            let v = value_for(b, &key.kind, size);
             if let Err(e) = reader.set(scheme, &key.name, v) {
                 check_error(&e);
             }

@@ -3,7 +3,7 @@
 //! the million then hold no entries of their own, and the collector need not follow them.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
 use crate::hand::MeldKind;
 use crate::score::group::Group;
@@ -15,11 +15,23 @@ fn class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     Ok(CLASS.get_or_try_init(py, || py.import("haidi.results")?.getattr("Entry").map(Bound::unbind))?.bind(py))
 }
 
-/// The shared entry holding the items of `d` (strs, ints, bools, None and tuples of them).
+/// The shared entry holding the items of `d`: strs, ints, bools, None and tuples of them,
+/// or, in data a ruleset did not write, anything (the entry is then left tracked).
 pub fn share(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<Py<PyAny>> {
     let entry = class(py)?.call1((d,))?;
-    untrack(&entry);
+    if d.values().iter().all(|v| atomic(&v) || v.cast::<PyTuple>().is_ok_and(|t| t.iter().all(|i| atomic(&i)))) {
+        untrack(&entry);
+    }
     Ok(entry.unbind())
+}
+
+/// Whether `v` can hold no other object: None, a bool, an int, a float or a str.
+fn atomic(v: &Bound<'_, PyAny>) -> bool {
+    v.is_none()
+        || v.is_exact_instance_of::<PyBool>()
+        || v.is_exact_instance_of::<PyInt>()
+        || v.is_exact_instance_of::<PyFloat>()
+        || v.is_exact_instance_of::<PyString>()
 }
 
 /// Counts up to this have their fan entries made once.

@@ -95,23 +95,44 @@ fn seq<'py>(o: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     o.try_iter()?.collect()
 }
 
+/// A mistake in the ruleset data, at `what`.
+fn bad_data(py: Python<'_>, what: &str, m: impl std::fmt::Display) -> PyErr {
+    hand_error(py, format!("ruleset data, {what}: {m}"))
+}
+
+/// The items of a sequence of ruleset data.
+fn data_seq<'py>(o: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let py = o.py();
+    if o.is_instance_of::<PyString>() || o.is_instance_of::<PyDict>() {
+        return Err(bad_data(py, what, "expected a sequence"));
+    }
+    let items = o.try_iter().map_err(|_| bad_data(py, what, "expected a sequence"))?;
+    items.map(|i| i.map_err(|e| bad_data(py, what, e))).collect()
+}
+
+fn data_dict<'py>(o: Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyDict>> {
+    let py = o.py();
+    o.cast_into::<PyDict>().map_err(|_| bad_data(py, what, "expected a dict"))
+}
+
 #[pymethods]
 impl PyScheme {
     /// Builds a scheme from the data of `haidi.rulesets._scheme.build`.
     #[new]
-    fn new(py: Python<'_>, data: &Bound<'_, PyDict>) -> PyResult<Self> {
+    fn new(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let data = &data_dict(data.clone(), "the data")?;
         let scheme = read(data)?;
         let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
             data.get_item(k)?.ok_or_else(|| hand_error(py, format!("ruleset data: {k} missing")))
         };
         let mut entries = vec![];
         let mut loser_entries = vec![];
-        for p in seq(&get("patterns")?)? {
-            let p = p.cast_into::<PyDict>()?;
+        for p in data_seq(&get("patterns")?, "patterns")? {
+            let p = data_dict(p, "patterns")?;
             let e = p.get_item("entry")?.ok_or_else(|| hand_error(py, "a pattern needs its entry"))?;
-            let e = e.cast_into::<PyDict>()?;
+            let e = data_dict(e, "entry")?;
             let le = match p.get_item("loser_entry")? {
-                Some(le) if !le.is_none() => le.cast_into::<PyDict>()?,
+                Some(le) if !le.is_none() => data_dict(le, "loser_entry")?,
                 _ => e.clone(),
             };
             entries.push(entry::Counted::new(py, &e)?);
@@ -123,19 +144,30 @@ impl PyScheme {
         }
         let mut extras = vec![];
         let names = &scheme;
-        for r in seq(&get("results")?)? {
-            let parts = seq(&r)?;
-            let key = parts[0].extract::<String>()?;
-            let kind = parts[1].extract::<String>()?;
+        for r in data_seq(&get("results")?, "results")? {
+            let parts = data_seq(&r, "results")?;
+            let [key, kind, ..] = &parts[..] else {
+                return Err(bad_data(py, "results", "a result is (key, kind) or (key, kind, argument)"));
+            };
+            let key: String = key.extract().map_err(|_| bad_data(py, "results", "a key is a str"))?;
+            let kind: String = kind.extract().map_err(|_| bad_data(py, &key, "a kind is a str"))?;
             let arg = parts.get(2);
             let need = || arg.ok_or_else(|| hand_error(py, format!("result key {key}: needs an argument")));
+            let key_ref = &key;
+            let bad = |what: &'static str| move |_: PyErr| bad_data(py, key_ref, format!("expected {what}"));
             let extra = match kind.as_str() {
                 "flag" => Extra::Flag(
                     names
-                        .flag(&need()?.extract::<String>()?)
+                        .flag(&need()?.extract::<String>().map_err(bad("a str"))?)
                         .ok_or_else(|| hand_error(py, format!("result key {key}: no such flag")))?,
                 ),
-                "classes" => Extra::Classes(need()?.extract::<Vec<u8>>()?.iter().fold(0, |m, c| m | 1 << c)),
+                "classes" => {
+                    let classes: Vec<u8> = need()?.extract().map_err(bad("a list of classes, 0 to 31"))?;
+                    if classes.iter().any(|&c| c >= 32) {
+                        return Err(bad_data(py, &key, "expected a list of classes, 0 to 31"));
+                    }
+                    Extra::Classes(classes.iter().fold(0, |m, c| m | 1 << c))
+                }
                 "pow2_total" => Extra::PowTwoTotal,
                 "complete" => Extra::Complete,
                 "rule" => Extra::Rule(super::scheme::read_rule(need()?, names)?),
@@ -143,11 +175,11 @@ impl PyScheme {
                 "const" => Extra::Const(need()?.clone().unbind()),
                 "role" => Extra::Role,
                 "face" => Extra::Face,
-                "face_plus" => Extra::FacePlus(need()?.extract()?),
-                "value_or" => Extra::ValueOr(need()?.extract()?),
+                "face_plus" => Extra::FacePlus(need()?.extract().map_err(bad("a 32-bit int"))?),
+                "value_or" => Extra::ValueOr(need()?.extract().map_err(bad("a 32-bit int"))?),
                 "lazi" => Extra::Lazi,
                 "follow" => {
-                    let (table, lazi): (Vec<i32>, i32) = need()?.extract()?;
+                    let (table, lazi): (Vec<i32>, i32) = need()?.extract().map_err(bad("(a list of ints, an int)"))?;
                     Extra::Follow(table, lazi)
                 }
                 "instant" => Extra::Instant,
@@ -164,13 +196,15 @@ impl PyScheme {
         }
         let ids = str_tuple(py, &super::scheme::ids(&scheme))?.unbind();
         let exclusion_text = match data.get_item("exclusion_text")? {
-            Some(t) if !t.is_none() => t.extract()?,
+            Some(t) if !t.is_none() => t.extract().map_err(|_| bad_data(py, "exclusion_text", "expected a str"))?,
             _ => "excluded (不计)".to_string(),
         };
         let compile = data.get_item("compile")?.filter(|c| !c.is_none()).map(Bound::unbind);
         let reduce = data.get_item("reduce")?.filter(|c| !c.is_none()).map(Bound::unbind);
         let option_keys: Vec<String> = match data.get_item("option_keys")? {
-            Some(k) if !k.is_none() => k.extract()?,
+            Some(k) if !k.is_none() => {
+                k.extract().map_err(|_| bad_data(py, "option_keys", "expected a list of str"))?
+            }
             _ => vec![],
         };
         let mut forms: Vec<Py<PyString>> = [
@@ -666,7 +700,7 @@ fn result<'py>(
                 d.set_item(key, if s.loser { pyo3::intern!(py, "loser") } else { pyo3::intern!(py, "winner") })?
             }
             Extra::Face => d.set_item(key, s.face)?,
-            Extra::FacePlus(n) => d.set_item(key, if winner_complete { s.face + n } else { 0 })?,
+            Extra::FacePlus(n) => d.set_item(key, if winner_complete { s.face.saturating_add(*n) } else { 0 })?,
             Extra::ValueOr(n) => d.set_item(key, tai(*n))?,
             Extra::Lazi => d.set_item(key, s.lazi)?,
             Extra::Follow(table, n) => {

@@ -8,6 +8,7 @@ use super::group::Role;
 use super::rule::{role_bit, Cmp, KindSet, Quantity, Rule};
 use super::scheme::{
     self, Exclusion, ExtraPoints, Fallback, GroupPoints, GroupState, Pattern, RankKey, Said, Scheme, Total, Unwon,
+    MAX_PATTERNS,
 };
 use super::situation::{Key, KeyKind};
 use crate::error::{HandError, Result};
@@ -90,6 +91,14 @@ fn int(o: &Data, what: &str) -> Result<i32> {
     match o {
         Data::Int(i) => i32::try_from(*i).map_err(|_| err(what, "expected an int")),
         _ => Err(err(what, "expected an int")),
+    }
+}
+
+/// An int from 0 to `max` (a count or index kept in a byte).
+fn small(o: &Data, what: &str, max: u8) -> Result<u8> {
+    match o {
+        Data::Int(i) if (0..=max as i64).contains(i) => Ok(*i as u8),
+        _ => Err(err(what, format!("expected an int from 0 to {max}"))),
     }
 }
 
@@ -248,7 +257,7 @@ fn rule(o: &Data, names: &Names<'_>) -> Result<Rule> {
             }
             Rule::Win { roles, kinds: set_index(arg(2)?)? }
         }
-        "run" => Rule::Run { kongs: string(arg(1)?, "rule")? == "kongs", len: int(arg(2)?, "rule")? as u8 },
+        "run" => Rule::Run { kongs: string(arg(1)?, "rule")? == "kongs", len: small(arg(2)?, "rule", u8::MAX)? },
         "same_rank_kongs" => Rule::SameRankKongs,
         "pattern" => Rule::Pattern(names.pattern(&string(arg(1)?, "rule")?)?),
         other => return Err(err("rule", format!("unknown rule {other:?}"))),
@@ -339,6 +348,10 @@ pub fn read(d: &Data) -> Result<Scheme> {
     s.sets = seq(item(d, "sets")?, "sets")?.iter().map(kind_set).collect::<Result<_>>()?;
     s.flags = seq(item(d, "flags")?, "flags")?.iter().map(|f| string(f, "flags")).collect::<Result<_>>()?;
     let pattern_data = seq(item(d, "patterns")?, "patterns")?;
+    // Patterns are bits of a u64 from here on (`prepare` checks the rest of the limits).
+    if pattern_data.len() > MAX_PATTERNS {
+        return Err(err("patterns", format!("{} patterns; at most {MAX_PATTERNS}", pattern_data.len())));
+    }
     let mut ids = vec![];
     for p in pattern_data {
         ids.push(string(item(p, "id")?, "patterns")?);
@@ -366,7 +379,8 @@ pub fn read(d: &Data) -> Result<Scheme> {
             excludes: pattern_bits(item(p, "excludes")?)?,
             lazi: boolean(item(p, "lazi")?, &id)?,
             instant: boolean(item(p, "instant")?, &id)?,
-            class: int(item(p, "class")?, &id)? as u8,
+            // Results count patterns by class in a 32-bit mask.
+            class: small(item(p, "class")?, &id, 31)?,
             id,
         });
     }
@@ -481,7 +495,7 @@ pub fn read(d: &Data) -> Result<Scheme> {
         s.seat_flowers[i] = flowers(&string(f, "seat_flowers")?, "seat_flowers")?;
     }
     s.wild_kinds_in_melds = boolean(item(d, "wild_kinds_in_melds")?, "wild_kinds_in_melds")?;
-    s.max_wild_kinds = int(item(d, "max_wild_kinds")?, "max_wild_kinds")? as u8;
+    s.max_wild_kinds = small(item(d, "max_wild_kinds")?, "max_wild_kinds", KINDS as u8)?;
     s.incomplete = string(item(d, "incomplete")?, "incomplete")?.into();
     s.wild_name = string(item(d, "wild_name")?, "wild_name")?;
     s.tiles_note = string(item(d, "tiles_note")?, "tiles_note")?;
