@@ -758,7 +758,9 @@ mod tests {
             (x % n as u64) as usize
         };
         let (mut knitted, mut standard) = (0, 0);
-        for round in 0..20_000 {
+        // Fewer hands in a debug build, where each costs some thirty times more.
+        let rounds = if cfg!(debug_assertions) { 3_000 } else { 20_000 };
+        for round in 0..rounds {
             let mut counts = [0u8; KINDS];
             let mut placed = 0;
             if round % 2 == 0 {
@@ -839,7 +841,7 @@ mod tests {
                 h.notation()
             );
         }
-        assert!(knitted > 10_000 && standard == 20_000);
+        assert!(knitted > rounds / 2 && standard == rounds);
     }
 
     #[test]
