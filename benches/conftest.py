@@ -32,6 +32,6 @@ def pytest_terminal_summary(terminalreporter, config):
                 f"{what}: haidi {mine * 1e6:.3f} us/item, peer {theirs * 1e6:.3f} us/item, ratio {theirs / mine:.1f}x"
             )
     if lines:
-        terminalreporter.write_sep("=", "haidi vs peers (same run, one core)")
+        terminalreporter.write_sep("=", "haidi vs peers (same run; one core unless it says every core)")
         for line in lines:
             terminalreporter.write_line(line)
