@@ -50,7 +50,16 @@ pub fn discards(
     for check in Check::ALL {
         if check != Check::Standard && check.open(forms, view) {
             let d = if check == Check::KnittedStraight {
-                knit = std::array::from_fn(|p| knitted_arrangement(view, &masks, p, melds, pair_kinds));
+                // An arrangement whose kinds not held already reach `bound` cannot come
+                // under it, whatever its rest.
+                knit = std::array::from_fn(|p| {
+                    let lower = 9 - (masks.held[0] & KNITTED_MASKS[p]).count_ones() as u8;
+                    if lower >= bound {
+                        INF
+                    } else {
+                        knitted_arrangement(view, &masks, p, melds, pair_kinds)
+                    }
+                });
                 knit.iter().copied().min().unwrap_or(INF)
             } else {
                 check.distance_masked(forms, view, bound, masks)

@@ -18,7 +18,7 @@ use crate::engine::{Engine, Wilds};
 use crate::error::{ErrorKind, HandError, Result};
 use crate::forms::{Forms, View};
 use crate::hand::Hand;
-use crate::tables::{self, Distances, Table, TARGETS};
+use crate::tables::{self, Distances, Lowering, Table, TARGETS};
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 mod discards;
@@ -343,10 +343,6 @@ fn tight_targets(dist: &Distances, others: &Distances, melds: usize, best: u8) -
     gather(zero as u64) | gather((zero >> 64) as u64) << 8
 }
 
-/// For each kind of a group (its i-th), the targets (bit m * 2 + h) whose distance its draw
-/// lowers.
-pub(crate) type Lowering = [u16; 9];
-
 /// Bit k set where `after[k] < now[k]`. Eight bytes at a time: distances are at most 99,
 /// so `128 + now - after - 1` never borrows from the next byte and its top bit says
 /// whether `after < now`; one multiplication gathers a bit from each byte.
@@ -370,7 +366,7 @@ fn lowering(view: &View, g: usize, pair_kinds: u64, now: &Distances) -> Lowering
     let (lo, hi) = GROUPS[g];
     let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
     if view.caps[lo..hi].iter().all(|&c| c == 4) && pair_kinds & group_mask == group_mask {
-        return table_lowering(g, &view.counts[lo..hi], Table::index(&view.counts[lo..hi]), now);
+        return table_lowering(g, Table::index(&view.counts[lo..hi]));
     }
     let mut out = [0u16; 9];
     let mut v = view.clone();
@@ -382,17 +378,9 @@ fn lowering(view: &View, g: usize, pair_kinds: u64, now: &Distances) -> Lowering
     out
 }
 
-/// [`Lowering`] of a group that reads the precomputed table at `base` (its counts'
-/// index): a drawn tile moves the index by a power of five.
-fn table_lowering(g: usize, counts: &[u8], base: usize, now: &Distances) -> Lowering {
-    let table = if g < 3 { tables::suit() } else { tables::honours() };
-    let mut out = [0u16; 9];
-    for (i, &c) in counts.iter().enumerate() {
-        if c < 4 {
-            out[i] = lower_mask(&table.dist[base + tables::POW5[i]], now);
-        }
-    }
-    out
+/// [`Lowering`] of a group that reads the precomputed table, at its counts' index.
+fn table_lowering(g: usize, index: usize) -> Lowering {
+    tables::lowering(g < 3, index)
 }
 
 /// Draws of `candidates` that bring the knitted straight (组合龙) below `best`. The

@@ -6,10 +6,10 @@
 //! kept. The whole hand ([`super::shape`]), each discard ([`super::discards`]) and the
 //! rest beside each arrangement of the knitted straight use it alike.
 
-use super::{lowering, standard_draws, table_lowering, Lowering};
+use super::{lowering, standard_draws, table_lowering};
 use crate::distance::{convolve, group_distances, join, GROUPS, INF};
 use crate::forms::View;
-use crate::tables::{self, Distances, Table, TARGETS};
+use crate::tables::{self, Distances, Lowering, Table, TARGETS};
 
 pub(super) struct Standard {
     /// The hand whose standard form this is.
@@ -103,8 +103,7 @@ impl Standard {
         let Standard { view, pair_kinds, groups, kept, plain, index, .. } = self;
         standard_draws(&dist, &rest, self.melds, best, todo, |o| {
             if o == g && plain[g] {
-                let (lo, hi) = GROUPS[g];
-                table_lowering(g, &after.view.counts[lo..hi], index[g] - tables::POW5[after.kind - lo], &after.dist)
+                table_lowering(g, index[g] - tables::POW5[after.kind - GROUPS[g].0])
             } else if o == g {
                 lowering(&after.view, g, *pair_kinds, &after.dist)
             } else {
