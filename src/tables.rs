@@ -24,6 +24,10 @@ pub struct Table {
     pub dist: Vec<Distances>,
 }
 
+/// For each kind of a group (its j-th), the targets (bit m * 2 + h) whose distance its
+/// draw lowers.
+pub type Lowering = [u16; 9];
+
 pub const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
 impl Table {
@@ -107,6 +111,45 @@ impl Table {
             .collect();
         Table { dist }
     }
+
+    /// The draws that lower each target from counts of index `i`: bit k of the j-th
+    /// is set where one more tile of the j-th kind lowers the distance to target k (none
+    /// where the kind has four).
+    fn lowering_at(&self, i: usize, kinds: usize) -> Lowering {
+        let wide = |d: &Distances| {
+            let mut w = [0u8; 16];
+            w[..TARGETS].copy_from_slice(d);
+            w
+        };
+        let now = wide(&self.dist[i]);
+        let mut out = [0u16; 9];
+        for (j, slot) in out.iter_mut().enumerate().take(kinds) {
+            if i / POW5[j] % 5 < 4 {
+                *slot = more(&now, &wide(&self.dist[i + POW5[j]]));
+            }
+        }
+        out
+    }
+}
+
+/// Bit k set where `a[k] > b[k]`, for bytes below 128: one comparison of sixteen bytes
+/// and its mask (SSE2, part of every x86-64; elsewhere byte by byte).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn more(a: &[u8; 16], b: &[u8; 16]) -> u16 {
+    use std::arch::x86_64::{__m128i, _mm_cmpgt_epi8, _mm_movemask_epi8};
+    // SAFETY: SSE2 is part of the x86_64 baseline; [u8; 16] and __m128i are both 16
+    // plain bytes, and the bytes (distances, at most 99) compare the same signed.
+    unsafe {
+        let wide = |x: &[u8; 16]| std::mem::transmute::<[u8; 16], __m128i>(*x);
+        _mm_movemask_epi8(_mm_cmpgt_epi8(wide(a), wide(b))) as u16
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn more(a: &[u8; 16], b: &[u8; 16]) -> u16 {
+    (0..16).fold(0u16, |m, k| m | ((a[k] > b[k]) as u16) << k)
 }
 
 /// Tiles in target `k = m * 2 + h`.
@@ -158,6 +201,16 @@ pub fn honours() -> &'static Table {
     T.get_or_init(|| Table::build(7, false))
 }
 
+/// [`Table::lowering_at`] of a suit's counts (`suit`) or the honours', by the counts'
+/// index. Made for every counts the first time the analysis asks (the suit's are 35 MB,
+/// which scoring alone never needs).
+pub fn lowering(suit: bool, i: usize) -> Lowering {
+    static SUIT: OnceLock<Vec<Lowering>> = OnceLock::new();
+    static HONOURS: OnceLock<Vec<Lowering>> = OnceLock::new();
+    let (table, kinds, made) = if suit { (self::suit(), 9, &SUIT) } else { (honours(), 7, &HONOURS) };
+    made.get_or_init(|| (0..table.dist.len()).map(|i| table.lowering_at(i, kinds)).collect())[i]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,5 +230,23 @@ mod tests {
         let h = honours();
         assert_eq!(h.get(&[3, 2, 0, 0, 0, 0, 0])[3], 0);
         assert_eq!(h.get(&[1, 1, 1, 0, 0, 0, 0])[2], 2);
+    }
+
+    #[test]
+    fn lowering_is_where_one_more_tile_lowers_the_distance() {
+        for (table, is_suit, kinds) in [(suit(), true, 9), (honours(), false, 7)] {
+            // Every state of the honours, a stride through the suit's.
+            for i in (0..POW5[kinds]).step_by(if kinds == 9 { 97 } else { 1 }) {
+                for j in 0..kinds {
+                    let expected = if i / POW5[j] % 5 == 4 {
+                        0
+                    } else {
+                        let (now, after) = (&table.dist[i], &table.dist[i + POW5[j]]);
+                        (0..TARGETS).fold(0u16, |m, k| m | ((after[k] < now[k]) as u16) << k)
+                    };
+                    assert_eq!(lowering(is_suit, i)[j], expected, "{i} {j}");
+                }
+            }
+        }
     }
 }

@@ -9,14 +9,12 @@
 //! tile), so a form that the whole hand already puts past the standard form of the hand
 //! left is not counted again.
 
-use super::{conclude, lowering, shape, standard_draws, table_lowering, Lowering};
-use crate::distance::{convolve, group_distances, join, knitted_arrangement, Check, KindMasks, GROUPS};
+use super::standard::Standard;
+use super::{conclude, shape};
+use crate::distance::{knitted_arrangement, knitted_rest, Check, KindMasks, INF, KNITTED, KNITTED_MASKS};
 use crate::engine::Engine;
 use crate::forms::View;
-use crate::tables::{self, Table, TARGETS};
 use crate::tiles::{self, Counts, Tile, KINDS};
-
-const INF: u8 = 99;
 
 /// `visit(discard, (shanten, useful, waits))` for each kind of `concealed` (the hand's
 /// concealed tiles, wild kinds included), in tile order: the same answers as [`shape`]
@@ -34,22 +32,8 @@ pub fn discards(
     let melds = (forms.melds - view.melds.count.min(forms.melds)) as usize;
     let pair_kinds = forms.pair_kinds;
     let standard_open = Check::Standard.open(forms, view);
-    let groups = [0, 1, 2, 3].map(|g| group_distances(view, g, pair_kinds));
-    // pairs[a][b]: groups a and b combined; others[g]: the three groups but g.
-    let mut pairs = [[[INF; TARGETS]; 4]; 4];
-    for a in 0..4 {
-        for b in a + 1..4 {
-            pairs[a][b] = convolve(&groups[a], &groups[b], melds);
-            pairs[b][a] = pairs[a][b];
-        }
-    }
-    let others = [
-        convolve(&groups[1], &pairs[2][3], melds),
-        convolve(&groups[0], &pairs[2][3], melds),
-        convolve(&pairs[0][1], &groups[3], melds),
-        convolve(&pairs[0][1], &groups[2], melds),
-    ];
-    let whole = if standard_open { join(&groups[0], &others[0], melds) } else { INF };
+    let mut standard = Standard::new(view, melds, pair_kinds);
+    let whole = if standard_open { standard.distance() } else { INF };
     // The other checks on the whole hand, exact below `bound`: a hand left is at most one
     // further than the whole hand in the standard form, so a check at `bound` or beyond
     // cannot tie it.
@@ -58,12 +42,24 @@ pub fn discards(
     let mut special: [(Check, u8); 11] = [(Check::Standard, INF); 11];
     let mut n = 0;
     // The knitted straight, arrangement by arrangement: one that the whole hand puts past
-    // the least distance of a hand left cannot reach it there either.
+    // the least distance of a hand left cannot reach it there either. The rest beside an
+    // arrangement (its melds and pair) is a standard form of its own, kept for the
+    // discards as the whole hand's is.
     let mut knit = [INF; 6];
+    let mut rests: [Option<Standard>; 6] = Default::default();
     for check in Check::ALL {
         if check != Check::Standard && check.open(forms, view) {
             let d = if check == Check::KnittedStraight {
-                knit = std::array::from_fn(|p| knitted_arrangement(view, &masks, p, melds, pair_kinds));
+                // An arrangement whose kinds not held already reach `bound` cannot come
+                // under it, whatever its rest.
+                knit = std::array::from_fn(|p| {
+                    let lower = 9 - (masks.held[0] & KNITTED_MASKS[p]).count_ones() as u8;
+                    if lower >= bound {
+                        INF
+                    } else {
+                        knitted_arrangement(view, &masks, p, melds, pair_kinds)
+                    }
+                });
                 knit.iter().copied().min().unwrap_or(INF)
             } else {
                 check.distance_masked(forms, view, bound, masks)
@@ -74,16 +70,10 @@ pub fn discards(
             }
         }
     }
-    let mut kept: [Option<Lowering>; 4] = [None; 4];
-    // Groups that read the precomputed table, and their indexes in it: a discard moves
-    // the index down by a power of five.
-    let plain = GROUPS.map(|(lo, hi)| {
-        let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
-        view.caps[lo..hi].iter().all(|&c| c == 4) && pair_kinds & group_mask == group_mask
-    });
-    let index = GROUPS.map(|(lo, hi)| Table::index(&view.counts[lo..hi]));
     for d in tiles::mask_tiles(concealed_mask(concealed)) {
         let du = d as usize;
+        let mut h = *held;
+        h[du] -= 1;
         if wild_kinds >> d & 1 == 1 {
             // A wild goes: every group keeps its tiles but the wilds, and the caps that
             // count the wilds (`Forms::wilds_beyond_copies`) come down with them.
@@ -94,84 +84,84 @@ pub fn discards(
                     v.caps[t as usize] -= 1;
                 }
             }
-            let mut h = *held;
-            h[du] -= 1;
             visit(d, shape(engine, &v, &h, wild_kinds, avail));
             continue;
         }
-        let g = GROUPS.iter().position(|&(lo, hi)| (lo..hi).contains(&du)).unwrap_or(3);
-        let mut v = view.clone();
-        v.counts[du] -= 1;
-        let mut h = *held;
-        h[du] -= 1;
+        let after = standard.without(du);
+        let v = &after.view;
         let mut m = masks;
         m.held[v.counts[du] as usize] &= !(1u64 << d);
-        let (lo, hi) = GROUPS[g];
-        let table = if g < 3 { tables::suit() } else { tables::honours() };
-        let left_index = index[g] - tables::POW5[du - lo];
-        let left = if plain[g] { table.dist[left_index] } else { group_distances(&v, g, pair_kinds) };
-        let standard = if standard_open { join(&left, &others[g], melds) } else { INF };
         let mut found: [(Check, u8); 11] = [(Check::Standard, INF); 11];
         let mut count = 0;
         let mut best = INF;
-        let mut arrangements = 0u8;
         if standard_open {
-            found[0] = (Check::Standard, standard);
+            found[0] = (Check::Standard, after.distance);
             count = 1;
-            best = standard;
+            best = after.distance;
         }
+        // The knitted straight of each arrangement within reach, for the hand left.
+        let mut knit_left = [INF; 6];
         for &(check, whole) in &special[..n] {
             // The hand left is at this check's distance for the whole hand or one more.
             if whole > best {
                 continue;
             }
             let dist = if check == Check::KnittedStraight {
-                arrangements = (0..6).filter(|&p| knit[p] <= best).fold(0, |a, p| a | 1 << p);
-                (0..6)
-                    .filter(|&p| arrangements >> p & 1 == 1)
-                    .map(|p| knitted_arrangement(&v, &m, p, melds, pair_kinds))
-                    .min()
-                    .unwrap_or(INF)
+                for p in (0..6).filter(|&p| knit[p] < INF && knit[p] <= best) {
+                    knit_left[p] = if KNITTED_MASKS[p] >> d & 1 == 1 && view.counts[du] == 1 {
+                        // The straight's only copy goes: its place is missing, the rest
+                        // is as it was.
+                        knit[p] + 1
+                    } else {
+                        let rest = rest_of(&mut rests, view, p, melds, pair_kinds);
+                        let lower = 9 - (masks.held[0] & KNITTED_MASKS[p]).count_ones() as u8;
+                        lower + rest.without(du).distance
+                    };
+                }
+                knit_left.iter().copied().min().unwrap_or(INF)
             } else {
-                check.distance_masked(forms, &v, best.saturating_add(1), m)
+                check.distance_masked(forms, v, best.saturating_add(1), m)
             };
             best = best.min(dist);
             found[count] = (check, dist);
             count += 1;
         }
-        let mut dist = groups;
-        dist[g] = left;
-        let draws = |todo: u64, best: u8| {
-            let mut rest = [others[g]; 4];
-            for (o, slot) in rest.iter_mut().enumerate() {
-                if o != g {
-                    let (a, b) = two_others(g, o);
-                    *slot = convolve(&left, &pairs[a][b], melds);
-                }
-            }
-            standard_draws(&dist, &rest, melds, best, todo, |o| {
-                if o == g && plain[g] {
-                    table_lowering(g, &v.counts[lo..hi], left_index, &left)
-                } else if o == g {
-                    lowering(&v, o, pair_kinds, &left)
+        let draws = |todo: u64, best: u8| standard.draws_after(&after, best, todo);
+        // The knitted straight's draws at `best`: for each arrangement there, its kinds
+        // not held and the draws that lower the rest beside it.
+        let knitted = |todo: u64, best: u8| {
+            let mut out = 0u64;
+            for p in (0..6).filter(|&p| knit_left[p] == best) {
+                out |= KNITTED_MASKS[p] & !m.held[0];
+                let rest = rest_of(&mut rests, view, p, melds, pair_kinds);
+                out |= if KNITTED_MASKS[p] >> d & 1 == 1 && view.counts[du] == 1 {
+                    let standard = rest.distance();
+                    rest.draws(standard, todo & !out)
                 } else {
-                    *kept[o].get_or_insert_with(|| lowering(view, o, pair_kinds, &groups[o]))
-                }
-            })
+                    let left = rest.without(du);
+                    rest.draws_after(&left, left.distance, todo & !out)
+                };
+            }
+            out & todo
         };
-        visit(d, conclude(engine, &v, &h, wild_kinds, avail, &found[..count], best, m, arrangements, draws));
+        visit(d, conclude(engine, v, &h, wild_kinds, avail, &found[..count], best, m, draws, knitted));
     }
+}
+
+/// The rest beside arrangement `p` of the knitted straight, counted when first asked.
+fn rest_of<'a>(
+    rests: &'a mut [Option<Standard>; 6],
+    view: &View,
+    p: usize,
+    melds: usize,
+    pair_kinds: u64,
+) -> &'a mut Standard {
+    rests[p].get_or_insert_with(|| Standard::new(&knitted_rest(view, &KNITTED[p], melds), melds - 3, pair_kinds))
 }
 
 /// Kinds with a tile.
 fn concealed_mask(counts: &Counts) -> u64 {
     (0..KINDS).filter(|&t| counts[t] > 0).fold(0, |m, t| m | 1 << t)
-}
-
-/// The two groups that are neither `a` nor `b`.
-fn two_others(a: usize, b: usize) -> (usize, usize) {
-    let mut rest = (0..4).filter(|&x| x != a && x != b);
-    (rest.next().unwrap_or(0), rest.next().unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -11,18 +11,20 @@ use std::collections::HashMap;
 
 use crate::batch::{self, Rows};
 use crate::distance::{
-    combine, convolve, group_distances, honours_and_knitted_draws, join, knitted_rest, seven_pairs_draws,
-    thirteen_orphans_draws, Check, KindMasks, GROUPS, KNITTED, KNITTED_MASKS,
+    group_distances, honours_and_knitted_draws, knitted_rest, seven_pairs_draws, thirteen_orphans_draws, Check,
+    KindMasks, GROUPS, KNITTED, KNITTED_MASKS,
 };
 use crate::engine::{Engine, Wilds};
 use crate::error::{ErrorKind, HandError, Result};
 use crate::forms::{Forms, View};
 use crate::hand::Hand;
-use crate::tables::{self, Distances, Table, TARGETS};
+use crate::tables::{self, Distances, Lowering, Table, TARGETS};
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 mod discards;
+mod standard;
 pub use discards::discards;
+use standard::Standard;
 
 /// What one choice leaves: a discard (`None` for a hand waiting for a tile) and the
 /// hand after it.
@@ -159,7 +161,7 @@ pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail
     let melds = (forms.melds - view.melds.count.min(forms.melds)) as usize;
     // The standard form first (its group distances serve the draws below), then the
     // others bounded one past the least so far: exact wherever they tie it.
-    let mut groups = None;
+    let mut standard = None;
     let mut found: [(Check, u8); 11] = [(Check::Standard, u8::MAX); 11];
     let mut n = 0;
     let mut best = u8::MAX;
@@ -168,10 +170,7 @@ pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail
             continue;
         }
         let d = if check == Check::Standard {
-            let g = [0, 1, 2, 3].map(|g| group_distances(view, g, forms.pair_kinds));
-            let d = combine(&g, melds);
-            groups = Some(g);
-            d
+            standard.insert(Standard::new(view, melds, forms.pair_kinds)).distance()
         } else {
             check.distance_masked(forms, view, best.saturating_add(1), masks)
         };
@@ -179,29 +178,15 @@ pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail
         found[n] = (check, d);
         n += 1;
     }
-    let standard = |todo: u64, best: u8| match &groups {
-        Some(g) => {
-            let (left, right) = (convolve(&g[0], &g[1], melds), convolve(&g[2], &g[3], melds));
-            let others = [
-                convolve(&g[1], &right, melds),
-                convolve(&g[0], &right, melds),
-                convolve(&left, &g[3], melds),
-                convolve(&left, &g[2], melds),
-            ];
-            standard_draws(g, &others, melds, best, todo, |h| lowering(view, h, forms.pair_kinds, &g[h]))
-        }
-        None => 0,
-    };
-    conclude(engine, view, held, wild_kinds, avail, &found[..n], best, masks, ALL_ARRANGEMENTS, standard)
+    let draws = |todo: u64, best: u8| standard.as_mut().map_or(0, |s| s.draws(best, todo));
+    let knitted = |todo: u64, best: u8| knitted_draws(forms, view, masks, best, todo);
+    conclude(engine, view, held, wild_kinds, avail, &found[..n], best, masks, draws, knitted)
 }
-
-/// Every arrangement of the knitted straight, bit p for [`KNITTED`]`[p]`.
-const ALL_ARRANGEMENTS: u8 = 0x3F;
 
 /// The rest of [`shape`] once the distance of each open check is known (`found`, exact
 /// wherever it ties `best`, the least): the waits of a ready hand, or the useful draws.
 /// `standard(todo, best)` gives the draws of `todo` that bring the standard form below
-/// `best`; `knitted` the arrangements of the knitted straight that may be at `best`.
+/// `best`, `knitted(todo, best)` those that bring the knitted straight below it.
 #[allow(clippy::too_many_arguments)]
 fn conclude(
     engine: &Engine,
@@ -212,8 +197,8 @@ fn conclude(
     found: &[(Check, u8)],
     best: u8,
     masks: KindMasks,
-    knitted: u8,
     standard: impl FnOnce(u64, u8) -> u64,
+    knitted: impl FnOnce(u64, u8) -> u64,
 ) -> (i8, u64, u64) {
     let forms = &engine.forms;
     let distance = best.saturating_sub(view.wilds);
@@ -241,7 +226,7 @@ fn conclude(
     // A drawn wild fills a missing place of whichever check is at the least distance.
     let mut useful = avail & wild_kinds;
     let natural = avail & engine.tiles & !wild_kinds;
-    let mut standard = Some(standard);
+    let (mut standard, mut knitted) = (Some(standard), Some(knitted));
     // A draw raises the overlap with a target by at most one, so only the checks at the
     // least distance can come down.
     for &(check, d) in found {
@@ -251,7 +236,7 @@ fn conclude(
         }
         useful |= match check {
             Check::Standard => standard.take().map_or(0, |f| f(todo, best)),
-            Check::KnittedStraight => knitted_draws(forms, view, masks, best, knitted, todo),
+            Check::KnittedStraight => knitted.take().map_or(0, |f| f(todo, best)),
             Check::SevenPairs => todo & seven_pairs_draws(&masks, forms.four_as_two_pairs),
             Check::ThirteenOrphans => todo & thirteen_orphans_draws(view, &masks, best),
             Check::HonoursAndKnitted => todo & honours_and_knitted_draws(&masks, best),
@@ -358,10 +343,6 @@ fn tight_targets(dist: &Distances, others: &Distances, melds: usize, best: u8) -
     gather(zero as u64) | gather((zero >> 64) as u64) << 8
 }
 
-/// For each kind of a group (its i-th), the targets (bit m * 2 + h) whose distance its draw
-/// lowers.
-pub(crate) type Lowering = [u16; 9];
-
 /// Bit k set where `after[k] < now[k]`. Eight bytes at a time: distances are at most 99,
 /// so `128 + now - after - 1` never borrows from the next byte and its top bit says
 /// whether `after < now`; one multiplication gathers a bit from each byte.
@@ -385,7 +366,7 @@ fn lowering(view: &View, g: usize, pair_kinds: u64, now: &Distances) -> Lowering
     let (lo, hi) = GROUPS[g];
     let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
     if view.caps[lo..hi].iter().all(|&c| c == 4) && pair_kinds & group_mask == group_mask {
-        return table_lowering(g, &view.counts[lo..hi], Table::index(&view.counts[lo..hi]), now);
+        return table_lowering(g, Table::index(&view.counts[lo..hi]));
     }
     let mut out = [0u16; 9];
     let mut v = view.clone();
@@ -397,17 +378,9 @@ fn lowering(view: &View, g: usize, pair_kinds: u64, now: &Distances) -> Lowering
     out
 }
 
-/// [`Lowering`] of a group that reads the precomputed table at `base` (its counts'
-/// index): a drawn tile moves the index by a power of five.
-fn table_lowering(g: usize, counts: &[u8], base: usize, now: &Distances) -> Lowering {
-    let table = if g < 3 { tables::suit() } else { tables::honours() };
-    let mut out = [0u16; 9];
-    for (i, &c) in counts.iter().enumerate() {
-        if c < 4 {
-            out[i] = lower_mask(&table.dist[base + tables::POW5[i]], now);
-        }
-    }
-    out
+/// [`Lowering`] of a group that reads the precomputed table, at its counts' index.
+fn table_lowering(g: usize, index: usize) -> Lowering {
+    tables::lowering(g < 3, index)
 }
 
 /// Draws of `candidates` that bring the knitted straight (组合龙) below `best`. The
@@ -415,37 +388,25 @@ fn table_lowering(g: usize, counts: &[u8], base: usize, now: &Distances) -> Lowe
 /// the distance of the rest to its meld and pair, and a draw lowers one of the two by one
 /// at most: so the draws are, for each arrangement at `best`, its kinds not held and the
 /// draws that lower the rest's standard form.
-/// Only the arrangements of `arrangements` (bit p: [`KNITTED`]`[p]`) are tried.
-fn knitted_draws(forms: &Forms, view: &View, masks: KindMasks, best: u8, arrangements: u8, candidates: u64) -> u64 {
+fn knitted_draws(forms: &Forms, view: &View, masks: KindMasks, best: u8, candidates: u64) -> u64 {
     let melds = (forms.melds - view.melds.count.min(forms.melds)) as usize;
     if melds < 3 {
         return 0;
     }
     let (once, playable) = (masks.held[0], masks.room[0]);
     let mut out = 0u64;
-    for (p, (ks, &k)) in KNITTED.iter().zip(KNITTED_MASKS.iter()).enumerate() {
+    for (ks, &k) in KNITTED.iter().zip(KNITTED_MASKS.iter()) {
         let lower = 9 - (once & k).count_ones() as u8;
-        if arrangements >> p & 1 == 0 || playable & k != k || lower > best {
+        if playable & k != k || lower > best {
             continue;
         }
-        let rest = knitted_rest(view, ks, melds);
-        let g = [0, 1, 2, 3].map(|g| group_distances(&rest, g, forms.pair_kinds));
-        let left = melds - 3;
-        let (a, b) = (convolve(&g[0], &g[1], left), convolve(&g[2], &g[3], left));
-        let others = [
-            convolve(&g[1], &b, left),
-            convolve(&g[0], &b, left),
-            convolve(&a, &g[3], left),
-            convolve(&a, &g[2], left),
-        ];
-        let standard = join(&g[0], &others[0], left);
+        let mut rest = Standard::new(&knitted_rest(view, ks, melds), melds - 3, forms.pair_kinds);
+        let standard = rest.distance();
         if lower + standard != best {
             continue;
         }
         out |= k & !once;
-        out |= standard_draws(&g, &others, left, standard, candidates & !out, |h| {
-            lowering(&rest, h, forms.pair_kinds, &g[h])
-        });
+        out |= rest.draws(standard, candidates & !out);
     }
     out & candidates
 }
@@ -720,6 +681,7 @@ pub fn batch(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64, visible: Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::distance::{combine, convolve};
     use crate::forms::Forms;
     use crate::notation::{parse, Format};
 
@@ -803,7 +765,7 @@ mod tests {
             if best < 99 {
                 knitted += 1;
                 assert_eq!(
-                    knitted_draws(&forms, &view, masks, best, ALL_ARRANGEMENTS, candidates),
+                    knitted_draws(&forms, &view, masks, best, candidates),
                     one_by_one(&forms, &view, masks, Check::KnittedStraight, best, candidates),
                     "{}",
                     h.notation()

@@ -186,9 +186,42 @@ fn run(
     Ok(())
 }
 
+/// The names of the kinds of `mask`, in tile order, as a new list of the shared name strs.
 fn names<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyList>> {
     let all = convert::tile_names(py);
-    PyList::new(py, tiles::mask_tiles(mask).map(|t| all[t as usize].bind(py)))
+    // SAFETY: the list is made at its length and each slot set once, with a new
+    // reference to a live str, before the list is handed out.
+    unsafe {
+        let list = pyo3::ffi::PyList_New(mask.count_ones() as pyo3::ffi::Py_ssize_t);
+        let list = Bound::from_owned_ptr_or_err(py, list)?.cast_into_unchecked::<PyList>();
+        for (i, t) in tiles::mask_tiles(mask).enumerate() {
+            let name = all[t as usize].as_ptr();
+            pyo3::ffi::Py_IncRef(name);
+            pyo3::ffi::PyList_SetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, name);
+        }
+        Ok(list)
+    }
+}
+
+/// The keys of an entry dict, in their order, with None: each entry is a copy, whose
+/// table is made once at its size rather than grown key by key.
+fn template<'py>(py: Python<'py>, scored: bool, scoring: bool) -> PyResult<Bound<'py, PyDict>> {
+    static MADE: pyo3::sync::PyOnceLock<[Py<PyDict>; 3]> = pyo3::sync::PyOnceLock::new();
+    let made = MADE.get_or_try_init(py, || -> PyResult<[Py<PyDict>; 3]> {
+        let keys = ["discard", "shanten", "useful", "useful_count", "useful_wilds", "waits"];
+        let make = |more: &[&str]| -> PyResult<Py<PyDict>> {
+            let d = PyDict::new(py);
+            for k in keys.iter().chain(more) {
+                d.set_item(PyString::intern(py, k), py.None())?;
+            }
+            Ok(d.unbind())
+        };
+        let scored_keys = ["winning_waits", "winning_count"];
+        let all = ["winning_waits", "winning_count", "draws", "draws_exact"];
+        Ok([make(&[])?, make(&scored_keys)?, make(&all)?])
+    })?;
+    let i = if scoring { 2 } else { scored as usize };
+    made[i].bind(py).copy()
 }
 
 fn entry_dict<'py>(
@@ -199,7 +232,7 @@ fn entry_dict<'py>(
     scored: bool,
     scoring: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
+    let d = template(py, scored, scoring)?;
     let all = convert::tile_names(py);
     d.set_item(pyo3::intern!(py, "discard"), e.discard.map(|t| all[t as usize].bind(py)))?;
     d.set_item(pyo3::intern!(py, "shanten"), e.shanten)?;
