@@ -67,7 +67,7 @@ def score(rules: str, n: int, times: int, many: bool) -> None:
 
 def instructions(rules: str, n: int, times: int, many: bool) -> int:
     """The instructions of a run scoring the situations ``times`` times."""
-    env = dict(os.environ, HAIDI_PARALLELISM="0", OPENBLAS_NUM_THREADS="1")
+    env = dict(os.environ, HAIDI_PARALLELISM="0", OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")
     args = [sys.executable, __file__, rules, "--n", str(n), "--times", str(times)] + (["--many"] if many else [])
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args],

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
 use crate::hand::MeldKind;
-use crate::score::group::Group;
+use crate::score::group::{write_groups, Group};
 use crate::tiles::{self, Tile};
 
 /// A template of entries: `d`, left untracked when it holds only strs, ints, bools, None
@@ -106,24 +106,41 @@ pub fn untrack<T>(obj: &Bound<'_, T>) {
 /// Places of the group templates made: shape, kind, wild places, meld.
 const GROUP_ENTRIES: usize = 6 * 34 * 16 * 6;
 
-/// A new group entry `{"kind", "tiles", "wilds", "meld"}` (as `decompose` writes groups),
-/// copied from a template made once per group.
-pub fn group<'py>(py: Python<'py>, g: &Group) -> PyResult<Bound<'py, PyAny>> {
-    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyDict>>]>> = std::sync::OnceLock::new();
+/// What is made once for a group: the template of its entry, and its text.
+struct Made {
+    template: Py<PyDict>,
+    text: Box<str>,
+}
+
+/// New entries of `groups` (`{"kind", "tiles", "wilds", "meld"}`, as `decompose` writes
+/// groups), copied from templates made once a group; their text is written to `out` as
+/// `write_groups` writes it.
+pub fn groups<'py>(py: Python<'py>, groups: &[Group], out: &mut String) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Made>]>> = std::sync::OnceLock::new();
     let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| pyo3::sync::PyOnceLock::new()).collect());
-    let meld = g.meld.map_or(0, |m| m as usize + 1);
-    let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
-    let made = made[key.min(GROUP_ENTRIES - 1)].get_or_try_init(py, || {
-        let d = PyDict::new(py);
-        d.set_item(pyo3::intern!(py, "kind"), g.shape.name())?;
-        let names: Vec<String> = g.kinds().map(tiles::name).collect();
-        d.set_item(pyo3::intern!(py, "tiles"), PyTuple::new(py, names)?)?;
-        let wilds: Vec<String> = g.wild_kinds().map(tiles::name).collect();
-        d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds)?)?;
-        d.set_item(pyo3::intern!(py, "meld"), g.meld.map(MeldKind::name))?;
-        Ok::<_, PyErr>(template(d).unbind())
-    })?;
-    copy(made.bind(py))
+    let mut entries = Vec::with_capacity(groups.len());
+    for (n, g) in groups.iter().enumerate() {
+        let meld = g.meld.map_or(0, |m| m as usize + 1);
+        let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
+        let made = made[key.min(GROUP_ENTRIES - 1)].get_or_try_init(py, || {
+            let d = PyDict::new(py);
+            d.set_item(pyo3::intern!(py, "kind"), g.shape.name())?;
+            let names: Vec<String> = g.kinds().map(tiles::name).collect();
+            d.set_item(pyo3::intern!(py, "tiles"), PyTuple::new(py, names)?)?;
+            let wilds: Vec<String> = g.wild_kinds().map(tiles::name).collect();
+            d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds)?)?;
+            d.set_item(pyo3::intern!(py, "meld"), g.meld.map(MeldKind::name))?;
+            let mut text = String::new();
+            write_groups(std::slice::from_ref(g), &mut text);
+            Ok::<_, PyErr>(Made { template: template(d).unbind(), text: text.into() })
+        })?;
+        if n > 0 {
+            out.push(' ');
+        }
+        out.push_str(&made.text);
+        entries.push(copy(made.template.bind(py))?);
+    }
+    Ok(entries)
 }
 
 /// The entry of concealed tiles that make no groups (十三幺, a knitted form, the rest of a

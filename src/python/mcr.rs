@@ -17,7 +17,7 @@ use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
 use crate::mcr::{Options, Scored, Situation};
 use crate::notation::Format;
-use crate::score::group::{write_groups, Group, Shape};
+use crate::score::group::{Group, Shape};
 use crate::tiles::{self, Tile};
 
 fn fan_name(fan: u8) -> (&'static str, &'static str) {
@@ -180,10 +180,7 @@ fn groups_and_text<'py>(py: Python<'py>, r: &Scored) -> PyResult<(Bound<'py, PyT
                     text.push(' ');
                 }
             }
-            write_groups(&groups, &mut text);
-            for g in &groups {
-                entries.push(entry::group(py, g)?);
-            }
+            entries.extend(entry::groups(py, &groups, &mut text)?);
         }
     }
     Ok((entry::tuple(py, entries)?, text))
@@ -281,10 +278,36 @@ impl Key {
 /// interned by Python, so they are found by identity before any text is compared; an
 /// unknown key is an error naming it.
 fn situation_key(py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
-    static INTERNED: pyo3::sync::PyOnceLock<Vec<Py<PyString>>> = pyo3::sync::PyOnceLock::new();
-    let interned = INTERNED.get_or_init(py, || KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect());
-    if let Some(i) = interned.iter().position(|k| key.is(k)) {
-        return Ok(KEYS[i].1);
+    /// The keys as interned strs (those of a call's keywords and of most dicts), found by
+    /// address in a small open-addressed table: slots of (address, place in `KEYS` + 1).
+    struct Interned {
+        _keys: Vec<Py<PyString>>,
+        slots: [(usize, u8); 64],
+    }
+    fn slot(at: usize) -> usize {
+        (at >> 4) & 63
+    }
+    static INTERNED: pyo3::sync::PyOnceLock<Interned> = pyo3::sync::PyOnceLock::new();
+    let interned = INTERNED.get_or_init(py, || {
+        let keys: Vec<Py<PyString>> = KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect();
+        let mut slots = [(0, 0); 64];
+        for (i, k) in keys.iter().enumerate() {
+            let at = k.as_ptr() as usize;
+            let mut s = slot(at);
+            while slots[s].0 != 0 {
+                s = (s + 1) & 63;
+            }
+            slots[s] = (at, i as u8 + 1);
+        }
+        Interned { _keys: keys, slots }
+    });
+    let at = key.as_ptr() as usize;
+    let mut s = slot(at);
+    while interned.slots[s].0 != 0 {
+        if interned.slots[s].0 == at {
+            return Ok(KEYS[interned.slots[s].1 as usize - 1].1);
+        }
+        s = (s + 1) & 63;
     }
     let text = convert::text(key, "a situation key")?;
     match KEYS.iter().find(|(k, _)| *k == text) {
@@ -392,9 +415,16 @@ impl<'py, 'o> Reader<'py, 'o> {
 
     /// Reads every item of a dict.
     fn set_all(&mut self, d: &Bound<'py, PyDict>) -> PyResult<()> {
-        for (k, v) in d.iter() {
-            let key = k.cast::<PyString>().map_err(|_| hand_error(self.py, "situation keys must be str"))?;
-            self.set(situation_key(self.py, key)?, v)?;
+        let py = self.py;
+        let (mut at, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+        // `PyDict_Next` itself, as pyo3's iterator also checks the size at each step. A
+        // value read can run Python code (`__index__`) that changes the dict: its key and
+        // value are taken as our own first, and `PyDict_Next` stays in bounds.
+        // SAFETY: `d` is a dict we hold; `k` and `v` are borrowed from it just now.
+        while unsafe { pyo3::ffi::PyDict_Next(d.as_ptr(), &mut at, &mut k, &mut v) } != 0 {
+            let (k, v) = unsafe { (Bound::from_borrowed_ptr(py, k), Bound::from_borrowed_ptr(py, v)) };
+            let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
+            self.set(situation_key(py, key)?, v)?;
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, Item, Scored};
-use crate::score::group::{write_groups, write_loose, Group, Shape};
+use crate::score::group::{write_loose, Group, Shape};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{Prepared, Reader, Value};
@@ -89,6 +89,9 @@ pub struct PyScheme {
     /// Situation keys that are options (read into `options`), and as Python strings.
     option_keys: Vec<String>,
     option_key_strs: Vec<Py<PyString>>,
+    /// The scheme's situation keys (but the option keys) as interned Python strings, in
+    /// the order of its keys: a key given as one is found by address.
+    key_strs: Vec<Py<PyString>>,
     /// How to make this scheme again in another process: `(callable, args)`, for
     /// `__reduce__` (a ruleset's name and options).
     reduce: Option<Py<PyAny>>,
@@ -225,6 +228,15 @@ impl PyScheme {
         .map(|&f| PyString::intern(py, form_name(&scheme, f)).unbind())
         .collect();
         forms.extend(scheme.fallbacks.iter().map(|f| PyString::intern(py, &f.name).unbind()));
+        let key_strs = scheme
+            .keys
+            .iter()
+            .map(|k| match k.name == "options" || option_keys.contains(&k.name) {
+                // Never the address of a key given: such a key is read by its text.
+                true => PyString::new(py, &k.name).unbind(),
+                false => PyString::intern(py, &k.name).unbind(),
+            })
+            .collect();
         Ok(PyScheme {
             scheme: Arc::new(scheme),
             out: Output {
@@ -240,6 +252,7 @@ impl PyScheme {
             },
             compile,
             option_key_strs: option_keys.iter().map(|k| PyString::intern(py, k).unbind()).collect(),
+            key_strs,
             option_keys,
             reduce,
         })
@@ -506,6 +519,10 @@ impl PyScheme {
         let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = situation.iter().collect();
         let mut reader = Reader::default();
         for (k, v) in &items {
+            if let Some(i) = self.key_strs.iter().position(|s| k.is(s)) {
+                reader.set_key(&self.scheme.keys[i], value(v))?;
+                continue;
+            }
             let Ok(k) = k.cast::<PyString>() else {
                 return Err(HandError::invalid("situation keys are str"));
             };
@@ -644,11 +661,8 @@ fn result<'py>(
             write_loose(&s.groups.iter().filter(|g| g.meld.is_none()).copied().collect::<Vec<_>>(), &mut text);
             if !melds.is_empty() {
                 text.push(' ');
-                write_groups(&melds, &mut text);
             }
-            for g in &melds {
-                entries.push(entry::group(py, g)?);
-            }
+            entries.extend(entry::groups(py, &melds, &mut text)?);
             entries
         } else {
             // Concealed groups first, in tile order (at one tile a pair, a pung, a chow),
@@ -663,8 +677,7 @@ fn result<'py>(
             };
             ordered.sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
             ordered.extend(s.groups.iter().filter(|g| g.meld.is_some()));
-            write_groups(&ordered, &mut text);
-            ordered.iter().map(|g| entry::group(py, g)).collect::<PyResult<Vec<_>>>()?
+            entry::groups(py, &ordered, &mut text)?
         };
         d.set_item(pyo3::intern!(py, "arrangement"), text)?;
         d.set_item(pyo3::intern!(py, "groups"), entry::tuple(py, groups)?)?;
