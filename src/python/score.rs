@@ -71,10 +71,13 @@ struct Output {
     /// The reasons given so far, as Python strs (most in CJK, which costs more to decode
     /// than a result's other keys to make).
     /// By the address of the reason's text, which the `Arc` kept makes its own.
-    reasons: std::sync::Mutex<std::collections::HashMap<usize, (Arc<str>, Py<PyString>)>>,
+    reasons: std::sync::Mutex<std::collections::HashMap<usize, Reason>>,
     /// The entries of `face_items` made so far.
     face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), Py<PyDict>>>,
 }
+
+/// A reason given, kept, and as a Python str.
+type Reason = (Arc<str>, Py<PyString>);
 
 /// Most `face_items` templates and reasons kept (a ruleset's are few).
 const FACE_ITEMS_KEPT: usize = 4096;
