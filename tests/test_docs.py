@@ -85,6 +85,12 @@ def test_mcr_keys_are_the_keywords_of_its_reader() -> None:
     keywords = {p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY}
     mcr = haidi.ruleset("mcr").module
     assert {name for name, _, _ in mcr.KEYS} | set(mcr.OPTION_KEYS) | {"options"} == keywords
+    # The reader takes each (None is a key left out) and refuses any other.
+    rs = haidi.ruleset("mcr")
+    for k in keywords - {"hand", "win"}:
+        assert rs.evaluate(hand="123m456p789s1122z", win="1z", **{k: None})["win"]
+    with pytest.raises(haidi.HandError, match='unknown mcr situation key "rest"'):
+        rs.evaluate(hand="123m456p789s1122z", win="1z", rest=None)
 
 
 @pytest.mark.parametrize("rules", haidi.RULESETS)

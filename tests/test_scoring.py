@@ -60,31 +60,91 @@ def test_every_result_has_the_common_keys(rules: str) -> None:
     json.dumps(r, ensure_ascii=False)
 
 
+#: Winning situations of each ruleset whose entries are of every kind it has: fans,
+#: groups of sets, of a form without sets (十三幺, a knitted straight), of declared melds.
+EVERY_ENTRY = {
+    "mcr": [WINNING["mcr"], dict(hand="19m19p19s1234567z", win="1m"), dict(hand="147m258p369s[123m]5z", win="5z")],
+    "changsha": [
+        WINNING["changsha"],
+        dict(hand="[123m]456p789s2255m", win="5m"),
+        dict(hand="22558m22558p225s", win="8s", self_drawn=True),
+    ],
+    "hainan": [
+        WINNING["hainan"],
+        dict(hand="[123m]456p789s2255m", win="5m", self_drawn=True),
+        dict(hand="19m19p19s1234567z", win="1m", self_drawn=True),
+    ],
+    "tangshan": [WINNING["tangshan"], dict(hand="[123m]456p789s2255m", win="5m", self_drawn=True)],
+    "beijing": [WINNING["beijing"], dict(hand="[123m]456p789s2255m", win="5m", self_drawn=True)],
+    "longgang": [WINNING["longgang"], dict(hand="[123m]456p789s111z2255m", win="5m", self_drawn=True)],
+}
+
+#: Ways of changing a dict that no subclass can refuse.
+CHANGES = {
+    "__setitem__": lambda e: dict.__setitem__(e, "count", 0),
+    "__init__": lambda e: e.__init__(points=0, value=0, tiles=()),
+    "update": lambda e: dict.update(e, value=0, name="changed"),
+    "clear": lambda e: dict.clear(e),
+}
+
+
+def entries(result: dict) -> list[dict]:
+    """Every fan, group and other entry of a result."""
+    keys = ("fans", "groups", "patterns", "face_items")
+    return [e for k in keys for e in result.get(k, ()) if isinstance(e, dict)]
+
+
 @pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
-def test_entries_are_shared_and_read_only(rules: str) -> None:
-    import pickle
+@pytest.mark.parametrize("change", sorted(CHANGES))
+@pytest.mark.parametrize("call", ("evaluate", "evaluate_many"))
+def test_changing_a_result_changes_no_other(rules: str, change: str, call: str) -> None:
+    """Each result has entries of its own: changed in any way, even by dict's own methods,
+    they change no result made before or after."""
+    import copy
 
     rs = haidi.ruleset(rules)
-    a, b = rs.evaluate(**WINNING[rules]), rs.evaluate(**WINNING[rules])
-    assert a is not b and a == b
-    entries = [*a["fans"], *a["groups"], *a.get("face_items", ())]
-    assert entries and all(isinstance(e, haidi.results.Entry) for e in entries)
-    for key in ("fans", "groups"):
-        assert all(x is y for x, y in zip(a[key], b[key], strict=True))
-    with pytest.raises(TypeError, match="read-only"):
-        a["fans"][0]["count"] = 2
-    # __init__ again would refill the entry every later result shares.
-    with pytest.raises(TypeError, match="read-only"):
-        a["fans"][0].__init__(value=0)
-    assert rs.evaluate(**WINNING[rules])["fans"] == b["fans"]
-    copy = dict(a["fans"][0])
-    copy["count"] = 2
-    assert a["fans"][0]["count"] == 1 and type(copy) is dict
-    assert pickle.loads(pickle.dumps(a)) == a and json.loads(json.dumps(a["groups"])) == [
-        {k: list(v) if isinstance(v, tuple) else v for k, v in g.items()} for g in a["groups"]
-    ]
-    # The result itself is a plain dict to change.
-    a["note"] = "mine"
+    sits = EVERY_ENTRY[rules]
+
+    def score() -> list[dict]:
+        return [rs.evaluate(**s) for s in sits] if call == "evaluate" else rs.evaluate_many(sits)
+
+    earlier = score()
+    as_made = copy.deepcopy(earlier)
+    assert all(r["win"] for r in earlier)
+    if rules == "mcr":
+        assert [r["form"] for r in earlier] == ["standard", "thirteen_orphans", "knitted_straight"]
+    mine = score()
+    assert mine == as_made
+    for a, b in zip(earlier, mine, strict=True):
+        ids = {id(e) for e in entries(a)}
+        assert entries(b) and not ids & {id(e) for e in entries(b)}
+    for r in mine:
+        for e in entries(r):
+            CHANGES[change](e)
+    assert mine != as_made
+    assert earlier == as_made and score() == as_made
+
+
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_entries_are_plain_dicts_the_collector_need_not_follow(rules: str) -> None:
+    """Entries are plain dicts, which JSON, pickle and ``==`` take as any dict; holding
+    no container, neither they nor the tuples of them are tracked by the collector."""
+    import gc
+    import pickle
+
+    for r in [
+        *(haidi.ruleset(rules).evaluate(**s) for s in EVERY_ENTRY[rules]),
+        *haidi.ruleset(rules).evaluate_many(EVERY_ENTRY[rules]),
+    ]:
+        assert all(type(e) is dict and not gc.is_tracked(e) for e in entries(r))
+        assert not any(gc.is_tracked(r[k]) for k in ("fans", "groups"))
+        assert pickle.loads(pickle.dumps(r)) == r
+        assert json.loads(json.dumps(r["groups"])) == [
+            {k: list(v) if isinstance(v, tuple) else v for k, v in g.items()} for g in r["groups"]
+        ]
+        mine = r["fans"][0]
+        mine["note"] = [r]
+        assert gc.is_tracked(mine)
 
 
 @pytest.mark.parametrize(

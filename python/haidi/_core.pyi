@@ -25,6 +25,7 @@ __all__ = [
     "mcr_evaluate_many",
     "reproduce_published",
     "reproduce_table",
+    "scheme_evaluate",
     "tile_glyph",
     "tile_names",
     "wild_from_indicator",
@@ -200,9 +201,12 @@ def mcr_evaluate(
     **rest: Any,
 ) -> dict[str, Any]:
     """Scores one MCR situation; see `haidi.rulesets.mcr`. The first argument (the ruleset,
-    when called as a ruleset module's `evaluate`) is not needed. The keys are named
-    parameters so that a call passes them without building a dict; any other key lands in
-    `rest` and is refused by name."""
+    when called as a ruleset module's `evaluate`) is not needed. The keyword arguments are
+    read from the dict Python passes, each key matched by address."""
+
+def scheme_evaluate(scheme: Scheme, /, **situation: Any) -> dict[str, Any]:
+    """Scores one situation given as keyword arguments with `scheme`, as `scheme.evaluate`
+    does, reading the dict Python passes without another made (a ruleset's `evaluate`)."""
 
 def mcr_evaluate_many(
     situations: Iterable[dict[str, Any]],

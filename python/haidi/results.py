@@ -1,42 +1,12 @@
 """The shape of results, for type checkers: one shape for every ruleset, and the keys
 each ruleset adds. ``haidi.ruleset("longgang").evaluate(...)`` is typed as a
-``LonggangResult``, and so on. At run time a result is a plain dict; its fan and
-group entries are ``Entry`` dicts, read-only and shared.
+``LonggangResult``, and so on. At run time a result is a plain dict, and so is each of
+its fan and group entries: every result's own.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
-
-
-class Entry(dict):  # type: ignore[type-arg]
-    """A fan or group entry of a result: a read-only dict, made once and shared by every
-    result that has it, the way small ints are. Scoring millions of hands then builds
-    no entries at all, and the garbage collector need not follow them.
-
-    ``dict(entry)`` (or ``entry.copy()``) gives a plain dict to change. JSON, pickling and
-    ``==`` with plain dicts work as for any dict.
-    """
-
-    __slots__ = ()
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        # An entry is filled once, when made: calling __init__ again would refill it.
-        if len(self):
-            self._read_only()
-        super().__init__(*args, **kwargs)
-
-    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("result entries are shared and read-only; dict(entry) makes a copy to change")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
-
-    def copy(self) -> dict[str, Any]:  # type: ignore[override]
-        return dict(self)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Entry, (dict(self),))
-
 
 #: The names ``haidi.ruleset`` takes.
 RulesetName = Literal["mcr", "changsha", "hainan", "longgang", "tangshan", "beijing"]
@@ -118,7 +88,7 @@ class Result(_Explained):
     total: int
     """The score; what it counts in each ruleset is said above. 0 for a hand that is not complete."""
     fans: tuple[Fan, ...]
-    """The patterns counted, in the table's order: read-only ``Entry`` dicts."""
+    """The patterns counted, in the table's order."""
     reason: str | None
     """Why ``win`` is false; None for a win."""
     form: str | None
@@ -129,7 +99,7 @@ class Result(_Explained):
     declared melds; after a group with wilds, the kinds they stand for
     (``123m 55p(wild 5p) [789s] {1111z}``)."""
     groups: tuple[Group, ...]
-    """The same groups, as read-only ``Group`` dicts."""
+    """The same groups, as ``Group`` dicts."""
 
 
 class MCRFan(Fan):
@@ -236,7 +206,7 @@ class LonggangResult(Result):
     patterns: tuple[LonggangFan, ...]
     """The fans again, each with its ``tai`` and ``lazi``."""
     face_items: tuple[FaceItem, ...]
-    """What makes up ``face``: read-only entries ``{"name", "hu"}``."""
+    """What makes up ``face``: entries ``{"name", "hu"}``."""
     wait: str | None
     """Where the winning tile sits in the arrangement scored (single, closed, edge, open,
     pung or set), or None."""
@@ -260,7 +230,6 @@ __all__ = [
     "BeijingResult",
     "ChangshaFan",
     "ChangshaResult",
-    "Entry",
     "Excluded",
     "FaceItem",
     "Fan",

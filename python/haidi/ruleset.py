@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 import numpy as np
 
 from . import _frames
-from ._core import Engine, Hand, HandError, Scheme, analyze, analyze_batch, tile_names, wild_from_indicator
+from ._core import (
+    Engine,
+    Hand,
+    HandError,
+    Scheme,
+    analyze,
+    analyze_batch,
+    scheme_evaluate,
+    tile_names,
+    wild_from_indicator,
+)
 from .results import (
     RESULT_TYPES,
     AnalysisEntry,
@@ -82,7 +92,7 @@ class Ruleset(Generic[R]):
         fast: functools.partial[Any] | None = None
         if hasattr(module, "scheme"):
             self.scheme = self._compile(None)
-            fast = functools.partial(self.scheme.evaluate)
+            fast = functools.partial(scheme_evaluate, self.scheme)
         elif getattr(module, "evaluate", None) is not None:
             fast = functools.partial(module.evaluate, self)
         if fast is not None:

@@ -8,6 +8,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::convert;
 use super::entry;
 use super::errors::{hand_error, to_py, IntoPy};
+use super::kwcall;
 use crate::forms::Form;
 use crate::hand::MeldKind;
 use crate::mcr::batch::{evaluate_text, evaluate_texts, Row, TextSituation, Texts, PARALLEL_MIN};
@@ -16,7 +17,7 @@ use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
 use crate::mcr::{Options, Scored, Situation};
 use crate::notation::Format;
-use crate::score::group::{write_groups, Group, Shape};
+use crate::score::group::{Group, Shape};
 use crate::tiles::{self, Tile};
 
 fn fan_name(fan: u8) -> (&'static str, &'static str) {
@@ -179,10 +180,7 @@ fn groups_and_text<'py>(py: Python<'py>, r: &Scored) -> PyResult<(Bound<'py, PyT
                     text.push(' ');
                 }
             }
-            write_groups(&groups, &mut text);
-            for g in &groups {
-                entries.push(entry::group(py, g)?);
-            }
+            entries.extend(entry::groups(py, &groups, &mut text)?);
         }
     }
     Ok((entry::tuple(py, entries)?, text))
@@ -280,10 +278,36 @@ impl Key {
 /// interned by Python, so they are found by identity before any text is compared; an
 /// unknown key is an error naming it.
 fn situation_key(py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
-    static INTERNED: pyo3::sync::PyOnceLock<Vec<Py<PyString>>> = pyo3::sync::PyOnceLock::new();
-    let interned = INTERNED.get_or_init(py, || KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect());
-    if let Some(i) = interned.iter().position(|k| key.is(k)) {
-        return Ok(KEYS[i].1);
+    /// The keys as interned strs (those of a call's keywords and of most dicts), found by
+    /// address in a small open-addressed table: slots of (address, place in `KEYS` + 1).
+    struct Interned {
+        _keys: Vec<Py<PyString>>,
+        slots: [(usize, u8); 64],
+    }
+    fn slot(at: usize) -> usize {
+        (at >> 4) & 63
+    }
+    static INTERNED: pyo3::sync::PyOnceLock<Interned> = pyo3::sync::PyOnceLock::new();
+    let interned = INTERNED.get_or_init(py, || {
+        let keys: Vec<Py<PyString>> = KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect();
+        let mut slots = [(0, 0); 64];
+        for (i, k) in keys.iter().enumerate() {
+            let at = k.as_ptr() as usize;
+            let mut s = slot(at);
+            while slots[s].0 != 0 {
+                s = (s + 1) & 63;
+            }
+            slots[s] = (at, i as u8 + 1);
+        }
+        Interned { _keys: keys, slots }
+    });
+    let at = key.as_ptr() as usize;
+    let mut s = slot(at);
+    while interned.slots[s].0 != 0 {
+        if interned.slots[s].0 == at {
+            return Ok(KEYS[interned.slots[s].1 as usize - 1].1);
+        }
+        s = (s + 1) & 63;
     }
     let text = convert::text(key, "a situation key")?;
     match KEYS.iter().find(|(k, _)| *k == text) {
@@ -391,9 +415,16 @@ impl<'py, 'o> Reader<'py, 'o> {
 
     /// Reads every item of a dict.
     fn set_all(&mut self, d: &Bound<'py, PyDict>) -> PyResult<()> {
-        for (k, v) in d.iter() {
-            let key = k.cast::<PyString>().map_err(|_| hand_error(self.py, "situation keys must be str"))?;
-            self.set(situation_key(self.py, key)?, v)?;
+        let py = self.py;
+        let (mut at, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+        // `PyDict_Next` itself, as pyo3's iterator also checks the size at each step. A
+        // value read can run Python code (`__index__`) that changes the dict: its key and
+        // value are taken as our own first, and `PyDict_Next` stays in bounds.
+        // SAFETY: `d` is a dict we hold; `k` and `v` are borrowed from it just now.
+        while unsafe { pyo3::ffi::PyDict_Next(d.as_ptr(), &mut at, &mut k, &mut v) } != 0 {
+            let (k, v) = unsafe { (Bound::from_borrowed_ptr(py, k), Bound::from_borrowed_ptr(py, v)) };
+            let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
+            self.set(situation_key(py, key)?, v)?;
         }
         Ok(())
     }
@@ -461,55 +492,43 @@ fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
 /// when called as a ruleset module's `evaluate`) is not needed. The keys are named
 /// parameters so that a call passes them without building a dict; any other key lands in
 /// `rest` and is refused by name.
-#[pyfunction]
-#[pyo3(signature = (_ruleset = None, /, *, hand = None, win = None, self_drawn = None, seat_wind = None,
-    round_wind = None, flowers = None, last_of_kind = None, wall_last = None, kong_replacement = None,
-    robbing_kong = None, format = None, explain = None, concealed_and_melded_kong = None, options = None, **rest))]
-#[allow(clippy::too_many_arguments)]
-pub fn mcr_evaluate<'py>(
-    py: Python<'py>,
-    _ruleset: Option<&Bound<'py, PyAny>>,
-    hand: Option<Bound<'py, PyAny>>,
-    win: Option<Bound<'py, PyAny>>,
-    self_drawn: Option<Bound<'py, PyAny>>,
-    seat_wind: Option<Bound<'py, PyAny>>,
-    round_wind: Option<Bound<'py, PyAny>>,
-    flowers: Option<Bound<'py, PyAny>>,
-    last_of_kind: Option<Bound<'py, PyAny>>,
-    wall_last: Option<Bound<'py, PyAny>>,
-    kong_replacement: Option<Bound<'py, PyAny>>,
-    robbing_kong: Option<Bound<'py, PyAny>>,
-    format: Option<Bound<'py, PyAny>>,
-    explain: Option<Bound<'py, PyAny>>,
-    concealed_and_melded_kong: Option<Bound<'py, PyAny>>,
-    options: Option<Bound<'py, PyAny>>,
-    rest: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let mut call = CallOptions::default();
-    let mut r = Reader::new(py, Format::Compact, Some(&mut call));
-    let named = [
-        (Key::Format, format),
-        (Key::Hand, hand),
-        (Key::Win, win),
-        (Key::SelfDrawn, self_drawn),
-        (Key::SeatWind, seat_wind),
-        (Key::RoundWind, round_wind),
-        (Key::Flowers, flowers),
-        (Key::LastOfKind, last_of_kind),
-        (Key::WallLast, wall_last),
-        (Key::KongReplacement, kong_replacement),
-        (Key::RobbingKong, robbing_kong),
-        (Key::Explain, explain),
-        (Key::ConcealedAndMeldedKong, concealed_and_melded_kong),
-        (Key::Options, options),
-    ];
-    for (key, value) in named {
-        if let Some(v) = value {
-            r.set(key, v)?;
+/// `mcr_evaluate`'s documentation, with its signature for `inspect`.
+/// The keys are named parameters there, as [`KEYS`] has them (tests/test_docs.py holds
+/// the two together), and any other lands in `rest`, refused by name.
+const EVALUATE_DOC: &std::ffi::CStr = c"mcr_evaluate(_ruleset=None, /, *, hand=None, win=None, self_drawn=None, \
+seat_wind=None, round_wind=None, flowers=None, last_of_kind=None, wall_last=None, kong_replacement=None, \
+robbing_kong=None, format=None, explain=None, concealed_and_melded_kong=None, options=None, **rest)
+--
+
+Scores one MCR situation; see `haidi.rulesets.mcr`. The first argument (the ruleset,
+when called as a ruleset module's `evaluate`) is not needed. The keyword arguments are
+read from the dict Python passes, each key matched by address.";
+
+/// Adds `mcr_evaluate` to the module: a function taking the dict of keyword arguments as
+/// Python made it (see `kwcall`).
+pub fn add_evaluate(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    unsafe extern "C" fn evaluate(
+        _module: *mut pyo3::ffi::PyObject,
+        args: *mut pyo3::ffi::PyObject,
+        kwargs: *mut pyo3::ffi::PyObject,
+    ) -> *mut pyo3::ffi::PyObject {
+        // SAFETY: Python calls this as the `METH_VARARGS | METH_KEYWORDS` function it is.
+        unsafe {
+            kwcall::call(args, kwargs, |py, args, situation| {
+                kwcall::at_most("mcr_evaluate", args, 1, "the ruleset")?;
+                Ok(evaluate_one(py, situation)?.into_any())
+            })
         }
     }
-    if let Some(rest) = rest {
-        r.set_all(rest)?;
+    kwcall::add(m, c"mcr_evaluate", EVALUATE_DOC, evaluate)
+}
+
+/// Scores one situation given as a dict of its keys.
+fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
+    let mut call = CallOptions::default();
+    let mut r = Reader::new(py, Format::Compact, Some(&mut call));
+    if let Some(situation) = situation {
+        r.set_all(situation)?;
     }
     if r.hand.is_none() && r.win.is_none() {
         return Err(hand_error(py, "a situation needs a hand and a win"));

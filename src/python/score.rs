@@ -13,12 +13,13 @@ use super::entry;
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
 use super::interrupt;
+use super::kwcall;
 use super::scheme::{read, str_tuple};
 use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, Item, Scored};
-use crate::score::group::{write_groups, write_loose, Group, Shape};
+use crate::score::group::{write_loose, Group, Shape};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{Prepared, Reader, Value};
@@ -67,11 +68,18 @@ struct Output {
     exclusion_text: String,
     /// Form names: the forms of `Form` in order, then the fallbacks.
     forms: Vec<Py<PyString>>,
+    /// The reasons given so far, as Python strs (most in CJK, which costs more to decode
+    /// than a result's other keys to make).
+    /// By the address of the reason's text, which the `Arc` kept makes its own.
+    reasons: std::sync::Mutex<std::collections::HashMap<usize, Reason>>,
     /// The entries of `face_items` made so far.
-    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), Py<PyAny>>>,
+    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), Py<PyDict>>>,
 }
 
-/// Most `face_items` entries kept for reuse (the items of a ruleset are few).
+/// A reason given, kept, and as a Python str.
+type Reason = (Arc<str>, Py<PyString>);
+
+/// Most `face_items` templates and reasons kept (a ruleset's are few).
 const FACE_ITEMS_KEPT: usize = 4096;
 
 /// The scoring of one ruleset (with one set of options).
@@ -84,6 +92,9 @@ pub struct PyScheme {
     /// Situation keys that are options (read into `options`), and as Python strings.
     option_keys: Vec<String>,
     option_key_strs: Vec<Py<PyString>>,
+    /// The scheme's situation keys (but the option keys) as interned Python strings, in
+    /// the order of its keys: a key given as one is found by address.
+    key_strs: Vec<Py<PyString>>,
     /// How to make this scheme again in another process: `(callable, args)`, for
     /// `__reduce__` (a ruleset's name and options).
     reduce: Option<Py<PyAny>>,
@@ -220,6 +231,15 @@ impl PyScheme {
         .map(|&f| PyString::intern(py, form_name(&scheme, f)).unbind())
         .collect();
         forms.extend(scheme.fallbacks.iter().map(|f| PyString::intern(py, &f.name).unbind()));
+        let key_strs = scheme
+            .keys
+            .iter()
+            .map(|k| match k.name == "options" || option_keys.contains(&k.name) {
+                // Never the address of a key given: such a key is read by its text.
+                true => PyString::new(py, &k.name).unbind(),
+                false => PyString::intern(py, &k.name).unbind(),
+            })
+            .collect();
         Ok(PyScheme {
             scheme: Arc::new(scheme),
             out: Output {
@@ -230,10 +250,12 @@ impl PyScheme {
                 ids,
                 exclusion_text,
                 forms,
+                reasons: Default::default(),
                 face_items: Default::default(),
             },
             compile,
             option_key_strs: option_keys.iter().map(|k| PyString::intern(py, k).unbind()).collect(),
+            key_strs,
             option_keys,
             reduce,
         })
@@ -272,21 +294,7 @@ impl PyScheme {
     /// and `options`).
     #[pyo3(signature = (**situation))]
     fn evaluate<'py>(slf: &Bound<'py, Self>, situation: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
-        let py = slf.py();
-        let this = slf.get();
-        let empty;
-        let situation = match situation {
-            Some(d) => d,
-            None => {
-                empty = PyDict::new(py);
-                &empty
-            }
-        };
-        let other = this.scheme_for(py, situation)?;
-        let s = other.as_ref().map_or(this, |o| o.get());
-        let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
-        let scored = evaluate(&s.scheme, &p);
-        s.result(py, &p, &scored)
+        evaluate_one(slf, situation)
     }
 
     /// How many arrangements and placements scoring this situation tries (to measure
@@ -514,6 +522,10 @@ impl PyScheme {
         let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = situation.iter().collect();
         let mut reader = Reader::default();
         for (k, v) in &items {
+            if let Some(i) = self.key_strs.iter().position(|s| k.is(s)) {
+                reader.set_key(&self.scheme.keys[i], value(v))?;
+                continue;
+            }
             let Ok(k) = k.cast::<PyString>() else {
                 return Err(HandError::invalid("situation keys are str"));
             };
@@ -581,11 +593,12 @@ fn loose_entry<'py>(py: Python<'py>, form: Form, groups: &[Group]) -> PyResult<B
     entry::loose(py, kind, &kinds, &wilds)
 }
 
-/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once.
+/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), copied from a
+/// template made once.
 fn face_item<'py>(py: Python<'py>, scheme: &Scheme, out: &Output, item: Item, hu: i32) -> PyResult<Bound<'py, PyAny>> {
     let mut made = out.face_items.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(e) = made.get(&(item, hu)) {
-        return Ok(e.bind(py).clone());
+    if let Some(t) = made.get(&(item, hu)) {
+        return entry::copy(t.bind(py));
     }
     let name = match item {
         Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
@@ -594,11 +607,26 @@ fn face_item<'py>(py: Python<'py>, scheme: &Scheme, out: &Output, item: Item, hu
     let d = PyDict::new(py);
     d.set_item(pyo3::intern!(py, "name"), name)?;
     d.set_item(pyo3::intern!(py, "hu"), hu)?;
-    let e = entry::share(py, &d)?;
+    let t = entry::template(d);
     if made.len() < FACE_ITEMS_KEPT {
-        made.insert((item, hu), e.clone_ref(py));
+        made.insert((item, hu), t.clone().unbind());
     }
-    Ok(e.into_bound(py))
+    entry::copy(&t)
+}
+
+/// The reason as a Python str, made once for each reason the scheme gives (a reason
+/// written for one situation is made each time, and at most `FACE_ITEMS_KEPT` kept).
+fn reason<'py>(py: Python<'py>, out: &Output, r: &Arc<str>) -> Bound<'py, PyString> {
+    let mut made = out.reasons.lock().unwrap_or_else(|e| e.into_inner());
+    let at = Arc::as_ptr(r).cast::<u8>() as usize;
+    if let Some((_, s)) = made.get(&at) {
+        return s.bind(py).clone();
+    }
+    let s = PyString::new(py, r);
+    if made.len() < FACE_ITEMS_KEPT {
+        made.insert(at, (r.clone(), s.clone().unbind()));
+    }
+    s
 }
 
 fn result<'py>(
@@ -615,7 +643,7 @@ fn result<'py>(
     let fans = entry::tuple(py, s.fans().map(|(i, n)| entries[i].get(py, n as usize)).collect::<PyResult<Vec<_>>>()?)?;
     d.set_item(pyo3::intern!(py, "fans"), &fans)?;
     if let Some(r) = &s.reason {
-        d.set_item(pyo3::intern!(py, "reason"), &**r)?;
+        d.set_item(pyo3::intern!(py, "reason"), reason(py, out, r))?;
     }
     if let Some(form) = s.form {
         let form_index = match form {
@@ -636,11 +664,8 @@ fn result<'py>(
             write_loose(&s.groups.iter().filter(|g| g.meld.is_none()).copied().collect::<Vec<_>>(), &mut text);
             if !melds.is_empty() {
                 text.push(' ');
-                write_groups(&melds, &mut text);
             }
-            for g in &melds {
-                entries.push(entry::group(py, g)?);
-            }
+            entries.extend(entry::groups(py, &melds, &mut text)?);
             entries
         } else {
             // Concealed groups first, in tile order (at one tile a pair, a pung, a chow),
@@ -655,8 +680,7 @@ fn result<'py>(
             };
             ordered.sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
             ordered.extend(s.groups.iter().filter(|g| g.meld.is_some()));
-            write_groups(&ordered, &mut text);
-            ordered.iter().map(|g| entry::group(py, g)).collect::<PyResult<Vec<_>>>()?
+            entry::groups(py, &ordered, &mut text)?
         };
         d.set_item(pyo3::intern!(py, "arrangement"), text)?;
         d.set_item(pyo3::intern!(py, "groups"), entry::tuple(py, groups)?)?;
@@ -740,6 +764,62 @@ fn result<'py>(
         d.set_item("excluded", ex)?;
     }
     Ok(d)
+}
+
+/// Scores one situation given as a dict of its keys (and `options`).
+fn evaluate_one<'py>(
+    slf: &Bound<'py, PyScheme>,
+    situation: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let py = slf.py();
+    let this = slf.get();
+    let empty;
+    let situation = match situation {
+        Some(d) => d,
+        None => {
+            empty = PyDict::new(py);
+            &empty
+        }
+    };
+    let other = this.scheme_for(py, situation)?;
+    let s = other.as_ref().map_or(this, |o| o.get());
+    let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
+    let scored = evaluate(&s.scheme, &p);
+    s.result(py, &p, &scored)
+}
+
+/// `scheme_evaluate(scheme, /, **situation)`'s documentation, with its signature.
+const EVALUATE_DOC: &std::ffi::CStr = c"scheme_evaluate(scheme, /, **situation)
+--
+
+Scores one situation given as keyword arguments with `scheme`, as `scheme.evaluate`
+does, reading the dict Python passes without another made (a ruleset's `evaluate`).";
+
+/// Adds `scheme_evaluate` to the module: `Scheme.evaluate` taking the dict of keyword
+/// arguments as Python made it (see `kwcall`).
+pub fn add_evaluate(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    unsafe extern "C" fn evaluate(
+        _module: *mut pyo3::ffi::PyObject,
+        args: *mut pyo3::ffi::PyObject,
+        kwargs: *mut pyo3::ffi::PyObject,
+    ) -> *mut pyo3::ffi::PyObject {
+        // SAFETY: Python calls this as the `METH_VARARGS | METH_KEYWORDS` function it is.
+        unsafe {
+            kwcall::call(args, kwargs, |_, args, situation| {
+                let scheme = match args.len() {
+                    1 => args.get_item(0)?,
+                    n => {
+                        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                            "scheme_evaluate takes 1 positional argument (the scheme), {n} given"
+                        )))
+                    }
+                };
+                let scheme = scheme.cast::<PyScheme>()?;
+                Ok(evaluate_one(scheme, situation)?.into_any())
+            })
+        }
+    }
+    kwcall::add(m, c"scheme_evaluate", EVALUATE_DOC, evaluate)
 }
 
 /// The result arrays of columns, filled row by row.

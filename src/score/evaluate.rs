@@ -85,7 +85,13 @@ impl Scored {
 
     /// The patterns counted, in table order, with their counts.
     pub fn fans(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
-        (0..MAX_PATTERNS).filter(|&i| self.counted >> i & 1 == 1).map(|i| (i, self.counts[i]))
+        // Visits only the bits set: a result asks for these several times.
+        let mut left = self.counted;
+        std::iter::from_fn(move || {
+            let i = left.trailing_zeros() as usize;
+            left &= left.wrapping_sub(1);
+            (i < MAX_PATTERNS).then(|| (i, self.counts[i]))
+        })
     }
 
     /// The patterns voided, each with the pattern that voided it.

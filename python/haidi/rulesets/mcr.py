@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core, _frames
-from ..results import Entry
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
 from ._spec import ALL_TILES, RulesetSpec
 
@@ -44,10 +43,6 @@ SPEC = RulesetSpec(
 
 #: Base of the standard payment (底分).
 BASE = 8
-
-
-#: Fan entries are shared read-only dicts (the name predates :class:`haidi.results.Entry`).
-Fan = Entry
 
 
 #: The ids of the ``fans`` columns of ``evaluate_many``, in order: column 0 is the optional
@@ -91,9 +86,8 @@ KEY_TYPES = {"flowers": 'int 0-8, or a str of flower tiles (``"13f"``)'}
 
 #: Scores one situation: ``evaluate(ruleset, **situation)``, called as
 #: ``haidi.ruleset("mcr").evaluate(**situation)``. Written in Rust (no Python frame in
-#: between, as per-call speed matters to game servers). ``fans`` is a tuple of read-only
-#: :class:`haidi.results.Entry` dicts shared between results: results kept by the million
-#: cost no memory per fan, and the garbage collector soon stops following them. Raises
+#: between, as per-call speed matters to game servers). ``fans`` is a tuple of dicts, the
+#: result's own, which the garbage collector need not follow (docs/scoring.md). Raises
 #: ``haidi.HandError`` for bad notation, a wrong size, a fifth tile, contradictory flags or
 #: an unknown key.
 evaluate = _core.mcr_evaluate

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Instructions a call of a ruleset's ``evaluate`` (or ``evaluate_many`` on a list), by
+callgrind, which the machine's load does not move.
+
+    python scripts/percall.py [RULES ...] [--n N] [--many]
+
+For each ruleset: N random situations (MCR's from ``scripts/mcr_peer.py``, the others'
+from ``scripts/situations.py``, without wilds) are scored once in one run and three times
+in another, under ``valgrind --tool=callgrind``, single-threaded; the difference of the
+two runs' instructions, over the 2 N calls it is made of, is a call's, the Python call
+and the result dict included, start-up and the first call's set-up left out.
+``--many`` scores the list with one ``evaluate_many`` call instead, and gives the
+instructions a situation. Prints one line a ruleset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+RULESETS = ["mcr", "changsha", "hainan", "tangshan", "beijing", "longgang"]
+
+
+def situations(rules: str, n: int) -> list[dict[str, Any]]:
+    """``n`` random situations of ``rules`` that it scores, without wilds."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import haidi
+
+    if rules == "mcr":
+        from mcr_peer import random_situation
+
+        return [random_situation(random.Random(i)) for i in range(n)]
+    import situations as regional
+
+    rs = haidi.ruleset(rules)
+
+    def takes(s: dict[str, Any]) -> bool:
+        try:
+            rs.evaluate(**s)
+        except haidi.HandError:
+            return False
+        return "wilds" not in s
+
+    return regional.accepted(random.Random(f"3-{rules}-False"), rules, n, takes)
+
+
+def score(rules: str, n: int, times: int, many: bool) -> None:
+    """Scores the situations ``times`` times (the measured run)."""
+    import haidi
+
+    sits = situations(rules, n)
+    rs = haidi.ruleset(rules)
+    for _ in range(times):
+        if many:
+            rs.evaluate_many(sits)
+        else:
+            ev = rs.evaluate
+            for s in sits:
+                ev(**s)
+
+
+def instructions(rules: str, n: int, times: int, many: bool) -> int:
+    """The instructions of a run scoring the situations ``times`` times."""
+    env = dict(os.environ, HAIDI_PARALLELISM="0", OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")
+    args = [sys.executable, __file__, rules, "--n", str(n), "--times", str(times)] + (["--many"] if many else [])
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"refs:\s+([\d,]+)", run.stderr)
+    if not found:
+        raise SystemExit(f"no instruction count from callgrind:\n{run.stderr}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("rules", nargs="*", default=RULESETS)
+    p.add_argument("--n", type=int, default=500)
+    p.add_argument("--many", action="store_true")
+    p.add_argument("--times", type=int, help=argparse.SUPPRESS)  # the run measured
+    a = p.parse_args()
+    if a.times is not None:
+        score(a.rules[0], a.n, a.times, a.many)
+        return
+    for rules in a.rules:
+        once, thrice = (instructions(rules, a.n, t, a.many) for t in (1, 3))
+        what = "evaluate_many, a situation" if a.many else "evaluate, a call"
+        print(f"{rules}: {(thrice - once) / (2 * a.n):,.0f} instructions ({what})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
