@@ -132,6 +132,17 @@ def test_bad_keys_and_values_name_what_is_wrong(kwargs: dict, message: str) -> N
         RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}, sit])
 
 
+def test_an_unknown_key_is_told_every_key_evaluate_takes() -> None:
+    """The known keys the message lists are the keyword parameters of ``evaluate``."""
+    import inspect
+
+    with pytest.raises(haidi.HandError) as e:
+        RS.evaluate(hand="123m456p789s1122z", win="1z", colour="red")
+    listed = set(str(e.value).split("known: ")[1].split(", "))
+    params = inspect.signature(haidi._core.mcr_evaluate).parameters.values()
+    assert listed == {p.name for p in params if p.kind is p.KEYWORD_ONLY}
+
+
 def test_results_are_left_to_the_collector_only_when_they_need_it() -> None:
     """Results hold nothing the garbage collector must follow, so it does not track them,
     until something it must follow is put in them."""

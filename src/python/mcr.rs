@@ -315,9 +315,9 @@ fn situation_key(py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
         None => Err(hand_error(
             py,
             format!(
-                "unknown mcr situation key {:?}; known: hand, win, format, self_drawn, seat_wind, round_wind, \
-                 flowers, last_of_kind, wall_last, kong_replacement, robbing_kong, options",
-                text.chars().take(40).collect::<String>()
+                "unknown mcr situation key {:?}; known: {}",
+                text.chars().take(40).collect::<String>(),
+                KEYS.map(|(k, _)| k).join(", ")
             ),
         )),
     }
