@@ -33,7 +33,8 @@ def flow_rules(rs: Ruleset[Any]) -> dict[str, Any]:
         raise HandError(f"{rs.name} has no game rules (GAME) yet")
     flow = {k: v for k, v in asdict(game).items() if k not in ("sources", "not_modelled")}
     spec = rs.spec
-    flow.update(name=spec.name, melds=spec.melds, tiles=spec.tiles, flowers=spec.flowers, round_wind=0)
+    flowers = spec.flowers if game.flowers else ""
+    flow.update(name=spec.name, melds=spec.melds, tiles=spec.tiles, flowers=flowers, round_wind=0)
     return flow
 
 

@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use crate::engine::{Engine, Wilds};
 use crate::error::Result;
-use crate::forms::Forms;
+use crate::distance;
+use crate::forms::{Forms, View};
 use crate::hand::Hand;
 use crate::score::scheme::Scheme;
 use crate::score::situation::{KeyKind, Reader, Value};
-use crate::tiles::{self, Tile, ALL_KINDS};
+use crate::tiles::{self, Tile, ALL_KINDS, KINDS};
 
 /// Who wins when several players call a win on one tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,9 +91,17 @@ pub struct WinFacts {
     pub wilds: u64,
 }
 
-/// The scorer that judges wins: MCR's, or a regional ruleset's scheme.
+/// The scorer that judges wins: MCR's, or a regional ruleset's scheme; and the forms
+/// with any pair allowed, for the quick test that most hands in play wait on nothing.
 #[derive(Clone, Debug)]
-pub enum Judge {
+pub struct Judge {
+    pub scorer: Scorer,
+    relaxed: Forms,
+}
+
+/// Whose scoring judges the wins.
+#[derive(Clone, Debug)]
+pub enum Scorer {
     Mcr(crate::mcr::Options, Box<Engine>),
     Scheme(Arc<Scheme>),
 }
@@ -100,33 +109,61 @@ pub enum Judge {
 const WINDS: [&str; 4] = ["E", "S", "W", "N"];
 
 impl Judge {
+    pub fn new(scorer: Scorer) -> Judge {
+        let forms = match &scorer {
+            Scorer::Mcr(_, e) => &e.forms,
+            Scorer::Scheme(s) => &s.engine.forms,
+        };
+        let relaxed = Forms { pair_kinds: ALL_KINDS, ..forms.clone() };
+        Judge { scorer, relaxed }
+    }
+
     pub fn mcr(options: crate::mcr::Options) -> Judge {
-        Judge::Mcr(options, Box::new(Engine::new("mcr", Forms::mcr(), ALL_KINDS)))
+        Judge::new(Scorer::Mcr(options, Box::new(Engine::new("mcr", Forms::mcr(), ALL_KINDS))))
+    }
+
+    pub fn scheme(scheme: Arc<Scheme>) -> Judge {
+        Judge::new(Scorer::Scheme(scheme))
     }
 
     /// The engine that finds waits under the ruleset's forms.
     pub fn engine(&self) -> &Engine {
-        match self {
-            Judge::Mcr(_, e) => e,
-            Judge::Scheme(s) => &s.engine,
+        match &self.scorer {
+            Scorer::Mcr(_, e) => e,
+            Scorer::Scheme(s) => &s.engine,
         }
     }
 
     /// Kinds that complete a ready hand (13/16 tiles, melds counting 3).
     pub fn waits(&self, hand: &Hand, wild_kinds: u64) -> u64 {
         let e = self.engine();
+        if wild_kinds == 0 {
+            // Four copies of every kind and any pair can only bring a hand nearer: a hand
+            // two tiles from ready so counted waits on nothing. Most hands in play are,
+            // and so are told by the tables alone (the exact count reads the copies
+            // melded, which the tables do not hold).
+            let mut v = View::new(hand, e.tiles, 0, 0);
+            for t in 0..KINDS {
+                if e.tiles >> t & 1 == 1 {
+                    v.caps[t] = 4;
+                }
+            }
+            if distance::distance(&self.relaxed, &v) > 1 {
+                return 0;
+            }
+        }
         let w = Wilds { kinds: wild_kinds, extra: 0 };
         e.waits_mask(&e.view(hand, w), hand, w)
     }
 
     /// The situation given to the ruleset's `evaluate`: the keys it takes, in order.
     pub fn situation(&self, f: &WinFacts) -> Vec<(&'static str, Value<'static>)> {
-        let seat_wind = Value::Text(WINDS[f.seat as usize].to_string());
-        let round_wind = Value::Text(WINDS[f.round_wind as usize].to_string());
+        let seat_wind = Value::Str(WINDS[f.seat as usize]);
+        let round_wind = Value::Str(WINDS[f.round_wind as usize]);
         let hand = Value::Hand(Box::new(f.hand.clone()));
         let win = Value::Text(tiles::name(f.win));
-        match self {
-            Judge::Mcr(..) => vec![
+        match &self.scorer {
+            Scorer::Mcr(..) => vec![
                 ("hand", hand),
                 ("win", win),
                 ("self_drawn", Value::Bool(f.self_drawn)),
@@ -137,7 +174,7 @@ impl Judge {
                 ("seat_wind", seat_wind),
                 ("round_wind", round_wind),
             ],
-            Judge::Scheme(s) => {
+            Scorer::Scheme(s) => {
                 let mut out = vec![("hand", hand), ("win", win)];
                 let has = |name: &str| s.keys.iter().find(|k| k.name == name).map(|k| &k.kind);
                 let flags = [
@@ -165,7 +202,7 @@ impl Judge {
                     out.push(("round_wind", round_wind));
                 }
                 if let (Some(d), Some(_)) = (f.discarder, has("discarder_wind")) {
-                    out.push(("discarder_wind", Value::Text(WINDS[d as usize].to_string())));
+                    out.push(("discarder_wind", Value::Str(WINDS[d as usize])));
                 }
                 if let (Some(t), Some(_)) = (f.indicator, has("indicator")) {
                     out.push(("indicator", Value::Text(tiles::name(t))));
@@ -181,8 +218,8 @@ impl Judge {
     /// The total the ruleset scores for the win, or `None` when it does not let the hand
     /// win (MCR under 8 points, Hainan without 番 on a discard ...).
     pub fn score(&self, f: &WinFacts) -> Result<Option<i32>> {
-        match self {
-            Judge::Mcr(options, _) => {
+        match &self.scorer {
+            Scorer::Mcr(options, _) => {
                 let s = crate::mcr::Situation {
                     win: f.win,
                     self_drawn: f.self_drawn,
@@ -197,7 +234,7 @@ impl Judge {
                 let r = crate::mcr::evaluate(&f.hand, s, options, false)?;
                 Ok(r.win.then_some(r.total as i32))
             }
-            Judge::Scheme(scheme) => {
+            Scorer::Scheme(scheme) => {
                 let mut reader = Reader::default();
                 for (k, v) in self.situation(f) {
                     reader.set(scheme, k, v)?;

@@ -135,7 +135,7 @@ impl Options {
 enum Phase {
     /// `seat` holds a tile over ready size: discard, kong or win. `drawn` is the tile
     /// drawn (None after a claim: no win, no kong); `replacement` after a kong.
-    Turn { seat: u8, drawn: Option<Tile>, replacement: bool },
+    Turn { seat: u8, drawn: Option<Tile>, replacement: bool, win: Option<i32> },
     /// Seats answer a tile: `options` for each, `answers` as they come.
     Claims { from: u8, tile: Tile, why: Claim, options: [Options; 4], answers: [Option<Action>; 4] },
     /// The 海底 tile is offered to `seat`; `passed` seats have let it go.
@@ -262,7 +262,10 @@ impl Game {
             self.seen[t as usize] += 1;
             self.events.push(Event::Indicator { tile: t });
         }
-        self.phase = Phase::Turn { seat: self.dealer, drawn: Some(last), replacement: false };
+        let mut before = self.hands[self.dealer as usize].clone();
+        before.concealed[last as usize] -= 1;
+        let waits = self.judge.waits(&before, self.wild_kinds);
+        self.enter_turn(self.dealer, Some(last), false, waits);
     }
 
     /// Draws from the back for one flower, and on for flowers drawn then: the kind that
@@ -286,12 +289,13 @@ impl Game {
     fn put(&mut self, seat: u8, t: u8) {
         let h = &mut self.hands[seat as usize];
         if t >= FLOWER {
+            // A flower changes no waits.
             h.flowers |= 1 << (t - FLOWER);
             self.events.push(Event::Flower { seat, flower: t - FLOWER });
         } else {
             h.concealed[t as usize] += 1;
+            self.waits[seat as usize] = None;
         }
-        self.waits[seat as usize] = None;
     }
 
     /// Tiles that may still be drawn.
@@ -349,11 +353,9 @@ impl Game {
             return;
         }
         match self.phase.clone() {
-            Phase::Turn { drawn, replacement, .. } => {
-                if let Some(t) = drawn {
-                    if self.self_drawn_win(seat, t, replacement).is_some() {
-                        out.push(Action::Win);
-                    }
+            Phase::Turn { drawn, win, .. } => {
+                if win.is_some() {
+                    out.push(Action::Win);
                 }
                 if self.is_last() && drawn.is_some() && !self.rules.last_discard {
                     out.push(Action::Pass);
@@ -428,7 +430,7 @@ impl Game {
         }
         self.events.push(Event::Act { seat, action });
         match self.phase.clone() {
-            Phase::Turn { drawn, replacement, .. } => self.turn(seat, action, drawn, replacement),
+            Phase::Turn { drawn, replacement, win, .. } => self.turn(seat, action, drawn, replacement, win),
             Phase::Claims { from, tile, why, options, mut answers } => {
                 answers[seat as usize] = Some(action);
                 self.phase = Phase::Claims { from, tile, why, options, answers };
@@ -451,14 +453,13 @@ impl Game {
         Ok(())
     }
 
-    fn turn(&mut self, seat: u8, action: Action, drawn: Option<Tile>, replacement: bool) {
+    fn turn(&mut self, seat: u8, action: Action, drawn: Option<Tile>, replacement: bool, win: Option<i32>) {
         let s = seat as usize;
         match action {
             Action::Win => {
                 let t = drawn.expect("a win in turn has a drawn tile");
                 let facts = self.self_drawn_facts(seat, t, replacement);
-                let total = self.judge.score(&facts).ok().flatten().unwrap_or(0);
-                self.win(facts, total);
+                self.win(facts, win.unwrap_or(0));
                 self.end();
             }
             Action::Pass => {
@@ -501,7 +502,8 @@ impl Game {
             let o = (from + i) % 4;
             let os = o as usize;
             let mut opt = Options::default();
-            let may_win = !(why == Claim::Discard && self.passed_win >> o & 1 == 1);
+            // 漏胡 bars every win on another's tile (炮胡): a discard, a kong robbed, the 海底 tile.
+            let may_win = self.passed_win >> o & 1 == 0;
             if may_win && self.waits_of(o) >> tile & 1 == 1 {
                 let facts = self.claimed_facts(o, from, tile, why);
                 opt.win = self.judge.score(&facts).ok().flatten();
@@ -537,7 +539,7 @@ impl Game {
 
     fn resolve(&mut self, from: u8, tile: Tile, why: Claim, options: [Options; 4], answers: [Option<Action>; 4]) {
         let order = [next(from), next(next(from)), next(next(next(from)))];
-        if self.rules.passed_win && why == Claim::Discard {
+        if self.rules.passed_win {
             for o in order {
                 if options[o as usize].win.is_some() && answers[o as usize] != Some(Action::Win) {
                     self.passed_win |= 1 << o;
@@ -608,7 +610,7 @@ impl Game {
                 if a == Action::Kong {
                     self.replacement(o);
                 } else {
-                    self.phase = Phase::Turn { seat: o, drawn: None, replacement: false };
+                    self.phase = Phase::Turn { seat: o, drawn: None, replacement: false, win: None };
                 }
             }
         }
@@ -636,13 +638,16 @@ impl Game {
     /// `seat` draws the next tile (and replaces the flowers it draws).
     fn draw(&mut self, seat: u8) {
         self.passed_win &= !(1 << seat);
+        // The waits of the hand before the draw decide a self-drawn win (flowers drawn
+        // on the way change no waits).
+        let waits = self.waits_of(seat);
         let t = self.wall[self.front];
         self.front += 1;
         self.events.push(Event::Draw { seat, tile: t, back: false });
         self.put(seat, t);
         let drawn = if t >= FLOWER { self.replace_flowers_once(seat) } else { Some(t) };
         match drawn {
-            Some(d) => self.phase = Phase::Turn { seat, drawn: Some(d), replacement: false },
+            Some(d) => self.enter_turn(seat, Some(d), false, waits),
             None => self.end(),
         }
     }
@@ -650,10 +655,21 @@ impl Game {
     /// The replacement after a kong, from the end of the wall.
     fn replacement(&mut self, seat: u8) {
         self.passed_win &= !(1 << seat);
+        let waits = self.waits_of(seat);
         match self.replace_flowers_once(seat) {
-            Some(t) => self.phase = Phase::Turn { seat, drawn: Some(t), replacement: true },
+            Some(t) => self.enter_turn(seat, Some(t), true, waits),
             None => self.end(),
         }
+    }
+
+    /// `seat` to play with `drawn` (None after a claim); `waits` those of its hand before
+    /// the draw, which decide whether it may win.
+    fn enter_turn(&mut self, seat: u8, drawn: Option<Tile>, replacement: bool, waits: u64) {
+        let win = match drawn {
+            Some(t) if waits >> t & 1 == 1 => self.judge.score(&self.self_drawn_facts(seat, t, replacement)).ok().flatten(),
+            _ => None,
+        };
+        self.phase = Phase::Turn { seat, drawn, replacement, win };
     }
 
     fn end(&mut self) {
@@ -713,18 +729,6 @@ impl Game {
         f.last_of_kind = self.seen[t as usize] == 3;
         f.heavenly = seat == self.dealer && self.discards == 0 && self.untouched();
         f
-    }
-
-    /// The score of a self-drawn win on `t`, if the ruleset allows it.
-    fn self_drawn_win(&mut self, seat: u8, t: Tile, replacement: bool) -> Option<i32> {
-        // The hand before the draw waited on `t`: its waits decide before any scoring.
-        let mut before = self.hands[seat as usize].clone();
-        before.concealed[t as usize] -= 1;
-        let waits = self.judge.waits(&before, self.wild_kinds);
-        if waits >> t & 1 == 0 {
-            return None;
-        }
-        self.judge.score(&self.self_drawn_facts(seat, t, replacement)).ok().flatten()
     }
 
     fn claimed_facts(&self, seat: u8, from: u8, t: Tile, why: Claim) -> WinFacts {

@@ -74,7 +74,7 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
 
 fn judge(scorer: &Bound<'_, PyAny>, concealed_and_melded_kong: bool) -> PyResult<Judge> {
     if let Ok(s) = scorer.cast::<PyScheme>() {
-        return Ok(Judge::Scheme(s.get().scheme().clone()));
+        return Ok(Judge::scheme(s.get().scheme().clone()));
     }
     match scorer.extract::<String>() {
         Ok(n) if n == "mcr" => Ok(Judge::mcr(crate::mcr::Options { concealed_and_melded_kong })),
@@ -184,7 +184,8 @@ fn meld_kind(k: MeldKind) -> &'static str {
     k.name()
 }
 
-fn seats_list(mask: u8) -> Vec<u8> {
+/// Seats of a mask, as a list (not `Vec<u8>`, which Python would get as bytes).
+fn seats_list(mask: u8) -> Vec<usize> {
     (0..4).filter(|s| mask >> s & 1 == 1).collect()
 }
 
@@ -304,7 +305,7 @@ impl PyGame {
 
     /// The seats whose decision is awaited, in seat order.
     #[getter]
-    fn to_act(&self) -> Vec<u8> {
+    fn to_act(&self) -> Vec<usize> {
         seats_list(self.game.to_act())
     }
 
@@ -393,9 +394,9 @@ impl PyGame {
 
     /// Copies of each kind found in the wall, hands, melds, unclaimed discards and the
     /// indicator, and the flowers: a check that no tile is lost or made.
-    fn _tile_counts(&self) -> (Vec<u8>, u8) {
+    fn _tile_counts(&self) -> (Vec<u32>, u32) {
         let (c, f) = self.game.tile_counts();
-        (c.to_vec(), f)
+        (c.iter().map(|&n| n as u32).collect(), f as u32)
     }
 
     fn __repr__(&self) -> String {

@@ -67,6 +67,8 @@ class GameRules:
     #: Wild tiles: ``"none"``, or ``"indicator"``: a tile turned up from the end of the
     #: wall after the deal, the wild being the next kind.
     wild: str = "none"
+    #: The flowers of ``SPEC`` are in the wall (False: played without them).
+    flowers: bool = True
     #: The flow rules of the ruleset that the game does not play yet (docs/game.md).
     not_modelled: tuple[str, ...] = ()
     #: The seed's words for the rules above, by field.
