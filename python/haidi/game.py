@@ -63,20 +63,38 @@ class Game(_core.Game):
     ``{"type": "concealed_kong", "tile": ...}``, ``{"type": "added_kong", "tile": ...}``,
     ``{"type": "win"}``, ``{"type": "pass"}``, ``{"type": "take"}`` for the 海底 tile);
     ``step(seat, action)`` plays one (anything else raises ``HandError`` naming it).
-    When ``done``, ``result`` has the ``payments`` and the ``wins``.
+    When ``done``, ``result`` has the ``payments`` and the ``wins``. ``wall`` (tile
+    names in drawing order, the whole tile set once) deals that wall instead of a
+    shuffled one: draws take its front, replacements its end (docs/game.md).
     """
 
-    def __new__(cls, rules: str, seed: int = 0, options: Mapping[str, Any] | None = None) -> Game:
+    def __new__(
+        cls,
+        rules: str,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        *,
+        wall: Sequence[str] | None = None,
+    ) -> Game:
         rs = ruleset(rules)
         given = _given(options)
         scorer, mingangang = _scorer(rs, given or None)
-        self = super().__new__(cls, flow_rules(rs), scorer, seed, mingangang)
+        self = super().__new__(cls, flow_rules(rs), scorer, seed, mingangang, wall)
         self._ruleset = rs
         self._options = given
+        self._seeded = wall is None
         self._result: dict[str, Any] | None = None
         return self
 
-    def __init__(self, rules: str, seed: int = 0, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        rules: str,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        *,
+        wall: Sequence[str] | None = None,
+    ) -> None:
+        # Everything is done by __new__ (the Rust state is made there).
         pass
 
     @property
@@ -105,7 +123,7 @@ class Game(_core.Game):
         start = {
             "event": "start",
             "rules": self._ruleset.name,
-            "seed": self.seed,
+            "seed": self.seed if self._seeded else None,
             "options": dict(self._options),
             "wall": self.wall,
         }
@@ -120,9 +138,13 @@ class Game(_core.Game):
         start = log[0]
         if not isinstance(start, Mapping) or start.get("event") != "start":
             raise HandError("a log starts with its start event")
-        g = cls(start.get("rules"), start.get("seed", 0), start.get("options") or None)  # type: ignore[arg-type]
-        if "wall" in start and list(start["wall"]) != g.wall:
-            raise HandError("log: the wall differs from the one the seed shuffles")
+        rules, seed, options = start.get("rules"), start.get("seed"), start.get("options") or None
+        if seed is None:
+            g = cls(rules, 0, options, wall=start.get("wall"))  # type: ignore[arg-type]
+        else:
+            g = cls(rules, seed, options)  # type: ignore[arg-type]
+            if "wall" in start and list(start["wall"]) != g.wall:
+                raise HandError("log: the wall differs from the one the seed shuffles")
         for i, e in enumerate(log[1:], 1):
             if not isinstance(e, Mapping):
                 raise HandError(f"log event {i} is not a dict")

@@ -179,14 +179,38 @@ fn next(seat: u8) -> u8 {
 }
 
 impl Game {
-    /// Deals a hand: the wall shuffled from `seed`, seat 0 the dealer.
-    pub fn new(rules: Arc<Rules>, judge: Arc<Judge>, seed: u64) -> Game {
+    /// The tile set in order: four copies of each kind, then the flowers.
+    pub fn tile_set(rules: &Rules) -> Vec<u8> {
         let mut wall: Vec<u8> = Vec::with_capacity(rules.wall_size());
         for t in tiles::mask_tiles(rules.tiles) {
             wall.extend([t; 4]);
         }
         wall.extend((0..8).filter(|f| rules.flowers >> f & 1 == 1).map(|f| FLOWER + f));
+        wall
+    }
+
+    /// Deals a hand: the wall shuffled from `seed`, seat 0 the dealer.
+    pub fn new(rules: Arc<Rules>, judge: Arc<Judge>, seed: u64) -> Game {
+        let mut wall = Game::tile_set(&rules);
         Rng::new(seed).shuffle(&mut wall);
+        Game::with_wall(rules, judge, wall, seed)
+    }
+
+    /// Deals a hand from a wall given in drawing order: it must hold the tile set exactly.
+    pub fn from_wall(rules: Arc<Rules>, judge: Arc<Judge>, wall: Vec<u8>) -> Result<Game> {
+        let mut sorted = wall.clone();
+        sorted.sort_unstable();
+        if sorted != Game::tile_set(&rules) {
+            return Err(HandError::invalid(format!(
+                "a wall of {} holds its tile set once: four of each kind played and one of each flower ({} tiles)",
+                rules.name,
+                rules.wall_size()
+            )));
+        }
+        Ok(Game::with_wall(rules, judge, wall, 0))
+    }
+
+    fn with_wall(rules: Arc<Rules>, judge: Arc<Judge>, wall: Vec<u8>, seed: u64) -> Game {
         let back = wall.len();
         let mut g = Game {
             rules,

@@ -91,6 +91,30 @@ fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
         .map_err(|_| hand_error(obj.py(), format!("seed must be an int from 0 to 2**64 - 1, not {}", short(obj))))
 }
 
+/// A wall given as a list of tile names.
+fn wall_codes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let py = obj.py();
+    let bad = || hand_error(py, "a wall is a list of tile names such as '5m' and '3f'");
+    if obj.cast::<PyString>().is_ok() {
+        return Err(bad());
+    }
+    let mut out = vec![];
+    for item in obj.try_iter().map_err(|_| bad())? {
+        let item = item?;
+        let text = convert::str_arg(&item, "a wall tile")?;
+        let b = text.as_bytes();
+        if out.len() > 200 {
+            return Err(hand_error(py, "a wall holds at most 144 tiles"));
+        }
+        if b.len() == 2 && b[1] == b'f' && (b'1'..=b'8').contains(&b[0]) {
+            out.push(FLOWER + b[0] - b'1');
+        } else {
+            out.push(convert::tile(py, text)?);
+        }
+    }
+    Ok(out)
+}
+
 /// A seat given as an int 0-3.
 fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
     Ok(convert::count(obj, "seat", 3)? as u8)
@@ -284,16 +308,25 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
 impl PyGame {
     /// Deals a hand. `flow`: the ruleset's flow rules (see `haidi.game`); `scorer`:
     /// `"mcr"` or the ruleset's `Scheme`.
+    /// `wall`: the tiles in drawing order (names such as `"5m"`, `"3f"`) instead of a
+    /// wall shuffled from `seed`.
     #[new]
-    #[pyo3(signature = (flow, scorer, seed, concealed_and_melded_kong = false))]
+    #[pyo3(signature = (flow, scorer, seed, concealed_and_melded_kong = false, wall = None))]
     fn new(
+        py: Python<'_>,
         flow: &Bound<'_, PyDict>,
         scorer: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
         concealed_and_melded_kong: bool,
+        wall: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seed = seed_arg(seed)?;
-        let game = Game::new(Arc::new(rules(flow)?), Arc::new(judge(scorer, concealed_and_melded_kong)?), seed);
+        let rules = Arc::new(rules(flow)?);
+        let judge = Arc::new(judge(scorer, concealed_and_melded_kong)?);
+        let game = match wall.filter(|w| !w.is_none()) {
+            None => Game::new(rules, judge, seed),
+            Some(w) => Game::from_wall(rules, judge, wall_codes(w)?).map_err(|e| to_py(py, e))?,
+        };
         Ok(PyGame { game, legal: Vec::with_capacity(24) })
     }
 
