@@ -8,7 +8,6 @@ import random
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest

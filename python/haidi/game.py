@@ -68,6 +68,11 @@ class Game(_core.Game):
     shuffled one: draws take its front, replacements its end (docs/game.md).
     """
 
+    _ruleset: Ruleset[Any]
+    _options: dict[str, Any]
+    _seeded: bool
+    _result: dict[str, Any] | None
+
     def __new__(
         cls,
         rules: str,
@@ -83,7 +88,7 @@ class Game(_core.Game):
         self._ruleset = rs
         self._options = given
         self._seeded = wall is None
-        self._result: dict[str, Any] | None = None
+        self._result = None
         return self
 
     def __init__(
@@ -150,11 +155,11 @@ class Game(_core.Game):
                 raise HandError(f"log event {i} is not a dict")
             if e.get("event") == "action":
                 try:
-                    g.step(e.get("seat"), e.get("action"))
+                    g.step(e.get("seat"), e.get("action"))  # type: ignore[arg-type]
                 except HandError as err:
                     raise HandError(f"log event {i}: {err}") from None
         mine = g.log
-        for i, (a, b) in enumerate(zip(mine, log)):
+        for i, (a, b) in enumerate(zip(mine, log, strict=False)):
             if dict(a) != dict(b):
                 raise HandError(f"log event {i} differs in the replay: {dict(b)!r}, replayed {a!r}")
         if len(mine) != len(log):

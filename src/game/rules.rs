@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use crate::distance;
 use crate::engine::{Engine, Wilds};
 use crate::error::Result;
-use crate::distance;
 use crate::forms::{Forms, View};
 use crate::hand::Hand;
 use crate::score::scheme::Scheme;

@@ -53,3 +53,68 @@ pub fn simulate<T: Send>(
     let first = games.start;
     parallel::map(games.len(), 2, 8, |i| f(&play(rules, judge, game_seed(seed, (first + i) as u64), agent)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::{WildRule, Winners};
+    use crate::tiles::{ALL_KINDS, KINDS};
+
+    fn mcr() -> (Arc<Rules>, Arc<Judge>) {
+        let rules = Rules {
+            name: "mcr".into(),
+            melds: 4,
+            tiles: ALL_KINDS,
+            flowers: 0xFF,
+            chow: true,
+            winners: Winners::First,
+            passed_win: false,
+            kept: 0,
+            last_discard: true,
+            haidi: false,
+            wild: WildRule::None,
+            round_wind: 0,
+        };
+        (Arc::new(rules), Arc::new(Judge::mcr(Default::default())))
+    }
+
+    #[test]
+    fn random_hands_end_with_every_tile_in_place_and_wins_that_score() {
+        let (rules, judge) = mcr();
+        let mut won = 0;
+        for i in 0..300 {
+            let g = play(&rules, &judge, game_seed(1, i), Agent::Random);
+            assert!(g.done(), "hand {i} did not end");
+            let (counts, flowers) = g.tile_counts();
+            assert_eq!(counts, [4; KINDS]);
+            assert_eq!(flowers, 8);
+            for w in &g.wins {
+                assert_eq!(judge.score(&w.facts).unwrap(), Some(w.total));
+                assert!(w.total >= 8);
+                won += 1;
+            }
+        }
+        assert!(won > 0);
+    }
+
+    #[test]
+    fn a_seed_plays_the_same_hand_and_batches_do_not_depend_on_threads() {
+        let (rules, judge) = mcr();
+        let a = play(&rules, &judge, 5, Agent::Random);
+        let b = play(&rules, &judge, 5, Agent::Random);
+        assert_eq!(a.events, b.events);
+        let turns = |r: Range<usize>| simulate(&rules, &judge, r, 3, Agent::Random, |g| g.discards);
+        let whole = turns(0..40);
+        assert_eq!(&whole[10..], &turns(10..40)[..]);
+    }
+
+    #[test]
+    fn a_wall_that_is_not_the_tile_set_is_refused() {
+        let (rules, judge) = mcr();
+        assert!(Game::from_wall(rules.clone(), judge.clone(), vec![0; 144]).is_err());
+        let mut wall = Game::tile_set(&rules);
+        assert!(Game::from_wall(rules.clone(), judge.clone(), wall.clone()).is_ok());
+        wall.pop();
+        assert!(Game::from_wall(rules, judge, wall).is_err());
+    }
+}

@@ -135,11 +135,25 @@ impl Options {
 enum Phase {
     /// `seat` holds a tile over ready size: discard, kong or win. `drawn` is the tile
     /// drawn (None after a claim: no win, no kong); `replacement` after a kong.
-    Turn { seat: u8, drawn: Option<Tile>, replacement: bool, win: Option<i32> },
+    Turn {
+        seat: u8,
+        drawn: Option<Tile>,
+        replacement: bool,
+        win: Option<i32>,
+    },
     /// Seats answer a tile: `options` for each, `answers` as they come.
-    Claims { from: u8, tile: Tile, why: Claim, options: [Options; 4], answers: [Option<Action>; 4] },
+    Claims {
+        from: u8,
+        tile: Tile,
+        why: Claim,
+        options: [Options; 4],
+        answers: [Option<Action>; 4],
+    },
     /// The 海底 tile is offered to `seat`; `passed` seats have let it go.
-    Haidi { seat: u8, passed: u8 },
+    Haidi {
+        seat: u8,
+        passed: u8,
+    },
     Done,
 }
 
@@ -340,9 +354,9 @@ impl Game {
     pub fn to_act(&self) -> u8 {
         match &self.phase {
             Phase::Turn { seat, .. } | Phase::Haidi { seat, .. } => 1 << seat,
-            Phase::Claims { options, answers, .. } => (0..4)
-                .filter(|&s| options[s].any() && answers[s].is_none())
-                .fold(0, |m, s| m | 1 << s),
+            Phase::Claims { options, answers, .. } => {
+                (0..4).filter(|&s| options[s].any() && answers[s].is_none()).fold(0, |m, s| m | 1 << s)
+            }
             Phase::Done => 0,
         }
     }
@@ -447,10 +461,7 @@ impl Game {
         }
         let legal = self.legal(seat);
         if !legal.contains(&action) {
-            return Err(HandError::invalid(format!(
-                "{} is not legal for seat {seat} now",
-                describe(action)
-            )));
+            return Err(HandError::invalid(format!("{} is not legal for seat {seat} now", describe(action))));
         }
         self.events.push(Event::Act { seat, action });
         match self.phase.clone() {
@@ -539,7 +550,7 @@ impl Game {
                 if self.rules.chow && i == 1 && !tiles::is_honour(tile) {
                     let r = tiles::rank(tile) as i32;
                     for (bit, low) in [(0u8, r - 2), (1, r - 1), (2, r)] {
-                        if low < 1 || low > 7 {
+                        if !(1..=7).contains(&low) {
                             continue;
                         }
                         let lo = tile as i32 - (r - low);
@@ -583,12 +594,17 @@ impl Game {
             Claim::Rob => {
                 let h = &mut self.hands[from as usize];
                 h.concealed[tile as usize] -= 1;
-                if let Some(m) = h.melds.as_mut_slice().iter_mut().find(|m| m.kind == MeldKind::Pung && m.tile == tile) {
+                if let Some(m) = h.melds.as_mut_slice().iter_mut().find(|m| m.kind == MeldKind::Pung && m.tile == tile)
+                {
                     m.kind = MeldKind::AddedKong;
                 }
                 self.waits[from as usize] = None;
                 self.seen[tile as usize] += 1;
-                self.made.push(Made { seat: from, from: None, meld: Meld { kind: MeldKind::AddedKong, tile, from: None } });
+                self.made.push(Made {
+                    seat: from,
+                    from: None,
+                    meld: Meld { kind: MeldKind::AddedKong, tile, from: None },
+                });
                 self.replacement(from);
             }
             Claim::Haidi => self.end(),
@@ -690,7 +706,9 @@ impl Game {
     /// the draw, which decide whether it may win.
     fn enter_turn(&mut self, seat: u8, drawn: Option<Tile>, replacement: bool, waits: u64) {
         let win = match drawn {
-            Some(t) if waits >> t & 1 == 1 => self.judge.score(&self.self_drawn_facts(seat, t, replacement)).ok().flatten(),
+            Some(t) if waits >> t & 1 == 1 => {
+                self.judge.score(&self.self_drawn_facts(seat, t, replacement)).ok().flatten()
+            }
             _ => None,
         };
         self.phase = Phase::Turn { seat, drawn, replacement, win };

@@ -419,7 +419,7 @@ impl PyGame {
         record(py, &self.game)
     }
 
-    /// The wall as shuffled, in drawing order (replacements come from its end).
+    /// The wall in drawing order: draws take its front, replacements its end.
     #[getter]
     fn wall(&self) -> Vec<String> {
         self.game.wall.iter().map(|&t| code_name(t)).collect()
@@ -445,8 +445,8 @@ impl PyGame {
 
 /// Plays `games` hands with the built-in agent, without the GIL, on the shared pool.
 /// Returns a dict of numpy arrays (`winner`, `wins`, `discarder`, `self_drawn`, `total`,
-/// `turns`, `exhausted`) and `records`: `(index, record)` for each hand that may pay
-/// (a win or a kong), for `settle`.
+/// `turns`, `exhausted`, `seeds`) and `records`: `(index, record)` for each hand that
+/// may pay (a win or a kong), for `settle` (see `haidi.simulate`).
 #[pyfunction]
 #[pyo3(signature = (flow, scorer, games, seed, agent = "random", concealed_and_melded_kong = false))]
 pub fn simulate<'py>(

@@ -381,6 +381,7 @@ def _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer) 
         transfer(f, winner, 10)
     return pay
 
+
 #: Flow rules in play (docs/game.md): the 惠牌 from the indicator; the others the common rule.
 GAME = GameRules(
     wild="indicator",

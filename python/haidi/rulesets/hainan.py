@@ -325,6 +325,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
                     move(s, owner, each)
     return pay
 
+
 #: Flow rules in play (docs/game.md quotes the seed for each).
 GAME = GameRules(
     winners="first",
@@ -335,8 +336,13 @@ GAME = GameRules(
         "chow": "其中，“杠”、“碰”比“吃”优先，吃牌只能吃上家。",
         "winners": "C 、截胡：打出一张牌，多人要胡，按照顺序只有第一人算胡，后面的不能算胡。",
         "kept": "如果还剩下七墩半牌时仍然无人胡牌（即黄庄），则由庄家继续坐庄。",
-        "last_discard": "最后一张行牌时要注意牌墙内可摸的最后一张不用打出，倒数第二张玩家摸进后打出的牌不允许吃碰杠，只能胡",
-        "flowers": "摸到花牌（ 春夏秋冬、梅兰菊竹）时，要将花牌摆出，并到牌墙最后补一张牌。如果是起手摸到的花牌，则在摸好 13张牌后再补牌。",
+        "last_discard": (
+            "最后一张行牌时要注意牌墙内可摸的最后一张不用打出，倒数第二张玩家摸进后打出的牌不允许吃碰杠，只能胡"
+        ),
+        "flowers": (
+            "摸到花牌（ 春夏秋冬、梅兰菊竹）时，要将花牌摆出，并到牌墙最后补一张牌。"
+            "如果是起手摸到的花牌，则在摸好 13张牌后再补牌。"
+        ),
         "deal": "庄家拿十四张牌，其余的人十三张。",
     },
 )

@@ -661,10 +661,19 @@ def describe(result: dict[str, Any], situation: dict[str, Any]) -> str:
         lines.append(f"  not counted: {e['name']} (implied by {e['by']})")
     return "\n".join(lines)
 
+
 #: Flow rules in play (docs/game.md): 16-tile hands under the common rules; no flowers, no 财神 yet.
 GAME = GameRules(
     flowers=False,
-    not_modelled=("flowers and 补花", "财神 from the wall", "坐花", "王牌 and 分张", "过水 and 漏胡", "三财神 at the deal", "the losers' 胡数"),
+    not_modelled=(
+        "flowers and 补花",
+        "财神 from the wall",
+        "坐花",
+        "王牌 and 分张",
+        "过水 and 漏胡",
+        "三财神 at the deal",
+        "the losers' 胡数",
+    ),
 )
 
 

@@ -291,6 +291,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     pay[winner] = -sum(pay)
     return pay
 
+
 #: Flow rules in play (docs/game.md): the seed lists fans only, so the common competition
 #: rules are followed: chows from the left, one winner on a discard (截和), no 漏胡.
 GAME = GameRules(

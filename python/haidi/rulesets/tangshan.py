@@ -233,6 +233,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             transfer(0, s, FOLLOW_DEALER * base)
     return pay
 
+
 #: Flow rules in play (docs/game.md): the 混 from the indicator; the others the common rule.
 GAME = GameRules(
     wild="indicator",
