@@ -179,6 +179,9 @@ pub struct Game {
     /// 漏胡: seats that passed a discard win and have not drawn since.
     pub passed_win: u8,
     waits: [Option<u64>; 4],
+    /// Scores of wins tried on the hand as it stands, by the facts that change them (a
+    /// ready hand is offered the same tile again and again).
+    scored: [Vec<(u64, Option<i32>)>; 4],
     pub discards: u32,
     /// Claims and kongs made (any: no 天胡 / 地胡 after one).
     pub made: Vec<Made>,
@@ -242,6 +245,7 @@ impl Game {
             phase: Phase::Done,
             passed_win: 0,
             waits: [None; 4],
+            scored: Default::default(),
             discards: 0,
             made: vec![],
             wins: vec![],
@@ -327,12 +331,13 @@ impl Game {
     fn put(&mut self, seat: u8, t: u8) {
         let h = &mut self.hands[seat as usize];
         if t >= FLOWER {
-            // A flower changes no waits.
+            // A flower changes no waits, but it may change a score (花牌, Hainan's 番).
             h.flowers |= 1 << (t - FLOWER);
             self.events.push(Event::Flower { seat, flower: t - FLOWER });
+            self.scored[seat as usize].clear();
         } else {
             h.concealed[t as usize] += 1;
-            self.waits[seat as usize] = None;
+            self.changed(seat);
         }
     }
 
@@ -508,7 +513,7 @@ impl Game {
             }
             Action::Discard(t) => {
                 self.hands[s].concealed[t as usize] -= 1;
-                self.waits[s] = None;
+                self.changed(seat);
                 self.rivers[s].push((t, false));
                 self.seen[t as usize] += 1;
                 self.discards += 1;
@@ -541,7 +546,7 @@ impl Game {
             let may_win = self.passed_win >> o & 1 == 0;
             if may_win && self.waits_of(o) >> tile & 1 == 1 {
                 let facts = self.claimed_facts(o, from, tile, why);
-                opt.win = self.judge.score(&facts).ok().flatten();
+                opt.win = self.score(&facts);
             }
             if why == Claim::Discard && !last && !wild {
                 let c = &self.hands[os].concealed;
@@ -598,7 +603,7 @@ impl Game {
                 {
                     m.kind = MeldKind::AddedKong;
                 }
-                self.waits[from as usize] = None;
+                self.changed(from);
                 self.seen[tile as usize] += 1;
                 self.made.push(Made {
                     seat: from,
@@ -659,7 +664,7 @@ impl Game {
     fn meld(&mut self, seat: u8, from: Option<u8>, meld: Meld) {
         let h = &mut self.hands[seat as usize];
         h.melds.push(meld);
-        self.waits[seat as usize] = None;
+        self.changed(seat);
         self.made.push(Made { seat, from, meld });
     }
 
@@ -723,6 +728,29 @@ impl Game {
     fn win(&mut self, facts: WinFacts, total: i32) {
         self.events.push(Event::Win { seat: facts.seat, tile: facts.win, discarder: facts.discarder, total });
         self.wins.push(Won { facts, total });
+    }
+
+    /// The hand of `seat` changed: its waits and scores are found again.
+    fn changed(&mut self, seat: u8) {
+        self.waits[seat as usize] = None;
+        self.scored[seat as usize].clear();
+    }
+
+    /// The ruleset's score of a win (None: not a win), kept while the hand stands.
+    fn score(&mut self, f: &WinFacts) -> Option<i32> {
+        let flags =
+            [f.self_drawn, f.kong_replacement, f.robbing_kong, f.wall_last, f.last_of_kind, f.heavenly, f.earthly];
+        let bits = flags.iter().enumerate().fold(0u64, |m, (i, &b)| m | (b as u64) << i);
+        let key = f.win as u64 | bits << 8 | (f.discarder.map_or(7, |d| d as u64)) << 16;
+        let cache = &self.scored[f.seat as usize];
+        if let Some(&(_, s)) = cache.iter().find(|(k, _)| *k == key) {
+            return s;
+        }
+        // A scoring error would be the game's own mistake in the facts: no win then, and
+        // the tests (every win scored again by `evaluate`) would show it.
+        let s = self.judge.score(f).ok().flatten();
+        self.scored[f.seat as usize].push((key, s));
+        s
     }
 
     /// The waits of a seat's ready hand, found once per change of the hand.
