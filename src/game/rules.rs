@@ -137,12 +137,14 @@ impl Judge {
     /// Kinds that complete a ready hand (13/16 tiles, melds counting 3).
     pub fn waits(&self, hand: &Hand, wild_kinds: u64) -> u64 {
         let e = self.engine();
-        if wild_kinds == 0 {
+        let w = Wilds { kinds: wild_kinds, extra: 0 };
+        if !self.relaxed.wilds_beyond_copies {
             // Four copies of every kind and any pair can only bring a hand nearer: a hand
             // two tiles from ready so counted waits on nothing. Most hands in play are,
             // and so are told by the tables alone (the exact count reads the copies
-            // melded, which the tables do not hold).
-            let mut v = View::new(hand, e.tiles, 0, 0);
+            // melded, which the tables do not hold). Where wilds may stand past four
+            // copies, a hand counted two away may still wait on a wild: no shortcut.
+            let mut v = View::new(hand, e.tiles, wild_kinds, 0);
             for t in 0..KINDS {
                 if e.tiles >> t & 1 == 1 {
                     v.caps[t] = 4;
@@ -152,7 +154,6 @@ impl Judge {
                 return 0;
             }
         }
-        let w = Wilds { kinds: wild_kinds, extra: 0 };
         e.waits_mask(&e.view(hand, w), hand, w)
     }
 
