@@ -328,7 +328,7 @@ class Game:
         """What `seat` may see: its own tiles, everyone's melds, discards and flowers, the
         tiles left, the indicator, who is to act and its own legal actions."""
     def _events(self) -> list[dict[str, Any]]:
-        """The events so far, as JSON-ready dicts (without the opening one, which
+        """The events of the hand until now, as JSON-ready dicts (without the opening one, which
         `haidi.Game.log` adds)."""
     def _record(self) -> dict[str, Any]:
         """The record of the hand for the rulesets' `game_outcome` (see `haidi.game`)."""

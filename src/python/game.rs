@@ -404,7 +404,7 @@ impl PyGame {
         Ok(d)
     }
 
-    /// The events so far, as JSON-ready dicts (without the opening one, which
+    /// The events of the hand until now, as JSON-ready dicts (without the opening one, which
     /// `haidi.Game.log` adds).
     fn _events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
