@@ -16,11 +16,11 @@ import os
 import random
 
 import pytest
-from conftest import ratio
 
 import haidi
 from haidi.rulesets import REGISTRY
 
+from conftest import ratio
 from hands import all_cores
 
 GAMES = 2000
