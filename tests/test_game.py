@@ -359,3 +359,24 @@ def test_game_rules_quote_the_seeds() -> None:
             if name in ("tangshan", "beijing"):
                 continue  # their quotes are the situation keys' readings, not seed lines
             assert re.sub(r"\s", "", quote) in flat, (name, field)
+
+
+@pytest.mark.parametrize("rules", sorted(REGISTRY))
+def test_greedy_hands_win_and_every_win_rescores(rules: str) -> None:
+    # The greedy agent wins most hands: each win's situation scores again to the
+    # game's total, and the payments sum to zero.
+    from haidi import _core
+    from haidi.game import _scorer, flow_rules
+
+    rs = haidi.ruleset(rules)
+    scorer, mingangang = _scorer(rs, None)
+    raw = _core.simulate(flow_rules(rs), scorer, 150, 5, "greedy", mingangang)
+    assert (raw["winner"] >= 0).mean() > 0.5
+    for _, record in raw["records"]:
+        for w in record["wins"]:
+            assert rs.evaluate(**w["situation"])["total"] == w["total"], w
+    out = haidi.simulate(rules, 150, seed=5, agents="greedy")
+    assert (out["payments"].sum(axis=1) == 0).all()
+    assert (out["payments"][out["winner"] >= 0] != 0).any()
+    with pytest.raises(haidi.HandError, match="agents must be"):
+        haidi.simulate(rules, 1, agents="clever")

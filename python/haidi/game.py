@@ -193,7 +193,8 @@ def simulate(
     on every core (the GIL released), hand ``i`` dealt from a seed of its own
     (``haidi.Game(rules, seed=seeds[i])`` deals it again).
 
-    ``agents``: ``"random"`` (a legal action chosen uniformly). Returns numpy arrays of
+    ``agents``: ``"random"`` (a legal action chosen uniformly) or ``"greedy"`` (wins when it
+    may, else discards by shanten and useful tiles, claims nothing). Returns numpy arrays of
     one row a hand: ``payments`` (n x 4, from the ruleset's ``settle``: the hands that pay
     are settled in Python after the play, see docs/game.md), ``winner`` (the first
     winner's seat, -1 none), ``wins`` (winners), ``discarder`` (-1: self-drawn or none),

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use super::rng::{game_seed, Rng, AGENT_STREAM};
 use super::rules::{Judge, Rules};
 use super::state::{Action, Game};
+use crate::analyze;
+use crate::engine::Wilds;
 use crate::parallel;
 
 /// A built-in agent.
@@ -13,6 +15,32 @@ use crate::parallel;
 pub enum Agent {
     /// A legal action chosen uniformly.
     Random,
+    /// Wins whenever it may; otherwise discards what leaves the lowest shanten and the
+    /// most useful tiles it has not seen (`crate::analyze`), takes the 海底 tile, and
+    /// claims nothing.
+    Greedy,
+}
+
+/// The greedy agent's choice among `legal` (never empty).
+fn greedy(g: &Game, seat: u8, legal: &[Action]) -> Action {
+    if legal.contains(&Action::Win) {
+        return Action::Win;
+    }
+    if legal.contains(&Action::Take) {
+        return Action::Take;
+    }
+    let Some(&first) = legal.iter().find(|a| matches!(a, Action::Discard(_))) else {
+        return Action::Pass;
+    };
+    let wilds = Wilds { kinds: g.wild_kinds, extra: 0 };
+    let engine = g.judge.engine();
+    match analyze::analyze(engine, &g.hands[seat as usize], wilds, &g.seen_by(seat)) {
+        Ok(mut entries) => {
+            analyze::order(&mut entries);
+            entries.iter().filter_map(|e| e.discard.map(Action::Discard)).find(|a| legal.contains(a)).unwrap_or(first)
+        }
+        Err(_) => first,
+    }
 }
 
 /// Most decisions one hand can take: each draw is followed by at most a handful (claims
@@ -33,6 +61,7 @@ pub fn play(rules: &Arc<Rules>, judge: &Arc<Judge>, seed: u64, agent: Agent) -> 
         g.legal_into(seat, &mut legal);
         let a = match agent {
             Agent::Random => legal[rng.below(legal.len() as u32) as usize],
+            Agent::Greedy => greedy(&g, seat, &legal),
         };
         // A legal action is always taken.
         let _ = g.step(seat, a);

@@ -341,6 +341,22 @@ impl Game {
         }
     }
 
+    /// The copies of each kind `seat` sees outside its own hand: discards, the others'
+    /// exposed melds, the indicator.
+    pub fn seen_by(&self, seat: u8) -> Counts {
+        let mut v = self.seen;
+        for m in &self.hands[seat as usize].melds {
+            if m.kind != MeldKind::ConcealedKong {
+                let mut own = [0u8; KINDS];
+                m.add_to(&mut own);
+                for t in 0..KINDS {
+                    v[t] -= own[t];
+                }
+            }
+        }
+        v
+    }
+
     /// Tiles that may still be drawn.
     pub fn drawable(&self) -> usize {
         (self.back - self.front).saturating_sub(self.rules.kept as usize)

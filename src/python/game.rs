@@ -462,7 +462,8 @@ pub fn simulate<'py>(
     let seed = seed_arg(seed)?;
     let agent = match agent {
         "random" => Agent::Random,
-        other => return Err(hand_error(py, format!("agents must be 'random', not {other:?}"))),
+        "greedy" => Agent::Greedy,
+        other => return Err(hand_error(py, format!("agents must be 'random' or 'greedy', not {other:?}"))),
     };
     let rules = Arc::new(rules(flow)?);
     let judge = Arc::new(judge(scorer, concealed_and_melded_kong)?);
