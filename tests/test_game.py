@@ -380,3 +380,18 @@ def test_greedy_hands_win_and_every_win_rescores(rules: str) -> None:
     assert (out["payments"][out["winner"] >= 0] != 0).any()
     with pytest.raises(haidi.HandError, match="agents must be"):
         haidi.simulate(rules, 1, agents="clever")
+
+
+def test_the_observation_array_counts_what_the_dict_shows() -> None:
+    g, _ = random_game("tangshan", 8)
+    for seat in range(4):
+        o, a = g.observation(seat), g.observation_array(seat)
+        assert a.shape == (11, 34) and a.dtype == np.uint8
+        names = haidi.tile_names()
+        assert [names[k] for k in range(34) for _ in range(a[0, k])] == sorted(tiles_of(o["hand"]), key=names.index)
+        for r in range(4):
+            other = (seat + r) % 4
+            assert a[5 + r].sum() == len(o["discards"][other])
+            assert a[1 + r].sum() == sum(len(tiles_of(m.strip("[]{}+").split(",")[0])) for m in o["melds"][other])
+        assert [names[k] for k in np.flatnonzero(a[9])] == o["wilds"]
+        assert [names[k] for k in np.flatnonzero(a[10])] == [o["indicator"]]

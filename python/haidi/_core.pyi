@@ -327,6 +327,12 @@ class Game:
     def observation(self, seat: int) -> dict[str, Any]:
         """What `seat` may see: its own tiles, everyone's melds, discards and flowers, the
         tiles left, the indicator, who is to act and its own legal actions."""
+    def observation_array(self, seat: int) -> NDArray[np.uint8]:
+        """`observation` as numbers for learning: an 11 x 34 uint8 array, column k the tile
+        kind k (`haidi.tile_names()` order), rows counted from `seat` (0 itself, 1 the
+        next seat, 2 opposite, 3 the seat before): row 0 its concealed tiles, rows 1-4 each
+        seat's melded tiles, rows 5-8 each seat's discards (claimed ones too), row 9 the
+        wild kinds (1), row 10 the indicator (1)."""
     def _events(self) -> list[dict[str, Any]]:
         """The events of the hand until now, as JSON-ready dicts (without the opening one, which
         `haidi.Game.log` adds)."""

@@ -404,6 +404,36 @@ impl PyGame {
         Ok(d)
     }
 
+    /// `observation` as numbers for learning: an 11 x 34 uint8 array, column k the tile
+    /// kind k (`haidi.tile_names()` order), rows counted from `seat` (0 itself, 1 the
+    /// next seat, 2 opposite, 3 the seat before): row 0 its concealed tiles, rows 1-4 each
+    /// seat's melded tiles, rows 5-8 each seat's discards (claimed ones too), row 9 the
+    /// wild kinds (1), row 10 the indicator (1).
+    fn observation_array<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<u8>>> {
+        let s = seat_arg(seat)?;
+        let g = &self.game;
+        let mut rows = vec![vec![0u8; KINDS]; 11];
+        rows[0].copy_from_slice(&g.hands[s as usize].concealed);
+        for r in 0..4u8 {
+            let o = ((s + r) % 4) as usize;
+            rows[1 + r as usize].copy_from_slice(&g.hands[o].melded());
+            for &(t, _) in &g.rivers[o] {
+                rows[5 + r as usize][t as usize] += 1;
+            }
+        }
+        for t in tiles::mask_tiles(g.wild_kinds) {
+            rows[9][t as usize] = 1;
+        }
+        if let Some(t) = g.indicator {
+            rows[10][t as usize] = 1;
+        }
+        numpy::PyArray2::from_vec2(py, &rows).map_err(|e| hand_error(py, e.to_string()))
+    }
+
     /// The events of the hand until now, as JSON-ready dicts (without the opening one, which
     /// `haidi.Game.log` adds).
     fn _events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
