@@ -46,8 +46,10 @@ pub struct Rules {
     /// 漏胡: a player who passes a win on a discard may not win on a discard until it
     /// draws again.
     pub passed_win: bool,
-    /// Tiles left in the wall when the hand is drawn (黄庄).
+    /// Tiles left in the wall when the hand is drawn (黄庄), and more for each kong after
+    /// the first (Beijing's "执行1个杠留7砘", "2个杠留8砘").
     pub kept: u8,
+    pub kept_per_kong: u8,
     /// The drawer of the wall's last tile discards (and the others may win on it); false:
     /// it wins or the hand ends ("最后一张不用打出").
     pub last_discard: bool,

@@ -99,6 +99,7 @@ mod tests {
             winners: Winners::First,
             passed_win: false,
             kept: 0,
+            kept_per_kong: 0,
             last_discard: true,
             haidi: false,
             wild: WildRule::None,

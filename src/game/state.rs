@@ -359,7 +359,9 @@ impl Game {
 
     /// Tiles that may still be drawn.
     pub fn drawable(&self) -> usize {
-        (self.back - self.front).saturating_sub(self.rules.kept as usize)
+        let kongs = self.made.iter().filter(|m| m.meld.kind.is_kong()).count();
+        let kept = self.rules.kept as usize + self.rules.kept_per_kong as usize * kongs.saturating_sub(1);
+        (self.back - self.front).saturating_sub(kept)
     }
 
     /// The tiles left in the wall, in drawing order (the birds of Changsha come first).
@@ -384,7 +386,10 @@ impl Game {
 
     /// Whether a kong's replacement may be drawn (the 海底 tile stays for its offer).
     fn kong_allowed(&self) -> bool {
-        self.drawable() > self.rules.haidi as usize
+        // A kong after the first keeps more tiles back (Beijing): they must be there too.
+        let kongs = self.made.iter().filter(|m| m.meld.kind.is_kong()).count();
+        let more = if kongs >= 1 { self.rules.kept_per_kong as usize } else { 0 };
+        self.drawable() > self.rules.haidi as usize + more
     }
 
     /// The wall is spent: the tile just drawn was the last one.

@@ -65,6 +65,7 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         winners,
         passed_win: flag("passed_win")?,
         kept: small("kept", 32)?,
+        kept_per_kong: small("kept_per_kong", 8)?,
         last_discard: flag("last_discard")?,
         haidi: flag("haidi")?,
         wild,

@@ -56,8 +56,10 @@ class GameRules:
     winners: str = "first"
     #: 漏胡: a player who passes a win on a discard cannot win on a discard until it draws.
     passed_win: bool = False
-    #: Tiles left in the wall when the hand is drawn (黄庄).
+    #: Tiles left in the wall when the hand is drawn (黄庄), and ``kept_per_kong`` more for
+    #: each kong after the first.
     kept: int = 0
+    kept_per_kong: int = 0
     #: The drawer of the last tile discards it, and the others may win on it; False: it
     #: wins on it or the hand ends.
     last_discard: bool = True

@@ -385,8 +385,14 @@ def _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer) 
 #: Flow rules in play (docs/game.md): the 惠牌 from the indicator; the others the common rule.
 GAME = GameRules(
     wild="indicator",
-    not_modelled=("荒牌 stacks kept by kongs", "烧庄 and 互包", "跟庄", "the dealer across hands"),
-    sources={"wild": "the 惠坯 turned up: the 惠牌 is the next kind"},
+    kept=14,
+    kept_per_kong=2,
+    not_modelled=("烧庄 and 互包", "跟庄", "the dealer across hands"),
+    sources={
+        "wild": "the 惠坯 turned up: the 惠牌 is the next kind",
+        "kept": "所有的牌只抓到倒数第7砘牌为结束。执行1个杠留7砘",
+        "kept_per_kong": "2个杠留8砘牌的规定",
+    },
 )
 
 
