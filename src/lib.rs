@@ -15,6 +15,7 @@ pub mod distance;
 pub mod engine;
 pub mod error;
 pub mod forms;
+pub mod game;
 pub mod hand;
 pub mod hash;
 pub mod inline;

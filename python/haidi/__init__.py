@@ -8,6 +8,7 @@
 from . import reproduce, results
 from ._core import Hand, HandError, Meld, __version__, tile_glyph, tile_names
 from .display import html
+from .game import Game, simulate
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
 
@@ -17,6 +18,7 @@ RULESETS: tuple[str, ...] = tuple(REGISTRY)
 __all__ = [
     "RULESETS",
     "Hand",
+    "Game",
     "HandError",
     "Meld",
     "Ruleset",
@@ -25,6 +27,7 @@ __all__ = [
     "reproduce",
     "results",
     "ruleset",
+    "simulate",
     "tile_glyph",
     "tile_names",
 ]

@@ -10,9 +10,11 @@ from typing import Any, TypeAlias, final
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import Self, disjoint_base
 
 __all__ = [
     "Engine",
+    "Game",
     "Hand",
     "HandError",
     "Meld",
@@ -26,6 +28,7 @@ __all__ = [
     "reproduce_published",
     "reproduce_table",
     "scheme_evaluate",
+    "simulate",
     "tile_glyph",
     "tile_names",
     "wild_from_indicator",
@@ -296,3 +299,62 @@ def analyze_batch(
     """Shanten after each discard and unseen copies of the useful draws after it, for rows of
     14/17 tiles (n x 34 each; `haidi.ruleset.NOT_HELD_SHANTEN` / `NOT_HELD_USEFUL` where the row
     holds no tile of the kind), with the GIL released."""
+
+@disjoint_base
+class Game:
+    """One hand in play (see `haidi.Game`)."""
+
+    def __new__(
+        cls,
+        flow: dict[str, Any],
+        scorer: str | Scheme,
+        seed: int,
+        concealed_and_melded_kong: bool = False,
+        wall: Iterable[str] | None = None,
+    ) -> Self: ...
+    @property
+    def seed(self) -> int:
+        """The seed the wall was shuffled from."""
+    @property
+    def to_act(self) -> list[int]:
+        """The seats whose decision is awaited, in seat order."""
+    @property
+    def done(self) -> bool:
+        """Whether the hand is over."""
+    @property
+    def wall(self) -> list[str]:
+        """The wall in drawing order: draws take its front, replacements its end."""
+    def legal_actions(self, seat: int) -> list[dict[str, str]]:
+        """The actions `seat` may take now (none when it is not to act), as dicts."""
+    def step(self, seat: int, action: dict[str, str]) -> None:
+        """Plays `action` (a dict) for `seat`; an illegal one raises `HandError` naming it."""
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What `seat` may see: its own tiles, everyone's melds, discards and flowers, the
+        tiles left, the indicator, who is to act and its own legal actions."""
+    def observation_array(self, seat: int) -> NDArray[np.uint8]:
+        """`observation` as numbers for learning: an 11 x 34 uint8 array, column k the tile
+        kind k (`haidi.tile_names()` order), rows counted from `seat` (0 itself, 1 the
+        next seat, 2 opposite, 3 the seat before): row 0 its concealed tiles, rows 1-4 each
+        seat's melded tiles, rows 5-8 each seat's discards (claimed ones too), row 9 the
+        wild kinds (1), row 10 the indicator (1)."""
+    def _events(self) -> list[dict[str, Any]]:
+        """The events of the hand until now, as JSON-ready dicts (without the opening one, which
+        `haidi.Game.log` adds)."""
+    def _record(self) -> dict[str, Any]:
+        """The record of the hand for the rulesets' `game_outcome` (see `haidi.game`)."""
+    def _tile_counts(self) -> tuple[list[int], int]:
+        """Copies of each kind found in the wall, hands, melds, unclaimed discards and the
+        indicator, and the flowers: a check that no tile is lost or made."""
+
+def simulate(
+    flow: dict[str, Any],
+    scorer: str | Scheme,
+    games: int,
+    seed: int,
+    agent: str = "random",
+    concealed_and_melded_kong: bool = False,
+) -> dict[str, Any]:
+    """Plays `games` hands with the built-in agent, without the GIL, on the shared pool.
+    Returns a dict of numpy arrays (`winner`, `wins`, `discarder`, `self_drawn`, `total`,
+    `turns`, `exhausted`, `seeds`) and `records`: `(index, record)` for each hand that
+    may pay (a win or a kong), for `settle` (see `haidi.simulate`)."""

@@ -9,6 +9,7 @@ mod convert;
 mod engine;
 mod entry;
 mod errors;
+mod game;
 mod hand;
 mod interrupt;
 mod kwcall;
@@ -27,6 +28,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<score::PyScheme>()?;
     score::add_evaluate(m)?;
+    m.add_class::<game::PyGame>()?;
+    m.add_function(wrap_pyfunction!(game::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(score::wild_from_indicator, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_batch, m)?)?;

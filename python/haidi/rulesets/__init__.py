@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from . import beijing, changsha, hainan, longgang, mcr, tangshan
-from ._spec import RulesetSpec
+from ._spec import GameRules, RulesetSpec
 
 #: Ruleset modules by name.
 REGISTRY: dict[str, ModuleType] = {
@@ -17,4 +17,4 @@ REGISTRY: dict[str, ModuleType] = {
     "beijing": beijing,
 }
 
-__all__ = ["REGISTRY", "RulesetSpec"]
+__all__ = ["REGISTRY", "GameRules", "RulesetSpec"]

@@ -39,3 +39,39 @@ class RulesetSpec:
     def hand_size(self) -> int:
         """Tiles in a hand waiting for its last tile: 13 or 16."""
         return self.melds * 3 + 1
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """The flow rules of one ruleset in play (``GAME`` of its module; docs/game.md).
+
+    Each field is a rule the game follows; ``sources`` quotes the seed line for the rules
+    taken from it (the others follow the common rule, said so in docs/game.md).
+    """
+
+    #: Chows may be claimed, from the player on the left only.
+    chow: bool = True
+    #: Several players calling a win on one tile: ``"all"`` win (通炮) or ``"first"`` in
+    #: turn order after the discarder (截胡).
+    winners: str = "first"
+    #: 漏胡: a player who passes a win on a discard cannot win on a discard until it draws.
+    passed_win: bool = False
+    #: Tiles left in the wall when the hand is drawn (黄庄), and ``kept_per_kong`` more for
+    #: each kong after the first.
+    kept: int = 0
+    kept_per_kong: int = 0
+    #: The drawer of the last tile discards it, and the others may win on it; False: it
+    #: wins on it or the hand ends.
+    last_discard: bool = True
+    #: 海底漫游: the last tile is offered to each player in turn; taken and not won, the
+    #: others may win on it.
+    haidi: bool = False
+    #: Wild tiles: ``"none"``, or ``"indicator"``: a tile turned up from the end of the
+    #: wall after the deal, the wild being the next kind.
+    wild: str = "none"
+    #: The flowers of ``SPEC`` are in the wall (False: played without them).
+    flowers: bool = True
+    #: The flow rules of the ruleset that the game does not play yet (docs/game.md).
+    not_modelled: tuple[str, ...] = ()
+    #: The seed's words for the rules above, by field.
+    sources: dict[str, str] = field(default_factory=dict)

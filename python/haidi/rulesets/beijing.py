@@ -43,7 +43,7 @@ from ._scheme import (
     suits,
     win,
 )
-from ._spec import ALL_TILES, RulesetSpec
+from ._spec import ALL_TILES, GameRules, RulesetSpec
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -380,3 +380,29 @@ def _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer) 
             raise HandError("an exposed kong is fed by another seat")
         transfer(f, winner, 10)
     return pay
+
+
+#: Flow rules in play (docs/game.md): the 惠牌 from the indicator; the others the common rule.
+GAME = GameRules(
+    wild="indicator",
+    kept=14,
+    kept_per_kong=2,
+    not_modelled=("烧庄 and 互包", "跟庄", "the dealer across hands"),
+    sources={
+        "wild": "the 惠坯 turned up: the 惠牌 is the next kind",
+        "kept": "所有的牌只抓到倒数第7砘牌为结束。执行1个杠留7砘",
+        "kept_per_kong": "2个杠留8砘牌的规定",
+    },
+)
+
+
+def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
+    """The ``settle`` record of a hand played by ``haidi.Game``: the winner and the total."""
+    if not wins:
+        return None
+    return {
+        "winner": wins[0]["seat"],
+        "discarder": record["wins"][0]["discarder"],
+        "total": wins[0]["score"]["total"],
+        **({"options": options} if options else {}),
+    }

@@ -58,7 +58,7 @@ from ._scheme import (
     key,
     none_of,
 )
-from ._spec import SUITED_TILES, RulesetSpec
+from ._spec import SUITED_TILES, GameRules, RulesetSpec
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -330,3 +330,47 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             pay[p] -= amount
             pay[winner] += amount
     return pay
+
+
+#: Flow rules in play (docs/game.md quotes the seed for each).
+GAME = GameRules(
+    winners="all",
+    passed_win=True,
+    last_discard=False,
+    haidi=True,
+    not_modelled=("起手胡 (四喜, 板板胡, 缺一色 at the deal)", "the dealer rule across hands"),
+    sources={
+        "chow": "3、可行操作：可吃牌，可摸牌，可吃，可碰，可杠，可胡。",
+        "winners": "3、通炮：即幾個玩家可衚衕一張牌，即為通炮，輸家要付清所有胡分。",
+        "passed_win": "5 ，漏胡：如果玩家漏掉了炮胡，則在玩家摸牌前禁止炮胡。摸牌后一切正常。",
+        "haidi": "1、海底牌漫遊：即玩家可選擇是否要海底牌(因含有點海底炮胡的風險) ，按照座次輪詢。",
+        "haidi_discard": (
+            "10) 海底炮胡：如果玩家要了海底牌卻不能胡牌，但另一玩家沒有要海底，但可以胡海底牌，即為海底炮胡。"
+        ),
+        "kong": "4、補張：玩家開杠后，補發玩家一張牌，即為補張。",
+        "birds": "2、扎鳥：玩家胡牌后，再摸緊跟著的牌即為鳥牌。如果為海底胡，則海底牌為鳥牌。",
+    },
+)
+
+
+def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
+    """The ``settle`` record of a hand played by ``haidi.Game``: every winner (通炮), the
+    birds drawn after the win ("再摸緊跟著的牌即為鳥牌"), the 海底 tile itself for a 海底
+    win ("如果為海底胡，則海底牌為鳥牌")."""
+    if not wins:
+        return None
+    first = record["wins"][0]
+    birds = [first["tile"]] if first["wall_last"] else list(record["rest"])
+    return {
+        "wins": [
+            {"seat": w["seat"], "big": w["score"]["big"], "small": w["score"]["small"], "self_drawn": r["self_drawn"]}
+            for w, r in zip(wins, record["wins"], strict=True)
+        ],
+        "discarder": first["discarder"],
+        "dealer": record["dealer"],
+        "birds": birds[:16],
+        "passed_win": record["passed_win"],
+        "haidi_taker": record["haidi_taker"],
+        "wall_last": first["wall_last"],
+        **({"options": options} if options else {}),
+    }

@@ -63,7 +63,7 @@ from ._scheme import (
     pairs,
     triplets,
 )
-from ._spec import ALL_TILES, RulesetSpec
+from ._spec import ALL_TILES, GameRules, RulesetSpec
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -324,3 +324,45 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
                 if s != owner:
                     move(s, owner, each)
     return pay
+
+
+#: Flow rules in play (docs/game.md quotes the seed for each).
+GAME = GameRules(
+    winners="first",
+    kept=15,
+    last_discard=False,
+    not_modelled=("连庄 and the dealer across hands",),
+    sources={
+        "chow": "其中，“杠”、“碰”比“吃”优先，吃牌只能吃上家。",
+        "winners": "C 、截胡：打出一张牌，多人要胡，按照顺序只有第一人算胡，后面的不能算胡。",
+        "kept": "如果还剩下七墩半牌时仍然无人胡牌（即黄庄），则由庄家继续坐庄。",
+        "last_discard": (
+            "最后一张行牌时要注意牌墙内可摸的最后一张不用打出，倒数第二张玩家摸进后打出的牌不允许吃碰杠，只能胡"
+        ),
+        "flowers": (
+            "摸到花牌（ 春夏秋冬、梅兰菊竹）时，要将花牌摆出，并到牌墙最后补一张牌。"
+            "如果是起手摸到的花牌，则在摸好 13张牌后再补牌。"
+        ),
+        "deal": "庄家拿十四张牌，其余的人十三张。",
+    },
+)
+
+_KONG_KINDS = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
+
+
+def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
+    """The ``settle`` record of a hand played by ``haidi.Game``: the winner (截胡), the
+    kongs, and the claims for 包牌."""
+    melds = record["melds"]
+    kongs = [{"seat": m["seat"], "kind": _KONG_KINDS[m["meld"]]} for m in melds if m["meld"] in _KONG_KINDS]
+    if not wins and not kongs:
+        return None
+    claims = [{"by": m["seat"], "from": m["from"], "meld": m["meld"]} for m in melds if m["from"] is not None]
+    return {
+        "winner": wins[0]["seat"] if wins else None,
+        "discarder": record["wins"][0]["discarder"] if wins else None,
+        "dealer": record["dealer"],
+        "kongs": kongs,
+        "claims": claims,
+        **({"options": options} if options else {}),
+    }

@@ -53,7 +53,7 @@ from ._scheme import (
     triplets,
     win,
 )
-from ._spec import RulesetSpec
+from ._spec import GameRules, RulesetSpec
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -660,3 +660,34 @@ def describe(result: dict[str, Any], situation: dict[str, Any]) -> str:
     for e in r.get("excluded", []):
         lines.append(f"  not counted: {e['name']} (implied by {e['by']})")
     return "\n".join(lines)
+
+
+#: Flow rules in play (docs/game.md): 16-tile hands under the common rules; no flowers, no 财神 yet.
+GAME = GameRules(
+    flowers=False,
+    not_modelled=(
+        "flowers and 补花",
+        "财神 from the wall",
+        "坐花",
+        "王牌 and 分张",
+        "过水 and 漏胡",
+        "三财神 at the deal",
+        "the losers' 胡数",
+    ),
+)
+
+
+def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
+    """The ``settle`` record of a hand played by ``haidi.Game``: the winner, its total and
+    台; the losers' own 胡数 are not counted yet (docs/game.md)."""
+    if not wins:
+        return None
+    s = wins[0]["score"]
+    return {
+        "winner": wins[0]["seat"],
+        "discarder": record["wins"][0]["discarder"],
+        "total": s["total"],
+        "tai": s["tai"],
+        "losers": [0, 0, 0, 0],
+        **({"options": options} if options else {}),
+    }

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _core, _frames
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
-from ._spec import ALL_TILES, RulesetSpec
+from ._spec import ALL_TILES, GameRules, RulesetSpec
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -284,3 +284,20 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         pay[s] = -(BASE + int(total)) if discarder is None or s == discarder else -BASE
     pay[winner] = -sum(pay)
     return pay
+
+
+#: Flow rules in play (docs/game.md): the seed lists fans only, so the common competition
+#: rules are followed: chows from the left, one winner on a discard (截和), no 漏胡.
+GAME = GameRules(
+    winners="first",
+    not_modelled=("dealer rotation and the round across hands",),
+    sources={"flowers": "81 花牌 即春夏秋冬，梅蘭竹菊，每花計一分。不計在起和分內"},
+)
+
+
+def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
+    """The ``settle`` record of a hand played by ``haidi.Game``: the one winner (截和)."""
+    if not wins:
+        return None
+    w = wins[0]
+    return {"winner": w["seat"], "discarder": record["wins"][0]["discarder"], "total": w["score"]["total"]}

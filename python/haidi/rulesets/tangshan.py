@@ -38,7 +38,7 @@ from ._scheme import (
     straight,
     win,
 )
-from ._spec import ALL_TILES, RulesetSpec
+from ._spec import ALL_TILES, GameRules, RulesetSpec
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -232,3 +232,35 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         for s in (1, 2, 3):
             transfer(0, s, FOLLOW_DEALER * base)
     return pay
+
+
+#: Flow rules in play (docs/game.md): the 混 from the indicator; the others the common rule.
+GAME = GameRules(
+    wild="indicator",
+    not_modelled=("跟庄", "明听 and 潇洒 declarations", "the dealer across hands"),
+    sources={"wild": "the tile turned up (开混): the 混 is the next kind"},
+)
+
+
+def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
+    """The ``settle`` record of a hand played by ``haidi.Game``: the winner, the melds and
+    kongs of each seat."""
+    melds, exposed, concealed = [0] * 4, [0] * 4, [0] * 4
+    for m in record["melds"]:
+        if m["meld"] == "concealed_kong":
+            concealed[m["seat"]] += 1
+        elif m["meld"] in ("kong", "added_kong"):
+            exposed[m["seat"]] += 1
+        if m["meld"] in ("chow", "pung", "kong"):
+            melds[m["seat"]] += 1
+    if not wins:
+        return None
+    return {
+        "winner": wins[0]["seat"],
+        "discarder": record["wins"][0]["discarder"],
+        "total": wins[0]["score"]["total"],
+        "melds": melds,
+        "exposed_kongs": exposed,
+        "concealed_kongs": concealed,
+        **({"options": options} if options else {}),
+    }

@@ -1,0 +1,214 @@
+"""``haidi.Game``: one hand in play under a ruleset; ``haidi.simulate``: many at once.
+
+The state machine is in Rust (``haidi._core.Game``, src/game/); wins are judged there by
+the ruleset's own scorer, so that a legal ``win`` always scores. This module adds what
+the ruleset's Python does: ``evaluate`` for each win and ``settle`` for the payments,
+through the ruleset module's ``GAME`` (its flow rules) and ``game_outcome`` (the record
+of a played hand as its ``settle`` reads it). docs/game.md has the rules modelled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from ._core import HandError
+from .ruleset import Ruleset, ruleset
+from .rulesets import GameRules
+
+__all__ = ["Game", "simulate"]
+
+#: Seat winds by seat, seat 0 the dealer.
+_WINDS = "ESWN"
+
+
+def flow_rules(rs: Ruleset[Any]) -> dict[str, Any]:
+    """The dict ``_core.Game`` takes: the ruleset's tile set and its ``GAME`` rules."""
+    game: GameRules | None = getattr(rs.module, "GAME", None)
+    if game is None:
+        raise HandError(f"{rs.name} has no game rules (GAME) yet")
+    flow = {k: v for k, v in asdict(game).items() if k not in ("sources", "not_modelled")}
+    spec = rs.spec
+    flowers = spec.flowers if game.flowers else ""
+    flow.update(name=spec.name, melds=spec.melds, tiles=spec.tiles, flowers=flowers, round_wind=0)
+    return flow
+
+
+def _scorer(rs: Ruleset[Any], options: Mapping[str, Any] | None) -> tuple[Any, bool]:
+    opts = rs.options(options)
+    if rs.scheme is None:
+        return "mcr", bool(opts.get("concealed_and_melded_kong", False))
+    return rs._compile(options), False
+
+
+def _given(options: Any) -> dict[str, Any]:
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise HandError(f"options must be a dict, not {type(options).__name__}")
+    return dict(options)
+
+
+class Game(_core.Game):
+    """One hand of ``rules`` (a ruleset name), the wall shuffled from ``seed``; seat 0 is
+    the dealer (East), seats follow in turn order.
+
+    ``to_act`` lists the seats whose decision is awaited; ``legal_actions(seat)`` their
+    actions as dicts (``{"type": "discard", "tile": "5m"}``, ``{"type": "chow", "tile":
+    "3m"}`` naming the chow's lowest tile, ``{"type": "pung"}``, ``{"type": "kong"}``,
+    ``{"type": "concealed_kong", "tile": ...}``, ``{"type": "added_kong", "tile": ...}``,
+    ``{"type": "win"}``, ``{"type": "pass"}``, ``{"type": "take"}`` for the 海底 tile);
+    ``step(seat, action)`` plays one (anything else raises ``HandError`` naming it).
+    When ``done``, ``result`` has the ``payments`` and the ``wins``. ``wall`` (tile
+    names in drawing order, the whole tile set once) deals that wall instead of a
+    shuffled one: draws take its front, replacements its end (docs/game.md).
+    """
+
+    _ruleset: Ruleset[Any]
+    _options: dict[str, Any]
+    _seeded: bool
+    _result: dict[str, Any] | None
+
+    def __new__(
+        cls,
+        rules: str,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        *,
+        wall: Sequence[str] | None = None,
+    ) -> Game:
+        rs = ruleset(rules)
+        given = _given(options)
+        scorer, mingangang = _scorer(rs, given or None)
+        self = super().__new__(cls, flow_rules(rs), scorer, seed, mingangang, wall)
+        self._ruleset = rs
+        self._options = given
+        self._seeded = wall is None
+        self._result = None
+        return self
+
+    def __init__(
+        self,
+        rules: str,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        *,
+        wall: Sequence[str] | None = None,
+    ) -> None:
+        # Everything is done by __new__ (the Rust state is made there).
+        pass
+
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        """The ruleset played."""
+        return self._ruleset
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """None until the hand is over; then ``payments`` (four amounts by seat, summing
+        to zero, from the ruleset's ``settle``), ``wins`` (each ``seat``, the
+        ``situation`` given to ``evaluate`` and the ``score`` it returned), ``exhausted``
+        (nobody won) and ``outcome`` (the record given to ``settle``, or None when nothing
+        is paid)."""
+        if not self.done:
+            return None
+        if self._result is None:
+            self._result = _result(self._ruleset, self._record(), self._options)
+        return self._result
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The events of the hand as JSON-ready dicts: ``start`` (rules, seed, options,
+        the wall), then ``deal``, ``draw``, ``flower``, ``indicator``, ``action``,
+        ``claim``, ``win`` and ``end``. ``Game.replay(log)`` plays it again."""
+        start = {
+            "event": "start",
+            "rules": self._ruleset.name,
+            "seed": self.seed if self._seeded else None,
+            "options": dict(self._options),
+            "wall": self.wall,
+        }
+        return [start, *self._events()]
+
+    @classmethod
+    def replay(cls, log: Sequence[Mapping[str, Any]]) -> Game:
+        """Plays the actions of a log again; the game must reach the same events (the
+        same draws, claims, wins and end), else ``HandError`` names the first that differs."""
+        if isinstance(log, (str, bytes, Mapping)) or not isinstance(log, Sequence) or not log:
+            raise HandError("a log is a non-empty list of events, the first the start")
+        start = log[0]
+        if not isinstance(start, Mapping) or start.get("event") != "start":
+            raise HandError("a log starts with its start event")
+        rules, seed, options = start.get("rules"), start.get("seed"), start.get("options") or None
+        if seed is None:
+            g = cls(rules, 0, options, wall=start.get("wall"))  # type: ignore[arg-type]
+        else:
+            g = cls(rules, seed, options)  # type: ignore[arg-type]
+            if "wall" in start and list(start["wall"]) != g.wall:
+                raise HandError("log: the wall differs from the one the seed shuffles")
+        for i, e in enumerate(log[1:], 1):
+            if not isinstance(e, Mapping):
+                raise HandError(f"log event {i} is not a dict")
+            if e.get("event") == "action":
+                try:
+                    g.step(e.get("seat"), e.get("action"))  # type: ignore[arg-type]
+                except HandError as err:
+                    raise HandError(f"log event {i}: {err}") from None
+        mine = g.log
+        for i, (a, b) in enumerate(zip(mine, log, strict=False)):
+            if dict(a) != dict(b):
+                raise HandError(f"log event {i} differs in the replay: {dict(b)!r}, replayed {a!r}")
+        if len(mine) != len(log):
+            raise HandError(f"the log has {len(log)} events, the replay {len(mine)}")
+        return g
+
+    def __reduce__(self) -> Any:
+        return (_from_log, (self.log,))
+
+
+def _from_log(log: list[dict[str, Any]]) -> Game:
+    return Game.replay(log)
+
+
+def _result(rs: Ruleset[Any], record: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    wins = []
+    for w in record["wins"]:
+        situation = dict(w["situation"])
+        if options:
+            situation["options"] = options
+        wins.append({"seat": w["seat"], "situation": situation, "score": rs.evaluate(**situation)})
+    outcome = rs.module.game_outcome(record, wins, options)
+    payments = rs.settle(outcome) if outcome is not None else [0, 0, 0, 0]
+    return {"payments": payments, "wins": wins, "exhausted": record["exhausted"], "outcome": outcome}
+
+
+def simulate(
+    rules: str, games: int, seed: int = 0, agents: str = "random", options: Mapping[str, Any] | None = None
+) -> dict[str, np.ndarray]:
+    """Plays ``games`` whole hands of ``rules`` with a built-in agent at every seat, in Rust
+    on every core (the GIL released), hand ``i`` dealt from a seed of its own
+    (``haidi.Game(rules, seed=seeds[i])`` deals it again).
+
+    ``agents``: ``"random"`` (a legal action chosen uniformly) or ``"greedy"`` (wins when it
+    may, else discards by shanten and useful tiles, claims nothing). Returns numpy arrays of
+    one row a hand: ``payments`` (n x 4, from the ruleset's ``settle``: the hands that pay
+    are settled in Python after the play, see docs/game.md), ``winner`` (the first
+    winner's seat, -1 none), ``wins`` (winners), ``discarder`` (-1: self-drawn or none),
+    ``self_drawn``, ``total`` (the first win's total), ``turns`` (discards made),
+    ``exhausted`` and ``seeds``.
+    """
+    rs = ruleset(rules)
+    given = _given(options)
+    if not isinstance(agents, str):
+        raise HandError(f"agents must be a str ('random'), not {agents!r}")
+    scorer, mingangang = _scorer(rs, given or None)
+    out = _core.simulate(flow_rules(rs), scorer, games, seed, agents, mingangang)
+    payments = np.zeros((len(out["winner"]), 4), dtype=np.int64)
+    for i, record in out.pop("records"):
+        payments[i] = _result(rs, record, given)["payments"]
+    out["payments"] = payments
+    return out

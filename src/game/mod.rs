@@ -1,0 +1,12 @@
+//! The game around a hand: a state machine for one hand of each ruleset (the wall, the
+//! deal, draws, flowers, discards, claims, kongs, the last tiles, wins judged by the
+//! ruleset's own scorer), a small seeded generator, and whole hands played by built-in
+//! agents on the shared pool. Pure Rust: the bindings are in `src/python/game.rs`.
+
+pub mod rng;
+pub mod rules;
+pub mod simulate;
+pub mod state;
+
+pub use rules::{Judge, Rules, WildRule, WinFacts, Winners};
+pub use state::{Action, Event, Game};

@@ -1,0 +1,251 @@
+//! What differs between rulesets in play: the flow rules as data ([`Rules`]), and the
+//! judge of wins ([`Judge`]): the ruleset's own scorer, so that a win the game allows
+//! always scores.
+
+use std::sync::Arc;
+
+use crate::distance;
+use crate::engine::{Engine, Wilds};
+use crate::error::Result;
+use crate::forms::{Forms, View};
+use crate::hand::Hand;
+use crate::score::scheme::Scheme;
+use crate::score::situation::{KeyKind, Reader, Value};
+use crate::tiles::{self, Tile, ALL_KINDS, KINDS};
+
+/// Who wins when several players call a win on one tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winners {
+    /// Every one of them (通炮, 一炮多响).
+    All,
+    /// The first after the discarder in turn order (截胡).
+    First,
+}
+
+/// Where the wild tiles of a deal come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WildRule {
+    None,
+    /// A tile turned up from the end of the wall after the deal; the wild is the next
+    /// kind (开混, 惠坯).
+    Indicator,
+}
+
+/// The flow rules of one ruleset (the `GAME` of its Python module).
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub name: String,
+    /// Melds of a complete hand: 4 (13-tile hands) or 5 (16).
+    pub melds: u8,
+    /// Kinds in the wall (bitmask), four copies each, and the flowers, one each (bit f).
+    pub tiles: u64,
+    pub flowers: u8,
+    /// Chows may be claimed (from the player on the left only).
+    pub chow: bool,
+    pub winners: Winners,
+    /// 漏胡: a player who passes a win on a discard may not win on a discard until it
+    /// draws again.
+    pub passed_win: bool,
+    /// Tiles left in the wall when the hand is drawn (黄庄), and more for each kong after
+    /// the first (Beijing's "执行1个杠留7砘", "2个杠留8砘").
+    pub kept: u8,
+    pub kept_per_kong: u8,
+    /// The drawer of the wall's last tile discards (and the others may win on it); false:
+    /// it wins or the hand ends ("最后一张不用打出").
+    pub last_discard: bool,
+    /// The last tile is offered to each player in turn (海底漫游); once taken and not won
+    /// by its taker, the others may win on it.
+    pub haidi: bool,
+    pub wild: WildRule,
+    /// The prevailing wind, 0-3 (E S W N).
+    pub round_wind: u8,
+}
+
+impl Rules {
+    /// Tiles a hand holds waiting for its last: 13 or 16.
+    pub fn hand_size(&self) -> usize {
+        self.melds as usize * 3 + 1
+    }
+
+    /// Tiles in the wall before the deal.
+    pub fn wall_size(&self) -> usize {
+        4 * self.tiles.count_ones() as usize + self.flowers.count_ones() as usize
+    }
+}
+
+/// The facts of one win, as the ruleset's situation keys take them.
+#[derive(Clone, Debug)]
+pub struct WinFacts {
+    pub seat: u8,
+    /// The hand without the winning tile (flowers in it).
+    pub hand: Hand,
+    pub win: Tile,
+    pub discarder: Option<u8>,
+    pub self_drawn: bool,
+    pub kong_replacement: bool,
+    pub robbing_kong: bool,
+    pub wall_last: bool,
+    pub last_of_kind: bool,
+    pub heavenly: bool,
+    pub earthly: bool,
+    pub round_wind: u8,
+    pub indicator: Option<Tile>,
+    pub wilds: u64,
+}
+
+/// The scorer that judges wins: MCR's, or a regional ruleset's scheme; and the forms
+/// with any pair allowed, for the quick test that most hands in play wait on nothing.
+#[derive(Clone, Debug)]
+pub struct Judge {
+    pub scorer: Scorer,
+    relaxed: Forms,
+}
+
+/// Whose scoring judges the wins.
+#[derive(Clone, Debug)]
+pub enum Scorer {
+    Mcr(crate::mcr::Options, Box<Engine>),
+    Scheme(Arc<Scheme>),
+}
+
+const WINDS: [&str; 4] = ["E", "S", "W", "N"];
+
+impl Judge {
+    pub fn new(scorer: Scorer) -> Judge {
+        let forms = match &scorer {
+            Scorer::Mcr(_, e) => &e.forms,
+            Scorer::Scheme(s) => &s.engine.forms,
+        };
+        let relaxed = Forms { pair_kinds: ALL_KINDS, ..forms.clone() };
+        Judge { scorer, relaxed }
+    }
+
+    pub fn mcr(options: crate::mcr::Options) -> Judge {
+        Judge::new(Scorer::Mcr(options, Box::new(Engine::new("mcr", Forms::mcr(), ALL_KINDS))))
+    }
+
+    pub fn scheme(scheme: Arc<Scheme>) -> Judge {
+        Judge::new(Scorer::Scheme(scheme))
+    }
+
+    /// The engine that finds waits under the ruleset's forms.
+    pub fn engine(&self) -> &Engine {
+        match &self.scorer {
+            Scorer::Mcr(_, e) => e,
+            Scorer::Scheme(s) => &s.engine,
+        }
+    }
+
+    /// Kinds that complete a ready hand (13/16 tiles, melds counting 3).
+    pub fn waits(&self, hand: &Hand, wild_kinds: u64) -> u64 {
+        let e = self.engine();
+        let w = Wilds { kinds: wild_kinds, extra: 0 };
+        if !self.relaxed.wilds_beyond_copies {
+            // Four copies of every kind and any pair can only bring a hand nearer: a hand
+            // two tiles from ready so counted waits on nothing. Most hands in play are,
+            // and so are told by the tables alone (the exact count reads the copies
+            // melded, which the tables do not hold). Where wilds may stand past four
+            // copies, a hand counted two away may still wait on a wild: no shortcut.
+            let mut v = View::new(hand, e.tiles, wild_kinds, 0);
+            for t in 0..KINDS {
+                if e.tiles >> t & 1 == 1 {
+                    v.caps[t] = 4;
+                }
+            }
+            if distance::distance(&self.relaxed, &v) > 1 {
+                return 0;
+            }
+        }
+        e.waits_mask(&e.view(hand, w), hand, w)
+    }
+
+    /// The situation given to the ruleset's `evaluate`: the keys it takes, in order.
+    pub fn situation(&self, f: &WinFacts) -> Vec<(&'static str, Value<'static>)> {
+        let seat_wind = Value::Str(WINDS[f.seat as usize]);
+        let round_wind = Value::Str(WINDS[f.round_wind as usize]);
+        let hand = Value::Hand(Box::new(f.hand.clone()));
+        let win = Value::Text(tiles::name(f.win));
+        match &self.scorer {
+            Scorer::Mcr(..) => vec![
+                ("hand", hand),
+                ("win", win),
+                ("self_drawn", Value::Bool(f.self_drawn)),
+                ("last_of_kind", Value::Bool(f.last_of_kind)),
+                ("wall_last", Value::Bool(f.wall_last)),
+                ("kong_replacement", Value::Bool(f.kong_replacement)),
+                ("robbing_kong", Value::Bool(f.robbing_kong)),
+                ("seat_wind", seat_wind),
+                ("round_wind", round_wind),
+            ],
+            Scorer::Scheme(s) => {
+                let mut out = vec![("hand", hand), ("win", win)];
+                let has = |name: &str| s.keys.iter().find(|k| k.name == name).map(|k| &k.kind);
+                let flags = [
+                    ("self_drawn", f.self_drawn),
+                    ("kong_replacement", f.kong_replacement),
+                    ("robbing_kong", f.robbing_kong),
+                    ("wall_last", f.wall_last),
+                    ("last_of_kind", f.last_of_kind),
+                    ("heavenly", f.heavenly),
+                    ("earthly", f.earthly),
+                ];
+                for (name, v) in flags {
+                    // Only flags that mean something in this ruleset: the others are
+                    // taken and checked, and would only make the situation longer.
+                    if matches!(has(name), Some(KeyKind::Flag(Some(_)))) {
+                        out.push((name, Value::Bool(v)));
+                    }
+                }
+                if has("seat").is_some() {
+                    out.push(("seat", Value::Int(f.seat as i64)));
+                } else if has("seat_wind").is_some() {
+                    out.push(("seat_wind", seat_wind));
+                }
+                if has("round_wind").is_some() {
+                    out.push(("round_wind", round_wind));
+                }
+                if let (Some(d), Some(_)) = (f.discarder, has("discarder_wind")) {
+                    out.push(("discarder_wind", Value::Str(WINDS[d as usize])));
+                }
+                if let (Some(t), Some(_)) = (f.indicator, has("indicator")) {
+                    out.push(("indicator", Value::Text(tiles::name(t))));
+                } else if f.wilds != 0 && has("wilds").is_some() {
+                    let kinds: Vec<Tile> = tiles::mask_tiles(f.wilds).collect();
+                    out.push(("wilds", Value::Text(tiles::tiles_to_string(&kinds))));
+                }
+                out
+            }
+        }
+    }
+
+    /// The total the ruleset scores for the win, or `None` when it does not let the hand
+    /// win (MCR under 8 points, Hainan without 番 on a discard ...).
+    pub fn score(&self, f: &WinFacts) -> Result<Option<i32>> {
+        match &self.scorer {
+            Scorer::Mcr(options, _) => {
+                let s = crate::mcr::Situation {
+                    win: f.win,
+                    self_drawn: f.self_drawn,
+                    seat_wind: f.seat,
+                    round_wind: f.round_wind,
+                    flowers: 0,
+                    last_of_kind: f.last_of_kind,
+                    wall_last: f.wall_last,
+                    kong_replacement: f.kong_replacement,
+                    robbing_kong: f.robbing_kong,
+                };
+                let r = crate::mcr::evaluate(&f.hand, s, options, false)?;
+                Ok(r.win.then_some(r.total as i32))
+            }
+            Scorer::Scheme(scheme) => {
+                let mut reader = Reader::default();
+                for (k, v) in self.situation(f) {
+                    reader.set(scheme, k, v)?;
+                }
+                let p = reader.finish(scheme)?;
+                let s = crate::score::evaluate::evaluate(scheme, &p);
+                Ok(s.win.then_some(s.total))
+            }
+        }
+    }
+}

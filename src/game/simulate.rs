@@ -1,0 +1,182 @@
+//! Whole hands played by built-in agents, many at once on the shared pool.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::rng::{game_seed, Rng, AGENT_STREAM};
+use super::rules::{Judge, Rules};
+use super::state::{Action, Game};
+use crate::analyze;
+use crate::engine::Wilds;
+use crate::parallel;
+
+/// A built-in agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agent {
+    /// A legal action chosen uniformly.
+    Random,
+    /// Wins whenever it may; otherwise discards what leaves the lowest shanten and the
+    /// most useful tiles it has not seen (`crate::analyze`), takes the 海底 tile, and
+    /// claims nothing.
+    Greedy,
+}
+
+/// The greedy agent's choice among `legal` (never empty).
+fn greedy(g: &Game, seat: u8, legal: &[Action]) -> Action {
+    if legal.contains(&Action::Win) {
+        return Action::Win;
+    }
+    if legal.contains(&Action::Take) {
+        return Action::Take;
+    }
+    let Some(&first) = legal.iter().find(|a| matches!(a, Action::Discard(_))) else {
+        return Action::Pass;
+    };
+    let wilds = Wilds { kinds: g.wild_kinds, extra: 0 };
+    let engine = g.judge.engine();
+    match analyze::analyze(engine, &g.hands[seat as usize], wilds, &g.seen_by(seat)) {
+        Ok(mut entries) => {
+            analyze::order(&mut entries);
+            entries.iter().filter_map(|e| e.discard.map(Action::Discard)).find(|a| legal.contains(a)).unwrap_or(first)
+        }
+        Err(_) => first,
+    }
+}
+
+/// Most decisions one hand can take: each draw is followed by at most a handful (claims
+/// by three seats, kongs), and the wall holds at most 144 tiles.
+pub const MAX_DECISIONS: usize = 4_000;
+
+/// Plays one hand of `seed` to its end with `agent` at every seat.
+pub fn play(rules: &Arc<Rules>, judge: &Arc<Judge>, seed: u64, agent: Agent) -> Game {
+    let mut g = Game::new(rules.clone(), judge.clone(), seed);
+    let mut rng = Rng::new(seed ^ AGENT_STREAM);
+    let mut legal: Vec<Action> = Vec::with_capacity(24);
+    for _ in 0..MAX_DECISIONS {
+        let awaited = g.to_act();
+        if awaited == 0 {
+            break;
+        }
+        let seat = awaited.trailing_zeros() as u8;
+        g.legal_into(seat, &mut legal);
+        let a = match agent {
+            Agent::Random => legal[rng.below(legal.len() as u32) as usize],
+            Agent::Greedy => greedy(&g, seat, &legal),
+        };
+        // A legal action is always taken.
+        let _ = g.step(seat, a);
+    }
+    g
+}
+
+/// The hands numbered `games` of a batch, hand `i` from `game_seed(seed, i)`, spread
+/// over the pool; `f` reads each finished hand into what the caller keeps.
+pub fn simulate<T: Send>(
+    rules: &Arc<Rules>,
+    judge: &Arc<Judge>,
+    games: Range<usize>,
+    seed: u64,
+    agent: Agent,
+    f: impl Fn(&Game) -> T + Sync + Send,
+) -> Vec<T> {
+    let first = games.start;
+    parallel::map(games.len(), 2, 8, |i| f(&play(rules, judge, game_seed(seed, (first + i) as u64), agent)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::{WildRule, Winners};
+    use crate::tiles::{ALL_KINDS, KINDS};
+
+    fn mcr() -> (Arc<Rules>, Arc<Judge>) {
+        let rules = Rules {
+            name: "mcr".into(),
+            melds: 4,
+            tiles: ALL_KINDS,
+            flowers: 0xFF,
+            chow: true,
+            winners: Winners::First,
+            passed_win: false,
+            kept: 0,
+            kept_per_kong: 0,
+            last_discard: true,
+            haidi: false,
+            wild: WildRule::None,
+            round_wind: 0,
+        };
+        (Arc::new(rules), Arc::new(Judge::mcr(Default::default())))
+    }
+
+    #[test]
+    fn random_hands_end_with_every_tile_in_place_and_wins_that_score() {
+        let (rules, judge) = mcr();
+        let mut won = 0;
+        for i in 0..300 {
+            let g = play(&rules, &judge, game_seed(1, i), Agent::Random);
+            assert!(g.done(), "hand {i} did not end");
+            let (counts, flowers) = g.tile_counts();
+            assert_eq!(counts, [4; KINDS]);
+            assert_eq!(flowers, 8);
+            for w in &g.wins {
+                assert_eq!(judge.score(&w.facts).unwrap(), Some(w.total));
+                assert!(w.total >= 8);
+                won += 1;
+            }
+        }
+        assert!(won > 0);
+    }
+
+    #[test]
+    fn a_seed_plays_the_same_hand_and_batches_do_not_depend_on_threads() {
+        let (rules, judge) = mcr();
+        let a = play(&rules, &judge, 5, Agent::Random);
+        let b = play(&rules, &judge, 5, Agent::Random);
+        assert_eq!(a.events, b.events);
+        let turns = |r: Range<usize>| simulate(&rules, &judge, r, 3, Agent::Random, |g| g.discards);
+        let whole = turns(0..40);
+        assert_eq!(&whole[10..], &turns(10..40)[..]);
+    }
+
+    #[test]
+    fn the_quick_test_of_waits_drops_none() {
+        // Every ready-size hand met in play, with and without a wild kind: the waits with
+        // the quick test are the engine's own.
+        let (rules, judge) = mcr();
+        let engine = judge.engine();
+        let mut ready = 0;
+        for i in 0..60 {
+            let mut g = Game::new(rules.clone(), judge.clone(), game_seed(2, i));
+            let mut rng = Rng::new(i);
+            let mut legal = vec![];
+            while !g.done() {
+                for h in &g.hands {
+                    if h.size() != 13 {
+                        continue;
+                    }
+                    for wilds in [0, 1 << 33, 1 << 4] {
+                        let w = crate::engine::Wilds { kinds: wilds, extra: 0 };
+                        let exact = engine.waits_mask(&engine.view(h, w), h, w);
+                        assert_eq!(judge.waits(h, wilds), exact, "{}", h.notation());
+                        ready += (exact != 0) as u32;
+                    }
+                }
+                let seat = g.to_act().trailing_zeros() as u8;
+                g.legal_into(seat, &mut legal);
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                g.step(seat, a).unwrap();
+            }
+        }
+        assert!(ready > 100, "{ready}");
+    }
+
+    #[test]
+    fn a_wall_that_is_not_the_tile_set_is_refused() {
+        let (rules, judge) = mcr();
+        assert!(Game::from_wall(rules.clone(), judge.clone(), vec![0; 144]).is_err());
+        let mut wall = Game::tile_set(&rules);
+        assert!(Game::from_wall(rules.clone(), judge.clone(), wall.clone()).is_ok());
+        wall.pop();
+        assert!(Game::from_wall(rules, judge, wall).is_err());
+    }
+}

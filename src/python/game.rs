@@ -1,0 +1,550 @@
+//! `haidi._core.Game` and `simulate`: the game state machine of `crate::game` for
+//! Python. Actions and observations are plain dicts; `haidi.Game` (python/haidi/game.py)
+//! adds scoring by `evaluate` and payments by `settle`.
+
+use std::sync::Arc;
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use super::convert;
+use super::errors::{hand_error, to_py};
+use super::score::PyScheme;
+use crate::game::simulate::{self as play, Agent};
+use crate::game::state::{Event, FLOWER};
+use crate::game::{Action, Game, Judge, Rules, WildRule, Winners};
+use crate::hand::{Hand, MeldKind};
+use crate::notation::{self, Format};
+use crate::score::situation::Value;
+use crate::tiles::{self, Tile, KINDS};
+
+/// One hand in play (see `haidi.Game`).
+#[pyclass(name = "Game", module = "haidi._core", subclass)]
+pub struct PyGame {
+    game: Game,
+    legal: Vec<Action>,
+}
+
+fn item<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    d.get_item(key)?.ok_or_else(|| hand_error(d.py(), format!("game rules: {key} missing")))
+}
+
+/// The flow rules from the dict `haidi.game` builds of a ruleset's `SPEC` and `GAME`.
+fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
+    let py = flow.py();
+    let text = |k: &str| -> PyResult<String> { Ok(convert::str_arg(&item(flow, k)?, k)?.to_string()) };
+    let flag = |k: &str| -> PyResult<bool> { convert::flag_arg(Some(&item(flow, k)?), k, false) };
+    let small = |k: &str, max: u64| -> PyResult<u8> { Ok(convert::count(&item(flow, k)?, k, max)? as u8) };
+    let parsed = |k: &str| -> PyResult<Hand> {
+        let t = text(k)?;
+        Ok(notation::parse(&t, Format::Compact).map_err(|e| to_py(py, e))?.hand)
+    };
+    let kinds = parsed("tiles")?;
+    let tiles = (0..KINDS).filter(|&t| kinds.concealed[t] > 0).fold(0u64, |m, t| m | 1 << t);
+    let winners = match text("winners")?.as_str() {
+        "all" => Winners::All,
+        "first" => Winners::First,
+        other => return Err(hand_error(py, format!("game rules: winners must be 'all' or 'first', not {other:?}"))),
+    };
+    let wild = match text("wild")?.as_str() {
+        "none" => WildRule::None,
+        "indicator" => WildRule::Indicator,
+        other => return Err(hand_error(py, format!("game rules: wild must be 'none' or 'indicator', not {other:?}"))),
+    };
+    let melds = small("melds", 5)?;
+    if melds < 4 {
+        return Err(hand_error(py, "game rules: melds must be 4 or 5"));
+    }
+    Ok(Rules {
+        name: text("name")?,
+        melds,
+        tiles,
+        flowers: parsed("flowers")?.flowers,
+        chow: flag("chow")?,
+        winners,
+        passed_win: flag("passed_win")?,
+        kept: small("kept", 32)?,
+        kept_per_kong: small("kept_per_kong", 8)?,
+        last_discard: flag("last_discard")?,
+        haidi: flag("haidi")?,
+        wild,
+        round_wind: small("round_wind", 3)?,
+    })
+}
+
+fn judge(scorer: &Bound<'_, PyAny>, concealed_and_melded_kong: bool) -> PyResult<Judge> {
+    if let Ok(s) = scorer.cast::<PyScheme>() {
+        return Ok(Judge::scheme(s.get().scheme().clone()));
+    }
+    match scorer.extract::<String>() {
+        Ok(n) if n == "mcr" => Ok(Judge::mcr(crate::mcr::Options { concealed_and_melded_kong })),
+        _ => Err(hand_error(scorer.py(), "scorer must be 'mcr' or a Scheme")),
+    }
+}
+
+/// A seed: an int from 0 to 2^64 - 1 (a numpy integer will do).
+fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if obj.cast::<pyo3::types::PyBool>().is_ok() {
+        return Err(hand_error(obj.py(), "seed must be an int from 0 to 2**64 - 1, not a bool"));
+    }
+    obj.extract::<u64>()
+        .map_err(|_| hand_error(obj.py(), format!("seed must be an int from 0 to 2**64 - 1, not {}", short(obj))))
+}
+
+/// A wall given as a list of tile names.
+fn wall_codes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let py = obj.py();
+    let bad = || hand_error(py, "a wall is a list of tile names such as '5m' and '3f'");
+    if obj.cast::<PyString>().is_ok() {
+        return Err(bad());
+    }
+    let mut out = vec![];
+    for item in obj.try_iter().map_err(|_| bad())? {
+        let item = item?;
+        let text = convert::str_arg(&item, "a wall tile")?;
+        let b = text.as_bytes();
+        if out.len() > 200 {
+            return Err(hand_error(py, "a wall holds at most 144 tiles"));
+        }
+        if b.len() == 2 && b[1] == b'f' && (b'1'..=b'8').contains(&b[0]) {
+            out.push(FLOWER + b[0] - b'1');
+        } else {
+            out.push(convert::tile(py, text)?);
+        }
+    }
+    Ok(out)
+}
+
+/// A seat given as an int 0-3.
+fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+    Ok(convert::count(obj, "seat", 3)? as u8)
+}
+
+fn tile_name(py: Python<'_>, t: Tile) -> Bound<'_, PyString> {
+    convert::tile_names(py)[t as usize].bind(py).clone()
+}
+
+/// A wall code's name: a kind (`"5m"`) or a flower (`"3f"`).
+fn code_name(t: u8) -> String {
+    if t >= FLOWER {
+        tiles::flower_name(t - FLOWER)
+    } else {
+        tiles::name(t)
+    }
+}
+
+fn action_dict<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "type"), PyString::intern(py, a.name()))?;
+    if let Some(t) = a.tile() {
+        d.set_item(pyo3::intern!(py, "tile"), tile_name(py, t))?;
+    }
+    Ok(d)
+}
+
+/// An action dict: `{"type": ...}` and, for the actions that name one, `"tile"`.
+fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let py = obj.py();
+    let d = obj.cast::<PyDict>().map_err(|_| {
+        hand_error(py, format!("an action is a dict such as {{'type': 'discard', 'tile': '5m'}}, not {}", short(obj)))
+    })?;
+    let kind = d.get_item(pyo3::intern!(py, "type"))?.ok_or_else(|| hand_error(py, "an action needs its 'type'"))?;
+    let kind = convert::str_arg(&kind, "the action's type")?;
+    let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong");
+    let tile = match d.get_item(pyo3::intern!(py, "tile"))? {
+        Some(t) if with_tile => {
+            let text = convert::str_arg(&t, "the action's tile")?;
+            Some(notation::parse_tile(text, Format::Compact).map_err(|e| {
+                hand_error(py, format!("the tile of a {kind} action must be a tile such as '5m' ({e})"))
+            })?)
+        }
+        Some(_) => return Err(hand_error(py, format!("a {kind} action names no tile"))),
+        None if with_tile => return Err(hand_error(py, format!("a {kind} action needs its 'tile'"))),
+        None => None,
+    };
+    if d.len() > 1 + tile.is_some() as usize {
+        let keys: Vec<String> = d.keys().iter().map(|k| short(&k)).collect();
+        return Err(hand_error(py, format!("an action has the keys type and tile only, not {}", keys.join(", "))));
+    }
+    let t = tile.unwrap_or(0);
+    Ok(match kind {
+        "discard" => Action::Discard(t),
+        "chow" => Action::Chow(t),
+        "concealed_kong" => Action::ConcealedKong(t),
+        "added_kong" => Action::AddedKong(t),
+        "pung" => Action::Pung,
+        "kong" => Action::Kong,
+        "win" => Action::Win,
+        "pass" => Action::Pass,
+        "take" => Action::Take,
+        other => {
+            return Err(hand_error(
+                py,
+                format!(
+                    "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take",
+                    other.chars().take(40).collect::<String>()
+                ),
+            ))
+        }
+    })
+}
+
+fn short(o: &Bound<'_, PyAny>) -> String {
+    o.repr().map(|r| r.to_string()).unwrap_or_default().chars().take(60).collect()
+}
+
+fn value_to_py<'py>(py: Python<'py>, v: &Value<'_>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        Value::Text(s) => PyString::new(py, s).into_any(),
+        Value::Str(s) => PyString::new(py, s).into_any(),
+        Value::Hand(h) => PyString::new(py, &h.notation()).into_any(),
+        _ => py.None().into_bound(py),
+    })
+}
+
+fn meld_kind(k: MeldKind) -> &'static str {
+    k.name()
+}
+
+/// Seats of a mask, as a list (not `Vec<u8>`, which Python would get as bytes).
+fn seats_list(mask: u8) -> Vec<usize> {
+    (0..4).filter(|s| mask >> s & 1 == 1).collect()
+}
+
+impl PyGame {
+    fn event<'py>(&self, py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        match e {
+            Event::Deal { seat, tiles } => {
+                d.set_item("event", "deal")?;
+                d.set_item("seat", seat)?;
+                d.set_item("tiles", tiles.iter().map(|&t| code_name(t)).collect::<Vec<_>>())?;
+            }
+            Event::Draw { seat, tile, back } => {
+                d.set_item("event", "draw")?;
+                d.set_item("seat", seat)?;
+                d.set_item("tile", code_name(*tile))?;
+                d.set_item("replacement", back)?;
+            }
+            Event::Flower { seat, flower } => {
+                d.set_item("event", "flower")?;
+                d.set_item("seat", seat)?;
+                d.set_item("tile", tiles::flower_name(*flower))?;
+            }
+            Event::Indicator { tile } => {
+                d.set_item("event", "indicator")?;
+                d.set_item("tile", tiles::name(*tile))?;
+            }
+            Event::Act { seat, action } => {
+                d.set_item("event", "action")?;
+                d.set_item("seat", seat)?;
+                d.set_item("action", action_dict(py, *action)?)?;
+            }
+            Event::Claim { seat, from, meld } => {
+                d.set_item("event", "claim")?;
+                d.set_item("seat", seat)?;
+                d.set_item("from", from)?;
+                d.set_item("meld", meld_kind(meld.kind))?;
+                d.set_item("tiles", meld.notation())?;
+            }
+            Event::Win { seat, tile, discarder, total } => {
+                d.set_item("event", "win")?;
+                d.set_item("seat", seat)?;
+                d.set_item("tile", tiles::name(*tile))?;
+                d.set_item("discarder", discarder)?;
+                d.set_item("total", total)?;
+            }
+            Event::End { exhausted } => {
+                d.set_item("event", "end")?;
+                d.set_item("exhausted", exhausted)?;
+            }
+        }
+        Ok(d)
+    }
+}
+
+/// The record of a finished hand that the rulesets' `game_outcome` read.
+fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("dealer", g.dealer)?;
+    d.set_item("exhausted", g.exhausted)?;
+    let wins = PyList::empty(py);
+    for w in &g.wins {
+        let e = PyDict::new(py);
+        e.set_item("seat", w.facts.seat)?;
+        e.set_item("tile", tiles::name(w.facts.win))?;
+        e.set_item("discarder", w.facts.discarder)?;
+        e.set_item("self_drawn", w.facts.self_drawn)?;
+        e.set_item("wall_last", w.facts.wall_last)?;
+        e.set_item("total", w.total)?;
+        let s = PyDict::new(py);
+        for (k, v) in g.judge.situation(&w.facts) {
+            s.set_item(k, value_to_py(py, &v)?)?;
+        }
+        e.set_item("situation", s)?;
+        wins.append(e)?;
+    }
+    d.set_item("wins", wins)?;
+    let made = PyList::empty(py);
+    for m in &g.made {
+        let e = PyDict::new(py);
+        e.set_item("seat", m.seat)?;
+        e.set_item("from", m.from)?;
+        e.set_item("meld", meld_kind(m.meld.kind))?;
+        e.set_item("tile", tiles::name(m.meld.tile))?;
+        made.append(e)?;
+    }
+    d.set_item("melds", made)?;
+    d.set_item("rest", g.rest().iter().map(|&t| code_name(t)).collect::<Vec<_>>())?;
+    d.set_item("haidi_taker", g.haidi_taker)?;
+    d.set_item("passed_win", seats_list(g.passed_win))?;
+    d.set_item("discards", g.discards)?;
+    Ok(d)
+}
+
+#[pymethods]
+impl PyGame {
+    /// Deals a hand. `flow`: the ruleset's flow rules (see `haidi.game`); `scorer`:
+    /// `"mcr"` or the ruleset's `Scheme`.
+    /// `wall`: the tiles in drawing order (names such as `"5m"`, `"3f"`) instead of a
+    /// wall shuffled from `seed`.
+    #[new]
+    #[pyo3(signature = (flow, scorer, seed, concealed_and_melded_kong = false, wall = None))]
+    fn new(
+        py: Python<'_>,
+        flow: &Bound<'_, PyDict>,
+        scorer: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        concealed_and_melded_kong: bool,
+        wall: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let seed = seed_arg(seed)?;
+        let rules = Arc::new(rules(flow)?);
+        let judge = Arc::new(judge(scorer, concealed_and_melded_kong)?);
+        let game = match wall.filter(|w| !w.is_none()) {
+            None => Game::new(rules, judge, seed),
+            Some(w) => Game::from_wall(rules, judge, wall_codes(w)?).map_err(|e| to_py(py, e))?,
+        };
+        Ok(PyGame { game, legal: Vec::with_capacity(24) })
+    }
+
+    /// The seed the wall was shuffled from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.game.seed
+    }
+
+    /// The seats whose decision is awaited, in seat order.
+    #[getter]
+    fn to_act(&self) -> Vec<usize> {
+        seats_list(self.game.to_act())
+    }
+
+    /// Whether the hand is over.
+    #[getter]
+    fn done(&self) -> bool {
+        self.game.done()
+    }
+
+    /// The actions `seat` may take now (none when it is not to act), as dicts.
+    fn legal_actions<'py>(&mut self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let seat = seat_arg(seat)?;
+        let mut legal = std::mem::take(&mut self.legal);
+        self.game.legal_into(seat, &mut legal);
+        let out = PyList::empty(py);
+        for &a in &legal {
+            out.append(action_dict(py, a)?)?;
+        }
+        self.legal = legal;
+        Ok(out)
+    }
+
+    /// Plays `action` (a dict) for `seat`; an illegal one raises `HandError` naming it.
+    fn step(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seat = seat_arg(seat)?;
+        let a = read_action(action)?;
+        self.game.step(seat, a).map_err(|e| to_py(py, e))
+    }
+
+    /// What `seat` may see: its own tiles, everyone's melds, discards and flowers, the
+    /// tiles left, the indicator, who is to act and its own legal actions.
+    fn observation<'py>(&mut self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let s = seat_arg(seat)?;
+        let g = &self.game;
+        let d = PyDict::new(py);
+        d.set_item("seat", s)?;
+        d.set_item("dealer", g.dealer)?;
+        let h = &g.hands[s as usize];
+        d.set_item("hand", tiles::counts_to_string(&h.concealed))?;
+        let melds = PyList::empty(py);
+        let discards = PyList::empty(py);
+        let flowers = PyList::empty(py);
+        let sizes = PyList::empty(py);
+        for o in 0..4 {
+            let oh = &g.hands[o];
+            // Others' concealed kongs show as kongs: their kind is hidden only at some tables.
+            melds.append(oh.melds.iter().map(|m| m.notation()).collect::<Vec<_>>())?;
+            discards.append(g.rivers[o].iter().map(|&(t, _)| tiles::name(t)).collect::<Vec<_>>())?;
+            let fl: Vec<String> = (0..8).filter(|f| oh.flowers >> f & 1 == 1).map(tiles::flower_name).collect();
+            flowers.append(fl)?;
+            sizes.append(oh.concealed_len())?;
+        }
+        d.set_item("melds", melds)?;
+        d.set_item("discards", discards)?;
+        d.set_item("flowers", flowers)?;
+        d.set_item("concealed_counts", sizes)?;
+        d.set_item("wall", g.drawable())?;
+        d.set_item("indicator", g.indicator.map(tiles::name))?;
+        d.set_item("wilds", convert::mask_names(g.wild_kinds))?;
+        d.set_item("to_act", seats_list(g.to_act()))?;
+        d.set_item("done", g.done())?;
+        d.set_item("legal_actions", self.legal_actions(py, seat)?)?;
+        Ok(d)
+    }
+
+    /// `observation` as numbers for learning: an 11 x 34 uint8 array, column k the tile
+    /// kind k (`haidi.tile_names()` order), rows counted from `seat` (0 itself, 1 the
+    /// next seat, 2 opposite, 3 the seat before): row 0 its concealed tiles, rows 1-4 each
+    /// seat's melded tiles, rows 5-8 each seat's discards (claimed ones too), row 9 the
+    /// wild kinds (1), row 10 the indicator (1).
+    fn observation_array<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<u8>>> {
+        let s = seat_arg(seat)?;
+        let g = &self.game;
+        let mut rows = vec![vec![0u8; KINDS]; 11];
+        rows[0].copy_from_slice(&g.hands[s as usize].concealed);
+        for r in 0..4u8 {
+            let o = ((s + r) % 4) as usize;
+            rows[1 + r as usize].copy_from_slice(&g.hands[o].melded());
+            for &(t, _) in &g.rivers[o] {
+                rows[5 + r as usize][t as usize] += 1;
+            }
+        }
+        for t in tiles::mask_tiles(g.wild_kinds) {
+            rows[9][t as usize] = 1;
+        }
+        if let Some(t) = g.indicator {
+            rows[10][t as usize] = 1;
+        }
+        numpy::PyArray2::from_vec2(py, &rows).map_err(|e| hand_error(py, e.to_string()))
+    }
+
+    /// The events of the hand until now, as JSON-ready dicts (without the opening one, which
+    /// `haidi.Game.log` adds).
+    fn _events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for e in &self.game.events {
+            out.append(self.event(py, e)?)?;
+        }
+        Ok(out)
+    }
+
+    /// The record of the hand for the rulesets' `game_outcome` (see `haidi.game`).
+    fn _record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        record(py, &self.game)
+    }
+
+    /// The wall in drawing order: draws take its front, replacements its end.
+    #[getter]
+    fn wall(&self) -> Vec<String> {
+        self.game.wall.iter().map(|&t| code_name(t)).collect()
+    }
+
+    /// Copies of each kind found in the wall, hands, melds, unclaimed discards and the
+    /// indicator, and the flowers: a check that no tile is lost or made.
+    fn _tile_counts(&self) -> (Vec<u32>, u32) {
+        let (c, f) = self.game.tile_counts();
+        (c.iter().map(|&n| n as u32).collect(), f as u32)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game({:?}, seed={}, to_act={:?}{})",
+            self.game.rules.name,
+            self.game.seed,
+            seats_list(self.game.to_act()),
+            if self.game.done() { ", done" } else { "" }
+        )
+    }
+}
+
+/// Plays `games` hands with the built-in agent, without the GIL, on the shared pool.
+/// Returns a dict of numpy arrays (`winner`, `wins`, `discarder`, `self_drawn`, `total`,
+/// `turns`, `exhausted`, `seeds`) and `records`: `(index, record)` for each hand that
+/// may pay (a win or a kong), for `settle` (see `haidi.simulate`).
+#[pyfunction]
+#[pyo3(signature = (flow, scorer, games, seed, agent = "random", concealed_and_melded_kong = false))]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    flow: &Bound<'py, PyDict>,
+    scorer: &Bound<'py, PyAny>,
+    games: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    agent: &str,
+    concealed_and_melded_kong: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = convert::count(games, "games", 100_000_000)? as usize;
+    let seed = seed_arg(seed)?;
+    let agent = match agent {
+        "random" => Agent::Random,
+        "greedy" => Agent::Greedy,
+        other => return Err(hand_error(py, format!("agents must be 'random' or 'greedy', not {other:?}"))),
+    };
+    let rules = Arc::new(rules(flow)?);
+    let judge = Arc::new(judge(scorer, concealed_and_melded_kong)?);
+    struct Row {
+        winner: i8,
+        wins: u8,
+        discarder: i8,
+        self_drawn: bool,
+        total: i32,
+        turns: u32,
+        exhausted: bool,
+        game: Option<Box<Game>>,
+    }
+    let mut rows: Vec<Row> = Vec::with_capacity(n);
+    for run in crate::parallel::Runs::new(n, 64) {
+        let part = py.detach(|| {
+            play::simulate(&rules, &judge, run, seed, agent, |g| {
+                let first = g.wins.first();
+                let pays = !g.wins.is_empty() || g.made.iter().any(|m| m.meld.kind.is_kong());
+                Row {
+                    winner: first.map_or(-1, |w| w.facts.seat as i8),
+                    wins: g.wins.len() as u8,
+                    discarder: first.and_then(|w| w.facts.discarder).map_or(-1, |d| d as i8),
+                    self_drawn: first.is_some_and(|w| w.facts.self_drawn),
+                    total: first.map_or(0, |w| w.total),
+                    turns: g.discards,
+                    exhausted: g.exhausted,
+                    game: pays.then(|| Box::new(g.clone())),
+                }
+            })
+        });
+        rows.extend(part);
+        py.check_signals()?;
+    }
+    let d = PyDict::new(py);
+    d.set_item("winner", PyArray1::from_vec(py, rows.iter().map(|r| r.winner).collect()))?;
+    d.set_item("wins", PyArray1::from_vec(py, rows.iter().map(|r| r.wins).collect()))?;
+    d.set_item("discarder", PyArray1::from_vec(py, rows.iter().map(|r| r.discarder).collect()))?;
+    d.set_item("self_drawn", PyArray1::from_vec(py, rows.iter().map(|r| r.self_drawn).collect()))?;
+    d.set_item("total", PyArray1::from_vec(py, rows.iter().map(|r| r.total).collect()))?;
+    d.set_item("turns", PyArray1::from_vec(py, rows.iter().map(|r| r.turns).collect()))?;
+    d.set_item("exhausted", PyArray1::from_vec(py, rows.iter().map(|r| r.exhausted).collect()))?;
+    let seeds: Vec<u64> = (0..n as u64).map(|i| crate::game::rng::game_seed(seed, i)).collect();
+    d.set_item("seeds", PyArray1::from_vec(py, seeds))?;
+    let records = PyList::empty(py);
+    for (i, r) in rows.iter().enumerate() {
+        if let Some(g) = &r.game {
+            records.append((i, record(py, g)?))?;
+        }
+    }
+    d.set_item("records", records)?;
+    Ok(d)
+}
