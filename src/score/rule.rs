@@ -435,6 +435,14 @@ pub struct Bound<'a> {
 impl Bound<'_> {
     /// At least the rule's count in any of the arrangements.
     pub fn most(&self, rule: &Rule) -> u32 {
+        // All and Any count as their parts do, each part bounded (a part the situation
+        // or the known groups decide is judged exactly): classifying the whole first would
+        // walk each part again at every level.
+        match rule {
+            Rule::All(rules) => return all_of(rules, |r| self.most(r)),
+            Rule::Any(rules) => return rules.iter().map(|r| self.most(r)).max().unwrap_or(0),
+            _ => {}
+        }
         let ctx = &self.ctx;
         if rule.of_situation() {
             return ctx.eval(rule);
@@ -446,8 +454,6 @@ impl Bound<'_> {
         };
         let f = ctx.facts;
         match rule {
-            Rule::All(rules) => all_of(rules, |r| self.most(r)),
-            Rule::Any(rules) => rules.iter().map(|r| self.most(r)).max().unwrap_or(0),
             Rule::Is(q, op, v) if self.range(*q).is_some() => {
                 let (lo, hi) = self.range(*q).unwrap_or_default();
                 (lo..=hi).any(|x| op.holds(x, *v)) as u32
