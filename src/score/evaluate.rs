@@ -181,7 +181,7 @@ struct Search<'a> {
 }
 
 /// The best value and fan count of each set of patterns (with their counts) that may
-/// count.
+/// count and void or are voided by one another (the situation's own patterns aside).
 type BoundMemo = std::collections::HashMap<(u64, [u8; 10]), (i32, i32), Fast>;
 
 /// For pungs, chows and pairs: which of the sets that tell such groups apart hold each
@@ -931,18 +931,33 @@ fn bound_given(
             }
         }
     }
-    // The best choice of the patterns an arrangement may add, with the exclusions; when
-    // there are many, all of them and no exclusion.
-    let (mut value, mut fans) = (0, 0);
-    let bits: Inline<u32, 10> = Inline::collect_with(0, (0..64).filter(|&i| optional >> i & 1 == 1).take(10));
-    let mut key = (optional, [0u8; 10]);
+    // The best choice of the patterns an arrangement may add, with the exclusions. A
+    // pattern that voids none of the others and that none of them voids counts whatever
+    // else does, so the best choice has it: only the others are chosen among, and when
+    // they are many, all of them are taken with no exclusion.
+    let all = fixed | optional;
+    let mut voided = 0u64;
+    let mut voiding = 0u64;
+    for i in bits(all) {
+        let excludes = scheme.patterns[i].excludes;
+        voided |= excludes;
+        if excludes & all != 0 {
+            voiding |= 1 << i;
+        }
+    }
+    let entangled = optional & (voided | voiding);
+    let free = optional & !entangled;
+    let (free_value, _) = value_of(scheme, p.loser, free, &counts);
+    let bits: Inline<u32, 10> = Inline::collect_with(0, bits(entangled).take(10).map(|i| i as u32));
+    let mut key = (entangled, [0u8; 10]);
     for (j, &i) in bits.iter().enumerate() {
         key.1[j] = counts[i as usize];
     }
+    let (mut value, mut fans) = (0, 0);
     let memoed = memo.as_deref().and_then(|m| m.get(&key).copied());
     if let Some((v, n)) = memoed {
         (value, fans) = (v, n);
-    } else if optional.count_ones() <= 10 {
+    } else if entangled.count_ones() <= 10 {
         for choice in 0u32..1 << bits.len() {
             let hits =
                 bits.iter().enumerate().filter(|&(j, _)| choice >> j & 1 == 1).fold(fixed, |m, (_, &i)| m | 1 << i);
@@ -950,13 +965,14 @@ fn bound_given(
             value = value.max(value_of(scheme, p.loser, counted, &counts).0);
             fans = fans.max(counted.count_ones() as i32);
         }
+        if let Some(m) = memo {
+            m.insert(key, (value, fans));
+        }
     } else {
-        value = value_of(scheme, p.loser, fixed | optional, &counts).0;
-        fans = (fixed | optional).count_ones() as i32;
+        value = value_of(scheme, p.loser, fixed | entangled, &counts).0;
+        fans = (fixed | entangled).count_ones() as i32;
     }
-    if let Some(m) = memo {
-        m.insert(key, (value, fans));
-    }
+    let (value, fans) = (value + free_value, fans + free.count_ones() as i32);
     let total = match scheme.total {
         Total::Sum => value,
         Total::Fixed(n) => n,
