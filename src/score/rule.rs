@@ -508,15 +508,19 @@ impl Bound<'_> {
     /// Whether a rule on other patterns surely holds or surely fails, when that is known.
     pub fn decided(&self, rule: &Rule) -> Option<bool> {
         match rule {
-            Rule::Pattern(i) if self.sure >> i & 1 == 1 => Some(true),
-            Rule::Pattern(i) if self.possible >> i & 1 == 0 => Some(false),
+            Rule::Pattern(i) => self.pattern_decided(*i),
             Rule::Not(r) => self.decided(r).map(|b| !b),
             // Any holds if one surely does, fails if all surely fail; All the other way.
             Rule::Any(rules) | Rule::All(rules) => {
                 let any = matches!(rule, Rule::Any(_));
                 let mut all_decided = true;
                 for r in rules {
-                    match self.decided(r) {
+                    // A rule on other patterns is mostly a list of them, read here.
+                    let d = match r {
+                        Rule::Pattern(i) => self.pattern_decided(*i),
+                        _ => self.decided(r),
+                    };
+                    match d {
                         Some(b) if b == any => return Some(any),
                         Some(_) => {}
                         None => all_decided = false,
@@ -525,6 +529,17 @@ impl Bound<'_> {
                 all_decided.then_some(!any)
             }
             _ => None,
+        }
+    }
+
+    /// Whether pattern `i` surely counts or surely does not, when that is known.
+    fn pattern_decided(&self, i: u8) -> Option<bool> {
+        if self.sure >> i & 1 == 1 {
+            Some(true)
+        } else if self.possible >> i & 1 == 0 {
+            Some(false)
+        } else {
+            None
         }
     }
 
