@@ -836,21 +836,27 @@ impl arrange::Visit for Search<'_> {
         if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
             return !self.best.stop;
         }
-        let places = self.places(&found.groups);
+        // The places of the winning tile, found when first needed (an arrangement the
+        // pair rule refuses needs none).
+        let mut places = None;
         if self.p.tiles.wilds > 0 {
             // Arrangements that differ only in which tiles are the wilds, once.
             let mut key = std::mem::take(&mut self.key);
-            self.key(found, &places, &mut key);
+            let at = places.get_or_insert_with(|| self.places(&found.groups));
+            self.key(found, at, &mut key);
             let new = self.seen.insert(&key);
             self.key = key;
             if !new {
                 return true;
             }
         }
-        if self.best.cand.is_some() && self.bounding() && !self.may_beat(found, &places) {
-            return true;
+        if self.best.cand.is_some() && self.bounding() {
+            let at = *places.get_or_insert_with(|| self.places(&found.groups));
+            if !self.may_beat(found, &at) {
+                return true;
+            }
         }
-        self.free(found, found.groups, found.free_melds, found.free_pairs, Some(&places));
+        self.free(found, found.groups, found.free_melds, found.free_pairs, places.as_ref());
         !self.best.stop
     }
 }
