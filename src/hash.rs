@@ -9,9 +9,16 @@ pub struct FastHasher(u64);
 
 impl Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
+        let mut words = bytes.chunks_exact(8);
+        for chunk in &mut words {
             let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
+            word.copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
             self.write_u64(u64::from_le_bytes(word));
         }
     }
@@ -57,8 +64,9 @@ impl ByteSet {
     pub fn insert(&mut self, key: &[u8]) -> bool {
         assert!(key.len() < 1 << 16 && self.bytes.len() + key.len() < u32::MAX as usize);
         if self.slots.is_empty() {
-            self.slots = vec![0; 64];
-            self.bytes.reserve(1024);
+            // Most sets hold a few keys of some dozens of bytes.
+            self.slots = vec![0; 16];
+            self.bytes.reserve(256);
         }
         let h = Self::hash(key);
         let tag = (key.len() as u64) << 16 | h >> 48;

@@ -14,7 +14,7 @@ use super::errors::hand_error;
 use super::score::{value, ColumnsOut, PyScheme, RowOut};
 use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
-use crate::score::evaluate::{evaluate, Scored};
+use crate::score::evaluate::evaluate;
 use crate::score::situation::{Key, Reader, Value};
 use crate::score::Scheme;
 use rayon::prelude::*;
@@ -159,7 +159,8 @@ impl Chunk {
         width: usize,
     ) -> Vec<(usize, HandError)> {
         let text = self.text.as_str();
-        let read = |row: &mut [Cell]| -> CoreResult<Scored> {
+        // The row scored straight into its place in the output, its score not moved.
+        let score = |row: &mut [Cell], out: RowOut<'_>| -> CoreResult<()> {
             let mut reader = Reader::default();
             for (key, cell) in keys.iter().zip(row.iter_mut()) {
                 let v = match cell {
@@ -173,14 +174,11 @@ impl Chunk {
                 reader.set_key(key, v)?;
             }
             reader.default_format(format);
-            Ok(evaluate(scheme, &reader.finish(scheme)?))
+            out.put(&evaluate(scheme, &reader.finish(scheme)?));
+            Ok(())
         };
-        let one = |(i, (((row, win), total), fans)): (usize, RowCells<'_>)| match read(row) {
-            Ok(s) => {
-                RowOut { win, total, fans }.put(&s);
-                None
-            }
-            Err(e) => Some((i, e)),
+        let one = |(i, (((row, win), total), fans)): (usize, RowCells<'_>)| {
+            score(row, RowOut { win, total, fans }).err().map(|e| (i, e))
         };
         let (win, total, fans) = out;
         let cells = keys.len().max(1);

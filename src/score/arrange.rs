@@ -142,6 +142,8 @@ struct Standard<'a, F> {
     /// [`Visit::fixed`]).
     fixed: u64,
     r: Counts,
+    /// The kinds of `r` with a tile left, by bit.
+    held: u64,
     stand: Counts,
     caps: &'a Counts,
     pair_ok: u64,
@@ -152,30 +154,50 @@ struct Standard<'a, F> {
 }
 
 impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
+    #[inline]
     fn push(&mut self, g: Group) {
-        for k in g.kinds() {
-            self.stand[k as usize] += 1;
-        }
         for (i, k) in g.kinds().enumerate() {
+            self.stand[k as usize] += 1;
             if g.wilds >> i & 1 == 0 {
-                self.r[k as usize] -= 1;
+                self.take(k as usize);
             }
         }
         self.found.groups.push(g);
     }
 
+    #[inline]
     fn pop(&mut self, g: Group) {
         for (i, k) in g.kinds().enumerate() {
             self.stand[k as usize] -= 1;
             if g.wilds >> i & 1 == 0 {
-                self.r[k as usize] += 1;
+                self.put_back(k as usize);
             }
         }
         self.found.groups.pop();
     }
 
+    /// Takes a real tile of kind `k` from those left, and puts it back.
+    fn take(&mut self, k: usize) {
+        self.r[k] -= 1;
+        if self.r[k] == 0 {
+            self.held &= !(1 << k);
+        }
+    }
+
+    fn put_back(&mut self, k: usize) {
+        self.r[k] += 1;
+        self.held |= 1 << k;
+    }
+
+    /// The lowest kind with a real tile left: no kind below the one last placed has one
+    /// (the groups of a kind take it and kinds above it).
+    fn lowest(&self) -> Option<usize> {
+        (self.held != 0).then(|| self.held.trailing_zeros() as usize)
+    }
+
     /// Whether `g` fits the tiles left: its real tiles are there, and no kind stands for
     /// more tiles than it has copies.
+    #[inline]
     fn fits(&self, g: &Group) -> bool {
         match g.shape {
             Shape::Chow | Shape::DragonSet => g.kinds().all(|k| self.stand[k as usize] < self.caps[k as usize]),
@@ -208,7 +230,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         if self.stopped {
             return;
         }
-        let Some(k) = (from..KINDS).find(|&t| self.r[t] > 0) else {
+        let Some(k) = self.lowest() else {
             if w == 3 * melds + 2 * pair {
                 self.found.free_melds = melds;
                 self.found.free_pairs = pair;
@@ -283,7 +305,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         if self.stopped {
             return;
         }
-        let Some(k) = (from..KINDS).find(|&t| self.r[t] > 0) else {
+        let Some(k) = self.lowest() else {
             if melds == 0 && pair == 0 {
                 self.found.free_melds = 0;
                 self.found.free_pairs = 0;
@@ -300,13 +322,13 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                 return;
             }
             for &u in used {
-                s.r[u] -= 1;
+                s.take(u);
             }
             s.found.groups.push(g);
             s.search_real(k, order, melds, pair);
             s.found.groups.pop();
             for &u in used {
-                s.r[u] += 1;
+                s.put_back(u);
             }
         };
         if pair == 1 && real >= 2 && self.pair_ok >> k & 1 == 1 {
@@ -338,6 +360,7 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
     let mut s = Standard {
         fixed,
         r: t.counts,
+        held: (0..KINDS).filter(|&k| t.counts[k] > 0).fold(0, |m, k| m | 1 << k),
         stand: [0; KINDS],
         caps: &t.caps,
         pair_ok: search_pair_kinds(forms),

@@ -186,8 +186,11 @@ struct Search<'a> {
     key: Vec<u8>,
 }
 
+/// Where the winning tile may sit in an arrangement.
+type Places = Inline<Placement, 24>;
+
 /// The best value and fan count of each set of patterns (with their counts) that may
-/// count.
+/// count and void or are voided by one another (the situation's own patterns aside).
 type BoundMemo = std::collections::HashMap<(u64, [u8; 10]), (i32, i32), Fast>;
 
 /// For pungs, chows and pairs: which of the sets that tell such groups apart hold each
@@ -263,19 +266,15 @@ impl Search<'_> {
 
     /// Whether some way to give the free groups kinds could rank the arrangement above
     /// the best.
-    fn may_beat(&mut self, found: &Found) -> bool {
+    fn may_beat(&mut self, found: &Found, places: &Places) -> bool {
         let p = self.p;
         let f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false);
         let ctx = context(&f, &p.situation, &p.sets, Some(self.waits));
         let known = Known::Groups { free_melds: found.free_melds as u32, free_pairs: found.free_pairs as u32 };
         // The places of the winning tile are those of its groups, but for a wild winning
         // tile free groups add more.
-        let mut places = Inline::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
         let known_places = match p.situation.win {
-            Some((win, wild)) if !wild || found.free_melds + found.free_pairs == 0 => {
-                facts::placements(&found.groups, win, wild, &mut places);
-                Some(&places[..])
-            }
+            Some((_, wild)) if !wild || found.free_melds + found.free_pairs == 0 => Some(&places[..]),
             _ => None,
         };
         let sit = *self.situational.get_or_insert_with(|| situational(self.scheme, &ctx));
@@ -287,7 +286,7 @@ impl Search<'_> {
     /// groups by the kinds they stand for (whether made of wilds alone, and how many
     /// wilds stand for a wild kind where a rule reads it), and the places the winning
     /// tile may sit.
-    fn key(&self, found: &Found, key: &mut Vec<u8>) {
+    fn key(&self, found: &Found, places: &Places, key: &mut Vec<u8>) {
         let wild_kinds = self.p.situation.wild_kinds;
         let group = |g: &Group| -> [u8; 5] {
             let home = if self.scheme.reads_home {
@@ -304,9 +303,7 @@ impl Search<'_> {
         for g in groups.iter() {
             key.extend(g);
         }
-        if let Some((win, wild)) = self.p.situation.win {
-            let mut places = Inline::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
-            facts::placements(&found.groups, win, wild, &mut places);
+        if self.p.situation.win.is_some() {
             let mut at: Inline<([u8; 5], u8, u8), 24> = Inline::collect_with(
                 ([0; 5], 0, 0),
                 places.iter().map(|pl| (group(&found.groups[pl.group as usize]), pl.role as u8, pl.kind)),
@@ -320,8 +317,18 @@ impl Search<'_> {
         }
     }
 
-    /// Gives the free groups kinds, one at a time, then places the winning tile.
-    fn free(&mut self, found: &Found, mut groups: Groups, melds: u8, pairs: u8) {
+    /// Where the winning tile may sit in `groups` (nowhere without a winning tile).
+    fn places(&self, groups: &Groups) -> Places {
+        let mut places = Places::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
+        if let Some((win, wild)) = self.p.situation.win {
+            facts::placements(groups, win, wild, &mut places);
+        }
+        places
+    }
+
+    /// Gives the free groups kinds, one at a time, then places the winning tile (in
+    /// `places`, when they are those of `groups` already found).
+    fn free(&mut self, found: &Found, mut groups: Groups, melds: u8, pairs: u8, places: Option<&Places>) {
         if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
             return;
         }
@@ -329,7 +336,7 @@ impl Search<'_> {
             if found.form == Form::Standard && !arrange::pair_allowed(&self.scheme.forms, &groups) {
                 return;
             }
-            self.place(found.form, &groups);
+            self.place(found.form, &groups, places);
             return;
         }
         let scheme = self.scheme;
@@ -434,7 +441,7 @@ impl Search<'_> {
         for &g in choices.iter() {
             groups.push(g);
             let (m, p) = if g.shape == Shape::Pair { (melds, pairs - 1) } else { (melds - 1, pairs) };
-            self.free(found, groups, m, p);
+            self.free(found, groups, m, p, None);
             groups.pop();
             if self.best.stop {
                 return;
@@ -444,13 +451,12 @@ impl Search<'_> {
 
     /// Scores the arrangement with the winning tile in each place it may sit (places
     /// the scheme cannot tell apart counted once).
-    fn place(&mut self, form: Form, groups: &Groups) {
-        let Some((win, wild)) = self.p.situation.win else {
+    fn place(&mut self, form: Form, groups: &Groups, known: Option<&Places>) {
+        if self.p.situation.win.is_none() {
             self.score(groups, form, &[None], u64::MAX, None);
             return;
-        };
-        let mut places = Inline::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
-        facts::placements(groups, win, wild, &mut places);
+        }
+        let mut places = known.copied().unwrap_or_else(|| self.places(groups));
         if !self.scheme.placement_sensitive {
             places.truncate(1);
         } else {
@@ -836,20 +842,27 @@ impl arrange::Visit for Search<'_> {
         if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
             return !self.best.stop;
         }
+        // The places of the winning tile, found when first needed (an arrangement the
+        // pair rule refuses needs none).
+        let mut places = None;
         if self.p.tiles.wilds > 0 {
             // Arrangements that differ only in which tiles are the wilds, once.
             let mut key = std::mem::take(&mut self.key);
-            self.key(found, &mut key);
+            let at = places.get_or_insert_with(|| self.places(&found.groups));
+            self.key(found, at, &mut key);
             let new = self.seen.insert(&key);
             self.key = key;
             if !new {
                 return true;
             }
         }
-        if self.best.cand.is_some() && self.bounding() && !self.may_beat(found) {
-            return true;
+        if self.best.cand.is_some() && self.bounding() {
+            let at = *places.get_or_insert_with(|| self.places(&found.groups));
+            if !self.may_beat(found, &at) {
+                return true;
+            }
         }
-        self.free(found, found.groups, found.free_melds, found.free_pairs);
+        self.free(found, found.groups, found.free_melds, found.free_pairs, places.as_ref());
         !self.best.stop
     }
 }
@@ -937,18 +950,33 @@ fn bound_given(
             }
         }
     }
-    // The best choice of the patterns an arrangement may add, with the exclusions; when
-    // there are many, all of them and no exclusion.
-    let (mut value, mut fans) = (0, 0);
-    let bits: Inline<u32, 10> = Inline::collect_with(0, (0..64).filter(|&i| optional >> i & 1 == 1).take(10));
-    let mut key = (optional, [0u8; 10]);
+    // The best choice of the patterns an arrangement may add, with the exclusions. A
+    // pattern that voids none of the others and that none of them voids counts whatever
+    // else does, so the best choice has it: only the others are chosen among, and when
+    // they are many, all of them are taken with no exclusion.
+    let all = fixed | optional;
+    let mut voided = 0u64;
+    let mut voiding = 0u64;
+    for i in bits(all) {
+        let excludes = scheme.patterns[i].excludes;
+        voided |= excludes;
+        if excludes & all != 0 {
+            voiding |= 1 << i;
+        }
+    }
+    let entangled = optional & (voided | voiding);
+    let free = optional & !entangled;
+    let (free_value, _) = value_of(scheme, p.loser, free, &counts);
+    let bits: Inline<u32, 10> = Inline::collect_with(0, bits(entangled).take(10).map(|i| i as u32));
+    let mut key = (entangled, [0u8; 10]);
     for (j, &i) in bits.iter().enumerate() {
         key.1[j] = counts[i as usize];
     }
+    let (mut value, mut fans) = (0, 0);
     let memoed = memo.as_deref().and_then(|m| m.get(&key).copied());
     if let Some((v, n)) = memoed {
         (value, fans) = (v, n);
-    } else if optional.count_ones() <= 10 {
+    } else if entangled.count_ones() <= 10 {
         for choice in 0u32..1 << bits.len() {
             let hits =
                 bits.iter().enumerate().filter(|&(j, _)| choice >> j & 1 == 1).fold(fixed, |m, (_, &i)| m | 1 << i);
@@ -956,13 +984,14 @@ fn bound_given(
             value = value.max(value_of(scheme, p.loser, counted, &counts).0);
             fans = fans.max(counted.count_ones() as i32);
         }
+        if let Some(m) = memo {
+            m.insert(key, (value, fans));
+        }
     } else {
-        value = value_of(scheme, p.loser, fixed | optional, &counts).0;
-        fans = (fixed | optional).count_ones() as i32;
+        value = value_of(scheme, p.loser, fixed | entangled, &counts).0;
+        fans = (fixed | entangled).count_ones() as i32;
     }
-    if let Some(m) = memo {
-        m.insert(key, (value, fans));
-    }
+    let (value, fans) = (value + free_value, fans + free.count_ones() as i32);
     let total = match scheme.total {
         Total::Sum => value,
         Total::Fixed(n) => n,

@@ -435,6 +435,14 @@ pub struct Bound<'a> {
 impl Bound<'_> {
     /// At least the rule's count in any of the arrangements.
     pub fn most(&self, rule: &Rule) -> u32 {
+        // All and Any count as their parts do, each part bounded (a part the situation
+        // or the known groups decide is judged exactly): classifying the whole first would
+        // walk each part again at every level.
+        match rule {
+            Rule::All(rules) => return all_of(rules, |r| self.most(r)),
+            Rule::Any(rules) => return rules.iter().map(|r| self.most(r)).max().unwrap_or(0),
+            _ => {}
+        }
         let ctx = &self.ctx;
         if rule.of_situation() {
             return ctx.eval(rule);
@@ -446,8 +454,6 @@ impl Bound<'_> {
         };
         let f = ctx.facts;
         match rule {
-            Rule::All(rules) => all_of(rules, |r| self.most(r)),
-            Rule::Any(rules) => rules.iter().map(|r| self.most(r)).max().unwrap_or(0),
             Rule::Is(q, op, v) if self.range(*q).is_some() => {
                 let (lo, hi) = self.range(*q).unwrap_or_default();
                 (lo..=hi).any(|x| op.holds(x, *v)) as u32
@@ -502,15 +508,19 @@ impl Bound<'_> {
     /// Whether a rule on other patterns surely holds or surely fails, when that is known.
     pub fn decided(&self, rule: &Rule) -> Option<bool> {
         match rule {
-            Rule::Pattern(i) if self.sure >> i & 1 == 1 => Some(true),
-            Rule::Pattern(i) if self.possible >> i & 1 == 0 => Some(false),
+            Rule::Pattern(i) => self.pattern_decided(*i),
             Rule::Not(r) => self.decided(r).map(|b| !b),
             // Any holds if one surely does, fails if all surely fail; All the other way.
             Rule::Any(rules) | Rule::All(rules) => {
                 let any = matches!(rule, Rule::Any(_));
                 let mut all_decided = true;
                 for r in rules {
-                    match self.decided(r) {
+                    // A rule on other patterns is mostly a list of them, read here.
+                    let d = match r {
+                        Rule::Pattern(i) => self.pattern_decided(*i),
+                        _ => self.decided(r),
+                    };
+                    match d {
                         Some(b) if b == any => return Some(any),
                         Some(_) => {}
                         None => all_decided = false,
@@ -519,6 +529,17 @@ impl Bound<'_> {
                 all_decided.then_some(!any)
             }
             _ => None,
+        }
+    }
+
+    /// Whether pattern `i` surely counts or surely does not, when that is known.
+    fn pattern_decided(&self, i: u8) -> Option<bool> {
+        if self.sure >> i & 1 == 1 {
+            Some(true)
+        } else if self.possible >> i & 1 == 0 {
+            Some(false)
+        } else {
+            None
         }
     }
 
