@@ -202,6 +202,14 @@ def test_replay_refuses_a_changed_log() -> None:
         haidi.Game.replay(log[1:])
 
 
+@pytest.mark.parametrize("wall", [None, 5, True, ["1m"], "1m2m"])
+def test_replay_reads_the_wall_of_a_seeded_log_as_game_does(wall: object) -> None:
+    g, _ = random_game("beijing", 3)
+    changed = [dict(g.log[0], wall=wall), *g.log[1:]]
+    with pytest.raises(haidi.HandError, match="wall"):
+        haidi.Game.replay(changed)
+
+
 # Stacked walls for the flow rules. Seat 0 deals; its 14th tile is 4s, which it discards.
 ONE_DISCARD_TWO_WINS = ["444p888p555s888s9m4s", "123m456m789m22p56s", "123p456p789p55m23s", "111s999s777m333m6p"]
 

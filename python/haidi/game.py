@@ -148,7 +148,8 @@ class Game(_core.Game):
             g = cls(rules, 0, options, wall=start.get("wall"))  # type: ignore[arg-type]
         else:
             g = cls(rules, seed, options)  # type: ignore[arg-type]
-            if "wall" in start and list(start["wall"]) != g.wall:
+            # The log's wall is read as Game(wall=...) reads one, then compared.
+            if "wall" in start and cls(rules, 0, options, wall=start["wall"]).wall != g.wall:  # type: ignore[arg-type]
                 raise HandError("log: the wall differs from the one the seed shuffles")
         for i, e in enumerate(log[1:], 1):
             if not isinstance(e, Mapping):
