@@ -245,6 +245,8 @@ GAME = GameRules(
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
     """The ``settle`` record of a hand played by ``haidi.Game``: the winner, the melds and
     kongs of each seat."""
+    if not wins:
+        return None
     melds, exposed, concealed = [0] * 4, [0] * 4, [0] * 4
     for m in record["melds"]:
         if m["meld"] == "concealed_kong":
@@ -253,8 +255,6 @@ def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options:
             exposed[m["seat"]] += 1
         if m["meld"] in ("chow", "pung", "kong"):
             melds[m["seat"]] += 1
-    if not wins:
-        return None
     return {
         "winner": wins[0]["seat"],
         "discarder": record["wins"][0]["discarder"],
