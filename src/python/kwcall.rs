@@ -84,3 +84,20 @@ pub fn at_most(name: &str, args: &Bound<'_, PyTuple>, most: usize, what: &str) -
     }
     Ok(())
 }
+
+/// Adds to the module `$m` the function `$name` (documented by `$doc`) that runs `$body`, a
+/// [`Body`], with the call's positional arguments and the keyword dict Python made.
+macro_rules! add_function {
+    ($m:expr, $name:expr, $doc:expr, $body:expr) => {{
+        unsafe extern "C" fn function(
+            _module: *mut pyo3::ffi::PyObject,
+            args: *mut pyo3::ffi::PyObject,
+            kwargs: *mut pyo3::ffi::PyObject,
+        ) -> *mut pyo3::ffi::PyObject {
+            // SAFETY: Python calls this as the `METH_VARARGS | METH_KEYWORDS` function it is.
+            unsafe { $crate::python::kwcall::call(args, kwargs, $body) }
+        }
+        $crate::python::kwcall::add($m, $name, $doc, function)
+    }};
+}
+pub(crate) use add_function;

@@ -507,20 +507,10 @@ read from the dict Python passes, each key matched by address.";
 /// Adds `mcr_evaluate` to the module: a function taking the dict of keyword arguments as
 /// Python made it (see `kwcall`).
 pub fn add_evaluate(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    unsafe extern "C" fn evaluate(
-        _module: *mut pyo3::ffi::PyObject,
-        args: *mut pyo3::ffi::PyObject,
-        kwargs: *mut pyo3::ffi::PyObject,
-    ) -> *mut pyo3::ffi::PyObject {
-        // SAFETY: Python calls this as the `METH_VARARGS | METH_KEYWORDS` function it is.
-        unsafe {
-            kwcall::call(args, kwargs, |py, args, situation| {
-                kwcall::at_most("mcr_evaluate", args, 1, "the ruleset")?;
-                Ok(evaluate_one(py, situation)?.into_any())
-            })
-        }
-    }
-    kwcall::add(m, c"mcr_evaluate", EVALUATE_DOC, evaluate)
+    kwcall::add_function!(m, c"mcr_evaluate", EVALUATE_DOC, |py, args, situation| {
+        kwcall::at_most("mcr_evaluate", args, 1, "the ruleset")?;
+        Ok(evaluate_one(py, situation)?.into_any())
+    })
 }
 
 /// Scores one situation given as a dict of its keys.

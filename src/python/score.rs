@@ -798,28 +798,18 @@ does, reading the dict Python passes without another made (a ruleset's `evaluate
 /// Adds `scheme_evaluate` to the module: `Scheme.evaluate` taking the dict of keyword
 /// arguments as Python made it (see `kwcall`).
 pub fn add_evaluate(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    unsafe extern "C" fn evaluate(
-        _module: *mut pyo3::ffi::PyObject,
-        args: *mut pyo3::ffi::PyObject,
-        kwargs: *mut pyo3::ffi::PyObject,
-    ) -> *mut pyo3::ffi::PyObject {
-        // SAFETY: Python calls this as the `METH_VARARGS | METH_KEYWORDS` function it is.
-        unsafe {
-            kwcall::call(args, kwargs, |_, args, situation| {
-                let scheme = match args.len() {
-                    1 => args.get_item(0)?,
-                    n => {
-                        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                            "scheme_evaluate takes 1 positional argument (the scheme), {n} given"
-                        )))
-                    }
-                };
-                let scheme = scheme.cast::<PyScheme>()?;
-                Ok(evaluate_one(scheme, situation)?.into_any())
-            })
-        }
-    }
-    kwcall::add(m, c"scheme_evaluate", EVALUATE_DOC, evaluate)
+    kwcall::add_function!(m, c"scheme_evaluate", EVALUATE_DOC, |_, args, situation| {
+        let scheme = match args.len() {
+            1 => args.get_item(0)?,
+            n => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "scheme_evaluate takes 1 positional argument (the scheme), {n} given"
+                )))
+            }
+        };
+        let scheme = scheme.cast::<PyScheme>()?;
+        Ok(evaluate_one(scheme, situation)?.into_any())
+    })
 }
 
 /// The result arrays of columns, filled row by row.
