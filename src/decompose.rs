@@ -728,15 +728,7 @@ mod tests {
     /// share the limit, and each search stops when it is reached.
     #[test]
     fn a_limit_lists_that_many_in_order() {
-        let changsha = Forms {
-            pair_kinds: KINDS_258,
-            seven_pairs: true,
-            four_as_two_pairs: true,
-            all_pungs_any_pair: true,
-            one_suit_any_pair: true,
-            all_258: true,
-            ..Forms::standard(4)
-        };
+        let changsha = Forms::changsha();
         let cases = [
             (Forms::mcr(), ALL_KINDS, ["147m258p369s", "1122m3344p55s", "222555888m", "19m19p19s1234z"]),
             (changsha, tiles::SUITED_KINDS, ["123456m11p", "1122m3344p55s", "222555888m", "258m258p"]),

@@ -70,6 +70,21 @@ impl Forms {
         }
     }
 
+    /// Changsha's forms, as its ruleset's data gives them (`python/haidi/rulesets/changsha.py`),
+    /// for the tests: a 2-5-8 pair, seven pairs, and any pair in 碰碰胡, 清一色 and 将将胡.
+    #[cfg(test)]
+    pub fn changsha() -> Self {
+        Forms {
+            pair_kinds: KINDS_258,
+            seven_pairs: true,
+            four_as_two_pairs: true,
+            all_pungs_any_pair: true,
+            one_suit_any_pair: true,
+            all_258: true,
+            ..Forms::standard(4)
+        }
+    }
+
     /// Tiles of a hand one short of complete (13 or 16).
     pub fn ready_size(&self) -> usize {
         self.melds as usize * 3 + 1

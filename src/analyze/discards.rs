@@ -170,7 +170,7 @@ mod tests {
     use crate::engine::Wilds;
     use crate::forms::Forms;
     use crate::hand::{Hand, Meld, MeldKind};
-    use crate::tiles::{ALL_KINDS, KINDS_258, SUITED_KINDS, WHITE};
+    use crate::tiles::{ALL_KINDS, SUITED_KINDS, WHITE};
 
     /// A small deterministic generator (xorshift), so that a failure can be replayed.
     struct Rng(u64);
@@ -226,15 +226,7 @@ mod tests {
 
     fn engines() -> Vec<(Engine, u64)> {
         let mcr = Forms::mcr();
-        let changsha = Forms {
-            pair_kinds: KINDS_258,
-            seven_pairs: true,
-            four_as_two_pairs: true,
-            all_pungs_any_pair: true,
-            one_suit_any_pair: true,
-            all_258: true,
-            ..Forms::standard(4)
-        };
+        let changsha = Forms::changsha();
         let longgang = Forms {
             eight_pairs_and_a_half: true,
             four_as_two_pairs: true,

@@ -860,15 +860,7 @@ mod agreement {
         let variants = [
             Forms { seven_pairs: true, four_as_two_pairs: true, thirteen_orphans: true, ..Forms::standard(4) },
             Forms { seven_pairs: true, ..Forms::standard(4) },
-            Forms {
-                pair_kinds: KINDS_258,
-                seven_pairs: true,
-                four_as_two_pairs: true,
-                all_pungs_any_pair: true,
-                one_suit_any_pair: true,
-                all_258: true,
-                ..Forms::standard(4)
-            },
+            Forms::changsha(),
             Forms { eight_pairs_and_a_half: true, four_as_two_pairs: true, ..Forms::standard(5) },
             Forms {
                 eight_pairs_and_a_half: true,
