@@ -275,6 +275,59 @@ def test_jsonl_batches_answer_as_evaluate_does(haidi_cli, monkeypatch):
         assert code == 2
 
 
+@pytest.mark.parametrize("name", haidi.RULESETS)
+def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, monkeypatch, name):
+    """The command writes the results' JSON in Rust (and reads plain lines there for the
+    regional rulesets): each answer is still, byte for byte, orjson's text of what
+    ``evaluate_many`` gives for the line's dict, or of the error answer."""
+    import orjson
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import situations
+    from mcr_peer import random_situation
+
+    rng = random.Random(17)
+    monkeypatch.setattr(_stream, "CHUNK", 4099)
+    rs = haidi.ruleset(name)
+    lines = []
+    for _ in range(1500):
+        s = random_situation(rng) if name == "mcr" else situations.situation(rng, name)
+        k = rng.random()
+        if k < 0.03:
+            s["bogus"] = 1
+        elif k < 0.06:
+            s["self_drawn"] = "yes"
+        elif k < 0.09:
+            s["hand"] = "12m"
+        elif k < 0.11:
+            s["explain"] = True
+        elif k < 0.13:
+            s["win"] = 5
+        elif k < 0.15:
+            s["format"] = "compact"
+        # Escapes (ensure_ascii), spaces and a list of wilds read as orjson reads them.
+        line = json.dumps(s, ensure_ascii=rng.random() < 0.2, separators=rng.choice([(",", ":"), (", ", ": ")]))
+        lines.append(line if rng.random() < 0.9 else f" {line}\t")
+    code, out, _ = haidi_cli("eval", "--rules", name, "--jsonl", stdin="\n".join(lines))
+    got = out.encode("utf-8").splitlines()
+    assert len(got) == len(lines)
+    errors = 0
+    for n, (line, answer) in enumerate(zip(lines, got, strict=True), 1):
+        s = orjson.loads(line)
+        if name == "mcr" and "explain" in s:
+            try:
+                r = rs.evaluate(**s)
+            except haidi.HandError as e:
+                r = {"error": str(e)}
+        else:
+            r = rs.evaluate_many([s], errors="collect")[0]
+        if "error" in r:
+            r = {"error": r["error"], "line": n, "input": line.strip()}
+            errors += 1
+        assert answer == orjson.dumps(r), (n, line)
+    assert errors > 50 and code == 2
+
+
 def test_jsonl_answers_a_line_that_is_not_utf8_and_goes_on(haidi_cli):
     good = b'{"hand": "123m456p789s1122z", "win": "2z"}\n'
     code, out, _ = haidi_cli("eval", "--jsonl", stdin=good + b'{"hand": "\xff\xfe"}\n' + good)

@@ -413,3 +413,43 @@ def test_a_losers_wild_joins_two_tiles_of_a_natural_triplet() -> None:
     a = lg.evaluate(hand="[123p][456p][789p][123s]77z3m1f")["total"]
     b = lg.evaluate(hand="[123p][456p][789p][123s]777z1f")["total"]
     assert a == b == 40
+
+
+def _random_situations(name: str, n: int, rng: random.Random) -> list[dict]:
+    """Random situations of a ruleset, one in ten spoilt (an unknown key, a flag that is
+    text, a hand too short), MCR's with ``explain`` now and then."""
+    from mcr_peer import random_situation
+
+    out = []
+    for _ in range(n):
+        s = random_situation(rng) if name == "mcr" else situations.situation(rng, name)
+        k = rng.random()
+        if k < 0.03:
+            s["bogus"] = 1
+        elif k < 0.06:
+            s["self_drawn"] = "yes"
+        elif k < 0.09:
+            s["hand"] = "12m"
+        elif k < 0.12 and name != "mcr":
+            s["explain"] = True
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("name", haidi.RULESETS)
+def test_json_output_is_orjsons_text_of_each_result(name):
+    """``output="json"`` writes each result's JSON itself; it is byte for byte what orjson
+    writes of the result dict, errors included."""
+    import orjson
+
+    rs = haidi.ruleset(name)
+    sits = _random_situations(name, 2000, random.Random(23))
+    want = [orjson.dumps(r) for r in rs.evaluate_many(sits, errors="collect")]
+    assert rs.evaluate_many(sits, errors="collect", output="json") == want
+    assert sum(w.startswith(b'{"error":') for w in want) > 100
+    if name == "mcr":  # explain is an option of MCR's batch call
+        good = [s for s in sits[:300] if "error" not in rs.evaluate_many([s], errors="collect")[0]]
+        want = [orjson.dumps(r) for r in haidi._core.mcr_evaluate_many(good, explain=True)]
+        assert haidi._core.mcr_evaluate_many(good, explain=True, json=True) == want
+    with pytest.raises(haidi.HandError, match="for a list"):
+        rs.evaluate_many({"hand": ["123m"], "win": ["1m"]}, output="json")

@@ -217,9 +217,11 @@ def mcr_evaluate_many(
     format: str | None = None,
     explain: bool | None = None,
     concealed_and_melded_kong: bool | None = None,
-) -> list[dict[str, Any]]:
-    """Scores a list of situation dicts with the GIL released; returns a list of results.
-    A bad situation raises `HandError` naming its index."""
+    json: bool = False,
+) -> list[Any]:
+    """Scores a list of situation dicts with the GIL released; returns a list of results,
+    with `json` each result's JSON text (bytes, as `orjson.dumps` writes the dict). A bad
+    situation raises `HandError` naming its index."""
 
 def mcr_evaluate_columns(
     columns: dict[str, Any],
@@ -255,12 +257,18 @@ class Scheme:
         """How many arrangements and placements scoring this situation tries (to measure
         the search)."""
     def evaluate_list(
-        self, situations: Iterable[dict[str, Any]], *, format: str | None = None, errors: str | None = None
-    ) -> list[dict[str, Any]]:
+        self,
+        situations: Iterable[dict[str, Any]],
+        *,
+        format: str | None = None,
+        errors: str | None = None,
+        json: bool = False,
+    ) -> list[Any]:
         """Scores a list of situation dicts (returning a list of results) with the GIL
         released. `format` and `options` apply to each situation that gives none.
         `errors="collect"` puts `{"error": message}` where a situation cannot be read;
-        `"raise"` raises `HandError` naming the first."""
+        `"raise"` raises `HandError` naming the first. With `json`, each result is its
+        JSON text (bytes, as `orjson.dumps` writes the dict)."""
     def evaluate_columns(
         self, columns: dict[str, Any], *, format: str | None = None, errors: str | None = None, options: Any = None
     ) -> dict[str, NDArray[Any]]:

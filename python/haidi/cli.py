@@ -217,15 +217,27 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] | None, out: Output) -> int:
-    """``eval --jsonl``: each batch of lines read is scored with one ``evaluate_many``."""
+    """``eval --jsonl``: each batch of lines read is scored with one ``evaluate_many``,
+    which writes the results' JSON itself where standard output takes UTF-8 (orjson's
+    text of the result dicts, which are then never made)."""
     stdin = _stdin()
     loads = orjson.loads
+    dumps = out.json
+    as_json = out.utf8
+    # A regional ruleset reads the plain lines itself (the others are read below).
+    fast = rs.scheme.evaluate_lines if as_json and rs.scheme is not None and options is None else None
     n = failed = 0
     for lines in _stream.batches(stdin, progress=not args.quiet) if stdin is not None else ():
-        answers: list[Any] = [None] * len(lines)
+        answers: list[Any] = [None] * len(lines) if fast is None else fast(lines, format=args.format)
+        if fast is not None and None not in answers:
+            n += len(lines)
+            out.json_lines(answers)
+            continue
         situations: list[dict[str, Any]] = []
         where: list[int] = []
         for i, raw in enumerate(lines):
+            if answers[i] is not None:
+                continue
             # The usual line, a JSON object with few brackets, is read here; any other
             # by _situation, which says what is wrong with it.
             try:
@@ -244,15 +256,24 @@ def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] |
                     continue
             situations.append(sit)
             where.append(i)
-        for i, r in zip(where, _score(rs, situations, args.format, options), strict=True):
-            if "error" in r:
-                r = {"error": r["error"], "line": n + i + 1, **_echo(lines[i])}
-                failed += 1
-            answers[i] = r
+        for i, r in zip(where, _score(rs, situations, args.format, options, as_json), strict=True):
+            if as_json:
+                if not r.startswith(_ERROR):
+                    answers[i] = r
+                    continue
+                r = loads(r)
+            elif "error" not in r:
+                answers[i] = dumps(r)
+                continue
+            answers[i] = {"error": r["error"], "line": n + i + 1, **_echo(lines[i])}
+            failed += 1
         n += len(lines)
-        dumps = out.json
-        out.json_lines([dumps(a) for a in answers])
+        out.json_lines([a if type(a) is bytes else dumps(a) for a in answers])
     return _stream_status(failed, n)
+
+
+#: How the JSON text of ``{"error": ...}`` starts (a result's starts ``{"win":``).
+_ERROR = b'{"error":'
 
 
 def _situation(raw: bytes | None) -> dict[str, Any] | str:
@@ -273,18 +294,28 @@ def _situation(raw: bytes | None) -> dict[str, Any] | str:
     return sit
 
 
-def _score(rs: Ruleset, situations: list[dict[str, Any]], fmt: str, options: dict[str, Any] | None) -> list[Any]:
-    """Each situation's result, or ``{"error": message}``, as ``evaluate`` gives them."""
+def _score(
+    rs: Ruleset, situations: list[dict[str, Any]], fmt: str, options: dict[str, Any] | None, as_json: bool
+) -> list[Any]:
+    """Each situation's result, or ``{"error": message}``, as ``evaluate`` gives them; with
+    ``as_json``, their JSON text."""
     if not situations:
         return []
+
+    def one(rs: Ruleset, s: dict[str, Any], fmt: str, options: dict[str, Any] | None) -> Any:
+        r = _one(rs, s, fmt, options)
+        return orjson.dumps(r) if as_json else r
+
     try:
-        results: list[Any] = rs.evaluate_many(situations, format=fmt, errors="collect", options=options)
+        results: list[Any] = rs.evaluate_many(
+            situations, format=fmt, errors="collect", options=options, output="json" if as_json else None
+        )
     except (HandError, ValueError, TypeError):
         # A batch refused whole rather than a situation of it: each is answered alone.
-        return [_one(rs, s, fmt, options) for s in situations]
+        return [one(rs, s, fmt, options) for s in situations]
     if rs.name == "mcr":
         # MCR's batch takes ``explain`` for the whole call only; a line may ask for it.
-        return [_one(rs, s, fmt, options) if "explain" in s else r for s, r in zip(situations, results, strict=True)]
+        return [one(rs, s, fmt, options) if "explain" in s else r for s, r in zip(situations, results, strict=True)]
     return results
 
 

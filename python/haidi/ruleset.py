@@ -154,7 +154,7 @@ class Ruleset(Generic[R]):
         format: str = "compact",
         errors: str = "raise",
         options: Any = None,
-        output: Output | None = None,
+        output: Output | Literal["json"] | None = None,
         **kwargs: Any,
     ) -> Any:
         """Scores many situations with the GIL released.
@@ -168,20 +168,27 @@ class Ruleset(Generic[R]):
         (``{"error": ...}`` in its place, or an ``error`` column); ``"raise"`` raises
         ``HandError`` naming the first.
 
-        ``output`` (columns only): ``"arrow"``, ``"polars"`` or ``"pandas"`` return those
+        ``output`` (columns): ``"arrow"``, ``"polars"`` or ``"pandas"`` return those
         arrays as one table, ``fans`` as a column ``fan_<id>`` a pattern (docs/data.md).
+        ``output="json"`` (a list): each result as its JSON text, the bytes that
+        ``orjson.dumps`` writes of its dict (an error's ``{"error": ...}`` too).
         """
         _text(format, "format")
         _text(errors, "errors")
-        out = _frames.check_output(output)
+        as_json = isinstance(output, str) and output == "json"
+        out = None if as_json else _frames.check_output(output)
         as_columns = _frames.is_columns(situations)
         if not as_columns and (isinstance(situations, (str, bytes)) or not hasattr(situations, "__iter__")):
             raise HandError("evaluate_many takes a list of situation dicts, or columns")
         if out is not None and not as_columns:
             raise HandError("output is for columns: a list of situations gives a list of results")
+        if as_json and as_columns:
+            raise HandError("output='json' is for a list of situations: columns give arrays")
         batch = getattr(self.module, "evaluate_many", None)
         fan_ids = self.fan_ids
         if batch is not None:
+            if as_json:
+                kwargs["json"] = True
             got = batch(self, situations, format=format, errors=errors, options=options, **kwargs)
         elif kwargs:
             raise HandError(f"evaluate_many takes format, errors, options and output, not {', '.join(kwargs)}")
@@ -196,7 +203,7 @@ class Ruleset(Generic[R]):
                         s if not isinstance(s, Mapping) or "options" in s else {**s, "options": options}
                         for s in situations
                     ]
-                return scheme.evaluate_list(situations, format=format, errors=errors)
+                return scheme.evaluate_list(situations, format=format, errors=errors, json=as_json)
             got = scheme.evaluate_columns(_frames.columns(situations), format=format, errors=errors)
         if not as_columns:
             return got

@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
+use super::answer;
 use crate::hand::MeldKind;
 use crate::score::group::{write_groups, Group};
 use crate::tiles::{self, Tile};
@@ -53,13 +54,25 @@ const COUNTS: usize = 16;
 pub struct Counted {
     base: Py<PyDict>,
     by_count: Vec<Py<PyDict>>,
+    /// The JSON text of each template (see `answer`).
+    json: Vec<Box<[u8]>>,
 }
 
 impl Counted {
     pub fn new(py: Python<'_>, base: &Bound<'_, PyDict>) -> PyResult<Counted> {
-        let by_count =
+        let by_count: Vec<Py<PyDict>> =
             (0..=COUNTS).map(|n| Ok(template(counted_dict(py, base, n)?).unbind())).collect::<PyResult<_>>()?;
-        Ok(Counted { base: base.clone().unbind(), by_count })
+        let json = by_count.iter().map(|t| answer::dumps(t.bind(py).as_any())).collect::<PyResult<_>>()?;
+        Ok(Counted { base: base.clone().unbind(), by_count, json })
+    }
+
+    /// The JSON text of an entry with this count, written to `out`.
+    pub fn json(&self, py: Python<'_>, count: usize, out: &mut Vec<u8>) -> PyResult<()> {
+        match self.json.get(count) {
+            Some(t) => out.extend_from_slice(t),
+            None => out.extend_from_slice(&answer::dumps(counted_dict(py, self.base.bind(py), count)?.as_any())?),
+        }
+        Ok(())
     }
 
     /// A new entry with this count.
@@ -106,52 +119,107 @@ pub fn untrack<T>(obj: &Bound<'_, T>) {
 /// Places of the group templates made: shape, kind, wild places, meld.
 const GROUP_ENTRIES: usize = 6 * 34 * 16 * 6;
 
-/// What is made once for a group: the template of its entry, and its text.
-struct Made {
-    template: Py<PyDict>,
+/// What a group's entry says, `{"kind", "tiles", "wilds", "meld"}`, as `decompose`
+/// writes groups: written as a dict or as its JSON text from these fields alone.
+struct Fields<'a> {
+    kind: &'a str,
+    tiles: &'a [Tile],
+    wilds: &'a [Tile],
+    meld: Option<&'static str>,
+}
+
+impl Fields<'_> {
+    /// The entry as a template (see `template`).
+    fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item(pyo3::intern!(py, "kind"), self.kind)?;
+        d.set_item(pyo3::intern!(py, "tiles"), tile_names(py, self.tiles)?)?;
+        d.set_item(pyo3::intern!(py, "wilds"), tile_names(py, self.wilds)?)?;
+        d.set_item(pyo3::intern!(py, "meld"), self.meld)?;
+        Ok(template(d))
+    }
+
+    /// The entry's JSON text, as orjson writes the dict.
+    fn json(&self, out: &mut Vec<u8>) {
+        let names = |out: &mut Vec<u8>, tiles: &[Tile]| {
+            out.push(b'[');
+            for (i, &t) in tiles.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                answer::string(out, &tiles::name(t));
+            }
+            out.push(b']');
+        };
+        out.extend_from_slice(b"{\"kind\":");
+        answer::string(out, self.kind);
+        out.extend_from_slice(b",\"tiles\":");
+        names(out, self.tiles);
+        out.extend_from_slice(b",\"wilds\":");
+        names(out, self.wilds);
+        out.extend_from_slice(b",\"meld\":");
+        match self.meld {
+            Some(m) => answer::string(out, m),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.push(b'}');
+    }
+}
+
+/// What is made once for a group: its entry's JSON text and the group's text, and the
+/// entry's template when a dict first needs it.
+pub struct Made {
+    group: Group,
+    template: pyo3::sync::PyOnceLock<Py<PyDict>>,
+    json: Box<[u8]>,
     text: Box<str>,
 }
 
-/// New entries of `groups` (`{"kind", "tiles", "wilds", "meld"}`, as `decompose` writes
-/// groups), copied from templates made once a group; their text is written to `out` as
+impl Made {
+    fn new(g: &Group) -> Made {
+        let mut json = vec![];
+        let (tiles, wilds): (Vec<Tile>, Vec<Tile>) = (g.kinds().collect(), g.wild_kinds().collect());
+        Fields { kind: g.shape.name(), tiles: &tiles, wilds: &wilds, meld: g.meld.map(MeldKind::name) }.json(&mut json);
+        let mut text = String::new();
+        write_groups(std::slice::from_ref(g), &mut text);
+        Made { group: *g, template: pyo3::sync::PyOnceLock::new(), json: json.into(), text: text.into() }
+    }
+
+    fn template<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
+        let t = self.template.get_or_try_init(py, || {
+            let g = &self.group;
+            let (tiles, wilds): (Vec<Tile>, Vec<Tile>) = (g.kinds().collect(), g.wild_kinds().collect());
+            let fields =
+                Fields { kind: g.shape.name(), tiles: &tiles, wilds: &wilds, meld: g.meld.map(MeldKind::name) };
+            Ok::<_, PyErr>(fields.dict(py)?.unbind())
+        })?;
+        Ok(t.bind(py))
+    }
+}
+
+/// What is made once for each of `groups`; their text is written to `out` as
 /// `write_groups` writes it.
-pub fn groups<'py>(py: Python<'py>, groups: &[Group], out: &mut String) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Made>]>> = std::sync::OnceLock::new();
-    let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| pyo3::sync::PyOnceLock::new()).collect());
+fn made_groups(groups: &[Group], out: &mut String) -> Vec<&'static Made> {
+    static MADE: std::sync::OnceLock<Box<[std::sync::OnceLock<Made>]>> = std::sync::OnceLock::new();
+    let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| std::sync::OnceLock::new()).collect());
     let mut entries = Vec::with_capacity(groups.len());
     for (n, g) in groups.iter().enumerate() {
         let meld = g.meld.map_or(0, |m| m as usize + 1);
         let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
-        let made = made[key.min(GROUP_ENTRIES - 1)].get_or_try_init(py, || {
-            let d = PyDict::new(py);
-            d.set_item(pyo3::intern!(py, "kind"), g.shape.name())?;
-            let names: Vec<String> = g.kinds().map(tiles::name).collect();
-            d.set_item(pyo3::intern!(py, "tiles"), PyTuple::new(py, names)?)?;
-            let wilds: Vec<String> = g.wild_kinds().map(tiles::name).collect();
-            d.set_item(pyo3::intern!(py, "wilds"), PyTuple::new(py, wilds)?)?;
-            d.set_item(pyo3::intern!(py, "meld"), g.meld.map(MeldKind::name))?;
-            let mut text = String::new();
-            write_groups(std::slice::from_ref(g), &mut text);
-            Ok::<_, PyErr>(Made { template: template(d).unbind(), text: text.into() })
-        })?;
+        let made = made[key.min(GROUP_ENTRIES - 1)].get_or_init(|| Made::new(g));
         if n > 0 {
             out.push(' ');
         }
         out.push_str(&made.text);
-        entries.push(copy(made.template.bind(py))?);
+        entries.push(made);
     }
-    Ok(entries)
+    entries
 }
 
 /// The entry of concealed tiles that make no groups (十三幺, a knitted form, the rest of a
 /// loose hand) as one group of `kind`: the kinds the tiles stand for, and the wilds'.
-pub fn loose<'py>(py: Python<'py>, kind: &str, kinds: &[Tile], wilds: &[Tile]) -> PyResult<Bound<'py, PyAny>> {
-    let d = PyDict::new(py);
-    d.set_item(pyo3::intern!(py, "kind"), kind)?;
-    d.set_item(pyo3::intern!(py, "tiles"), tile_names(py, kinds)?)?;
-    d.set_item(pyo3::intern!(py, "wilds"), tile_names(py, wilds)?)?;
-    d.set_item(pyo3::intern!(py, "meld"), py.None())?;
-    Ok(template(d).into_any())
+pub fn loose(kind: &'static str, kinds: &[Tile], wilds: &[Tile]) -> Entry {
+    Entry::Loose(kind, kinds.to_vec(), wilds.to_vec())
 }
 
 /// The names of `tiles`, a tuple of interned strs.
@@ -165,4 +233,36 @@ fn tile_names<'py>(py: Python<'py>, tiles: &[Tile]) -> PyResult<Bound<'py, PyTup
         None => PyString::new(py, &tiles::name(t)),
     };
     PyTuple::new(py, tiles.iter().map(|&t| name(t)))
+}
+
+/// An entry of a result's groups: made once, or made for this result (a loose group:
+/// its kind, tiles and wilds).
+pub enum Entry {
+    Made(&'static Made),
+    Loose(&'static str, Vec<Tile>, Vec<Tile>),
+}
+
+impl Entry {
+    /// The entry for a result's dict.
+    pub fn object<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Entry::Made(m) => copy(m.template(py)?),
+            Entry::Loose(kind, tiles, wilds) => Ok(Fields { kind, tiles, wilds, meld: None }.dict(py)?.into_any()),
+        }
+    }
+
+    /// The entry's JSON text, written to `out`.
+    pub fn json(&self, out: &mut Vec<u8>) -> PyResult<()> {
+        match self {
+            Entry::Made(m) => out.extend_from_slice(&m.json),
+            Entry::Loose(kind, tiles, wilds) => Fields { kind, tiles, wilds, meld: None }.json(out),
+        }
+        Ok(())
+    }
+}
+
+/// The entries of `groups`, copied (or written) from what is made once a group; their
+/// text is written to `out` (see `made_groups`).
+pub fn group_entries(groups: &[Group], out: &mut String) -> Vec<Entry> {
+    made_groups(groups, out).into_iter().map(Entry::Made).collect()
 }

@@ -3,10 +3,11 @@
 //! with the GIL released.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString};
 
+use super::answer::{self, Writer};
 use super::convert;
-use super::entry;
+use super::entry::{self, Entry};
 use super::errors::{hand_error, to_py, IntoPy};
 use super::kwcall;
 use crate::forms::Form;
@@ -38,32 +39,22 @@ fn shared_fans(py: Python<'_>) -> PyResult<&[entry::Counted]> {
     Ok(shared)
 }
 
-/// The fan entries, a tuple of shared entries (see `entry`): the tuple and the result
-/// dict holding it need not be tracked by the collector either.
-fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTuple>> {
-    // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
-    let mut order = [0u8; MINGANGANG as usize + 1];
-    let mut n = 0;
+/// The fans to list, in order: by id, but 明暗杠 (5 points) between the 6-point and the
+/// 4-point fans.
+fn fan_order(fans: &FanCounts) -> Vec<u8> {
+    let mut order = Vec::with_capacity(16);
     let mut mingangang = fans.get(MINGANGANG) > 0;
     for fan in fans.ids().filter(|&f| f != MINGANGANG) {
         if mingangang && fan > 54 {
-            order[n] = MINGANGANG;
-            n += 1;
+            order.push(MINGANGANG);
             mingangang = false;
         }
-        order[n] = fan;
-        n += 1;
+        order.push(fan);
     }
     if mingangang {
-        order[n] = MINGANGANG;
-        n += 1;
+        order.push(MINGANGANG);
     }
-    let order = &order[..n];
-    let shared = shared_fans(py)?;
-    entry::tuple(
-        py,
-        order.iter().map(|&f| shared[f as usize].get(py, fans.get(f) as usize)).collect::<PyResult<Vec<_>>>()?,
-    )
+    order
 }
 
 fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
@@ -81,31 +72,48 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-/// The result dict of one situation.
-fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Bound<'py, PyDict>> {
+/// The result of one situation: its dict, or with `json` its JSON text (see `answer`).
+fn result<'py>(py: Python<'py>, r: &Scored, explain: bool, json: bool) -> PyResult<Bound<'py, PyAny>> {
     // A copy of a dict with the keys in place is sized once and hashes no key again.
     static TEMPLATE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
-    let template = TEMPLATE.get_or_try_init(py, || {
-        let d = PyDict::new(py);
-        for key in ["win", "total", "fans", "reason", "form", "arrangement", "groups"] {
-            d.set_item(PyString::intern(py, key), py.None())?;
-        }
-        Ok::<_, PyErr>(d.unbind())
-    })?;
-    let d = template.bind(py).copy()?;
-    d.set_item(pyo3::intern!(py, "win"), r.win)?;
-    d.set_item(pyo3::intern!(py, "total"), r.total)?;
-    d.set_item(pyo3::intern!(py, "fans"), fan_tuple(py, &r.fans)?)?;
-    if let Some(reason) = r.reason.as_deref() {
-        d.set_item(pyo3::intern!(py, "reason"), reason)?;
+    let template = TEMPLATE.get_or_try_init(py, || Ok::<_, PyErr>(answer::result_template(py)?.unbind()))?;
+    let c = answer::common(py);
+    let mut w = Writer::new(template.bind(py), json)?;
+    w.bool(&c.win, r.win)?;
+    w.uint(&c.total, r.total.into())?;
+    // The fan entries, a tuple of shared entries (see `entry`): the tuple and the result
+    // dict holding it need not be tracked by the collector either.
+    let order = fan_order(&r.fans);
+    let shared = shared_fans(py)?;
+    w.items(
+        &c.fans,
+        order.len(),
+        |py| {
+            entry::tuple(
+                py,
+                order
+                    .iter()
+                    .map(|&f| shared[f as usize].get(py, r.fans.get(f) as usize))
+                    .collect::<PyResult<Vec<_>>>()?,
+            )
+        },
+        |i, out| shared[order[i] as usize].json(py, r.fans.get(order[i]) as usize, out),
+    )?;
+    match r.reason.as_deref() {
+        Some(reason) => w.str(&c.reason, reason)?,
+        None => w.none(&c.reason)?,
     }
-    d.set_item(pyo3::intern!(py, "form"), r.form.map(|f| form_name(py, f)))?;
+    match r.form {
+        Some(f) => w.py_str(&c.form, form_name(py, f), form_text(f))?,
+        None => w.none(&c.form)?,
+    }
     if r.complete {
-        let (groups, text) = groups_and_text(py, r)?;
-        d.set_item(pyo3::intern!(py, "arrangement"), text)?;
-        d.set_item(pyo3::intern!(py, "groups"), groups)?;
+        let (groups, text) = groups_and_text(r);
+        w.str(&c.arrangement, &text)?;
+        w.entries(&c.groups, &groups)?;
     } else {
-        d.set_item(pyo3::intern!(py, "groups"), PyTuple::empty(py))?;
+        w.none(&c.arrangement)?;
+        w.entries(&c.groups, &[])?;
     }
     if explain {
         let ex = PyList::empty(py);
@@ -131,9 +139,9 @@ fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Boun
             }
             ex.append(x)?;
         }
-        d.set_item("excluded", ex)?;
+        w.object(&c.excluded, ex.as_any())?;
     }
-    Ok(d)
+    w.finish()
 }
 
 /// An MCR set as a group of the shared writer.
@@ -157,33 +165,33 @@ fn group_of(x: &crate::mcr::fans::Set) -> Group {
 /// The arrangement's groups and its text, as every ruleset writes them: the sets (the
 /// concealed first, in tile order, then the declared melds), after a knitted straight;
 /// for the forms without sets, their tiles as one group.
-fn groups_and_text<'py>(py: Python<'py>, r: &Scored) -> PyResult<(Bound<'py, PyTuple>, String)> {
+fn groups_and_text(r: &Scored) -> (Vec<Entry>, String) {
     let mut text = String::with_capacity(48);
     let mut entries = Vec::with_capacity(7);
     let groups: Vec<Group> = r.sets.iter().map(group_of).collect();
-    let loose = |kind: &str, tiles: &[Tile]| entry::loose(py, kind, tiles, &[]);
+    let loose = |kind: &'static str, tiles: &[Tile]| entry::loose(kind, tiles, &[]);
     match r.form {
         Some(f @ (Form::ThirteenOrphans | Form::HonoursAndKnitted)) => {
             let all: Vec<Tile> =
                 (0..tiles::KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, r.tiles[t as usize] as usize)).collect();
             let kind = if f == Form::ThirteenOrphans { "orphans" } else { "knitted" };
-            entries.push(loose(kind, &all)?);
+            entries.push(loose(kind, &all));
             text.push_str(&tiles::tiles_to_string(&all));
         }
         _ => {
             if let Some(nine) = r.knitted {
                 let mut sorted = nine;
                 sorted.sort_unstable();
-                entries.push(loose("knitted_straight", &sorted)?);
+                entries.push(loose("knitted_straight", &sorted));
                 text.push_str(&tiles::tiles_to_string(&sorted));
                 if !groups.is_empty() {
                     text.push(' ');
                 }
             }
-            entries.extend(entry::groups(py, &groups, &mut text)?);
+            entries.extend(entry::group_entries(&groups, &mut text));
         }
     }
-    Ok((entry::tuple(py, entries)?, text))
+    (entries, text)
 }
 
 /// The form's name as an interned Python string.
@@ -196,6 +204,19 @@ fn form_name<'py>(py: Python<'py>, form: Form) -> &'py Bound<'py, PyString> {
         Form::HonoursAndKnitted => pyo3::intern!(py, "honours_and_knitted"),
         Form::KnittedStraight => pyo3::intern!(py, "knitted_straight"),
         Form::All258 => pyo3::intern!(py, "all_258"),
+    }
+}
+
+/// The form's name, the text of `form_name`.
+fn form_text(form: Form) -> &'static str {
+    match form {
+        Form::Standard => "standard",
+        Form::SevenPairs => "seven_pairs",
+        Form::EightPairsAndAHalf => "eight_pairs_and_a_half",
+        Form::ThirteenOrphans => "thirteen_orphans",
+        Form::HonoursAndKnitted => "honours_and_knitted",
+        Form::KnittedStraight => "knitted_straight",
+        Form::All258 => "all_258",
     }
 }
 
@@ -524,20 +545,22 @@ fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) ->
         return Err(hand_error(py, "a situation needs a hand and a win"));
     }
     let read = r.finish()?;
-    let result = evaluate_text(&read.text()?, &Options::default(), call.explain).py_err(py)?;
-    result_dict(py, &result, call.explain)
+    let scored = evaluate_text(&read.text()?, &Options::default(), call.explain).py_err(py)?;
+    Ok(result(py, &scored, call.explain, false)?.cast_into::<PyDict>()?)
 }
 
-/// Scores a list of situation dicts with the GIL released; returns a list of results.
-/// A bad situation raises `HandError` naming its index.
+/// Scores a list of situation dicts with the GIL released; returns a list of results,
+/// with `json` each result's JSON text (bytes, as `orjson.dumps` writes the dict). A bad
+/// situation raises `HandError` naming its index.
 #[pyfunction]
-#[pyo3(signature = (situations, *, format = None, explain = None, concealed_and_melded_kong = None))]
+#[pyo3(signature = (situations, *, format = None, explain = None, concealed_and_melded_kong = None, json = false))]
 pub fn mcr_evaluate_many<'py>(
     py: Python<'py>,
     situations: &Bound<'py, PyAny>,
     format: Option<&Bound<'py, PyAny>>,
     explain: Option<&Bound<'py, PyAny>>,
     concealed_and_melded_kong: Option<&Bound<'py, PyAny>>,
+    json: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let format = convert::format_arg(format)?;
     let explain = convert::flag_arg(explain, "explain", false)?;
@@ -569,7 +592,7 @@ pub fn mcr_evaluate_many<'py>(
     let append = |first: usize, results: Vec<crate::error::Result<Scored>>| -> PyResult<()> {
         for (i, r) in results.into_iter().enumerate() {
             match r {
-                Ok(r) => out.append(result_dict(py, &r, explain)?)?,
+                Ok(r) => out.append(result(py, &r, explain, json)?)?,
                 Err(mut e) => {
                     e.kind = crate::error::ErrorKind::Invalid(format!("situation {}: {}", first + i, e.kind));
                     return Err(to_py(py, e));

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod analyze;
+mod answer;
 mod columns;
 mod convert;
 mod engine;

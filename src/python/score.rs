@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use super::entry;
+use super::answer::{self, Writer};
+use super::entry::{self, Entry};
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
 use super::interrupt;
@@ -37,7 +38,8 @@ enum Extra {
     /// A rule judged after scoring (false for a hand that is not complete).
     Rule(Rule),
     WildKinds,
-    Const(Py<PyAny>),
+    /// A value of the ruleset data, and its JSON text.
+    Const(Py<PyAny>, Box<[u8]>),
     Role,
     Face,
     /// The face plus a base, for a complete winning hand.
@@ -61,7 +63,7 @@ struct Output {
     /// The entries of the patterns, and for a player who did not win.
     entries: Vec<entry::Counted>,
     loser_entries: Vec<entry::Counted>,
-    extras: Vec<(Py<PyString>, Extra)>,
+    extras: Vec<(answer::Key, Extra)>,
     template: Py<PyDict>,
     ids: Py<PyTuple>,
     /// What voided patterns are said to be voided by (`explain`).
@@ -73,8 +75,12 @@ struct Output {
     /// By the address of the reason's text, which the `Arc` kept makes its own.
     reasons: std::sync::Mutex<std::collections::HashMap<usize, Reason>>,
     /// The entries of `face_items` made so far.
-    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), Py<PyDict>>>,
+    /// (Their templates and JSON texts.)
+    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), FaceItem>>,
 }
+
+/// A `face_items` entry's template and its JSON text.
+type FaceItem = (Py<PyDict>, Box<[u8]>);
 
 /// A reason given, kept, and as a Python str.
 type Reason = (Arc<str>, Py<PyString>);
@@ -99,8 +105,6 @@ pub struct PyScheme {
     /// `__reduce__` (a ruleset's name and options).
     reduce: Option<Py<PyAny>>,
 }
-
-const COMMON: [&str; 7] = ["win", "total", "fans", "reason", "form", "arrangement", "groups"];
 
 fn seq<'py>(o: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     o.try_iter()?.collect()
@@ -149,10 +153,7 @@ impl PyScheme {
             entries.push(entry::Counted::new(py, &e)?);
             loser_entries.push(entry::Counted::new(py, &le)?);
         }
-        let template = PyDict::new(py);
-        for k in COMMON {
-            template.set_item(PyString::intern(py, k), py.None())?;
-        }
+        let template = answer::result_template(py)?;
         let mut extras = vec![];
         let names = &scheme;
         for r in data_seq(&get("results")?, "results")? {
@@ -183,7 +184,10 @@ impl PyScheme {
                 "complete" => Extra::Complete,
                 "rule" => Extra::Rule(super::scheme::read_rule(need()?, names)?),
                 "wild_kinds" => Extra::WildKinds,
-                "const" => Extra::Const(need()?.clone().unbind()),
+                "const" => {
+                    let v = need()?;
+                    Extra::Const(v.clone().unbind(), answer::dumps(v).map_err(|e| bad_data(py, &key, e))?)
+                }
                 "role" => Extra::Role,
                 "face" => Extra::Face,
                 "face_plus" => Extra::FacePlus(need()?.extract().map_err(bad("a 32-bit int"))?),
@@ -201,9 +205,9 @@ impl PyScheme {
                 "value" => Extra::Value,
                 other => return Err(hand_error(py, format!("result key {key}: unknown kind {other:?}"))),
             };
-            let key = PyString::intern(py, &key);
-            template.set_item(&key, py.None())?;
-            extras.push((key.unbind(), extra));
+            let key = answer::Key::new(py, &key);
+            template.set_item(key.name(py), py.None())?;
+            extras.push((key, extra));
         }
         let ids = str_tuple(py, &super::scheme::ids(&scheme))?.unbind();
         let exclusion_text = match data.get_item("exclusion_text")? {
@@ -314,13 +318,15 @@ impl PyScheme {
     /// Scores a list of situation dicts (returning a list of results) with the GIL
     /// released. `format` and `options` apply to each situation that gives none.
     /// `errors="collect"` puts `{"error": message}` where a situation cannot be read;
-    /// `"raise"` raises `HandError` naming the first.
-    #[pyo3(signature = (situations, *, format = None, errors = None))]
+    /// `"raise"` raises `HandError` naming the first. With `json`, each result is its
+    /// JSON text (bytes, as `orjson.dumps` writes the dict).
+    #[pyo3(signature = (situations, *, format = None, errors = None, json = false))]
     fn evaluate_list<'py>(
         slf: &Bound<'py, Self>,
         situations: &Bound<'py, PyAny>,
         format: Option<&Bound<'py, PyAny>>,
         errors: Option<&Bound<'py, PyAny>>,
+        json: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         let py = slf.py();
         let collect = collect_errors(errors)?;
@@ -362,13 +368,53 @@ impl PyScheme {
         for (i, (w, s)) in work.iter().zip(scored.iter().flatten()).enumerate() {
             interrupt::check_at(py, i)?;
             match (w, s) {
-                (Ok((scheme, p)), Some(s)) => out.append(scheme_of(this, scheme).result(py, p, s)?)?,
+                (Ok((scheme, p)), Some(s)) => out.append(scheme_of(this, scheme).result(py, p, s, json)?)?,
                 (Err(e), _) => {
                     let d = PyDict::new(py);
                     d.set_item("error", e.to_string())?;
-                    out.append(d)?;
+                    match json {
+                        true => out.append(PyBytes::new(py, &answer::dumps(d.as_any())?))?,
+                        false => out.append(d)?,
+                    }
                 }
                 _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
+    /// situation (see `prepare_json`) is read and scored, with the GIL released, and
+    /// answered with its result's JSON text, as `evaluate_list(..., json=True)` answers
+    /// the dict `orjson.loads` makes of it; any other line (or None) with None, for the
+    /// caller to read as a dict.
+    #[pyo3(signature = (lines, *, format = None))]
+    fn evaluate_lines<'py>(
+        slf: &Bound<'py, Self>,
+        lines: &Bound<'py, PyList>,
+        format: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let fmt = super::convert::format_arg(format)?;
+        let this = slf.get();
+        let mut read: Vec<Option<Prepared>> = Vec::with_capacity(lines.len());
+        for (i, line) in lines.iter().enumerate() {
+            interrupt::check_at(py, i)?;
+            read.push(line.cast::<PyBytes>().ok().and_then(|b| this.prepare_json(b.as_bytes(), fmt)));
+        }
+        let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
+            read.iter().map(|p| p.as_ref().map(|p| (this.scheme.clone(), p))).collect();
+        let mut scored: Vec<Vec<Option<Scored>>> = vec![];
+        interrupt::in_runs(py, jobs.len(), 256, |run| {
+            scored.push(score_all(&jobs[run]));
+            Ok(())
+        })?;
+        let out = PyList::empty(py);
+        for (i, (p, s)) in read.iter().zip(scored.iter().flatten()).enumerate() {
+            interrupt::check_at(py, i)?;
+            match (p, s) {
+                (Some(p), Some(s)) => out.append(this.result(py, p, s, true)?)?,
+                _ => out.append(py.None())?,
             }
         }
         Ok(out)
@@ -530,15 +576,36 @@ impl PyScheme {
                 return Err(HandError::invalid("situation keys are str"));
             };
             let k = k.to_str().map_err(|_| HandError::invalid("a situation key is not valid text"))?;
-            if k == "options" || self.option_keys.iter().any(|o| o == k) {
-                continue;
+            self.read_item(&mut reader, k, value(v))?;
+        }
+        finish(&self.scheme, reader, format)
+    }
+
+    /// Reads one item of a situation by its key's text (the options were read before).
+    fn read_item<'a>(&self, reader: &mut Reader<'a>, k: &str, v: Value<'a>) -> CoreResult<()> {
+        if self.is_option(k) {
+            return Ok(());
+        }
+        reader.set(&self.scheme, k, v)
+    }
+
+    fn is_option(&self, k: &str) -> bool {
+        k == "options" || self.option_keys.iter().any(|o| o == k)
+    }
+
+    /// Reads a line of JSON as `prepare` reads the dict `orjson.loads` makes of it, when
+    /// it is a plain object (`crate::score::json`) with no options and can be read:
+    /// None otherwise, and the line is read as a dict.
+    fn prepare_json(&self, line: &[u8], format: Format) -> Option<Prepared> {
+        let items = crate::score::json::object(line)?;
+        let mut reader = Reader::default();
+        for (k, v) in items {
+            if self.is_option(k) {
+                return None;
             }
-            reader.set(&self.scheme, k, value(v))?;
+            self.read_item(&mut reader, k, v).ok()?;
         }
-        if let Some(f) = format {
-            reader.default_format(f);
-        }
-        reader.finish(&self.scheme)
+        finish(&self.scheme, reader, Some(format)).ok()
     }
 
     /// Reads the keys of a situation's items into a reader, but the hand, the winning
@@ -563,10 +630,18 @@ impl PyScheme {
         Ok(reader)
     }
 
-    /// The result dict of a scored situation.
-    pub fn result<'py>(&self, py: Python<'py>, p: &Prepared, s: &Scored) -> PyResult<Bound<'py, PyDict>> {
-        result(py, &self.scheme, &self.out, p, s)
+    /// The result of a scored situation: its dict, or with `json` its JSON text (bytes).
+    pub fn result<'py>(&self, py: Python<'py>, p: &Prepared, s: &Scored, json: bool) -> PyResult<Bound<'py, PyAny>> {
+        result(py, &self.scheme, &self.out, p, s, json)
     }
+}
+
+/// The situation read, with the format given for the call where it gives none.
+fn finish(scheme: &Scheme, mut reader: Reader<'_>, format: Option<Format>) -> CoreResult<Prepared> {
+    if let Some(f) = format {
+        reader.default_format(f);
+    }
+    reader.finish(scheme)
 }
 
 fn form_name(scheme: &Scheme, f: Form) -> &str {
@@ -583,22 +658,36 @@ fn form_name(scheme: &Scheme, f: Form) -> &str {
 }
 
 /// The groups of a form without structure, as one group.
-fn loose_entry<'py>(py: Python<'py>, form: Form, groups: &[Group]) -> PyResult<Bound<'py, PyAny>> {
+fn loose_entry(form: Form, groups: &[Group]) -> Entry {
     let kind = if form == Form::ThirteenOrphans { "orphans" } else { "loose" };
     let mut kinds: Vec<u8> = groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.kinds()).collect();
     kinds.sort_unstable();
     let mut wilds: Vec<u8> =
         groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.wild_kinds().collect::<Vec<_>>()).collect();
     wilds.sort_unstable();
-    entry::loose(py, kind, &kinds, &wilds)
+    entry::loose(kind, &kinds, &wilds)
 }
 
 /// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), copied from a
-/// template made once.
-fn face_item<'py>(py: Python<'py>, scheme: &Scheme, out: &Output, item: Item, hu: i32) -> PyResult<Bound<'py, PyAny>> {
+/// template made once: in a dict, the copy; in JSON, its text written to `json`.
+fn face_item<'py>(
+    py: Python<'py>,
+    scheme: &Scheme,
+    out: &Output,
+    item: Item,
+    hu: i32,
+    json: Option<&mut Vec<u8>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
     let mut made = out.face_items.lock().unwrap_or_else(|e| e.into_inner());
+    let put = |(t, text): &FaceItem, json: Option<&mut Vec<u8>>| match json {
+        Some(json) => {
+            json.extend_from_slice(text);
+            Ok(None)
+        }
+        None => entry::copy(t.bind(py)).map(Some),
+    };
     if let Some(t) = made.get(&(item, hu)) {
-        return entry::copy(t.bind(py));
+        return put(t, json);
     }
     let name = match item {
         Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
@@ -607,11 +696,13 @@ fn face_item<'py>(py: Python<'py>, scheme: &Scheme, out: &Output, item: Item, hu
     let d = PyDict::new(py);
     d.set_item(pyo3::intern!(py, "name"), name)?;
     d.set_item(pyo3::intern!(py, "hu"), hu)?;
-    let t = entry::template(d);
+    let text = answer::dumps(d.as_any())?;
+    let t = (entry::template(d).unbind(), text);
+    let got = put(&t, json);
     if made.len() < FACE_ITEMS_KEPT {
-        made.insert((item, hu), t.clone().unbind());
+        made.insert((item, hu), t);
     }
-    entry::copy(&t)
+    got
 }
 
 /// The reason as a Python str, made once for each reason the scheme gives (a reason
@@ -629,21 +720,45 @@ fn reason<'py>(py: Python<'py>, out: &Output, r: &Arc<str>) -> Bound<'py, PyStri
     s
 }
 
+/// A scored situation's result, as a dict or as its JSON text (see `answer`).
 fn result<'py>(
     py: Python<'py>,
     scheme: &Scheme,
     out: &Output,
     p: &Prepared,
     s: &Scored,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = out.template.bind(py).copy()?;
-    d.set_item(pyo3::intern!(py, "win"), s.win)?;
-    d.set_item(pyo3::intern!(py, "total"), if s.complete { s.total } else { 0 })?;
+    json: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let c = answer::common(py);
+    let mut w = Writer::new(out.template.bind(py), json)?;
+    w.bool(&c.win, s.win)?;
+    w.int(&c.total, if s.complete { s.total.into() } else { 0 })?;
     let entries = if s.loser { &out.loser_entries } else { &out.entries };
-    let fans = entry::tuple(py, s.fans().map(|(i, n)| entries[i].get(py, n as usize)).collect::<PyResult<Vec<_>>>()?)?;
-    d.set_item(pyo3::intern!(py, "fans"), &fans)?;
-    if let Some(r) = &s.reason {
-        d.set_item(pyo3::intern!(py, "reason"), reason(py, out, r))?;
+    let counted: Vec<(usize, u8)> = s.fans().collect();
+    // The fans' tuple, made once for the two keys that may hold it.
+    let mut fans_tuple: Option<Bound<'py, PyTuple>> = None;
+    let mut fans = |w: &mut Writer<'py>, key: &answer::Key| {
+        w.items(
+            key,
+            counted.len(),
+            |py| {
+                let t = match &fans_tuple {
+                    Some(t) => t.clone(),
+                    None => entry::tuple(
+                        py,
+                        counted.iter().map(|&(i, n)| entries[i].get(py, n as usize)).collect::<PyResult<Vec<_>>>()?,
+                    )?,
+                };
+                fans_tuple = Some(t.clone());
+                Ok(t)
+            },
+            |k, buf| entries[counted[k].0].json(py, counted[k].1 as usize, buf),
+        )
+    };
+    fans(&mut w, &c.fans)?;
+    match &s.reason {
+        Some(r) => w.py_str(&c.reason, &reason(py, out, r), r)?,
+        None => w.none(&c.reason)?,
     }
     if let Some(form) = s.form {
         let form_index = match form {
@@ -656,16 +771,17 @@ fn result<'py>(
             Form::Partial => 6,
             Form::Fallback(i) => 7 + i as usize,
         };
-        d.set_item(pyo3::intern!(py, "form"), out.forms[form_index.min(out.forms.len() - 1)].bind(py))?;
+        let name = out.forms[form_index.min(out.forms.len() - 1)].bind(py);
+        w.py_str(&c.form, name, form_name(scheme, form))?;
         let mut text = String::with_capacity(48);
         let groups = if form.is_loose() {
-            let mut entries = vec![loose_entry(py, form, &s.groups)?];
+            let mut entries = vec![loose_entry(form, &s.groups)];
             let melds: Vec<Group> = s.groups.iter().filter(|g| g.meld.is_some()).copied().collect();
             write_loose(&s.groups.iter().filter(|g| g.meld.is_none()).copied().collect::<Vec<_>>(), &mut text);
             if !melds.is_empty() {
                 text.push(' ');
             }
-            entries.extend(entry::groups(py, &melds, &mut text)?);
+            entries.extend(entry::group_entries(&melds, &mut text));
             entries
         } else {
             // Concealed groups first, in tile order (at one tile a pair, a pung, a chow),
@@ -680,28 +796,27 @@ fn result<'py>(
             };
             ordered.sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
             ordered.extend(s.groups.iter().filter(|g| g.meld.is_some()));
-            entry::groups(py, &ordered, &mut text)?
+            entry::group_entries(&ordered, &mut text)
         };
-        d.set_item(pyo3::intern!(py, "arrangement"), text)?;
-        d.set_item(pyo3::intern!(py, "groups"), entry::tuple(py, groups)?)?;
+        w.str(&c.arrangement, &text)?;
+        w.entries(&c.groups, &groups)?;
     } else {
-        d.set_item(pyo3::intern!(py, "groups"), PyTuple::empty(py))?;
+        w.none(&c.form)?;
+        w.none(&c.arrangement)?;
+        w.entries(&c.groups, &[])?;
     }
     let winner_complete = s.complete && !s.loser;
     for (key, extra) in &out.extras {
-        let key = key.bind(py);
         let tai = |or: i32| if s.lazi { or } else { s.value };
         match extra {
-            Extra::Flag(bit) => d.set_item(key, s.situation.flag(*bit))?,
+            Extra::Flag(bit) => w.bool(key, s.situation.flag(*bit))?,
             Extra::Classes(mask) => {
                 let n: u32 =
                     s.fans().filter(|(i, _)| mask >> scheme.patterns[*i].class & 1 == 1).map(|(_, n)| n as u32).sum();
-                d.set_item(key, n)?
+                w.int(key, n.into())?
             }
-            Extra::PowTwoTotal => {
-                d.set_item(key, if s.win { 1u64 << s.total.clamp(0, 62) } else { 0 })?;
-            }
-            Extra::Complete => d.set_item(key, s.complete)?,
+            Extra::PowTwoTotal => w.uint(key, if s.win { 1u64 << s.total.clamp(0, 62) } else { 0 })?,
+            Extra::Complete => w.bool(key, s.complete)?,
             Extra::Rule(rule) => {
                 let ctx = Context {
                     facts: &s.facts,
@@ -713,20 +828,21 @@ fn result<'py>(
                     value: s.value,
                     fan_count: s.counted.count_ones() as i32,
                 };
-                d.set_item(key, s.complete && ctx.eval(rule) > 0)?
+                w.bool(key, s.complete && ctx.eval(rule) > 0)?
             }
             Extra::WildKinds => {
                 let names: Vec<String> = tiles::mask_tiles(s.situation.wild_kinds).map(tiles::name).collect();
-                d.set_item(key, names)?
+                w.str_list(key, &names)?
             }
-            Extra::Const(v) => d.set_item(key, v.bind(py))?,
-            Extra::Role => {
-                d.set_item(key, if s.loser { pyo3::intern!(py, "loser") } else { pyo3::intern!(py, "winner") })?
-            }
-            Extra::Face => d.set_item(key, s.face)?,
-            Extra::FacePlus(n) => d.set_item(key, if winner_complete { s.face.saturating_add(*n) } else { 0 })?,
-            Extra::ValueOr(n) => d.set_item(key, tai(*n))?,
-            Extra::Lazi => d.set_item(key, s.lazi)?,
+            Extra::Const(v, text) => w.made(key, v.bind(py), text)?,
+            Extra::Role => match s.loser {
+                true => w.py_str(key, pyo3::intern!(py, "loser"), "loser")?,
+                false => w.py_str(key, pyo3::intern!(py, "winner"), "winner")?,
+            },
+            Extra::Face => w.int(key, s.face.into())?,
+            Extra::FacePlus(n) => w.int(key, if winner_complete { s.face.saturating_add(*n).into() } else { 0 })?,
+            Extra::ValueOr(n) => w.int(key, tai(*n).into())?,
+            Extra::Lazi => w.bool(key, s.lazi)?,
             Extra::Follow(table, n) => {
                 let v = if winner_complete {
                     let i = tai(*n).clamp(0, table.len() as i32 - 1) as usize;
@@ -734,23 +850,31 @@ fn result<'py>(
                 } else {
                     0
                 };
-                d.set_item(key, v)?
+                w.int(key, v.into())?
             }
-            Extra::Instant => {
-                d.set_item(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?;
-            }
+            Extra::Instant => w.bool(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?,
             Extra::FaceItems => {
-                let items = s
-                    .items(scheme, &p.sets)
-                    .into_iter()
-                    .map(|(item, hu)| face_item(py, scheme, out, item, hu))
-                    .collect::<PyResult<Vec<_>>>()?;
-                d.set_item(key, entry::tuple(py, items)?)?
+                let items = s.items(scheme, &p.sets);
+                w.items(
+                    key,
+                    items.len(),
+                    |py| {
+                        let made = items
+                            .iter()
+                            .map(|&(item, hu)| face_item(py, scheme, out, item, hu, None).map(Option::unwrap))
+                            .collect::<PyResult<Vec<_>>>()?;
+                        entry::tuple(py, made)
+                    },
+                    |i, buf| face_item(py, scheme, out, items[i].0, items[i].1, Some(buf)).map(drop),
+                )?
             }
-            Extra::Wait => d.set_item(key, s.placement.map(|pl| PyString::intern(py, pl.role.name())))?,
-            Extra::VoidWilds => d.set_item(key, s.void_wilds)?,
-            Extra::Fans => d.set_item(key, &fans)?,
-            Extra::Value => d.set_item(key, s.value)?,
+            Extra::Wait => match s.placement {
+                Some(pl) => w.py_str(key, &PyString::intern(py, pl.role.name()), pl.role.name())?,
+                None => w.none(key)?,
+            },
+            Extra::VoidWilds => w.int(key, s.void_wilds.into())?,
+            Extra::Fans => fans(&mut w, key)?,
+            Extra::Value => w.int(key, s.value.into())?,
         }
     }
     if p.explain {
@@ -761,9 +885,9 @@ fn result<'py>(
             e.set_item("rule", &out.exclusion_text)?;
             ex.append(e)?;
         }
-        d.set_item("excluded", ex)?;
+        w.object(&c.excluded, ex.as_any())?;
     }
-    Ok(d)
+    w.finish()
 }
 
 /// Scores one situation given as a dict of its keys (and `options`).
@@ -785,7 +909,7 @@ fn evaluate_one<'py>(
     let s = other.as_ref().map_or(this, |o| o.get());
     let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
     let scored = evaluate(&s.scheme, &p);
-    s.result(py, &p, &scored)
+    Ok(s.result(py, &p, &scored, false)?.cast_into::<PyDict>()?)
 }
 
 /// `scheme_evaluate(scheme, /, **situation)`'s documentation, with its signature.

@@ -15,6 +15,7 @@ pub mod data;
 pub mod evaluate;
 pub mod facts;
 pub mod group;
+pub mod json;
 pub mod rule;
 pub mod scheme;
 pub mod situation;

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import orjson
 
 from .. import _core, _frames
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
@@ -113,6 +114,7 @@ def evaluate_many(
     format: str = "compact",
     errors: str = "raise",
     options: Any = None,
+    json: bool = False,
     concealed_and_melded_kong: bool | None = None,
 ) -> Any:
     """Scores many situations with the GIL released.
@@ -124,6 +126,8 @@ def evaluate_many(
             (bool), ``total`` (int32) and ``fans``: n x 82 counts by fan id, column 0
             being the optional 明暗杠).
         options: ``{"concealed_and_melded_kong": bool}`` (also a keyword of its own).
+        json: a list of situations gives each result as its JSON text (bytes, as
+            ``orjson.dumps`` writes the dict), an error as that of ``{"error": ...}``.
     """
     opts = ruleset.options(options)
     if concealed_and_melded_kong is not None:
@@ -137,15 +141,15 @@ def evaluate_many(
         raise _core.HandError("evaluate_many takes a list of situations or columns")
     situations = list(situations)
     if errors == "collect":
-        return _collect(ruleset, situations, format, mingangang)
-    return _core.mcr_evaluate_many(situations, format=format, concealed_and_melded_kong=mingangang)
+        return _collect(situations, format, mingangang, json)
+    return _core.mcr_evaluate_many(situations, format=format, concealed_and_melded_kong=mingangang, json=json)
 
 
 #: How ``mcr_evaluate_many`` names the situation it stopped at.
 _AT = re.compile(r"situation (\d+): ")
 
 
-def _collect(ruleset: Ruleset, situations: list[Any], format: str, mingangang: bool) -> list[Any]:
+def _collect(situations: list[Any], format: str, mingangang: bool, json: bool) -> list[Any]:
     """``errors="collect"`` in batch calls. A call raises at the first bad situation of its
     slice, naming its index: the ones before it are scored again (their results went
     with the error), it gets ``{"error": ...}``, and the next call starts after it. After an
@@ -157,17 +161,19 @@ def _collect(ruleset: Ruleset, situations: list[Any], format: str, mingangang: b
     while start < len(situations):
         part = situations[start : start + size]
         try:
-            out += _core.mcr_evaluate_many(part, format=format, concealed_and_melded_kong=mingangang)
+            out += _core.mcr_evaluate_many(part, format=format, concealed_and_melded_kong=mingangang, json=json)
             start, size = start + len(part), min(2 * size, _LONGEST_SLICE)
             continue
         except _core.HandError as e:
             at = _AT.match(str(e))
             if at is None:  # not one situation's error: each is answered alone
-                return out + [_one_or_error(s, format, mingangang) for s in situations[start:]]
+                rest = [_one_or_error(s, format, mingangang) for s in situations[start:]]
+                return out + ([orjson.dumps(r) for r in rest] if json else rest)
             i = int(at.group(1))
             if i:
-                out += _core.mcr_evaluate_many(part[:i], format=format, concealed_and_melded_kong=mingangang)
-            out.append({"error": str(e)[at.end() :]})
+                out += _core.mcr_evaluate_many(part[:i], format=format, concealed_and_melded_kong=mingangang, json=json)
+            error = {"error": str(e)[at.end() :]}
+            out.append(orjson.dumps(error) if json else error)
             start, size = start + i + 1, 1
     return out
 
