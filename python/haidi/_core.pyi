@@ -271,11 +271,10 @@ class Scheme:
         JSON text (bytes, as `orjson.dumps` writes the dict)."""
     def evaluate_lines(self, lines: list[bytes | None], *, format: str | None = None) -> list[bytes | None]:
         """Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
-        situation (a JSON object of strings without escapes, integers, true, false, null
-        and lists of those, each key once, no options) is read and scored, with the GIL
-        released, and answered with its result's JSON text, as `evaluate_list(...,
-        json=True)` answers the dict `orjson.loads` makes of it; any other line (or None)
-        with None, for the caller to read as a dict."""
+        situation (see `prepare_json`) is read and scored, with the GIL released, and
+        answered with its result's JSON text, as `evaluate_list(..., json=True)` answers
+        the dict `orjson.loads` makes of it; any other line (or None) with None, for the
+        caller to read as a dict."""
     def evaluate_columns(
         self, columns: dict[str, Any], *, format: str | None = None, errors: str | None = None, options: Any = None
     ) -> dict[str, NDArray[Any]]:

@@ -384,11 +384,10 @@ impl PyScheme {
     }
 
     /// Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
-    /// situation (a JSON object of strings without escapes, integers, true, false, null
-    /// and lists of those, each key once, no options) is read and scored, with the GIL
-    /// released, and answered with its result's JSON text, as `evaluate_list(...,
-    /// json=True)` answers the dict `orjson.loads` makes of it; any other line (or None)
-    /// with None, for the caller to read as a dict.
+    /// situation (see `prepare_json`) is read and scored, with the GIL released, and
+    /// answered with its result's JSON text, as `evaluate_list(..., json=True)` answers
+    /// the dict `orjson.loads` makes of it; any other line (or None) with None, for the
+    /// caller to read as a dict.
     #[pyo3(signature = (lines, *, format = None))]
     fn evaluate_lines<'py>(
         slf: &Bound<'py, Self>,
