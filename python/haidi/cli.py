@@ -403,10 +403,10 @@ EXAMPLES = {
         "haidi eval --rules mcr --jsonl < situations.jsonl   # one JSON situation a line",
     ],
     "play": [
-        "haidi play --bots random,random,random,greedy --games 100 --seed 1",
-        "haidi play --bots 'python bot.py',random,random,greedy --games 8 --log games.jsonl",
-        "haidi play --bots greedy,random,random,random --games 400 --duplicate --json",
-        "haidi play --protocol botzone --bots './mybot',greedy,greedy,greedy --games 4 --timeout 2",
+        "haidi play --bots random,random,random,greedy --games 20 --seed 1",
+        "haidi play --bots 'python bot.py',random,random,greedy --games 4 --log games.jsonl",
+        "haidi play --bots greedy,random,random,random --games 8 --duplicate --json",
+        "haidi play --protocol botzone --bots 'python zone.py',greedy,greedy,greedy --timeout 2",
     ],
     "replay": [
         "haidi replay games.jsonl",
@@ -937,7 +937,7 @@ def play_main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, ensure_ascii=not utf8))
         return EXIT_OK
-    kind = "duplicate hands" if args.duplicate else "hands"
+    kind = ("duplicate " if args.duplicate else "") + ("hand" if match.played == 1 else "hands")
     print(f"{args.rules}: {match.played} {kind}, seed {args.seed}" + (f"; log {args.log}" if args.log else ""))
     width = max(len("bot"), *(len(p.name) for p in players))
     print(f"{'player':<7} {'bot':<{width}}  {'payments':>9}  {'wins':>5}  {'faults':>6}")
