@@ -22,6 +22,7 @@ __all__ = [
     "__version__",
     "analyze",
     "analyze_batch",
+    "game_seed",
     "mcr_evaluate",
     "mcr_evaluate_columns",
     "mcr_evaluate_many",
