@@ -572,8 +572,10 @@ def _add_play(sub: Any) -> None:
         help="players 0 to 3 (seat 0 the dealer): random, greedy, or a shell command",
     )
     sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
-    sp.add_argument("--games", "-n", type=_positive, default=1, help="hands to play (default 1)")
-    sp.add_argument("--seed", type=int, default=0, help="the match's seed: hand i deals simulate's seeds[i]")
+    sp.add_argument("--games", "-n", type=_positive, default=1, metavar="N", help="hands to play (default 1)")
+    sp.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="the match's seed: hand i deals simulate's seeds[i]"
+    )
     sp.add_argument("--log", metavar="FILE", help="write each hand's Game.log as one JSON line")
     sp.add_argument(
         "--protocol",
