@@ -332,6 +332,23 @@ def test_a_botzone_bot_that_answers_nonsense_is_played_by_the_default(tmp_path, 
     assert sum(haidi.Game.replay(_logs(log)[0]).result["payments"]) == 0
 
 
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_botzone_bot_that_answers_no_json_keeps_its_history(tmp_path, capsys, kept):
+    # A program a turn and a long-running one, each answering a line that is not JSON.
+    bot = "echo nope"
+    if kept:
+        (tmp_path / "nope.sh").write_text(f"while read -r line; do echo nope; echo '{play.KEEP_RUNNING}'; done\n")
+        bot = f"sh {tmp_path / 'nope.sh'}"
+    log = tmp_path / "games.jsonl"
+    argv = ["play", "--protocol", "botzone", "--bots", f"{bot},greedy,greedy,greedy", "--seed", "2"]
+    status, out, err = _run(capsys, *argv, "--log", str(log), "--json")
+    assert status == 0
+    # Every turn's answer is a fault: more than the three turns of the deal.
+    faults = json.loads(out)["players"][0]["faults"]
+    assert faults > 50 and "which is not JSON" in err and "stopped" not in err
+    assert sum(haidi.Game.replay(_logs(log)[0]).result["payments"]) == 0
+
+
 def test_play_refuses_bad_usage(capsys):
     assert _run(capsys, "play", "--bots", "random,random,random")[0] == 2
     assert _run(capsys, "play", "--bots", "random,,random,random")[0] == 2

@@ -301,10 +301,12 @@ class BotzoneBot(Player):
         else:
             self.program.stop()
             self.program.start()
-            self.program.send(self._history())
+            try:
+                self.program.send(self._history())
+            except Fault:
+                pass  # a program may answer, and end, without reading its input
         text = self.program.answer(deadline)
-        if self.io == "json":
-            text = self._read_json(text)
+        # The history keeps what the bot answered, read or not (Botzone gives it back).
         self.responses.append(text)
         # The rest of the output until the program ends, or asks to be kept running.
         while True:
@@ -314,6 +316,8 @@ class BotzoneBot(Player):
                 break
             if rest == KEEP_RUNNING:
                 break
+        if self.io == "json":
+            text = self.responses[-1] = self._read_json(text)
         return text
 
     def _history(self) -> str:
