@@ -397,7 +397,8 @@ impl PyGame {
             let oh = &g.hands[o];
             // Others' concealed kongs show as kongs: their kind is hidden only at some tables.
             melds.append(oh.melds.iter().map(|m| m.notation()).collect::<Vec<_>>())?;
-            discards.append(g.rivers[o].iter().map(|&(t, _)| tiles::name(t)).collect::<Vec<_>>())?;
+            // The tile names interned once: a request to a bot is mostly this dict.
+            discards.append(PyList::new(py, g.rivers[o].iter().map(|&(t, _)| tile_name(py, t)))?)?;
             let fl: Vec<String> = (0..8).filter(|f| oh.flowers >> f & 1 == 1).map(tiles::flower_name).collect();
             flowers.append(fl)?;
             sizes.append(oh.concealed_len())?;
