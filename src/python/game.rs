@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use super::convert;
 use super::errors::{hand_error, to_py};
 use super::score::PyScheme;
-use crate::game::simulate::{self as play, Agent};
+use crate::game::simulate::{self as play, Agent, Seating};
 use crate::game::state::{Event, FLOWER};
 use crate::game::{Action, Game, Judge, Rules, WildRule, Winners};
 use crate::hand::{Hand, MeldKind};
@@ -362,6 +362,16 @@ impl PyGame {
         Ok(out)
     }
 
+    /// The action the built-in greedy agent takes for `seat` (None when it is not to act).
+    fn _greedy<'py>(&mut self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let seat = seat_arg(seat)?;
+        let mut legal = std::mem::take(&mut self.legal);
+        self.game.legal_into(seat, &mut legal);
+        let a = (!legal.is_empty()).then(|| play::greedy(&self.game, seat, &legal));
+        self.legal = legal;
+        a.map(|a| action_dict(py, a)).transpose()
+    }
+
     /// Plays `action` (a dict) for `seat`; an illegal one raises `HandError` naming it.
     fn step(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let seat = seat_arg(seat)?;
@@ -387,7 +397,8 @@ impl PyGame {
             let oh = &g.hands[o];
             // Others' concealed kongs show as kongs: their kind is hidden only at some tables.
             melds.append(oh.melds.iter().map(|m| m.notation()).collect::<Vec<_>>())?;
-            discards.append(g.rivers[o].iter().map(|&(t, _)| tiles::name(t)).collect::<Vec<_>>())?;
+            // The tile names interned once: a request to a bot is mostly this dict.
+            discards.append(PyList::new(py, g.rivers[o].iter().map(|&(t, _)| tile_name(py, t)))?)?;
             let fl: Vec<String> = (0..8).filter(|f| oh.flowers >> f & 1 == 1).map(tiles::flower_name).collect();
             flowers.append(fl)?;
             sizes.append(oh.concealed_len())?;
@@ -474,28 +485,58 @@ impl PyGame {
     }
 }
 
-/// Plays `games` hands with the built-in agent, without the GIL, on the shared pool.
-/// Returns a dict of numpy arrays (`winner`, `wins`, `discarder`, `self_drawn`, `total`,
-/// `turns`, `exhausted`, `seeds`) and `records`: `(index, record)` for each hand that
-/// may pay (a win or a kong), for `settle` (see `haidi.simulate`).
+/// The seed of the wall of hand `i` of a batch started from `seed` (`simulate`'s `seeds`).
 #[pyfunction]
-#[pyo3(signature = (flow, scorer, games, seed, agent = "random", concealed_and_melded_kong = false))]
+pub fn game_seed(seed: &Bound<'_, PyAny>, i: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(crate::game::rng::game_seed(seed_arg(seed)?, seed_arg(i)?))
+}
+
+fn agent(py: Python<'_>, name: &str) -> PyResult<Agent> {
+    match name {
+        "random" => Ok(Agent::Random),
+        "greedy" => Ok(Agent::Greedy),
+        other => Err(hand_error(py, format!("agents must be 'random' or 'greedy', not {other:?}"))),
+    }
+}
+
+/// Plays `games` hands with the built-in agents (`agents`: one name, or four, of players
+/// 0 to 3), without the GIL, on the shared pool; `duplicate`: hand `i` deals wall `i / 4`
+/// with player `p` at seat `(p + i) % 4`. Returns a dict of numpy arrays (`winner`,
+/// `wins`, `discarder`, `self_drawn`, `total`, `turns`, `exhausted`, `seeds`, the
+/// wall's seed) and `records`: `(index, record)` for each hand that may pay (a win or a
+/// kong), for `settle` (see `haidi.simulate`).
+#[pyfunction]
+#[pyo3(signature = (flow, scorer, games, seed, agents = None, concealed_and_melded_kong = false, duplicate = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
     flow: &Bound<'py, PyDict>,
     scorer: &Bound<'py, PyAny>,
     games: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
-    agent: &str,
+    agents: Option<&Bound<'py, PyAny>>,
     concealed_and_melded_kong: bool,
+    duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = convert::count(games, "games", 100_000_000)? as usize;
     let seed = seed_arg(seed)?;
-    let agent = match agent {
-        "random" => Agent::Random,
-        "greedy" => Agent::Greedy,
-        other => return Err(hand_error(py, format!("agents must be 'random' or 'greedy', not {other:?}"))),
+    let names: Vec<String> = match agents {
+        None => vec!["random".into()],
+        Some(a) if a.cast::<PyString>().is_ok() => vec![a.extract()?],
+        Some(a) => a.extract().map_err(|_| hand_error(py, "agents: an agent's name, or a list of four"))?,
     };
+    let agents: [Agent; 4] = match names.len() {
+        1 => [agent(py, &names[0])?; 4],
+        4 => [agent(py, &names[0])?, agent(py, &names[1])?, agent(py, &names[2])?, agent(py, &names[3])?],
+        k => return Err(hand_error(py, format!("agents: one agent or four (players 0 to 3), not {k}"))),
+    };
+    if duplicate && n % 4 != 0 {
+        return Err(hand_error(
+            py,
+            format!("duplicate play deals each wall four times: games must be a multiple of 4, not {n}"),
+        ));
+    }
+    let seating = Seating { agents, duplicate };
     let rules = Arc::new(rules(flow)?);
     let judge = Arc::new(judge(scorer, concealed_and_melded_kong)?);
     struct Row {
@@ -511,7 +552,7 @@ pub fn simulate<'py>(
     let mut rows: Vec<Row> = Vec::with_capacity(n);
     for run in crate::parallel::Runs::new(n, 64) {
         let part = py.detach(|| {
-            play::simulate(&rules, &judge, run, seed, agent, |g| {
+            play::simulate(&rules, &judge, run, seed, seating, |g| {
                 let first = g.wins.first();
                 let pays = !g.wins.is_empty() || g.made.iter().any(|m| m.meld.kind.is_kong());
                 Row {
@@ -537,7 +578,7 @@ pub fn simulate<'py>(
     d.set_item("total", PyArray1::from_vec(py, rows.iter().map(|r| r.total).collect()))?;
     d.set_item("turns", PyArray1::from_vec(py, rows.iter().map(|r| r.turns).collect()))?;
     d.set_item("exhausted", PyArray1::from_vec(py, rows.iter().map(|r| r.exhausted).collect()))?;
-    let seeds: Vec<u64> = (0..n as u64).map(|i| crate::game::rng::game_seed(seed, i)).collect();
+    let seeds: Vec<u64> = (0..n as u64).map(|i| crate::game::rng::game_seed(seed, seating.hand(i).0)).collect();
     d.set_item("seeds", PyArray1::from_vec(py, seeds))?;
     let records = PyList::empty(py);
     for (i, r) in rows.iter().enumerate() {
