@@ -29,6 +29,9 @@ pub enum WildRule {
     /// A tile turned up from the end of the wall after the deal; the wild is the next
     /// kind (开混, 惠坯).
     Indicator,
+    /// A tile turned up from the end of the wall before the deal is the wild itself
+    /// (翻财神); a flower turned up makes every flower wild.
+    Turned,
 }
 
 /// The flow rules of one ruleset (the `GAME` of its Python module).
@@ -57,6 +60,19 @@ pub struct Rules {
     /// by its taker, the others may win on it.
     pub haidi: bool,
     pub wild: WildRule,
+    /// The seat's own flower is a wild kept in the hand, not set aside (坐花).
+    pub seat_flower_wild: bool,
+    /// Wild tiles may not be discarded (but for a hand of wilds alone).
+    pub wilds_kept: bool,
+    /// 分张: when this many tiles or fewer are left to draw, each seat in turn takes one,
+    /// wins on it or keeps it, with no discard, no kong and no flower replaced (0: none).
+    pub split: u8,
+    /// The kept tiles are whole stacks of two: one more while the end of the wall has a
+    /// single tile on top, after an odd number of replacements (王牌 of 10幢半).
+    pub kept_stacks: bool,
+    /// A hand holding this many wilds proper (正财神) wins at once, whatever its shape
+    /// (推土机); 0: no such win.
+    pub instant_wilds: u8,
     /// The prevailing wind, 0-3 (E S W N).
     pub round_wind: u8,
 }
@@ -73,6 +89,33 @@ impl Rules {
     }
 }
 
+impl Default for Rules {
+    /// 13-tile hands of the 136 tiles under the common rules: chows, one winner on a
+    /// discard, no wilds, no flowers, nothing kept.
+    fn default() -> Rules {
+        Rules {
+            name: String::new(),
+            melds: 4,
+            tiles: tiles::ALL_KINDS,
+            flowers: 0,
+            chow: true,
+            winners: Winners::First,
+            passed_win: false,
+            kept: 0,
+            kept_per_kong: 0,
+            last_discard: true,
+            haidi: false,
+            wild: WildRule::None,
+            seat_flower_wild: false,
+            wilds_kept: false,
+            split: 0,
+            kept_stacks: false,
+            instant_wilds: 0,
+            round_wind: 0,
+        }
+    }
+}
+
 /// The facts of one win, as the ruleset's situation keys take them.
 #[derive(Clone, Debug)]
 pub struct WinFacts {
@@ -80,6 +123,8 @@ pub struct WinFacts {
     /// The hand without the winning tile (flowers in it).
     pub hand: Hand,
     pub win: Tile,
+    /// The winning tile is this flower, a wild (a 坐花 drawn; `win` is then unused).
+    pub win_flower: Option<u8>,
     pub discarder: Option<u8>,
     pub self_drawn: bool,
     pub kong_replacement: bool,
@@ -91,6 +136,8 @@ pub struct WinFacts {
     pub round_wind: u8,
     pub indicator: Option<Tile>,
     pub wilds: u64,
+    /// The flower turned up when every flower is wild (Longgang's 花财神).
+    pub flower_wilds: Option<u8>,
 }
 
 /// The scorer that judges wins: MCR's, or a regional ruleset's scheme; and the forms
@@ -138,15 +185,21 @@ impl Judge {
 
     /// Kinds that complete a ready hand (13/16 tiles, melds counting 3).
     pub fn waits(&self, hand: &Hand, wild_kinds: u64) -> u64 {
+        self.waits_with(hand, wild_kinds, 0)
+    }
+
+    /// [`Judge::waits`] with `extra` wilds held besides the wild kinds' copies (a 坐花,
+    /// flowers that are wild).
+    pub fn waits_with(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> u64 {
         let e = self.engine();
-        let w = Wilds { kinds: wild_kinds, extra: 0 };
+        let w = Wilds { kinds: wild_kinds, extra };
         if !self.relaxed.wilds_beyond_copies {
             // Four copies of every kind and any pair can only bring a hand nearer: a hand
             // two tiles from ready so counted waits on nothing. Most hands in play are,
             // and so are told by the tables alone (the exact count reads the copies
             // melded, which the tables do not hold). Where wilds may stand past four
             // copies, a hand counted two away may still wait on a wild: no shortcut.
-            let mut v = View::new(hand, e.tiles, wild_kinds, 0);
+            let mut v = View::new(hand, e.tiles, wild_kinds, extra);
             for t in 0..KINDS {
                 if e.tiles >> t & 1 == 1 {
                     v.caps[t] = 4;
@@ -164,7 +217,10 @@ impl Judge {
         let seat_wind = Value::Str(WINDS[f.seat as usize]);
         let round_wind = Value::Str(WINDS[f.round_wind as usize]);
         let hand = Value::Hand(Box::new(f.hand.clone()));
-        let win = Value::Text(tiles::name(f.win));
+        let win = Value::Text(match f.win_flower {
+            Some(fl) => tiles::flower_name(fl),
+            None => tiles::name(f.win),
+        });
         match &self.scorer {
             Scorer::Mcr(..) => vec![
                 ("hand", hand),
@@ -209,6 +265,8 @@ impl Judge {
                 }
                 if let (Some(t), Some(_)) = (f.indicator, has("indicator")) {
                     out.push(("indicator", Value::Text(tiles::name(t))));
+                } else if let (Some(fl), Some(_)) = (f.flower_wilds, has("wilds")) {
+                    out.push(("wilds", Value::Text(tiles::flower_name(fl))));
                 } else if f.wilds != 0 && has("wilds").is_some() {
                     let kinds: Vec<Tile> = tiles::mask_tiles(f.wilds).collect();
                     out.push(("wilds", Value::Text(tiles::tiles_to_string(&kinds))));
