@@ -25,6 +25,11 @@ def play_out(g: haidi.Game, policy: Policy) -> None:
         assert steps < 3000
 
 
+def win_or_random(rng: random.Random) -> Policy:
+    """Wins whenever it may, else a random legal action."""
+    return lambda g, seat, legal: {"type": "win"} if {"type": "win"} in legal else rng.choice(legal)
+
+
 def never_win(g: haidi.Game, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
     """Claims nothing and wins nothing: passes, else the first discard."""
     if {"type": "pass"} in legal:
@@ -77,7 +82,12 @@ def test_longgang_turns_the_wild_up_keeps_the_seat_flower_and_replaces_the_other
 
 def test_longgang_a_seat_flower_plays_as_a_wild() -> None:
     # "坐花：坐花可以代替任何牌,坐花胡牌的都可计算1台": South's 夏 pairs the 7s, the dealer's 4s completes.
-    hands = ["111m222m333m444p66z77z4s", "123p456p789p123s44s7s2f", "111s555s666s888s11z2z3z", "777m888m999m555p22z3z4z"]
+    hands = [
+        "111m222m333m444p66z77z4s",
+        "123p456p789p123s44s7s2f",
+        "111s555s666s888s11z2z3z",
+        "777m888m999m555p22z3z4z",
+    ]
     g = haidi.Game("longgang", wall=longgang_wall(hands))
     g.step(0, {"type": "discard", "tile": "4s"})
     assert {"type": "win"} in g.legal_actions(1)
@@ -199,8 +209,7 @@ def test_longgang_a_split_tile_won_on_is_self_drawn_and_the_last() -> None:
     found = 0
     for seed in range(400):
         g = haidi.Game("longgang", seed=seed)
-        rng = random.Random(seed)
-        play_out(g, lambda g, s, legal: {"type": "win"} if {"type": "win"} in legal else rng.choice(legal))
+        play_out(g, win_or_random(random.Random(seed)))
         r = g.result
         assert r is not None
         if r["wins"] and r["wins"][0]["situation"].get("wall_last"):
@@ -273,12 +282,10 @@ def test_beijing_burned_dealer_pays_each_other_seat() -> None:
 def test_beijing_three_claims_from_one_seat_make_it_pay_for_the_other() -> None:
     # "互包指如果一家从另一家的那里吃+碰到3嘴以后，这两家在此把牌中就自动形成“互包”的关系，也就是说如果任何一家和
     # 牌了，则由另一家来支付其所有积分".
-    rs = haidi.ruleset("beijing")
     found = 0
     for seed in range(400):
         g = haidi.Game("beijing", seed=seed)
-        rng = random.Random(seed)
-        play_out(g, lambda g, s, legal: {"type": "win"} if {"type": "win"} in legal else rng.choice(legal))
+        play_out(g, win_or_random(random.Random(seed)))
         r = g.result
         assert r is not None
         record = g._record()
@@ -299,4 +306,84 @@ def test_beijing_three_claims_from_one_seat_make_it_pay_for_the_other() -> None:
             assert r["payments"][p] == -r["payments"][winner] < 0
             assert all(r["payments"][s] == 0 for s in range(4) if s not in (p, winner))
     assert found >= 2
-    del rs
+
+
+# Changsha's 起手胡 and Tangshan's 明听 ------------------------------------------------------
+
+
+def test_changsha_a_dealt_hand_wins_at_once() -> None:
+    # Seed 000: "1)四喜：無將，起完牌後，玩家手上已有四張一樣的牌，即可胡牌。(計分等同小胡自摸)" and
+    # "2)板板胡：無將，起完牌後，玩家手上沒有一張2、5、8(將牌)，即可胡牌。(計分等同小胡自摸)": West holds
+    # four 1m (四喜) and South no 2, 5 or 8 (板板胡); both may say so before the dealer plays.
+    hands = ["123m456m789m234p5s8s", "111p333p444s666s9m", "9999p345m567s22s8m", "567p234s678m23m55p"]
+    g = haidi.Game("changsha", wall=stacked_wall("changsha", hands))
+    assert g.to_act == [1, 2]
+    assert g.legal_actions(1) == [{"type": "win"}, {"type": "pass"}]
+    g.step(2, {"type": "win"})
+    g.step(1, {"type": "pass"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["seat"] == 2 and w["situation"]["dealt"] and "win" not in w["situation"]
+    assert [p["id"] for p in w["score"]["fans"]] == ["four_of_a_kind"]
+    # Paid as a 小胡 self-drawn: 2 from each other seat, doubled by each bird on the payer or
+    # the winner (the birds are the tiles that follow, "再摸緊跟著的牌即為鳥牌").
+    rs = haidi.ruleset("changsha")
+    assert r["payments"] == rs.settle(r["outcome"]) and r["payments"][2] > 0
+    plain = rs.settle(dict(r["outcome"], birds=[]))
+    assert plain == [-2, -2, 6, -2]
+    # Nobody declaring, the dealer plays on.
+    g = haidi.Game("changsha", wall=stacked_wall("changsha", hands))
+    g.step(1, {"type": "pass"})
+    g.step(2, {"type": "pass"})
+    assert g.to_act == [0] and any(a["type"] == "discard" for a in g.legal_actions(0))
+
+
+def test_tangshan_an_open_hand_wins_only_self_drawn() -> None:
+    # "明听1番 明听就是亮开自己的牌，只能自模糊": the dealer lays its hand open as it discards 9s,
+    # waiting on 3p and 6p; South's 6p is no win for it, its own 3p is, with 明听's 番.
+    hands = ["123m456m789m45p11z9s", "234m567m345s66s66p", "123s456s789s77p3z4z", "456m999p222s55z4z2z"]
+    g = haidi.Game("tangshan", wall=stacked_wall("tangshan", hands, draws="6p7s2m3p", back="4s"))
+    assert {"type": "open_ready", "tile": "9s"} in g.legal_actions(0)
+    assert {"type": "open_ready", "tile": "1m"} not in g.legal_actions(0)
+    g.step(0, {"type": "open_ready", "tile": "9s"})
+    assert g.to_act == [1]
+    g.step(1, {"type": "discard", "tile": "6p"})
+    assert 0 not in g.to_act  # no win on a discard, and no claim either
+    while g.to_act != [0]:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        g.step(seat, {"type": "pass"} if {"type": "pass"} in legal else legal[0])
+    assert g.legal_actions(0)[0] == {"type": "win"}
+    g.step(0, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["situation"]["open_ready"] and w["situation"]["self_drawn"]
+    assert "open_ready" in [f["id"] for f in w["score"]["fans"]]
+
+
+def test_tangshan_open_ready_is_offered_exactly_on_the_discards_that_leave_a_ready_hand() -> None:
+    rs = haidi.ruleset("tangshan")
+    checked = 0
+    for seed in range(40):
+        g = haidi.Game("tangshan", seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            discards = [a["tile"] for a in legal if a["type"] == "discard"]
+            if len(discards) > 1:
+                o = g.observation(seat)
+                held = tiles_of(o["hand"])
+                melds = "".join(o["melds"][seat])
+                ready = set()
+                for t in set(held):
+                    rest = list(held)
+                    rest.remove(t)
+                    if rs.waits("".join(rest) + melds, wilds=o["wilds"]):
+                        ready.add(t)
+                assert {a["tile"] for a in legal if a["type"] == "open_ready"} == ready
+                checked += 1
+            g.step(seat, rng.choice([a for a in legal if a["type"] != "open_ready"]))
+    assert checked > 500

@@ -73,6 +73,12 @@ pub struct Rules {
     /// A hand holding this many wilds proper (正财神) wins at once, whatever its shape
     /// (推土机); 0: no such win.
     pub instant_wilds: u8,
+    /// A dealt hand may win at once when the ruleset's scorer says so (`dealt=True`:
+    /// Changsha's 起手胡), before the dealer's first discard.
+    pub dealt_wins: bool,
+    /// A player may lay its ready hand open as it discards (明听); it then wins only
+    /// self-drawn, claims nothing and discards what it draws.
+    pub open_ready: bool,
     /// The prevailing wind, 0-3 (E S W N).
     pub round_wind: u8,
 }
@@ -111,6 +117,8 @@ impl Default for Rules {
             split: 0,
             kept_stacks: false,
             instant_wilds: 0,
+            dealt_wins: false,
+            open_ready: false,
             round_wind: 0,
         }
     }
@@ -125,6 +133,10 @@ pub struct WinFacts {
     pub win: Tile,
     /// The winning tile is this flower, a wild (a 坐花 drawn; `win` is then unused).
     pub win_flower: Option<u8>,
+    /// A win on the dealt hand, with no winning tile (Changsha's 起手胡: `hand` holds all).
+    pub dealt: bool,
+    /// The hand was laid open (明听).
+    pub open_ready: bool,
     pub discarder: Option<u8>,
     pub self_drawn: bool,
     pub kong_replacement: bool,
@@ -191,25 +203,34 @@ impl Judge {
     /// [`Judge::waits`] with `extra` wilds held besides the wild kinds' copies (a 坐花,
     /// flowers that are wild).
     pub fn waits_with(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> u64 {
+        if self.far(hand, wild_kinds, extra) {
+            return 0;
+        }
         let e = self.engine();
         let w = Wilds { kinds: wild_kinds, extra };
-        if !self.relaxed.wilds_beyond_copies {
-            // Four copies of every kind and any pair can only bring a hand nearer: a hand
-            // two tiles from ready so counted waits on nothing. Most hands in play are,
-            // and so are told by the tables alone (the exact count reads the copies
-            // melded, which the tables do not hold). Where wilds may stand past four
-            // copies, a hand counted two away may still wait on a wild: no shortcut.
-            let mut v = View::new(hand, e.tiles, wild_kinds, extra);
-            for t in 0..KINDS {
-                if e.tiles >> t & 1 == 1 {
-                    v.caps[t] = 4;
-                }
-            }
-            if distance::distance(&self.relaxed, &v) > 1 {
-                return 0;
+        e.waits_mask(&e.view(hand, w), hand, w)
+    }
+
+    /// Whether `hand` is surely more than one tile from complete (13/16 tiles: it waits on
+    /// nothing; 14/17: no discard leaves it ready), told by the tables alone.
+    pub fn far(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> bool {
+        if self.relaxed.wilds_beyond_copies {
+            // Where wilds may stand past four copies, a hand counted two away may still
+            // wait on a wild: no shortcut.
+            return false;
+        }
+        // Four copies of every kind and any pair can only bring a hand nearer: a hand two
+        // tiles from ready so counted is at least as far. Most hands in play are, and so
+        // are told by the tables alone (the exact count reads the copies melded, which
+        // the tables do not hold).
+        let e = self.engine();
+        let mut v = View::new(hand, e.tiles, wild_kinds, extra);
+        for t in 0..KINDS {
+            if e.tiles >> t & 1 == 1 {
+                v.caps[t] = 4;
             }
         }
-        e.waits_mask(&e.view(hand, w), hand, w)
+        distance::distance(&self.relaxed, &v) > 1
     }
 
     /// The situation given to the ruleset's `evaluate`: the keys it takes, in order.
@@ -217,6 +238,10 @@ impl Judge {
         let seat_wind = Value::Str(WINDS[f.seat as usize]);
         let round_wind = Value::Str(WINDS[f.round_wind as usize]);
         let hand = Value::Hand(Box::new(f.hand.clone()));
+        if f.dealt {
+            // The dealt hand alone: no winning tile, paid as self-drawn.
+            return vec![("hand", hand), ("self_drawn", Value::Bool(true)), ("dealt", Value::Bool(true))];
+        }
         let win = Value::Text(match f.win_flower {
             Some(fl) => tiles::flower_name(fl),
             None => tiles::name(f.win),
@@ -251,6 +276,9 @@ impl Judge {
                     if matches!(has(name), Some(KeyKind::Flag(Some(_)))) {
                         out.push((name, Value::Bool(v)));
                     }
+                }
+                if f.open_ready {
+                    out.push(("open_ready", Value::Bool(true)));
                 }
                 if has("seat").is_some() {
                     out.push(("seat", Value::Int(f.seat as i64)));

@@ -32,6 +32,8 @@ pub enum Action {
     Pass,
     /// Take the last tile offered (海底).
     Take,
+    /// Discard the tile and lay the hand open, ready (明听).
+    OpenReady(Tile),
 }
 
 impl Action {
@@ -46,13 +48,18 @@ impl Action {
             Action::Win => "win",
             Action::Pass => "pass",
             Action::Take => "take",
+            Action::OpenReady(_) => "open_ready",
         }
     }
 
     /// The tile the action names, if it names one.
     pub fn tile(self) -> Option<Tile> {
         match self {
-            Action::Discard(t) | Action::Chow(t) | Action::ConcealedKong(t) | Action::AddedKong(t) => Some(t),
+            Action::Discard(t)
+            | Action::Chow(t)
+            | Action::ConcealedKong(t)
+            | Action::AddedKong(t)
+            | Action::OpenReady(t) => Some(t),
             _ => None,
         }
     }
@@ -84,8 +91,8 @@ pub enum Event {
     /// A claim resolved: `seat` melds the discard of `from`.
     Claim { seat: u8, from: u8, meld: Meld },
     /// A win, with the total the ruleset's scorer gave it; `tile` a wall code (a wild
-    /// flower may win).
-    Win { seat: u8, tile: u8, discarder: Option<u8>, total: i32 },
+    /// flower may win), None for a win on the dealt hand.
+    Win { seat: u8, tile: Option<u8>, discarder: Option<u8>, total: i32 },
     /// The end; `exhausted` when nobody won.
     End { exhausted: bool },
 }
@@ -155,6 +162,13 @@ enum Phase {
         seat: u8,
         passed: u8,
     },
+    /// Seats whose dealt hand wins at once (`options`, with the totals) answer; then the
+    /// dealer plays `drawn`, its last tile dealt.
+    Dealt {
+        options: [Option<i32>; 4],
+        answers: [Option<Action>; 4],
+        drawn: u8,
+    },
     /// 分张: `seat` took `drawn` (a wall code) and may win on it (`win`) or keep it.
     Split {
         seat: u8,
@@ -205,6 +219,8 @@ pub struct Game {
     single: bool,
     /// The seat whose added kong was robbed, and the tile.
     pub robbed: Option<(u8, Tile)>,
+    /// Seats that laid their hand open (明听), by bit.
+    pub open: u8,
     pub exhausted: bool,
 }
 
@@ -273,6 +289,7 @@ impl Game {
             split_kept: [None; 4],
             single: false,
             robbed: None,
+            open: 0,
             exhausted: false,
         };
         g.deal();
@@ -349,9 +366,32 @@ impl Game {
             self.seen[t as usize] += 1;
             self.events.push(Event::Indicator { tile: t });
         }
+        if self.rules.dealt_wins {
+            let mut options = [None; 4];
+            for s in 0..4u8 {
+                options[s as usize] = self.judge.score(&self.dealt_facts(s)).ok().flatten();
+            }
+            if options.iter().any(Option::is_some) {
+                self.phase = Phase::Dealt { options, answers: [None; 4], drawn: last };
+                return;
+            }
+        }
+        self.dealer_turn(last);
+    }
+
+    /// The dealer's first turn, `last` its last tile dealt.
+    fn dealer_turn(&mut self, last: u8) {
         let before = self.without(self.dealer, last);
         let waits = self.judge.waits_with(&before, self.wild_kinds, self.held_wilds(self.dealer, &before));
         self.enter_turn(self.dealer, Some(last), false, waits);
+    }
+
+    /// The facts of a win on the dealt hand of `seat` (起手胡).
+    fn dealt_facts(&self, seat: u8) -> WinFacts {
+        let mut f = self.facts(seat, self.hands[seat as usize].clone(), 0);
+        f.dealt = true;
+        f.self_drawn = true;
+        f
     }
 
     /// The hand of `seat` less one tile (a wall code).
@@ -493,6 +533,9 @@ impl Game {
             Phase::Claims { options, answers, .. } => {
                 (0..4).filter(|&s| options[s].any() && answers[s].is_none()).fold(0, |m, s| m | 1 << s)
             }
+            Phase::Dealt { options, answers, .. } => {
+                (0..4).filter(|&s| options[s].is_some() && answers[s].is_none()).fold(0, |m, s| m | 1 << s)
+            }
             Phase::Done => 0,
         }
     }
@@ -543,9 +586,30 @@ impl Game {
                 // unless the hand holds nothing else ("使得手里所有牌为财神").
                 let kept = if self.rules.wilds_kept { self.wild_kinds } else { 0 };
                 let keep = if (0..KINDS).any(|t| h.concealed[t] > 0 && kept >> t & 1 == 0) { kept } else { 0 };
+                if self.open >> seat & 1 == 1 {
+                    // An open hand stands as it was laid down: it discards what it draws.
+                    if let Some(t) = drawn.filter(|&t| t < FLOWER) {
+                        out.push(Action::Discard(t));
+                    }
+                    return;
+                }
                 for t in 0..KINDS as u8 {
                     if h.concealed[t as usize] > 0 && keep >> t & 1 == 0 {
                         out.push(Action::Discard(t));
+                    }
+                }
+                if self.rules.open_ready && !self.judge.far(h, self.wild_kinds, 0) {
+                    // 明听 on a discard that leaves the hand ready.
+                    let mut rest = h.clone();
+                    for t in 0..KINDS as u8 {
+                        if h.concealed[t as usize] == 0 {
+                            continue;
+                        }
+                        rest.concealed[t as usize] -= 1;
+                        if self.judge.waits(&rest, self.wild_kinds) != 0 {
+                            out.push(Action::OpenReady(t));
+                        }
+                        rest.concealed[t as usize] += 1;
                     }
                 }
                 if drawn.is_some() && self.kong_allowed() {
@@ -586,7 +650,7 @@ impl Game {
                 out.push(Action::Take);
                 out.push(Action::Pass);
             }
-            Phase::Split { .. } => {
+            Phase::Split { .. } | Phase::Dealt { .. } => {
                 out.push(Action::Win);
                 out.push(Action::Pass);
             }
@@ -630,6 +694,23 @@ impl Game {
                     self.phase = Phase::Haidi { seat: next(s), passed: passed + 1 };
                 }
             }
+            Phase::Dealt { options, mut answers, drawn } => {
+                answers[seat as usize] = Some(action);
+                self.phase = Phase::Dealt { options, answers, drawn };
+                if self.to_act() == 0 {
+                    // One win on the dealt hands: the first declared in turn from the dealer.
+                    let first =
+                        (0..4u8).map(|i| (self.dealer + i) % 4).find(|&s| answers[s as usize] == Some(Action::Win));
+                    match first {
+                        Some(s) => {
+                            let facts = self.dealt_facts(s);
+                            self.win(facts, options[s as usize].unwrap_or(0));
+                            self.end();
+                        }
+                        None => self.dealer_turn(drawn),
+                    }
+                }
+            }
             Phase::Split { seat: s, drawn, win } => {
                 if action == Action::Win {
                     let mut facts = self.self_drawn_facts(s, drawn, false);
@@ -665,7 +746,10 @@ impl Game {
                     self.end();
                 }
             }
-            Action::Discard(t) => {
+            Action::Discard(t) | Action::OpenReady(t) => {
+                if matches!(action, Action::OpenReady(_)) {
+                    self.open |= 1 << seat;
+                }
                 self.hands[s].concealed[t as usize] -= 1;
                 self.changed(seat);
                 self.rivers[s].push((t, false));
@@ -702,7 +786,7 @@ impl Game {
                 let facts = self.claimed_facts(o, from, tile, why);
                 opt.win = self.score(&facts);
             }
-            if why == Claim::Discard && !last && !wild {
+            if why == Claim::Discard && !last && !wild && self.open >> o & 1 == 0 {
                 let c = &self.hands[os].concealed;
                 opt.pung = c[tile as usize] >= 2;
                 opt.kong = c[tile as usize] == 3 && self.kong_allowed();
@@ -740,8 +824,7 @@ impl Game {
                 }
             }
         }
-        let mut winners: Vec<u8> =
-            order.into_iter().filter(|&o| answers[o as usize] == Some(Action::Win)).collect();
+        let mut winners: Vec<u8> = order.into_iter().filter(|&o| answers[o as usize] == Some(Action::Win)).collect();
         // 三财神 before another win on the tile ("一家地胡，一家三财神 ... 应以三财神优先").
         winners.sort_by_key(|&o| !self.instant(o));
         if !winners.is_empty() {
@@ -942,7 +1025,7 @@ impl Game {
     }
 
     fn win(&mut self, facts: WinFacts, total: i32) {
-        let tile = facts.win_flower.map_or(facts.win, |f| FLOWER + f);
+        let tile = (!facts.dealt).then(|| facts.win_flower.map_or(facts.win, |f| FLOWER + f));
         self.events.push(Event::Win { seat: facts.seat, tile, discarder: facts.discarder, total });
         self.wins.push(Won { facts, total });
     }
@@ -955,8 +1038,17 @@ impl Game {
 
     /// The ruleset's score of a win (None: not a win), kept while the hand stands.
     fn score(&mut self, f: &WinFacts) -> Option<i32> {
-        let flags =
-            [f.self_drawn, f.kong_replacement, f.robbing_kong, f.wall_last, f.last_of_kind, f.heavenly, f.earthly];
+        let flags = [
+            f.self_drawn,
+            f.kong_replacement,
+            f.robbing_kong,
+            f.wall_last,
+            f.last_of_kind,
+            f.heavenly,
+            f.earthly,
+            f.dealt,
+            f.open_ready,
+        ];
         let bits = flags.iter().enumerate().fold(0u64, |m, (i, &b)| m | (b as u64) << i);
         let tile = f.win_flower.map_or(f.win, |fl| FLOWER + fl) as u64;
         let key = tile | bits << 8 | (f.discarder.map_or(7, |d| d as u64)) << 16;
@@ -1002,6 +1094,8 @@ impl Game {
             hand,
             win,
             win_flower: None,
+            dealt: false,
+            open_ready: self.open >> seat & 1 == 1,
             discarder: None,
             self_drawn: false,
             kong_replacement: false,

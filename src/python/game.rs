@@ -80,6 +80,8 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         split: small("split", 8)?,
         kept_stacks: flag("kept_stacks")?,
         instant_wilds: small("instant_wilds", 8)?,
+        dealt_wins: flag("dealt_wins")?,
+        open_ready: flag("open_ready")?,
         round_wind: small("round_wind", 3)?,
     })
 }
@@ -162,7 +164,7 @@ fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     })?;
     let kind = d.get_item(pyo3::intern!(py, "type"))?.ok_or_else(|| hand_error(py, "an action needs its 'type'"))?;
     let kind = convert::str_arg(&kind, "the action's type")?;
-    let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong");
+    let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong" | "open_ready");
     let tile = match d.get_item(pyo3::intern!(py, "tile"))? {
         Some(t) if with_tile => {
             let text = convert::str_arg(&t, "the action's tile")?;
@@ -189,11 +191,12 @@ fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         "win" => Action::Win,
         "pass" => Action::Pass,
         "take" => Action::Take,
+        "open_ready" => Action::OpenReady(t),
         other => {
             return Err(hand_error(
                 py,
                 format!(
-                    "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take",
+                    "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take, open_ready",
                     other.chars().take(40).collect::<String>()
                 ),
             ))
@@ -264,7 +267,7 @@ impl PyGame {
             Event::Win { seat, tile, discarder, total } => {
                 d.set_item("event", "win")?;
                 d.set_item("seat", seat)?;
-                d.set_item("tile", code_name(*tile))?;
+                d.set_item("tile", tile.map(code_name))?;
                 d.set_item("discarder", discarder)?;
                 d.set_item("total", total)?;
             }
@@ -286,7 +289,8 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     for w in &g.wins {
         let e = PyDict::new(py);
         e.set_item("seat", w.facts.seat)?;
-        e.set_item("tile", w.facts.win_flower.map_or_else(|| tiles::name(w.facts.win), tiles::flower_name))?;
+        let tile = w.facts.win_flower.map_or_else(|| tiles::name(w.facts.win), tiles::flower_name);
+        e.set_item("tile", (!w.facts.dealt).then_some(tile))?;
         e.set_item("discarder", w.facts.discarder)?;
         e.set_item("self_drawn", w.facts.self_drawn)?;
         e.set_item("wall_last", w.facts.wall_last)?;

@@ -84,6 +84,12 @@ class GameRules:
     kept_stacks: bool = False
     #: A hand holding this many wilds proper wins at once, whatever its shape (0: never).
     instant_wilds: int = 0
+    #: A dealt hand may win at once where the ruleset's ``evaluate(dealt=True)`` says so
+    #: (Changsha's 起手胡), before the dealer's first discard.
+    dealt_wins: bool = False
+    #: 明听: a player may lay its ready hand open as it discards (``{"type": "open_ready",
+    #: "tile": ...}``); it then wins only self-drawn, claims nothing and discards what it draws.
+    open_ready: bool = False
     #: The flow rules of the ruleset that the game does not play yet (docs/game.md).
     not_modelled: tuple[str, ...] = ()
     #: The seed's words for the rules above, by field.

@@ -237,8 +237,12 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 #: Flow rules in play (docs/game.md): the 混 from the indicator; the others the common rule.
 GAME = GameRules(
     wild="indicator",
-    not_modelled=("明听 and 潇洒 declarations", "the dealer across hands"),
-    sources={"wild": "the tile turned up (开混): the 混 is the next kind"},
+    open_ready=True,
+    not_modelled=("潇洒 declarations (明潇, 扣潇)", "the dealer across hands"),
+    sources={
+        "wild": "the tile turned up (开混): the 混 is the next kind",
+        "open_ready": "明听1番 明听就是亮开自己的牌，只能自模糊",
+    },
 )
 
 
