@@ -213,6 +213,12 @@ def test_replay_reads_the_wall_of_a_seeded_log_as_game_does(wall: object) -> Non
         haidi.Game.replay(changed)
 
 
+def decline_dealt_wins(g: haidi.Game) -> None:
+    """Passes the wins on dealt hands (Changsha's 起手胡) a stacked wall may offer."""
+    while not any(a["type"] == "discard" for a in g.legal_actions(g.to_act[0])):
+        g.step(g.to_act[0], {"type": "pass"})
+
+
 # Stacked walls for the flow rules. Seat 0 deals; its 14th tile is 4s, which it discards.
 ONE_DISCARD_TWO_WINS = ["444p888p555s888s9m4s", "123m456m789m22p56s", "123p456p789p55m23s", "111s999s777m333m6p"]
 
@@ -220,6 +226,7 @@ ONE_DISCARD_TWO_WINS = ["444p888p555s888s9m4s", "123m456m789m22p56s", "123p456p7
 def test_changsha_every_seat_wins_on_one_discard() -> None:
     # Seed 000: "3、通炮：即幾個玩家可衚衕一張牌，即為通炮，輸家要付清所有胡分。"
     g = haidi.Game("changsha", wall=stacked_wall("changsha", ONE_DISCARD_TWO_WINS, draws="7p"))
+    decline_dealt_wins(g)
     g.step(0, {"type": "discard", "tile": "4s"})
     assert g.to_act == [1, 2]
     g.step(1, {"type": "win"})
@@ -264,6 +271,7 @@ def test_changsha_a_passed_win_waits_for_the_next_draw() -> None:
     # Seed 000: "5 ，漏胡：如果玩家漏掉了炮胡，則在玩家摸牌前禁止炮胡。摸牌后一切正常。"
     hands = ["444m666m333s777s9s4s", "111m999m111p999p5s", "123p456p789p55m23s", "222m333m777m888s6p"]
     g = haidi.Game("changsha", wall=stacked_wall("changsha", hands, draws="4s8p4s"))
+    decline_dealt_wins(g)
     g.step(0, {"type": "discard", "tile": "4s"})
     assert {"type": "win"} in g.legal_actions(2)
     g.step(2, {"type": "pass"})
