@@ -509,6 +509,13 @@ impl Game {
         self.indicator.or(self.flower_wilds.map(|f| FLOWER + f))
     }
 
+    /// Each seat's first discard is the same tile and none was claimed: the dealer may
+    /// have been followed (跟庄, 烧庄; the rulesets' `game_outcome` read the order).
+    pub fn dealer_followed(&self) -> bool {
+        let first: Vec<Option<&(Tile, bool)>> = self.rivers.iter().map(|r| r.first()).collect();
+        first.iter().all(|d| d.is_some_and(|&(t, claimed)| !claimed && Some(t) == first[0].map(|d| d.0)))
+    }
+
     /// Tiles that may still be drawn.
     pub fn drawable(&self) -> usize {
         let kongs = self.made.iter().filter(|m| m.meld.kind.is_kong()).count();

@@ -570,7 +570,8 @@ pub fn simulate<'py>(
         let part = py.detach(|| {
             play::simulate(&rules, &judge, run, seed, agent, |g| {
                 let first = g.wins.first();
-                let pays = !g.wins.is_empty() || g.made.iter().any(|m| m.meld.kind.is_kong());
+                // Kongs pay in Hainan, 跟庄 in Tangshan, on a drawn hand too.
+                let pays = !g.wins.is_empty() || g.made.iter().any(|m| m.meld.kind.is_kong()) || g.dealer_followed();
                 Row {
                     winner: first.map_or(-1, |w| w.facts.seat as i8),
                     wins: g.wins.len() as u8,
