@@ -387,3 +387,44 @@ def test_tangshan_open_ready_is_offered_exactly_on_the_discards_that_leave_a_rea
                 checked += 1
             g.step(seat, rng.choice([a for a in legal if a["type"] != "open_ready"]))
     assert checked > 500
+
+
+def test_longgang_offers_every_win_evaluate_finds_on_a_discard() -> None:
+    # The game's quick test of waits (a hand counted two tiles from ready, each kind given
+    # room for every wild held) drops no win: each seat not barred by 漏胡 is offered a
+    # win on a discard exactly when `evaluate` scores one.
+    rs = haidi.ruleset("longgang")
+    checked = won = 0
+    for seed in range(12):
+        g = haidi.Game("longgang", seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            choice = rng.choice([a for a in legal if a["type"] != "win"] or legal)
+            before = [g.observation(s) for s in range(4)]
+            barred = set(g._record()["passed_win"])
+            g.step(seat, choice)
+            if choice["type"] != "discard" or g.done or before[0]["wall"] <= 4:
+                continue
+            for other in range(4):
+                o = before[other]
+                if other == seat or other in barred:
+                    continue
+                flowers = o["flowers"][other]
+                hand = (
+                    o["hand"] + "".join(o["melds"][other]) + ("".join(f[0] for f in flowers) + "f" if flowers else "")
+                )
+                r = rs.evaluate(
+                    hand=hand,
+                    win=choice["tile"],
+                    seat_wind="ESWN"[other],
+                    wilds=o["indicator"] if o["indicator"].endswith("f") else o["wilds"][0],
+                    earthly=seat == 0 and len(o["discards"][0]) == 0 and not any(o["melds"]),
+                )
+                legal_other = g.legal_actions(other) if other in g.to_act else []
+                offered = {"type": "win"} in legal_other and {"type": "pass"} in legal_other
+                assert offered == bool(r["win"]), (seed, other, hand, choice)
+                checked += 1
+                won += offered
+    assert checked > 1000 and won > 0

@@ -214,20 +214,21 @@ impl Judge {
     /// Whether `hand` is surely more than one tile from complete (13/16 tiles: it waits on
     /// nothing; 14/17: no discard leaves it ready), told by the tables alone.
     pub fn far(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> bool {
-        if self.relaxed.wilds_beyond_copies {
-            // Where wilds may stand past four copies, a hand counted two away may still
-            // wait on a wild: no shortcut.
-            return false;
-        }
         // Four copies of every kind and any pair can only bring a hand nearer: a hand two
         // tiles from ready so counted is at least as far. Most hands in play are, and so
         // are told by the tables alone (the exact count reads the copies melded, which
-        // the tables do not hold).
+        // the tables do not hold). Where wilds may stand past four copies (Longgang),
+        // each kind is given room for every wild held besides its four.
         let e = self.engine();
         let mut v = View::new(hand, e.tiles, wild_kinds, extra);
+        let mut cap = 4u8;
+        if self.relaxed.wilds_beyond_copies {
+            let wilds: u8 = tiles::mask_tiles(wild_kinds).map(|t| hand.concealed[t as usize]).sum();
+            cap += wilds + extra;
+        }
         for t in 0..KINDS {
             if e.tiles >> t & 1 == 1 {
-                v.caps[t] = 4;
+                v.caps[t] = cap;
             }
         }
         distance::distance(&self.relaxed, &v) > 1
