@@ -512,8 +512,10 @@ impl Game {
     /// Each seat's first discard is the same tile and none was claimed: the dealer may
     /// have been followed (跟庄, 烧庄; the rulesets' `game_outcome` read the order).
     pub fn dealer_followed(&self) -> bool {
-        let first: Vec<Option<&(Tile, bool)>> = self.rivers.iter().map(|r| r.first()).collect();
-        first.iter().all(|d| d.is_some_and(|&(t, claimed)| !claimed && Some(t) == first[0].map(|d| d.0)))
+        let Some(&(t, _)) = self.rivers[0].first() else {
+            return false;
+        };
+        self.rivers.iter().all(|r| r.first() == Some(&(t, false)))
     }
 
     /// Tiles that may still be drawn.

@@ -352,8 +352,7 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
                 h.concealed[t as usize] -= 1;
             }
         }
-        if let Some((r, t)) = g.robbed.filter(|&(r, _)| r == s) {
-            let _ = r;
+        if let Some((_, t)) = g.robbed.filter(|&(r, _)| r == s) {
             h.concealed[t as usize] -= 1;
         }
         hands.append(h.notation())?;
