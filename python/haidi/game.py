@@ -61,7 +61,8 @@ class Game(_core.Game):
     actions as dicts (``{"type": "discard", "tile": "5m"}``, ``{"type": "chow", "tile":
     "3m"}`` naming the chow's lowest tile, ``{"type": "pung"}``, ``{"type": "kong"}``,
     ``{"type": "concealed_kong", "tile": ...}``, ``{"type": "added_kong", "tile": ...}``,
-    ``{"type": "win"}``, ``{"type": "pass"}``, ``{"type": "take"}`` for the 海底 tile);
+    ``{"type": "win"}``, ``{"type": "pass"}``, ``{"type": "take"}`` for the 海底 tile,
+    ``{"type": "open_ready", "tile": ...}`` for a discard laying the hand open, 明听);
     ``step(seat, action)`` plays one (anything else raises ``HandError`` naming it).
     When ``done``, ``result`` has the ``payments`` and the ``wins``. ``wall`` (tile
     names in drawing order, the whole tile set once) deals that wall instead of a

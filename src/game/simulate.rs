@@ -142,6 +142,7 @@ mod tests {
             haidi: false,
             wild: WildRule::None,
             round_wind: 0,
+            ..Rules::default()
         };
         (Arc::new(rules), Arc::new(Judge::mcr(Default::default())))
     }

@@ -50,7 +50,13 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
     let wild = match text("wild")?.as_str() {
         "none" => WildRule::None,
         "indicator" => WildRule::Indicator,
-        other => return Err(hand_error(py, format!("game rules: wild must be 'none' or 'indicator', not {other:?}"))),
+        "turned" => WildRule::Turned,
+        other => {
+            return Err(hand_error(
+                py,
+                format!("game rules: wild must be 'none', 'indicator' or 'turned', not {other:?}"),
+            ))
+        }
     };
     let melds = small("melds", 5)?;
     if melds < 4 {
@@ -69,6 +75,13 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         last_discard: flag("last_discard")?,
         haidi: flag("haidi")?,
         wild,
+        seat_flower_wild: flag("seat_flower_wild")?,
+        wilds_kept: flag("wilds_kept")?,
+        split: small("split", 8)?,
+        kept_stacks: flag("kept_stacks")?,
+        instant_wilds: small("instant_wilds", 8)?,
+        dealt_wins: flag("dealt_wins")?,
+        open_ready: flag("open_ready")?,
         round_wind: small("round_wind", 3)?,
     })
 }
@@ -151,7 +164,7 @@ fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     })?;
     let kind = d.get_item(pyo3::intern!(py, "type"))?.ok_or_else(|| hand_error(py, "an action needs its 'type'"))?;
     let kind = convert::str_arg(&kind, "the action's type")?;
-    let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong");
+    let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong" | "open_ready");
     let tile = match d.get_item(pyo3::intern!(py, "tile"))? {
         Some(t) if with_tile => {
             let text = convert::str_arg(&t, "the action's tile")?;
@@ -178,11 +191,12 @@ fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         "win" => Action::Win,
         "pass" => Action::Pass,
         "take" => Action::Take,
+        "open_ready" => Action::OpenReady(t),
         other => {
             return Err(hand_error(
                 py,
                 format!(
-                    "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take",
+                    "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take, open_ready",
                     other.chars().take(40).collect::<String>()
                 ),
             ))
@@ -236,7 +250,7 @@ impl PyGame {
             }
             Event::Indicator { tile } => {
                 d.set_item("event", "indicator")?;
-                d.set_item("tile", tiles::name(*tile))?;
+                d.set_item("tile", code_name(*tile))?;
             }
             Event::Act { seat, action } => {
                 d.set_item("event", "action")?;
@@ -253,7 +267,7 @@ impl PyGame {
             Event::Win { seat, tile, discarder, total } => {
                 d.set_item("event", "win")?;
                 d.set_item("seat", seat)?;
-                d.set_item("tile", tiles::name(*tile))?;
+                d.set_item("tile", tile.map(code_name))?;
                 d.set_item("discarder", discarder)?;
                 d.set_item("total", total)?;
             }
@@ -275,7 +289,8 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     for w in &g.wins {
         let e = PyDict::new(py);
         e.set_item("seat", w.facts.seat)?;
-        e.set_item("tile", tiles::name(w.facts.win))?;
+        let tile = w.facts.win_flower.map_or_else(|| tiles::name(w.facts.win), tiles::flower_name);
+        e.set_item("tile", (!w.facts.dealt).then_some(tile))?;
         e.set_item("discarder", w.facts.discarder)?;
         e.set_item("self_drawn", w.facts.self_drawn)?;
         e.set_item("wall_last", w.facts.wall_last)?;
@@ -302,6 +317,47 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("haidi_taker", g.haidi_taker)?;
     d.set_item("passed_win", seats_list(g.passed_win))?;
     d.set_item("discards", g.discards)?;
+    // The discards in the order made: seat, tile, and what became of it (claimed, won on).
+    let order = PyList::empty(py);
+    let mut last_discard: Option<Bound<'py, PyList>> = None;
+    for e in &g.events {
+        match e {
+            Event::Act { seat, action: Action::Discard(t) } => {
+                let row = PyList::new(py, [seat.into_pyobject(py)?.into_any(), tile_name(py, *t).into_any()])?;
+                row.append(py.None())?;
+                order.append(&row)?;
+                last_discard = Some(row);
+            }
+            Event::Act { action: Action::AddedKong(_), .. } => last_discard = None,
+            Event::Claim { .. } | Event::Win { discarder: Some(_), .. } => {
+                if let Some(row) = last_discard.take() {
+                    let what = if matches!(e, Event::Claim { .. }) { "claimed" } else { "won" };
+                    row.set_item(2, what)?;
+                }
+            }
+            Event::Draw { .. } => last_discard = None,
+            _ => {}
+        }
+    }
+    d.set_item("discard_order", order)?;
+    // Each hand as it ends, for the scores of those who did not win: less a robbed
+    // kong's tile (taken by the winner) and a 分张 tile kept (not discarded).
+    let hands = PyList::empty(py);
+    for s in 0..4u8 {
+        let mut h = g.hands[s as usize].clone();
+        if let Some(t) = g.split_kept[s as usize] {
+            if t >= FLOWER {
+                h.flowers &= !(1 << (t - FLOWER));
+            } else {
+                h.concealed[t as usize] -= 1;
+            }
+        }
+        if let Some((_, t)) = g.robbed.filter(|&(r, _)| r == s) {
+            h.concealed[t as usize] -= 1;
+        }
+        hands.append(h.notation())?;
+    }
+    d.set_item("hands", hands)?;
     Ok(d)
 }
 
@@ -408,7 +464,7 @@ impl PyGame {
         d.set_item("flowers", flowers)?;
         d.set_item("concealed_counts", sizes)?;
         d.set_item("wall", g.drawable())?;
-        d.set_item("indicator", g.indicator.map(tiles::name))?;
+        d.set_item("indicator", g.turned().map(code_name))?;
         d.set_item("wilds", convert::mask_names(g.wild_kinds))?;
         d.set_item("to_act", seats_list(g.to_act()))?;
         d.set_item("done", g.done())?;
@@ -554,7 +610,8 @@ pub fn simulate<'py>(
         let part = py.detach(|| {
             play::simulate(&rules, &judge, run, seed, seating, |g| {
                 let first = g.wins.first();
-                let pays = !g.wins.is_empty() || g.made.iter().any(|m| m.meld.kind.is_kong());
+                // Kongs pay in Hainan, 跟庄 in Tangshan, on a drawn hand too.
+                let pays = !g.wins.is_empty() || g.made.iter().any(|m| m.meld.kind.is_kong()) || g.dealer_followed();
                 Row {
                     winner: first.map_or(-1, |w| w.facts.seat as i8),
                     wins: g.wins.len() as u8,
