@@ -228,16 +228,38 @@ fn names<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyList>> {
     list_of(py, mask.count_ones() as usize, |_| Ok(all[kinds.next().unwrap_or(0) as usize].bind(py).clone().into_any()))
 }
 
-/// Entry templates made: score variants, discards (None last), shanten values.
-const VARIANTS: usize = 3;
-const DISCARDS: usize = KINDS + 1;
+/// Dict templates made the first time each is asked for, one a slot.
+struct Templates<const N: usize>(std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyDict>>]>>);
+
+impl<const N: usize> Templates<N> {
+    const fn new() -> Self {
+        Templates(std::sync::OnceLock::new())
+    }
+
+    /// A copy of the template of `slot` (made by `make` the first time), or, for a slot
+    /// past the kept ones (None), a dict `make` makes anew.
+    fn copy<'py>(
+        &self,
+        py: Python<'py>,
+        slot: Option<usize>,
+        make: impl FnOnce() -> PyResult<Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let made = self.0.get_or_init(|| (0..N).map(|_| pyo3::sync::PyOnceLock::new()).collect());
+        match slot.and_then(|s| made.get(s)) {
+            Some(t) => t.get_or_try_init(py, || make().map(Bound::unbind))?.bind(py).copy(),
+            None => make(),
+        }
+    }
+}
+
+/// Entry templates are kept for these shanten values (of every discard, None last, and
+/// of the three sets of keys).
 const SHANTEN_KEPT: usize = 16;
 
-/// The keys of an entry dict, in their order, with the discard and shanten set and the
-/// rest None: each entry is a copy, whose table is made once at its size rather than
-/// grown key by key, with two of its values already in place. A template holds only
-/// strs, ints and None and is untracked, so are its copies until a tracked container
-/// is put in them.
+/// A new entry dict: its keys in their order, with the discard and shanten set and the
+/// rest None. Each entry is a copy of a template, whose table is made once at its size
+/// rather than grown key by key, with two of its values already in place; a template
+/// holds only strs, ints and None and is untracked, and so are its copies.
 fn template<'py>(
     py: Python<'py>,
     scored: bool,
@@ -245,41 +267,39 @@ fn template<'py>(
     discard: Option<Tile>,
     shanten: i8,
 ) -> PyResult<Bound<'py, PyDict>> {
-    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyDict>>]>> = std::sync::OnceLock::new();
-    let made = MADE
-        .get_or_init(|| (0..VARIANTS * DISCARDS * SHANTEN_KEPT).map(|_| pyo3::sync::PyOnceLock::new()).collect());
-    let variant = if scoring { 2 } else { scored as usize };
-    let kept = usize::try_from(shanten).ok().filter(|&s| s < SHANTEN_KEPT);
-    let make = || -> PyResult<Bound<'py, PyDict>> {
-        let keys = ["discard", "shanten", "useful", "useful_count", "useful_wilds", "waits"];
-        let more: &[&str] = match variant {
+    static MADE: Templates<{ 3 * (KINDS + 1) * SHANTEN_KEPT }> = Templates::new();
+    let keys = if scoring { 2 } else { scored as usize };
+    let slot = usize::try_from(shanten)
+        .ok()
+        .filter(|&s| s < SHANTEN_KEPT)
+        .map(|s| (keys * (KINDS + 1) + discard.map_or(KINDS, |t| t as usize)) * SHANTEN_KEPT + s);
+    MADE.copy(py, slot, || {
+        let more: &[&str] = match keys {
             0 => &[],
             1 => &["winning_waits", "winning_count"],
             _ => &["winning_waits", "winning_count", "draws", "draws_exact"],
         };
         let d = PyDict::new(py);
-        for k in keys.iter().chain(more) {
+        for k in ["discard", "shanten", "useful", "useful_count", "useful_wilds", "waits"].iter().chain(more) {
             d.set_item(PyString::intern(py, k), py.None())?;
         }
         let all = convert::tile_names(py);
         d.set_item(pyo3::intern!(py, "discard"), discard.map(|t| all[t as usize].bind(py)))?;
         d.set_item(pyo3::intern!(py, "shanten"), shanten)?;
         Ok(super::entry::template(d))
-    };
-    let Some(s) = kept else {
-        return make();
-    };
-    let slot = (variant * DISCARDS + discard.map_or(KINDS, |t| t as usize)) * SHANTEN_KEPT + s;
-    made[slot].get_or_try_init(py, || make().map(Bound::unbind))?.bind(py).copy()
+    })
 }
 
-/// A wait's dict, `{"tile", "left"}` (and `"total"`, None, when `total`): a copy of a
-/// template made once a tile, copies left and shape.
+/// Wait templates are kept for up to this many copies left.
+const LEFT_KEPT: usize = 5;
+
+/// A new wait dict, `{"tile", "left"}`, and `"total"` (None) when `total`: a copy of a
+/// template made once a tile, copies left and set of keys.
 fn wait_dict<'py>(py: Python<'py>, tile: Tile, left: u8, total: bool) -> PyResult<Bound<'py, PyDict>> {
-    const LEFT: usize = 5;
-    static MADE: std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyDict>>]>> = std::sync::OnceLock::new();
-    let made = MADE.get_or_init(|| (0..2 * KINDS * LEFT).map(|_| pyo3::sync::PyOnceLock::new()).collect());
-    let make = || -> PyResult<Bound<'py, PyDict>> {
+    static MADE: Templates<{ 2 * KINDS * LEFT_KEPT }> = Templates::new();
+    let slot = (left as usize) < LEFT_KEPT;
+    let slot = slot.then(|| (total as usize * KINDS + tile as usize) * LEFT_KEPT + left as usize);
+    MADE.copy(py, slot, || {
         let d = PyDict::new(py);
         d.set_item(pyo3::intern!(py, "tile"), convert::tile_names(py)[tile as usize].bind(py))?;
         d.set_item(pyo3::intern!(py, "left"), left)?;
@@ -287,12 +307,7 @@ fn wait_dict<'py>(py: Python<'py>, tile: Tile, left: u8, total: bool) -> PyResul
             d.set_item(pyo3::intern!(py, "total"), py.None())?;
         }
         Ok(super::entry::template(d))
-    };
-    if left as usize >= LEFT {
-        return make();
-    }
-    let slot = (total as usize * KINDS + tile as usize) * LEFT + left as usize;
-    made[slot].get_or_try_init(py, || make().map(Bound::unbind))?.bind(py).copy()
+    })
 }
 
 fn entry_dict<'py>(
