@@ -8,6 +8,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::convert;
 use super::engine::{wilds, PyEngine};
+use super::entry::untrack;
 use super::errors::{hand_error, to_py, IntoPy};
 use super::hand::PyHand;
 use super::interrupt;
@@ -187,7 +188,7 @@ fn run(
 }
 
 /// A new list of `len` items, each slot set by `item` with a new reference, left
-/// untracked by the cycle collector (see [`untracked`]).
+/// untracked by the cycle collector (see [`untrack`]).
 fn list_of<'py>(
     py: Python<'py>,
     len: usize,
@@ -202,23 +203,9 @@ fn list_of<'py>(
         for i in 0..len {
             pyo3::ffi::PyList_SetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, item(i)?.into_ptr());
         }
-        untracked(&list);
+        untrack(&list);
         Ok(list)
     }
-}
-
-/// Leaves a list or entry dict of the answer, which holds only strs, ints, bools, None
-/// and the answer's own lists and dicts, to the cycle collector only if a container is
-/// put in it. As it stands it can be in no cycle, and answers kept by the thousand then
-/// cost the collector nothing: tracked, an entry's dict and four lists were a third of
-/// a kept MCR answer's instructions, spent in collections. Python tracks a dict again
-/// when a container is put in it, but not a list: a cycle made through one of the
-/// answer's lists is not collected (docs/analysis.md says so).
-fn untracked<T>(obj: &Bound<'_, T>) {
-    // SAFETY: `obj` is a live list or dict we hold; untracking it is allowed (the
-    // collector then does not traverse it), and it holds no object the collector must
-    // follow.
-    unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
 }
 
 /// The names of the kinds of `mask`, in tile order, as a new list of the shared name strs.
@@ -344,7 +331,7 @@ fn entry_dict<'py>(
         d.set_item(pyo3::intern!(py, "draws_exact"), draws.exact)?;
     }
     // Putting an untracked list in a dict tracks the dict.
-    untracked(&d);
+    untrack(&d);
     Ok(d)
 }
 

@@ -92,14 +92,16 @@ pub fn tuple<'py>(py: Python<'py>, entries: Vec<Bound<'py, PyAny>>) -> PyResult<
 
 /// Leaves `obj` to Python's collector only when something it must follow is put in it.
 ///
-/// Only for a dict or tuple just made that holds strs, ints, bools, None, entries copied
-/// from templates and other such objects: it can be in no cycle, so untracking it now is
-/// what the collector does when it first meets it, and Python tracks a dict again if a
-/// container is put in it. Kept by the million, results made of such objects then cost
-/// full collections nothing.
+/// Only for a dict, tuple or list just made that holds strs, ints, bools, None, entries
+/// copied from templates and other such objects: it can be in no cycle, so untracking it
+/// now is what the collector does when it first meets a dict or tuple, and Python tracks
+/// a dict again if a container is put in it. Kept by the million, results made of such
+/// objects then cost full collections nothing. A list is not tracked again: a cycle a
+/// user makes through one (only the analysis's answer lists are left so) is not
+/// collected, which docs/analysis.md says.
 pub fn untrack<T>(obj: &Bound<'_, T>) {
-    // SAFETY: `obj` is a live object we hold, of a type with GC support (a dict or a
-    // tuple), holding only objects as said above; untracking an untracked one is allowed.
+    // SAFETY: `obj` is a live object we hold, of a type with GC support (a dict, tuple or
+    // list), holding only objects as said above; untracking an untracked one is allowed.
     unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
 }
 
