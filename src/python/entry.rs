@@ -200,8 +200,9 @@ pub fn groups<'py>(
 /// loose hand) as one group of `kind`: the kinds the tiles stand for, and the wilds'.
 /// Copied from a template made once such tiles (the first `LOOSE_KEPT` kept).
 pub fn loose<'py>(py: Python<'py>, kind: &str, kinds: &[Tile], wilds: &[Tile]) -> PyResult<Bound<'py, PyAny>> {
-    static MADE: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<Box<[u8]>, Py<PyDict>>>> =
-        std::sync::LazyLock::new(Default::default);
+    /// The templates made, by the kind, tiles and wilds.
+    type Made = std::sync::Mutex<std::collections::HashMap<Box<[u8]>, Py<PyDict>>>;
+    static MADE: std::sync::LazyLock<Made> = std::sync::LazyLock::new(Default::default);
     // The key: the kind, then the tiles and the wilds, each list after its length.
     let mut key = [0u8; 64];
     let parts = [kind.as_bytes(), kinds, wilds];
