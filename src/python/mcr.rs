@@ -38,8 +38,8 @@ fn shared_fans(py: Python<'_>) -> PyResult<&[entry::Counted]> {
     Ok(shared)
 }
 
-/// The fan entries, a tuple of shared entries (see `entry`): the tuple and the result
-/// dict holding it need not be tracked by the collector either.
+/// The fan entries, a tuple of the result's own entries (see `entry`): the tuple and the
+/// result dict holding it need not be tracked by the collector either.
 fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTuple>> {
     // By id, but 明暗杠 (5 points) goes between the 6-point and the 4-point fans.
     let mut order = [0u8; MINGANGANG as usize + 1];
@@ -58,12 +58,12 @@ fn fan_tuple<'py>(py: Python<'py>, fans: &FanCounts) -> PyResult<Bound<'py, PyTu
         order[n] = MINGANGANG;
         n += 1;
     }
-    let order = &order[..n];
     let shared = shared_fans(py)?;
-    entry::tuple(
-        py,
-        order.iter().map(|&f| shared[f as usize].get(py, fans.get(f) as usize)).collect::<PyResult<Vec<_>>>()?,
-    )
+    let mut tuple = entry::Tuple::new(py, n)?;
+    for &f in &order[..n] {
+        tuple.push(shared[f as usize].get(py, fans.get(f) as usize)?)?;
+    }
+    tuple.finish()
 }
 
 fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
@@ -81,25 +81,45 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// The forms of a result, in the order of its templates (no form last).
+const FORMS: [Option<Form>; 8] = [
+    Some(Form::Standard),
+    Some(Form::SevenPairs),
+    Some(Form::EightPairsAndAHalf),
+    Some(Form::ThirteenOrphans),
+    Some(Form::HonoursAndKnitted),
+    Some(Form::KnittedStraight),
+    Some(Form::All258),
+    None,
+];
+
 /// The result dict of one situation.
 fn result_dict<'py>(py: Python<'py>, r: &Scored, explain: bool) -> PyResult<Bound<'py, PyDict>> {
-    // A copy of a dict with the keys in place is sized once and hashes no key again.
-    static TEMPLATE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
-    let template = TEMPLATE.get_or_try_init(py, || {
-        let d = PyDict::new(py);
-        for key in ["win", "total", "fans", "reason", "form", "arrangement", "groups"] {
-            d.set_item(PyString::intern(py, key), py.None())?;
+    // A copy of a dict with the keys in place is sized once and hashes no key again; one
+    // a win and form, which it then need not set.
+    static TEMPLATES: pyo3::sync::PyOnceLock<Vec<Py<PyDict>>> = pyo3::sync::PyOnceLock::new();
+    let templates = TEMPLATES.get_or_try_init(py, || {
+        let mut made = Vec::with_capacity(2 * FORMS.len());
+        for win in [false, true] {
+            for form in FORMS {
+                let d = PyDict::new(py);
+                for key in ["win", "total", "fans", "reason", "form", "arrangement", "groups"] {
+                    d.set_item(PyString::intern(py, key), py.None())?;
+                }
+                d.set_item(pyo3::intern!(py, "win"), win)?;
+                d.set_item(pyo3::intern!(py, "form"), form.map(|f| form_name(py, f)))?;
+                made.push(d.unbind());
+            }
         }
-        Ok::<_, PyErr>(d.unbind())
+        Ok::<_, PyErr>(made)
     })?;
-    let d = template.bind(py).copy()?;
-    d.set_item(pyo3::intern!(py, "win"), r.win)?;
+    let form = FORMS.iter().position(|&f| f == r.form).unwrap_or(FORMS.len() - 1);
+    let d = templates[r.win as usize * FORMS.len() + form].bind(py).copy()?;
     d.set_item(pyo3::intern!(py, "total"), r.total)?;
     d.set_item(pyo3::intern!(py, "fans"), fan_tuple(py, &r.fans)?)?;
     if let Some(reason) = r.reason.as_deref() {
         d.set_item(pyo3::intern!(py, "reason"), reason)?;
     }
-    d.set_item(pyo3::intern!(py, "form"), r.form.map(|f| form_name(py, f)))?;
     if r.complete {
         let (groups, text) = groups_and_text(py, r)?;
         d.set_item(pyo3::intern!(py, "arrangement"), text)?;
@@ -159,31 +179,32 @@ fn group_of(x: &crate::mcr::fans::Set) -> Group {
 /// for the forms without sets, their tiles as one group.
 fn groups_and_text<'py>(py: Python<'py>, r: &Scored) -> PyResult<(Bound<'py, PyTuple>, String)> {
     let mut text = String::with_capacity(48);
-    let mut entries = Vec::with_capacity(7);
-    let groups: Vec<Group> = r.sets.iter().map(group_of).collect();
     let loose = |kind: &str, tiles: &[Tile]| entry::loose(py, kind, tiles, &[]);
     match r.form {
         Some(f @ (Form::ThirteenOrphans | Form::HonoursAndKnitted)) => {
             let all: Vec<Tile> =
                 (0..tiles::KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, r.tiles[t as usize] as usize)).collect();
             let kind = if f == Form::ThirteenOrphans { "orphans" } else { "knitted" };
-            entries.push(loose(kind, &all)?);
+            let mut entries = entry::Tuple::new(py, 1)?;
+            entries.push(loose(kind, &all)?)?;
             text.push_str(&tiles::tiles_to_string(&all));
+            Ok((entries.finish()?, text))
         }
         _ => {
+            let mut entries = entry::Tuple::new(py, r.knitted.is_some() as usize + r.sets.len())?;
             if let Some(nine) = r.knitted {
                 let mut sorted = nine;
                 sorted.sort_unstable();
-                entries.push(loose("knitted_straight", &sorted)?);
+                entries.push(loose("knitted_straight", &sorted)?)?;
                 text.push_str(&tiles::tiles_to_string(&sorted));
-                if !groups.is_empty() {
+                if !r.sets.is_empty() {
                     text.push(' ');
                 }
             }
-            entries.extend(entry::groups(py, &groups, &mut text)?);
+            entry::groups(py, r.sets.iter().map(group_of), &mut text, &mut entries)?;
+            Ok((entries.finish()?, text))
         }
     }
-    Ok((entry::tuple(py, entries)?, text))
 }
 
 /// The form's name as an interned Python string.
@@ -274,52 +295,60 @@ impl Key {
     }
 }
 
-/// A situation key. Keys written as identifiers (keyword arguments, dict literals) are
-/// interned by Python, so they are found by identity before any text is compared; an
-/// unknown key is an error naming it.
-fn situation_key(py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
-    /// The keys as interned strs (those of a call's keywords and of most dicts), found by
-    /// address in a small open-addressed table: slots of (address, place in `KEYS` + 1).
-    struct Interned {
-        _keys: Vec<Py<PyString>>,
-        slots: [(usize, u8); 64],
-    }
+/// The situation keys as interned strs (those of a call's keywords and of most dicts),
+/// found by address in a small open-addressed table: slots of (address, place in `KEYS`
+/// + 1).
+struct Keys {
+    _keys: Vec<Py<PyString>>,
+    slots: [(usize, u8); 64],
+}
+
+impl Keys {
     fn slot(at: usize) -> usize {
         (at >> 4) & 63
     }
-    static INTERNED: pyo3::sync::PyOnceLock<Interned> = pyo3::sync::PyOnceLock::new();
-    let interned = INTERNED.get_or_init(py, || {
-        let keys: Vec<Py<PyString>> = KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect();
-        let mut slots = [(0, 0); 64];
-        for (i, k) in keys.iter().enumerate() {
-            let at = k.as_ptr() as usize;
-            let mut s = slot(at);
-            while slots[s].0 != 0 {
-                s = (s + 1) & 63;
+
+    /// The table, made once.
+    fn get(py: Python<'_>) -> &'static Keys {
+        static KEYS_BY_ADDRESS: pyo3::sync::PyOnceLock<Keys> = pyo3::sync::PyOnceLock::new();
+        KEYS_BY_ADDRESS.get_or_init(py, || {
+            let keys: Vec<Py<PyString>> = KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect();
+            let mut slots = [(0, 0); 64];
+            for (i, k) in keys.iter().enumerate() {
+                let mut s = Keys::slot(k.as_ptr() as usize);
+                while slots[s].0 != 0 {
+                    s = (s + 1) & 63;
+                }
+                slots[s] = (k.as_ptr() as usize, i as u8 + 1);
             }
-            slots[s] = (at, i as u8 + 1);
-        }
-        Interned { _keys: keys, slots }
-    });
-    let at = key.as_ptr() as usize;
-    let mut s = slot(at);
-    while interned.slots[s].0 != 0 {
-        if interned.slots[s].0 == at {
-            return Ok(KEYS[interned.slots[s].1 as usize - 1].1);
-        }
-        s = (s + 1) & 63;
+            Keys { _keys: keys, slots }
+        })
     }
-    let text = convert::text(key, "a situation key")?;
-    match KEYS.iter().find(|(k, _)| *k == text) {
-        Some(&(_, k)) => Ok(k),
-        None => Err(hand_error(
-            py,
-            format!(
-                "unknown mcr situation key {:?}; known: {}",
-                text.chars().take(40).collect::<String>(),
-                KEYS.map(|(k, _)| k).join(", ")
-            ),
-        )),
+
+    /// A situation key. Keys written as identifiers (keyword arguments, dict literals)
+    /// are interned by Python, so they are found by identity before any text is
+    /// compared; an unknown key is an error naming it.
+    fn find(&self, py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
+        let at = key.as_ptr() as usize;
+        let mut s = Keys::slot(at);
+        while self.slots[s].0 != 0 {
+            if self.slots[s].0 == at {
+                return Ok(KEYS[self.slots[s].1 as usize - 1].1);
+            }
+            s = (s + 1) & 63;
+        }
+        let text = convert::text(key, "a situation key")?;
+        match KEYS.iter().find(|(k, _)| *k == text) {
+            Some(&(_, k)) => Ok(k),
+            None => Err(hand_error(
+                py,
+                format!(
+                    "unknown mcr situation key {:?}; known: {}",
+                    text.chars().take(40).collect::<String>(),
+                    KEYS.map(|(k, _)| k).join(", ")
+                ),
+            )),
+        }
     }
 }
 
@@ -416,6 +445,7 @@ impl<'py, 'o> Reader<'py, 'o> {
     /// Reads every item of a dict.
     fn set_all(&mut self, d: &Bound<'py, PyDict>) -> PyResult<()> {
         let py = self.py;
+        let keys = Keys::get(py);
         let (mut at, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
         // `PyDict_Next` itself, as pyo3's iterator also checks the size at each step. A
         // value read can run Python code (`__index__`) that changes the dict: its key and
@@ -424,7 +454,7 @@ impl<'py, 'o> Reader<'py, 'o> {
         while unsafe { pyo3::ffi::PyDict_Next(d.as_ptr(), &mut at, &mut k, &mut v) } != 0 {
             let (k, v) = unsafe { (Bound::from_borrowed_ptr(py, k), Bound::from_borrowed_ptr(py, v)) };
             let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
-            self.set(situation_key(py, key)?, v)?;
+            self.set(keys.find(py, key)?, v)?;
         }
         Ok(())
     }
@@ -457,6 +487,13 @@ fn short(v: &Bound<'_, PyAny>) -> String {
 /// A wind: a letter E, S, W, N (or 1z-4z), or 0-3, as every ruleset reads it.
 fn wind_value(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u8> {
     let bad = || hand_error(py, format!("{name} must be a wind E, S, W or N (or 0-3), not {}", short(v)));
+    // "E", "S", "W" and "N" are most often the strs Python keeps of one letter each: by
+    // address first.
+    static LETTERS: pyo3::sync::PyOnceLock<[Py<PyString>; 4]> = pyo3::sync::PyOnceLock::new();
+    let letters = LETTERS.get_or_init(py, || ["E", "S", "W", "N"].map(|w| PyString::intern(py, w).unbind()));
+    if let Some(w) = letters.iter().position(|l| v.is(l)) {
+        return Ok(w as u8);
+    }
     if let Ok(text) = v.cast::<PyString>() {
         return wind(convert::text(text, name)?).map_err(|_| bad());
     }
@@ -669,7 +706,7 @@ pub fn read_keys(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<(Situation, 
     let mut r = Reader::new(py, Format::Compact, None);
     for (k, v) in d.iter() {
         let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
-        match situation_key(py, key)? {
+        match Keys::get(py).find(py, key)? {
             Key::Hand | Key::Win | Key::Format => {
                 return Err(hand_error(
                     py,

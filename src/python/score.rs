@@ -19,7 +19,7 @@ use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, Item, Scored};
-use crate::score::group::{write_loose, Group, Shape};
+use crate::score::group::{write_loose, Group, Groups, Shape, NO_GROUP};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{Prepared, Reader, Value};
@@ -640,7 +640,11 @@ fn result<'py>(
     d.set_item(pyo3::intern!(py, "win"), s.win)?;
     d.set_item(pyo3::intern!(py, "total"), if s.complete { s.total } else { 0 })?;
     let entries = if s.loser { &out.loser_entries } else { &out.entries };
-    let fans = entry::tuple(py, s.fans().map(|(i, n)| entries[i].get(py, n as usize)).collect::<PyResult<Vec<_>>>()?)?;
+    let mut fans = entry::Tuple::new(py, s.fans().count())?;
+    for (i, n) in s.fans() {
+        fans.push(entries[i].get(py, n as usize)?)?;
+    }
+    let fans = fans.finish()?;
     d.set_item(pyo3::intern!(py, "fans"), &fans)?;
     if let Some(r) = &s.reason {
         d.set_item(pyo3::intern!(py, "reason"), reason(py, out, r))?;
@@ -659,18 +663,19 @@ fn result<'py>(
         d.set_item(pyo3::intern!(py, "form"), out.forms[form_index.min(out.forms.len() - 1)].bind(py))?;
         let mut text = String::with_capacity(48);
         let groups = if form.is_loose() {
-            let mut entries = vec![loose_entry(py, form, &s.groups)?];
-            let melds: Vec<Group> = s.groups.iter().filter(|g| g.meld.is_some()).copied().collect();
+            let melds = s.groups.iter().filter(|g| g.meld.is_some()).copied();
+            let mut entries = entry::Tuple::new(py, 1 + melds.clone().count())?;
+            entries.push(loose_entry(py, form, &s.groups)?)?;
             write_loose(&s.groups.iter().filter(|g| g.meld.is_none()).copied().collect::<Vec<_>>(), &mut text);
-            if !melds.is_empty() {
+            if melds.clone().next().is_some() {
                 text.push(' ');
             }
-            entries.extend(entry::groups(py, &melds, &mut text)?);
+            entry::groups(py, melds, &mut text, &mut entries)?;
             entries
         } else {
             // Concealed groups first, in tile order (at one tile a pair, a pung, a chow),
             // then the declared melds, as MCR's are written.
-            let mut ordered: Vec<Group> = s.groups.iter().filter(|g| g.meld.is_none()).copied().collect();
+            let mut ordered = Groups::collect_with(NO_GROUP, s.groups.iter().filter(|g| g.meld.is_none()).copied());
             let rank = |g: &Group| match g.shape {
                 Shape::Pair => 0,
                 Shape::Pung => 1,
@@ -678,12 +683,16 @@ fn result<'py>(
                 Shape::Chow => 3,
                 _ => 4,
             };
-            ordered.sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
-            ordered.extend(s.groups.iter().filter(|g| g.meld.is_some()));
-            entry::groups(py, &ordered, &mut text)?
+            ordered.as_mut_slice().sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
+            for &g in s.groups.iter().filter(|g| g.meld.is_some()) {
+                ordered.push(g);
+            }
+            let mut entries = entry::Tuple::new(py, ordered.len())?;
+            entry::groups(py, ordered.iter().copied(), &mut text, &mut entries)?;
+            entries
         };
         d.set_item(pyo3::intern!(py, "arrangement"), text)?;
-        d.set_item(pyo3::intern!(py, "groups"), entry::tuple(py, groups)?)?;
+        d.set_item(pyo3::intern!(py, "groups"), groups.finish()?)?;
     } else {
         d.set_item(pyo3::intern!(py, "groups"), PyTuple::empty(py))?;
     }
