@@ -189,6 +189,11 @@ impl<'a> Reader<'a> {
     /// Reads `value` for a key of the scheme found beforehand (a column's key).
     pub fn set_key(&mut self, k: &Key, v: Value<'a>) -> Result<()> {
         let name = k.name.as_str();
+        // None is a key not given, but where a value is needed (each kind is one key's,
+        // so nothing given before is undone).
+        if matches!(v, Value::None) && !matches!(k.kind, KeyKind::Hand | KeyKind::Format) {
+            return Ok(());
+        }
         match &k.kind {
             KeyKind::Hand => match v {
                 Value::Str(_) | Value::Text(_) | Value::Hand(_) => self.hand = Some(v),
