@@ -581,7 +581,7 @@ impl<'a> Reader<'a> {
         }
         let ctx = Context { sets: &sets, ..ctx };
         for r in &scheme.refuse {
-            if ctx.eval(&r.rule) > 0 {
+            if ctx.judge(&r.rule, &r.needs) > 0 {
                 return bad(r.message.to_string());
             }
         }
