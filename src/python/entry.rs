@@ -85,17 +85,8 @@ fn counted_dict<'py>(py: Python<'py>, base: &Bound<'py, PyDict>, count: usize) -
     Ok(d)
 }
 
-/// A tuple of a result's entries (or of other objects that hold no container).
-pub fn tuple<'py>(py: Python<'py>, entries: Vec<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyTuple>> {
-    let mut t = Tuple::new(py, entries.len())?;
-    for e in entries {
-        t.push(e)?;
-    }
-    t.finish()
-}
-
-/// A tuple of a result's entries filled in place: made at its length, so that the
-/// entries are not gathered in a list first.
+/// A tuple of a result's entries (or of other objects that hold no container), filled in
+/// place: made at its length, so that the entries are not gathered in a list first.
 pub struct Tuple<'py> {
     tuple: Bound<'py, PyTuple>,
     len: usize,

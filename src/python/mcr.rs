@@ -328,7 +328,7 @@ impl Keys {
     /// A situation key. Keys written as identifiers (keyword arguments, dict literals)
     /// are interned by Python, so they are found by identity before any text is
     /// compared; an unknown key is an error naming it.
-    fn find(&self, py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
+    fn find(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Key> {
         let at = key.as_ptr() as usize;
         let mut s = Keys::slot(at);
         while self.slots[s].0 != 0 {
@@ -337,6 +337,7 @@ impl Keys {
             }
             s = (s + 1) & 63;
         }
+        let key = key.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
         let text = convert::text(key, "a situation key")?;
         match KEYS.iter().find(|(k, _)| *k == text) {
             Some(&(_, k)) => Ok(k),
@@ -453,8 +454,7 @@ impl<'py, 'o> Reader<'py, 'o> {
         // SAFETY: `d` is a dict we hold; `k` and `v` are borrowed from it just now.
         while unsafe { pyo3::ffi::PyDict_Next(d.as_ptr(), &mut at, &mut k, &mut v) } != 0 {
             let (k, v) = unsafe { (Bound::from_borrowed_ptr(py, k), Bound::from_borrowed_ptr(py, v)) };
-            let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
-            self.set(keys.find(py, key)?, v)?;
+            self.set(keys.find(py, &k)?, v)?;
         }
         Ok(())
     }
@@ -705,12 +705,11 @@ fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
 pub fn read_keys(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<(Situation, Options)> {
     let mut r = Reader::new(py, Format::Compact, None);
     for (k, v) in d.iter() {
-        let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
-        match Keys::get(py).find(py, key)? {
-            Key::Hand | Key::Win | Key::Format => {
+        match Keys::get(py).find(py, &k)? {
+            key @ (Key::Hand | Key::Win | Key::Format) => {
                 return Err(hand_error(
                     py,
-                    format!("{} is not a situation key here: analysis takes the hand and its format, and tries each wait as the win", key),
+                    format!("{} is not a situation key here: analysis takes the hand and its format, and tries each wait as the win", key.name()),
                 ))
             }
             k => r.set(k, v)?,

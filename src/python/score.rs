@@ -593,25 +593,35 @@ fn loose_entry<'py>(py: Python<'py>, form: Form, groups: &[Group]) -> PyResult<B
     entry::loose(py, kind, &kinds, &wilds)
 }
 
-/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), copied from a
-/// template made once.
-fn face_item<'py>(py: Python<'py>, scheme: &Scheme, out: &Output, item: Item, hu: i32) -> PyResult<Bound<'py, PyAny>> {
+/// The entries `{"name", "hu"}` of the points of the face (Longgang's 牌面胡数), each
+/// copied from a template made once.
+fn face_items<'py>(
+    py: Python<'py>,
+    scheme: &Scheme,
+    out: &Output,
+    items: &[(Item, i32)],
+) -> PyResult<Bound<'py, PyTuple>> {
     let mut made = out.face_items.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(t) = made.get(&(item, hu)) {
-        return entry::copy(t.bind(py));
+    let mut entries = entry::Tuple::new(py, items.len())?;
+    for &(item, hu) in items {
+        if let Some(t) = made.get(&(item, hu)) {
+            entries.push(entry::copy(t.bind(py))?)?;
+            continue;
+        }
+        let name = match item {
+            Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
+            Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
+        };
+        let d = PyDict::new(py);
+        d.set_item(pyo3::intern!(py, "name"), name)?;
+        d.set_item(pyo3::intern!(py, "hu"), hu)?;
+        let t = entry::template(d);
+        if made.len() < FACE_ITEMS_KEPT {
+            made.insert((item, hu), t.clone().unbind());
+        }
+        entries.push(entry::copy(&t)?)?;
     }
-    let name = match item {
-        Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
-        Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
-    };
-    let d = PyDict::new(py);
-    d.set_item(pyo3::intern!(py, "name"), name)?;
-    d.set_item(pyo3::intern!(py, "hu"), hu)?;
-    let t = entry::template(d);
-    if made.len() < FACE_ITEMS_KEPT {
-        made.insert((item, hu), t.clone().unbind());
-    }
-    entry::copy(&t)
+    entries.finish()
 }
 
 /// The reason as a Python str, made once for each reason the scheme gives (a reason
@@ -748,14 +758,7 @@ fn result<'py>(
             Extra::Instant => {
                 d.set_item(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?;
             }
-            Extra::FaceItems => {
-                let items = s
-                    .items(scheme, &p.sets)
-                    .into_iter()
-                    .map(|(item, hu)| face_item(py, scheme, out, item, hu))
-                    .collect::<PyResult<Vec<_>>>()?;
-                d.set_item(key, entry::tuple(py, items)?)?
-            }
+            Extra::FaceItems => d.set_item(key, face_items(py, scheme, out, &s.items(scheme, &p.sets))?)?,
             Extra::Wait => d.set_item(key, s.placement.map(|pl| PyString::intern(py, pl.role.name())))?,
             Extra::VoidWilds => d.set_item(key, s.void_wilds)?,
             Extra::Fans => d.set_item(key, &fans)?,
