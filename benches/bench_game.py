@@ -8,16 +8,22 @@ RLCard's mahjong environment (the peer, when installed) in the same run.
 - step: a hand of MCR and of Changsha played through ``legal_actions`` and ``step`` by
   a random choice in Python, steps a second (the target: 100,000); RLCard's ``mahjong``
   environment played the same way is the peer (``ratio`` at the end).
+- bot match: ``haidi.play.Match`` with four trivial bot programs (the first legal action,
+  over the JSON-lines protocol) against the same hands played by an in-process player
+  making the same choices: the difference a request is the protocol's overhead (the
+  request's JSON, the pipes, the bot's reading and writing).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import sys
 
 import pytest
 
 import haidi
+from haidi import play
 from haidi.rulesets import REGISTRY
 
 from conftest import ratio
@@ -83,6 +89,55 @@ def test_step_rlcard(benchmark):
     TIMES["step", "rlcard"] = benchmark.stats.stats.mean / n
 
 
+#: A bot program: the first legal action, in the JSON-lines protocol of ``haidi play``.
+FIRST_LEGAL = (
+    "import json, sys\n"
+    "for line in sys.stdin:\n"
+    "    print(json.dumps(json.loads(line)['observation']['legal_actions'][0]), flush=True)\n"
+)
+
+
+class _First(play.Player):
+    """The trivial bot's choice, in process: the first legal action."""
+
+    def decide(self, game, seat, hand):
+        return game.legal_actions(seat)[0]
+
+
+def _match(players, hands: int) -> int:
+    requests = 0
+    match = play.Match("mcr", players, seed=3)
+    for g in match.hands(hands):
+        requests += sum(e["event"] == "action" for e in g.log)
+    return requests
+
+
+BOT_HANDS = 20
+
+
+@pytest.mark.benchmark(group="bot match")
+def test_bot_match_in_process(benchmark):
+    n = _match([_First("first", p) for p in range(4)], BOT_HANDS)
+    benchmark.extra_info["items"] = n
+    benchmark.pedantic(_match, ([_First("first", p) for p in range(4)], BOT_HANDS), rounds=3, iterations=1)
+    TIMES["bot match", "in process"] = benchmark.stats.stats.mean / n
+
+
+@pytest.mark.benchmark(group="bot match")
+def test_bot_match_programs(benchmark, tmp_path):
+    bot = tmp_path / "first.py"
+    bot.write_text(FIRST_LEGAL)
+    command = f"{sys.executable} -S {bot}"
+
+    def players():
+        return play.make_players([command] * 4)
+
+    n = _match(players(), BOT_HANDS)
+    benchmark.extra_info["items"] = n
+    benchmark.pedantic(lambda: _match(players(), BOT_HANDS), rounds=3, iterations=1)
+    TIMES["bot match", "programs"] = benchmark.stats.stats.mean / n
+
+
 ratio("test_step[mcr]", "test_step_rlcard", "a step: legal actions, a choice and the step (MCR vs RLCard mahjong)")
 
 
@@ -91,5 +146,8 @@ def teardown_module(module):
         return
     print(f"\nGames a second ({os.cpu_count()} cores for simulate; step on one):")
     for (what, rules), t in sorted(TIMES.items()):
-        unit = "hands/s" if what == "simulate" else "steps/s"
+        unit = {"simulate": "hands/s", "bot match": "requests/s"}.get(what, "steps/s")
         print(f"  {what:9s} {rules:9s} {1 / t:12,.0f} {unit}")
+    if ("bot match", "programs") in TIMES and ("bot match", "in process") in TIMES:
+        extra = TIMES["bot match", "programs"] - TIMES["bot match", "in process"]
+        print(f"  a bot program's overhead: {extra * 1e6:,.0f} us a request")

@@ -5,9 +5,6 @@
 //! The `python` feature adds the PyO3 binding layer that maturin builds into
 //! `haidi._core`.
 
-// Tile-count loops index several arrays by the same kind; iterator chains would hide that.
-#![allow(clippy::needless_range_loop)]
-
 pub mod analyze;
 pub mod batch;
 pub mod decompose;

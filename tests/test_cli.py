@@ -540,6 +540,13 @@ def test_help_has_examples_that_run(capsys, monkeypatch, tmp_path):
     assert "score a win" in top and "exit status" in top and "130" in top
     (tmp_path / "hands.txt").write_text("1112345678999m\n123m456p789s1234z\n")
     (tmp_path / "situations.jsonl").write_text('{"hand": "123m456p789s1122z", "win": "2z"}\n')
+    # The bots of the play examples: the first legal action; Botzone's 摸切 (play the tile drawn).
+    first = "import json, sys\nfor line in sys.stdin:\n    obs = json.loads(line)['observation']\n"
+    (tmp_path / "bot.py").write_text(first + "    print(json.dumps(obs['legal_actions'][0]), flush=True)\n")
+    zone = "import json\nr = json.loads(input())['requests'][-1].split()\n"
+    (tmp_path / "zone.py").write_text(
+        zone + "print(json.dumps({'response': 'PLAY ' + r[1] if r[0] == '2' else 'PASS'}))\n"
+    )
     monkeypatch.chdir(tmp_path)
     for command, examples in EXAMPLES.items():
         with pytest.raises(SystemExit):

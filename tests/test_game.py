@@ -141,7 +141,10 @@ def test_simulate_plays_whole_hands_that_pay_to_zero() -> None:
         assert n == 300 and out["payments"].shape == (300, 4)
         assert (out["payments"].sum(axis=1) == 0).all()
         assert ((out["winner"] >= 0) == ~out["exhausted"]).all()
-        assert (out["payments"][out["exhausted"] & (out["winner"] < 0)].any(axis=1) <= (rules == "hainan")).all()
+        # Exhausted hands pay nothing but Hainan's kongs and Tangshan's 跟庄.
+        assert (
+            out["payments"][out["exhausted"] & (out["winner"] < 0)].any(axis=1) <= (rules in ("hainan", "tangshan"))
+        ).all()
         assert len(set(out["seeds"].tolist())) == 300
         again = haidi.simulate(rules, 300, seed=3)
         for k in out:
@@ -210,6 +213,12 @@ def test_replay_reads_the_wall_of_a_seeded_log_as_game_does(wall: object) -> Non
         haidi.Game.replay(changed)
 
 
+def decline_dealt_wins(g: haidi.Game) -> None:
+    """Passes the wins on dealt hands (Changsha's 起手胡) a stacked wall may offer."""
+    while not any(a["type"] == "discard" for a in g.legal_actions(g.to_act[0])):
+        g.step(g.to_act[0], {"type": "pass"})
+
+
 # Stacked walls for the flow rules. Seat 0 deals; its 14th tile is 4s, which it discards.
 ONE_DISCARD_TWO_WINS = ["444p888p555s888s9m4s", "123m456m789m22p56s", "123p456p789p55m23s", "111s999s777m333m6p"]
 
@@ -217,6 +226,7 @@ ONE_DISCARD_TWO_WINS = ["444p888p555s888s9m4s", "123m456m789m22p56s", "123p456p7
 def test_changsha_every_seat_wins_on_one_discard() -> None:
     # Seed 000: "3、通炮：即幾個玩家可衚衕一張牌，即為通炮，輸家要付清所有胡分。"
     g = haidi.Game("changsha", wall=stacked_wall("changsha", ONE_DISCARD_TWO_WINS, draws="7p"))
+    decline_dealt_wins(g)
     g.step(0, {"type": "discard", "tile": "4s"})
     assert g.to_act == [1, 2]
     g.step(1, {"type": "win"})
@@ -261,6 +271,7 @@ def test_changsha_a_passed_win_waits_for_the_next_draw() -> None:
     # Seed 000: "5 ，漏胡：如果玩家漏掉了炮胡，則在玩家摸牌前禁止炮胡。摸牌后一切正常。"
     hands = ["444m666m333s777s9s4s", "111m999m111p999p5s", "123p456p789p55m23s", "222m333m777m888s6p"]
     g = haidi.Game("changsha", wall=stacked_wall("changsha", hands, draws="4s8p4s"))
+    decline_dealt_wins(g)
     g.step(0, {"type": "discard", "tile": "4s"})
     assert {"type": "win"} in g.legal_actions(2)
     g.step(2, {"type": "pass"})

@@ -22,6 +22,7 @@ __all__ = [
     "__version__",
     "analyze",
     "analyze_batch",
+    "game_seed",
     "mcr_evaluate",
     "mcr_evaluate_columns",
     "mcr_evaluate_many",
@@ -340,6 +341,8 @@ class Game:
         """The wall in drawing order: draws take its front, replacements its end."""
     def legal_actions(self, seat: int) -> list[dict[str, str]]:
         """The actions `seat` may take now (none when it is not to act), as dicts."""
+    def _greedy(self, seat: int) -> dict[str, str] | None:
+        """The action the built-in greedy agent takes for `seat` (None when it is not to act)."""
     def step(self, seat: int, action: dict[str, str]) -> None:
         """Plays `action` (a dict) for `seat`; an illegal one raises `HandError` naming it."""
     def observation(self, seat: int) -> dict[str, Any]:
@@ -360,15 +363,21 @@ class Game:
         """Copies of each kind found in the wall, hands, melds, unclaimed discards and the
         indicator, and the flowers: a check that no tile is lost or made."""
 
+def game_seed(seed: int, i: int) -> int:
+    """The seed of the wall of hand `i` of a batch started from `seed` (`simulate`'s `seeds`)."""
+
 def simulate(
     flow: dict[str, Any],
     scorer: str | Scheme,
     games: int,
     seed: int,
-    agent: str = "random",
+    agents: str | list[str] | None = None,
     concealed_and_melded_kong: bool = False,
+    duplicate: bool = False,
 ) -> dict[str, Any]:
-    """Plays `games` hands with the built-in agent, without the GIL, on the shared pool.
-    Returns a dict of numpy arrays (`winner`, `wins`, `discarder`, `self_drawn`, `total`,
-    `turns`, `exhausted`, `seeds`) and `records`: `(index, record)` for each hand that
-    may pay (a win or a kong), for `settle` (see `haidi.simulate`)."""
+    """Plays `games` hands with the built-in agents (`agents`: one name, or four, of players
+    0 to 3), without the GIL, on the shared pool; `duplicate`: hand `i` deals wall `i / 4`
+    with player `p` at seat `(p + i) % 4`. Returns a dict of numpy arrays (`winner`, `wins`,
+    `discarder`, `self_drawn`, `total`, `turns`, `exhausted`, `seeds`, the wall's seed)
+    and `records`: `(index, record)` for each hand that may pay (a win or a kong), for
+    `settle` (see `haidi.simulate`)."""

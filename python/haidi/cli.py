@@ -7,6 +7,8 @@
     haidi eval 123m456p789s1122z --win 1z --self-drawn   # MCR fans of a win
     haidi eval --rules mcr --jsonl < situations.jsonl     # one JSON result a line
     haidi reproduce                       # the Longgang text's published wait tables, recomputed
+    haidi play --bots random,random,greedy,"python bot.py" --games 8 --log games.jsonl
+    haidi replay games.jsonl              # each logged hand played again and compared
 
 Hands come as arguments, or one a line on standard input when none are given (or
 ``-``). ``--json`` (and ``eval --jsonl``) answer every input line with one JSON line, in
@@ -151,6 +153,16 @@ COMMANDS: dict[str, tuple[Callable[[Ruleset, str, argparse.Namespace], tuple[dic
     "decompose": (_decompose, "every arrangement of a complete hand"),
     "analyze": (_analyze, "each discard's shanten, useful tiles and winning waits (牌效)"),
 }
+
+
+def _seconds(text: str) -> float:
+    try:
+        t = float(text)
+    except ValueError:
+        t = -1.0
+    if not 0 < t < 1e6:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
+    return t
 
 
 def _positive(text: str) -> int:
@@ -421,6 +433,16 @@ EXAMPLES = {
         "haidi eval --rules tangshan 123m456p789s1112z --win 2z --set indicator=3z",
         "haidi eval --rules mcr --jsonl < situations.jsonl   # one JSON situation a line",
     ],
+    "play": [
+        "haidi play --bots random,random,random,greedy --games 20 --seed 1",
+        "haidi play --bots 'python bot.py',random,random,greedy --games 4 --log games.jsonl",
+        "haidi play --bots greedy,random,random,random --games 8 --duplicate --json",
+        "haidi play --protocol botzone --bots 'python zone.py',greedy,greedy,greedy --timeout 2",
+    ],
+    "replay": [
+        "haidi replay games.jsonl",
+        "haidi replay --json < games.jsonl            # one JSON line a hand",
+    ],
     "reproduce": [
         "haidi reproduce",
         "haidi reproduce --tiles 7 --json",
@@ -560,7 +582,72 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--honours", action="store_true", help="with --tiles: honours-only hands (default 13 tiles)")
     rp.add_argument("--plot", metavar="FILE.png", help="draw the 13- and 16-tile distributions of waiting kinds")
     _add_quiet(rp)
+    _add_play(sub)
+    _add_replay(sub)
     return p
+
+
+def _add_play(sub: Any) -> None:
+    sp = _subparser(
+        sub,
+        "play",
+        "play a match between four bots (programs or built-in agents) and log it",
+        "Play hands between four players: built-in agents (random, greedy) or bot programs, "
+        "shell commands spoken to over their standard input and output (docs/game.md, "
+        "'Matches between bots'). Prints the payments of each player and seat.",
+    )
+    sp.add_argument(
+        "--bots",
+        required=True,
+        metavar="BOT,BOT,BOT,BOT",
+        help="players 0 to 3 (seat 0 the dealer): random, greedy, or a shell command",
+    )
+    sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
+    sp.add_argument("--games", "-n", type=_positive, default=1, metavar="N", help="hands to play (default 1)")
+    sp.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="the match's seed: hand i deals simulate's seeds[i]"
+    )
+    sp.add_argument("--log", metavar="FILE", help="write each hand's Game.log as one JSON line")
+    sp.add_argument(
+        "--protocol",
+        default="json",
+        choices=["json", "botzone"],
+        help="json: haidi's JSON lines; botzone: Botzone's Chinese Standard Mahjong (MCR only)",
+    )
+    sp.add_argument(
+        "--botzone-io",
+        dest="botzone_io",
+        default="json",
+        choices=["json", "simple"],
+        help="with --protocol botzone: Botzone's JSON or simple interaction (default json)",
+    )
+    sp.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="the longest wait for an answer (default 5); a bot that takes longer is stopped",
+    )
+    sp.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each wall four times, the players rotated a seat each time (games a multiple of 4)",
+    )
+    sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="a ruleset option (VALUE read as JSON)")
+    sp.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    _add_quiet(sp)
+
+
+def _add_replay(sub: Any) -> None:
+    sp = _subparser(
+        sub,
+        "replay",
+        "check logged hands: each played again by Game.replay and compared",
+        "Play each logged hand (a JSON line holding a Game.log, as haidi play --log writes) "
+        "again with Game.replay; one line a hand says whether it agrees.",
+    )
+    sp.add_argument("logs", nargs="*", metavar="FILE", help="JSON-lines logs; none or '-' reads standard input")
+    sp.add_argument("--json", action="store_true", help="one JSON line a hand")
 
 
 def _error(message: object) -> int:
@@ -750,6 +837,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return _eval(args)
     if args.command == "reproduce":
         return reproduce_main(args)
+    if args.command == "play":
+        return play_main(args)
+    if args.command == "replay":
+        return replay_main(args)
     try:
         rs = ruleset(args.rules)
     except HandError as e:
@@ -809,6 +900,151 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
     if args.json:
         return _stream_status(failed, n)
     return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+#: ``haidi replay``'s exit status when a logged hand does not replay to the same events.
+EXIT_DIFFERS = 1
+
+
+def play_main(args: argparse.Namespace) -> int:
+    """``haidi play``: the match, its log, and a summary of payments by player and seat."""
+    from . import play
+
+    if args.protocol == "botzone" and args.rules != "mcr":
+        return _error("--protocol botzone is Botzone's Chinese Standard Mahjong: --rules mcr only")
+    if args.duplicate and args.games % 4:
+        return _error(f"--duplicate plays each wall four times: --games must be a multiple of 4, not {args.games}")
+    options = dict(_key_value(kv) for kv in args.set or []) or None
+    try:
+        players = play.make_players(
+            args.bots.split(","), seed=args.seed, timeout=args.timeout, protocol=args.protocol, io=args.botzone_io
+        )
+        ruleset(args.rules).options(options)
+    except HandError as e:
+        return _error(e)
+    utf8 = _stream.is_utf8(sys.stdout)
+
+    def on_fault(f: dict[str, Any]) -> None:
+        then = "; the bot is stopped" if f["stopped"] else ""
+        played = "no decision" if f["played"] is None else f"played {json.dumps(f['played'])}"
+        print(
+            f"haidi play: hand {f['hand']}, seat {f['seat']} ({f['bot']}): {f['fault']}; {played}{then}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    match = play.Match(args.rules, players, args.seed, options, args.duplicate, args.protocol, on_fault)
+    log = None
+    try:
+        log = open(args.log, "wb") if args.log else None  # noqa: SIM115
+    except OSError as e:
+        return _error(f"--log: cannot write {args.log!r}: {e.strerror or e}")
+    bar = None
+    if not args.quiet and _stream.stderr_is_terminal():
+        bar = _stream.progress_bar(total=args.games, unit="hand", desc="play")
+    try:
+        for game in match.hands(args.games):
+            if log is not None:
+                log.write(orjson.dumps(game.log) + b"\n")
+                log.flush()
+            if bar is not None:
+                bar.update(1)
+    except HandError as e:
+        return _error(e)
+    finally:
+        if bar is not None:
+            bar.close()
+        if log is not None:
+            log.close()
+    summary = {
+        "rules": args.rules,
+        "hands": match.played,
+        "seed": args.seed,
+        "duplicate": args.duplicate,
+        "players": [
+            {"player": p.number, "bot": p.name, "payments": p.payments, "wins": p.wins, "faults": p.faults}
+            for p in players
+        ],
+        "seat_payments": match.seat_payments,
+    }
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=not utf8))
+        return EXIT_OK
+    kind = ("duplicate " if args.duplicate else "") + ("hand" if match.played == 1 else "hands")
+    print(f"{args.rules}: {match.played} {kind}, seed {args.seed}" + (f"; log {args.log}" if args.log else ""))
+    width = max(len("bot"), *(len(p.name) for p in players))
+    print(f"{'player':<7} {'bot':<{width}}  {'payments':>9}  {'wins':>5}  {'faults':>6}")
+    for p in players:
+        print(f"{p.number:<7} {p.name:<{width}}  {p.payments:>+9}  {p.wins:>5}  {p.faults:>6}")
+    print("seats (0 the dealer): " + "  ".join(f"{paid:+d}" for paid in match.seat_payments))
+    return EXIT_OK
+
+
+def _log_lines(args: argparse.Namespace) -> Iterator[bytes | None]:
+    """The lines of ``replay``'s files, or of standard input."""
+    for name in args.logs or ["-"]:
+        if name == "-":
+            stdin = _stdin()
+            if stdin is not None:
+                for lines in _stream.batches(stdin, progress=False):
+                    yield from lines
+            continue
+        with open(name, "rb") as f:
+            yield from f
+
+
+def replay_main(args: argparse.Namespace) -> int:
+    """``haidi replay``: each logged hand played again; status 0 when all agree, 1 when
+    one does not, 2 for input that is no log."""
+    from . import play
+
+    out = Output(sys.stdout)
+    differs = bad = hands = 0
+    try:
+        lines = list(_log_lines(args))
+    except OSError as e:
+        return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
+    for n, raw in enumerate(lines, 1):
+        error: str | None = None
+        try:
+            text = _text_line(raw).strip()
+        except HandError as e:
+            text, error = "", str(e)
+        if error is None and _skipped(text) is not None:
+            continue
+        hands += 1
+        log = None
+        if error is None:
+            try:
+                log = orjson.loads(text)
+            except orjson.JSONDecodeError as e:
+                error = f"not JSON ({e})"
+        if error is None and not (isinstance(log, list) and log and all(isinstance(e, dict) for e in log)):
+            error = "not a log: a JSON list of event objects, the first the start"
+        if error is not None:
+            bad += 1
+            row: dict[str, Any] = {"line": n, "agrees": False, "error": f"line {n}: {error}"}
+            text_row = f"line {n}: bad input: {error}"
+        else:
+            payments, why = play.check_log(log)
+            start = log[0]  # type: ignore[index]
+            row = {"line": n, "rules": start.get("rules"), "seed": start.get("seed"), "agrees": why is None}
+            if why is None:
+                row["payments"] = payments
+                text_row = f"line {n}: agrees ({row['rules']}, seed {row['seed']}, payments {payments})"
+            else:
+                differs += 1
+                row["error"] = why
+                text_row = f"line {n}: DIFFERS: {why}"
+        if args.json:
+            out.json_lines([out.json(row)])
+        else:
+            out.text([text_row])
+    if not args.json:
+        print(f"{hands - differs - bad} of {hands} hands agree" + (f"; {bad} lines are no log" if bad else ""))
+    if bad:
+        return EXIT_BAD_INPUT
+    return EXIT_DIFFERS if differs else EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

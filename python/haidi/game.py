@@ -20,7 +20,7 @@ from ._core import HandError
 from .ruleset import Ruleset, ruleset
 from .rulesets import GameRules
 
-__all__ = ["Game", "simulate"]
+__all__ = ["AGENTS", "Game", "simulate"]
 
 #: Seat winds by seat, seat 0 the dealer.
 _WINDS = "ESWN"
@@ -61,7 +61,8 @@ class Game(_core.Game):
     actions as dicts (``{"type": "discard", "tile": "5m"}``, ``{"type": "chow", "tile":
     "3m"}`` naming the chow's lowest tile, ``{"type": "pung"}``, ``{"type": "kong"}``,
     ``{"type": "concealed_kong", "tile": ...}``, ``{"type": "added_kong", "tile": ...}``,
-    ``{"type": "win"}``, ``{"type": "pass"}``, ``{"type": "take"}`` for the 海底 tile);
+    ``{"type": "win"}``, ``{"type": "pass"}``, ``{"type": "take"}`` for the 海底 tile,
+    ``{"type": "open_ready", "tile": ...}`` for a discard laying the hand open, 明听);
     ``step(seat, action)`` plays one (anything else raises ``HandError`` naming it).
     When ``done``, ``result`` has the ``payments`` and the ``wins``. ``wall`` (tile
     names in drawing order, the whole tile set once) deals that wall instead of a
@@ -187,29 +188,76 @@ def _result(rs: Ruleset[Any], record: dict[str, Any], options: dict[str, Any]) -
     return {"payments": payments, "wins": wins, "exhausted": record["exhausted"], "outcome": outcome}
 
 
+#: The built-in agents, by name: ``simulate``'s ``agents`` and ``haidi play --bots``.
+AGENTS = ("random", "greedy")
+
+
+def _agents(agents: Any) -> list[str]:
+    """``agents`` as the four agents of players 0 to 3 (one name is every player's)."""
+    names = [agents] if isinstance(agents, str) else agents
+    if not isinstance(names, Sequence) or len(names) not in (1, 4):
+        raise HandError(f"agents is one agent name or four (players 0 to 3), not {agents!r}")
+    for a in names:
+        if a not in AGENTS:
+            raise HandError(f"agents must be 'random' or 'greedy' (or a list of four of them), not {a!r}")
+    return list(names) * (4 // len(names))
+
+
+def _fan_columns(rs: Ruleset[Any], scorer: Any) -> tuple[Any, ...]:
+    """The pattern ids of the ``fans`` columns: the scorer's (options may add some)."""
+    return tuple(scorer.fan_ids) if rs.scheme is not None else rs.fan_ids
+
+
 def simulate(
-    rules: str, games: int, seed: int = 0, agents: str = "random", options: Mapping[str, Any] | None = None
-) -> dict[str, np.ndarray]:
-    """Plays ``games`` whole hands of ``rules`` with a built-in agent at every seat, in Rust
-    on every core (the GIL released), hand ``i`` dealt from a seed of its own
-    (``haidi.Game(rules, seed=seeds[i])`` deals it again).
+    rules: str,
+    games: int,
+    seed: int = 0,
+    agents: str | Sequence[str] = "random",
+    options: Mapping[str, Any] | None = None,
+    *,
+    duplicate: bool = False,
+) -> dict[str, Any]:
+    """Plays ``games`` whole hands of ``rules`` with built-in agents, in Rust on every core
+    (the GIL released), hand ``i`` dealt from a seed of its own (``haidi.Game(rules,
+    seed=seeds[i])`` deals it again).
 
     ``agents``: ``"random"`` (a legal action chosen uniformly) or ``"greedy"`` (wins when it
-    may, else discards by shanten and useful tiles, claims nothing). Returns numpy arrays of
-    one row a hand: ``payments`` (n x 4, from the ruleset's ``settle``: the hands that pay
-    are settled in Python after the play, see docs/game.md), ``winner`` (the first
-    winner's seat, -1 none), ``wins`` (winners), ``discarder`` (-1: self-drawn or none),
-    ``self_drawn``, ``total`` (the first win's total), ``turns`` (discards made),
-    ``exhausted`` and ``seeds``.
+    may, else discards by shanten and useful tiles, claims nothing), or a list of four,
+    the agents of players 0 to 3. ``duplicate=True``: each wall is played four times,
+    once per seat rotation (``games`` a multiple of 4): hand ``i`` deals wall ``i // 4``
+    with player ``p`` at seat ``(p + i) % 4`` (docs/game.md).
+
+    Returns numpy arrays of one row a hand: ``payments`` (n x 4 by seat, from the
+    ruleset's ``settle``: the hands that pay are settled in Python after the play, see
+    docs/game.md), ``players`` (n x 4, the player at each seat), ``player_payments`` (n x
+    4 by player), ``winner`` (the first winner's seat, -1 none), ``wins`` (winners),
+    ``discarder`` (-1: self-drawn or none), ``self_drawn``, ``total`` (the first win's
+    total), ``fans`` (n x ``len(fan_ids)``, the counts of the first win's patterns),
+    ``turns`` (discards made), ``exhausted`` and ``seeds`` (the wall's seed); and
+    ``fan_ids``, the pattern of each ``fans`` column.
     """
     rs = ruleset(rules)
     given = _given(options)
-    if not isinstance(agents, str):
-        raise HandError(f"agents must be a str ('random'), not {agents!r}")
+    names = _agents(agents)
+    if not isinstance(duplicate, bool):
+        raise HandError(f"duplicate must be True or False, not {duplicate!r}")
     scorer, mingangang = _scorer(rs, given or None)
-    out = _core.simulate(flow_rules(rs), scorer, games, seed, agents, mingangang)
-    payments = np.zeros((len(out["winner"]), 4), dtype=np.int64)
+    out = _core.simulate(flow_rules(rs), scorer, games, seed, names, mingangang, duplicate)
+    n = len(out["winner"])
+    fan_ids = _fan_columns(rs, scorer)
+    column = {f: k for k, f in enumerate(fan_ids)}
+    payments = np.zeros((n, 4), dtype=np.int64)
+    fans = np.zeros((n, len(fan_ids)), dtype=np.uint8)
     for i, record in out.pop("records"):
-        payments[i] = _result(rs, record, given)["payments"]
-    out["payments"] = payments
+        result = _result(rs, record, given)
+        payments[i] = result["payments"]
+        if result["wins"]:
+            for fan in result["wins"][0]["score"]["fans"]:
+                fans[i, column[fan["id"]]] = fan["count"]
+    rotation = np.arange(n) % 4 if duplicate else np.zeros(n, dtype=np.int64)
+    # Player p sits at seat (p + rotation) % 4, so seat s holds player (s - rotation) % 4.
+    players = ((np.arange(4)[None, :] - rotation[:, None]) % 4).astype(np.int8)
+    player_payments = np.zeros_like(payments)
+    np.put_along_axis(player_payments, players.astype(np.intp), payments, axis=1)
+    out.update(payments=payments, players=players, player_payments=player_payments, fans=fans, fan_ids=fan_ids)
     return out

@@ -29,6 +29,9 @@ pub enum WildRule {
     /// A tile turned up from the end of the wall after the deal; the wild is the next
     /// kind (开混, 惠坯).
     Indicator,
+    /// A tile turned up from the end of the wall before the deal is the wild itself
+    /// (翻财神); a flower turned up makes every flower wild.
+    Turned,
 }
 
 /// The flow rules of one ruleset (the `GAME` of its Python module).
@@ -57,6 +60,25 @@ pub struct Rules {
     /// by its taker, the others may win on it.
     pub haidi: bool,
     pub wild: WildRule,
+    /// The seat's own flower is a wild kept in the hand, not set aside (坐花).
+    pub seat_flower_wild: bool,
+    /// Wild tiles may not be discarded (but for a hand of wilds alone).
+    pub wilds_kept: bool,
+    /// 分张: when this many tiles or fewer are left to draw, each seat in turn takes one,
+    /// wins on it or keeps it, with no discard, no kong and no flower replaced (0: none).
+    pub split: u8,
+    /// The kept tiles are whole stacks of two: one more while the end of the wall has a
+    /// single tile on top, after an odd number of replacements (王牌 of 10幢半).
+    pub kept_stacks: bool,
+    /// A hand holding this many wilds proper (正财神) wins at once, whatever its shape
+    /// (推土机); 0: no such win.
+    pub instant_wilds: u8,
+    /// A dealt hand may win at once when the ruleset's scorer says so (`dealt=True`:
+    /// Changsha's 起手胡), before the dealer's first discard.
+    pub dealt_wins: bool,
+    /// A player may lay its ready hand open as it discards (明听); it then wins only
+    /// self-drawn, claims nothing and discards what it draws.
+    pub open_ready: bool,
     /// The prevailing wind, 0-3 (E S W N).
     pub round_wind: u8,
 }
@@ -73,6 +95,35 @@ impl Rules {
     }
 }
 
+impl Default for Rules {
+    /// 13-tile hands of the 136 tiles under the common rules: chows, one winner on a
+    /// discard, no wilds, no flowers, nothing kept.
+    fn default() -> Rules {
+        Rules {
+            name: String::new(),
+            melds: 4,
+            tiles: tiles::ALL_KINDS,
+            flowers: 0,
+            chow: true,
+            winners: Winners::First,
+            passed_win: false,
+            kept: 0,
+            kept_per_kong: 0,
+            last_discard: true,
+            haidi: false,
+            wild: WildRule::None,
+            seat_flower_wild: false,
+            wilds_kept: false,
+            split: 0,
+            kept_stacks: false,
+            instant_wilds: 0,
+            dealt_wins: false,
+            open_ready: false,
+            round_wind: 0,
+        }
+    }
+}
+
 /// The facts of one win, as the ruleset's situation keys take them.
 #[derive(Clone, Debug)]
 pub struct WinFacts {
@@ -80,6 +131,12 @@ pub struct WinFacts {
     /// The hand without the winning tile (flowers in it).
     pub hand: Hand,
     pub win: Tile,
+    /// The winning tile is this flower, a wild (a 坐花 drawn; `win` is then unused).
+    pub win_flower: Option<u8>,
+    /// A win on the dealt hand, with no winning tile (Changsha's 起手胡: `hand` holds all).
+    pub dealt: bool,
+    /// The hand was laid open (明听).
+    pub open_ready: bool,
     pub discarder: Option<u8>,
     pub self_drawn: bool,
     pub kong_replacement: bool,
@@ -91,6 +148,8 @@ pub struct WinFacts {
     pub round_wind: u8,
     pub indicator: Option<Tile>,
     pub wilds: u64,
+    /// The flower turned up when every flower is wild (Longgang's 花财神).
+    pub flower_wilds: Option<u8>,
 }
 
 /// The scorer that judges wins: MCR's, or a regional ruleset's scheme; and the forms
@@ -138,25 +197,41 @@ impl Judge {
 
     /// Kinds that complete a ready hand (13/16 tiles, melds counting 3).
     pub fn waits(&self, hand: &Hand, wild_kinds: u64) -> u64 {
+        self.waits_with(hand, wild_kinds, 0)
+    }
+
+    /// [`Judge::waits`] with `extra` wilds held besides the wild kinds' copies (a 坐花,
+    /// flowers that are wild).
+    pub fn waits_with(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> u64 {
+        if self.far(hand, wild_kinds, extra) {
+            return 0;
+        }
         let e = self.engine();
-        let w = Wilds { kinds: wild_kinds, extra: 0 };
-        if !self.relaxed.wilds_beyond_copies {
-            // Four copies of every kind and any pair can only bring a hand nearer: a hand
-            // two tiles from ready so counted waits on nothing. Most hands in play are,
-            // and so are told by the tables alone (the exact count reads the copies
-            // melded, which the tables do not hold). Where wilds may stand past four
-            // copies, a hand counted two away may still wait on a wild: no shortcut.
-            let mut v = View::new(hand, e.tiles, wild_kinds, 0);
-            for t in 0..KINDS {
-                if e.tiles >> t & 1 == 1 {
-                    v.caps[t] = 4;
-                }
-            }
-            if distance::distance(&self.relaxed, &v) > 1 {
-                return 0;
+        let w = Wilds { kinds: wild_kinds, extra };
+        e.waits_mask(&e.view(hand, w), hand, w)
+    }
+
+    /// Whether `hand` is surely more than one tile from complete (13/16 tiles: it waits on
+    /// nothing; 14/17: no discard leaves it ready), told by the tables alone.
+    pub fn far(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> bool {
+        // Four copies of every kind and any pair can only bring a hand nearer: a hand two
+        // tiles from ready so counted is at least as far. Most hands in play are, and so
+        // are told by the tables alone (the exact count reads the copies melded, which
+        // the tables do not hold). Where wilds may stand past four copies (Longgang),
+        // each kind is given room for every wild held besides its four.
+        let e = self.engine();
+        let mut v = View::new(hand, e.tiles, wild_kinds, extra);
+        let mut cap = 4u8;
+        if self.relaxed.wilds_beyond_copies {
+            let wilds: u8 = tiles::mask_tiles(wild_kinds).map(|t| hand.concealed[t as usize]).sum();
+            cap += wilds + extra;
+        }
+        for t in 0..KINDS {
+            if e.tiles >> t & 1 == 1 {
+                v.caps[t] = cap;
             }
         }
-        e.waits_mask(&e.view(hand, w), hand, w)
+        distance::distance(&self.relaxed, &v) > 1
     }
 
     /// The situation given to the ruleset's `evaluate`: the keys it takes, in order.
@@ -164,7 +239,14 @@ impl Judge {
         let seat_wind = Value::Str(WINDS[f.seat as usize]);
         let round_wind = Value::Str(WINDS[f.round_wind as usize]);
         let hand = Value::Hand(Box::new(f.hand.clone()));
-        let win = Value::Text(tiles::name(f.win));
+        if f.dealt {
+            // The dealt hand alone: no winning tile, paid as self-drawn.
+            return vec![("hand", hand), ("self_drawn", Value::Bool(true)), ("dealt", Value::Bool(true))];
+        }
+        let win = Value::Text(match f.win_flower {
+            Some(fl) => tiles::flower_name(fl),
+            None => tiles::name(f.win),
+        });
         match &self.scorer {
             Scorer::Mcr(..) => vec![
                 ("hand", hand),
@@ -196,6 +278,9 @@ impl Judge {
                         out.push((name, Value::Bool(v)));
                     }
                 }
+                if f.open_ready {
+                    out.push(("open_ready", Value::Bool(true)));
+                }
                 if has("seat").is_some() {
                     out.push(("seat", Value::Int(f.seat as i64)));
                 } else if has("seat_wind").is_some() {
@@ -209,6 +294,8 @@ impl Judge {
                 }
                 if let (Some(t), Some(_)) = (f.indicator, has("indicator")) {
                     out.push(("indicator", Value::Text(tiles::name(t))));
+                } else if let (Some(fl), Some(_)) = (f.flower_wilds, has("wilds")) {
+                    out.push(("wilds", Value::Text(tiles::flower_name(fl))));
                 } else if f.wilds != 0 && has("wilds").is_some() {
                     let kinds: Vec<Tile> = tiles::mask_tiles(f.wilds).collect();
                     out.push(("wilds", Value::Text(tiles::tiles_to_string(&kinds))));

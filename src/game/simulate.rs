@@ -22,7 +22,7 @@ pub enum Agent {
 }
 
 /// The greedy agent's choice among `legal` (never empty).
-fn greedy(g: &Game, seat: u8, legal: &[Action]) -> Action {
+pub fn greedy(g: &Game, seat: u8, legal: &[Action]) -> Action {
     if legal.contains(&Action::Win) {
         return Action::Win;
     }
@@ -47,8 +47,41 @@ fn greedy(g: &Game, seat: u8, legal: &[Action]) -> Action {
 /// by three seats, kongs), and the wall holds at most 144 tiles.
 pub const MAX_DECISIONS: usize = 4_000;
 
-/// Plays one hand of `seed` to its end with `agent` at every seat.
-pub fn play(rules: &Arc<Rules>, judge: &Arc<Judge>, seed: u64, agent: Agent) -> Game {
+/// Who plays a batch: the agent of each player, and whether each wall is played once
+/// per seat rotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seating {
+    /// The agent of players 0 to 3.
+    pub agents: [Agent; 4],
+    /// Duplicate play: hand `i` deals wall `i / 4` with rotation `i % 4`.
+    pub duplicate: bool,
+}
+
+impl Seating {
+    /// One agent at every seat, each hand its own wall.
+    pub fn all(agent: Agent) -> Seating {
+        Seating { agents: [agent; 4], duplicate: false }
+    }
+
+    /// The wall number and the rotation of hand `i`.
+    pub fn hand(self, i: u64) -> (u64, u8) {
+        if self.duplicate {
+            (i / 4, (i % 4) as u8)
+        } else {
+            (i, 0)
+        }
+    }
+
+    /// The player at `seat` in `rotation`: player `p` sits at seat `(p + rotation) % 4`.
+    pub fn player(rotation: u8, seat: u8) -> u8 {
+        (seat + 4 - rotation) % 4
+    }
+}
+
+/// Plays one hand of `seed` to its end with `agents[s]` at seat `s`; the random agents
+/// draw from one generator seeded from `seed` (so that the four rotations of a
+/// duplicate wall draw the same numbers).
+pub fn play(rules: &Arc<Rules>, judge: &Arc<Judge>, seed: u64, agents: [Agent; 4]) -> Game {
     let mut g = Game::new(rules.clone(), judge.clone(), seed);
     let mut rng = Rng::new(seed ^ AGENT_STREAM);
     let mut legal: Vec<Action> = Vec::with_capacity(24);
@@ -59,7 +92,7 @@ pub fn play(rules: &Arc<Rules>, judge: &Arc<Judge>, seed: u64, agent: Agent) -> 
         }
         let seat = awaited.trailing_zeros() as u8;
         g.legal_into(seat, &mut legal);
-        let a = match agent {
+        let a = match agents[seat as usize] {
             Agent::Random => legal[rng.below(legal.len() as u32) as usize],
             Agent::Greedy => greedy(&g, seat, &legal),
         };
@@ -69,18 +102,23 @@ pub fn play(rules: &Arc<Rules>, judge: &Arc<Judge>, seed: u64, agent: Agent) -> 
     g
 }
 
-/// The hands numbered `games` of a batch, hand `i` from `game_seed(seed, i)`, spread
-/// over the pool; `f` reads each finished hand into what the caller keeps.
+/// The hands numbered `games` of a batch spread over the pool: hand `i` deals the wall
+/// of `game_seed(seed, w)`, `(w, rotation) = seating.hand(i)`, with player `p`'s agent
+/// at seat `(p + rotation) % 4`; `f` reads each finished hand into what the caller keeps.
 pub fn simulate<T: Send>(
     rules: &Arc<Rules>,
     judge: &Arc<Judge>,
     games: Range<usize>,
     seed: u64,
-    agent: Agent,
+    seating: Seating,
     f: impl Fn(&Game) -> T + Sync + Send,
 ) -> Vec<T> {
     let first = games.start;
-    parallel::map(games.len(), 2, 8, |i| f(&play(rules, judge, game_seed(seed, (first + i) as u64), agent)))
+    parallel::map(games.len(), 2, 8, |i| {
+        let (wall, rotation) = seating.hand((first + i) as u64);
+        let agents: [Agent; 4] = std::array::from_fn(|s| seating.agents[Seating::player(rotation, s as u8) as usize]);
+        f(&play(rules, judge, game_seed(seed, wall), agents))
+    })
 }
 
 #[cfg(test)]
@@ -104,6 +142,7 @@ mod tests {
             haidi: false,
             wild: WildRule::None,
             round_wind: 0,
+            ..Rules::default()
         };
         (Arc::new(rules), Arc::new(Judge::mcr(Default::default())))
     }
@@ -113,7 +152,7 @@ mod tests {
         let (rules, judge) = mcr();
         let mut won = 0;
         for i in 0..300 {
-            let g = play(&rules, &judge, game_seed(1, i), Agent::Random);
+            let g = play(&rules, &judge, game_seed(1, i), [Agent::Random; 4]);
             assert!(g.done(), "hand {i} did not end");
             let (counts, flowers) = g.tile_counts();
             assert_eq!(counts, [4; KINDS]);
@@ -130,12 +169,32 @@ mod tests {
     #[test]
     fn a_seed_plays_the_same_hand_and_batches_do_not_depend_on_threads() {
         let (rules, judge) = mcr();
-        let a = play(&rules, &judge, 5, Agent::Random);
-        let b = play(&rules, &judge, 5, Agent::Random);
+        let a = play(&rules, &judge, 5, [Agent::Random; 4]);
+        let b = play(&rules, &judge, 5, [Agent::Random; 4]);
         assert_eq!(a.events, b.events);
-        let turns = |r: Range<usize>| simulate(&rules, &judge, r, 3, Agent::Random, |g| g.discards);
+        let turns = |r: Range<usize>| simulate(&rules, &judge, r, 3, Seating::all(Agent::Random), |g| g.discards);
         let whole = turns(0..40);
         assert_eq!(&whole[10..], &turns(10..40)[..]);
+    }
+
+    #[test]
+    fn duplicate_play_seats_each_player_at_each_seat_of_a_wall() {
+        let s = Seating { agents: [Agent::Greedy, Agent::Random, Agent::Random, Agent::Random], duplicate: true };
+        for w in 0..3u64 {
+            let mut seats_of_player0 = vec![];
+            for r in 0..4u64 {
+                let (wall, rotation) = s.hand(4 * w + r);
+                assert_eq!(wall, w);
+                seats_of_player0.push((0..4u8).find(|&seat| Seating::player(rotation, seat) == 0).unwrap());
+            }
+            seats_of_player0.sort();
+            assert_eq!(seats_of_player0, [0, 1, 2, 3]);
+        }
+        // One agent kind at every seat: the four rotations of a wall are one hand.
+        let (rules, judge) = mcr();
+        let same = Seating { agents: [Agent::Random; 4], duplicate: true };
+        let events = simulate(&rules, &judge, 0..8, 9, same, |g| g.events.clone());
+        assert!(events[0..4].iter().all(|e| *e == events[0]) && events[4] != events[0]);
     }
 
     #[test]

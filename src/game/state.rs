@@ -32,6 +32,8 @@ pub enum Action {
     Pass,
     /// Take the last tile offered (海底).
     Take,
+    /// Discard the tile and lay the hand open, ready (明听).
+    OpenReady(Tile),
 }
 
 impl Action {
@@ -46,13 +48,18 @@ impl Action {
             Action::Win => "win",
             Action::Pass => "pass",
             Action::Take => "take",
+            Action::OpenReady(_) => "open_ready",
         }
     }
 
     /// The tile the action names, if it names one.
     pub fn tile(self) -> Option<Tile> {
         match self {
-            Action::Discard(t) | Action::Chow(t) | Action::ConcealedKong(t) | Action::AddedKong(t) => Some(t),
+            Action::Discard(t)
+            | Action::Chow(t)
+            | Action::ConcealedKong(t)
+            | Action::AddedKong(t)
+            | Action::OpenReady(t) => Some(t),
             _ => None,
         }
     }
@@ -77,14 +84,15 @@ pub enum Event {
     Draw { seat: u8, tile: u8, back: bool },
     /// A flower set aside (补花).
     Flower { seat: u8, flower: u8 },
-    /// The tile turned up for the wilds.
-    Indicator { tile: Tile },
+    /// The tile turned up for the wilds (a wall code: a flower for Longgang's 花财神).
+    Indicator { tile: u8 },
     /// A decision of a seat.
     Act { seat: u8, action: Action },
     /// A claim resolved: `seat` melds the discard of `from`.
     Claim { seat: u8, from: u8, meld: Meld },
-    /// A win, with the total the ruleset's scorer gave it.
-    Win { seat: u8, tile: Tile, discarder: Option<u8>, total: i32 },
+    /// A win, with the total the ruleset's scorer gave it; `tile` a wall code (a wild
+    /// flower may win), None for a win on the dealt hand.
+    Win { seat: u8, tile: Option<u8>, discarder: Option<u8>, total: i32 },
     /// The end; `exhausted` when nobody won.
     End { exhausted: bool },
 }
@@ -134,10 +142,10 @@ impl Options {
 #[derive(Clone, Debug)]
 enum Phase {
     /// `seat` holds a tile over ready size: discard, kong or win. `drawn` is the tile
-    /// drawn (None after a claim: no win, no kong); `replacement` after a kong.
+    /// drawn, a wall code (None after a claim: no win, no kong); `replacement` after a kong.
     Turn {
         seat: u8,
-        drawn: Option<Tile>,
+        drawn: Option<u8>,
         replacement: bool,
         win: Option<i32>,
     },
@@ -153,6 +161,19 @@ enum Phase {
     Haidi {
         seat: u8,
         passed: u8,
+    },
+    /// Seats whose dealt hand wins at once (`options`, with the totals) answer; then the
+    /// dealer plays `drawn`, its last tile dealt.
+    Dealt {
+        options: [Option<i32>; 4],
+        answers: [Option<Action>; 4],
+        drawn: u8,
+    },
+    /// 分张: `seat` took `drawn` (a wall code) and may win on it (`win`) or keep it.
+    Split {
+        seat: u8,
+        drawn: u8,
+        win: i32,
     },
     Done,
 }
@@ -173,7 +194,10 @@ pub struct Game {
     /// Copies of each kind in sight: discards and exposed melds.
     seen: Counts,
     pub wild_kinds: u64,
+    /// The tile turned up for the wilds, when a kind.
     pub indicator: Option<Tile>,
+    /// The flower turned up when every flower is wild (花财神).
+    pub flower_wilds: Option<u8>,
     pub dealer: u8,
     phase: Phase,
     /// 漏胡: seats that passed a discard win and have not drawn since.
@@ -188,6 +212,15 @@ pub struct Game {
     pub wins: Vec<Won>,
     pub events: Vec<Event>,
     pub haidi_taker: Option<u8>,
+    /// Seats still to take a 分张 tile, and the 分张 tile each kept (not won on).
+    split_left: u8,
+    pub split_kept: [Option<u8>; 4],
+    /// A single tile tops the kept stacks (王牌 of 10幢半).
+    single: bool,
+    /// The seat whose added kong was robbed, and the tile.
+    pub robbed: Option<(u8, Tile)>,
+    /// Seats that laid their hand open (明听), by bit.
+    pub open: u8,
     pub exhausted: bool,
 }
 
@@ -241,6 +274,7 @@ impl Game {
             seen: [0; KINDS],
             wild_kinds: 0,
             indicator: None,
+            flower_wilds: None,
             dealer: 0,
             phase: Phase::Done,
             passed_win: 0,
@@ -251,6 +285,11 @@ impl Game {
             wins: vec![],
             events: vec![],
             haidi_taker: None,
+            split_left: 0,
+            split_kept: [None; 4],
+            single: false,
+            robbed: None,
+            open: 0,
             exhausted: false,
         };
         g.deal();
@@ -258,6 +297,19 @@ impl Game {
     }
 
     fn deal(&mut self) {
+        if self.rules.wild == WildRule::Turned {
+            // 翻财神 before the deal: the tile turned up stays at the end of the wall, out of play.
+            self.back -= 1;
+            let t = self.wall[self.back];
+            self.events.push(Event::Indicator { tile: t });
+            if t >= FLOWER {
+                self.flower_wilds = Some(t - FLOWER);
+            } else {
+                self.indicator = Some(t);
+                self.wild_kinds = 1 << t;
+                self.seen[t as usize] += 1;
+            }
+        }
         let size = self.rules.hand_size();
         let mut dealt: [Vec<u8>; 4] = Default::default();
         // Four tiles a seat at a time, then the rest one by one, then the dealer's extra.
@@ -274,21 +326,31 @@ impl Game {
         let extra = self.wall[self.front];
         self.front += 1;
         dealt[self.dealer as usize].push(extra);
+        let mut pending = [0u8; 4];
         for (s, tiles) in dealt.iter().enumerate() {
             self.events.push(Event::Deal { seat: s as u8, tiles: tiles.clone() });
             for &t in tiles {
-                self.put(s as u8, t);
+                pending[s] += self.put(s as u8, t) as u8;
             }
         }
-        // 补花 after the deal, the dealer first ("如果是起手摸到的花牌，则在摸好13张牌后再补牌").
+        // 补花 after the deal ("如果是起手摸到的花牌，则在摸好13张牌后再补牌"), the dealer first and
+        // in turn, each seat replacing its flowers, then again for the flowers so drawn
+        // ("由庄家开始依反时针方向，依次于牌垛后方补足与花牌相等之牌 ... 若所补之牌仍然有花，则于大家补完
+        // 牌后说「再补」").
         let mut last = extra;
-        for i in 0..4 {
-            let s = (self.dealer + i) % 4;
-            for _ in 0..dealt[s as usize].iter().filter(|&&t| t >= FLOWER).count() {
-                match self.replace_flowers_once(s) {
-                    Some(t) if s == self.dealer => last = t,
-                    Some(_) => {}
-                    None => return self.end(),
+        while pending.iter().any(|&n| n > 0) {
+            for i in 0..4 {
+                let s = (self.dealer + i) % 4;
+                for _ in 0..std::mem::take(&mut pending[s as usize]) {
+                    if self.drawable() == 0 {
+                        return self.end();
+                    }
+                    let t = self.take_back(s);
+                    if self.put(s, t) {
+                        pending[s as usize] += 1;
+                    } else if s == self.dealer {
+                        last = t;
+                    }
                 }
             }
         }
@@ -304,40 +366,125 @@ impl Game {
             self.seen[t as usize] += 1;
             self.events.push(Event::Indicator { tile: t });
         }
-        let mut before = self.hands[self.dealer as usize].clone();
-        before.concealed[last as usize] -= 1;
-        let waits = self.judge.waits(&before, self.wild_kinds);
+        if self.rules.dealt_wins {
+            let mut options = [None; 4];
+            for s in 0..4u8 {
+                options[s as usize] = self.judge.score(&self.dealt_facts(s)).ok().flatten();
+            }
+            if options.iter().any(Option::is_some) {
+                self.phase = Phase::Dealt { options, answers: [None; 4], drawn: last };
+                return;
+            }
+        }
+        self.dealer_turn(last);
+    }
+
+    /// The dealer's first turn, `last` its last tile dealt.
+    fn dealer_turn(&mut self, last: u8) {
+        let before = self.without(self.dealer, last);
+        let waits = self.judge.waits_with(&before, self.wild_kinds, self.held_wilds(self.dealer, &before));
         self.enter_turn(self.dealer, Some(last), false, waits);
     }
 
-    /// Draws from the back for one flower, and on for flowers drawn then: the kind that
-    /// ends it, or None when the wall runs out.
-    fn replace_flowers_once(&mut self, seat: u8) -> Option<Tile> {
+    /// The facts of a win on the dealt hand of `seat` (起手胡).
+    fn dealt_facts(&self, seat: u8) -> WinFacts {
+        let mut f = self.facts(seat, self.hands[seat as usize].clone(), 0);
+        f.dealt = true;
+        f.self_drawn = true;
+        f
+    }
+
+    /// The hand of `seat` less one tile (a wall code).
+    fn without(&self, seat: u8, t: u8) -> Hand {
+        let mut h = self.hands[seat as usize].clone();
+        if t >= FLOWER {
+            h.flowers &= !(1 << (t - FLOWER));
+        } else {
+            h.concealed[t as usize] -= 1;
+        }
+        h
+    }
+
+    /// A tile from the end of the wall for `seat` (a replacement), logged.
+    fn take_back(&mut self, seat: u8) -> u8 {
+        if self.rules.kept_stacks {
+            // The kept tiles stay whole stacks: a single on top is taken first (10幢半 back to
+            // 10幢); else a stack is broken and one more joins them, but among the last
+            // tiles to draw the replacement is one of them ("从海底牌处末一张").
+            if self.single {
+                self.single = false;
+            } else if self.drawable() > self.rules.split as usize {
+                self.single = true;
+            }
+        }
+        self.back -= 1;
+        let t = self.wall[self.back];
+        self.events.push(Event::Draw { seat, tile: t, back: true });
+        t
+    }
+
+    /// Draws from the back for one flower, and on for flowers drawn then: the tile that
+    /// ends it (a kind, or a flower kept as a wild), or None when the wall runs out.
+    fn replace_flowers_once(&mut self, seat: u8) -> Option<u8> {
         loop {
             if self.drawable() == 0 {
                 return None;
             }
-            self.back -= 1;
-            let t = self.wall[self.back];
-            self.events.push(Event::Draw { seat, tile: t, back: true });
-            self.put(seat, t);
-            if t < FLOWER {
+            let t = self.take_back(seat);
+            if !self.put(seat, t) {
                 return Some(t);
             }
         }
     }
 
-    /// Puts a wall tile in a hand: a kind among the concealed tiles, a flower aside.
-    fn put(&mut self, seat: u8, t: u8) {
-        let h = &mut self.hands[seat as usize];
-        if t >= FLOWER {
-            // A flower changes no waits, but it may change a score (花牌, Hainan's 番).
-            h.flowers |= 1 << (t - FLOWER);
-            self.events.push(Event::Flower { seat, flower: t - FLOWER });
-            self.scored[seat as usize].clear();
+    /// The flowers `seat` keeps in its hand as wilds (bit f): every flower when they are
+    /// the wilds, else its own flower where the 坐花 is wild (seat 0 the first flower).
+    fn kept_flowers(&self, seat: u8) -> u8 {
+        if self.flower_wilds.is_some() {
+            0xFF
+        } else if self.rules.seat_flower_wild {
+            1 << ((seat + 4 - self.dealer) % 4)
         } else {
-            h.concealed[t as usize] += 1;
+            0
+        }
+    }
+
+    /// The wild flowers `hand` of `seat` holds.
+    fn held_wilds(&self, seat: u8, hand: &Hand) -> u8 {
+        (hand.flowers & self.kept_flowers(seat)).count_ones() as u8
+    }
+
+    /// The wilds proper (正财神) `seat` holds: the wild kinds' copies, or the flowers when
+    /// they are the wilds (a 坐花 is not one).
+    fn true_wilds(&self, seat: u8) -> u8 {
+        let h = &self.hands[seat as usize];
+        let kinds: u8 = tiles::mask_tiles(self.wild_kinds).map(|t| h.concealed[t as usize]).sum();
+        kinds + if self.flower_wilds.is_some() { h.flowers.count_ones() as u8 } else { 0 }
+    }
+
+    /// Whether `seat` holds enough wilds proper to win at once (推土机).
+    fn instant(&self, seat: u8) -> bool {
+        self.rules.instant_wilds > 0 && self.true_wilds(seat) >= self.rules.instant_wilds
+    }
+
+    /// Puts a wall tile in a hand: a kind among the concealed tiles, a flower aside (true:
+    /// it wants a replacement) or, a wild flower, kept in the hand.
+    fn put(&mut self, seat: u8, t: u8) -> bool {
+        if t >= FLOWER {
+            let f = t - FLOWER;
+            self.hands[seat as usize].flowers |= 1 << f;
+            if self.kept_flowers(seat) >> f & 1 == 1 {
+                self.changed(seat);
+                return false;
+            }
+            // A flower set aside changes no waits, but it may change a score (花牌, Hainan's 番).
+            self.events.push(Event::Flower { seat, flower: f });
+            self.scored[seat as usize].clear();
+            true
+        } else {
+            self.hands[seat as usize].concealed[t as usize] += 1;
             self.changed(seat);
+            false
         }
     }
 
@@ -357,10 +504,25 @@ impl Game {
         v
     }
 
+    /// The tile turned up for the wilds (a wall code), if any.
+    pub fn turned(&self) -> Option<u8> {
+        self.indicator.or(self.flower_wilds.map(|f| FLOWER + f))
+    }
+
+    /// Each seat's first discard is the same tile and none was claimed: the dealer may
+    /// have been followed (跟庄, 烧庄; the rulesets' `game_outcome` read the order).
+    pub fn dealer_followed(&self) -> bool {
+        let Some(&(t, _)) = self.rivers[0].first() else {
+            return false;
+        };
+        self.rivers.iter().all(|r| r.first() == Some(&(t, false)))
+    }
+
     /// Tiles that may still be drawn.
     pub fn drawable(&self) -> usize {
         let kongs = self.made.iter().filter(|m| m.meld.kind.is_kong()).count();
-        let kept = self.rules.kept as usize + self.rules.kept_per_kong as usize * kongs.saturating_sub(1);
+        let mut kept = self.rules.kept as usize + self.rules.kept_per_kong as usize * kongs.saturating_sub(1);
+        kept += self.single as usize;
         (self.back - self.front).saturating_sub(kept)
     }
 
@@ -376,9 +538,12 @@ impl Game {
     /// The seats whose decision is awaited, by bit.
     pub fn to_act(&self) -> u8 {
         match &self.phase {
-            Phase::Turn { seat, .. } | Phase::Haidi { seat, .. } => 1 << seat,
+            Phase::Turn { seat, .. } | Phase::Haidi { seat, .. } | Phase::Split { seat, .. } => 1 << seat,
             Phase::Claims { options, answers, .. } => {
                 (0..4).filter(|&s| options[s].any() && answers[s].is_none()).fold(0, |m, s| m | 1 << s)
+            }
+            Phase::Dealt { options, answers, .. } => {
+                (0..4).filter(|&s| options[s].is_some() && answers[s].is_none()).fold(0, |m, s| m | 1 << s)
             }
             Phase::Done => 0,
         }
@@ -426,9 +591,34 @@ impl Game {
                     return;
                 }
                 let h = &self.hands[seat as usize];
-                for t in 0..KINDS as u8 {
-                    if h.concealed[t as usize] > 0 {
+                // Wilds stay in the hand where the ruleset says so ("财神及坐花在行牌程中不能打出"),
+                // unless the hand holds nothing else ("使得手里所有牌为财神").
+                let kept = if self.rules.wilds_kept { self.wild_kinds } else { 0 };
+                let keep = if (0..KINDS).any(|t| h.concealed[t] > 0 && kept >> t & 1 == 0) { kept } else { 0 };
+                if self.open >> seat & 1 == 1 {
+                    // An open hand stands as it was laid down: it discards what it draws.
+                    if let Some(t) = drawn.filter(|&t| t < FLOWER) {
                         out.push(Action::Discard(t));
+                    }
+                    return;
+                }
+                for t in 0..KINDS as u8 {
+                    if h.concealed[t as usize] > 0 && keep >> t & 1 == 0 {
+                        out.push(Action::Discard(t));
+                    }
+                }
+                if self.rules.open_ready && !self.judge.far(h, self.wild_kinds, 0) {
+                    // 明听 on a discard that leaves the hand ready.
+                    let mut rest = h.clone();
+                    for t in 0..KINDS as u8 {
+                        if h.concealed[t as usize] == 0 {
+                            continue;
+                        }
+                        rest.concealed[t as usize] -= 1;
+                        if self.judge.waits(&rest, self.wild_kinds) != 0 {
+                            out.push(Action::OpenReady(t));
+                        }
+                        rest.concealed[t as usize] += 1;
                     }
                 }
                 if drawn.is_some() && self.kong_allowed() {
@@ -467,6 +657,10 @@ impl Game {
             }
             Phase::Haidi { .. } => {
                 out.push(Action::Take);
+                out.push(Action::Pass);
+            }
+            Phase::Split { .. } | Phase::Dealt { .. } => {
+                out.push(Action::Win);
                 out.push(Action::Pass);
             }
             Phase::Done => {}
@@ -509,12 +703,41 @@ impl Game {
                     self.phase = Phase::Haidi { seat: next(s), passed: passed + 1 };
                 }
             }
+            Phase::Dealt { options, mut answers, drawn } => {
+                answers[seat as usize] = Some(action);
+                self.phase = Phase::Dealt { options, answers, drawn };
+                if self.to_act() == 0 {
+                    // One win on the dealt hands: the first declared in turn from the dealer.
+                    let first =
+                        (0..4u8).map(|i| (self.dealer + i) % 4).find(|&s| answers[s as usize] == Some(Action::Win));
+                    match first {
+                        Some(s) => {
+                            let facts = self.dealt_facts(s);
+                            self.win(facts, options[s as usize].unwrap_or(0));
+                            self.end();
+                        }
+                        None => self.dealer_turn(drawn),
+                    }
+                }
+            }
+            Phase::Split { seat: s, drawn, win } => {
+                if action == Action::Win {
+                    let mut facts = self.self_drawn_facts(s, drawn, false);
+                    // "若能胡牌称海底捞月按自摸算".
+                    facts.wall_last = true;
+                    self.win(facts, win);
+                    self.end();
+                } else {
+                    self.split_kept[s as usize] = Some(drawn);
+                    self.split_draw(next(s));
+                }
+            }
             Phase::Done => {}
         }
         Ok(())
     }
 
-    fn turn(&mut self, seat: u8, action: Action, drawn: Option<Tile>, replacement: bool, win: Option<i32>) {
+    fn turn(&mut self, seat: u8, action: Action, drawn: Option<u8>, replacement: bool, win: Option<i32>) {
         let s = seat as usize;
         match action {
             Action::Win => {
@@ -526,13 +749,16 @@ impl Game {
             Action::Pass => {
                 // The last tile, not won by its drawer.
                 let t = drawn.expect("a pass in turn follows the last draw");
-                if self.rules.haidi && self.haidi_taker == Some(seat) {
+                if self.rules.haidi && self.haidi_taker == Some(seat) && t < FLOWER {
                     self.offer(seat, t, Claim::Haidi);
                 } else {
                     self.end();
                 }
             }
-            Action::Discard(t) => {
+            Action::Discard(t) | Action::OpenReady(t) => {
+                if matches!(action, Action::OpenReady(_)) {
+                    self.open |= 1 << seat;
+                }
                 self.hands[s].concealed[t as usize] -= 1;
                 self.changed(seat);
                 self.rivers[s].push((t, false));
@@ -569,7 +795,7 @@ impl Game {
                 let facts = self.claimed_facts(o, from, tile, why);
                 opt.win = self.score(&facts);
             }
-            if why == Claim::Discard && !last && !wild {
+            if why == Claim::Discard && !last && !wild && self.open >> o & 1 == 0 {
                 let c = &self.hands[os].concealed;
                 opt.pung = c[tile as usize] >= 2;
                 opt.kong = c[tile as usize] == 3 && self.kong_allowed();
@@ -607,8 +833,13 @@ impl Game {
                 }
             }
         }
-        let winners: Vec<u8> = order.into_iter().filter(|&o| answers[o as usize] == Some(Action::Win)).collect();
+        let mut winners: Vec<u8> = order.into_iter().filter(|&o| answers[o as usize] == Some(Action::Win)).collect();
+        // 三财神 before another win on the tile ("一家地胡，一家三财神 ... 应以三财神优先").
+        winners.sort_by_key(|&o| !self.instant(o));
         if !winners.is_empty() {
+            if why == Claim::Rob {
+                self.robbed = Some((from, tile));
+            }
             let take = if self.rules.winners == Winners::First { 1 } else { winners.len() };
             for &o in &winners[..take] {
                 let facts = self.claimed_facts(o, from, tile, why);
@@ -689,10 +920,14 @@ impl Game {
         self.made.push(Made { seat, from, meld });
     }
 
-    /// The draw of `seat` from the front (its turn), or the 海底 offer, or the end.
+    /// The draw of `seat` from the front (its turn), or the 海底 offer, or 分张, or the end.
     fn draw_front(&mut self, seat: u8) {
         if self.drawable() == 0 {
             return self.end();
+        }
+        if self.drawable() <= self.rules.split as usize {
+            self.split_left = 4;
+            return self.split_draw(seat);
         }
         if self.rules.haidi && self.drawable() == 1 {
             self.phase = Phase::Haidi { seat, passed: 0 };
@@ -701,17 +936,45 @@ impl Game {
         self.draw(seat);
     }
 
+    /// 分张: `seat` takes the next tile, asked only when it may win on it; then the next
+    /// seat, until each has taken one or the tiles are out. A flower so taken is set
+    /// aside and not replaced ("分张后禁止补花补杠").
+    fn split_draw(&mut self, seat: u8) {
+        let mut seat = seat;
+        while self.split_left > 0 && self.drawable() > 0 {
+            self.split_left -= 1;
+            self.passed_win &= !(1 << seat);
+            let waits = self.waits_of(seat);
+            let t = self.wall[self.front];
+            self.front += 1;
+            self.events.push(Event::Draw { seat, tile: t, back: false });
+            let aside = self.put(seat, t);
+            if !aside && self.may_win_drawn(seat, t, waits) {
+                let mut facts = self.self_drawn_facts(seat, t, false);
+                facts.wall_last = true;
+                if let Some(win) = self.judge.score(&facts).ok().flatten() {
+                    self.phase = Phase::Split { seat, drawn: t, win };
+                    return;
+                }
+            }
+            if !aside {
+                self.split_kept[seat as usize] = Some(t);
+            }
+            seat = next(seat);
+        }
+        self.end();
+    }
+
     /// `seat` draws the next tile (and replaces the flowers it draws).
     fn draw(&mut self, seat: u8) {
         self.passed_win &= !(1 << seat);
-        // The waits of the hand before the draw decide a self-drawn win (flowers drawn
-        // on the way change no waits).
+        // The waits of the hand before the draw decide a self-drawn win (flowers set
+        // aside on the way change no waits).
         let waits = self.waits_of(seat);
         let t = self.wall[self.front];
         self.front += 1;
         self.events.push(Event::Draw { seat, tile: t, back: false });
-        self.put(seat, t);
-        let drawn = if t >= FLOWER { self.replace_flowers_once(seat) } else { Some(t) };
+        let drawn = if self.put(seat, t) { self.replace_flowers_once(seat) } else { Some(t) };
         match drawn {
             Some(d) => self.enter_turn(seat, Some(d), false, waits),
             None => self.end(),
@@ -730,14 +993,38 @@ impl Game {
 
     /// `seat` to play with `drawn` (None after a claim); `waits` those of its hand before
     /// the draw, which decide whether it may win.
-    fn enter_turn(&mut self, seat: u8, drawn: Option<Tile>, replacement: bool, waits: u64) {
+    fn enter_turn(&mut self, seat: u8, drawn: Option<u8>, replacement: bool, waits: u64) {
+        if let Some(t) = drawn.filter(|_| self.drawable() < self.rules.split as usize) {
+            // A replacement taken from the 海底 tiles is its taker's 分张 tile, not discarded,
+            // and the others share the rest ("若王牌是20张则从海底牌处末一张，下家摸首张，其它家按序各摸
+            // 一张，补杠的优先胡牌"; "再补进岭尾最后一张，不用打出，其它三家按序分张").
+            self.split_left = 3;
+            let mut facts = self.self_drawn_facts(seat, t, replacement);
+            facts.wall_last = true;
+            match self.may_win_drawn(seat, t, waits).then(|| self.judge.score(&facts).ok().flatten()).flatten() {
+                Some(win) => self.phase = Phase::Split { seat, drawn: t, win },
+                None => {
+                    self.split_kept[seat as usize] = Some(t);
+                    self.split_draw(next(seat));
+                }
+            }
+            return;
+        }
         let win = match drawn {
-            Some(t) if waits >> t & 1 == 1 => {
+            Some(t) if self.may_win_drawn(seat, t, waits) => {
                 self.judge.score(&self.self_drawn_facts(seat, t, replacement)).ok().flatten()
             }
             _ => None,
         };
         self.phase = Phase::Turn { seat, drawn, replacement, win };
+    }
+
+    /// Whether the tile `t` (a wall code) just drawn may complete the hand of `seat`,
+    /// whose hand before it waited on `waits`: a kind waited on, a wild with any wait,
+    /// or enough wilds proper to win at once. The ruleset's scorer has the last word.
+    fn may_win_drawn(&self, seat: u8, t: u8, waits: u64) -> bool {
+        let wild = if t >= FLOWER { true } else { self.wild_kinds >> t & 1 == 1 };
+        (t < FLOWER && waits >> t & 1 == 1) || (wild && waits != 0) || self.instant(seat)
     }
 
     fn end(&mut self) {
@@ -747,7 +1034,8 @@ impl Game {
     }
 
     fn win(&mut self, facts: WinFacts, total: i32) {
-        self.events.push(Event::Win { seat: facts.seat, tile: facts.win, discarder: facts.discarder, total });
+        let tile = (!facts.dealt).then(|| facts.win_flower.map_or(facts.win, |f| FLOWER + f));
+        self.events.push(Event::Win { seat: facts.seat, tile, discarder: facts.discarder, total });
         self.wins.push(Won { facts, total });
     }
 
@@ -759,10 +1047,20 @@ impl Game {
 
     /// The ruleset's score of a win (None: not a win), kept while the hand stands.
     fn score(&mut self, f: &WinFacts) -> Option<i32> {
-        let flags =
-            [f.self_drawn, f.kong_replacement, f.robbing_kong, f.wall_last, f.last_of_kind, f.heavenly, f.earthly];
+        let flags = [
+            f.self_drawn,
+            f.kong_replacement,
+            f.robbing_kong,
+            f.wall_last,
+            f.last_of_kind,
+            f.heavenly,
+            f.earthly,
+            f.dealt,
+            f.open_ready,
+        ];
         let bits = flags.iter().enumerate().fold(0u64, |m, (i, &b)| m | (b as u64) << i);
-        let key = f.win as u64 | bits << 8 | (f.discarder.map_or(7, |d| d as u64)) << 16;
+        let tile = f.win_flower.map_or(f.win, |fl| FLOWER + fl) as u64;
+        let key = tile | bits << 8 | (f.discarder.map_or(7, |d| d as u64)) << 16;
         let cache = &self.scored[f.seat as usize];
         if let Some(&(_, s)) = cache.iter().find(|(k, _)| *k == key) {
             return s;
@@ -781,7 +1079,15 @@ impl Game {
             return w;
         }
         let h = &self.hands[s];
-        let w = if h.size() == self.rules.hand_size() { self.judge.waits(h, self.wild_kinds) } else { 0 };
+        let extra = self.held_wilds(seat, h);
+        let w = if h.size() + extra as usize != self.rules.hand_size() {
+            0
+        } else if self.instant(seat) {
+            // Enough wilds proper win on any tile (推土机): the scorer judges each.
+            self.rules.tiles
+        } else {
+            self.judge.waits_with(h, self.wild_kinds, extra)
+        };
         self.waits[s] = Some(w);
         w
     }
@@ -796,6 +1102,9 @@ impl Game {
             seat: (seat + 4 - self.dealer) % 4,
             hand,
             win,
+            win_flower: None,
+            dealt: false,
+            open_ready: self.open >> seat & 1 == 1,
             discarder: None,
             self_drawn: false,
             kong_replacement: false,
@@ -807,17 +1116,22 @@ impl Game {
             round_wind: self.rules.round_wind,
             indicator: self.indicator,
             wilds: self.wild_kinds,
+            flower_wilds: self.flower_wilds,
         }
     }
 
-    fn self_drawn_facts(&self, seat: u8, t: Tile, replacement: bool) -> WinFacts {
-        let mut hand = self.hands[seat as usize].clone();
-        hand.concealed[t as usize] -= 1;
-        let mut f = self.facts(seat, hand, t);
+    /// The facts of a win on the tile `t` (a wall code) `seat` drew.
+    fn self_drawn_facts(&self, seat: u8, t: u8, replacement: bool) -> WinFacts {
+        let hand = self.without(seat, t);
+        let mut f = self.facts(seat, hand, t.min(FLOWER - 1));
+        if t >= FLOWER {
+            f.win_flower = Some(t - FLOWER);
+        } else {
+            f.last_of_kind = self.seen[t as usize] == 3;
+        }
         f.self_drawn = true;
         f.kong_replacement = replacement;
         f.wall_last = self.is_last();
-        f.last_of_kind = self.seen[t as usize] == 3;
         f.heavenly = seat == self.dealer && self.discards == 0 && self.untouched();
         f
     }
@@ -859,6 +1173,9 @@ impl Game {
         self.wall[self.front..self.back].iter().for_each(|&t| add(t));
         if let Some(t) = self.indicator {
             add(t);
+        }
+        if let Some(f) = self.flower_wilds {
+            add(FLOWER + f);
         }
         for s in 0..4 {
             for (t, claimed) in &self.rivers[s] {

@@ -8,6 +8,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::convert;
 use super::engine::{wilds, PyEngine};
+use super::entry::untrack;
 use super::errors::{hand_error, to_py, IntoPy};
 use super::hand::PyHand;
 use super::interrupt;
@@ -186,42 +187,114 @@ fn run(
     Ok(())
 }
 
-/// The names of the kinds of `mask`, in tile order, as a new list of the shared name strs.
-fn names<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyList>> {
-    let all = convert::tile_names(py);
+/// A new list of `len` items, each slot set by `item` with a new reference, left
+/// untracked by the cycle collector (see [`untrack`]).
+fn list_of<'py>(
+    py: Python<'py>,
+    len: usize,
+    mut item: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
     // SAFETY: the list is made at its length and each slot set once, with a new
-    // reference to a live str, before the list is handed out.
+    // reference to a live object, before the list is handed out (on an error the list
+    // is dropped with its empty slots, which list_dealloc allows).
     unsafe {
-        let list = pyo3::ffi::PyList_New(mask.count_ones() as pyo3::ffi::Py_ssize_t);
+        let list = pyo3::ffi::PyList_New(len as pyo3::ffi::Py_ssize_t);
         let list = Bound::from_owned_ptr_or_err(py, list)?.cast_into_unchecked::<PyList>();
-        for (i, t) in tiles::mask_tiles(mask).enumerate() {
-            let name = all[t as usize].as_ptr();
-            pyo3::ffi::Py_IncRef(name);
-            pyo3::ffi::PyList_SetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, name);
+        for i in 0..len {
+            pyo3::ffi::PyList_SetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, item(i)?.into_ptr());
         }
+        untrack(&list);
         Ok(list)
     }
 }
 
-/// The keys of an entry dict, in their order, with None: each entry is a copy, whose
-/// table is made once at its size rather than grown key by key.
-fn template<'py>(py: Python<'py>, scored: bool, scoring: bool) -> PyResult<Bound<'py, PyDict>> {
-    static MADE: pyo3::sync::PyOnceLock<[Py<PyDict>; 3]> = pyo3::sync::PyOnceLock::new();
-    let made = MADE.get_or_try_init(py, || -> PyResult<[Py<PyDict>; 3]> {
-        let keys = ["discard", "shanten", "useful", "useful_count", "useful_wilds", "waits"];
-        let make = |more: &[&str]| -> PyResult<Py<PyDict>> {
-            let d = PyDict::new(py);
-            for k in keys.iter().chain(more) {
-                d.set_item(PyString::intern(py, k), py.None())?;
-            }
-            Ok(d.unbind())
+/// The names of the kinds of `mask`, in tile order, as a new list of the shared name strs.
+fn names<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyList>> {
+    let all = convert::tile_names(py);
+    let mut kinds = tiles::mask_tiles(mask);
+    list_of(py, mask.count_ones() as usize, |_| Ok(all[kinds.next().unwrap_or(0) as usize].bind(py).clone().into_any()))
+}
+
+/// Dict templates made the first time each is asked for, one a slot.
+struct Templates<const N: usize>(std::sync::OnceLock<Box<[pyo3::sync::PyOnceLock<Py<PyDict>>]>>);
+
+impl<const N: usize> Templates<N> {
+    const fn new() -> Self {
+        Templates(std::sync::OnceLock::new())
+    }
+
+    /// A copy of the template of `slot` (made by `make` the first time), or, for a slot
+    /// past the kept ones (None), a dict `make` makes anew.
+    fn copy<'py>(
+        &self,
+        py: Python<'py>,
+        slot: Option<usize>,
+        make: impl FnOnce() -> PyResult<Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let made = self.0.get_or_init(|| (0..N).map(|_| pyo3::sync::PyOnceLock::new()).collect());
+        match slot.and_then(|s| made.get(s)) {
+            Some(t) => t.get_or_try_init(py, || make().map(Bound::unbind))?.bind(py).copy(),
+            None => make(),
+        }
+    }
+}
+
+/// Entry templates are kept for these shanten values (of every discard, None last, and
+/// of the three sets of keys).
+const SHANTEN_KEPT: usize = 16;
+
+/// A new entry dict: its keys in their order, with the discard and shanten set and the
+/// rest None. Each entry is a copy of a template, whose table is made once at its size
+/// rather than grown key by key, with two of its values already in place; a template
+/// holds only strs, ints and None and is untracked, and so are its copies.
+fn template<'py>(
+    py: Python<'py>,
+    scored: bool,
+    scoring: bool,
+    discard: Option<Tile>,
+    shanten: i8,
+) -> PyResult<Bound<'py, PyDict>> {
+    static MADE: Templates<{ 3 * (KINDS + 1) * SHANTEN_KEPT }> = Templates::new();
+    let keys = if scoring { 2 } else { scored as usize };
+    let slot = usize::try_from(shanten)
+        .ok()
+        .filter(|&s| s < SHANTEN_KEPT)
+        .map(|s| (keys * (KINDS + 1) + discard.map_or(KINDS, |t| t as usize)) * SHANTEN_KEPT + s);
+    MADE.copy(py, slot, || {
+        let more: &[&str] = match keys {
+            0 => &[],
+            1 => &["winning_waits", "winning_count"],
+            _ => &["winning_waits", "winning_count", "draws", "draws_exact"],
         };
-        let scored_keys = ["winning_waits", "winning_count"];
-        let all = ["winning_waits", "winning_count", "draws", "draws_exact"];
-        Ok([make(&[])?, make(&scored_keys)?, make(&all)?])
-    })?;
-    let i = if scoring { 2 } else { scored as usize };
-    made[i].bind(py).copy()
+        let d = PyDict::new(py);
+        for k in ["discard", "shanten", "useful", "useful_count", "useful_wilds", "waits"].iter().chain(more) {
+            d.set_item(PyString::intern(py, k), py.None())?;
+        }
+        let all = convert::tile_names(py);
+        d.set_item(pyo3::intern!(py, "discard"), discard.map(|t| all[t as usize].bind(py)))?;
+        d.set_item(pyo3::intern!(py, "shanten"), shanten)?;
+        Ok(super::entry::template(d))
+    })
+}
+
+/// Wait templates are kept for up to this many copies left.
+const LEFT_KEPT: usize = 5;
+
+/// A new wait dict, `{"tile", "left"}`, and `"total"` (None) when `total`: a copy of a
+/// template made once a tile, copies left and set of keys.
+fn wait_dict<'py>(py: Python<'py>, tile: Tile, left: u8, total: bool) -> PyResult<Bound<'py, PyDict>> {
+    static MADE: Templates<{ 2 * KINDS * LEFT_KEPT }> = Templates::new();
+    let slot = (left as usize) < LEFT_KEPT;
+    let slot = slot.then(|| (total as usize * KINDS + tile as usize) * LEFT_KEPT + left as usize);
+    MADE.copy(py, slot, || {
+        let d = PyDict::new(py);
+        d.set_item(pyo3::intern!(py, "tile"), convert::tile_names(py)[tile as usize].bind(py))?;
+        d.set_item(pyo3::intern!(py, "left"), left)?;
+        if total {
+            d.set_item(pyo3::intern!(py, "total"), py.None())?;
+        }
+        Ok(super::entry::template(d))
+    })
 }
 
 fn entry_dict<'py>(
@@ -232,30 +305,23 @@ fn entry_dict<'py>(
     scored: bool,
     scoring: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = template(py, scored, scoring)?;
-    let all = convert::tile_names(py);
-    d.set_item(pyo3::intern!(py, "discard"), e.discard.map(|t| all[t as usize].bind(py)))?;
-    d.set_item(pyo3::intern!(py, "shanten"), e.shanten)?;
+    let d = template(py, scored, scoring, e.discard, e.shanten)?;
     d.set_item(pyo3::intern!(py, "useful"), names(py, e.useful)?)?;
     d.set_item(pyo3::intern!(py, "useful_count"), e.useful_count)?;
     d.set_item(pyo3::intern!(py, "useful_wilds"), names(py, e.useful & wild_kinds)?)?;
-    let waits = PyList::empty(py);
-    for t in tiles::mask_tiles(e.waits) {
-        let w = PyDict::new(py);
-        w.set_item(pyo3::intern!(py, "tile"), all[t as usize].bind(py))?;
-        w.set_item(pyo3::intern!(py, "left"), left[t as usize])?;
-        waits.append(w)?;
-    }
+    let mut waits = tiles::mask_tiles(e.waits);
+    let waits = list_of(py, e.waits.count_ones() as usize, |_| {
+        let t = waits.next().unwrap_or(0);
+        Ok(wait_dict(py, t, left[t as usize], false)?.into_any())
+    })?;
     d.set_item(pyo3::intern!(py, "waits"), waits)?;
     if scored {
-        let winning = PyList::empty(py);
-        for &(t, v) in &e.winning {
-            let w = PyDict::new(py);
-            w.set_item(pyo3::intern!(py, "tile"), all[t as usize].bind(py))?;
-            w.set_item(pyo3::intern!(py, "left"), left[t as usize])?;
+        let winning = list_of(py, e.winning.len(), |i| {
+            let (t, v) = e.winning[i];
+            let w = wait_dict(py, t, left[t as usize], true)?;
             w.set_item(pyo3::intern!(py, "total"), v)?;
-            winning.append(w)?;
-        }
+            Ok(w.into_any())
+        })?;
         d.set_item(pyo3::intern!(py, "winning_waits"), winning)?;
         d.set_item(pyo3::intern!(py, "winning_count"), e.winning_count)?;
     }
@@ -264,6 +330,8 @@ fn entry_dict<'py>(
         d.set_item(pyo3::intern!(py, "draws"), draws.count)?;
         d.set_item(pyo3::intern!(py, "draws_exact"), draws.exact)?;
     }
+    // Putting an untracked list in a dict tracks the dict.
+    untrack(&d);
     Ok(d)
 }
 

@@ -185,6 +185,29 @@ impl<'py> Writer<'py> {
         self.put(key, v, |out| int(out, v.into()))
     }
 
+    /// A key the template already holds as `v` (a template made for it, chosen by `v`):
+    /// only JSON writes it.
+    pub fn kept<V>(&mut self, key: &Key, v: V, json: impl FnOnce(&mut Vec<u8>)) -> PyResult<()>
+    where
+        V: IntoPyObject<'py>,
+    {
+        match self.json_key(key) {
+            Some(out) => json(out),
+            None => {
+                if cfg!(debug_assertions) {
+                    let Target::Dict(d) = &self.into else { unreachable!("a dict when not JSON") };
+                    let held = d.get_item(key.name(self.py))?;
+                    assert!(
+                        held.is_some_and(|h| h.eq(v).unwrap_or(false)),
+                        "the template holds another {}",
+                        key.name(self.py)
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// A key left None: the template's value, or `null`.
     pub fn none(&mut self, key: &Key) -> PyResult<()> {
         if let Some(out) = self.json_key(key) {
@@ -272,7 +295,13 @@ impl<'py> Writer<'py> {
         self.items(
             key,
             entries.len(),
-            |py| entry::tuple(py, entries.iter().map(|e| e.object(py)).collect::<PyResult<Vec<_>>>()?),
+            |py| {
+                let mut t = entry::Tuple::new(py, entries.len())?;
+                for e in entries {
+                    t.push(e.object(py)?)?;
+                }
+                t.finish()
+            },
             |i, out| entries[i].json(out),
         )
     }

@@ -5,6 +5,8 @@
 //! must follow, and is left untracked, so its copies are too: results kept by the million
 //! cost full collections nothing, as long as nobody puts a container in an entry.
 
+use pyo3::exceptions::{PyMemoryError, PySystemError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
@@ -96,23 +98,62 @@ fn counted_dict<'py>(py: Python<'py>, base: &Bound<'py, PyDict>, count: usize) -
     Ok(d)
 }
 
-/// A tuple of a result's entries (or of other objects that hold no container).
-pub fn tuple<'py>(py: Python<'py>, entries: Vec<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyTuple>> {
-    let t = PyTuple::new(py, entries)?;
-    untrack(&t);
-    Ok(t)
+/// A tuple of a result's entries (or of other objects that hold no container), filled in
+/// place: made at its length, so that the entries are not gathered in a list first.
+pub struct Tuple<'py> {
+    tuple: Bound<'py, PyTuple>,
+    len: usize,
+    filled: usize,
+}
+
+impl<'py> Tuple<'py> {
+    /// A tuple of `len` places, to be filled by [`Tuple::push`].
+    pub fn new(py: Python<'py>, len: usize) -> PyResult<Self> {
+        let size = isize::try_from(len).map_err(|_| PyMemoryError::new_err("too many entries"))?;
+        // SAFETY: `PyTuple_New` returns a new tuple (its places empty, which Python's
+        // tuple deallocation allows) or null with an error set.
+        let tuple = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(size)) }?;
+        // SAFETY: what `PyTuple_New` returns is a tuple.
+        Ok(Tuple { tuple: unsafe { tuple.cast_into_unchecked() }, len, filled: 0 })
+    }
+
+    /// Puts `item` in the next place.
+    pub fn push(&mut self, item: Bound<'py, PyAny>) -> PyResult<()> {
+        if self.filled == self.len {
+            return Err(PySystemError::new_err("more entries than the tuple made for them"));
+        }
+        // SAFETY: the tuple is ours and new, the place within it and empty;
+        // `PyTuple_SetItem` takes the reference given.
+        if unsafe { ffi::PyTuple_SetItem(self.tuple.as_ptr(), self.filled as isize, item.into_ptr()) } != 0 {
+            return Err(PyErr::fetch(self.tuple.py()));
+        }
+        self.filled += 1;
+        Ok(())
+    }
+
+    /// The tuple, every place filled, left to the collector only when something it must
+    /// follow is put in it (see [`untrack`]).
+    pub fn finish(self) -> PyResult<Bound<'py, PyTuple>> {
+        if self.filled != self.len {
+            return Err(PySystemError::new_err("fewer entries than the tuple made for them"));
+        }
+        untrack(&self.tuple);
+        Ok(self.tuple)
+    }
 }
 
 /// Leaves `obj` to Python's collector only when something it must follow is put in it.
 ///
-/// Only for a dict or tuple just made that holds strs, ints, bools, None, entries copied
-/// from templates and other such objects: it can be in no cycle, so untracking it now is
-/// what the collector does when it first meets it, and Python tracks a dict again if a
-/// container is put in it. Kept by the million, results made of such objects then cost
-/// full collections nothing.
+/// Only for a dict, tuple or list just made that holds strs, ints, bools, None, entries
+/// copied from templates and other such objects: it can be in no cycle, so untracking it
+/// now is what the collector does when it first meets a dict or tuple, and Python tracks
+/// a dict again if a container is put in it. Kept by the million, results made of such
+/// objects then cost full collections nothing. A list is not tracked again: a cycle a
+/// user makes through one (only the analysis's answer lists are left so) is not
+/// collected, which docs/analysis.md says.
 pub fn untrack<T>(obj: &Bound<'_, T>) {
-    // SAFETY: `obj` is a live object we hold, of a type with GC support (a dict or a
-    // tuple), holding only objects as said above; untracking an untracked one is allowed.
+    // SAFETY: `obj` is a live object we hold, of a type with GC support (a dict, tuple or
+    // list), holding only objects as said above; untracking an untracked one is allowed.
     unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
 }
 
@@ -197,23 +238,21 @@ impl Made {
     }
 }
 
-/// What is made once for each of `groups`; their text is written to `out` as
-/// `write_groups` writes it.
-fn made_groups(groups: &[Group], out: &mut String) -> Vec<&'static Made> {
+/// The entries of `groups`, copied (or written) from what is made once a group, put in
+/// `entries`; their text is written to `out` as `write_groups` writes it.
+pub fn group_entries(groups: impl IntoIterator<Item = Group>, out: &mut String, entries: &mut Vec<Entry>) {
     static MADE: std::sync::OnceLock<Box<[std::sync::OnceLock<Made>]>> = std::sync::OnceLock::new();
     let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| std::sync::OnceLock::new()).collect());
-    let mut entries = Vec::with_capacity(groups.len());
-    for (n, g) in groups.iter().enumerate() {
+    for (n, g) in groups.into_iter().enumerate() {
         let meld = g.meld.map_or(0, |m| m as usize + 1);
         let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
-        let made = made[key.min(GROUP_ENTRIES - 1)].get_or_init(|| Made::new(g));
+        let made = made[key.min(GROUP_ENTRIES - 1)].get_or_init(|| Made::new(&g));
         if n > 0 {
             out.push(' ');
         }
         out.push_str(&made.text);
-        entries.push(made);
+        entries.push(Entry::Made(made));
     }
-    entries
 }
 
 /// The entry of concealed tiles that make no groups (十三幺, a knitted form, the rest of a
@@ -221,6 +260,37 @@ fn made_groups(groups: &[Group], out: &mut String) -> Vec<&'static Made> {
 pub fn loose(kind: &'static str, kinds: &[Tile], wilds: &[Tile]) -> Entry {
     Entry::Loose(kind, kinds.to_vec(), wilds.to_vec())
 }
+
+/// A new dict of a loose entry (see `loose`), copied from a template made once such
+/// tiles (the first `LOOSE_KEPT` kept).
+fn loose_object<'py>(py: Python<'py>, fields: &Fields<'_>) -> PyResult<Bound<'py, PyAny>> {
+    /// The templates made, by the kind, tiles and wilds.
+    type Made = std::sync::Mutex<std::collections::HashMap<Box<[u8]>, Py<PyDict>>>;
+    static MADE: std::sync::LazyLock<Made> = std::sync::LazyLock::new(Default::default);
+    // The key: the kind, then the tiles and the wilds, each list after its length.
+    let mut key = [0u8; 64];
+    let parts = [fields.kind.as_bytes(), fields.tiles, fields.wilds];
+    let long = parts.iter().map(|p| p.len() + 1).sum::<usize>() > key.len();
+    let mut at = 0;
+    for part in parts.iter().filter(|_| !long) {
+        key[at] = part.len() as u8;
+        key[at + 1..at + 1 + part.len()].copy_from_slice(part);
+        at += 1 + part.len();
+    }
+    let key = &key[..at];
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = made.get(key).filter(|_| !long) {
+        return copy(t.bind(py));
+    }
+    let t = fields.dict(py)?;
+    if !long && made.len() < LOOSE_KEPT {
+        made.insert(key.into(), t.clone().unbind());
+    }
+    copy(&t)
+}
+
+/// Most templates of loose entries kept (十三幺 has 13, the knitted forms some hundreds).
+const LOOSE_KEPT: usize = 4096;
 
 /// The names of `tiles`, a tuple of interned strs.
 fn tile_names<'py>(py: Python<'py>, tiles: &[Tile]) -> PyResult<Bound<'py, PyTuple>> {
@@ -247,7 +317,7 @@ impl Entry {
     pub fn object<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self {
             Entry::Made(m) => copy(m.template(py)?),
-            Entry::Loose(kind, tiles, wilds) => Ok(Fields { kind, tiles, wilds, meld: None }.dict(py)?.into_any()),
+            Entry::Loose(kind, tiles, wilds) => loose_object(py, &Fields { kind, tiles, wilds, meld: None }),
         }
     }
 
@@ -259,10 +329,4 @@ impl Entry {
         }
         Ok(())
     }
-}
-
-/// The entries of `groups`, copied (or written) from what is made once a group; their
-/// text is written to `out` (see `made_groups`).
-pub fn group_entries(groups: &[Group], out: &mut String) -> Vec<Entry> {
-    made_groups(groups, out).into_iter().map(Entry::Made).collect()
 }

@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use super::convert;
 use super::errors::{hand_error, to_py};
 use super::score::PyScheme;
-use crate::game::simulate::{self as play, Agent};
+use crate::game::simulate::{self as play, Agent, Seating};
 use crate::game::state::{Event, FLOWER};
 use crate::game::{Action, Game, Judge, Rules, WildRule, Winners};
 use crate::hand::{Hand, MeldKind};
@@ -50,7 +50,13 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
     let wild = match text("wild")?.as_str() {
         "none" => WildRule::None,
         "indicator" => WildRule::Indicator,
-        other => return Err(hand_error(py, format!("game rules: wild must be 'none' or 'indicator', not {other:?}"))),
+        "turned" => WildRule::Turned,
+        other => {
+            return Err(hand_error(
+                py,
+                format!("game rules: wild must be 'none', 'indicator' or 'turned', not {other:?}"),
+            ))
+        }
     };
     let melds = small("melds", 5)?;
     if melds < 4 {
@@ -69,6 +75,13 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         last_discard: flag("last_discard")?,
         haidi: flag("haidi")?,
         wild,
+        seat_flower_wild: flag("seat_flower_wild")?,
+        wilds_kept: flag("wilds_kept")?,
+        split: small("split", 8)?,
+        kept_stacks: flag("kept_stacks")?,
+        instant_wilds: small("instant_wilds", 8)?,
+        dealt_wins: flag("dealt_wins")?,
+        open_ready: flag("open_ready")?,
         round_wind: small("round_wind", 3)?,
     })
 }
@@ -151,7 +164,7 @@ fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     })?;
     let kind = d.get_item(pyo3::intern!(py, "type"))?.ok_or_else(|| hand_error(py, "an action needs its 'type'"))?;
     let kind = convert::str_arg(&kind, "the action's type")?;
-    let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong");
+    let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong" | "open_ready");
     let tile = match d.get_item(pyo3::intern!(py, "tile"))? {
         Some(t) if with_tile => {
             let text = convert::str_arg(&t, "the action's tile")?;
@@ -178,11 +191,12 @@ fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         "win" => Action::Win,
         "pass" => Action::Pass,
         "take" => Action::Take,
+        "open_ready" => Action::OpenReady(t),
         other => {
             return Err(hand_error(
                 py,
                 format!(
-                    "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take",
+                    "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take, open_ready",
                     other.chars().take(40).collect::<String>()
                 ),
             ))
@@ -236,7 +250,7 @@ impl PyGame {
             }
             Event::Indicator { tile } => {
                 d.set_item("event", "indicator")?;
-                d.set_item("tile", tiles::name(*tile))?;
+                d.set_item("tile", code_name(*tile))?;
             }
             Event::Act { seat, action } => {
                 d.set_item("event", "action")?;
@@ -253,7 +267,7 @@ impl PyGame {
             Event::Win { seat, tile, discarder, total } => {
                 d.set_item("event", "win")?;
                 d.set_item("seat", seat)?;
-                d.set_item("tile", tiles::name(*tile))?;
+                d.set_item("tile", tile.map(code_name))?;
                 d.set_item("discarder", discarder)?;
                 d.set_item("total", total)?;
             }
@@ -275,7 +289,8 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     for w in &g.wins {
         let e = PyDict::new(py);
         e.set_item("seat", w.facts.seat)?;
-        e.set_item("tile", tiles::name(w.facts.win))?;
+        let tile = w.facts.win_flower.map_or_else(|| tiles::name(w.facts.win), tiles::flower_name);
+        e.set_item("tile", (!w.facts.dealt).then_some(tile))?;
         e.set_item("discarder", w.facts.discarder)?;
         e.set_item("self_drawn", w.facts.self_drawn)?;
         e.set_item("wall_last", w.facts.wall_last)?;
@@ -302,6 +317,47 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("haidi_taker", g.haidi_taker)?;
     d.set_item("passed_win", seats_list(g.passed_win))?;
     d.set_item("discards", g.discards)?;
+    // The discards in the order made: seat, tile, and what became of it (claimed, won on).
+    let order = PyList::empty(py);
+    let mut last_discard: Option<Bound<'py, PyList>> = None;
+    for e in &g.events {
+        match e {
+            Event::Act { seat, action: Action::Discard(t) } => {
+                let row = PyList::new(py, [seat.into_pyobject(py)?.into_any(), tile_name(py, *t).into_any()])?;
+                row.append(py.None())?;
+                order.append(&row)?;
+                last_discard = Some(row);
+            }
+            Event::Act { action: Action::AddedKong(_), .. } => last_discard = None,
+            Event::Claim { .. } | Event::Win { discarder: Some(_), .. } => {
+                if let Some(row) = last_discard.take() {
+                    let what = if matches!(e, Event::Claim { .. }) { "claimed" } else { "won" };
+                    row.set_item(2, what)?;
+                }
+            }
+            Event::Draw { .. } => last_discard = None,
+            _ => {}
+        }
+    }
+    d.set_item("discard_order", order)?;
+    // Each hand as it ends, for the scores of those who did not win: less a robbed
+    // kong's tile (taken by the winner) and a 分张 tile kept (not discarded).
+    let hands = PyList::empty(py);
+    for s in 0..4u8 {
+        let mut h = g.hands[s as usize].clone();
+        if let Some(t) = g.split_kept[s as usize] {
+            if t >= FLOWER {
+                h.flowers &= !(1 << (t - FLOWER));
+            } else {
+                h.concealed[t as usize] -= 1;
+            }
+        }
+        if let Some((_, t)) = g.robbed.filter(|&(r, _)| r == s) {
+            h.concealed[t as usize] -= 1;
+        }
+        hands.append(h.notation())?;
+    }
+    d.set_item("hands", hands)?;
     Ok(d)
 }
 
@@ -362,6 +418,16 @@ impl PyGame {
         Ok(out)
     }
 
+    /// The action the built-in greedy agent takes for `seat` (None when it is not to act).
+    fn _greedy<'py>(&mut self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let seat = seat_arg(seat)?;
+        let mut legal = std::mem::take(&mut self.legal);
+        self.game.legal_into(seat, &mut legal);
+        let a = (!legal.is_empty()).then(|| play::greedy(&self.game, seat, &legal));
+        self.legal = legal;
+        a.map(|a| action_dict(py, a)).transpose()
+    }
+
     /// Plays `action` (a dict) for `seat`; an illegal one raises `HandError` naming it.
     fn step(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let seat = seat_arg(seat)?;
@@ -387,7 +453,8 @@ impl PyGame {
             let oh = &g.hands[o];
             // Others' concealed kongs show as kongs: their kind is hidden only at some tables.
             melds.append(oh.melds.iter().map(|m| m.notation()).collect::<Vec<_>>())?;
-            discards.append(g.rivers[o].iter().map(|&(t, _)| tiles::name(t)).collect::<Vec<_>>())?;
+            // The tile names interned once: a request to a bot is mostly this dict.
+            discards.append(PyList::new(py, g.rivers[o].iter().map(|&(t, _)| tile_name(py, t)))?)?;
             let fl: Vec<String> = (0..8).filter(|f| oh.flowers >> f & 1 == 1).map(tiles::flower_name).collect();
             flowers.append(fl)?;
             sizes.append(oh.concealed_len())?;
@@ -397,7 +464,7 @@ impl PyGame {
         d.set_item("flowers", flowers)?;
         d.set_item("concealed_counts", sizes)?;
         d.set_item("wall", g.drawable())?;
-        d.set_item("indicator", g.indicator.map(tiles::name))?;
+        d.set_item("indicator", g.turned().map(code_name))?;
         d.set_item("wilds", convert::mask_names(g.wild_kinds))?;
         d.set_item("to_act", seats_list(g.to_act()))?;
         d.set_item("done", g.done())?;
@@ -474,28 +541,58 @@ impl PyGame {
     }
 }
 
-/// Plays `games` hands with the built-in agent, without the GIL, on the shared pool.
-/// Returns a dict of numpy arrays (`winner`, `wins`, `discarder`, `self_drawn`, `total`,
-/// `turns`, `exhausted`, `seeds`) and `records`: `(index, record)` for each hand that
-/// may pay (a win or a kong), for `settle` (see `haidi.simulate`).
+/// The seed of the wall of hand `i` of a batch started from `seed` (`simulate`'s `seeds`).
 #[pyfunction]
-#[pyo3(signature = (flow, scorer, games, seed, agent = "random", concealed_and_melded_kong = false))]
+pub fn game_seed(seed: &Bound<'_, PyAny>, i: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(crate::game::rng::game_seed(seed_arg(seed)?, seed_arg(i)?))
+}
+
+fn agent(py: Python<'_>, name: &str) -> PyResult<Agent> {
+    match name {
+        "random" => Ok(Agent::Random),
+        "greedy" => Ok(Agent::Greedy),
+        other => Err(hand_error(py, format!("agents must be 'random' or 'greedy', not {other:?}"))),
+    }
+}
+
+/// Plays `games` hands with the built-in agents (`agents`: one name, or four, of players
+/// 0 to 3), without the GIL, on the shared pool; `duplicate`: hand `i` deals wall `i / 4`
+/// with player `p` at seat `(p + i) % 4`. Returns a dict of numpy arrays (`winner`,
+/// `wins`, `discarder`, `self_drawn`, `total`, `turns`, `exhausted`, `seeds`, the
+/// wall's seed) and `records`: `(index, record)` for each hand that may pay (a win or a
+/// kong), for `settle` (see `haidi.simulate`).
+#[pyfunction]
+#[pyo3(signature = (flow, scorer, games, seed, agents = None, concealed_and_melded_kong = false, duplicate = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
     flow: &Bound<'py, PyDict>,
     scorer: &Bound<'py, PyAny>,
     games: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
-    agent: &str,
+    agents: Option<&Bound<'py, PyAny>>,
     concealed_and_melded_kong: bool,
+    duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = convert::count(games, "games", 100_000_000)? as usize;
     let seed = seed_arg(seed)?;
-    let agent = match agent {
-        "random" => Agent::Random,
-        "greedy" => Agent::Greedy,
-        other => return Err(hand_error(py, format!("agents must be 'random' or 'greedy', not {other:?}"))),
+    let names: Vec<String> = match agents {
+        None => vec!["random".into()],
+        Some(a) if a.cast::<PyString>().is_ok() => vec![a.extract()?],
+        Some(a) => a.extract().map_err(|_| hand_error(py, "agents: an agent's name, or a list of four"))?,
     };
+    let agents: [Agent; 4] = match names.len() {
+        1 => [agent(py, &names[0])?; 4],
+        4 => [agent(py, &names[0])?, agent(py, &names[1])?, agent(py, &names[2])?, agent(py, &names[3])?],
+        k => return Err(hand_error(py, format!("agents: one agent or four (players 0 to 3), not {k}"))),
+    };
+    if duplicate && n % 4 != 0 {
+        return Err(hand_error(
+            py,
+            format!("duplicate play deals each wall four times: games must be a multiple of 4, not {n}"),
+        ));
+    }
+    let seating = Seating { agents, duplicate };
     let rules = Arc::new(rules(flow)?);
     let judge = Arc::new(judge(scorer, concealed_and_melded_kong)?);
     struct Row {
@@ -511,9 +608,10 @@ pub fn simulate<'py>(
     let mut rows: Vec<Row> = Vec::with_capacity(n);
     for run in crate::parallel::Runs::new(n, 64) {
         let part = py.detach(|| {
-            play::simulate(&rules, &judge, run, seed, agent, |g| {
+            play::simulate(&rules, &judge, run, seed, seating, |g| {
                 let first = g.wins.first();
-                let pays = !g.wins.is_empty() || g.made.iter().any(|m| m.meld.kind.is_kong());
+                // Kongs pay in Hainan, 跟庄 in Tangshan, on a drawn hand too.
+                let pays = !g.wins.is_empty() || g.made.iter().any(|m| m.meld.kind.is_kong()) || g.dealer_followed();
                 Row {
                     winner: first.map_or(-1, |w| w.facts.seat as i8),
                     wins: g.wins.len() as u8,
@@ -537,7 +635,7 @@ pub fn simulate<'py>(
     d.set_item("total", PyArray1::from_vec(py, rows.iter().map(|r| r.total).collect()))?;
     d.set_item("turns", PyArray1::from_vec(py, rows.iter().map(|r| r.turns).collect()))?;
     d.set_item("exhausted", PyArray1::from_vec(py, rows.iter().map(|r| r.exhausted).collect()))?;
-    let seeds: Vec<u64> = (0..n as u64).map(|i| crate::game::rng::game_seed(seed, i)).collect();
+    let seeds: Vec<u64> = (0..n as u64).map(|i| crate::game::rng::game_seed(seed, seating.hand(i).0)).collect();
     d.set_item("seeds", PyArray1::from_vec(py, seeds))?;
     let records = PyList::empty(py);
     for (i, r) in rows.iter().enumerate() {

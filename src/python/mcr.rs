@@ -40,21 +40,25 @@ fn shared_fans(py: Python<'_>) -> PyResult<&[entry::Counted]> {
 }
 
 /// The fans to list, in order: by id, but 明暗杠 (5 points) between the 6-point and the
-/// 4-point fans.
-fn fan_order(fans: &FanCounts) -> Vec<u8> {
-    let mut order = Vec::with_capacity(16);
+/// 4-point fans; the first `n` of the array.
+fn fan_order(fans: &FanCounts) -> ([u8; MINGANGANG as usize + 1], usize) {
+    let mut order = [0u8; MINGANGANG as usize + 1];
+    let mut n = 0;
     let mut mingangang = fans.get(MINGANGANG) > 0;
     for fan in fans.ids().filter(|&f| f != MINGANGANG) {
         if mingangang && fan > 54 {
-            order.push(MINGANGANG);
+            order[n] = MINGANGANG;
+            n += 1;
             mingangang = false;
         }
-        order.push(fan);
+        order[n] = fan;
+        n += 1;
     }
     if mingangang {
-        order.push(MINGANGANG);
+        order[n] = MINGANGANG;
+        n += 1;
     }
-    order
+    (order, n)
 }
 
 fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
@@ -72,30 +76,55 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// The forms of a result, in the order of its templates (no form last).
+const FORMS: [Option<Form>; 8] = [
+    Some(Form::Standard),
+    Some(Form::SevenPairs),
+    Some(Form::EightPairsAndAHalf),
+    Some(Form::ThirteenOrphans),
+    Some(Form::HonoursAndKnitted),
+    Some(Form::KnittedStraight),
+    Some(Form::All258),
+    None,
+];
+
 /// The result of one situation: its dict, or with `json` its JSON text (see `answer`).
 fn result<'py>(py: Python<'py>, r: &Scored, explain: bool, json: bool) -> PyResult<Bound<'py, PyAny>> {
-    // A copy of a dict with the keys in place is sized once and hashes no key again.
-    static TEMPLATE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
-    let template = TEMPLATE.get_or_try_init(py, || Ok::<_, PyErr>(answer::result_template(py)?.unbind()))?;
+    // A copy of a dict with the keys in place is sized once and hashes no key again; one
+    // a win and form, which it then need not set.
+    static TEMPLATES: pyo3::sync::PyOnceLock<Vec<Py<PyDict>>> = pyo3::sync::PyOnceLock::new();
+    let templates = TEMPLATES.get_or_try_init(py, || {
+        let c = answer::common(py);
+        let mut made = Vec::with_capacity(2 * FORMS.len());
+        for win in [false, true] {
+            for form in FORMS {
+                let d = answer::result_template(py)?;
+                d.set_item(c.win.name(py), win)?;
+                d.set_item(c.form.name(py), form.map(|f| form_name(py, f)))?;
+                made.push(d.unbind());
+            }
+        }
+        Ok::<_, PyErr>(made)
+    })?;
+    let form = FORMS.iter().position(|&f| f == r.form).unwrap_or(FORMS.len() - 1);
     let c = answer::common(py);
-    let mut w = Writer::new(template.bind(py), json)?;
-    w.bool(&c.win, r.win)?;
+    let mut w = Writer::new(templates[r.win as usize * FORMS.len() + form].bind(py), json)?;
+    w.kept(&c.win, r.win, |out| out.extend_from_slice(if r.win { b"true" } else { b"false" }))?;
     w.uint(&c.total, r.total.into())?;
     // The fan entries, a tuple of shared entries (see `entry`): the tuple and the result
     // dict holding it need not be tracked by the collector either.
-    let order = fan_order(&r.fans);
+    let (order, n) = fan_order(&r.fans);
+    let order = &order[..n];
     let shared = shared_fans(py)?;
     w.items(
         &c.fans,
-        order.len(),
+        n,
         |py| {
-            entry::tuple(
-                py,
-                order
-                    .iter()
-                    .map(|&f| shared[f as usize].get(py, r.fans.get(f) as usize))
-                    .collect::<PyResult<Vec<_>>>()?,
-            )
+            let mut tuple = entry::Tuple::new(py, n)?;
+            for &f in order {
+                tuple.push(shared[f as usize].get(py, r.fans.get(f) as usize)?)?;
+            }
+            tuple.finish()
         },
         |i, out| shared[order[i] as usize].json(py, r.fans.get(order[i]) as usize, out),
     )?;
@@ -104,8 +133,8 @@ fn result<'py>(py: Python<'py>, r: &Scored, explain: bool, json: bool) -> PyResu
         None => w.none(&c.reason)?,
     }
     match r.form {
-        Some(f) => w.py_str(&c.form, form_name(py, f), form_text(f))?,
-        None => w.none(&c.form)?,
+        Some(f) => w.kept(&c.form, form_name(py, f), |out| answer::string(out, form_text(f)))?,
+        None => w.kept(&c.form, py.None(), |out| out.extend_from_slice(b"null"))?,
     }
     if r.complete {
         let (groups, text) = groups_and_text(r);
@@ -167,31 +196,30 @@ fn group_of(x: &crate::mcr::fans::Set) -> Group {
 /// for the forms without sets, their tiles as one group.
 fn groups_and_text(r: &Scored) -> (Vec<Entry>, String) {
     let mut text = String::with_capacity(48);
-    let mut entries = Vec::with_capacity(7);
-    let groups: Vec<Group> = r.sets.iter().map(group_of).collect();
     let loose = |kind: &'static str, tiles: &[Tile]| entry::loose(kind, tiles, &[]);
     match r.form {
         Some(f @ (Form::ThirteenOrphans | Form::HonoursAndKnitted)) => {
             let all: Vec<Tile> =
                 (0..tiles::KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, r.tiles[t as usize] as usize)).collect();
             let kind = if f == Form::ThirteenOrphans { "orphans" } else { "knitted" };
-            entries.push(loose(kind, &all));
             text.push_str(&tiles::tiles_to_string(&all));
+            (vec![loose(kind, &all)], text)
         }
         _ => {
+            let mut entries = Vec::with_capacity(r.knitted.is_some() as usize + r.sets.len());
             if let Some(nine) = r.knitted {
                 let mut sorted = nine;
                 sorted.sort_unstable();
                 entries.push(loose("knitted_straight", &sorted));
                 text.push_str(&tiles::tiles_to_string(&sorted));
-                if !groups.is_empty() {
+                if !r.sets.is_empty() {
                     text.push(' ');
                 }
             }
-            entries.extend(entry::group_entries(&groups, &mut text));
+            entry::group_entries(r.sets.iter().map(group_of), &mut text, &mut entries);
+            (entries, text)
         }
     }
-    (entries, text)
 }
 
 /// The form's name as an interned Python string.
@@ -295,52 +323,61 @@ impl Key {
     }
 }
 
-/// A situation key. Keys written as identifiers (keyword arguments, dict literals) are
-/// interned by Python, so they are found by identity before any text is compared; an
-/// unknown key is an error naming it.
-fn situation_key(py: Python<'_>, key: &Bound<'_, PyString>) -> PyResult<Key> {
-    /// The keys as interned strs (those of a call's keywords and of most dicts), found by
-    /// address in a small open-addressed table: slots of (address, place in `KEYS` + 1).
-    struct Interned {
-        _keys: Vec<Py<PyString>>,
-        slots: [(usize, u8); 64],
-    }
+/// The situation keys as interned strs (those of a call's keywords and of most dicts),
+/// found by address in a small open-addressed table: slots of (address, place in `KEYS`
+/// + 1).
+struct Keys {
+    _keys: Vec<Py<PyString>>,
+    slots: [(usize, u8); 64],
+}
+
+impl Keys {
     fn slot(at: usize) -> usize {
         (at >> 4) & 63
     }
-    static INTERNED: pyo3::sync::PyOnceLock<Interned> = pyo3::sync::PyOnceLock::new();
-    let interned = INTERNED.get_or_init(py, || {
-        let keys: Vec<Py<PyString>> = KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect();
-        let mut slots = [(0, 0); 64];
-        for (i, k) in keys.iter().enumerate() {
-            let at = k.as_ptr() as usize;
-            let mut s = slot(at);
-            while slots[s].0 != 0 {
-                s = (s + 1) & 63;
+
+    /// The table, made once.
+    fn get(py: Python<'_>) -> &'static Keys {
+        static KEYS_BY_ADDRESS: pyo3::sync::PyOnceLock<Keys> = pyo3::sync::PyOnceLock::new();
+        KEYS_BY_ADDRESS.get_or_init(py, || {
+            let keys: Vec<Py<PyString>> = KEYS.iter().map(|(k, _)| PyString::intern(py, k).unbind()).collect();
+            let mut slots = [(0, 0); 64];
+            for (i, k) in keys.iter().enumerate() {
+                let mut s = Keys::slot(k.as_ptr() as usize);
+                while slots[s].0 != 0 {
+                    s = (s + 1) & 63;
+                }
+                slots[s] = (k.as_ptr() as usize, i as u8 + 1);
             }
-            slots[s] = (at, i as u8 + 1);
-        }
-        Interned { _keys: keys, slots }
-    });
-    let at = key.as_ptr() as usize;
-    let mut s = slot(at);
-    while interned.slots[s].0 != 0 {
-        if interned.slots[s].0 == at {
-            return Ok(KEYS[interned.slots[s].1 as usize - 1].1);
-        }
-        s = (s + 1) & 63;
+            Keys { _keys: keys, slots }
+        })
     }
-    let text = convert::text(key, "a situation key")?;
-    match KEYS.iter().find(|(k, _)| *k == text) {
-        Some(&(_, k)) => Ok(k),
-        None => Err(hand_error(
-            py,
-            format!(
-                "unknown mcr situation key {:?}; known: {}",
-                text.chars().take(40).collect::<String>(),
-                KEYS.map(|(k, _)| k).join(", ")
-            ),
-        )),
+
+    /// A situation key. Keys written as identifiers (keyword arguments, dict literals)
+    /// are interned by Python, so they are found by identity before any text is
+    /// compared; an unknown key is an error naming it.
+    fn find(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Key> {
+        let at = key.as_ptr() as usize;
+        let mut s = Keys::slot(at);
+        while self.slots[s].0 != 0 {
+            if self.slots[s].0 == at {
+                return Ok(KEYS[self.slots[s].1 as usize - 1].1);
+            }
+            s = (s + 1) & 63;
+        }
+        let key = key.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
+        let text = convert::text(key, "a situation key")?;
+        match KEYS.iter().find(|(k, _)| *k == text) {
+            Some(&(_, k)) => Ok(k),
+            None => Err(hand_error(
+                py,
+                format!(
+                    "unknown mcr situation key {:?}; known: {}",
+                    text.chars().take(40).collect::<String>(),
+                    KEYS.map(|(k, _)| k).join(", ")
+                ),
+            )),
+        }
     }
 }
 
@@ -437,6 +474,7 @@ impl<'py, 'o> Reader<'py, 'o> {
     /// Reads every item of a dict.
     fn set_all(&mut self, d: &Bound<'py, PyDict>) -> PyResult<()> {
         let py = self.py;
+        let keys = Keys::get(py);
         let (mut at, mut k, mut v) = (0, std::ptr::null_mut(), std::ptr::null_mut());
         // `PyDict_Next` itself, as pyo3's iterator also checks the size at each step. A
         // value read can run Python code (`__index__`) that changes the dict: its key and
@@ -444,8 +482,7 @@ impl<'py, 'o> Reader<'py, 'o> {
         // SAFETY: `d` is a dict we hold; `k` and `v` are borrowed from it just now.
         while unsafe { pyo3::ffi::PyDict_Next(d.as_ptr(), &mut at, &mut k, &mut v) } != 0 {
             let (k, v) = unsafe { (Bound::from_borrowed_ptr(py, k), Bound::from_borrowed_ptr(py, v)) };
-            let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
-            self.set(situation_key(py, key)?, v)?;
+            self.set(keys.find(py, &k)?, v)?;
         }
         Ok(())
     }
@@ -478,6 +515,13 @@ fn short(v: &Bound<'_, PyAny>) -> String {
 /// A wind: a letter E, S, W, N (or 1z-4z), or 0-3, as every ruleset reads it.
 fn wind_value(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u8> {
     let bad = || hand_error(py, format!("{name} must be a wind E, S, W or N (or 0-3), not {}", short(v)));
+    // "E", "S", "W" and "N" are most often the strs Python keeps of one letter each: by
+    // address first.
+    static LETTERS: pyo3::sync::PyOnceLock<[Py<PyString>; 4]> = pyo3::sync::PyOnceLock::new();
+    let letters = LETTERS.get_or_init(py, || ["E", "S", "W", "N"].map(|w| PyString::intern(py, w).unbind()));
+    if let Some(w) = letters.iter().position(|l| v.is(l)) {
+        return Ok(w as u8);
+    }
     if let Ok(text) = v.cast::<PyString>() {
         return wind(convert::text(text, name)?).map_err(|_| bad());
     }
@@ -691,12 +735,11 @@ fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
 pub fn read_keys(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<(Situation, Options)> {
     let mut r = Reader::new(py, Format::Compact, None);
     for (k, v) in d.iter() {
-        let key = k.cast::<PyString>().map_err(|_| hand_error(py, "situation keys must be str"))?;
-        match situation_key(py, key)? {
-            Key::Hand | Key::Win | Key::Format => {
+        match Keys::get(py).find(py, &k)? {
+            key @ (Key::Hand | Key::Win | Key::Format) => {
                 return Err(hand_error(
                     py,
-                    format!("{} is not a situation key here: analysis takes the hand and its format, and tries each wait as the win", key),
+                    format!("{} is not a situation key here: analysis takes the hand and its format, and tries each wait as the win", key.name()),
                 ))
             }
             k => r.set(k, v)?,

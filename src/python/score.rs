@@ -20,7 +20,7 @@ use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, Item, Scored};
-use crate::score::group::{write_loose, Group, Shape};
+use crate::score::group::{write_loose, Group, Groups, Shape, NO_GROUP};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{Prepared, Reader, Value};
@@ -668,26 +668,18 @@ fn loose_entry(form: Form, groups: &[Group]) -> Entry {
     entry::loose(kind, &kinds, &wilds)
 }
 
-/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), copied from a
-/// template made once: in a dict, the copy; in JSON, its text written to `json`.
-fn face_item<'py>(
-    py: Python<'py>,
+/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once:
+/// given to `put` (its template and JSON text), from `made`, the entries made so far,
+/// which the caller holds locked for all of a result's entries.
+fn face_item<R>(
+    py: Python<'_>,
     scheme: &Scheme,
-    out: &Output,
-    item: Item,
-    hu: i32,
-    json: Option<&mut Vec<u8>>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let mut made = out.face_items.lock().unwrap_or_else(|e| e.into_inner());
-    let put = |(t, text): &FaceItem, json: Option<&mut Vec<u8>>| match json {
-        Some(json) => {
-            json.extend_from_slice(text);
-            Ok(None)
-        }
-        None => entry::copy(t.bind(py)).map(Some),
-    };
+    made: &mut std::collections::HashMap<(Item, i32), FaceItem>,
+    (item, hu): (Item, i32),
+    put: impl FnOnce(&FaceItem) -> PyResult<R>,
+) -> PyResult<R> {
     if let Some(t) = made.get(&(item, hu)) {
-        return put(t, json);
+        return put(t);
     }
     let name = match item {
         Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
@@ -698,7 +690,7 @@ fn face_item<'py>(
     d.set_item(pyo3::intern!(py, "hu"), hu)?;
     let text = answer::dumps(d.as_any())?;
     let t = (entry::template(d).unbind(), text);
-    let got = put(&t, json);
+    let got = put(&t);
     if made.len() < FACE_ITEMS_KEPT {
         made.insert((item, hu), t);
     }
@@ -744,10 +736,13 @@ fn result<'py>(
             |py| {
                 let t = match &fans_tuple {
                     Some(t) => t.clone(),
-                    None => entry::tuple(
-                        py,
-                        counted.iter().map(|&(i, n)| entries[i].get(py, n as usize)).collect::<PyResult<Vec<_>>>()?,
-                    )?,
+                    None => {
+                        let mut t = entry::Tuple::new(py, counted.len())?;
+                        for &(i, n) in &counted {
+                            t.push(entries[i].get(py, n as usize)?)?;
+                        }
+                        t.finish()?
+                    }
                 };
                 fans_tuple = Some(t.clone());
                 Ok(t)
@@ -775,18 +770,19 @@ fn result<'py>(
         w.py_str(&c.form, name, form_name(scheme, form))?;
         let mut text = String::with_capacity(48);
         let groups = if form.is_loose() {
-            let mut entries = vec![loose_entry(form, &s.groups)];
-            let melds: Vec<Group> = s.groups.iter().filter(|g| g.meld.is_some()).copied().collect();
+            let melds = s.groups.iter().filter(|g| g.meld.is_some()).copied();
+            let mut entries = Vec::with_capacity(1 + melds.clone().count());
+            entries.push(loose_entry(form, &s.groups));
             write_loose(&s.groups.iter().filter(|g| g.meld.is_none()).copied().collect::<Vec<_>>(), &mut text);
-            if !melds.is_empty() {
+            if melds.clone().next().is_some() {
                 text.push(' ');
             }
-            entries.extend(entry::group_entries(&melds, &mut text));
+            entry::group_entries(melds, &mut text, &mut entries);
             entries
         } else {
             // Concealed groups first, in tile order (at one tile a pair, a pung, a chow),
             // then the declared melds, as MCR's are written.
-            let mut ordered: Vec<Group> = s.groups.iter().filter(|g| g.meld.is_none()).copied().collect();
+            let mut ordered = Groups::collect_with(NO_GROUP, s.groups.iter().filter(|g| g.meld.is_none()).copied());
             let rank = |g: &Group| match g.shape {
                 Shape::Pair => 0,
                 Shape::Pung => 1,
@@ -794,9 +790,13 @@ fn result<'py>(
                 Shape::Chow => 3,
                 _ => 4,
             };
-            ordered.sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
-            ordered.extend(s.groups.iter().filter(|g| g.meld.is_some()));
-            entry::group_entries(&ordered, &mut text)
+            ordered.as_mut_slice().sort_unstable_by_key(|g| (g.tile, rank(g), g.wilds));
+            for &g in s.groups.iter().filter(|g| g.meld.is_some()) {
+                ordered.push(g);
+            }
+            let mut entries = Vec::with_capacity(ordered.len());
+            entry::group_entries(ordered.iter().copied(), &mut text, &mut entries);
+            entries
         };
         w.str(&c.arrangement, &text)?;
         w.entries(&c.groups, &groups)?;
@@ -855,17 +855,28 @@ fn result<'py>(
             Extra::Instant => w.bool(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?,
             Extra::FaceItems => {
                 let items = s.items(scheme, &p.sets);
+                // One lock for all of the result's entries, taken by whichever of the
+                // two is written.
+                let lock = || out.face_items.lock().unwrap_or_else(|e| e.into_inner());
+                let mut json_made = None;
                 w.items(
                     key,
                     items.len(),
                     |py| {
-                        let made = items
-                            .iter()
-                            .map(|&(item, hu)| face_item(py, scheme, out, item, hu, None).map(Option::unwrap))
-                            .collect::<PyResult<Vec<_>>>()?;
-                        entry::tuple(py, made)
+                        let mut made = lock();
+                        let mut t = entry::Tuple::new(py, items.len())?;
+                        for &item in &items {
+                            t.push(face_item(py, scheme, &mut made, item, |(d, _)| entry::copy(d.bind(py)))?)?;
+                        }
+                        t.finish()
                     },
-                    |i, buf| face_item(py, scheme, out, items[i].0, items[i].1, Some(buf)).map(drop),
+                    |i, buf| {
+                        let made = json_made.get_or_insert_with(lock);
+                        face_item(py, scheme, made, items[i], |(_, text)| {
+                            buf.extend_from_slice(text);
+                            Ok(())
+                        })
+                    },
                 )?
             }
             Extra::Wait => match s.placement {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use numpy::PyArray1;
 use numpy::{PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
 
 use super::columns::{as_list, item, TextColumn};
 use super::errors::hand_error;
@@ -104,13 +104,24 @@ impl Chunk {
         let mut c =
             Chunk { start, text: String::with_capacity(rows * 32), cells: Vec::with_capacity(rows * columns.len()) };
         let mut buf = Vec::new();
+        // The values most cells hold, known by address.
+        let (none, yes, no) = (py.None().as_ptr(), PyBool::new(py, true).as_ptr(), PyBool::new(py, false).as_ptr());
         for i in start..end {
             for (_, col) in columns {
                 let v = match col {
                     Column::List(l) => {
+                        let p = item(l, i)?;
+                        if p == none {
+                            c.cells.push(Cell::None);
+                            continue;
+                        }
+                        if p == yes || p == no {
+                            c.cells.push(Cell::Bool(p == yes));
+                            continue;
+                        }
                         // SAFETY: `item` returns a live item borrowed from the list, the
                         // GIL held; it is read here, before any Python code can run.
-                        let o = unsafe { Bound::from_borrowed_ptr(py, item(l, i)?) };
+                        let o = unsafe { Bound::from_borrowed_ptr(py, p) };
                         match value(&o) {
                             Value::None => Cell::None,
                             Value::Bool(b) => Cell::Bool(b),

@@ -119,7 +119,8 @@ fn situational(scheme: &Scheme, ctx: &Context) -> (u64, [u8; MAX_PATTERNS]) {
     let mut counts = [0u8; MAX_PATTERNS];
     let mut hits = 0u64;
     for i in bits(scheme.situational) {
-        let n = ctx.eval(&scheme.patterns[i].rule);
+        let pat = &scheme.patterns[i];
+        let n = ctx.judge(&pat.rule, &pat.needs);
         if n > 0 {
             hits |= 1 << i;
             counts[i] = n.min(255) as u8;
@@ -588,7 +589,7 @@ impl Search<'_> {
         // What the place of the winning tile does not change.
         let ctx = context(&base, sit, &p.sets, Some(self.waits));
         for (i, v) in scheme.valid.iter().enumerate() {
-            if scheme.valid_placed >> i & 1 == 0 && ctx.eval(&v.rule) == 0 {
+            if scheme.valid_placed >> i & 1 == 0 && ctx.judge(&v.rule, &v.needs) == 0 {
                 self.best.refused.get_or_insert(i);
                 return;
             }
@@ -599,7 +600,7 @@ impl Search<'_> {
         let per_arrangement = !scheme.situational & !scheme.placed & !scheme.late & eligible;
         for (i, pat) in scheme.patterns.iter().enumerate() {
             if per_arrangement >> i & 1 == 1 {
-                let n = ctx.eval(&pat.rule);
+                let n = ctx.judge(&pat.rule, &pat.needs);
                 if n > 0 {
                     arr_hits |= 1 << i;
                     arr_counts[i] = n.min(255) as u8;
@@ -633,8 +634,9 @@ impl Search<'_> {
                 }
             }
             let mut ctx = context(&f, sit, &p.sets, Some(self.waits));
-            let refused = (0..scheme.valid.len())
-                .find(|&i| scheme.valid_placed >> i & 1 == 1 && ctx.eval(&scheme.valid[i].rule) == 0);
+            let refused = (0..scheme.valid.len()).find(|&i| {
+                scheme.valid_placed >> i & 1 == 1 && ctx.judge(&scheme.valid[i].rule, &scheme.valid[i].needs) == 0
+            });
             if let Some(i) = refused {
                 self.best.refused.get_or_insert(i);
                 continue;
@@ -642,7 +644,7 @@ impl Search<'_> {
             let (mut hits, mut counts) = (arr_hits, arr_counts);
             for (i, pat) in scheme.patterns.iter().enumerate() {
                 if placed >> i & 1 == 1 {
-                    let n = ctx.eval(&pat.rule);
+                    let n = ctx.judge(&pat.rule, &pat.needs);
                     if n > 0 {
                         hits |= 1 << i;
                         counts[i] = n.min(255) as u8;
@@ -657,7 +659,7 @@ impl Search<'_> {
                 ctx.fan_count = counted.count_ones() as i32;
                 for (i, pat) in scheme.patterns.iter().enumerate() {
                     if scheme.late >> i & 1 == 1 && eligible >> i & 1 == 1 {
-                        let n = ctx.eval(&pat.rule);
+                        let n = ctx.judge(&pat.rule, &pat.needs);
                         if n > 0 {
                             hits |= 1 << i;
                             counts[i] = n.min(255) as u8;
@@ -813,7 +815,7 @@ impl Search<'_> {
                 fan_count: s.counted.count_ones() as i32,
                 ..context(&s.facts, &s.situation, &p.sets, Some(self.waits))
             };
-            if let Some(nw) = scheme.no_win.iter().find(|nw| ctx.eval(&nw.rule) > 0) {
+            if let Some(nw) = scheme.no_win.iter().find(|nw| ctx.judge(&nw.rule, &nw.needs) > 0) {
                 s.win = false;
                 s.reason = Some(nw.message.clone());
             }
@@ -925,6 +927,13 @@ fn bound_given(
     // The situation's own patterns, as they are.
     let (fixed, mut counts) = situation.unwrap_or_else(|| situational(scheme, &ctx));
     let fixed = fixed & valued;
+    // The form's bit where it is known (for the needs of each pattern), else any form.
+    let flags = ctx.situation.flags;
+    let form = match known {
+        Known::Groups { .. } => Some(ctx.facts.form),
+        Known::Form { form, .. } if form.count_ones() == 1 => Some(form),
+        Known::Form { .. } => None,
+    };
     let mut b = Bound { ctx, known, melds: scheme.forms.melds as u32, places, sure: 0, possible: 0 };
     // The others as often as they could count; those judged after the others once it is
     // known which of those may count.
@@ -938,7 +947,11 @@ fn bound_given(
             b.possible = possible;
         }
         for i in bits(these) {
-            let rule = &scheme.patterns[i].rule;
+            let pat = &scheme.patterns[i];
+            if !form.map_or(pat.needs.met_flags(flags), |form| pat.needs.met(flags, form)) {
+                continue;
+            }
+            let rule = &pat.rule;
             let n = match known {
                 _ if late => b.decided(rule).map_or_else(|| b.most(rule), |d| d as u32),
                 Known::Groups { .. } if scheme.known_from_groups >> i & 1 == 1 => b.ctx.eval(rule),

@@ -275,6 +275,68 @@ pub enum Rule {
     Pattern(u8),
 }
 
+/// What a rule needs to count, as masks tested before the rule is walked: flags set
+/// and flags clear, and the forms it may count in. Worked out once, when the ruleset is
+/// built; most rules that do not count fail these tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needs {
+    /// Flags that must be set, and flags that must be clear.
+    pub on: u32,
+    pub off: u32,
+    /// The form's bit must be among these ...
+    pub forms: u32,
+    /// ... and not among these (the facts of the situation alone have no form: 0).
+    pub not_forms: u32,
+}
+
+impl Needs {
+    /// Nothing known: every situation may count.
+    pub const NONE: Needs = Needs { on: 0, off: 0, forms: u32::MAX, not_forms: 0 };
+
+    /// What `rule` needs (`Rule::All`: what each part needs; `Rule::Any`: what every
+    /// part needs; a rule read no deeper needs nothing).
+    pub fn of(rule: &Rule) -> Needs {
+        match rule {
+            Rule::Flag(b) => Needs { on: 1 << b, ..Needs::NONE },
+            Rule::Form(m) => Needs { forms: *m, ..Needs::NONE },
+            Rule::Not(r) => match &**r {
+                Rule::Flag(b) => Needs { off: 1 << b, ..Needs::NONE },
+                Rule::Form(m) => Needs { not_forms: *m, ..Needs::NONE },
+                _ => Needs::NONE,
+            },
+            Rule::All(rules) => rules.iter().map(Needs::of).fold(Needs::NONE, |a, b| Needs {
+                on: a.on | b.on,
+                off: a.off | b.off,
+                forms: a.forms & b.forms,
+                not_forms: a.not_forms | b.not_forms,
+            }),
+            Rule::Any(rules) if !rules.is_empty() => {
+                let none = Needs { on: u32::MAX, off: u32::MAX, forms: 0, not_forms: u32::MAX };
+                rules.iter().map(Needs::of).fold(none, |a, b| Needs {
+                    on: a.on & b.on,
+                    off: a.off & b.off,
+                    forms: a.forms | b.forms,
+                    not_forms: a.not_forms & b.not_forms,
+                })
+            }
+            _ => Needs::NONE,
+        }
+    }
+
+    /// Whether a rule with these needs may count with `flags` in form `form` (a form's
+    /// bit, or 0 for the situation alone). False only where it counts 0.
+    #[inline]
+    pub fn met(&self, flags: u32, form: u32) -> bool {
+        self.met_flags(flags) && (self.forms == u32::MAX || form & self.forms != 0) && form & self.not_forms == 0
+    }
+
+    /// Whether a rule with these needs may count with `flags`, in some form.
+    #[inline]
+    pub fn met_flags(&self, flags: u32) -> bool {
+        flags & self.on == self.on && flags & self.off == 0 && self.forms != 0
+    }
+}
+
 /// What a rule is judged against.
 #[derive(Clone, Copy)]
 pub struct Context<'a> {
@@ -350,6 +412,16 @@ impl Context<'_> {
 
     fn set(&self, i: u8) -> u64 {
         self.sets.get(i as usize).copied().unwrap_or(0)
+    }
+
+    /// The rule's count here, its needs tested first.
+    #[inline]
+    pub fn judge(&self, rule: &Rule, needs: &Needs) -> u32 {
+        if needs.met(self.situation.flags, self.facts.form) {
+            self.eval(rule)
+        } else {
+            0
+        }
     }
 
     /// The rule's count here.
@@ -725,6 +797,57 @@ mod tests {
         let f = facts(Form::Standard, groups, win, 0, false);
         let s = Situation::default();
         Context { facts: &f, situation: &s, sets, waits: None, counted: 0, total: 0, value: 0, fan_count: 0 }.eval(rule)
+    }
+
+    /// A rule whose needs are not met counts 0, checked on every rule of flags and forms
+    /// up to two levels deep, in every situation of four flags and in every form.
+    #[test]
+    fn rules_whose_needs_fail_count_nothing() {
+        let leaves = [
+            Rule::Flag(0),
+            Rule::Flag(1),
+            Rule::Not(Box::new(Rule::Flag(2))),
+            Rule::Form(0b11),
+            Rule::Not(Box::new(Rule::Form(0b10))),
+            Rule::Is(Quantity::Seat, Cmp::Eq, 0),
+            Rule::Always,
+        ];
+        let mut rules: Vec<Rule> = leaves.to_vec();
+        for a in &leaves {
+            for b in &leaves {
+                rules.push(Rule::All(vec![a.clone(), b.clone()]));
+                rules.push(Rule::Any(vec![a.clone(), b.clone()]));
+                rules.push(Rule::Not(Box::new(Rule::Any(vec![a.clone(), b.clone()]))));
+            }
+        }
+        for r in [rules.clone(), rules.iter().cloned().map(|r| Rule::All(vec![r, Rule::Flag(3)])).collect()].concat() {
+            let needs = Needs::of(&r);
+            for flags in 0..16u32 {
+                for form in [0, 1, 2, 4, 8, 1 << 6] {
+                    let f = Facts { form, ..Facts::default() };
+                    let s = Situation { flags, ..Situation::default() };
+                    let ctx = Context {
+                        facts: &f,
+                        situation: &s,
+                        sets: &[],
+                        waits: None,
+                        counted: 0,
+                        total: 0,
+                        value: 0,
+                        fan_count: 0,
+                    };
+                    if !needs.met(flags, form) {
+                        assert_eq!(ctx.eval(&r), 0, "{r:?} with flags {flags:b} in form {form:b}");
+                    }
+                    if !needs.met_flags(flags) {
+                        assert_eq!(ctx.eval(&r), 0, "{r:?} with flags {flags:b}");
+                    }
+                }
+            }
+        }
+        // And the tests do refuse: a flag's rule needs its flag.
+        assert!(!Needs::of(&Rule::All(vec![Rule::Flag(1), Rule::Form(1)])).met(0b10, 2));
+        assert!(!Needs::of(&Rule::Flag(1)).met_flags(0));
     }
 
     #[test]

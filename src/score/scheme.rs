@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::group::Shape;
-use super::rule::{KindSet, Quantity, Rule};
+use super::rule::{KindSet, Needs, Quantity, Rule};
 use crate::engine::Engine;
 use crate::error::{HandError, Result};
 use crate::forms::Forms;
@@ -28,6 +28,8 @@ pub struct Pattern {
     /// Its value for a player who did not win, if it counts for one.
     pub loser_value: Option<i32>,
     pub rule: Rule,
+    /// What the rule needs to count (worked out by [`Scheme::prepare`]).
+    pub needs: Needs,
     /// The patterns it makes void, by bit.
     pub excludes: u64,
     /// A limit hand (腊子): the total is the cap.
@@ -150,6 +152,8 @@ pub enum Unwon {
 #[derive(Clone, Debug)]
 pub struct Said {
     pub rule: Rule,
+    /// What the rule needs to count (worked out by [`Scheme::prepare`]).
+    pub needs: Needs,
     /// Shared, so that a result quotes it without copying.
     pub message: Arc<str>,
 }
@@ -316,6 +320,12 @@ impl Scheme {
         self.reads_home = read.contains(&Quantity::HomeWilds);
         self.reads_same_chows = read.contains(&Quantity::SameChows);
         self.reads_chow_ends = rules.iter().any(|r| r.reads_chow_ends());
+        for p in &mut self.patterns {
+            p.needs = Needs::of(&p.rule);
+        }
+        for s in self.valid.iter_mut().chain(&mut self.no_win).chain(&mut self.refuse) {
+            s.needs = Needs::of(&s.rule);
+        }
         self.engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
         Ok(self)
     }

@@ -189,6 +189,11 @@ impl<'a> Reader<'a> {
     /// Reads `value` for a key of the scheme found beforehand (a column's key).
     pub fn set_key(&mut self, k: &Key, v: Value<'a>) -> Result<()> {
         let name = k.name.as_str();
+        // None is a key not given, but where a value is needed (each kind is one key's,
+        // so nothing given before is undone).
+        if matches!(v, Value::None) && !matches!(k.kind, KeyKind::Hand | KeyKind::Format) {
+            return Ok(());
+        }
         match &k.kind {
             KeyKind::Hand => match v {
                 Value::Str(_) | Value::Text(_) | Value::Hand(_) => self.hand = Some(v),
@@ -576,7 +581,7 @@ impl<'a> Reader<'a> {
         }
         let ctx = Context { sets: &sets, ..ctx };
         for r in &scheme.refuse {
-            if ctx.eval(&r.rule) > 0 {
+            if ctx.judge(&r.rule, &r.needs) > 0 {
                 return bad(r.message.to_string());
             }
         }

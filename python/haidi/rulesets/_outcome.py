@@ -86,3 +86,33 @@ def known_keys(given: Mapping[str, Any], known: Iterable[str], where: str) -> No
     bad = sorted(str(k) for k in given if k not in known)
     if bad:
         raise HandError(f"unknown key(s) in {where}: {', '.join(bad)}; known: {', '.join(sorted(known))}")
+
+
+def followed_rounds(discard_order: Iterable[Any]) -> int:
+    """跟庄 / 烧庄 in a played hand: how many rounds running, from the first, the dealer's
+    discard was followed by the same tile from each other seat in turn (no claim between,
+    and none won on: "如果最后一张所出的牌给别人放了铳 ... 则不算作“烧庄”").
+
+    ``discard_order``: the discards in the order made, each ``[seat, tile, fate]`` with
+    ``fate`` None, ``"claimed"`` or ``"won"`` (the record ``haidi.Game`` gives).
+    """
+    rows = list(discard_order)
+    rounds = 0
+    while len(rows) >= 4 * (rounds + 1):
+        four = rows[4 * rounds : 4 * rounds + 4]
+        if [r[0] for r in four] != [0, 1, 2, 3] or len({r[1] for r in four}) != 1 or any(r[2] for r in four):
+            break
+        rounds += 1
+    return rounds
+
+
+def mutual_pairs(melds: Iterable[Mapping[str, Any]], claims: int = 3) -> list[list[int]]:
+    """互包 in a played hand: the pairs of seats one of which took ``claims`` chows and
+    pungs from the other ("一家从另一家的那里吃+碰到3嘴以后"), from the record's ``melds``."""
+    taken: dict[tuple[int, int], int] = {}
+    for m in melds:
+        if m["meld"] in ("chow", "pung") and m["from"] is not None:
+            key = (m["seat"], m["from"])
+            taken[key] = taken.get(key, 0) + 1
+    pairs = {tuple(sorted(k)) for k, n in taken.items() if n >= claims}
+    return [list(p) for p in sorted(pairs)]

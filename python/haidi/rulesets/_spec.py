@@ -66,11 +66,30 @@ class GameRules:
     #: 海底漫游: the last tile is offered to each player in turn; taken and not won, the
     #: others may win on it.
     haidi: bool = False
-    #: Wild tiles: ``"none"``, or ``"indicator"``: a tile turned up from the end of the
-    #: wall after the deal, the wild being the next kind.
+    #: Wild tiles: ``"none"``; ``"indicator"``: a tile turned up from the end of the wall
+    #: after the deal, the wild being the next kind; ``"turned"``: a tile turned up from the
+    #: end of the wall before the deal is the wild itself (a flower: every flower is wild).
     wild: str = "none"
     #: The flowers of ``SPEC`` are in the wall (False: played without them).
     flowers: bool = True
+    #: The seat's own flower is a wild kept in the hand (坐花), not set aside.
+    seat_flower_wild: bool = False
+    #: Wild tiles may not be discarded (unless the hand holds nothing else).
+    wilds_kept: bool = False
+    #: 分张: when this many tiles or fewer are left to draw, each seat in turn takes one and
+    #: wins on it or keeps it (0: no 分张).
+    split: int = 0
+    #: The kept tiles are whole stacks: one more while a single tile tops the end of the
+    #: wall, after an odd number of replacements.
+    kept_stacks: bool = False
+    #: A hand holding this many wilds proper wins at once, whatever its shape (0: never).
+    instant_wilds: int = 0
+    #: A dealt hand may win at once where the ruleset's ``evaluate(dealt=True)`` says so
+    #: (Changsha's 起手胡), before the dealer's first discard.
+    dealt_wins: bool = False
+    #: 明听: a player may lay its ready hand open as it discards (``{"type": "open_ready",
+    #: "tile": ...}``); it then wins only self-drawn, claims nothing and discards what it draws.
+    open_ready: bool = False
     #: The flow rules of the ruleset that the game does not play yet (docs/game.md).
     not_modelled: tuple[str, ...] = ()
     #: The seed's words for the rules above, by field.

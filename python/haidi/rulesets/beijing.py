@@ -387,7 +387,7 @@ GAME = GameRules(
     wild="indicator",
     kept=14,
     kept_per_kong=2,
-    not_modelled=("烧庄 and 互包", "跟庄", "the dealer across hands"),
+    not_modelled=("the dealer across hands", "烧庄 across hands (连庄)"),
     sources={
         "wild": "the 惠坯 turned up: the 惠牌 is the next kind",
         "kept": "所有的牌只抓到倒数第7砘牌为结束。执行1个杠留7砘",
@@ -397,12 +397,21 @@ GAME = GameRules(
 
 
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
-    """The ``settle`` record of a hand played by ``haidi.Game``: the winner and the total."""
+    """The ``settle`` record of a hand played by ``haidi.Game``: the winner and the total;
+    烧庄 rounds ("烧庄指每局牌庄家打出第一张牌后，其余3家的选手也打出同样一张牌的话") and 互包 pairs
+    ("互包指如果一家从另一家的那里吃+碰到3嘴以后") from the discards and claims; under
+    ``variant="draft4"`` 跟庄 instead ("跟庄,庄家付给每家10元"), paid on an exhausted wall too."""
+    rounds = oc.followed_rounds(record["discard_order"])
+    draft4 = (options or {}).get("variant") == "draft4"
+    given = {"options": options} if options else {}
     if not wins:
-        return None
-    return {
+        return {"winner": None, "exhausted": True, "follow_dealer": True, **given} if draft4 and rounds else None
+    out = {
         "winner": wins[0]["seat"],
         "discarder": record["wins"][0]["discarder"],
         "total": wins[0]["score"]["total"],
-        **({"options": options} if options else {}),
+        **given,
     }
+    if draft4:
+        return out | {"follow_dealer": rounds > 0}
+    return out | {"burn_rounds": rounds, "mutual": oc.mutual_pairs(record["melds"])}

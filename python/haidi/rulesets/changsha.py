@@ -338,8 +338,10 @@ GAME = GameRules(
     passed_win=True,
     last_discard=False,
     haidi=True,
-    not_modelled=("起手胡 (四喜, 板板胡, 缺一色 at the deal)", "the dealer rule across hands"),
+    dealt_wins=True,
+    not_modelled=("the dealer rule across hands", "起手胡 paid with the hand played on (the common practice)"),
     sources={
+        "dealt_wins": "1)四喜：無將，起完牌後，玩家手上已有四張一樣的牌，即可胡牌。(計分等同小胡自摸)",
         "chow": "3、可行操作：可吃牌，可摸牌，可吃，可碰，可杠，可胡。",
         "winners": "3、通炮：即幾個玩家可衚衕一張牌，即為通炮，輸家要付清所有胡分。",
         "passed_win": "5 ，漏胡：如果玩家漏掉了炮胡，則在玩家摸牌前禁止炮胡。摸牌后一切正常。",

@@ -662,32 +662,44 @@ def describe(result: dict[str, Any], situation: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-#: Flow rules in play (docs/game.md): 16-tile hands under the common rules; no flowers, no 财神 yet.
+#: Flow rules in play (docs/game.md has each with its line and the readings chosen).
 GAME = GameRules(
-    flowers=False,
-    not_modelled=(
-        "flowers and 补花",
-        "财神 from the wall",
-        "坐花",
-        "王牌 and 分张",
-        "过水 and 漏胡",
-        "三财神 at the deal",
-        "the losers' 胡数",
-    ),
+    wild="turned",
+    seat_flower_wild=True,
+    wilds_kept=True,
+    passed_win=True,
+    kept=20,
+    kept_stacks=True,
+    split=4,
+    instant_wilds=3,
+    not_modelled=("过水碰 and the other 过水 bars on claims", "the dealer across hands", "诈胡 and 相公 penalties"),
+    sources={
+        "wild": "翻开总和数的最后一对的内侧牌，此为财神牌，胡牌时可以替代任何牌",
+        "seat_flower_wild": "坐花可当财神用",
+        "wilds_kept": "财神及坐花在行牌程中不能打出",
+        "passed_win": "漏胡：如果玩家漏掉了炮胡，另一家已摸牌，则此时玩家禁止胡牌，摸牌后一切正常。",
+        "kept": "王牌一般不能摸",
+        "kept_stacks": "牌墙最后只剩下１０幢（尾张除财神牌外无单张）或１０幢半（尾张除财神牌外有单张）称王牌或铁十墩",
+        "split": "如果牌墙最后只剩下王牌和海底牌时还没有人胡牌，则开始分底牌，每人一张按摸牌顺序摸一张",
+        "instant_wilds": "凡手牌中含用三个正财神即可马上胡牌，抓16张牌时如有三财神亦可胡牌",
+    },
 )
 
 
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
-    """The ``settle`` record of a hand played by ``haidi.Game``: the winner, its total and
-    台; the losers' own 胡数 are not counted yet (docs/game.md)."""
+    """The ``settle`` record of a hand played by ``haidi.Game``: the winner's situation and
+    the hands of the others, whose own 胡数 ``settle`` scores ("其他家的分数：胡数少的玩家要支付
+    胡数多的玩家总胡数的差价"); None for a drawn hand ("流局时各家均计 0 分")."""
     if not wins:
         return None
-    s = wins[0]["score"]
+    winner = wins[0]["seat"]
+    own = {k: v for k, v in wins[0]["situation"].items() if k not in ("options", "wilds")}
+    hands = [own if s == winner else {"hand": record["hands"][s], "seat_wind": oc.WINDS[s]} for s in range(4)]
+    wilds = wins[0]["situation"].get("wilds")
     return {
-        "winner": wins[0]["seat"],
+        "winner": winner,
         "discarder": record["wins"][0]["discarder"],
-        "total": s["total"],
-        "tai": s["tai"],
-        "losers": [0, 0, 0, 0],
+        "hands": hands,
+        **({"wilds": wilds} if wilds else {}),
         **({"options": options} if options else {}),
     }

@@ -237,16 +237,24 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 #: Flow rules in play (docs/game.md): the 混 from the indicator; the others the common rule.
 GAME = GameRules(
     wild="indicator",
-    not_modelled=("跟庄", "明听 and 潇洒 declarations", "the dealer across hands"),
-    sources={"wild": "the tile turned up (开混): the 混 is the next kind"},
+    open_ready=True,
+    not_modelled=("潇洒 declarations (明潇, 扣潇)", "the dealer across hands"),
+    sources={
+        "wild": "the tile turned up (开混): the 混 is the next kind",
+        "open_ready": "明听1番 明听就是亮开自己的牌，只能自模糊",
+    },
 )
 
 
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
     """The ``settle`` record of a hand played by ``haidi.Game``: the winner, the melds and
-    kongs of each seat."""
+    kongs of each seat, and 跟庄 ("庄家在头一张打出来的牌后被其他3人跟出来后，只限于头一圈"),
+    which is paid on an exhausted wall too."""
+    follow = oc.followed_rounds(record["discard_order"]) > 0
     if not wins:
-        return None
+        if not follow:
+            return None
+        return {"winner": None, "exhausted": True, "follow_dealer": True, **({"options": options} if options else {})}
     melds, exposed, concealed = [0] * 4, [0] * 4, [0] * 4
     for m in record["melds"]:
         if m["meld"] == "concealed_kong":
@@ -262,5 +270,6 @@ def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options:
         "melds": melds,
         "exposed_kongs": exposed,
         "concealed_kongs": concealed,
+        "follow_dealer": follow,
         **({"options": options} if options else {}),
     }

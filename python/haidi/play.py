@@ -1,0 +1,623 @@
+"""Matches between bots (``haidi play``) and the check of their logs (``haidi replay``).
+
+A match plays hands of ``haidi.Game`` with a player at each seat: a built-in agent
+(``random``, ``greedy``) or a bot program, a shell command spoken to over its standard
+input and output, in haidi's JSON-lines protocol or, for MCR, in Botzone's Chinese
+Standard Mahjong protocol. docs/game.md ("Matches between bots") is the reference.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import orjson
+
+from . import _core
+from ._core import HandError
+from .game import AGENTS, Game
+
+#: The longest answer line read from a bot, in bytes.
+MAX_ANSWER = 1 << 20
+
+#: What a Botzone bot prints after its response to be kept running (Botzone's 长时运行).
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+
+PROTOCOLS = ("json", "botzone")
+
+
+class Fault(Exception):
+    """What was wrong with a bot's answer; ``stopped`` when the bot is stopped for it."""
+
+    def __init__(self, message: str, stopped: bool = False) -> None:
+        super().__init__(message)
+        self.stopped = stopped
+        #: Counted and reported already (a Botzone turn's answer, read before the decision).
+        self.reported = False
+
+
+def seating(player: int, hand: int, duplicate: bool) -> int:
+    """The seat of ``player`` in ``hand``: its own, or in duplicate play ``(player +
+    hand) % 4``, so that the four hands of a wall put each player at each seat."""
+    return (player + hand) % 4 if duplicate else player
+
+
+def wall_seed(seed: int, hand: int, duplicate: bool) -> int:
+    """The seed of the wall of ``hand``: ``simulate``'s ``seeds[hand]`` for the same
+    ``seed`` and ``duplicate``."""
+    return _core.game_seed(seed, hand // 4 if duplicate else hand)
+
+
+def default_action(game: Game, seat: int) -> dict[str, str]:
+    """What a seat plays when its bot gives no legal answer: ``pass`` where it may pass,
+    else the discard of the tile it just drew where it may, else its first legal action
+    (the discard of its lowest tile)."""
+    legal = game.legal_actions(seat)
+    if {"type": "pass"} in legal:
+        return {"type": "pass"}
+    drawn = drawn_tile(game._events(), seat)
+    if drawn is not None and {"type": "discard", "tile": drawn} in legal:
+        return {"type": "discard", "tile": drawn}
+    return legal[0]
+
+
+def drawn_tile(events: Sequence[Mapping[str, Any]], seat: int) -> str | None:
+    """The tile ``seat`` drew for the move it is to make (the dealer's first: the tile
+    dealt to it last, or the replacement of a flower), or None after a claim."""
+    for e in reversed(events):
+        if e["event"] in ("action", "claim"):
+            return None
+        if e.get("seat") != seat:
+            continue
+        if e["event"] == "draw" and not e["tile"].endswith("f"):
+            return str(e["tile"])
+        if e["event"] == "deal":
+            return str(e["tiles"][-1])
+    return None
+
+
+class Program:
+    """A bot program: ``command`` run by the shell with pipes to its standard input and
+    output (its standard error is haidi's), in a process group of its own."""
+
+    def __init__(self, command: str, timeout: float) -> None:
+        self.command = command
+        self.timeout = timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.buf = b""
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> None:
+        try:
+            self.proc = subprocess.Popen(
+                self.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
+            )
+        except OSError as e:
+            raise Fault(f"cannot start: {e}", stopped=True) from None
+        self.buf = b""
+
+    def _gone(self) -> Fault:
+        status = None
+        if self.proc is not None:
+            try:
+                status = self.proc.wait(1)  # it has closed its output: its end is near
+            except subprocess.TimeoutExpired:
+                pass
+        return Fault("exited" + (f" with status {status}" if status is not None else ""), stopped=True)
+
+    def send(self, text: str) -> None:
+        if not self.running:
+            raise self._gone()
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(text.encode())
+            self.proc.stdin.flush()
+        except OSError:
+            raise self._gone() from None
+
+    def line(self, deadline: float) -> str | None:
+        """The next line the program writes (None at its end), waiting until ``deadline``."""
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Fault(f"no answer in {self.timeout:g} s", stopped=True)
+            if not select.select([fd], [], [], left)[0]:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                if self.buf:
+                    rest, self.buf = self.buf, b""
+                    return rest.decode("utf-8", "replace").strip()
+                return None
+            self.buf += chunk
+            if len(self.buf) > MAX_ANSWER:
+                raise Fault(f"an answer longer than {MAX_ANSWER:,} bytes", stopped=True)
+        raw, _, self.buf = self.buf.partition(b"\n")
+        return raw.decode("utf-8", "replace").strip()
+
+    def answer(self, deadline: float) -> str:
+        """The next line that is not blank; the program's end is a fault."""
+        while True:
+            text = self.line(deadline)
+            if text is None:
+                raise self._gone()
+            if text:
+                return text
+
+    def stop(self) -> None:
+        """Closes the program's input, gives it a second to end, then ends its group."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(1)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@dataclass
+class Player:
+    """A player of the match: a built-in agent or a bot program."""
+
+    name: str
+    number: int
+    payments: int = 0
+    wins: int = 0
+    faults: int = 0
+    stopped: str | None = None
+
+    def begin(self, hand: int, seat: int) -> None:
+        """A hand begins with this player at ``seat``."""
+
+    def decide(self, game: Game, seat: int, hand: int) -> dict[str, str]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """The match is over."""
+
+
+@dataclass
+class Builtin(Player):
+    """``random`` (a legal action chosen uniformly, from a generator seeded by the match's
+    seed and the player) or ``greedy`` (the agent of ``simulate``)."""
+
+    rng: random.Random = field(default_factory=random.Random)
+
+    def decide(self, game: Game, seat: int, hand: int) -> dict[str, str]:
+        if self.name == "greedy":
+            action = game._greedy(seat)
+            assert action is not None
+            return action
+        return self.rng.choice(game.legal_actions(seat))
+
+
+@dataclass
+class LineBot(Player):
+    """A bot program in the JSON-lines protocol: one request a line, one action a line."""
+
+    program: Program | None = None
+
+    def decide(self, game: Game, seat: int, hand: int) -> dict[str, str]:
+        assert self.program is not None
+        if self.program.proc is None:
+            self.program.start()
+        request = {"hand": hand, "seat": seat, "rules": game.ruleset.name, "observation": game.observation(seat)}
+        self.program.send(orjson.dumps(request).decode() + "\n")
+        text = self.program.answer(time.monotonic() + self.program.timeout)
+        try:
+            action = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            raise Fault(f"answered {text[:80]!r}, which is not JSON") from None
+        if not isinstance(action, dict):
+            raise Fault(f"answered {text[:80]!r}, which is no action")
+        return action
+
+    def close(self) -> None:
+        if self.program is not None:
+            self.program.stop()
+
+
+# Botzone's tile names: W 万, B 饼, T 条 with the rank; F1-F4 the winds (East to North);
+# J1 中, J2 發, J3 白; H1-H8 the flowers.
+_TO_BOTZONE = {
+    **{f"{r}{s}": f"{b}{r}" for s, b in (("m", "W"), ("p", "B"), ("s", "T")) for r in range(1, 10)},
+    **{f"{r}z": f"F{r}" for r in range(1, 5)},
+    "7z": "J1",
+    "6z": "J2",
+    "5z": "J3",
+    **{f"{r}f": f"H{r}" for r in range(1, 9)},
+}
+_FROM_BOTZONE = {b: t for t, b in _TO_BOTZONE.items()}
+
+
+def to_botzone(tile: str) -> str:
+    """A haidi tile name (``5m``, ``7z``, ``3f``) in Botzone's spelling (``W5``, ``J1``, ``H3``)."""
+    return _TO_BOTZONE[tile]
+
+
+def from_botzone(tile: str) -> str:
+    """A Botzone tile name as haidi spells it; ``HandError`` for one that is no tile."""
+    try:
+        return _FROM_BOTZONE[tile]
+    except KeyError:
+        raise HandError(f"{tile[:20]!r} is no Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3)") from None
+
+
+@dataclass
+class BotzoneBot(Player):
+    """A bot program in Botzone's protocol. Each hand is a Botzone match: the program is
+    started for a turn with every request and response of the hand before it (JSON or
+    simple interaction, ``io``); one that prints ``KEEP_RUNNING`` after its response is
+    kept, and given only the new request the next turn (long-running mode)."""
+
+    command: str = ""
+    timeout: float = 5.0
+    io: str = "json"
+    program: Program | None = None
+    requests: list[str] = field(default_factory=list)
+    responses: list[str] = field(default_factory=list)
+    data: str = ""
+    globaldata: str = ""
+
+    def begin(self, hand: int, seat: int) -> None:
+        # A new Botzone match: a new program, even for one stopped in the hand before.
+        if self.program is not None:
+            self.program.stop()
+        self.program = Program(self.command, self.timeout)
+        self.requests, self.responses, self.data = [], [], ""
+        self.stopped = None
+
+    def ask(self, request: str) -> str:
+        """The bot's response to one turn's request."""
+        assert self.program is not None
+        self.requests.append(request)
+        deadline = time.monotonic() + self.timeout
+        if self.program.running:
+            self.program.send((request if self.io == "simple" else orjson.dumps(request).decode()) + "\n")
+        else:
+            self.program.stop()
+            self.program.start()
+            try:
+                self.program.send(self._history())
+            except Fault:
+                pass  # a program may answer, and end, without reading its input
+        text = self.program.answer(deadline)
+        # The history keeps what the bot answered, read or not (Botzone gives it back).
+        self.responses.append(text)
+        # The rest of the output until the program ends, or asks to be kept running.
+        while True:
+            rest = self.program.line(deadline)
+            if rest is None:
+                self.program.stop()
+                break
+            if rest == KEEP_RUNNING:
+                break
+        if self.io == "json":
+            text = self.responses[-1] = self._read_json(text)
+        return text
+
+    def _history(self) -> str:
+        if self.io == "simple":
+            lines = [str(len(self.requests))]
+            for req, resp in zip(self.requests, [*self.responses, None], strict=True):
+                lines.append(req)
+                if resp is not None:
+                    lines.append(resp)
+            return "\n".join(lines) + "\n"
+        history = {"requests": self.requests, "responses": self.responses}
+        return orjson.dumps({**history, "data": self.data, "globaldata": self.globaldata}).decode() + "\n"
+
+    def _read_json(self, text: str) -> str:
+        try:
+            out = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            raise Fault(f"answered {text[:80]!r}, which is not JSON") from None
+        if not isinstance(out, dict) or not isinstance(out.get("response"), str):
+            raise Fault(f"answered {text[:80]!r}, with no response string")
+        self.data = out.get("data", self.data) if isinstance(out.get("data", ""), str) else self.data
+        if isinstance(out.get("globaldata"), str):
+            self.globaldata = out["globaldata"]
+        return str(out["response"])
+
+    def close(self) -> None:
+        if self.program is not None:
+            self.program.stop()
+
+
+class BotzoneTurns:
+    """Botzone's requests for the events of a hand: each turn four requests, one a seat
+    (``3 0 DRAW`` and the like for the others' moves), in the order Botzone's judge
+    sends them. ``next(events)`` reads the events not yet read."""
+
+    def __init__(self, quan: int = 0) -> None:
+        self.read = 0
+        self.quan = quan
+        self.melded: dict[int, str] = {}  # seat -> Botzone's word for its pending claim
+
+    def next(self, events: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+        turns: list[list[str]] = []
+        new = events[self.read :]
+        if self.read == 0:
+            dealt = 0
+            while dealt < len(new) and new[dealt]["event"] in ("deal", "draw", "flower"):
+                dealt += 1
+            turns += self._deal(new[:dealt])
+            new = new[dealt:]
+        self.read = len(events)
+        for e in new:
+            turns += self._turns(e)
+        return turns
+
+    def _all(self, text: str) -> list[str]:
+        return [text] * 4
+
+    def _deal(self, events: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+        hands: list[list[str]] = [[] for _ in range(4)]
+        flowers: list[list[str]] = [[] for _ in range(4)]
+        for e in events:
+            if e["event"] == "deal":
+                hands[e["seat"]] += [t for t in e["tiles"] if not t.endswith("f")]
+            elif e["event"] == "flower":
+                flowers[e["seat"]].append(e["tile"])
+            elif e["event"] == "draw" and not e["tile"].endswith("f"):
+                hands[e["seat"]].append(e["tile"])
+        # Botzone deals 13 tiles a seat and the dealer draws the 14th.
+        drawn = drawn_tile(events, 0)
+        assert drawn is not None
+        hands[0].remove(drawn)
+        counts = " ".join(str(len(f)) for f in flowers)
+        shown = " ".join(to_botzone(t) for f in flowers for t in f)
+        deal = []
+        for s in range(4):
+            tiles = " ".join(to_botzone(t) for t in hands[s])
+            deal.append(" ".join(x for x in ("1", counts, tiles, shown) if x))
+        return [[f"0 {s} {self.quan}" for s in range(4)], deal, self._draw(0, drawn)]
+
+    def _draw(self, seat: int, tile: str) -> list[str]:
+        return [f"2 {to_botzone(tile)}" if s == seat else f"3 {seat} DRAW" for s in range(4)]
+
+    def _turns(self, e: Mapping[str, Any]) -> list[list[str]]:
+        kind, seat = e["event"], int(e.get("seat", -1))
+        if kind == "draw":
+            if e["tile"].endswith("f"):
+                return [self._all(f"3 {seat} BUHUA {to_botzone(e['tile'])}")]
+            return [self._draw(seat, e["tile"])]
+        if kind == "claim":
+            if e["meld"] == "kong":
+                return [self._all(f"3 {seat} GANG")]
+            if e["meld"] == "chow":
+                # "[234s,3]": the middle tile of the chow.
+                self.melded[seat] = f"CHI {to_botzone(e['tiles'][2] + e['tiles'][4])}"
+            else:
+                self.melded[seat] = "PENG"
+            return []
+        if kind != "action":
+            return []
+        action = e["action"]
+        if action["type"] == "discard":
+            word = self.melded.pop(seat, "PLAY")
+            return [self._all(f"3 {seat} {word} {to_botzone(action['tile'])}")]
+        if action["type"] == "concealed_kong":
+            return [self._all(f"3 {seat} GANG")]
+        if action["type"] == "added_kong":
+            return [self._all(f"3 {seat} BUGANG {to_botzone(action['tile'])}")]
+        return []
+
+
+def botzone_actions(response: str) -> list[dict[str, str]]:
+    """A Botzone response as haidi's actions: ``PENG T6`` is a pung and the discard of
+    T6, ``CHI T3 W5`` the chow with T3 in its middle and the discard of W5; ``HandError``
+    for a response that is none."""
+    words = response.split()
+    head, args = (words[0], words[1:]) if words else ("", [])
+    one = {"PASS": "pass", "HU": "win", "GANG": "kong"}
+    if head in one and not args:
+        return [{"type": one[head]}]
+    if head == "PLAY" and len(args) == 1:
+        return [{"type": "discard", "tile": from_botzone(args[0])}]
+    if head == "GANG" and len(args) == 1:
+        return [{"type": "concealed_kong", "tile": from_botzone(args[0])}]
+    if head == "BUGANG" and len(args) == 1:
+        return [{"type": "added_kong", "tile": from_botzone(args[0])}]
+    if head == "PENG" and len(args) == 1:
+        return [{"type": "pung"}, {"type": "discard", "tile": from_botzone(args[0])}]
+    if head == "CHI" and len(args) == 2:
+        middle = from_botzone(args[0])
+        if middle[1] not in "mps" or middle[0] in "19":
+            raise HandError(f"CHI {args[0]}: the middle of a chow is a suited 2 to 8")
+        low = f"{int(middle[0]) - 1}{middle[1]}"
+        return [{"type": "chow", "tile": low}, {"type": "discard", "tile": from_botzone(args[1])}]
+    raise HandError(f"{response[:80]!r} is no Botzone response")
+
+
+@dataclass
+class Match:
+    """A match: ``players`` (four, players 0 to 3), ``hands`` hands of ``rules``."""
+
+    rules: str
+    players: list[Player]
+    seed: int = 0
+    options: dict[str, Any] | None = None
+    duplicate: bool = False
+    protocol: str = "json"
+    on_fault: Callable[[dict[str, Any]], None] | None = None
+    seat_payments: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    played: int = 0
+
+    def hands(self, n: int) -> Iterator[Game]:
+        """Plays ``n`` hands, each given back when done."""
+        try:
+            for hand in range(n):
+                yield self.play(hand)
+        finally:
+            for p in self.players:
+                p.close()
+
+    def play(self, hand: int) -> Game:
+        game = Game(self.rules, seed=wall_seed(self.seed, hand, self.duplicate), options=self.options)
+        at = [0] * 4  # the player at each seat
+        for p in self.players:
+            seat = seating(p.number, hand, self.duplicate)
+            at[seat] = p.number
+            p.begin(hand, seat)
+        by_seat = [self.players[at[s]] for s in range(4)]
+        if self.protocol == "botzone":
+            self._botzone(game, by_seat, hand)
+        else:
+            while not game.done:
+                seat = game.to_act[0]
+                self._step(game, seat, by_seat[seat], hand, partial(by_seat[seat].decide, game, seat, hand))
+        assert game.result is not None
+        for s, paid in enumerate(game.result["payments"]):
+            self.seat_payments[s] += paid
+            by_seat[s].payments += paid
+        for w in game.result["wins"]:
+            by_seat[w["seat"]].wins += 1
+        self.played += 1
+        return game
+
+    def _step(
+        self, game: Game, seat: int, player: Player, hand: int, decide: Callable[[], dict[str, str]]
+    ) -> dict[str, str] | None:
+        """Plays the action ``decide`` gives for ``seat``, or the default when it gives a
+        fault or an action that is not legal; returns the action played."""
+        fault = None
+        if player.stopped is None:
+            try:
+                action = decide()
+                game.step(seat, action)
+                return action
+            except Fault as f:
+                fault = None if f.reported else f
+            except HandError as e:
+                fault = Fault(str(e))
+        action = default_action(game, seat)
+        game.step(seat, action)
+        if fault is not None:
+            self._fault(player, hand, seat, fault, action)
+        return action
+
+    def _fault(self, player: Player, hand: int, seat: int, fault: Fault, played: dict[str, str] | None) -> None:
+        """Counts and reports a fault (``played``: the default played for it, None where
+        the seat had no decision to make); a bot stopped for it is stopped now."""
+        fault.reported = True
+        player.faults += 1
+        if fault.stopped:
+            player.stopped = str(fault)
+            program = getattr(player, "program", None)
+            if program is not None:
+                program.stop()
+        if self.on_fault is not None:
+            self.on_fault(
+                {"hand": hand, "seat": seat, "player": player.number, "bot": player.name, "fault": str(fault)}
+                | {"played": played, "stopped": fault.stopped}
+            )
+
+    def _botzone(self, game: Game, by_seat: list[Player], hand: int) -> None:
+        turns = BotzoneTurns()
+        while not game.done:
+            answers: dict[int, str | Fault] = {}
+            for requests in turns.next(game._events()):
+                answers = {}
+                for s, p in enumerate(by_seat):
+                    if isinstance(p, BotzoneBot) and p.stopped is None:
+                        try:
+                            answers[s] = p.ask(requests[s])
+                        except Fault as f:
+                            answers[s] = f
+                            self._fault(p, hand, s, f, None)
+            follow: dict[int, dict[str, str]] = {}
+            for seat in game.to_act:
+                player = by_seat[seat]
+                if not isinstance(player, BotzoneBot):
+                    self._step(game, seat, player, hand, partial(player.decide, game, seat, hand))
+                    continue
+
+                parsed: list[dict[str, str]] = []
+                played = self._step(game, seat, player, hand, partial(_first_action, answers.get(seat), parsed))
+                if played is not None and played["type"] in ("pung", "chow") and len(parsed) > 1:
+                    follow[seat] = parsed[1]
+            # The discard of a PENG or CHI answer, once the claim is the seat's.
+            for seat, discard in follow.items():
+                if not game.done and game.to_act == [seat]:
+                    self._step(game, seat, by_seat[seat], hand, partial(_kept, discard))
+
+
+def _kept(action: dict[str, str]) -> dict[str, str]:
+    """An action decided before (the discard of a Botzone ``PENG`` or ``CHI``)."""
+    return action
+
+
+def _first_action(answer: str | Fault | None, parsed: list[dict[str, str]]) -> dict[str, str]:
+    """The first action of a Botzone answer, all of them put in ``parsed``."""
+    if answer is None:
+        raise Fault("no request was open for the decision")
+    if isinstance(answer, Fault):
+        raise answer
+    parsed += botzone_actions(answer)
+    return parsed[0]
+
+
+def make_players(
+    bots: Sequence[str], *, seed: int = 0, timeout: float = 5.0, protocol: str = "json", io: str = "json"
+) -> list[Player]:
+    """The four players of ``--bots``: a built-in agent's name, or a shell command."""
+    if len(bots) != 4:
+        raise HandError(f"--bots names four players, not {len(bots)}")
+    players: list[Player] = []
+    for n, bot in enumerate(bots):
+        bot = bot.strip()
+        if not bot:
+            raise HandError(f"--bots: player {n} is empty")
+        if bot in AGENTS:
+            players.append(Builtin(bot, n, rng=random.Random(f"{seed}:{n}")))
+        elif protocol == "botzone":
+            players.append(BotzoneBot(bot, n, command=bot, timeout=timeout, io=io))
+        else:
+            players.append(LineBot(bot, n, program=Program(bot, timeout)))
+    return players
+
+
+@dataclass
+class Checked:
+    """The replay of one logged hand: ``error`` None when it agrees."""
+
+    hand: int
+    rules: str | None
+    seed: int | None
+    payments: list[int] | None
+    error: str | None
+
+
+def check_log(log: Any) -> tuple[list[int] | None, str | None]:
+    """``Game.replay(log)``: the payments, or why the log is refused."""
+    try:
+        g = Game.replay(log)
+    except HandError as e:
+        return None, str(e)
+    assert g.result is not None
+    return list(g.result["payments"]), None

@@ -1,0 +1,430 @@
+"""The seeds' flow rules that shape a hand in play, each on a stacked or seeded wall and
+each quoting its line: Longgang's 财神, 坐花, 补花, 王牌, 分张, 漏胡, 三财神 and the losers'
+own 胡数; 跟庄 in Tangshan and Beijing, Beijing's 烧庄 and 互包 (docs/game.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from test_game import stacked_wall, tiles_of
+
+import haidi
+
+Policy = Callable[[haidi.Game, int, list[dict[str, Any]]], dict[str, Any]]
+
+
+def play_out(g: haidi.Game, policy: Policy) -> None:
+    """Plays ``g`` to its end, ``policy`` choosing for each awaited seat."""
+    steps = 0
+    while not g.done:
+        seat = g.to_act[0]
+        g.step(seat, policy(g, seat, g.legal_actions(seat)))
+        steps += 1
+        assert steps < 3000
+
+
+def win_or_random(rng: random.Random) -> Policy:
+    """Wins whenever it may, else a random legal action."""
+    return lambda g, seat, legal: {"type": "win"} if {"type": "win"} in legal else rng.choice(legal)
+
+
+def never_win(g: haidi.Game, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """Claims nothing and wins nothing: passes, else the first discard."""
+    if {"type": "pass"} in legal:
+        return {"type": "pass"}
+    return next(a for a in legal if a["type"] == "discard")
+
+
+def longgang_wall(hands: list[str], draws: str = "", back: str = "", turned: str = "9s") -> list[str]:
+    """A Longgang wall: ``turned`` is its last tile, the 财神 turned up before the deal;
+    ``back`` the replacements after it, from the end."""
+    return stacked_wall("longgang", hands, draws, back=turned + back)
+
+
+def events(g: haidi.Game, kind: str) -> list[dict[str, Any]]:
+    return [e for e in g.log if e["event"] == kind]
+
+
+# Longgang (seed 003) ---------------------------------------------------------------------
+
+
+def test_longgang_turns_the_wild_up_keeps_the_seat_flower_and_replaces_the_others() -> None:
+    # "翻开总和数的最后一对的内侧牌，此为财神牌，胡牌时可以替代任何牌"; "坐花可当财神用";
+    # "补花：抓到花牌后，明放在立牌前，并从牌墙最后(牌海侧开始)补一张牌"; "财神及坐花在行牌程中不能打出".
+    hands = [
+        "123m456m789m11p23s9p4z13f",  # the dealer's 春 (1f) is its 坐花, 秋 (3f) a guest
+        "123p456p78p4s11z22z33z2f",  # 夏 (2f) is South's 坐花
+        "111s555s777s66z44z5s6s9s",
+        "111m222m333p444p5p6p7m8m",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands, draws="4f", back="7z8s", turned="9p"))
+    assert events(g, "indicator") == [{"event": "indicator", "tile": "9p"}]
+    assert g.observation(0)["wilds"] == ["9p"]
+    # Only the guest flowers are set aside and replaced from the end of the wall.
+    assert events(g, "flower") == [{"event": "flower", "seat": 0, "tile": "3f"}]
+    assert [e for e in events(g, "draw") if e["replacement"]] == [
+        {"event": "draw", "seat": 0, "tile": "7z", "replacement": True}
+    ]
+    o = g.observation(0)
+    assert o["flowers"][0] == ["1f", "3f"] and o["concealed_counts"][0] == 16  # 16 tiles and the 坐花
+    discards = [a["tile"] for a in g.legal_actions(0) if a["type"] == "discard"]
+    assert "9p" not in discards and "7z" in discards
+    g.step(0, {"type": "discard", "tile": "7z"})
+    # South draws 冬 (4f), a guest: set aside, and the next tile from the end replaces it.
+    assert events(g, "flower")[-1] == {"event": "flower", "seat": 1, "tile": "4f"}
+    assert events(g, "draw")[-1] == {"event": "draw", "seat": 1, "tile": "8s", "replacement": True}
+    assert g.observation(1)["flowers"][1] == ["2f", "4f"]
+    counts, flowers = g._tile_counts()
+    assert flowers == 4 and set(counts) <= {0, 4}
+
+
+def test_longgang_a_seat_flower_plays_as_a_wild() -> None:
+    # "坐花：坐花可以代替任何牌,坐花胡牌的都可计算1台": South's 夏 pairs the 7s, the dealer's 4s completes.
+    hands = [
+        "111m222m333m444p66z77z4s",
+        "123p456p789p123s44s7s2f",
+        "111s555s666s888s11z2z3z",
+        "777m888m999m555p22z3z4z",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands))
+    g.step(0, {"type": "discard", "tile": "4s"})
+    assert {"type": "win"} in g.legal_actions(1)
+    g.step(1, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["seat"] == 1 and "2f" in w["situation"]["hand"]
+    assert "seat_flower" in [p["id"] for p in w["score"]["patterns"]]
+    assert r["payments"][1] > 0 and sum(r["payments"]) == 0
+
+
+def test_longgang_three_wilds_win_at_the_deal_before_an_earthly_hand() -> None:
+    # "凡手牌中含用三个正财神即可马上胡牌，抓16张牌时如有三财神亦可胡牌" and "另如一家地胡，一家三财神
+    # （时未摸进首张牌，补花补杠除外），应以三财神优先"; settled as "腊子时庄家输赢为72子 ... 闲家间为42子"
+    # with the others at 0 ("其他人不能算胡数，就全部当0胡计").
+    hands = [
+        "111m222m333m444p66z77z4s",
+        "123p456p789p123s44s77s",  # waits on 4s and 7s: 地胡 on the dealer's 4s
+        "111s555s666s888s11z2z3z",
+        "9s9s9s777m888m999m555p2z",  # the 财神 turned up is 9s: three of them
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands, turned="9s"))
+    assert g.observation(0)["wilds"] == ["9s"]
+    g.step(0, {"type": "discard", "tile": "4s"})
+    assert set(g.to_act) == {1, 3}
+    g.step(1, {"type": "win"})
+    g.step(3, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["seat"] == 3 and w["score"]["instant"] and w["score"]["total"] == 300
+    assert r["payments"] == [-72, -42, -42, 156]
+
+
+def test_longgang_three_flowers_are_three_wilds_when_a_flower_is_turned_up() -> None:
+    # "如是花财神" with "花是财神时，三花就可腊子": 夏 turned up, the dealer holds 春, 秋 and 冬 and
+    # wins at once (天胡, "天和：庄家起牌或者补完花（可暗杠）而胡牌"): 72 子 from each.
+    hands = [
+        "123m456m789m11p23s134f7z",
+        "123p456p78p4s11z22z33z6z",
+        "111s555s777s66z44z5s6s9s",
+        "111m222m333p444p5p6p7m8m",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands, turned="2f"))
+    assert events(g, "flower") == [] and g.observation(0)["indicator"] == "2f"
+    assert {"type": "win"} in g.legal_actions(0)
+    g.step(0, {"type": "win"})
+    r = g.result
+    assert r is not None
+    assert r["wins"][0]["situation"]["wilds"] == "2f" and r["wins"][0]["score"]["instant"]
+    assert r["payments"] == [216, -72, -72, -72]
+
+
+def test_longgang_a_passed_win_waits_for_the_next_draw() -> None:
+    # "i 漏胡：如果玩家漏掉了炮胡，另一家已摸牌，则此时玩家禁止胡牌，摸牌后一切正常。" and "c 过水胡牌()：例如下家
+    # 舍出3万 你不胡 对家也打3万 你就不能胡牌 要等到自己摸过1手才可胡牌，或是自摸胡。"
+    hands = [
+        "444m666m333s777s11z22z4s",
+        "111m999m111p999p33z4z6z",
+        "123p456p789p123m55m23s",
+        "222m333m777m888s66z1s2z",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands, draws="4s8p4s"))
+    g.step(0, {"type": "discard", "tile": "4s"})
+    assert {"type": "win"} in g.legal_actions(2)
+    g.step(2, {"type": "pass"})
+    g.step(1, {"type": "discard", "tile": "4s"})  # South drew the second 4s
+    assert g.legal_actions(2) == [{"type": "chow", "tile": "2s"}, {"type": "pass"}]
+    g.step(2, {"type": "pass"})
+    assert g.to_act == [2]  # it drew 8p
+    g.step(2, {"type": "discard", "tile": "8p"})
+    g.step(3, {"type": "discard", "tile": "4s"})  # North drew the third 4s
+    assert {"type": "win"} in g.legal_actions(2)
+    g.step(2, {"type": "win"})
+    r = g.result
+    assert r is not None
+    # The others' own 胡数 ("牌面胡数*2^台数(其它玩家)") are settled between them ("其他家的分数：胡数少的
+    # 玩家要支付胡数多的玩家总胡数的差价"), doubled with the dealer. Counted by hand from 一、C)
+    # ("暗刻：小子暗刻4胡 大子暗刻8胡", "雀头（将牌）：中，发，坐风对子的计２胡"), rounded up to 10:
+    # the dealer 444m 666m 333s 777s and 东东 (its 坐风) 4 x 4 + 2 = 18 -> 20; South 111m 999m
+    # 111p 999p 4 x 8 = 32 -> 40; North 222m 333m 777m 888s and 发发 4 x 4 + 2 = 18 -> 20.
+    rs = haidi.ruleset("longgang")
+    hands_at_end = r["outcome"]["hands"]
+    own = [rs.evaluate(**h, wilds="9s")["total"] for s, h in enumerate(hands_at_end) if s != 2]
+    assert own == [20, 40, 20]
+    s = r["wins"][0]["score"]
+    zero = rs.settle({"winner": 2, "discarder": 3, "total": s["total"], "tai": s["tai"]})
+    assert [a - b for a, b in zip(r["payments"], zero, strict=True)] == [-4, 6, 0, -2]
+
+
+def test_longgang_keeps_ten_stacks_and_deals_the_last_four_out() -> None:
+    # "王牌：牌墙最后只剩下１０幢（尾张除财神牌外无单张）或１０幢半（尾张除财神牌外有单张）称王牌或铁十墩。王牌
+    # 一般不能摸"; "一盘从开局至结束除去王牌只有50张牌可摸"; "6 分张：如果牌墙最后只剩下王牌和海底牌时还没有人胡牌，
+    # 则开始分底牌，每人一张按摸牌顺序摸一张，分张后禁止补花补杠，此时玩家的牌不用打出 ... 无一家胡牌则流局".
+    exhausted = 0
+    for seed in range(40):
+        g = haidi.Game("longgang", seed=seed)
+        play_out(g, never_win)
+        log = g.log
+        rest = g._record()["rest"]
+        assert len(rest) in (20, 21)
+        # 136 tiles: 16 a seat, the dealer's 17th, the 财神 turned up, those drawn, the 王牌.
+        assert 65 + 1 + sum(e["event"] == "draw" for e in log) + len(rest) == 136
+        # After the last discard each seat in turn takes one tile (a flower's replacement
+        # with it), at most four seats, and no tile is discarded.
+        last_discard = max(i for i, e in enumerate(log) if e["event"] == "action")
+        seats: list[int] = []
+        for e in log[last_discard:]:
+            if e["event"] == "draw" and (not seats or seats[-1] != e["seat"]):
+                seats.append(e["seat"])
+        assert 3 <= len(seats) <= 4 and seats == [(seats[0] + k) % 4 for k in range(len(seats))]
+        exhausted += g.result["exhausted"]  # type: ignore[index]
+    assert exhausted == 40
+
+
+def test_longgang_a_split_tile_won_on_is_self_drawn_and_the_last() -> None:
+    # "若能胡牌称海底捞月按自摸算"; "一盘只能有一位胡牌者".
+    found = 0
+    for seed in range(400):
+        g = haidi.Game("longgang", seed=seed)
+        play_out(g, win_or_random(random.Random(seed)))
+        r = g.result
+        assert r is not None
+        if r["wins"] and r["wins"][0]["situation"].get("wall_last"):
+            found += 1
+            (w,) = r["wins"]
+            assert w["situation"]["self_drawn"]
+            assert g.observation(0)["wall"] <= 3
+    assert found >= 3
+
+
+# 跟庄 and 烧庄 (seed 004) -----------------------------------------------------------------
+
+# Each seat holds one 东 (1z), which the dealer discards first and the others follow.
+FOLLOWED = ["123m456m789m23p5p8s1z", "234p567p345s66s9m1z", "123s456s789s77p3z1z", "456m999p222s55z4z1z"]
+
+
+def follow_the_dealer(g: haidi.Game) -> None:
+    g.step(0, {"type": "discard", "tile": "1z"})
+    for seat in (1, 2, 3):
+        assert g.to_act == [seat]
+        g.step(seat, {"type": "discard", "tile": "1z"})
+
+
+def test_tangshan_the_dealer_pays_when_followed_in_the_first_round() -> None:
+    # "4.跟庄庄家要付给每人两倍底注（庄家在头一张打出来的牌后被其他3人跟出来后，只限于头一圈）。" Paid on a
+    # drawn hand too (docs/tangshan.md).
+    g = haidi.Game("tangshan", wall=stacked_wall("tangshan", FOLLOWED, draws="7s2m6z", back="4p"))
+    follow_the_dealer(g)
+    play_out(g, never_win)
+    r = g.result
+    assert r is not None and r["exhausted"]
+    assert r["outcome"]["follow_dealer"] and r["payments"] == [-6, 2, 2, 2]
+
+
+def test_tangshan_no_follow_when_a_claim_breaks_the_round() -> None:
+    hands = list(FOLLOWED)
+    hands[1] = "234p567p345s66s9m2z"
+    hands[2] = "123s456s789s77p1z1z"  # West can pung the dealer's 东
+    g = haidi.Game("tangshan", wall=stacked_wall("tangshan", hands, back="4p"))
+    g.step(0, {"type": "discard", "tile": "1z"})
+    g.step(2, {"type": "pung"})
+    play_out(g, never_win)
+    r = g.result
+    assert r is not None and r["outcome"] is None and r["payments"] == [0, 0, 0, 0]
+
+
+def test_beijing_burned_dealer_pays_each_other_seat() -> None:
+    # "烧庄指每局牌庄家打出第一张牌后，其余3家的选手也打出同样一张牌的话，北京的俗语称之为“烧庄”" and
+    # "庄家：2（烧庄轮数－1）＊（－3）  闲家：2（烧庄轮数－1）": one round, 1 x base to each; the dealer
+    # then draws 7p, which completes its hand.
+    hands = ["123m456m789m23p4p8s8s1z", *FOLLOWED[1:]]
+    hands[0] = "123m456m789m23p8s8s1z"
+    g = haidi.Game("beijing", wall=stacked_wall("beijing", hands, draws="7s2m6z1p", back="4p"))
+    follow_the_dealer(g)
+    assert {"type": "win"} in g.legal_actions(0)
+    g.step(0, {"type": "win"})
+    r = g.result
+    assert r is not None and r["outcome"]["burn_rounds"] == 1
+    rs = haidi.ruleset("beijing")
+    unburned = rs.settle(dict(r["outcome"], burn_rounds=0))
+    assert [a - b for a, b in zip(r["payments"], unburned, strict=True)] == [-3, 1, 1, 1]
+    # "跟庄,庄家付给每家10元" (第4稿, `variant="draft4"`), paid on a drawn hand too.
+    g = haidi.Game("beijing", options={"variant": "draft4"}, wall=stacked_wall("beijing", FOLLOWED, back="4p"))
+    follow_the_dealer(g)
+    play_out(g, never_win)
+    r = g.result
+    assert r is not None and r["exhausted"] and r["payments"] == [-30, 10, 10, 10]
+
+
+def test_beijing_three_claims_from_one_seat_make_it_pay_for_the_other() -> None:
+    # "互包指如果一家从另一家的那里吃+碰到3嘴以后，这两家在此把牌中就自动形成“互包”的关系，也就是说如果任何一家和
+    # 牌了，则由另一家来支付其所有积分".
+    found = 0
+    for seed in range(400):
+        g = haidi.Game("beijing", seed=seed)
+        play_out(g, win_or_random(random.Random(seed)))
+        r = g.result
+        assert r is not None
+        record = g._record()
+        taken: dict[tuple[int, int], int] = {}
+        for m in record["melds"]:
+            if m["meld"] in ("chow", "pung"):
+                taken[m["seat"], m["from"]] = taken.get((m["seat"], m["from"]), 0) + 1
+        pairs = sorted({tuple(sorted(k)) for k, n in taken.items() if n >= 3})
+        if not r["wins"]:
+            continue
+        assert [tuple(p) for p in r["outcome"]["mutual"]] == pairs
+        winner = r["wins"][0]["seat"]
+        partners = [b if a == winner else a for a, b in pairs if winner in (a, b)]
+        if len(partners) == 1 and r["outcome"]["burn_rounds"] == 0:
+            found += 1
+            (p,) = partners
+            # The partner pays it all; nobody else pays anything.
+            assert r["payments"][p] == -r["payments"][winner] < 0
+            assert all(r["payments"][s] == 0 for s in range(4) if s not in (p, winner))
+    assert found >= 2
+
+
+# Changsha's 起手胡 and Tangshan's 明听 ------------------------------------------------------
+
+
+def test_changsha_a_dealt_hand_wins_at_once() -> None:
+    # Seed 000: "1)四喜：無將，起完牌後，玩家手上已有四張一樣的牌，即可胡牌。(計分等同小胡自摸)" and
+    # "2)板板胡：無將，起完牌後，玩家手上沒有一張2、5、8(將牌)，即可胡牌。(計分等同小胡自摸)": West holds
+    # four 1m (四喜) and South no 2, 5 or 8 (板板胡); both may say so before the dealer plays.
+    hands = ["123m456m789m234p5s8s", "111p333p444s666s9m", "9999p345m567s22s8m", "567p234s678m23m55p"]
+    g = haidi.Game("changsha", wall=stacked_wall("changsha", hands))
+    assert g.to_act == [1, 2]
+    assert g.legal_actions(1) == [{"type": "win"}, {"type": "pass"}]
+    g.step(2, {"type": "win"})
+    g.step(1, {"type": "pass"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["seat"] == 2 and w["situation"]["dealt"] and "win" not in w["situation"]
+    assert [p["id"] for p in w["score"]["fans"]] == ["four_of_a_kind"]
+    # Paid as a 小胡 self-drawn: 2 from each other seat, doubled by each bird on the payer or
+    # the winner (the birds are the tiles that follow, "再摸緊跟著的牌即為鳥牌").
+    rs = haidi.ruleset("changsha")
+    assert r["payments"] == rs.settle(r["outcome"]) and r["payments"][2] > 0
+    plain = rs.settle(dict(r["outcome"], birds=[]))
+    assert plain == [-2, -2, 6, -2]
+    # Nobody declaring, the dealer plays on.
+    g = haidi.Game("changsha", wall=stacked_wall("changsha", hands))
+    g.step(1, {"type": "pass"})
+    g.step(2, {"type": "pass"})
+    assert g.to_act == [0] and any(a["type"] == "discard" for a in g.legal_actions(0))
+
+
+def test_tangshan_an_open_hand_wins_only_self_drawn() -> None:
+    # "明听1番 明听就是亮开自己的牌，只能自模糊": the dealer lays its hand open as it discards 9s,
+    # waiting on 3p and 6p; South's 6p is no win for it, its own 3p is, with 明听's 番.
+    hands = ["123m456m789m45p11z9s", "234m567m345s66s66p", "123s456s789s77p3z4z", "456m999p222s55z4z2z"]
+    g = haidi.Game("tangshan", wall=stacked_wall("tangshan", hands, draws="6p7s2m3p", back="4s"))
+    assert {"type": "open_ready", "tile": "9s"} in g.legal_actions(0)
+    assert {"type": "open_ready", "tile": "1m"} not in g.legal_actions(0)
+    g.step(0, {"type": "open_ready", "tile": "9s"})
+    assert g.to_act == [1]
+    g.step(1, {"type": "discard", "tile": "6p"})
+    assert 0 not in g.to_act  # no win on a discard, and no claim either
+    while g.to_act != [0]:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        g.step(seat, {"type": "pass"} if {"type": "pass"} in legal else legal[0])
+    assert g.legal_actions(0)[0] == {"type": "win"}
+    g.step(0, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["situation"]["open_ready"] and w["situation"]["self_drawn"]
+    assert "open_ready" in [f["id"] for f in w["score"]["fans"]]
+
+
+def test_tangshan_open_ready_is_offered_exactly_on_the_discards_that_leave_a_ready_hand() -> None:
+    rs = haidi.ruleset("tangshan")
+    checked = 0
+    for seed in range(40):
+        g = haidi.Game("tangshan", seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            discards = [a["tile"] for a in legal if a["type"] == "discard"]
+            if len(discards) > 1:
+                o = g.observation(seat)
+                held = tiles_of(o["hand"])
+                melds = "".join(o["melds"][seat])
+                ready = set()
+                for t in set(held):
+                    rest = list(held)
+                    rest.remove(t)
+                    if rs.waits("".join(rest) + melds, wilds=o["wilds"]):
+                        ready.add(t)
+                assert {a["tile"] for a in legal if a["type"] == "open_ready"} == ready
+                checked += 1
+            g.step(seat, rng.choice([a for a in legal if a["type"] != "open_ready"]))
+    assert checked > 500
+
+
+def test_longgang_offers_every_win_evaluate_finds_on_a_discard() -> None:
+    # The game's quick test of waits (a hand counted two tiles from ready, each kind given
+    # room for every wild held) drops no win: each seat not barred by 漏胡 is offered a
+    # win on a discard exactly when `evaluate` scores one.
+    rs = haidi.ruleset("longgang")
+    checked = won = 0
+    for seed in range(12):
+        g = haidi.Game("longgang", seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            choice = rng.choice([a for a in legal if a["type"] != "win"] or legal)
+            before = [g.observation(s) for s in range(4)]
+            barred = set(g._record()["passed_win"])
+            g.step(seat, choice)
+            if choice["type"] != "discard" or g.done or before[0]["wall"] <= 4:
+                continue
+            for other in range(4):
+                o = before[other]
+                if other == seat or other in barred:
+                    continue
+                flowers = o["flowers"][other]
+                hand = (
+                    o["hand"] + "".join(o["melds"][other]) + ("".join(f[0] for f in flowers) + "f" if flowers else "")
+                )
+                r = rs.evaluate(
+                    hand=hand,
+                    win=choice["tile"],
+                    seat_wind="ESWN"[other],
+                    wilds=o["indicator"] if o["indicator"].endswith("f") else o["wilds"][0],
+                    earthly=seat == 0 and len(o["discards"][0]) == 0 and not any(o["melds"]),
+                )
+                legal_other = g.legal_actions(other) if other in g.to_act else []
+                offered = {"type": "win"} in legal_other and {"type": "pass"} in legal_other
+                assert offered == bool(r["win"]), (seed, other, hand, choice)
+                checked += 1
+                won += offered
+    assert checked > 1000 and won > 0
