@@ -246,6 +246,8 @@ def test_output_is_checked() -> None:
     rs = haidi.ruleset("mcr")
     cols = {"hand": ["123m456p789s1122z"], "win": ["1z"]}
     with pytest.raises(haidi.HandError, match="output must be one of"):
+        rs.evaluate_many(cols, output="xml")
+    with pytest.raises(haidi.HandError, match="output='json' is for a list of situations"):
         rs.evaluate_many(cols, output="json")
     with pytest.raises(haidi.HandError, match="output is for columns"):
         rs.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z"}], output="arrow")
