@@ -124,26 +124,10 @@ pub fn simulate<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::rules::{WildRule, Winners};
-    use crate::tiles::{ALL_KINDS, KINDS};
+    use crate::tiles::KINDS;
 
     fn mcr() -> (Arc<Rules>, Arc<Judge>) {
-        let rules = Rules {
-            name: "mcr".into(),
-            melds: 4,
-            tiles: ALL_KINDS,
-            flowers: 0xFF,
-            chow: true,
-            winners: Winners::First,
-            passed_win: false,
-            kept: 0,
-            kept_per_kong: 0,
-            last_discard: true,
-            haidi: false,
-            wild: WildRule::None,
-            round_wind: 0,
-            ..Rules::default()
-        };
+        let rules = Rules { name: "mcr".into(), flowers: 0xFF, ..Rules::default() };
         (Arc::new(rules), Arc::new(Judge::mcr(Default::default())))
     }
 

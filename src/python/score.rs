@@ -358,12 +358,7 @@ impl PyScheme {
         }
         let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
             work.iter().map(|w| w.as_ref().ok().map(|(s, p)| (scheme_of(this, s).scheme.clone(), p))).collect();
-        // Each run's scores read where they are (moving them would copy every score).
-        let mut scored: Vec<Vec<Option<Scored>>> = vec![];
-        interrupt::in_runs(py, jobs.len(), 256, |run| {
-            scored.push(score_all(&jobs[run]));
-            Ok(())
-        })?;
+        let scored = score_in_runs(py, &jobs)?;
         let out = PyList::empty(py);
         for (i, (w, s)) in work.iter().zip(scored.iter().flatten()).enumerate() {
             interrupt::check_at(py, i)?;
@@ -404,11 +399,7 @@ impl PyScheme {
         }
         let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
             read.iter().map(|p| p.as_ref().map(|p| (this.scheme.clone(), p))).collect();
-        let mut scored: Vec<Vec<Option<Scored>>> = vec![];
-        interrupt::in_runs(py, jobs.len(), 256, |run| {
-            scored.push(score_all(&jobs[run]));
-            Ok(())
-        })?;
+        let scored = score_in_runs(py, &jobs)?;
         let out = PyList::empty(py);
         for (i, (p, s)) in read.iter().zip(scored.iter().flatten()).enumerate() {
             interrupt::check_at(py, i)?;
@@ -472,6 +463,17 @@ fn collect_errors(errors: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
 /// Scores many prepared situations, spread over the pool when there are enough.
 pub fn score_all(jobs: &[Option<(Arc<Scheme>, &Prepared)>]) -> Vec<Option<Scored>> {
     crate::parallel::map(jobs.len(), 64, 16, |i| jobs[i].as_ref().map(|(s, p)| evaluate(s, p)))
+}
+
+/// Scores `jobs` with the GIL released, in runs of 256 between which Ctrl-C is heard; each
+/// run's scores stay where they are (moving them would copy every score).
+fn score_in_runs(py: Python<'_>, jobs: &[Option<(Arc<Scheme>, &Prepared)>]) -> PyResult<Vec<Vec<Option<Scored>>>> {
+    let mut scored = vec![];
+    interrupt::in_runs(py, jobs.len(), 256, |run| {
+        scored.push(score_all(&jobs[run]));
+        Ok(())
+    })?;
+    Ok(scored)
 }
 
 /// A Python value as the situation reader takes it.
