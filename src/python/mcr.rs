@@ -133,7 +133,7 @@ fn result<'py>(py: Python<'py>, r: &Scored, explain: bool, json: bool) -> PyResu
         None => w.none(&c.reason)?,
     }
     match r.form {
-        Some(f) => w.kept(&c.form, form_name(py, f), |out| answer::string(out, form_text(f)))?,
+        Some(f) => w.kept(&c.form, form_name(py, f), |out| answer::string(out, f.name()))?,
         None => w.kept(&c.form, py.None(), |out| out.extend_from_slice(b"null"))?,
     }
     if r.complete {
@@ -232,19 +232,6 @@ fn form_name<'py>(py: Python<'py>, form: Form) -> &'py Bound<'py, PyString> {
         Form::HonoursAndKnitted => pyo3::intern!(py, "honours_and_knitted"),
         Form::KnittedStraight => pyo3::intern!(py, "knitted_straight"),
         Form::All258 => pyo3::intern!(py, "all_258"),
-    }
-}
-
-/// The form's name, the text of `form_name`.
-fn form_text(form: Form) -> &'static str {
-    match form {
-        Form::Standard => "standard",
-        Form::SevenPairs => "seven_pairs",
-        Form::EightPairsAndAHalf => "eight_pairs_and_a_half",
-        Form::ThirteenOrphans => "thirteen_orphans",
-        Form::HonoursAndKnitted => "honours_and_knitted",
-        Form::KnittedStraight => "knitted_straight",
-        Form::All258 => "all_258",
     }
 }
 
