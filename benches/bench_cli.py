@@ -6,7 +6,7 @@ on the same lines in the same run.
     pytest benches/bench_cli.py --benchmark-enable --benchmark-only
 
 Lines: 20,000 a ruleset, MCR's random winning situations (``scripts/mcr_peer.py``) and
-Hainan's and Tangshan's random situations (``scripts/situations.py``), seeded, as JSON.
+the regional rulesets' random situations (``scripts/situations.py``), seeded, as JSON.
 Both run in this process, so start-up is left out of both, on one core
 (``HAIDI_PARALLELISM=0``), timed by the process's CPU time: a shared machine's load then
 moves the two alike. The target: at least 5 times the lines a second of the per-line
@@ -41,7 +41,7 @@ from conftest import ratio  # noqa: E402
 from hands import all_cores  # noqa: E402
 
 N = 20_000
-RULESETS = ("mcr", "hainan", "tangshan")
+RULESETS = ("mcr", "changsha", "hainan", "tangshan", "beijing", "longgang")
 
 
 def _lines(rules: str) -> bytes:
