@@ -21,6 +21,7 @@ from mcr_peer import random_situation, situation_to_pymahjonggb  # noqa: E402
 
 import haidi  # noqa: E402
 
+from conftest import ratio  # noqa: E402
 from hands import all_cores  # noqa: E402
 
 MahjongGB = pytest.importorskip("MahjongGB")
@@ -39,6 +40,7 @@ TIMES: dict = {}
 
 
 def _record(benchmark, name):
+    benchmark.extra_info["items"] = N
     TIMES[name] = benchmark.stats.stats.mean / N
 
 
@@ -117,3 +119,15 @@ def teardown_module(module):
     if "peer, results kept" in TIMES and "evaluate_many(list)" in TIMES:
         kept = TIMES["peer, results kept"] / TIMES["evaluate_many(list)"]
         print(f"  evaluate_many(list) against the peer keeping its results too: x{kept:.2f}")
+
+
+for _name, _what in [
+    ("test_haidi_evaluate_per_call", "MCR evaluate per call"),
+    ("test_haidi_evaluate_many_dicts", "MCR evaluate_many, list of dicts"),
+    ("test_haidi_evaluate_many_columns", "MCR evaluate_many, columns"),
+    ("test_haidi_evaluate_many_arrays", "MCR evaluate_many, numpy columns"),
+    ("test_haidi_evaluate_many_dicts_all_cores", "MCR evaluate_many, list of dicts, every core"),
+    ("test_haidi_evaluate_many_columns_all_cores", "MCR evaluate_many, columns, every core"),
+    ("test_haidi_evaluate_many_arrays_all_cores", "MCR evaluate_many, numpy columns, every core"),
+]:
+    ratio(_name, "test_peer_per_call", f"{_what} vs PyMahjongGB MahjongFanCalculator per call")

@@ -109,6 +109,7 @@ def _per_call(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -> N
         for s in sits:
             ev(**s)
 
+    benchmark.extra_info["items"] = len(sits)
     benchmark(run)
     TIMES[rules, what] = benchmark.stats.stats.mean / len(sits)
 
@@ -133,6 +134,7 @@ def _columns_run(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -
     with all_cores():
         out = rs.evaluate_many(cols)
         assert out["total"].tolist() == [rs.evaluate(**s)["total"] for s in sits] * REPEAT
+        benchmark.extra_info["items"] = len(sits) * REPEAT
         benchmark(rs.evaluate_many, cols)
     TIMES[rules, what] = benchmark.stats.stats.mean / (len(sits) * REPEAT)
 

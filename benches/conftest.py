@@ -35,3 +35,12 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_sep("=", "haidi vs peers (same run; one core unless it says every core)")
         for line in lines:
             terminalreporter.write_line(line)
+    counted = [b for b in session.benchmarks if "items" in b.extra_info]
+    if counted:
+        terminalreporter.write_sep("=", "per item (mean and median of the rounds)")
+        for b in sorted(counted, key=lambda b: b.name):
+            n = b.extra_info["items"]
+            terminalreporter.write_line(
+                f"{b.name:58s} {n:7,d} items {b.stats.mean / n * 1e6:10.3f} us/item"
+                f" {n / b.stats.mean:12,.0f}/s mean {n / b.stats.median:12,.0f}/s median"
+            )
