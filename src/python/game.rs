@@ -443,6 +443,7 @@ impl PyGame {
         let d = PyDict::new(py);
         d.set_item("seat", s)?;
         d.set_item("dealer", g.dealer)?;
+        d.set_item("round_wind", ["E", "S", "W", "N"][g.rules.round_wind as usize])?;
         let h = &g.hands[s as usize];
         d.set_item("hand", tiles::counts_to_string(&h.concealed))?;
         let melds = PyList::empty(py);

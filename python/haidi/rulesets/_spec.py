@@ -90,6 +90,9 @@ class GameRules:
     #: 明听: a player may lay its ready hand open as it discards (``{"type": "open_ready",
     #: "tile": ...}``); it then wins only self-drawn, claims nothing and discards what it draws.
     open_ready: bool = False
+    #: The ruleset's own counts handed on to the next hand (``haidi.Game``'s ``carry``),
+    #: each with its largest value: Beijing's 上楼 ``{"floor": 2}``.
+    carry: dict[str, int] = field(default_factory=dict)
     #: The flow rules of the ruleset that the game does not play yet (docs/game.md).
     not_modelled: tuple[str, ...] = ()
     #: The seed's words for the rules above, by field.

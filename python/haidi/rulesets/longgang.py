@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
+from . import _carry
 from . import _outcome as oc
 from ._scheme import (
     ALL,
@@ -672,7 +673,7 @@ GAME = GameRules(
     kept_stacks=True,
     split=4,
     instant_wilds=3,
-    not_modelled=("过水碰 and the other 过水 bars on claims", "the dealer across hands", "诈胡 and 相公 penalties"),
+    not_modelled=("过水碰 and the other 过水 bars on claims", "诈胡 and 相公 penalties"),
     sources={
         "wild": "翻开总和数的最后一对的内侧牌，此为财神牌，胡牌时可以替代任何牌",
         "seat_flower_wild": "坐花可当财神用",
@@ -682,8 +683,20 @@ GAME = GameRules(
         "kept_stacks": "牌墙最后只剩下１０幢（尾张除财神牌外无单张）或１０幢半（尾张除财神牌外有单张）称王牌或铁十墩",
         "split": "如果牌墙最后只剩下王牌和海底牌时还没有人胡牌，则开始分底牌，每人一张按摸牌顺序摸一张",
         "instant_wilds": "凡手牌中含用三个正财神即可马上胡牌，抓16张牌时如有三财神亦可胡牌",
+        "next_carry": "庄家只有胡牌才能连庄，流局或闲家胡牌，轮庄（下家坐庄）",
+        "round_wind": "第一圈是东方圈、第二圈是西风圈、接着是南方圈北风圈",
     },
 )
+
+#: The order of the rounds (圈): "第一圈是东方圈、第二圈是西风圈、接着是南方圈北风圈".
+ROUND_ORDER = "EWSN"
+
+
+def next_carry(carry: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """ "庄家只有胡牌才能连庄，流局或闲家胡牌，轮庄（下家坐庄）": the dealer keeps the deal only by
+    winning; the rounds go East, West, South, North (``ROUND_ORDER``)."""
+    kept = any(w["seat"] == 0 for w in record["wins"])
+    return _carry.passed(carry, 0 if kept else 1, ROUND_ORDER)
 
 
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
