@@ -82,6 +82,8 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         instant_wilds: small("instant_wilds", 8)?,
         dealt_wins: flag("dealt_wins")?,
         open_ready: flag("open_ready")?,
+        claim_bars: flag("claim_bars")?,
+        heavenly_kongs: flag("heavenly_kongs")?,
         round_wind: small("round_wind", 3)?,
     })
 }
@@ -314,6 +316,7 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     }
     d.set_item("melds", made)?;
     d.set_item("rest", g.rest().iter().map(|&t| code_name(t)).collect::<Vec<_>>())?;
+    d.set_item("left", g.drawable())?;
     d.set_item("haidi_taker", g.haidi_taker)?;
     d.set_item("passed_win", seats_list(g.passed_win))?;
     d.set_item("discards", g.discards)?;
