@@ -289,6 +289,18 @@ def test_botzone_requests_follow_the_judge_format():
     assert mine == Counter(_tiles(g.observation(0)["hand"]))
 
 
+def test_botzone_quan_is_the_prevailing_wind_of_the_carry(monkeypatch):
+    # The judge's first request is "0 playerID quan", quan the prevailing wind (initdata's
+    # quan on Botzone): a match's fifth MCR hand is in the South round, every player having dealt.
+    seen = []
+    real = play.BotzoneTurns
+    monkeypatch.setattr(play, "BotzoneTurns", lambda quan=0: seen.append(quan) or real(quan))
+    match = play.Match("mcr", play.make_players(["greedy"] * 4, protocol="botzone"), seed=3, protocol="botzone")
+    games = list(match.hands(5))
+    assert [g.carry["round_wind"] for g in games] == list("EEEES") and seen == [0, 0, 0, 0, 1]
+    assert real(1).next(games[4]._events())[0] == ["0 0 1", "0 1 1", "0 2 1", "0 3 1"]
+
+
 def _tiles(compact: str) -> list[str]:
     out, digits = [], ""
     for c in compact:
