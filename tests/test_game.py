@@ -8,6 +8,7 @@ import random
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -62,9 +63,12 @@ def stacked_wall(rules: str, hands: list[str], draws: str = "", back: str = "") 
     return front + middle + end[::-1]
 
 
-def random_game(rules: str, seed: int, wins: bool = True) -> tuple[haidi.Game, int]:
-    """A hand played by random legal actions; ``wins``: a legal win is always taken."""
-    g = haidi.Game(rules, seed=seed)
+def random_game(
+    rules: str, seed: int, wins: bool = True, carry: dict[str, Any] | None = None
+) -> tuple[haidi.Game, int]:
+    """A hand played by random legal actions; ``wins``: a legal win is always taken;
+    ``carry``: what the hand before handed on."""
+    g = haidi.Game(rules, seed=seed, carry=carry)
     rng = random.Random(seed)
     steps = 0
     while not g.done:
@@ -81,8 +85,11 @@ def random_game(rules: str, seed: int, wins: bool = True) -> tuple[haidi.Game, i
 def test_random_hands_end_account_for_every_tile_and_rescore(rules: str) -> None:
     rs = haidi.ruleset(rules)
     won = 0
+    # The seeds are played as one match: each hand dealt with the carry of the one before.
+    carry = None
+    dealers, winds, streaks = set(), set(), set()
     for seed in range(SEEDS_PER_RULESET):
-        g, _ = random_game(rules, seed, wins=seed % 2 == 0)
+        g, _ = random_game(rules, seed, wins=seed % 2 == 0, carry=carry)
         # Every tile is somewhere, once: the counts of the tile set.
         counts, flowers = g._tile_counts()
         kinds = set(tiles_of(rs.spec.tiles))
@@ -98,12 +105,21 @@ def test_random_hands_end_account_for_every_tile_and_rescore(rules: str) -> None
             again = rs.evaluate(**w["situation"])
             assert again["win"] and again["total"] == total == w["score"]["total"], w
             won += 1
+            assert w["situation"].get("round_wind", g.carry["round_wind"]) == g.carry["round_wind"]
         log = g.log
         assert json.loads(json.dumps(log)) == log
+        assert log[0]["carry"] == g.carry == (carry or log[0]["carry"])
         replayed = haidi.Game.replay(log)
         assert replayed.result == r
         assert haidi.Game(rules, seed=seed).wall == g.wall
+        carry = r["next"]
+        dealers.add(carry["dealer"])
+        winds.add(carry["round_wind"])
+        streaks.add(carry["streak"])
     assert won > 0, f"no {rules} hand was won: the win check never says yes"
+    # The match went round the table: the deal passed on, the wind moved on.
+    assert len(dealers) > 2 and len(winds) > 1
+    assert (max(streaks) > 0) == (rules != "mcr")
 
 
 @pytest.mark.parametrize("rules", sorted(REGISTRY))

@@ -1,6 +1,7 @@
 """The seeds' flow rules that shape a hand in play, each on a stacked or seeded wall and
 each quoting its line: Longgang's 财神, 坐花, 补花, 王牌, 分张, 漏胡, 三财神 and the losers'
-own 胡数; 跟庄 in Tangshan and Beijing, Beijing's 烧庄 and 互包 (docs/game.md)."""
+own 胡数, 过水碰 and the bars on claims, 天胡 after a concealed kong, 包三家; 跟庄 in
+Tangshan and Beijing, Beijing's 烧庄 and 互包 (docs/game.md)."""
 
 from __future__ import annotations
 
@@ -78,6 +79,20 @@ def test_longgang_turns_the_wild_up_keeps_the_seat_flower_and_replaces_the_other
     assert g.observation(1)["flowers"][1] == ["2f", "4f"]
     counts, flowers = g._tile_counts()
     assert flowers == 4 and set(counts) <= {0, 4}
+
+
+def test_longgang_the_greedy_agent_counts_its_seat_flower_as_a_wild() -> None:
+    # "坐花可当财神用": the dealer's 春 is one wild more in the greedy agent's analysis, which
+    # then reads the 16 tiles and the flower as a hand to discard from: an honour goes,
+    # not the first tile (1m) it would fall back to.
+    hands = [
+        "123m456m789m11p23s9p4z13f",
+        "123p456p78p4s11z22z33z2f",
+        "111s555s777s66z44z5s6s9s",
+        "111m222m333p444p5p6p7m8m",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands, draws="4f", back="7z8s", turned="9p"))
+    assert g._greedy(0) in ({"type": "discard", "tile": "4z"}, {"type": "discard", "tile": "7z"})
 
 
 def test_longgang_a_seat_flower_plays_as_a_wild() -> None:
@@ -218,6 +233,125 @@ def test_longgang_a_split_tile_won_on_is_self_drawn_and_the_last() -> None:
             assert w["situation"]["self_drawn"]
             assert g.observation(0)["wall"] <= 3
     assert found >= 3
+
+
+def test_longgang_a_pung_let_go_is_not_made_until_the_seat_draws() -> None:
+    # 五）d: "过水碰牌例如下家舍出8万你不碰 对家再舍出8万你不能碰 除非已经摸过1巡 不然禁止".
+    hands = [
+        "111m222m333m444p66z77z8m",  # the dealer discards 8m first
+        "123p456p789p123s44s7s5s",  # draws the other 8m and discards it
+        "111s555s666s888s11z8m8m",  # may pung the first 8m
+        "777m456m999m555p22z3z4z",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands, draws="8m"))
+    g.step(0, {"type": "discard", "tile": "8m"})
+    assert {"type": "pung"} in g.legal_actions(2)
+    g.step(2, {"type": "pass"})
+    g.step(1, {"type": "discard", "tile": "8m"})
+    # Let go once, the pung is not offered again before seat 2 draws: it is not asked.
+    assert g.to_act == [2] and {"type": "pung"} not in g.legal_actions(2)
+    assert events(g, "draw")[-1]["seat"] == 2
+
+
+def test_longgang_a_chow_does_not_discard_its_tile_or_the_other_end() -> None:
+    # 五）d: "吃牌禁止则为你有345万 上家舍出2万你喊吃 再舍出5万或上家打出3万你喊吃再舍出3万， 这是被禁止的"
+    # and f: "吃入牌时不得打出同牌".
+    hands = [
+        "111m777s333m444p66z77z2m",  # the dealer discards 2m
+        "2m345m123p456p789p44s7s",  # chows it with 3m 4m, holding another 2m and the 5m
+        "111s555s666s888s11z2z3z",
+        "777m456m999m555p22z3z4z",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands))
+    g.step(0, {"type": "discard", "tile": "2m"})
+    g.step(1, {"type": "chow", "tile": "2m"})
+    discards = {a["tile"] for a in g.legal_actions(1) if a["type"] == "discard"}
+    assert "2m" not in discards and "5m" not in discards
+    assert {"7s", "4s", "1p"} <= discards
+    g.step(1, {"type": "discard", "tile": "1p"})
+    # The bar ends with the discard: the next seat, having drawn, discards any tile but the 财神.
+    (seat,) = g.to_act
+    held = set(tiles_of(g.observation(seat)["hand"])) - set(g.observation(seat)["wilds"])
+    assert {a["tile"] for a in g.legal_actions(seat) if a["type"] == "discard"} == held
+
+
+def test_longgang_heavenly_hand_after_a_concealed_kong() -> None:
+    # 四、6: "天和：庄家起牌或者补完花（可暗杠）而胡牌": the dealer's kong of four 1m, its
+    # replacement 3s completing the hand, is 天胡.
+    hands = [
+        "1111m234p567p789s12s11z",
+        "345m678m2p5p8p3p22z33z44z",
+        "111s555s888s2m2m9m9m7z7z4p",
+        "777p999p333m444m6m6m5m7m",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands, back="3s", turned="6s"))
+    g.step(0, {"type": "concealed_kong", "tile": "1m"})
+    assert {"type": "win"} in g.legal_actions(0)
+    g.step(0, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["situation"]["heavenly"] and w["situation"]["kong_replacement"]
+    assert "heavenly" in [p["id"] for p in w["score"]["patterns"]] and w["score"]["total"] == 300
+
+
+# South holds a single 南 (its 坐风) and a 中; West waits on 中 alone; every seat else
+# discards what it draws. The other 财神 (9s) and the flowers are dealt, so nobody keeps one.
+LIABLE_HANDS = [
+    "9s9s1s2s5s8s3m6m2p8p9p1z3z4z6z7s4s",
+    "7z2z1m4m7m3p5p7p3s6s1z1z3z6z6z8p",
+    "123m456m789m123p456p7z",
+    "1f2f3f4f9s7z7z2m5m8m4p6p9m2s6z3z",
+]
+
+
+def discard_red_dragon(left: int) -> haidi.Game:
+    """South discards its 中 at its first turn with at most ``left`` tiles to draw; West
+    wins on it; the others pass and discard the tile they drew."""
+
+    def policy(g: haidi.Game, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        if seat == 2 and {"type": "win"} in legal:
+            return {"type": "win"}
+        if {"type": "pass"} in legal:
+            return {"type": "pass"}
+        red = {"type": "discard", "tile": "7z"}
+        if seat == 1 and g.observation(seat)["wall"] <= left and red in legal:
+            return red
+        mine = [e for e in g.log if e["event"] in ("deal", "draw") and e.get("seat") == seat][-1]
+        drawn = {"type": "discard", "tile": mine["tiles"][-1] if mine["event"] == "deal" else mine["tile"]}
+        return drawn if drawn in legal else never_win(g, seat, legal)
+
+    g = haidi.Game("longgang", wall=longgang_wall(LIABLE_HANDS, back="8s8s8s", turned="9s"))
+    play_out(g, policy)
+    return g
+
+
+def test_longgang_a_red_dragon_discarded_late_before_the_seat_wind_pays_for_all() -> None:
+    # 四）a: "行牌至最后阶段（分张前几张），红中青发等未碰过，若手中有单张坐风牌，红中，青发，要先打坐风，
+    # 若打出红中或青发被别家胡牌，要包三家筹码。陪家间另算。" The last stage read as the go-round
+    # before 分张: at most 8 tiles left to draw.
+    rs = haidi.ruleset("longgang")
+    late = discard_red_dragon(8)
+    r = late.result
+    assert r is not None and [w["seat"] for w in r["wins"]] == [2]
+    assert late._record()["left"] <= 8 and r["outcome"]["liable"] == 1
+    # South pays West every share; the others' differences between them stay ("陪家间另算").
+    free = rs.settle({k: v for k, v in r["outcome"].items() if k != "liable"})
+    assert r["payments"][2] == free[2] and r["payments"][1] < free[1]
+    early = discard_red_dragon(40)
+    assert early.result is not None and [w["seat"] for w in early.result["wins"]] == [2]
+    assert "liable" not in early.result["outcome"]
+
+
+def test_longgang_a_green_dragon_discarded_before_the_red_pays_for_all() -> None:
+    # 四）c: "前面已有人打过红中，发财没出，自已手中有红中，青发，此时要先打红中，如打青发被别家胡牌，要包三家筹码。"
+    from haidi.rulesets.longgang import liable_seat
+
+    hands = ["", "1m4m7m3p5p7p3s6s1z1z3z6z8p2z2z7z", "", ""]
+    record = {"discard_order": [[3, "7z", None], [1, "6z", "won"]], "left": 6, "hands": hands, "melds": []}
+    assert liable_seat(record, "9s") == 1  # South held a 中 and discarded the 发
+    assert liable_seat({**record, "discard_order": [[3, "6z", None], [1, "6z", "won"]]}, "9s") is None
+    assert liable_seat({**record, "left": 9}, "9s") is None  # not the last stage
 
 
 # 跟庄 and 烧庄 (seed 004) -----------------------------------------------------------------
@@ -395,7 +529,7 @@ def test_longgang_offers_every_win_evaluate_finds_on_a_discard() -> None:
     # win on a discard exactly when `evaluate` scores one.
     rs = haidi.ruleset("longgang")
     checked = won = 0
-    for seed in range(12):
+    for seed in range(24):
         g = haidi.Game("longgang", seed=seed)
         rng = random.Random(seed)
         while not g.done:
@@ -420,7 +554,9 @@ def test_longgang_offers_every_win_evaluate_finds_on_a_discard() -> None:
                     win=choice["tile"],
                     seat_wind="ESWN"[other],
                     wilds=o["indicator"] if o["indicator"].endswith("f") else o["wilds"][0],
-                    earthly=seat == 0 and len(o["discards"][0]) == 0 and not any(o["melds"]),
+                    # 地胡 on the dealer's first discard, its concealed kongs before it kept
+                    # ("天和：庄家起牌或者补完花（可暗杠）而胡牌"): nobody else melds before it.
+                    earthly=seat == 0 and len(o["discards"][0]) == 0 and not any(o["melds"][1:]),
                 )
                 legal_other = g.legal_actions(other) if other in g.to_act else []
                 offered = {"type": "win"} in legal_other and {"type": "pass"} in legal_other

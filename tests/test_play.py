@@ -133,20 +133,26 @@ def test_a_match_of_bot_programs_and_agents_logs_hands_that_replay(tmp_path, cap
     assert [p["faults"] for p in summary["players"]] == [0, 0, 0, 0]
     hands = _logs(log)
     assert len(hands) == 3
-    totals = [0, 0, 0, 0]
+    totals, by_player = [0, 0, 0, 0], [0, 0, 0, 0]
     answered = [json.loads(line) for line in notes.read_text().splitlines()]
     asked = 0
     for h, events in enumerate(hands):
         assert events[0]["seed"] == int(haidi.simulate("mcr", 3, seed=5, agents="random")["seeds"][h])
+        # MCR's deal passes on every hand: players 0 to 3 deal hands 0 to 2 in turn.
+        assert events[0]["carry"] == {"dealer": h, "round_wind": "E", "streak": 0}
         g = haidi.Game.replay(events)
         assert sum(g.result["payments"]) == 0
         totals = [a + b for a, b in zip(totals, g.result["payments"], strict=True)]
+        seats = [play.seating(p, h, False, h) for p in range(4)]
+        by_player = [a + g.result["payments"][s] for a, s in zip(by_player, seats, strict=True)]
         # The logged actions of the bot seats are the answers the bots gave, in order.
-        mine = [[h, e["seat"], e["action"]] for e in events if e["event"] == "action" and e["seat"] >= 2]
+        bots = {seats[2], seats[3]}
+        mine = [[h, e["seat"], e["action"]] for e in events if e["event"] == "action" and e["seat"] in bots]
         assert mine == answered[asked : asked + len(mine)]
         asked += len(mine)
     assert asked == len(answered) > 0
-    assert totals == summary["seat_payments"] == [p["payments"] for p in summary["players"]]
+    assert totals == summary["seat_payments"]
+    assert by_player == [p["payments"] for p in summary["players"]]
 
 
 def test_bad_answers_timeouts_and_dead_bots_are_replaced_by_the_default(tmp_path, capsys):
@@ -198,10 +204,13 @@ def test_duplicate_play_rotates_the_players_over_each_wall(tmp_path, capsys):
         for r in range(4):
             events = hands[4 * w + r]
             g = haidi.Game.replay(events)
-            seat = play.seating(0, r, True)  # the greedy player's seat
+            # Each rotation a match of its own: MCR's deal passes on once a wall.
+            dealer = events[0]["carry"]["dealer"]
+            assert dealer == w
+            seat = play.seating(0, r, True, dealer)  # the greedy player's seat
             dealt.append(next(e["tiles"] for e in events if e["event"] == "deal" and e["seat"] == seat))
             for p in range(4):
-                payments[p] += g.result["payments"][play.seating(p, r, True)]
+                payments[p] += g.result["payments"][play.seating(p, r, True, dealer)]
         # The greedy player held each seat's tiles of the wall once.
         first = hands[4 * w]
         assert sorted(map(tuple, dealt)) == sorted(tuple(e["tiles"]) for e in first if e["event"] == "deal")
@@ -278,6 +287,18 @@ def test_botzone_requests_follow_the_judge_format():
     # Seat 0's 13 tiles and its draw are its hand.
     mine = Counter(play.from_botzone(t) for t in first[1][0].split()[5:18] + [first[2][0].split()[1]])
     assert mine == Counter(_tiles(g.observation(0)["hand"]))
+
+
+def test_botzone_quan_is_the_prevailing_wind_of_the_carry(monkeypatch):
+    # The judge's first request is "0 playerID quan", quan the prevailing wind (initdata's
+    # quan on Botzone): a match's fifth MCR hand is in the South round, every player having dealt.
+    seen = []
+    real = play.BotzoneTurns
+    monkeypatch.setattr(play, "BotzoneTurns", lambda quan=0: seen.append(quan) or real(quan))
+    match = play.Match("mcr", play.make_players(["greedy"] * 4, protocol="botzone"), seed=3, protocol="botzone")
+    games = list(match.hands(5))
+    assert [g.carry["round_wind"] for g in games] == list("EEEES") and seen == [0, 0, 0, 0, 1]
+    assert real(1).next(games[4]._events())[0] == ["0 0 1", "0 1 1", "0 2 1", "0 3 1"]
 
 
 def _tiles(compact: str) -> list[str]:

@@ -18,7 +18,7 @@ import numpy as np
 from . import _core
 from ._core import HandError
 from .ruleset import Ruleset, ruleset
-from .rulesets import GameRules
+from .rulesets import GameRules, _carry
 
 __all__ = ["AGENTS", "Game", "simulate"]
 
@@ -26,16 +26,36 @@ __all__ = ["AGENTS", "Game", "simulate"]
 _WINDS = "ESWN"
 
 
-def flow_rules(rs: Ruleset[Any]) -> dict[str, Any]:
-    """The dict ``_core.Game`` takes: the ruleset's tile set and its ``GAME`` rules."""
+def game_rules(rs: Ruleset[Any]) -> GameRules:
+    """The ruleset's ``GAME``; ``HandError`` for a ruleset that has none."""
     game: GameRules | None = getattr(rs.module, "GAME", None)
     if game is None:
         raise HandError(f"{rs.name} has no game rules (GAME) yet")
-    flow = {k: v for k, v in asdict(game).items() if k not in ("sources", "not_modelled")}
+    return game
+
+
+def flow_rules(rs: Ruleset[Any], round_wind: str = "E") -> dict[str, Any]:
+    """The dict ``_core.Game`` takes: the ruleset's tile set, its ``GAME`` rules and the
+    prevailing wind."""
+    game = game_rules(rs)
+    flow = {k: v for k, v in asdict(game).items() if k not in ("sources", "not_modelled", "carry")}
     spec = rs.spec
     flowers = spec.flowers if game.flowers else ""
-    flow.update(name=spec.name, melds=spec.melds, tiles=spec.tiles, flowers=flowers, round_wind=0)
+    wind = _WINDS.index(round_wind)
+    flow.update(name=spec.name, melds=spec.melds, tiles=spec.tiles, flowers=flowers, round_wind=wind)
     return flow
+
+
+def read_carry(rs: Ruleset[Any], carry: Any) -> dict[str, Any]:
+    """``carry`` checked against the ruleset's keys (None: a match's first hand)."""
+    return _carry.read(carry, game_rules(rs).carry)
+
+
+def next_carry(rs: Ruleset[Any], carry: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """The carry of the hand after the one of ``record``, by the ruleset's ``next_carry``
+    (the common rule without one)."""
+    rule = getattr(rs.module, "next_carry", _carry.common)
+    return dict(rule(carry, record))
 
 
 def _scorer(rs: Ruleset[Any], options: Mapping[str, Any] | None) -> tuple[Any, bool]:
@@ -66,11 +86,15 @@ class Game(_core.Game):
     ``step(seat, action)`` plays one (anything else raises ``HandError`` naming it).
     When ``done``, ``result`` has the ``payments`` and the ``wins``. ``wall`` (tile
     names in drawing order, the whole tile set once) deals that wall instead of a
-    shuffled one: draws take its front, replacements its end (docs/game.md).
+    shuffled one: draws take its front, replacements its end (docs/game.md). ``carry``:
+    what the hand before handed on (``result["next"]`` of it): the dealer's table
+    position, the 连庄 streak, the prevailing wind and the ruleset's own counts; None for
+    a match's first hand.
     """
 
     _ruleset: Ruleset[Any]
     _options: dict[str, Any]
+    _carry: dict[str, Any]
     _seeded: bool
     _result: dict[str, Any] | None
 
@@ -81,13 +105,16 @@ class Game(_core.Game):
         options: Mapping[str, Any] | None = None,
         *,
         wall: Sequence[str] | None = None,
+        carry: Mapping[str, Any] | None = None,
     ) -> Game:
         rs = ruleset(rules)
         given = _given(options)
+        carried = read_carry(rs, carry)
         scorer, mingangang = _scorer(rs, given or None)
-        self = super().__new__(cls, flow_rules(rs), scorer, seed, mingangang, wall)
+        self = super().__new__(cls, flow_rules(rs, carried["round_wind"]), scorer, seed, mingangang, wall)
         self._ruleset = rs
         self._options = given
+        self._carry = carried
         self._seeded = wall is None
         self._result = None
         return self
@@ -99,6 +126,7 @@ class Game(_core.Game):
         options: Mapping[str, Any] | None = None,
         *,
         wall: Sequence[str] | None = None,
+        carry: Mapping[str, Any] | None = None,
     ) -> None:
         # Everything is done by __new__ (the Rust state is made there).
         pass
@@ -109,28 +137,36 @@ class Game(_core.Game):
         return self._ruleset
 
     @property
+    def carry(self) -> dict[str, Any]:
+        """What the hand before handed on to this one (``Game(carry=...)``, completed)."""
+        return dict(self._carry)
+
+    @property
     def result(self) -> dict[str, Any] | None:
         """None until the hand is over; then ``payments`` (four amounts by seat, summing
         to zero, from the ruleset's ``settle``), ``wins`` (each ``seat``, the
         ``situation`` given to ``evaluate`` and the ``score`` it returned), ``exhausted``
-        (nobody won) and ``outcome`` (the record given to ``settle``, or None when nothing
-        is paid)."""
+        (nobody won), ``outcome`` (the record given to ``settle``, or None when nothing
+        is paid) and ``next``, the carry of the next hand (``Game(carry=...)``)."""
         if not self.done:
             return None
         if self._result is None:
-            self._result = _result(self._ruleset, self._record(), self._options)
+            record = self._record()
+            self._result = _result(self._ruleset, record, self._options, self._carry)
+            self._result["next"] = next_carry(self._ruleset, self._carry, record)
         return self._result
 
     @property
     def log(self) -> list[dict[str, Any]]:
         """The events of the hand as JSON-ready dicts: ``start`` (rules, seed, options,
-        the wall), then ``deal``, ``draw``, ``flower``, ``indicator``, ``action``,
+        the carry, the wall), then ``deal``, ``draw``, ``flower``, ``indicator``, ``action``,
         ``claim``, ``win`` and ``end``. ``Game.replay(log)`` plays it again."""
         start = {
             "event": "start",
             "rules": self._ruleset.name,
             "seed": self.seed if self._seeded else None,
             "options": dict(self._options),
+            "carry": dict(self._carry),
             "wall": self.wall,
         }
         return [start, *self._events()]
@@ -145,10 +181,11 @@ class Game(_core.Game):
         if not isinstance(start, Mapping) or start.get("event") != "start":
             raise HandError("a log starts with its start event")
         rules, seed, options = start.get("rules"), start.get("seed"), start.get("options") or None
+        carry = start.get("carry")
         if seed is None:
-            g = cls(rules, 0, options, wall=start.get("wall"))  # type: ignore[arg-type]
+            g = cls(rules, 0, options, wall=start.get("wall"), carry=carry)  # type: ignore[arg-type]
         else:
-            g = cls(rules, seed, options)  # type: ignore[arg-type]
+            g = cls(rules, seed, options, carry=carry)  # type: ignore[arg-type]
             # The log's wall is read as Game(wall=...) reads one, then compared.
             if "wall" in start and cls(rules, 0, options, wall=start["wall"]).wall != g.wall:  # type: ignore[arg-type]
                 raise HandError("log: the wall differs from the one the seed shuffles")
@@ -176,7 +213,9 @@ def _from_log(log: list[dict[str, Any]]) -> Game:
     return Game.replay(log)
 
 
-def _result(rs: Ruleset[Any], record: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+def _result(rs: Ruleset[Any], record: dict[str, Any], options: dict[str, Any], carry: dict[str, Any]) -> dict[str, Any]:
+    # The carry reaches `settle` through the record (Hainan's dealer_streak, Beijing's floor).
+    record["carry"] = carry
     wins = []
     for w in record["wins"]:
         situation = dict(w["situation"])
@@ -242,6 +281,7 @@ def simulate(
     if not isinstance(duplicate, bool):
         raise HandError(f"duplicate must be True or False, not {duplicate!r}")
     scorer, mingangang = _scorer(rs, given or None)
+    carry = read_carry(rs, None)
     out = _core.simulate(flow_rules(rs), scorer, games, seed, names, mingangang, duplicate)
     n = len(out["winner"])
     fan_ids = _fan_columns(rs, scorer)
@@ -249,7 +289,7 @@ def simulate(
     payments = np.zeros((n, 4), dtype=np.int64)
     fans = np.zeros((n, len(fan_ids)), dtype=np.uint8)
     for i, record in out.pop("records"):
-        result = _result(rs, record, given)
+        result = _result(rs, record, given, carry)
         payments[i] = result["payments"]
         if result["wins"]:
             for fan in result["wins"][0]["score"]["fans"]:

@@ -44,10 +44,12 @@ class Fault(Exception):
         self.reported = False
 
 
-def seating(player: int, hand: int, duplicate: bool) -> int:
-    """The seat of ``player`` in ``hand``: its own, or in duplicate play ``(player +
-    hand) % 4``, so that the four hands of a wall put each player at each seat."""
-    return (player + hand) % 4 if duplicate else player
+def seating(player: int, hand: int, duplicate: bool, dealer: int = 0) -> int:
+    """The seat of ``player`` in ``hand`` when the player at table position ``dealer``
+    deals (the carry's ``dealer``): ``(player - dealer) % 4``, seat 0 the dealer; in
+    duplicate play the table is turned by ``hand % 4`` more, so that the four hands of a
+    wall put each player at each seat."""
+    return (player + (hand if duplicate else 0) - dealer) % 4
 
 
 def wall_seed(seed: int, hand: int, duplicate: bool) -> int:
@@ -456,7 +458,10 @@ def botzone_actions(response: str) -> list[dict[str, str]]:
 
 @dataclass
 class Match:
-    """A match: ``players`` (four, players 0 to 3), ``hands`` hands of ``rules``."""
+    """A match: ``players`` (four, players 0 to 3), ``hands`` hands of ``rules``, each
+    hand dealt with the carry of the one before (``Game(carry=...)``: the dealer, the
+    streak, the prevailing wind). In duplicate play the hands of each rotation (hand
+    ``i`` with ``i % 4 == r``) are a match of their own, with a carry of their own."""
 
     rules: str
     players: list[Player]
@@ -467,6 +472,8 @@ class Match:
     on_fault: Callable[[dict[str, Any]], None] | None = None
     seat_payments: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     played: int = 0
+    #: The carry of the next hand of each rotation (one without duplicate play).
+    carries: list[dict[str, Any] | None] = field(default_factory=lambda: [None] * 4)
 
     def hands(self, n: int) -> Iterator[Game]:
         """Plays ``n`` hands, each given back when done."""
@@ -478,10 +485,13 @@ class Match:
                 p.close()
 
     def play(self, hand: int) -> Game:
-        game = Game(self.rules, seed=wall_seed(self.seed, hand, self.duplicate), options=self.options)
+        rotation = hand % 4 if self.duplicate else 0
+        seed = wall_seed(self.seed, hand, self.duplicate)
+        game = Game(self.rules, seed=seed, options=self.options, carry=self.carries[rotation])
+        dealer = game.carry["dealer"]
         at = [0] * 4  # the player at each seat
         for p in self.players:
-            seat = seating(p.number, hand, self.duplicate)
+            seat = seating(p.number, hand, self.duplicate, dealer)
             at[seat] = p.number
             p.begin(hand, seat)
         by_seat = [self.players[at[s]] for s in range(4)]
@@ -497,6 +507,7 @@ class Match:
             by_seat[s].payments += paid
         for w in game.result["wins"]:
             by_seat[w["seat"]].wins += 1
+        self.carries[rotation] = game.result["next"]
         self.played += 1
         return game
 
@@ -538,7 +549,7 @@ class Match:
             )
 
     def _botzone(self, game: Game, by_seat: list[Player], hand: int) -> None:
-        turns = BotzoneTurns()
+        turns = BotzoneTurns("ESWN".index(game.carry["round_wind"]))
         while not game.done:
             answers: dict[int, str | Fault] = {}
             for requests in turns.next(game._events()):

@@ -79,6 +79,13 @@ pub struct Rules {
     /// A player may lay its ready hand open as it discards (明听); it then wins only
     /// self-drawn, claims nothing and discards what it draws.
     pub open_ready: bool,
+    /// Longgang's bars on claims (五）d, f): a seat that lets a pung go may not pung that
+    /// kind until it draws (过水碰); a seat does not chow a kind it discarded since its
+    /// draw; after a chow it does not discard the tile claimed nor the one at the other
+    /// end of the two it held (吃牌禁止), after a pung not the kind punged.
+    pub claim_bars: bool,
+    /// The dealer's concealed kongs before its first discard keep 天胡 and 地胡 ("可暗杠").
+    pub heavenly_kongs: bool,
     /// The prevailing wind, 0-3 (E S W N).
     pub round_wind: u8,
 }
@@ -119,6 +126,8 @@ impl Default for Rules {
             instant_wilds: 0,
             dealt_wins: false,
             open_ready: false,
+            claim_bars: false,
+            heavenly_kongs: false,
             round_wind: 0,
         }
     }

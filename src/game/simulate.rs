@@ -32,9 +32,11 @@ pub fn greedy(g: &Game, seat: u8, legal: &[Action]) -> Action {
     let Some(&first) = legal.iter().find(|a| matches!(a, Action::Discard(_))) else {
         return Action::Pass;
     };
-    let wilds = Wilds { kinds: g.wild_kinds, extra: 0 };
+    // A wild flower held (Longgang's 坐花, every flower under a 花财神) is one wild more.
+    let hand = &g.hands[seat as usize];
+    let wilds = Wilds { kinds: g.wild_kinds, extra: g.held_wilds(seat, hand) };
     let engine = g.judge.engine();
-    match analyze::analyze(engine, &g.hands[seat as usize], wilds, &g.seen_by(seat)) {
+    match analyze::analyze(engine, hand, wilds, &g.seen_by(seat)) {
         Ok(mut entries) => {
             analyze::order(&mut entries);
             entries.iter().filter_map(|e| e.discard.map(Action::Discard)).find(|a| legal.contains(a)).unwrap_or(first)

@@ -202,6 +202,12 @@ pub struct Game {
     phase: Phase,
     /// 漏胡: seats that passed a discard win and have not drawn since.
     pub passed_win: u8,
+    /// 过水碰: by seat, the kinds whose pung it let go since its draw; and the kinds it
+    /// discarded since its draw, which it may not chow (`Rules::claim_bars`).
+    passed_pung: [u64; 4],
+    discarded: [u64; 4],
+    /// The kinds the seat to move may not discard after its claim (`Rules::claim_bars`).
+    barred: u64,
     waits: [Option<u64>; 4],
     /// Scores of wins tried on the hand as it stands, by the facts that change them (a
     /// ready hand is offered the same tile again and again).
@@ -278,6 +284,9 @@ impl Game {
             dealer: 0,
             phase: Phase::Done,
             passed_win: 0,
+            passed_pung: [0; 4],
+            discarded: [0; 4],
+            barred: 0,
             waits: [None; 4],
             scored: Default::default(),
             discards: 0,
@@ -450,7 +459,7 @@ impl Game {
     }
 
     /// The wild flowers `hand` of `seat` holds.
-    fn held_wilds(&self, seat: u8, hand: &Hand) -> u8 {
+    pub fn held_wilds(&self, seat: u8, hand: &Hand) -> u8 {
         (hand.flowers & self.kept_flowers(seat)).count_ones() as u8
     }
 
@@ -593,8 +602,10 @@ impl Game {
                 let h = &self.hands[seat as usize];
                 // Wilds stay in the hand where the ruleset says so ("财神及坐花在行牌程中不能打出"),
                 // unless the hand holds nothing else ("使得手里所有牌为财神").
+                // After a claim, the kinds it bars too (吃牌禁止), while another tile is left.
                 let kept = if self.rules.wilds_kept { self.wild_kinds } else { 0 };
-                let keep = if (0..KINDS).any(|t| h.concealed[t] > 0 && kept >> t & 1 == 0) { kept } else { 0 };
+                let free = |mask: u64| (0..KINDS).any(|t| h.concealed[t] > 0 && mask >> t & 1 == 0);
+                let keep = [kept | self.barred, kept].into_iter().find(|&m| free(m)).unwrap_or(0);
                 if self.open >> seat & 1 == 1 {
                     // An open hand stands as it was laid down: it discards what it draws.
                     if let Some(t) = drawn.filter(|&t| t < FLOWER) {
@@ -761,6 +772,8 @@ impl Game {
                 }
                 self.hands[s].concealed[t as usize] -= 1;
                 self.changed(seat);
+                self.barred = 0;
+                self.discarded[s] |= 1 << t;
                 self.rivers[s].push((t, false));
                 self.seen[t as usize] += 1;
                 self.discards += 1;
@@ -797,9 +810,13 @@ impl Game {
             }
             if why == Claim::Discard && !last && !wild && self.open >> o & 1 == 0 {
                 let c = &self.hands[os].concealed;
-                opt.pung = c[tile as usize] >= 2;
+                let bars = self.rules.claim_bars;
+                // "过水碰牌 ... 对家再舍出8万你不能碰 除非已经摸过1巡".
+                opt.pung = c[tile as usize] >= 2 && !(bars && self.passed_pung[os] >> tile & 1 == 1);
                 opt.kong = c[tile as usize] == 3 && self.kong_allowed();
-                if self.rules.chow && i == 1 && !tiles::is_honour(tile) {
+                // "打出牌後不得於同巡吃入同牌".
+                let chow_barred = bars && self.discarded[os] >> tile & 1 == 1;
+                if self.rules.chow && i == 1 && !tiles::is_honour(tile) && !chow_barred {
                     let r = tiles::rank(tile) as i32;
                     for (bit, low) in [(0u8, r - 2), (1, r - 1), (2, r)] {
                         if !(1..=7).contains(&low) {
@@ -830,6 +847,13 @@ impl Game {
             for o in order {
                 if options[o as usize].win.is_some() && answers[o as usize] != Some(Action::Win) {
                     self.passed_win |= 1 << o;
+                }
+            }
+        }
+        if self.rules.claim_bars {
+            for o in order {
+                if options[o as usize].pung && answers[o as usize] != Some(Action::Pung) {
+                    self.passed_pung[o as usize] |= 1 << tile;
                 }
             }
         }
@@ -903,6 +927,9 @@ impl Game {
                     _ => unreachable!("ranked claims"),
                 };
                 self.events.push(Event::Claim { seat: o, from, meld });
+                if self.rules.claim_bars {
+                    self.barred = claim_bars(meld, tile);
+                }
                 self.meld(o, Some(from), meld);
                 if a == Action::Kong {
                     self.replacement(o);
@@ -943,7 +970,7 @@ impl Game {
         let mut seat = seat;
         while self.split_left > 0 && self.drawable() > 0 {
             self.split_left -= 1;
-            self.passed_win &= !(1 << seat);
+            self.drew(seat);
             let waits = self.waits_of(seat);
             let t = self.wall[self.front];
             self.front += 1;
@@ -965,9 +992,16 @@ impl Game {
         self.end();
     }
 
+    /// `seat` draws: the bars that last until its draw are lifted (漏胡, 过水碰).
+    fn drew(&mut self, seat: u8) {
+        self.passed_win &= !(1 << seat);
+        self.passed_pung[seat as usize] = 0;
+        self.discarded[seat as usize] = 0;
+    }
+
     /// `seat` draws the next tile (and replaces the flowers it draws).
     fn draw(&mut self, seat: u8) {
-        self.passed_win &= !(1 << seat);
+        self.drew(seat);
         // The waits of the hand before the draw decide a self-drawn win (flowers set
         // aside on the way change no waits).
         let waits = self.waits_of(seat);
@@ -983,7 +1017,7 @@ impl Game {
 
     /// The replacement after a kong, from the end of the wall.
     fn replacement(&mut self, seat: u8) {
-        self.passed_win &= !(1 << seat);
+        self.drew(seat);
         let waits = self.waits_of(seat);
         match self.replace_flowers_once(seat) {
             Some(t) => self.enter_turn(seat, Some(t), true, waits),
@@ -1092,9 +1126,12 @@ impl Game {
         w
     }
 
-    /// No claim, kong or discard but the dealer's first yet (天胡, 地胡).
+    /// No claim or kong yet (天胡, 地胡), but the dealer's concealed kongs where they
+    /// keep them ("天和：庄家起牌或者补完花（可暗杠）而胡牌").
     fn untouched(&self) -> bool {
-        self.made.is_empty()
+        self.made
+            .iter()
+            .all(|m| self.rules.heavenly_kongs && m.seat == self.dealer && m.meld.kind == MeldKind::ConcealedKong)
     }
 
     fn facts(&self, seat: u8, hand: Hand, win: Tile) -> WinFacts {
@@ -1191,6 +1228,25 @@ impl Game {
             flowers += h.flowers.count_ones() as u8;
         }
         (c, flowers)
+    }
+}
+
+/// The kinds a claimer may not discard after `meld`, made on the discard `tile`: the
+/// kind punged; the tile chowed, and the one that would make a chow of the other end of
+/// the two held ("你有345万 上家舍出2万你喊吃 再舍出5万 ... 这是被禁止的").
+fn claim_bars(meld: Meld, tile: Tile) -> u64 {
+    match meld.kind {
+        MeldKind::Chow => {
+            let low = meld.tile;
+            let mut bars = 1u64 << tile;
+            if tile == low && tiles::rank(low) <= 6 {
+                bars |= 1 << (low + 3);
+            } else if tile == low + 2 && tiles::rank(low) >= 2 {
+                bars |= 1 << (low - 1);
+            }
+            bars
+        }
+        _ => 1 << tile,
     }
 }
 

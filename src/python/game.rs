@@ -82,6 +82,8 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         instant_wilds: small("instant_wilds", 8)?,
         dealt_wins: flag("dealt_wins")?,
         open_ready: flag("open_ready")?,
+        claim_bars: flag("claim_bars")?,
+        heavenly_kongs: flag("heavenly_kongs")?,
         round_wind: small("round_wind", 3)?,
     })
 }
@@ -314,6 +316,7 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     }
     d.set_item("melds", made)?;
     d.set_item("rest", g.rest().iter().map(|&t| code_name(t)).collect::<Vec<_>>())?;
+    d.set_item("left", g.drawable())?;
     d.set_item("haidi_taker", g.haidi_taker)?;
     d.set_item("passed_win", seats_list(g.passed_win))?;
     d.set_item("discards", g.discards)?;
@@ -443,6 +446,7 @@ impl PyGame {
         let d = PyDict::new(py);
         d.set_item("seat", s)?;
         d.set_item("dealer", g.dealer)?;
+        d.set_item("round_wind", ["E", "S", "W", "N"][g.rules.round_wind as usize])?;
         let h = &g.hands[s as usize];
         d.set_item("hand", tiles::counts_to_string(&h.concealed))?;
         let melds = PyList::empty(py);

@@ -90,6 +90,16 @@ class GameRules:
     #: 明听: a player may lay its ready hand open as it discards (``{"type": "open_ready",
     #: "tile": ...}``); it then wins only self-drawn, claims nothing and discards what it draws.
     open_ready: bool = False
+    #: Longgang's bars on claims: a pung let go is not made until the seat draws (过水碰);
+    #: a seat chows no kind it discarded since its draw; after a chow it discards neither
+    #: the tile claimed nor the one at the other end of the two it held, after a pung not
+    #: the kind punged (吃牌禁止).
+    claim_bars: bool = False
+    #: The dealer's concealed kongs before its first discard keep 天胡 and 地胡.
+    heavenly_kongs: bool = False
+    #: The ruleset's own counts handed on to the next hand (``haidi.Game``'s ``carry``),
+    #: each with its largest value: Beijing's 上楼 ``{"floor": 2}``.
+    carry: dict[str, int] = field(default_factory=dict)
     #: The flow rules of the ruleset that the game does not play yet (docs/game.md).
     not_modelled: tuple[str, ...] = ()
     #: The seed's words for the rules above, by field.

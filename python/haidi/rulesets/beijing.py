@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
+from . import _carry
 from . import _outcome as oc
 from ._scheme import (
     EXPLAIN,
@@ -387,13 +388,26 @@ GAME = GameRules(
     wild="indicator",
     kept=14,
     kept_per_kong=2,
-    not_modelled=("the dealer across hands", "烧庄 across hands (连庄)"),
+    carry={"floor": 2},
     sources={
         "wild": "the 惠坯 turned up: the 惠牌 is the next kind",
         "kept": "所有的牌只抓到倒数第7砘牌为结束。执行1个杠留7砘",
         "kept_per_kong": "2个杠留8砘牌的规定",
+        "next_carry": (
+            "游戏开始时由东家做庄，然后依次轮到南家，西家，北家，东家,如果轮到庄家和牌（或荒牌），则庄家可以连庄，"
+            "连庄的次数没有限制，当闲家和牌时，再继续按原顺序进行轮庄。"
+        ),
+        "floor": "3、上楼。庄家连庄或荒牌，上楼，仅有2层。",
     },
 )
+
+
+def next_carry(carry: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """The common rule, the seed's ("如果轮到庄家和牌（或荒牌），则庄家可以连庄 ... 当闲家和牌时，再继续按
+    原顺序进行轮庄"), and 上楼 for ``draft4`` ("庄家连庄或荒牌，上楼，仅有2层"): a floor up each
+    hand the dealer keeps, back to the ground floor with a new dealer."""
+    kept = _carry.dealer_kept(record)
+    return _carry.passed(carry, 0 if kept else 1, floor=min(carry["floor"] + 1, 2) if kept else 0)
 
 
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
@@ -413,5 +427,5 @@ def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options:
         **given,
     }
     if draft4:
-        return out | {"follow_dealer": rounds > 0}
+        return out | {"follow_dealer": rounds > 0, "floor": record["carry"]["floor"]}
     return out | {"burn_rounds": rounds, "mutual": oc.mutual_pairs(record["melds"])}

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
+from . import _carry
 from . import _outcome as oc
 from ._scheme import (
     EXPLAIN,
@@ -339,7 +340,7 @@ GAME = GameRules(
     last_discard=False,
     haidi=True,
     dealt_wins=True,
-    not_modelled=("the dealer rule across hands", "起手胡 paid with the hand played on (the common practice)"),
+    not_modelled=("起手胡 paid with the hand played on (the common practice)",),
     sources={
         "dealt_wins": "1)四喜：無將，起完牌後，玩家手上已有四張一樣的牌，即可胡牌。(計分等同小胡自摸)",
         "chow": "3、可行操作：可吃牌，可摸牌，可吃，可碰，可杠，可胡。",
@@ -351,8 +352,19 @@ GAME = GameRules(
         ),
         "kong": "4、補張：玩家開杠后，補發玩家一張牌，即為補張。",
         "birds": "2、扎鳥：玩家胡牌后，再摸緊跟著的牌即為鳥牌。如果為海底胡，則海底牌為鳥牌。",
+        "next_carry": "B 、首局后，通炮者坐莊，其次胡家坐莊。",
     },
 )
+
+
+def next_carry(carry: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """ "B 、首局后，通炮者坐莊，其次胡家坐莊": after a 通炮 (several winners on one discard) its
+    discarder deals, else the winner; a drawn hand keeps the dealer (the seed is silent:
+    the common rule)."""
+    wins = record["wins"]
+    if not wins:
+        return _carry.passed(carry, 0)
+    return _carry.passed(carry, wins[0]["discarder"] if len(wins) > 1 else wins[0]["seat"])
 
 
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:

@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
+from . import _carry
 from . import _outcome as oc
 from ._scheme import (
     EXPLAIN,
@@ -331,7 +332,6 @@ GAME = GameRules(
     winners="first",
     kept=15,
     last_discard=False,
-    not_modelled=("连庄 and the dealer across hands",),
     sources={
         "chow": "其中，“杠”、“碰”比“吃”优先，吃牌只能吃上家。",
         "winners": "C 、截胡：打出一张牌，多人要胡，按照顺序只有第一人算胡，后面的不能算胡。",
@@ -344,8 +344,27 @@ GAME = GameRules(
             "如果是起手摸到的花牌，则在摸好 13张牌后再补牌。"
         ),
         "deal": "庄家拿十四张牌，其余的人十三张。",
+        "next_carry": (
+            "如果庄家胡牌的话，庄家继续做庄；闲家赢的话，则由该闲家的下一家当庄；"
+            "如果还剩下七墩半牌时仍然无人胡牌（即黄庄），则由庄家继续坐庄。"
+        ),
     },
 )
+
+
+def next_carry(carry: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """ "如果庄家胡牌的话，庄家继续做庄；闲家赢的话，则由该闲家的下一家当庄；…（即黄庄），则由庄家继续坐庄":
+    the streak counts the dealer's wins running ("如果庄家连续胡牌，每连庄一次"), which a drawn
+    hand neither adds to nor ends; the winner's next seat deals after a non-dealer's win
+    (the dealer again after the win of the seat before it, its streak begun anew)."""
+    wins = record["wins"]
+    if not wins:
+        return _carry.passed(carry, 0) | {"streak": carry["streak"]}
+    winner = wins[0]["seat"]
+    if winner == 0:
+        return _carry.passed(carry, 0)
+    return _carry.passed(carry, (winner + 1) % 4) | {"streak": 0}
+
 
 _KONG_KINDS = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
 
@@ -362,6 +381,7 @@ def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options:
         "winner": wins[0]["seat"] if wins else None,
         "discarder": record["wins"][0]["discarder"] if wins else None,
         "dealer": record["dealer"],
+        "dealer_streak": record["carry"]["streak"],
         "kongs": kongs,
         "claims": claims,
         **({"options": options} if options else {}),

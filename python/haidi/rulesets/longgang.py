@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._core import HandError
+from .._core import Hand, HandError, tile_names
+from . import _carry
 from . import _outcome as oc
 from ._scheme import (
     ALL,
@@ -672,7 +673,9 @@ GAME = GameRules(
     kept_stacks=True,
     split=4,
     instant_wilds=3,
-    not_modelled=("过水碰 and the other 过水 bars on claims", "the dealer across hands", "诈胡 and 相公 penalties"),
+    claim_bars=True,
+    heavenly_kongs=True,
+    not_modelled=("诈胡 and 相公 penalties",),
     sources={
         "wild": "翻开总和数的最后一对的内侧牌，此为财神牌，胡牌时可以替代任何牌",
         "seat_flower_wild": "坐花可当财神用",
@@ -682,8 +685,57 @@ GAME = GameRules(
         "kept_stacks": "牌墙最后只剩下１０幢（尾张除财神牌外无单张）或１０幢半（尾张除财神牌外有单张）称王牌或铁十墩",
         "split": "如果牌墙最后只剩下王牌和海底牌时还没有人胡牌，则开始分底牌，每人一张按摸牌顺序摸一张",
         "instant_wilds": "凡手牌中含用三个正财神即可马上胡牌，抓16张牌时如有三财神亦可胡牌",
+        "claim_bars": (
+            "d 过水碰牌.吃牌禁止：过水碰牌例如下家舍出8万你不碰 对家再舍出8万你不能碰 除非已经摸过1巡 不然禁止"
+        ),
+        "claim_bars_chow": (
+            "f 吃牌或碰牌之後不得接着开杠；.吃入牌时不得打出同牌；打出牌後不得於同巡吃入同牌；碰牌时不得打出同牌。"
+        ),
+        "heavenly_kongs": "天和：庄家起牌或者补完花（可暗杠）而胡牌",
+        "liable": "若打出红中或青发被别家胡牌，要包三家筹码。陪家间另算。",
+        "next_carry": "庄家只有胡牌才能连庄，流局或闲家胡牌，轮庄（下家坐庄）",
+        "round_wind": "第一圈是东方圈、第二圈是西风圈、接着是南方圈北风圈",
     },
 )
+
+#: The order of the rounds (圈): "第一圈是东方圈、第二圈是西风圈、接着是南方圈北风圈".
+ROUND_ORDER = "EWSN"
+
+
+def next_carry(carry: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """ "庄家只有胡牌才能连庄，流局或闲家胡牌，轮庄（下家坐庄）": the dealer keeps the deal only by
+    winning; the rounds go East, West, South, North (``ROUND_ORDER``)."""
+    kept = any(w["seat"] == 0 for w in record["wins"])
+    return _carry.passed(carry, 0 if kept else 1, ROUND_ORDER)
+
+
+#: 四）a-c: "行牌至最后阶段（分张前几张）", read as the last go-round before 分张: at most
+#: eight tiles left to draw (the four 海底牌 and four more) when the tile is discarded.
+LAST_STAGE = 8
+
+
+def liable_seat(record: Mapping[str, Any], wilds: str | None) -> int | None:
+    """包三家 (四）a, c): the discarder of a 中 or 发 won on in the last stage, when it
+    should have discarded another first. a: "红中青发等未碰过，若手中有单张坐风牌，红中，青发，
+    要先打坐风，若打出红中或青发被别家胡牌，要包三家筹码" (no pung of 中 or 发 made, a single
+    坐风 held); c: "前面已有人打过红中，发财没出，自已手中有红中，青发，此时要先打红中，如打青发被别家胡牌，
+    要包三家筹码" (a 中 out and no 发, a 中 held, the 发 discarded)."""
+    rows = record["discard_order"]
+    if not rows or rows[-1][2] != "won" or record["left"] > LAST_STAGE:
+        return None
+    discarder, tile = rows[-1][0], rows[-1][1]
+    if tile not in ("6z", "7z"):
+        return None
+    held = Hand(record["hands"][discarder]).counts
+    names = tile_names()
+    dragons_melded = any(m["tile"] in ("6z", "7z") for m in record["melds"] if m["meld"] != "chow")
+    own_wind = f"{discarder + 1}z"  # 坐风, the seat's wind; not when it is the 财神
+    if not dragons_melded and own_wind != wilds and held[names.index(own_wind)] == 1:
+        return int(discarder)
+    before = [r[1] for r in rows[:-1]]
+    if tile == "6z" and "7z" in before and "6z" not in before and held[names.index("7z")] > 0:
+        return int(discarder)
+    return None
 
 
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:
@@ -696,9 +748,11 @@ def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options:
     own = {k: v for k, v in wins[0]["situation"].items() if k not in ("options", "wilds")}
     hands = [own if s == winner else {"hand": record["hands"][s], "seat_wind": oc.WINDS[s]} for s in range(4)]
     wilds = wins[0]["situation"].get("wilds")
+    liable = liable_seat(record, wilds)
     return {
         "winner": winner,
         "discarder": record["wins"][0]["discarder"],
+        **({"liable": liable} if liable is not None else {}),
         "hands": hands,
         **({"wilds": wilds} if wilds else {}),
         **({"options": options} if options else {}),

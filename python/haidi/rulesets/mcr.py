@@ -19,6 +19,7 @@ import numpy as np
 import orjson
 
 from .. import _core, _frames
+from . import _carry
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
 from ._spec import ALL_TILES, GameRules, RulesetSpec
 
@@ -296,9 +297,14 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 #: rules are followed: chows from the left, one winner on a discard (截和), no 漏胡.
 GAME = GameRules(
     winners="first",
-    not_modelled=("dealer rotation and the round across hands",),
     sources={"flowers": "81 花牌 即春夏秋冬，梅蘭竹菊，每花計一分。不計在起和分內"},
 )
+
+
+def next_carry(carry: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """The competition rule (the seed is silent): the deal passes to the next seat after
+    every hand, won or drawn, and the prevailing wind moves on once each player has dealt."""
+    return _carry.passed(carry, 1)
 
 
 def game_outcome(record: Mapping[str, Any], wins: list[dict[str, Any]], options: Any) -> dict[str, Any] | None:

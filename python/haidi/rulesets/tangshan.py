@@ -238,7 +238,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 GAME = GameRules(
     wild="indicator",
     open_ready=True,
-    not_modelled=("潇洒 declarations (明潇, 扣潇)", "the dealer across hands"),
+    not_modelled=("潇洒 declarations (明潇, 扣潇): the seed gives a 番 each and no rule of play",),
     sources={
         "wild": "the tile turned up (开混): the 混 is the next kind",
         "open_ready": "明听1番 明听就是亮开自己的牌，只能自模糊",
