@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::answer::{self, Writer};
-use super::entry::{self, Entry};
+use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
 use super::interrupt;
@@ -659,15 +659,20 @@ fn form_name(scheme: &Scheme, f: Form) -> &str {
     }
 }
 
-/// The groups of a form without structure, as one group.
-fn loose_entry(form: Form, groups: &[Group]) -> Entry {
+/// The entries of a form without structure: its concealed groups as one group, then the
+/// declared melds.
+fn loose_entries(form: Form, groups: &[Group], text: &mut String) -> PyResult<Entries> {
     let kind = if form == Form::ThirteenOrphans { "orphans" } else { "loose" };
-    let mut kinds: Vec<u8> = groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.kinds()).collect();
-    kinds.sort_unstable();
-    let mut wilds: Vec<u8> =
-        groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.wild_kinds().collect::<Vec<_>>()).collect();
-    wilds.sort_unstable();
-    entry::loose(kind, &kinds, &wilds)
+    let concealed = || groups.iter().filter(|g| g.meld.is_none());
+    let mut entries =
+        Entries::loose(kind, concealed().flat_map(|g| g.kinds()), concealed().flat_map(|g| g.wild_kinds()))?;
+    write_loose(&Groups::collect_with(NO_GROUP, concealed().copied()), text);
+    let mut melds = groups.iter().filter(|g| g.meld.is_some()).copied().peekable();
+    if melds.peek().is_some() {
+        text.push(' ');
+    }
+    entries.groups(melds, text)?;
+    Ok(entries)
 }
 
 /// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once:
@@ -772,15 +777,7 @@ fn result<'py>(
         w.py_str(&c.form, name, form_name(scheme, form))?;
         let mut text = String::with_capacity(48);
         let groups = if form.is_loose() {
-            let melds = s.groups.iter().filter(|g| g.meld.is_some()).copied();
-            let mut entries = Vec::with_capacity(1 + melds.clone().count());
-            entries.push(loose_entry(form, &s.groups));
-            write_loose(&s.groups.iter().filter(|g| g.meld.is_none()).copied().collect::<Vec<_>>(), &mut text);
-            if melds.clone().next().is_some() {
-                text.push(' ');
-            }
-            entry::group_entries(melds, &mut text, &mut entries);
-            entries
+            loose_entries(form, &s.groups, &mut text)?
         } else {
             // Concealed groups first, in tile order (at one tile a pair, a pung, a chow),
             // then the declared melds, as MCR's are written.
@@ -796,8 +793,8 @@ fn result<'py>(
             for &g in s.groups.iter().filter(|g| g.meld.is_some()) {
                 ordered.push(g);
             }
-            let mut entries = Vec::with_capacity(ordered.len());
-            entry::group_entries(ordered.iter().copied(), &mut text, &mut entries);
+            let mut entries = Entries::NONE;
+            entries.groups(ordered.iter().copied(), &mut text)?;
             entries
         };
         w.str(&c.arrangement, &text)?;
@@ -805,7 +802,7 @@ fn result<'py>(
     } else {
         w.none(&c.form)?;
         w.none(&c.arrangement)?;
-        w.entries(&c.groups, &[])?;
+        w.entries(&c.groups, &Entries::NONE)?;
     }
     let winner_complete = s.complete && !s.loser;
     for (key, extra) in &out.extras {
