@@ -353,7 +353,7 @@ impl Entries {
 /// tiles (the first `LOOSE_KEPT` kept).
 fn loose_object<'py>(py: Python<'py>, fields: &Fields<'_>) -> PyResult<Bound<'py, PyAny>> {
     /// The templates made, by the kind, tiles and wilds.
-    type Made = std::sync::Mutex<std::collections::HashMap<Box<[u8]>, Py<PyDict>>>;
+    type Made = std::sync::Mutex<std::collections::HashMap<Box<[u8]>, Py<PyDict>, crate::hash::Fast>>;
     static MADE: std::sync::LazyLock<Made> = std::sync::LazyLock::new(Default::default);
     // The key: the kind, then the tiles and the wilds, each list after its length.
     let mut key = [0u8; 64];
