@@ -69,16 +69,8 @@ WORST: dict[str, list[dict[str, Any]]] = {
 
 def _valid(rules: str, wilds: bool, n: int = N, seed: int = 3) -> list[dict[str, Any]]:
     """``n`` random situations ``evaluate`` takes, with a wild kind or without."""
-    rs = haidi.ruleset(rules)
-
-    def takes(s: dict[str, Any]) -> bool:
-        try:
-            rs.evaluate(**s)
-        except haidi.HandError:
-            return False
-        return ("wilds" in s) == wilds
-
-    return situations.accepted(random.Random(f"{seed}-{rules}-{wilds}"), rules, n, takes)
+    rng = random.Random(f"{seed}-{rules}-{wilds}")
+    return situations.scored(rng, rules, n, haidi.ruleset(rules).evaluate, haidi.HandError, wilds)
 
 
 #: Columns hold the situations this many times over: a batch of 20,000 rows, long

@@ -40,16 +40,7 @@ def table(rules: str, distinct: int, rows: int) -> pa.Table:
     if rules == "mcr":
         sits = [random_situation(rng) for _ in range(distinct)]
     else:
-        rs = haidi.ruleset(rules)
-
-        def takes(s: dict) -> bool:
-            try:
-                rs.evaluate(**s)
-            except haidi.HandError:
-                return False
-            return True
-
-        sits = situations.accepted(rng, rules, distinct, takes)
+        sits = situations.scored(rng, rules, distinct, haidi.ruleset(rules).evaluate, haidi.HandError)
     keys = sorted({k for s in sits for k in s})
     one = pa.table({k: [s.get(k) for s in sits] for k in keys})
     return pa.concat_tables([one] * -(-rows // distinct)).slice(0, rows).combine_chunks()

@@ -38,16 +38,8 @@ def situations(rules: str, n: int) -> list[dict[str, Any]]:
         return [random_situation(random.Random(i)) for i in range(n)]
     import situations as regional
 
-    rs = haidi.ruleset(rules)
-
-    def takes(s: dict[str, Any]) -> bool:
-        try:
-            rs.evaluate(**s)
-        except haidi.HandError:
-            return False
-        return "wilds" not in s
-
-    return regional.accepted(random.Random(f"3-{rules}-False"), rules, n, takes)
+    rng = random.Random(f"3-{rules}-False")
+    return regional.scored(rng, rules, n, haidi.ruleset(rules).evaluate, haidi.HandError, wilds=False)
 
 
 def score(rules: str, n: int, times: int, many: bool) -> None:

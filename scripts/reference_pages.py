@@ -203,7 +203,7 @@ def page(rules: str) -> str:
     )
     lines += [
         "",
-        f"Each entry of `fans` (`haidi.results.{fan.__name__}`, a read-only dict shared between results):",
+        f"Each entry of `fans` (`haidi.results.{fan.__name__}`, a plain dict, each result's own):",
         "",
         *_table(
             ["key", "type", "meaning"], [[f"`{n}`", _type(t), _md(d)] for n, t, d in fields(fan.__name__, classes)]

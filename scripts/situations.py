@@ -225,3 +225,45 @@ def accepted(rng: random.Random, rules: str, n: int, takes: Callable[[dict[str, 
         if takes(s):
             out.append(s)
     return out
+
+
+def scored(
+    rng: random.Random,
+    rules: str,
+    n: int,
+    evaluate: Callable[..., Any],
+    refused: type[Exception],
+    wilds: bool | None = None,
+) -> list[dict[str, Any]]:
+    """``n`` random situations of ``rules`` that ``evaluate`` (a ruleset's) scores without
+    raising ``refused`` (its ``HandError``); with ``wilds`` True or False, only those with
+    a wild kind, or only those without."""
+
+    def takes(s: dict[str, Any]) -> bool:
+        if wilds is not None and ("wilds" in s) != wilds:
+            return False
+        try:
+            evaluate(**s)
+        except refused:
+            return False
+        return True
+
+    return accepted(rng, rules, n, takes)
+
+
+#: Changes that spoil a situation, each with its share of the situations it is made in
+#: (see ``spoil``): an unknown key, a flag that is text, a hand too short.
+SPOILT: list[tuple[float, str, Any]] = [(0.03, "bogus", 1), (0.03, "self_drawn", "yes"), (0.03, "hand", "12m")]
+
+
+def spoil(rng: random.Random, s: dict[str, Any], changes: list[tuple[float, str, Any]] = SPOILT) -> dict[str, Any]:
+    """``s`` with at most one of ``changes`` (share, key, value) made: one draw of
+    ``rng`` picks each in its share of the calls, and none in the rest."""
+    k = rng.random()
+    upto = 0.0
+    for share, key, value in changes:
+        upto += share
+        if k < upto:
+            s[key] = value
+            break
+    return s

@@ -77,15 +77,7 @@ def _situations(rules: str) -> list[dict[str, Any]]:
         distinct = [random_situation(random.Random(i)) for i in range(DISTINCT)]
     else:
         rs = haidi.ruleset(rules)
-
-        def takes(s: dict[str, Any]) -> bool:
-            try:
-                rs.evaluate(**s)
-            except haidi.HandError:
-                return False
-            return True
-
-        distinct = situations.accepted(random.Random(rules), rules, DISTINCT, takes)
+        distinct = situations.scored(random.Random(rules), rules, DISTINCT, rs.evaluate, haidi.HandError)
     return (distinct * (ROWS // DISTINCT + 1))[:ROWS]
 
 

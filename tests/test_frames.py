@@ -31,16 +31,7 @@ def random_columns(rules: str, n: int, seed: int = 21) -> dict[str, list]:
     if rules == "mcr":
         sits = [random_situation(rng) for _ in range(n)]
     else:
-        rs = haidi.ruleset(rules)
-
-        def takes(s: dict) -> bool:
-            try:
-                rs.evaluate(**s)
-            except haidi.HandError:
-                return False
-            return True
-
-        sits = situations.accepted(rng, rules, n, takes)
+        sits = situations.scored(rng, rules, n, haidi.ruleset(rules).evaluate, haidi.HandError)
     keys = sorted({k for s in sits for k in s})
     return {k: [s.get(k) for s in sits] for k in keys}
 

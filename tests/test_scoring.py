@@ -31,16 +31,7 @@ WINNING = {
 
 def random_situations(rules: str, n: int, seed: int = 5) -> list[dict]:
     """``n`` random situations the ruleset scores."""
-    rs = haidi.ruleset(rules)
-
-    def takes(s: dict) -> bool:
-        try:
-            rs.evaluate(**s)
-        except haidi.HandError:
-            return False
-        return True
-
-    return situations.accepted(random.Random(seed), rules, n, takes)
+    return situations.scored(random.Random(seed), rules, n, haidi.ruleset(rules).evaluate, haidi.HandError)
 
 
 # --- one result shape ------------------------------------------------------------------
@@ -417,23 +408,15 @@ def test_a_losers_wild_joins_two_tiles_of_a_natural_triplet() -> None:
 
 def _random_situations(name: str, n: int, rng: random.Random) -> list[dict]:
     """Random situations of a ruleset, one in ten spoilt (an unknown key, a flag that is
-    text, a hand too short), MCR's with ``explain`` now and then."""
+    text, a hand too short); the regional rulesets' with ``explain`` now and then (MCR's
+    is an option of its batch call, tried below)."""
     from mcr_peer import random_situation
 
-    out = []
-    for _ in range(n):
-        s = random_situation(rng) if name == "mcr" else situations.situation(rng, name)
-        k = rng.random()
-        if k < 0.03:
-            s["bogus"] = 1
-        elif k < 0.06:
-            s["self_drawn"] = "yes"
-        elif k < 0.09:
-            s["hand"] = "12m"
-        elif k < 0.12 and name != "mcr":
-            s["explain"] = True
-        out.append(s)
-    return out
+    spoils = situations.SPOILT if name == "mcr" else [*situations.SPOILT, (0.03, "explain", True)]
+    return [
+        situations.spoil(rng, random_situation(rng) if name == "mcr" else situations.situation(rng, name), spoils)
+        for _ in range(n)
+    ]
 
 
 @pytest.mark.parametrize("name", haidi.RULESETS)

@@ -8,7 +8,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
-use super::entry::{self, Entry};
+use super::entry::{self, Entries};
 
 /// `orjson.dumps(value)`: the JSON text of something made once (an entry's template, a
 /// constant), or of what a result holds only when asked for (`explain`'s list).
@@ -290,19 +290,22 @@ impl<'py> Writer<'py> {
         }
     }
 
-    /// A result's groups (or any entries of `entry`).
-    pub fn entries(&mut self, key: &Key, entries: &[Entry]) -> PyResult<()> {
+    /// A result's groups.
+    pub fn entries(&mut self, key: &Key, entries: &Entries) -> PyResult<()> {
         self.items(
             key,
             entries.len(),
             |py| {
                 let mut t = entry::Tuple::new(py, entries.len())?;
-                for e in entries {
-                    t.push(e.object(py)?)?;
+                for i in 0..entries.len() {
+                    t.push(entries.get(i).object(py)?)?;
                 }
                 t.finish()
             },
-            |i, out| entries[i].json(out),
+            |i, out| {
+                entries.get(i).json(out);
+                Ok(())
+            },
         )
     }
 

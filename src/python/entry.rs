@@ -12,7 +12,8 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
 use super::answer;
 use crate::hand::MeldKind;
-use crate::score::group::{write_groups, Group};
+use crate::inline::Inline;
+use crate::score::group::{write_groups, Group, MAX_GROUPS, NO_GROUP};
 use crate::tiles::{self, Tile};
 
 /// A template of entries: `d`, left untracked when it holds only strs, ints, bools, None
@@ -212,18 +213,22 @@ impl Fields<'_> {
 pub struct Made {
     group: Group,
     template: pyo3::sync::PyOnceLock<Py<PyDict>>,
-    json: Box<[u8]>,
-    text: Box<str>,
+    json: &'static [u8],
+    text: &'static str,
 }
 
+/// What stands in the places of [`Entries`] past its length.
+static NO_MADE: Made = Made { group: NO_GROUP, template: pyo3::sync::PyOnceLock::new(), json: b"", text: "" };
+
 impl Made {
+    /// What is made for `g`, kept for the life of the process (as the table of them is).
     fn new(g: &Group) -> Made {
         let mut json = vec![];
         let (tiles, wilds): (Vec<Tile>, Vec<Tile>) = (g.kinds().collect(), g.wild_kinds().collect());
         Fields { kind: g.shape.name(), tiles: &tiles, wilds: &wilds, meld: g.meld.map(MeldKind::name) }.json(&mut json);
         let mut text = String::new();
         write_groups(std::slice::from_ref(g), &mut text);
-        Made { group: *g, template: pyo3::sync::PyOnceLock::new(), json: json.into(), text: text.into() }
+        Made { group: *g, template: pyo3::sync::PyOnceLock::new(), json: json.leak(), text: text.leak() }
     }
 
     fn template<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
@@ -238,34 +243,117 @@ impl Made {
     }
 }
 
-/// The entries of `groups`, copied (or written) from what is made once a group, put in
-/// `entries`; their text is written to `out` as `write_groups` writes it.
-pub fn group_entries(groups: impl IntoIterator<Item = Group>, out: &mut String, entries: &mut Vec<Entry>) {
-    static MADE: std::sync::OnceLock<Box<[std::sync::OnceLock<Made>]>> = std::sync::OnceLock::new();
-    let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| std::sync::OnceLock::new()).collect());
-    for (n, g) in groups.into_iter().enumerate() {
-        let meld = g.meld.map_or(0, |m| m as usize + 1);
-        let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
-        let made = made[key.min(GROUP_ENTRIES - 1)].get_or_init(|| Made::new(&g));
-        if n > 0 {
-            out.push(' ');
-        }
-        out.push_str(&made.text);
-        entries.push(Entry::Made(made));
-    }
-}
+/// Most tiles of a loose entry: every concealed tile of a hand (17 at most) and then some.
+const LOOSE_TILES: usize = 24;
+
+/// The kinds of a loose entry's tiles, kept inline.
+type LooseTiles = Inline<Tile, LOOSE_TILES>;
 
 /// The entry of concealed tiles that make no groups (十三幺, a knitted form, the rest of a
 /// loose hand) as one group of `kind`: the kinds the tiles stand for, and the wilds'.
-pub fn loose(kind: &'static str, kinds: &[Tile], wilds: &[Tile]) -> Entry {
-    Entry::Loose(kind, kinds.to_vec(), wilds.to_vec())
+#[derive(Clone, Copy)]
+pub struct Loose {
+    kind: &'static str,
+    tiles: LooseTiles,
+    wilds: LooseTiles,
+}
+
+impl Loose {
+    fn fields(&self) -> Fields<'_> {
+        Fields { kind: self.kind, tiles: &self.tiles, wilds: &self.wilds, meld: None }
+    }
+}
+
+/// An entry of a result's groups: made once a group, or a loose group's.
+#[derive(Clone, Copy)]
+pub enum Entry<'a> {
+    Made(&'static Made),
+    Loose(&'a Loose),
+}
+
+impl Entry<'_> {
+    /// The entry for a result's dict.
+    pub fn object<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Entry::Made(m) => copy(m.template(py)?),
+            Entry::Loose(l) => loose_object(py, &l.fields()),
+        }
+    }
+
+    /// The entry's JSON text, written to `out`.
+    pub fn json(self, out: &mut Vec<u8>) {
+        match self {
+            Entry::Made(m) => out.extend_from_slice(m.json),
+            Entry::Loose(l) => l.fields().json(out),
+        }
+    }
+}
+
+/// A result's group entries, kept inline (a result allocates nothing for them): the loose
+/// entry first, if any, then the groups, each made once.
+pub struct Entries {
+    loose: Option<Loose>,
+    made: Inline<&'static Made, MAX_GROUPS>,
+}
+
+impl Entries {
+    pub const NONE: Entries = Entries { loose: None, made: Inline::filled(&NO_MADE) };
+
+    /// Entries starting with a loose group of `kind`: the kinds its tiles stand for
+    /// (`tiles`) and those its wilds stand for (`wilds`), each put in order.
+    pub fn loose(
+        kind: &'static str,
+        tiles: impl IntoIterator<Item = Tile>,
+        wilds: impl IntoIterator<Item = Tile>,
+    ) -> PyResult<Entries> {
+        let mut l = Loose { kind, tiles: Inline::filled(0), wilds: Inline::filled(0) };
+        if !tiles.into_iter().all(|t| l.tiles.push(t)) || !wilds.into_iter().all(|t| l.wilds.push(t)) {
+            return Err(PySystemError::new_err(format!("a loose group of more than {LOOSE_TILES} tiles")));
+        }
+        l.tiles.as_mut_slice().sort_unstable();
+        l.wilds.as_mut_slice().sort_unstable();
+        Ok(Entries { loose: Some(l), ..Entries::NONE })
+    }
+
+    /// Adds the entries of `groups`, made once a group; writes their text to `out` as
+    /// `write_groups` writes it.
+    pub fn groups(&mut self, groups: impl IntoIterator<Item = Group>, out: &mut String) -> PyResult<()> {
+        static MADE: std::sync::OnceLock<Box<[std::sync::OnceLock<Made>]>> = std::sync::OnceLock::new();
+        let made = MADE.get_or_init(|| (0..GROUP_ENTRIES).map(|_| std::sync::OnceLock::new()).collect());
+        for (n, g) in groups.into_iter().enumerate() {
+            let meld = g.meld.map_or(0, |m| m as usize + 1);
+            let key = ((g.shape as usize * 34 + g.tile as usize) * 16 + (g.wilds & 15) as usize) * 6 + meld;
+            let made = made[key.min(GROUP_ENTRIES - 1)].get_or_init(|| Made::new(&g));
+            if n > 0 {
+                out.push(' ');
+            }
+            out.push_str(made.text);
+            if !self.made.push(made) {
+                return Err(PySystemError::new_err(format!("more than {MAX_GROUPS} groups")));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.loose.is_some() as usize + self.made.len()
+    }
+
+    /// The `i`-th entry (below `len`).
+    pub fn get(&self, i: usize) -> Entry<'_> {
+        match (&self.loose, i) {
+            (Some(l), 0) => Entry::Loose(l),
+            (Some(_), i) => Entry::Made(self.made[i - 1]),
+            (None, i) => Entry::Made(self.made[i]),
+        }
+    }
 }
 
 /// A new dict of a loose entry (see `loose`), copied from a template made once such
 /// tiles (the first `LOOSE_KEPT` kept).
 fn loose_object<'py>(py: Python<'py>, fields: &Fields<'_>) -> PyResult<Bound<'py, PyAny>> {
     /// The templates made, by the kind, tiles and wilds.
-    type Made = std::sync::Mutex<std::collections::HashMap<Box<[u8]>, Py<PyDict>>>;
+    type Made = std::sync::Mutex<std::collections::HashMap<Box<[u8]>, Py<PyDict>, crate::hash::Fast>>;
     static MADE: std::sync::LazyLock<Made> = std::sync::LazyLock::new(Default::default);
     // The key: the kind, then the tiles and the wilds, each list after its length.
     let mut key = [0u8; 64];
@@ -303,30 +391,4 @@ fn tile_names<'py>(py: Python<'py>, tiles: &[Tile]) -> PyResult<Bound<'py, PyTup
         None => PyString::new(py, &tiles::name(t)),
     };
     PyTuple::new(py, tiles.iter().map(|&t| name(t)))
-}
-
-/// An entry of a result's groups: made once, or made for this result (a loose group:
-/// its kind, tiles and wilds).
-pub enum Entry {
-    Made(&'static Made),
-    Loose(&'static str, Vec<Tile>, Vec<Tile>),
-}
-
-impl Entry {
-    /// The entry for a result's dict.
-    pub fn object<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match self {
-            Entry::Made(m) => copy(m.template(py)?),
-            Entry::Loose(kind, tiles, wilds) => loose_object(py, &Fields { kind, tiles, wilds, meld: None }),
-        }
-    }
-
-    /// The entry's JSON text, written to `out`.
-    pub fn json(&self, out: &mut Vec<u8>) -> PyResult<()> {
-        match self {
-            Entry::Made(m) => out.extend_from_slice(&m.json),
-            Entry::Loose(kind, tiles, wilds) => Fields { kind, tiles, wilds, meld: None }.json(out),
-        }
-        Ok(())
-    }
 }

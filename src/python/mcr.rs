@@ -7,7 +7,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::answer::{self, Writer};
 use super::convert;
-use super::entry::{self, Entry};
+use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py, IntoPy};
 use super::kwcall;
 use crate::forms::Form;
@@ -137,12 +137,12 @@ fn result<'py>(py: Python<'py>, r: &Scored, explain: bool, json: bool) -> PyResu
         None => w.kept(&c.form, py.None(), |out| out.extend_from_slice(b"null"))?,
     }
     if r.complete {
-        let (groups, text) = groups_and_text(r);
+        let (groups, text) = groups_and_text(r)?;
         w.str(&c.arrangement, &text)?;
         w.entries(&c.groups, &groups)?;
     } else {
         w.none(&c.arrangement)?;
-        w.entries(&c.groups, &[])?;
+        w.entries(&c.groups, &Entries::NONE)?;
     }
     if explain {
         let ex = PyList::empty(py);
@@ -194,30 +194,29 @@ fn group_of(x: &crate::mcr::fans::Set) -> Group {
 /// The arrangement's groups and its text, as every ruleset writes them: the sets (the
 /// concealed first, in tile order, then the declared melds), after a knitted straight;
 /// for the forms without sets, their tiles as one group.
-fn groups_and_text(r: &Scored) -> (Vec<Entry>, String) {
+fn groups_and_text(r: &Scored) -> PyResult<(Entries, String)> {
     let mut text = String::with_capacity(48);
-    let loose = |kind: &'static str, tiles: &[Tile]| entry::loose(kind, tiles, &[]);
+    let none = std::iter::empty;
     match r.form {
         Some(f @ (Form::ThirteenOrphans | Form::HonoursAndKnitted)) => {
-            let all: Vec<Tile> =
-                (0..tiles::KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, r.tiles[t as usize] as usize)).collect();
+            let all = (0..tiles::KINDS as Tile).flat_map(|t| std::iter::repeat_n(t, r.tiles[t as usize] as usize));
             let kind = if f == Form::ThirteenOrphans { "orphans" } else { "knitted" };
-            text.push_str(&tiles::tiles_to_string(&all));
-            (vec![loose(kind, &all)], text)
+            text.push_str(&tiles::counts_to_string(&r.tiles));
+            Ok((Entries::loose(kind, all, none())?, text))
         }
         _ => {
-            let mut entries = Vec::with_capacity(r.knitted.is_some() as usize + r.sets.len());
+            let mut entries = Entries::NONE;
             if let Some(nine) = r.knitted {
                 let mut sorted = nine;
                 sorted.sort_unstable();
-                entries.push(loose("knitted_straight", &sorted));
+                entries = Entries::loose("knitted_straight", sorted, none())?;
                 text.push_str(&tiles::tiles_to_string(&sorted));
                 if !r.sets.is_empty() {
                     text.push(' ');
                 }
             }
-            entry::group_entries(r.sets.iter().map(group_of), &mut text, &mut entries);
-            (entries, text)
+            entries.groups(r.sets.iter().map(group_of), &mut text)?;
+            Ok((entries, text))
         }
     }
 }

@@ -10,17 +10,18 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::answer::{self, Writer};
-use super::entry::{self, Entry};
+use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
 use super::interrupt;
 use super::kwcall;
 use super::scheme::{read, str_tuple};
 use crate::error::{HandError, Result as CoreResult};
+use crate::hash::Fast;
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, Item, Scored};
-use crate::score::group::{write_loose, Group, Groups, Shape, NO_GROUP};
+use crate::score::group::{write_loose, Group, Groups, Role, Shape, NO_GROUP};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{Prepared, Reader, Value};
@@ -73,10 +74,10 @@ struct Output {
     /// The reasons given so far, as Python strs (most in CJK, which costs more to decode
     /// than a result's other keys to make).
     /// By the address of the reason's text, which the `Arc` kept makes its own.
-    reasons: std::sync::Mutex<std::collections::HashMap<usize, Reason>>,
+    reasons: std::sync::Mutex<std::collections::HashMap<usize, Reason, Fast>>,
     /// The entries of `face_items` made so far.
     /// (Their templates and JSON texts.)
-    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), FaceItem>>,
+    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), FaceItem, Fast>>,
 }
 
 /// A `face_items` entry's template and its JSON text.
@@ -659,15 +660,20 @@ fn form_name(scheme: &Scheme, f: Form) -> &str {
     }
 }
 
-/// The groups of a form without structure, as one group.
-fn loose_entry(form: Form, groups: &[Group]) -> Entry {
+/// The entries of a form without structure: its concealed groups as one group, then the
+/// declared melds.
+fn loose_entries(form: Form, groups: &[Group], text: &mut String) -> PyResult<Entries> {
     let kind = if form == Form::ThirteenOrphans { "orphans" } else { "loose" };
-    let mut kinds: Vec<u8> = groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.kinds()).collect();
-    kinds.sort_unstable();
-    let mut wilds: Vec<u8> =
-        groups.iter().filter(|g| g.meld.is_none()).flat_map(|g| g.wild_kinds().collect::<Vec<_>>()).collect();
-    wilds.sort_unstable();
-    entry::loose(kind, &kinds, &wilds)
+    let concealed = || groups.iter().filter(|g| g.meld.is_none());
+    let mut entries =
+        Entries::loose(kind, concealed().flat_map(|g| g.kinds()), concealed().flat_map(|g| g.wild_kinds()))?;
+    write_loose(&Groups::collect_with(NO_GROUP, concealed().copied()), text);
+    let mut melds = groups.iter().filter(|g| g.meld.is_some()).copied().peekable();
+    if melds.peek().is_some() {
+        text.push(' ');
+    }
+    entries.groups(melds, text)?;
+    Ok(entries)
 }
 
 /// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once:
@@ -676,7 +682,7 @@ fn loose_entry(form: Form, groups: &[Group]) -> Entry {
 fn face_item<R>(
     py: Python<'_>,
     scheme: &Scheme,
-    made: &mut std::collections::HashMap<(Item, i32), FaceItem>,
+    made: &mut std::collections::HashMap<(Item, i32), FaceItem, Fast>,
     (item, hu): (Item, i32),
     put: impl FnOnce(&FaceItem) -> PyResult<R>,
 ) -> PyResult<R> {
@@ -714,6 +720,22 @@ fn reason<'py>(py: Python<'py>, out: &Output, r: &Arc<str>) -> Bound<'py, PyStri
     s
 }
 
+/// The name of a wait (`wait`), an interned str made once a wait.
+fn role_name(py: Python<'_>, role: Role) -> &Bound<'_, PyString> {
+    static NAMES: pyo3::sync::PyOnceLock<[Py<PyString>; Role::ALL.len()]> = pyo3::sync::PyOnceLock::new();
+    let names = NAMES.get_or_init(py, || Role::ALL.map(|r| PyString::intern(py, r.name()).unbind()));
+    names[role as usize].bind(py)
+}
+
+// `Role::ALL` lists the roles in their order, so that a role's name is at `role as usize`.
+const _: () = {
+    let mut i = 0;
+    while i < Role::ALL.len() {
+        assert!(Role::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
 /// A scored situation's result, as a dict or as its JSON text (see `answer`).
 fn result<'py>(
     py: Python<'py>,
@@ -728,19 +750,20 @@ fn result<'py>(
     w.bool(&c.win, s.win)?;
     w.int(&c.total, if s.complete { s.total.into() } else { 0 })?;
     let entries = if s.loser { &out.loser_entries } else { &out.entries };
-    let counted: Vec<(usize, u8)> = s.fans().collect();
+    let n_fans = s.fans().count();
     // The fans' tuple, made once for the two keys that may hold it.
     let mut fans_tuple: Option<Bound<'py, PyTuple>> = None;
     let mut fans = |w: &mut Writer<'py>, key: &answer::Key| {
+        let mut listed = s.fans();
         w.items(
             key,
-            counted.len(),
+            n_fans,
             |py| {
                 let t = match &fans_tuple {
                     Some(t) => t.clone(),
                     None => {
-                        let mut t = entry::Tuple::new(py, counted.len())?;
-                        for &(i, n) in &counted {
+                        let mut t = entry::Tuple::new(py, n_fans)?;
+                        for (i, n) in s.fans() {
                             t.push(entries[i].get(py, n as usize)?)?;
                         }
                         t.finish()?
@@ -749,7 +772,11 @@ fn result<'py>(
                 fans_tuple = Some(t.clone());
                 Ok(t)
             },
-            |k, buf| entries[counted[k].0].json(py, counted[k].1 as usize, buf),
+            // Called for each of the n_fans in turn.
+            |_, buf| match listed.next() {
+                Some((i, n)) => entries[i].json(py, n as usize, buf),
+                None => Err(pyo3::exceptions::PySystemError::new_err("fewer fans than counted")),
+            },
         )
     };
     fans(&mut w, &c.fans)?;
@@ -772,15 +799,7 @@ fn result<'py>(
         w.py_str(&c.form, name, form_name(scheme, form))?;
         let mut text = String::with_capacity(48);
         let groups = if form.is_loose() {
-            let melds = s.groups.iter().filter(|g| g.meld.is_some()).copied();
-            let mut entries = Vec::with_capacity(1 + melds.clone().count());
-            entries.push(loose_entry(form, &s.groups));
-            write_loose(&s.groups.iter().filter(|g| g.meld.is_none()).copied().collect::<Vec<_>>(), &mut text);
-            if melds.clone().next().is_some() {
-                text.push(' ');
-            }
-            entry::group_entries(melds, &mut text, &mut entries);
-            entries
+            loose_entries(form, &s.groups, &mut text)?
         } else {
             // Concealed groups first, in tile order (at one tile a pair, a pung, a chow),
             // then the declared melds, as MCR's are written.
@@ -796,8 +815,8 @@ fn result<'py>(
             for &g in s.groups.iter().filter(|g| g.meld.is_some()) {
                 ordered.push(g);
             }
-            let mut entries = Vec::with_capacity(ordered.len());
-            entry::group_entries(ordered.iter().copied(), &mut text, &mut entries);
+            let mut entries = Entries::NONE;
+            entries.groups(ordered.iter().copied(), &mut text)?;
             entries
         };
         w.str(&c.arrangement, &text)?;
@@ -805,7 +824,7 @@ fn result<'py>(
     } else {
         w.none(&c.form)?;
         w.none(&c.arrangement)?;
-        w.entries(&c.groups, &[])?;
+        w.entries(&c.groups, &Entries::NONE)?;
     }
     let winner_complete = s.complete && !s.loser;
     for (key, extra) in &out.extras {
@@ -882,7 +901,7 @@ fn result<'py>(
                 )?
             }
             Extra::Wait => match s.placement {
-                Some(pl) => w.py_str(key, &PyString::intern(py, pl.role.name()), pl.role.name())?,
+                Some(pl) => w.py_str(key, role_name(py, pl.role), pl.role.name())?,
                 None => w.none(key)?,
             },
             Extra::VoidWilds => w.int(key, s.void_wilds.into())?,
