@@ -9,6 +9,7 @@ of a played hand as its ``settle`` reads it). docs/game.md has the rules modelle
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
@@ -37,6 +38,13 @@ def game_rules(rs: Ruleset[Any]) -> GameRules:
 def flow_rules(rs: Ruleset[Any], round_wind: str = "E") -> dict[str, Any]:
     """The dict ``_core.Game`` takes: the ruleset's tile set, its ``GAME`` rules and the
     prevailing wind."""
+    return dict(_flow_rules(rs, round_wind))
+
+
+@functools.lru_cache(maxsize=64)
+def _flow_rules(rs: Ruleset[Any], round_wind: str) -> dict[str, Any]:
+    # Built once per ruleset and wind: a hand of `Game` would otherwise spend more on
+    # `asdict` than on its first steps.
     game = game_rules(rs)
     flow = {k: v for k, v in asdict(game).items() if k not in ("sources", "not_modelled", "carry")}
     spec = rs.spec

@@ -602,10 +602,11 @@ impl Game {
                 let h = &self.hands[seat as usize];
                 // Wilds stay in the hand where the ruleset says so ("财神及坐花在行牌程中不能打出"),
                 // unless the hand holds nothing else ("使得手里所有牌为财神").
-                // After a claim, the kinds it bars too (吃牌禁止), while another tile is left.
                 let kept = if self.rules.wilds_kept { self.wild_kinds } else { 0 };
                 let free = |mask: u64| (0..KINDS).any(|t| h.concealed[t] > 0 && mask >> t & 1 == 0);
-                let keep = [kept | self.barred, kept].into_iter().find(|&m| free(m)).unwrap_or(0);
+                // After a claim, the kinds it bars too (吃牌禁止), while another tile is left.
+                let kept = if self.barred != 0 && free(kept | self.barred) { kept | self.barred } else { kept };
+                let keep = if free(kept) { kept } else { 0 };
                 if self.open >> seat & 1 == 1 {
                     // An open hand stands as it was laid down: it discards what it draws.
                     if let Some(t) = drawn.filter(|&t| t < FLOWER) {
