@@ -155,34 +155,67 @@ pub fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
 }
 
 /// [`convolve_plain`] sixteen bytes at a time: for each meld count `i` of the first group,
-/// its no-pair distance plus the second's distances moved up `i` targets gives every
+/// its no-pair distance plus the second's distances moved up `2 i` targets gives every
 /// no-pair target and the pair-from-the-second targets at once; its pair distance plus the
-/// second's moved up one byte more gives the pair-from-the-first ones (the even bytes of
-/// that, two pairs, are set out of reach).
+/// second's no-pair distances moved up one byte more gives the pair-from-the-first ones.
+///
+/// The sums are kept as their complements (255 less the sum), so that the bytes a move
+/// shifts in, zero, are out of reach, and a saturating add becomes a saturating subtract
+/// (`255 - min(a + b, 255) = max((255 - b) - a, 0)`). The first group's distances are each
+/// repeated across a register by byte and word unpacks and one dword shuffle, and every
+/// move is a byte shift by a constant, so nothing leaves the vector registers.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn convolve_fixed<const M: usize>(a: &Distances, b: &Distances) -> Distances {
-    use std::arch::x86_64::{__m128i, _mm_adds_epu8, _mm_min_epu8, _mm_or_si128, _mm_set1_epi8};
-    let mut padded = [INF; 16];
-    padded[..TARGETS].copy_from_slice(b);
-    let b = u128::from_le_bytes(padded);
-    // Bytes moved in from below are out of reach: 0xFF.
-    let moved = |k: usize| b << (8 * k) | if k == 0 { 0 } else { u128::MAX >> (128 - 8 * k) };
-    const EVEN: u128 = 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
-    // SAFETY: SSE2 is part of the x86_64 baseline, and u128 and __m128i are both 16 plain
-    // bytes.
-    let out: u128 = unsafe {
-        let wide = |x: u128| std::mem::transmute::<u128, __m128i>(x);
-        let mut out = _mm_set1_epi8(INF as i8);
-        for i in 0..=M {
-            let none = _mm_adds_epu8(_mm_set1_epi8(a[2 * i] as i8), wide(moved(2 * i)));
-            let pair = _mm_adds_epu8(_mm_set1_epi8(a[2 * i + 1] as i8), wide(moved(2 * i + 1)));
-            out = _mm_min_epu8(out, _mm_min_epu8(none, _mm_or_si128(pair, wide(EVEN))));
-        }
-        std::mem::transmute::<__m128i, u128>(out)
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_max_epu8, _mm_set1_epi16, _mm_set1_epi8, _mm_shuffle_epi32,
+        _mm_slli_si128, _mm_storeu_si128, _mm_subs_epu8, _mm_unpackhi_epi16, _mm_unpackhi_epi8, _mm_unpacklo_epi16,
+        _mm_unpacklo_epi8, _mm_xor_si128,
     };
+    let pad = |d: &Distances| {
+        let mut p = [INF; 16];
+        p[..TARGETS].copy_from_slice(d);
+        p
+    };
+    let (a, b) = (pad(a), pad(b));
+    let mut out = [INF; 16];
+    // SAFETY: SSE2 is part of the x86_64 baseline; the loads and the store are of 16-byte
+    // arrays.
+    unsafe {
+        let b = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), _mm_set1_epi8(-1));
+        // The second group's no-pair targets only (its even bytes), for the pairs of the
+        // first: its pair targets would make a second pair.
+        let b_none = _mm_and_si128(b, _mm_set1_epi16(0x00FF));
+        let a = _mm_loadu_si128(a.as_ptr().cast());
+        let (twice_lo, twice_hi) = (_mm_unpacklo_epi8(a, a), _mm_unpackhi_epi8(a, a));
+        // Lane j of `fours[q]` is a[4 q + j] four times over.
+        let fours: [__m128i; 3] = [
+            _mm_unpacklo_epi16(twice_lo, twice_lo),
+            _mm_unpackhi_epi16(twice_lo, twice_lo),
+            _mm_unpacklo_epi16(twice_hi, twice_hi),
+        ];
+        let mut acc = _mm_set1_epi8((255 - INF) as i8);
+        macro_rules! meld {
+            ($i:literal) => {
+                if $i < M + 1 {
+                    let none = _mm_shuffle_epi32::<{ (2 * $i % 4) * 0x55 }>(fours[2 * $i / 4]);
+                    let pair = _mm_shuffle_epi32::<{ ((2 * $i + 1) % 4) * 0x55 }>(fours[(2 * $i + 1) / 4]);
+                    let with_none = _mm_subs_epu8(_mm_slli_si128::<{ 2 * $i }>(b), none);
+                    let with_pair = _mm_subs_epu8(_mm_slli_si128::<{ 2 * $i + 1 }>(b_none), pair);
+                    acc = _mm_max_epu8(acc, _mm_max_epu8(with_none, with_pair));
+                }
+            };
+        }
+        meld!(0);
+        meld!(1);
+        meld!(2);
+        meld!(3);
+        meld!(4);
+        meld!(5);
+        _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_xor_si128(acc, _mm_set1_epi8(-1)));
+    }
     let mut d = [INF; TARGETS];
-    d[..2 * (M + 1)].copy_from_slice(&out.to_le_bytes()[..2 * (M + 1)]);
+    d[..2 * (M + 1)].copy_from_slice(&out[..2 * (M + 1)]);
     d
 }
 
