@@ -339,29 +339,6 @@ fn overlap_capped(view: &View, mask: u64, per: u8) -> u32 {
 struct PairSlots([u8; 3]);
 
 impl PairSlots {
-    fn of_kind(view: &View, four_as_two: bool, t: usize) -> PairSlots {
-        let mut h = [0u8; 3];
-        let (c, cap) = (view.counts[t], view.caps[t]);
-        if cap >= 2 {
-            h[c.min(2) as usize] += 1;
-            if four_as_two && cap >= 4 {
-                h[c.saturating_sub(2).min(2) as usize] += 1;
-            }
-        }
-        PairSlots(h)
-    }
-
-    fn all(view: &View, four_as_two: bool) -> PairSlots {
-        (0..KINDS).fold(PairSlots([0; 3]), |acc, t| {
-            let k = Self::of_kind(view, four_as_two, t);
-            PairSlots([0, 1, 2].map(|v| acc.0[v] + k.0[v]))
-        })
-    }
-
-    fn without(self, other: PairSlots) -> PairSlots {
-        PairSlots([0, 1, 2].map(|v| self.0[v] - other.0[v]))
-    }
-
     /// Tiles kept by the best `n` places, if there are `n`.
     fn best(self, n: u8) -> Option<u8> {
         let [zero, one, two] = self.0;
@@ -415,16 +392,43 @@ pub fn seven_pairs_draws(m: &KindMasks, four_as_two: bool) -> u64 {
 }
 
 /// Eight pairs and a half (八对半): seven pairs plus a triplet of another kind.
-pub fn eight_pairs_and_a_half(view: &View, four_as_two: bool) -> u8 {
-    let all = PairSlots::all(view, four_as_two);
+///
+/// The pair places are counted as for [`seven_pairs`]; the triplet's kind takes its own
+/// places out, and what they were worth depends only on how many of the kind are held
+/// and whether it has room for four. So the kinds with room for a triplet fall into at
+/// most ten classes, each asked once, rather than each kind in turn.
+pub fn eight_pairs_and_a_half(m: &KindMasks, four_as_two: bool) -> u8 {
+    let count = |x: u64| x.count_ones() as u8;
+    let (held, room) = (&m.held, &m.room);
+    // First pair places (room for two) and second ones (room for four), as histograms of
+    // what they keep: zero, one or two tiles.
+    let second = if four_as_two { room[3] } else { 0 };
+    let places = count(room[1]) + count(second);
+    let twos = count(held[1] & room[1]) + count(held[3] & second);
+    let ones = count(held[0] & !held[1] & room[1]) + count(held[2] & !held[3] & second);
     let mut best = INF;
-    for t in 0..KINDS {
-        if view.caps[t] < 3 {
-            continue;
-        }
-        let triplet = view.counts[t].min(3);
-        if let Some(pairs) = all.without(PairSlots::of_kind(view, four_as_two, t)).best(7) {
-            best = best.min(17 - triplet - pairs);
+    for c in 0..=4u8 {
+        let holding = match c {
+            0 => !held[0],
+            4 => held[3],
+            _ => held[c as usize - 1] & !held[c as usize],
+        };
+        let kinds = room[2] & holding;
+        // Its first place kept min(c, 2); its second, if it has one, what is over two.
+        let first = c.min(2);
+        let over = c.saturating_sub(2).min(2);
+        for with_second in [false, true] {
+            let class = if with_second { kinds & second } else { kinds & !second };
+            if class == 0 {
+                continue;
+            }
+            let s = with_second as u8;
+            let left = places - 1 - s;
+            let twos = twos - (first == 2) as u8 - s * (over == 2) as u8;
+            let ones = ones - (first == 1) as u8 - s * (over == 1) as u8;
+            if let Some(pairs) = PairSlots([left - twos - ones, ones, twos]).best(7) {
+                best = best.min(17 - c.min(3) - pairs);
+            }
         }
     }
     best
@@ -686,7 +690,7 @@ impl Check {
             Check::AllPungs => all_pungs(view, melds),
             Check::OneSuit(s) => one_suit(view, melds, s as usize),
             Check::SevenPairs => seven_pairs(&masks(), forms.four_as_two_pairs),
-            Check::EightPairsAndAHalf => eight_pairs_and_a_half(view, forms.four_as_two_pairs),
+            Check::EightPairsAndAHalf => eight_pairs_and_a_half(&masks(), forms.four_as_two_pairs),
             Check::ThirteenOrphans => thirteen_orphans(view),
             Check::HonoursAndKnitted => honours_and_knitted(&masks()),
             Check::KnittedStraight => knitted_straight(view, &masks(), melds, forms.pair_kinds, bound),
@@ -846,6 +850,51 @@ mod tests {
         assert_eq!(distance(&f, &view("147m258p369s12345z")), 0);
         f.knitted_straight = true;
         assert_eq!(distance(&f, &view("147m258p369s234m11z")), 0);
+    }
+
+    #[test]
+    fn eight_pairs_by_classes_match_each_kind_in_turn() {
+        // Each kind's pair places (one for room for two, a second for room for four) as
+        // (worth, count); the triplet's kind tried one by one, its places taken out.
+        fn plain(view: &View, four_as_two: bool) -> u8 {
+            let places = |t: usize| {
+                let (c, cap) = (view.counts[t], view.caps[t]);
+                let mut p = Vec::new();
+                if cap >= 2 {
+                    p.push(c.min(2));
+                    if four_as_two && cap >= 4 {
+                        p.push(c.saturating_sub(2).min(2));
+                    }
+                }
+                p
+            };
+            let mut best = INF;
+            for t in (0..KINDS).filter(|&t| view.caps[t] >= 3) {
+                let mut worth: Vec<u8> = (0..KINDS).filter(|&k| k != t).flat_map(places).collect();
+                if worth.len() < 7 {
+                    continue;
+                }
+                worth.sort_unstable_by(|a, b| b.cmp(a));
+                let pairs: u8 = worth[..7].iter().sum();
+                best = best.min(17 - view.counts[t].min(3) - pairs);
+            }
+            best
+        }
+        let mut x = 17u64;
+        let mut next = |n: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        };
+        for round in 0..20_000 {
+            let mut v = view("1m");
+            for t in 0..KINDS {
+                v.counts[t] = [0, 0, 0, 1, 1, 2, 2, 3, 4][next(9) as usize];
+                // Caps as melds and wilds past the copies leave them.
+                v.caps[t] = [0, 1, 2, 3, 4, 4, 4, 5, 6][next(9) as usize].max(v.counts[t]);
+            }
+            let fat = round % 2 == 0;
+            assert_eq!(eight_pairs_and_a_half(&KindMasks::of(&v), fat), plain(&v, fat), "{v:?}");
+        }
     }
 
     #[test]

@@ -243,6 +243,8 @@ fn conclude(
             _ => one_by_one(forms, view, masks, check, best, todo),
         };
     }
+    // The draws that lower the distance; those below are tried as well or instead.
+    let lowering = useful;
     if shanten == 1 && view.wilds > 0 {
         // With wilds in hand, a hand at distance one may still have no tile left that
         // completes it (see the ready case above): check the draws that reach it.
@@ -257,9 +259,17 @@ fn conclude(
     if shanten == 1 && beyond && (0..KINDS).any(|k| held[k] >= 3) {
         // A wild standing past a kind's copies (three or four of which are held) can make
         // a hand ready that its distance counts two away: try the other draws outright.
-        for t in tiles::mask_tiles(avail & engine.tiles & !useful) {
-            if ready_after(engine, view, held, wild_kinds, t) {
-                useful |= 1 << t;
+        // Such a draw leaves every hand after a discard two away, which only a drawn wild
+        // standing past the copies can complete; so the hand with the draw and that wild
+        // (one tile over) must hold a complete hand, which one test tells before the
+        // discards are tried. The draws that lower the distance were tried above.
+        let candidates = avail & engine.tiles & !lowering;
+        if candidates != 0 {
+            let with_a_wild = WithAWild::new(engine, view);
+            for t in tiles::mask_tiles(candidates) {
+                if with_a_wild.completes(t) && ready_after(engine, view, held, wild_kinds, t) {
+                    useful |= 1 << t;
+                }
             }
         }
     }
@@ -489,6 +499,43 @@ fn ready_after(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, t: 
     let (v, h) = drawn(view, held, wild_kinds, t);
     (0..KINDS as Tile)
         .any(|e| discarded(&v, &h, wild_kinds, e).is_some_and(|(v2, h2)| is_ready(engine, &v2, &h2, wild_kinds)))
+}
+
+/// A view with one more wild, standing past the copies as a drawn wild may (see
+/// [`Engine::waits_of_counts`]), asked whether a (non-wild) tile more makes it hold a
+/// complete hand, a tile over: needed for any discard after that draw to leave a hand
+/// that a drawn wild completes. Its standard form is kept, so that a draw counts one
+/// group again, not four.
+struct WithAWild<'a> {
+    engine: &'a Engine,
+    view: View,
+    standard: Option<Standard>,
+}
+
+impl<'a> WithAWild<'a> {
+    fn new(engine: &'a Engine, view: &View) -> WithAWild<'a> {
+        let forms = &engine.forms;
+        let mut v = view.clone();
+        v.wilds += 1;
+        for k in tiles::mask_tiles(engine.tiles) {
+            v.caps[k as usize] += 1;
+        }
+        let melds = (forms.melds - v.melds.count.min(forms.melds)) as usize;
+        let standard = Check::Standard.open(forms, &v).then(|| Standard::new(&v, melds, forms.pair_kinds));
+        WithAWild { engine, view: v, standard }
+    }
+
+    /// [`crate::distance::is_complete`] of the view with a tile of `t` more.
+    fn completes(&self, t: Tile) -> bool {
+        let forms = &self.engine.forms;
+        let wilds = self.view.wilds;
+        if self.standard.as_ref().is_some_and(|s| s.with(t as usize) <= wilds) {
+            return true;
+        }
+        let mut v = self.view.clone();
+        v.counts[t as usize] += 1;
+        Check::ALL[1..].iter().any(|c| c.open(forms, &v) && c.distance(forms, &v, wilds + 1) <= wilds)
+    }
 }
 
 /// Whether a view one tile short has a wait (a tile not all held that completes it).
