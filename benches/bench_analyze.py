@@ -91,6 +91,9 @@ LONGGANG = haidi.ruleset("longgang")
 #: waits are each scored.
 LG_HANDS = ["13569m2468p1347s6z5m5m", "1123m45p679s12367z5m5m", "124578m13469p2588s5m5m"]
 LG_READY = "123456789m12p11s77z5m5m"
+#: One from ready after every good discard, four 2s held: the slowest of 17,400 random
+#: hands with two 财神, whose draws a wild standing past the copies might make ready.
+LG_ONE_FROM_READY = "3p3p5p6p6p7p8p8p2s2s2s2s3s8s1z5m5m"
 
 
 @pytest.mark.parametrize("hand", LG_HANDS)
@@ -100,3 +103,7 @@ def test_haidi_longgang_two_wilds(benchmark, hand):
 
 def test_haidi_longgang_two_wilds_ready(benchmark):
     benchmark(LONGGANG.analyze, LG_READY, wilds="5m")
+
+
+def test_haidi_longgang_two_wilds_one_from_ready(benchmark):
+    benchmark(LONGGANG.analyze, LG_ONE_FROM_READY, wilds="5m")

@@ -155,34 +155,67 @@ pub fn convolve(a: &Distances, b: &Distances, melds: usize) -> Distances {
 }
 
 /// [`convolve_plain`] sixteen bytes at a time: for each meld count `i` of the first group,
-/// its no-pair distance plus the second's distances moved up `i` targets gives every
+/// its no-pair distance plus the second's distances moved up `2 i` targets gives every
 /// no-pair target and the pair-from-the-second targets at once; its pair distance plus the
-/// second's moved up one byte more gives the pair-from-the-first ones (the even bytes of
-/// that, two pairs, are set out of reach).
+/// second's no-pair distances moved up one byte more gives the pair-from-the-first ones.
+///
+/// The sums are kept as their complements (255 less the sum), so that the bytes a move
+/// shifts in, zero, are out of reach, and a saturating add becomes a saturating subtract
+/// (`255 - min(a + b, 255) = max((255 - b) - a, 0)`). The first group's distances are each
+/// repeated across a register by byte and word unpacks and one dword shuffle, and every
+/// move is a byte shift by a constant, so nothing leaves the vector registers.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn convolve_fixed<const M: usize>(a: &Distances, b: &Distances) -> Distances {
-    use std::arch::x86_64::{__m128i, _mm_adds_epu8, _mm_min_epu8, _mm_or_si128, _mm_set1_epi8};
-    let mut padded = [INF; 16];
-    padded[..TARGETS].copy_from_slice(b);
-    let b = u128::from_le_bytes(padded);
-    // Bytes moved in from below are out of reach: 0xFF.
-    let moved = |k: usize| b << (8 * k) | if k == 0 { 0 } else { u128::MAX >> (128 - 8 * k) };
-    const EVEN: u128 = 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
-    // SAFETY: SSE2 is part of the x86_64 baseline, and u128 and __m128i are both 16 plain
-    // bytes.
-    let out: u128 = unsafe {
-        let wide = |x: u128| std::mem::transmute::<u128, __m128i>(x);
-        let mut out = _mm_set1_epi8(INF as i8);
-        for i in 0..=M {
-            let none = _mm_adds_epu8(_mm_set1_epi8(a[2 * i] as i8), wide(moved(2 * i)));
-            let pair = _mm_adds_epu8(_mm_set1_epi8(a[2 * i + 1] as i8), wide(moved(2 * i + 1)));
-            out = _mm_min_epu8(out, _mm_min_epu8(none, _mm_or_si128(pair, wide(EVEN))));
-        }
-        std::mem::transmute::<__m128i, u128>(out)
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_max_epu8, _mm_set1_epi16, _mm_set1_epi8, _mm_shuffle_epi32,
+        _mm_slli_si128, _mm_storeu_si128, _mm_subs_epu8, _mm_unpackhi_epi16, _mm_unpackhi_epi8, _mm_unpacklo_epi16,
+        _mm_unpacklo_epi8, _mm_xor_si128,
     };
+    let pad = |d: &Distances| {
+        let mut p = [INF; 16];
+        p[..TARGETS].copy_from_slice(d);
+        p
+    };
+    let (a, b) = (pad(a), pad(b));
+    let mut out = [INF; 16];
+    // SAFETY: SSE2 is part of the x86_64 baseline; the loads and the store are of 16-byte
+    // arrays.
+    unsafe {
+        let b = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), _mm_set1_epi8(-1));
+        // The second group's no-pair targets only (its even bytes), for the pairs of the
+        // first: its pair targets would make a second pair.
+        let b_none = _mm_and_si128(b, _mm_set1_epi16(0x00FF));
+        let a = _mm_loadu_si128(a.as_ptr().cast());
+        let (twice_lo, twice_hi) = (_mm_unpacklo_epi8(a, a), _mm_unpackhi_epi8(a, a));
+        // Lane j of `fours[q]` is a[4 q + j] four times over.
+        let fours: [__m128i; 3] = [
+            _mm_unpacklo_epi16(twice_lo, twice_lo),
+            _mm_unpackhi_epi16(twice_lo, twice_lo),
+            _mm_unpacklo_epi16(twice_hi, twice_hi),
+        ];
+        let mut acc = _mm_set1_epi8((255 - INF) as i8);
+        macro_rules! meld {
+            ($i:literal) => {
+                if $i < M + 1 {
+                    let none = _mm_shuffle_epi32::<{ (2 * $i % 4) * 0x55 }>(fours[2 * $i / 4]);
+                    let pair = _mm_shuffle_epi32::<{ ((2 * $i + 1) % 4) * 0x55 }>(fours[(2 * $i + 1) / 4]);
+                    let with_none = _mm_subs_epu8(_mm_slli_si128::<{ 2 * $i }>(b), none);
+                    let with_pair = _mm_subs_epu8(_mm_slli_si128::<{ 2 * $i + 1 }>(b_none), pair);
+                    acc = _mm_max_epu8(acc, _mm_max_epu8(with_none, with_pair));
+                }
+            };
+        }
+        meld!(0);
+        meld!(1);
+        meld!(2);
+        meld!(3);
+        meld!(4);
+        meld!(5);
+        _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_xor_si128(acc, _mm_set1_epi8(-1)));
+    }
     let mut d = [INF; TARGETS];
-    d[..2 * (M + 1)].copy_from_slice(&out.to_le_bytes()[..2 * (M + 1)]);
+    d[..2 * (M + 1)].copy_from_slice(&out[..2 * (M + 1)]);
     d
 }
 
@@ -306,29 +339,6 @@ fn overlap_capped(view: &View, mask: u64, per: u8) -> u32 {
 struct PairSlots([u8; 3]);
 
 impl PairSlots {
-    fn of_kind(view: &View, four_as_two: bool, t: usize) -> PairSlots {
-        let mut h = [0u8; 3];
-        let (c, cap) = (view.counts[t], view.caps[t]);
-        if cap >= 2 {
-            h[c.min(2) as usize] += 1;
-            if four_as_two && cap >= 4 {
-                h[c.saturating_sub(2).min(2) as usize] += 1;
-            }
-        }
-        PairSlots(h)
-    }
-
-    fn all(view: &View, four_as_two: bool) -> PairSlots {
-        (0..KINDS).fold(PairSlots([0; 3]), |acc, t| {
-            let k = Self::of_kind(view, four_as_two, t);
-            PairSlots([0, 1, 2].map(|v| acc.0[v] + k.0[v]))
-        })
-    }
-
-    fn without(self, other: PairSlots) -> PairSlots {
-        PairSlots([0, 1, 2].map(|v| self.0[v] - other.0[v]))
-    }
-
     /// Tiles kept by the best `n` places, if there are `n`.
     fn best(self, n: u8) -> Option<u8> {
         let [zero, one, two] = self.0;
@@ -382,16 +392,43 @@ pub fn seven_pairs_draws(m: &KindMasks, four_as_two: bool) -> u64 {
 }
 
 /// Eight pairs and a half (八对半): seven pairs plus a triplet of another kind.
-pub fn eight_pairs_and_a_half(view: &View, four_as_two: bool) -> u8 {
-    let all = PairSlots::all(view, four_as_two);
+///
+/// The pair places are counted as for [`seven_pairs`]; the triplet's kind takes its own
+/// places out, and what they were worth depends only on how many of the kind are held
+/// and whether it has room for four. So the kinds with room for a triplet fall into at
+/// most ten classes, each asked once, rather than each kind in turn.
+pub fn eight_pairs_and_a_half(m: &KindMasks, four_as_two: bool) -> u8 {
+    let count = |x: u64| x.count_ones() as u8;
+    let (held, room) = (&m.held, &m.room);
+    // First pair places (room for two) and second ones (room for four), as histograms of
+    // what they keep: zero, one or two tiles.
+    let second = if four_as_two { room[3] } else { 0 };
+    let places = count(room[1]) + count(second);
+    let twos = count(held[1] & room[1]) + count(held[3] & second);
+    let ones = count(held[0] & !held[1] & room[1]) + count(held[2] & !held[3] & second);
     let mut best = INF;
-    for t in 0..KINDS {
-        if view.caps[t] < 3 {
-            continue;
-        }
-        let triplet = view.counts[t].min(3);
-        if let Some(pairs) = all.without(PairSlots::of_kind(view, four_as_two, t)).best(7) {
-            best = best.min(17 - triplet - pairs);
+    for c in 0..=4u8 {
+        let holding = match c {
+            0 => !held[0],
+            4 => held[3],
+            _ => held[c as usize - 1] & !held[c as usize],
+        };
+        let kinds = room[2] & holding;
+        // Its first place kept min(c, 2); its second, if it has one, what is over two.
+        let first = c.min(2);
+        let over = c.saturating_sub(2).min(2);
+        for with_second in [false, true] {
+            let class = if with_second { kinds & second } else { kinds & !second };
+            if class == 0 {
+                continue;
+            }
+            let s = with_second as u8;
+            let left = places - 1 - s;
+            let twos = twos - (first == 2) as u8 - s * (over == 2) as u8;
+            let ones = ones - (first == 1) as u8 - s * (over == 1) as u8;
+            if let Some(pairs) = PairSlots([left - twos - ones, ones, twos]).best(7) {
+                best = best.min(17 - c.min(3) - pairs);
+            }
         }
     }
     best
@@ -653,7 +690,7 @@ impl Check {
             Check::AllPungs => all_pungs(view, melds),
             Check::OneSuit(s) => one_suit(view, melds, s as usize),
             Check::SevenPairs => seven_pairs(&masks(), forms.four_as_two_pairs),
-            Check::EightPairsAndAHalf => eight_pairs_and_a_half(view, forms.four_as_two_pairs),
+            Check::EightPairsAndAHalf => eight_pairs_and_a_half(&masks(), forms.four_as_two_pairs),
             Check::ThirteenOrphans => thirteen_orphans(view),
             Check::HonoursAndKnitted => honours_and_knitted(&masks()),
             Check::KnittedStraight => knitted_straight(view, &masks(), melds, forms.pair_kinds, bound),
@@ -813,6 +850,51 @@ mod tests {
         assert_eq!(distance(&f, &view("147m258p369s12345z")), 0);
         f.knitted_straight = true;
         assert_eq!(distance(&f, &view("147m258p369s234m11z")), 0);
+    }
+
+    #[test]
+    fn eight_pairs_by_classes_match_each_kind_in_turn() {
+        // Each kind's pair places (one for room for two, a second for room for four) as
+        // (worth, count); the triplet's kind tried one by one, its places taken out.
+        fn plain(view: &View, four_as_two: bool) -> u8 {
+            let places = |t: usize| {
+                let (c, cap) = (view.counts[t], view.caps[t]);
+                let mut p = Vec::new();
+                if cap >= 2 {
+                    p.push(c.min(2));
+                    if four_as_two && cap >= 4 {
+                        p.push(c.saturating_sub(2).min(2));
+                    }
+                }
+                p
+            };
+            let mut best = INF;
+            for t in (0..KINDS).filter(|&t| view.caps[t] >= 3) {
+                let mut worth: Vec<u8> = (0..KINDS).filter(|&k| k != t).flat_map(places).collect();
+                if worth.len() < 7 {
+                    continue;
+                }
+                worth.sort_unstable_by(|a, b| b.cmp(a));
+                let pairs: u8 = worth[..7].iter().sum();
+                best = best.min(17 - view.counts[t].min(3) - pairs);
+            }
+            best
+        }
+        let mut x = 17u64;
+        let mut next = |n: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        };
+        for round in 0..20_000 {
+            let mut v = view("1m");
+            for t in 0..KINDS {
+                v.counts[t] = [0, 0, 0, 1, 1, 2, 2, 3, 4][next(9) as usize];
+                // Caps as melds and wilds past the copies leave them.
+                v.caps[t] = [0, 1, 2, 3, 4, 4, 4, 5, 6][next(9) as usize].max(v.counts[t]);
+            }
+            let fat = round % 2 == 0;
+            assert_eq!(eight_pairs_and_a_half(&KindMasks::of(&v), fat), plain(&v, fat), "{v:?}");
+        }
     }
 
     #[test]

@@ -243,6 +243,8 @@ fn conclude(
             _ => one_by_one(forms, view, masks, check, best, todo),
         };
     }
+    // The draws that lower the distance; those below are tried as well or instead.
+    let lowering = useful;
     if shanten == 1 && view.wilds > 0 {
         // With wilds in hand, a hand at distance one may still have no tile left that
         // completes it (see the ready case above): check the draws that reach it.
@@ -257,9 +259,17 @@ fn conclude(
     if shanten == 1 && beyond && (0..KINDS).any(|k| held[k] >= 3) {
         // A wild standing past a kind's copies (three or four of which are held) can make
         // a hand ready that its distance counts two away: try the other draws outright.
-        for t in tiles::mask_tiles(avail & engine.tiles & !useful) {
-            if ready_after(engine, view, held, wild_kinds, t) {
-                useful |= 1 << t;
+        // Such a draw leaves every hand after a discard two away, which only a drawn wild
+        // standing past the copies can complete; so the hand with the draw and that wild
+        // (one tile over) must hold a complete hand, which one test tells before the
+        // discards are tried. The draws that lower the distance were tried above.
+        let candidates = avail & engine.tiles & !lowering;
+        if candidates != 0 {
+            let with_a_wild = WithAWild::new(engine, view);
+            for t in tiles::mask_tiles(candidates) {
+                if with_a_wild.completes(t) && ready_after(engine, view, held, wild_kinds, t) {
+                    useful |= 1 << t;
+                }
             }
         }
     }
@@ -310,9 +320,7 @@ fn standard_draws(
         if tight == 0 {
             continue;
         }
-        let lower = lowering(g);
-        let bits = (0..hi - lo).fold(0u64, |b, i| b | ((lower[i] & tight != 0) as u64) << i);
-        mask |= bits << lo;
+        mask |= meeting(&lowering(g), tight) << lo;
     }
     mask & candidates
 }
@@ -323,24 +331,68 @@ fn standard_draws(
 /// most 99, so the bytes add without carries.
 #[inline]
 fn tight_targets(dist: &Distances, others: &Distances, melds: usize, best: u8) -> u16 {
-    const LOW7: u128 = u128::from_le_bytes([0x7F; 16]);
-    const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
     let wide = |d: &Distances| {
         let mut w = [0u8; 16];
         w[..TARGETS].copy_from_slice(d);
         u128::from_le_bytes(w)
     };
     let used = 2 * (melds + 1);
-    // Byte j of the reversed others is others[used - 1 - j]; bytes past the targets used
-    // are set to 0xFF, a total no `best` can equal.
-    let beyond = if used >= 16 { 0 } else { u128::MAX << (8 * used) };
-    let comp = wide(others).swap_bytes() >> (8 * (16 - used)) | beyond;
-    let x = (wide(dist) + (comp & !beyond)) | beyond;
-    let x = x ^ u128::from_le_bytes([best; 16]);
-    // Exact zero bytes: the top bit stays clear only where the byte is zero.
+    // Byte j of the reversed others is others[used - 1 - j]; the bytes past the targets
+    // used are left out by the mask.
+    let sums = wide(dist) + (wide(others).swap_bytes() >> (8 * (16 - used)));
+    equal_bytes(sums, best) & ((1u32 << used) - 1) as u16
+}
+
+/// Bit j set where byte j of `x` is `value`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn equal_bytes(x: u128, value: u8) -> u16 {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8};
+    // SAFETY: SSE2 is part of the x86_64 baseline; u128 and __m128i are both 16 plain bytes.
+    unsafe {
+        let x = std::mem::transmute::<u128, __m128i>(x);
+        _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(value as i8))) as u16
+    }
+}
+
+/// Bit j set where byte j of `x` is `value`: the top bit of a byte stays clear only where
+/// the byte is zero, and one multiplication gathers a bit from each of eight bytes.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn equal_bytes(x: u128, value: u8) -> u16 {
+    const LOW7: u128 = u128::from_le_bytes([0x7F; 16]);
+    const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
+    let x = x ^ u128::from_le_bytes([value; 16]);
     let zero = !(((x & LOW7) + LOW7) | x) & HIGH;
     let gather = |bits: u64| ((bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16;
     gather(zero as u64) | gather((zero >> 64) as u64) << 8
+}
+
+/// Bit i set where the draw of a group's i-th kind lowers one of the targets `tight`
+/// (`lower` as [`Lowering`]): eight kinds at once, the ninth alone.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn meeting(lower: &Lowering, tight: u16) -> u64 {
+    use std::arch::x86_64::{
+        _mm_and_si128, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16, _mm_set1_epi16,
+        _mm_setzero_si128,
+    };
+    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the first eight of the
+    // nine u16 of `lower`.
+    let missed = unsafe {
+        let first = _mm_loadu_si128(lower.as_ptr().cast());
+        let none = _mm_cmpeq_epi16(_mm_and_si128(first, _mm_set1_epi16(tight as i16)), _mm_setzero_si128());
+        // Each lane's all-ones or zero narrowed to a byte: one bit a kind.
+        _mm_movemask_epi8(_mm_packs_epi16(none, none)) as u64 & 0xFF
+    };
+    (!missed & 0xFF) | ((lower[8] & tight != 0) as u64) << 8
+}
+
+/// Bit i set where the draw of a group's i-th kind lowers one of the targets `tight`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn meeting(lower: &Lowering, tight: u16) -> u64 {
+    (0..9).fold(0u64, |b, i| b | ((lower[i] & tight != 0) as u64) << i)
 }
 
 /// Bit k set where `after[k] < now[k]`. Eight bytes at a time: distances are at most 99,
@@ -447,6 +499,43 @@ fn ready_after(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, t: 
     let (v, h) = drawn(view, held, wild_kinds, t);
     (0..KINDS as Tile)
         .any(|e| discarded(&v, &h, wild_kinds, e).is_some_and(|(v2, h2)| is_ready(engine, &v2, &h2, wild_kinds)))
+}
+
+/// A view with one more wild, standing past the copies as a drawn wild may (see
+/// [`Engine::waits_of_counts`]), asked whether a (non-wild) tile more makes it hold a
+/// complete hand, a tile over: needed for any discard after that draw to leave a hand
+/// that a drawn wild completes. Its standard form is kept, so that a draw counts one
+/// group again, not four.
+struct WithAWild<'a> {
+    engine: &'a Engine,
+    view: View,
+    standard: Option<Standard>,
+}
+
+impl<'a> WithAWild<'a> {
+    fn new(engine: &'a Engine, view: &View) -> WithAWild<'a> {
+        let forms = &engine.forms;
+        let mut v = view.clone();
+        v.wilds += 1;
+        for k in tiles::mask_tiles(engine.tiles) {
+            v.caps[k as usize] += 1;
+        }
+        let melds = (forms.melds - v.melds.count.min(forms.melds)) as usize;
+        let standard = Check::Standard.open(forms, &v).then(|| Standard::new(&v, melds, forms.pair_kinds));
+        WithAWild { engine, view: v, standard }
+    }
+
+    /// [`crate::distance::is_complete`] of the view with a tile of `t` more.
+    fn completes(&self, t: Tile) -> bool {
+        let forms = &self.engine.forms;
+        let wilds = self.view.wilds;
+        if self.standard.as_ref().is_some_and(|s| s.with(t as usize) <= wilds) {
+            return true;
+        }
+        let mut v = self.view.clone();
+        v.counts[t as usize] += 1;
+        Check::ALL[1..].iter().any(|c| c.open(forms, &v) && c.distance(forms, &v, wilds + 1) <= wilds)
+    }
 }
 
 /// Whether a view one tile short has a wait (a tile not all held that completes it).
@@ -826,6 +915,27 @@ mod tests {
                 }
                 assert_eq!(tight_targets(&a, &b, melds, best), plain, "{a:?} {b:?} {melds} {best}");
             }
+        }
+    }
+
+    #[test]
+    fn meeting_matches_a_plain_loop() {
+        let mut x = 3u64;
+        for _ in 0..20_000 {
+            let mut pick = || {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let v = (x >> 33) as u16;
+                // Sparse and dense masks alike.
+                if v & 1 == 0 {
+                    v >> 1 & (v >> 5) & 0xFFF
+                } else {
+                    v >> 1 & 0xFFF
+                }
+            };
+            let lower: Lowering = std::array::from_fn(|_| pick());
+            let tight = pick();
+            let plain = (0..9).fold(0u64, |b, i| b | ((lower[i] & tight != 0) as u64) << i);
+            assert_eq!(meeting(&lower, tight), plain, "{lower:?} {tight}");
         }
     }
 
