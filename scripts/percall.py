@@ -2,7 +2,7 @@
 """Instructions a call of a ruleset's ``evaluate`` (or ``evaluate_many`` on a list), by
 callgrind, which the machine's load does not move.
 
-    python scripts/percall.py [RULES ...] [--n N] [--many]
+    python scripts/percall.py [RULES ...] [--n N] [--many | --columns]
 
 For each ruleset: N random situations (MCR's from ``scripts/mcr_peer.py``, the others'
 from ``scripts/situations.py``, without wilds) are scored once in one run and three times
@@ -10,7 +10,9 @@ in another, under ``valgrind --tool=callgrind``, single-threaded; the difference
 two runs' instructions, over the 2 N calls it is made of, is a call's, the Python call
 and the result dict included, start-up and the first call's set-up left out.
 ``--many`` scores the list with one ``evaluate_many`` call instead, and gives the
-instructions a situation. Prints one line a ruleset.
+instructions a situation; ``--columns`` scores them as the columns of
+``benches/bench_regional.py`` (the situations ten times over, None where a situation
+does not give a key), and gives the instructions a row. Prints one line a ruleset.
 """
 
 from __future__ import annotations
@@ -42,14 +44,27 @@ def situations(rules: str, n: int) -> list[dict[str, Any]]:
     return regional.scored(rng, rules, n, haidi.ruleset(rules).evaluate, haidi.HandError, wilds=False)
 
 
-def score(rules: str, n: int, times: int, many: bool) -> None:
+#: Columns hold the situations this many times over, as the benchmark's do.
+REPEAT = 10
+
+
+def columns(sits: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The situations as ``benches/bench_regional.py`` makes columns of them."""
+    keys = sorted({k for s in sits for k in s})
+    return {k: [s.get(k) for s in sits] * REPEAT for k in keys}
+
+
+def score(rules: str, n: int, times: int, how: str) -> None:
     """Scores the situations ``times`` times (the measured run)."""
     import haidi
 
     sits = situations(rules, n)
     rs = haidi.ruleset(rules)
+    cols = columns(sits) if how == "columns" else None
     for _ in range(times):
-        if many:
+        if cols is not None:
+            rs.evaluate_many(cols)
+        elif how == "many":
             rs.evaluate_many(sits)
         else:
             ev = rs.evaluate
@@ -57,10 +72,11 @@ def score(rules: str, n: int, times: int, many: bool) -> None:
                 ev(**s)
 
 
-def instructions(rules: str, n: int, times: int, many: bool) -> int:
+def instructions(rules: str, n: int, times: int, how: str) -> int:
     """The instructions of a run scoring the situations ``times`` times."""
     env = dict(os.environ, HAIDI_PARALLELISM="0", OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")
-    args = [sys.executable, __file__, rules, "--n", str(n), "--times", str(times)] + (["--many"] if many else [])
+    args = [sys.executable, __file__, rules, "--n", str(n), "--times", str(times)]
+    args += [f"--{how}"] if how != "call" else []
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args],
         env=env,
@@ -78,16 +94,21 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("rules", nargs="*", default=RULESETS)
     p.add_argument("--n", type=int, default=500)
-    p.add_argument("--many", action="store_true")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--many", dest="how", action="store_const", const="many", default="call")
+    how.add_argument("--columns", dest="how", action="store_const", const="columns")
     p.add_argument("--times", type=int, help=argparse.SUPPRESS)  # the run measured
     a = p.parse_args()
     if a.times is not None:
-        score(a.rules[0], a.n, a.times, a.many)
+        score(a.rules[0], a.n, a.times, a.how)
         return
+    rows = REPEAT if a.how == "columns" else 1
+    what = {"call": "evaluate, a call", "many": "evaluate_many, a situation", "columns": "columns, a row"}[a.how]
     for rules in a.rules:
-        once, thrice = (instructions(rules, a.n, t, a.many) for t in (1, 3))
-        what = "evaluate_many, a situation" if a.many else "evaluate, a call"
-        print(f"{rules}: {(thrice - once) / (2 * a.n):,.0f} instructions ({what})", flush=True)
+        if rules == "mcr" and a.how == "columns":
+            continue  # MCR's columns take other keys
+        once, thrice = (instructions(rules, a.n, t, a.how) for t in (1, 3))
+        print(f"{rules}: {(thrice - once) / (2 * a.n * rows):,.0f} instructions ({what})", flush=True)
 
 
 if __name__ == "__main__":

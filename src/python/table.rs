@@ -75,17 +75,22 @@ impl<'py> Column<'py> {
 }
 
 /// A chunk of rows read with the GIL and owned, so that it can be scored without it
-/// while the next chunk is read: the rows' values, one a column, their texts copied into
+/// while the next chunk is read: the rows' cells, one a column, their texts copied into
 /// one buffer.
 struct Chunk {
     start: usize,
     text: String,
     cells: Vec<Cell>,
+    /// The values of the [`Cell::Other`] cells.
+    others: Vec<Value<'static>>,
 }
 
 /// A row's cells, and the places of its win, total and pattern counts in the output.
-type RowCells<'a> = (((&'a mut [Cell], &'a mut bool), &'a mut i32), &'a mut [u8]);
+type RowCells<'a> = (((&'a [Cell], &'a mut bool), &'a mut i32), &'a mut [u8]);
 
+/// A cell as read: small and plain, so that a chunk's cells are one block that is
+/// neither dropped nor moved a value at a time.
+#[derive(Clone, Copy)]
 enum Cell {
     None,
     Bool(bool),
@@ -93,46 +98,47 @@ enum Cell {
     Float(f64),
     /// Bytes `start..end` of the chunk's text.
     Text(usize, usize),
-    /// Any other value (a list, text of a numpy column, a type's name).
-    Value(Value<'static>),
+    /// Any other value (a list, text of a numpy column, a type's name), by its index in
+    /// the chunk's `others`.
+    Other(usize),
 }
 
 impl Chunk {
-    /// Reads rows `start..end` of the columns (the GIL held).
+    /// Reads rows `start..end` of the columns (the GIL held), a column at a time.
     fn read(py: Python<'_>, columns: &[(String, Column<'_>)], start: usize, end: usize) -> PyResult<Chunk> {
         let rows = end - start;
-        let mut c =
-            Chunk { start, text: String::with_capacity(rows * 32), cells: Vec::with_capacity(rows * columns.len()) };
+        let width = columns.len().max(1);
+        let mut c = Chunk {
+            start,
+            text: String::with_capacity(rows * 32),
+            cells: vec![Cell::None; rows * width],
+            others: vec![],
+        };
         let mut buf = Vec::new();
         // The values most cells hold, known by address.
         let (none, yes, no) = (py.None().as_ptr(), PyBool::new(py, true).as_ptr(), PyBool::new(py, false).as_ptr());
-        for i in start..end {
-            for (_, col) in columns {
+        for (j, (_, col)) in columns.iter().enumerate() {
+            for (k, i) in (start..end).enumerate() {
                 let v = match col {
                     Column::List(l) => {
                         let p = item(l, i)?;
                         if p == none {
-                            c.cells.push(Cell::None);
                             continue;
                         }
                         if p == yes || p == no {
-                            c.cells.push(Cell::Bool(p == yes));
-                            continue;
-                        }
-                        // SAFETY: `item` returns a live item borrowed from the list, the
-                        // GIL held; it is read here, before any Python code can run.
-                        let o = unsafe { Bound::from_borrowed_ptr(py, p) };
-                        match value(&o) {
-                            Value::None => Cell::None,
-                            Value::Bool(b) => Cell::Bool(b),
-                            Value::Int(i) => Cell::Int(i),
-                            Value::Float(f) => Cell::Float(f),
-                            Value::Str(t) => {
-                                let at = c.text.len();
-                                c.text.push_str(t);
-                                Cell::Text(at, c.text.len())
+                            Cell::Bool(p == yes)
+                        } else {
+                            // SAFETY: `item` returns a live item borrowed from the list, the
+                            // GIL held; it is read here, before any Python code can run.
+                            let o = unsafe { Bound::from_borrowed_ptr(py, p) };
+                            match value(&o) {
+                                Value::None => Cell::None,
+                                Value::Bool(b) => Cell::Bool(b),
+                                Value::Int(i) => Cell::Int(i),
+                                Value::Float(f) => Cell::Float(f),
+                                Value::Str(t) => c.text_cell(t),
+                                v => c.other(v.into_owned()),
                             }
-                            v => Cell::Value(v.into_owned()),
                         }
                     }
                     Column::Bools(v) => Cell::Bool(v[i]),
@@ -141,27 +147,35 @@ impl Chunk {
                     Column::Text(t) => {
                         buf.clear();
                         match t.text_of(i, true, &mut buf) {
-                            Ok(Some(_)) => {
-                                let at = c.text.len();
-                                c.text.push_str(&String::from_utf8_lossy(&buf));
-                                Cell::Text(at, c.text.len())
-                            }
+                            Ok(Some(_)) => c.text_cell(&String::from_utf8_lossy(&buf)),
                             Ok(None) => Cell::None,
-                            Err(()) => Cell::Value(Value::Other("text that cannot be read".into())),
+                            Err(()) => c.other(Value::Other("text that cannot be read".into())),
                         }
                     }
                 };
-                c.cells.push(v);
+                c.cells[k * width + j] = v;
             }
         }
         Ok(c)
+    }
+
+    /// A cell of text, copied to the chunk's text.
+    fn text_cell(&mut self, t: &str) -> Cell {
+        let at = self.text.len();
+        self.text.push_str(t);
+        Cell::Text(at, self.text.len())
+    }
+
+    fn other(&mut self, v: Value<'static>) -> Cell {
+        self.others.push(v);
+        Cell::Other(self.others.len() - 1)
     }
 
     /// Reads each row as a situation (by the reader of a single call) and scores it into
     /// `out` (the chunk's rows of the output), spread over the pool when `parallel`. The
     /// rows that cannot be read, with their errors.
     fn score(
-        &mut self,
+        &self,
         scheme: &Scheme,
         keys: &[&Key],
         format: Format,
@@ -169,18 +183,19 @@ impl Chunk {
         out: (&mut [bool], &mut [i32], &mut [u8]),
         width: usize,
     ) -> Vec<(usize, HandError)> {
-        let text = self.text.as_str();
+        let (text, others) = (self.text.as_str(), &self.others);
         // The row scored straight into its place in the output, its score not moved.
-        let score = |row: &mut [Cell], out: RowOut<'_>| -> CoreResult<()> {
+        let score = |row: &[Cell], out: RowOut<'_>| -> CoreResult<()> {
             let mut reader = Reader::default();
-            for (key, cell) in keys.iter().zip(row.iter_mut()) {
-                let v = match cell {
+            for (key, cell) in keys.iter().zip(row) {
+                let v = match *cell {
+                    Cell::None if key.none_is_left_out() => continue,
                     Cell::None => Value::None,
-                    Cell::Bool(b) => Value::Bool(*b),
-                    Cell::Int(i) => Value::Int(*i),
-                    Cell::Float(f) => Value::Float(*f),
-                    Cell::Text(a, b) => Value::Str(&text[*a..*b]),
-                    Cell::Value(v) => std::mem::replace(v, Value::None),
+                    Cell::Bool(b) => Value::Bool(b),
+                    Cell::Int(i) => Value::Int(i),
+                    Cell::Float(f) => Value::Float(f),
+                    Cell::Text(a, b) => Value::Str(&text[a..b]),
+                    Cell::Other(i) => others[i].clone(),
                 };
                 reader.set_key(key, v)?;
             }
@@ -194,10 +209,10 @@ impl Chunk {
         let (win, total, fans) = out;
         let cells = keys.len().max(1);
         if parallel {
-            let rows = self.cells.par_chunks_mut(cells).zip(win).zip(total).zip(fans.par_chunks_mut(width));
+            let rows = self.cells.par_chunks(cells).zip(win).zip(total).zip(fans.par_chunks_mut(width));
             rows.enumerate().with_min_len(16).filter_map(one).collect()
         } else {
-            let rows = self.cells.chunks_mut(cells).zip(win).zip(total).zip(fans.chunks_mut(width));
+            let rows = self.cells.chunks(cells).zip(win).zip(total).zip(fans.chunks_mut(width));
             rows.enumerate().filter_map(one).collect()
         }
     }
@@ -245,7 +260,7 @@ pub fn evaluate_columns<'py>(
         Ok(())
     };
     let mut next = Some(Chunk::read(py, &cols, 0, n.min(CHUNK))?);
-    while let Some(mut c) = next.take() {
+    while let Some(c) = next.take() {
         // Ctrl-C stops the batch between chunks.
         py.check_signals()?;
         let end = (c.start + CHUNK).min(n);
@@ -260,7 +275,7 @@ pub fn evaluate_columns<'py>(
         // then it waits without the GIL.
         let (tx, rx) = std::sync::mpsc::channel();
         let (read, errors) = pool.in_place_scope(|scope| {
-            let c = &mut c;
+            let c = &c;
             scope.spawn(move |_| {
                 let _ = tx.send(c.score(scheme, keys, format, true, rows, width));
             });

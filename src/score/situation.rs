@@ -119,6 +119,15 @@ pub struct Key {
     pub kind: KeyKind,
 }
 
+impl Key {
+    /// Whether None is the key not given (a caller may skip it): so for every key but
+    /// those where a value is needed. Each kind is one key's, so nothing given before is
+    /// undone.
+    pub fn none_is_left_out(&self) -> bool {
+        !matches!(self.kind, KeyKind::Hand | KeyKind::Format)
+    }
+}
+
 /// The winning tile as given: a kind, or a flower (where flowers may win).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WinTile {
@@ -189,9 +198,7 @@ impl<'a> Reader<'a> {
     /// Reads `value` for a key of the scheme found beforehand (a column's key).
     pub fn set_key(&mut self, k: &Key, v: Value<'a>) -> Result<()> {
         let name = k.name.as_str();
-        // None is a key not given, but where a value is needed (each kind is one key's,
-        // so nothing given before is undone).
-        if matches!(v, Value::None) && !matches!(k.kind, KeyKind::Hand | KeyKind::Format) {
+        if matches!(v, Value::None) && k.none_is_left_out() {
             return Ok(());
         }
         match &k.kind {
