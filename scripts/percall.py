@@ -2,7 +2,7 @@
 """Instructions a call of a ruleset's ``evaluate`` (or ``evaluate_many`` on a list), by
 callgrind, which the machine's load does not move.
 
-    python scripts/percall.py [RULES ...] [--n N] [--many | --columns]
+    python scripts/percall.py [RULES ...] [--n N] [--many | --columns] [--wilds]
 
 For each ruleset: N random situations (MCR's from ``scripts/mcr_peer.py``, the others'
 from ``scripts/situations.py``, without wilds) are scored once in one run and three times
@@ -12,7 +12,8 @@ and the result dict included, start-up and the first call's set-up left out.
 ``--many`` scores the list with one ``evaluate_many`` call instead, and gives the
 instructions a situation; ``--columns`` scores them as the columns of
 ``benches/bench_regional.py`` (the situations ten times over, None where a situation
-does not give a key), and gives the instructions a row. Prints one line a ruleset.
+does not give a key), and gives the instructions a row. ``--wilds`` takes situations
+with a wild kind instead (the rulesets that have one). Prints one line a ruleset.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from typing import Any
 RULESETS = ["mcr", "changsha", "hainan", "tangshan", "beijing", "longgang"]
 
 
-def situations(rules: str, n: int) -> list[dict[str, Any]]:
-    """``n`` random situations of ``rules`` that it scores, without wilds."""
+def situations(rules: str, n: int, wilds: bool = False) -> list[dict[str, Any]]:
+    """``n`` random situations of ``rules`` that it scores, with a wild kind or without."""
     sys.path.insert(0, str(Path(__file__).parent))
     import haidi
 
@@ -40,8 +41,8 @@ def situations(rules: str, n: int) -> list[dict[str, Any]]:
         return [random_situation(random.Random(i)) for i in range(n)]
     import situations as regional
 
-    rng = random.Random(f"3-{rules}-False")
-    return regional.scored(rng, rules, n, haidi.ruleset(rules).evaluate, haidi.HandError, wilds=False)
+    rng = random.Random(f"3-{rules}-{wilds}")
+    return regional.scored(rng, rules, n, haidi.ruleset(rules).evaluate, haidi.HandError, wilds=wilds)
 
 
 #: Columns hold the situations this many times over, as the benchmark's do.
@@ -54,11 +55,11 @@ def columns(sits: list[dict[str, Any]]) -> dict[str, list[Any]]:
     return {k: [s.get(k) for s in sits] * REPEAT for k in keys}
 
 
-def score(rules: str, n: int, times: int, how: str) -> None:
+def score(rules: str, n: int, times: int, how: str, wilds: bool) -> None:
     """Scores the situations ``times`` times (the measured run)."""
     import haidi
 
-    sits = situations(rules, n)
+    sits = situations(rules, n, wilds)
     rs = haidi.ruleset(rules)
     cols = columns(sits) if how == "columns" else None
     for _ in range(times):
@@ -72,11 +73,11 @@ def score(rules: str, n: int, times: int, how: str) -> None:
                 ev(**s)
 
 
-def instructions(rules: str, n: int, times: int, how: str) -> int:
+def instructions(rules: str, n: int, times: int, how: str, wilds: bool) -> int:
     """The instructions of a run scoring the situations ``times`` times."""
     env = dict(os.environ, HAIDI_PARALLELISM="0", OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")
     args = [sys.executable, __file__, rules, "--n", str(n), "--times", str(times)]
-    args += [f"--{how}"] if how != "call" else []
+    args += ([f"--{how}"] if how != "call" else []) + (["--wilds"] if wilds else [])
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args],
         env=env,
@@ -97,18 +98,21 @@ def main() -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--many", dest="how", action="store_const", const="many", default="call")
     how.add_argument("--columns", dest="how", action="store_const", const="columns")
+    p.add_argument("--wilds", action="store_true", help="situations with a wild kind (the rulesets that have one)")
     p.add_argument("--times", type=int, help=argparse.SUPPRESS)  # the run measured
     a = p.parse_args()
     if a.times is not None:
-        score(a.rules[0], a.n, a.times, a.how)
+        score(a.rules[0], a.n, a.times, a.how, a.wilds)
         return
     rows = REPEAT if a.how == "columns" else 1
     what = {"call": "evaluate, a call", "many": "evaluate_many, a situation", "columns": "columns, a row"}[a.how]
     for rules in a.rules:
         if rules == "mcr" and a.how == "columns":
             continue  # MCR's columns take other keys
-        once, thrice = (instructions(rules, a.n, t, a.how) for t in (1, 3))
-        print(f"{rules}: {(thrice - once) / (2 * a.n * rows):,.0f} instructions ({what})", flush=True)
+        wilds = a.wilds and rules not in ("mcr", "changsha", "hainan")
+        once, thrice = (instructions(rules, a.n, t, a.how, wilds) for t in (1, 3))
+        per = (thrice - once) / (2 * a.n * rows)
+        print(f"{rules}: {per:,.0f} instructions ({what}{', wilds' if wilds else ''})", flush=True)
 
 
 if __name__ == "__main__":

@@ -148,9 +148,102 @@ struct Standard<'a, F> {
     caps: &'a Counts,
     pair_ok: u64,
     dragon_sets: bool,
+    /// The fewest melds the real tiles of the suits after each (the honours last) can be
+    /// exactly all of, wilds added, without a pair and with one (see [`Need`]): a search
+    /// whose tiles left cannot be melds and a pair is given up at once.
+    after: [[u8; 2]; 4],
     found: Found,
     emit: &'a mut F,
     stopped: bool,
+}
+
+/// The fewest melds some real tiles can be exactly all of, wilds added for the rest:
+/// without a pair in the low four bits, with one in the high four (15: none).
+type Need = u8;
+
+/// Every number of melds from none, with a pair or without.
+const ANY_NEED: Need = 0;
+
+/// The [`Need`] of every counts of a suit (`chows`) or of the honours, by
+/// [`crate::tables::Table::index`]. The distance tables cannot tell it where wilds may
+/// stand past a kind's four copies (惠牌 beyond the copies), so these count none: the
+/// counts that some melds and a pair hold, a kind's count clipped at four, and every
+/// counts below those.
+struct Needs(Vec<Need>);
+
+impl Needs {
+    fn build(kinds: usize, chows: bool) -> Needs {
+        use crate::tables::POW5;
+        /// Bit `m` (or `8 + m` with a pair) of the counts some `m` melds hold.
+        fn mark(counts: &mut [u8], from: usize, melds: usize, chows: bool, out: &mut [u16]) {
+            let index = |c: &[u8]| c.iter().rev().fold(0usize, |a, &n| a * 5 + n.min(4) as usize);
+            let kinds = counts.len();
+            out[index(counts)] |= 1 << melds;
+            for p in 0..kinds {
+                counts[p] += 2;
+                out[index(counts)] |= 1 << (8 + melds);
+                counts[p] -= 2;
+            }
+            if melds == 5 {
+                return;
+            }
+            let choices = if chows { 2 * kinds - 2 } else { kinds };
+            for choice in from..choices {
+                let (start, len, each) = if choice < kinds { (choice, 1, 3) } else { (choice - kinds, 3, 1) };
+                (start..start + len).for_each(|t| counts[t] += each);
+                mark(counts, choice, melds + 1, chows, out);
+                (start..start + len).for_each(|t| counts[t] -= each);
+            }
+        }
+        let size = POW5[kinds];
+        let mut held = vec![0u16; size];
+        mark(&mut vec![0; kinds], 0, 0, chows, &mut held);
+        // Downwards: counts below held ones are held too (base-5 digits by an odometer).
+        let mut digits = vec![4u8; kinds];
+        for i in (0..size).rev() {
+            let mut r = held[i];
+            for (d, p) in digits.iter().zip(POW5.iter()) {
+                if *d < 4 {
+                    r |= held[i + p];
+                }
+            }
+            held[i] = r;
+            for d in digits.iter_mut() {
+                if *d > 0 {
+                    *d -= 1;
+                    break;
+                }
+                *d = 4;
+            }
+        }
+        let least = |bits: u16| (bits & 0x3f).trailing_zeros().min(15) as u8;
+        Needs(held.iter().map(|&r| least(r) | least(r >> 8) << 4).collect())
+    }
+
+    /// The need of a suit's counts (nine) or the honours' (seven).
+    fn of(counts: &[u8]) -> Need {
+        static SUIT: std::sync::OnceLock<Needs> = std::sync::OnceLock::new();
+        static HONOURS: std::sync::OnceLock<Needs> = std::sync::OnceLock::new();
+        let table = if counts.len() == 9 { &SUIT } else { &HONOURS };
+        let table = table.get_or_init(|| Needs::build(counts.len(), counts.len() == 9));
+        table.0[crate::tables::Table::index(counts)]
+    }
+}
+
+/// The fewest melds tiles of need `here` and tiles needing `after` (without a pair, with
+/// one) are together, without a pair and with one.
+fn together(here: Need, after: [u8; 2]) -> [u8; 2] {
+    let (h0, h1) = (here & 15, here >> 4);
+    [h0 + after[0], (h0 + after[1]).min(h1 + after[0])]
+}
+
+/// The real tiles of kind group `g` (a suit, or the honours for 3).
+fn group_counts(counts: &Counts, g: usize) -> &[u8] {
+    if g < 3 {
+        &counts[9 * g..9 * g + 9]
+    } else {
+        &counts[27..]
+    }
 }
 
 impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
@@ -238,6 +331,14 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
             }
             return;
         };
+        // The groups below are complete and those above untouched: the tiles left must
+        // still be melds and a pair.
+        let group = (k / 9).min(3);
+        let here = if group == 3 && self.dragon_sets { ANY_NEED } else { Needs::of(group_counts(&self.r, group)) };
+        let need = together(here, self.after[group]);
+        if need[0] > melds && (pair == 0 || need[1] > melds) {
+            return;
+        }
         let kt = k as Tile;
         let real = self.r[k];
         let floor = if k == from { floor } else { 0 };
@@ -365,6 +466,7 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
         caps: &t.caps,
         pair_ok: search_pair_kinds(forms),
         dragon_sets,
+        after: [[0, 15]; 4],
         found: Found { form: Form::Standard, groups: t.melds, free_melds: 0, free_pairs: 0 },
         emit,
         stopped: false,
@@ -372,6 +474,11 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
     if t.wilds == 0 {
         s.search_real(0, 0, melds_left, 1);
     } else {
+        for g in (0..3).rev() {
+            let next = g + 1;
+            let own = if next == 3 && dragon_sets { ANY_NEED } else { Needs::of(group_counts(&t.counts, next)) };
+            s.after[g] = together(own, s.after[next]);
+        }
         s.search(0, 0, t.wilds, melds_left, 1);
     }
     !s.stopped
@@ -397,6 +504,11 @@ fn pairs<F: FnMut(&Found) -> bool>(forms: &Forms, t: &Tiles, triplet: bool, emit
     let per_kind = if forms.four_as_two_pairs { 2 } else { 1 };
     // Without wilds, seven pairs needs every kind held an even number of times.
     if !triplet && t.wilds == 0 && t.counts.iter().any(|&c| c % 2 == 1 || c > 2 * per_kind) {
+        return true;
+    }
+    // A kind held an odd number of times takes a wild, but for the triplet's.
+    let odd = t.counts.iter().filter(|&&c| c % 2 == 1).count();
+    if odd > t.wilds as usize + triplet as usize {
         return true;
     }
     let mut triplet_kinds: Vec<Option<usize>> = vec![];
@@ -765,6 +877,19 @@ mod tests {
         });
         assert_eq!(n, 1);
         assert_eq!(all(&Forms::standard(4), &t).len(), 0);
+    }
+
+    #[test]
+    fn needs_count_the_melds_tiles_are_all_of() {
+        // 1, 5 and 9 apart: a meld each, or two and a pair.
+        assert_eq!(Needs::of(&[1, 0, 0, 0, 1, 0, 0, 0, 1]), 3 | 2 << 4);
+        // 1234: a chow and a meld of the 4, or a chow and a pair; four 1s: two melds
+        // (a fifth copy wild) or a pung and a pair.
+        assert_eq!(Needs::of(&[1, 1, 1, 1, 0, 0, 0, 0, 0]), 2 | 1 << 4);
+        assert_eq!(Needs::of(&[4, 0, 0, 0, 0, 0, 0, 0, 0]), 2 | 1 << 4);
+        // Honours have no chows; none at all need nothing.
+        assert_eq!(Needs::of(&[1, 1, 0, 0, 0, 0, 0]), 2 | 1 << 4);
+        assert_eq!(Needs::of(&[0; 7]), 0);
     }
 
     #[test]
