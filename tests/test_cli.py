@@ -382,10 +382,17 @@ def test_co_process_answers_each_line_at_once(argv, first, second):
     assert three["line"] == 3 and "error" in three
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("argv", [["eval", "--jsonl"], ["shanten", "--json"], ["waits"]])
 def test_ctrl_c_ends_quietly_with_130(argv):
     line = b'{"hand": "123m456p789s1122z", "win": "2z"}\n' if argv[0] == "eval" else b"1112345678999m\n"
-    with spawn(*argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as p:
+    # As started from a terminal: a runner started as a background job ignores SIGINT, and
+    # its children would inherit that (Python then leaves SIGINT ignored, as it should).
+    default = subprocess.PIPE
+    with spawn(*argv, stdin=default, stdout=default, stderr=default, preexec_fn=_sigint_default) as p:
         try:
             p.stdin.write(line)
             p.stdin.flush()
