@@ -30,6 +30,30 @@ pub type Lowering = [u16; 9];
 
 pub const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
+/// Marks of counts in base 5 (`kinds` digits, a digit a kind) carried down: each entry
+/// ends holding its own bits and those of every count above it by one copy of a kind,
+/// so of every count it lies under. Runs from the top, with the digits of `i` kept by a
+/// decrementing odometer.
+pub(crate) fn fill_down(marks: &mut [u16], kinds: usize) {
+    let mut digits = vec![4u8; kinds];
+    for i in (0..marks.len()).rev() {
+        let mut m = marks[i];
+        for (d, p) in digits.iter().zip(POW5.iter()) {
+            if *d < 4 {
+                m |= marks[i + p];
+            }
+        }
+        marks[i] = m;
+        for d in digits.iter_mut() {
+            if *d > 0 {
+                *d -= 1;
+                break;
+            }
+            *d = 4;
+        }
+    }
+}
+
 impl Table {
     /// Index of a group's counts (each at most 4).
     #[inline(always)]
@@ -48,24 +72,7 @@ impl Table {
         let mut marks = vec![0u16; size];
         let mut counts = vec![0u8; kinds];
         mark_targets(&mut counts, 0, 0, kinds, chows, &mut marks);
-        // Downwards, with the base-5 digits of i kept by a decrementing odometer.
-        let mut digits = vec![4u8; kinds];
-        for i in (0..size).rev() {
-            let mut m = marks[i];
-            for (d, p) in digits.iter().zip(POW5.iter()) {
-                if *d < 4 {
-                    m |= marks[i + p];
-                }
-            }
-            marks[i] = m;
-            for d in digits.iter_mut() {
-                if *d > 0 {
-                    *d -= 1;
-                    break;
-                }
-                *d = 4;
-            }
-        }
+        fill_down(&mut marks, kinds);
         // best[i][k]: the most tiles of counts i that some target k can use. Rows are
         // padded to 16 bytes so that the element-wise max runs as one vector operation.
         let mut best = vec![[0u8; 16]; size];

@@ -198,24 +198,8 @@ impl Needs {
         let size = POW5[kinds];
         let mut held = vec![0u16; size];
         mark(&mut vec![0; kinds], 0, 0, chows, &mut held);
-        // Downwards: counts below held ones are held too (base-5 digits by an odometer).
-        let mut digits = vec![4u8; kinds];
-        for i in (0..size).rev() {
-            let mut r = held[i];
-            for (d, p) in digits.iter().zip(POW5.iter()) {
-                if *d < 4 {
-                    r |= held[i + p];
-                }
-            }
-            held[i] = r;
-            for d in digits.iter_mut() {
-                if *d > 0 {
-                    *d -= 1;
-                    break;
-                }
-                *d = 4;
-            }
-        }
+        // Downwards: counts below held ones are held too.
+        crate::tables::fill_down(&mut held, kinds);
         let least = |bits: u16| (bits & 0x3f).trailing_zeros().min(15) as u8;
         Needs(held.iter().map(|&r| least(r) | least(r >> 8) << 4).collect())
     }
