@@ -58,7 +58,7 @@ impl<'a> Rows<'a> {
 
 /// The error of row `i` of `rows`, named as the batch names it.
 pub fn row_error(rows: &Rows<'_>, i: usize, what: String) -> HandError {
-    HandError::new(ErrorKind::Invalid(format!("row {}: {what}", rows.first + i)))
+    HandError::new(ErrorKind::Invalid(what)).in_row("row", rows.first + i)
 }
 
 /// Checks that the counts are whole rows of 34 and that melds, if given, are one a row.

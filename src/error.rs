@@ -41,6 +41,19 @@ pub struct HandError {
     /// Where `input` starts in the text (a character index), and the text's length in
     /// characters, when `input` is a part of a longer text.
     pub excerpt: Option<(usize, usize)>,
+    /// The situation key and the batch row at fault, when known (boxed: most errors have
+    /// neither, and a `Result` of the core stays small).
+    pub place: Option<Box<Place>>,
+}
+
+/// The situation key and the row of a batch an error belongs to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The key of the situation (or option) whose value is at fault.
+    pub key: Option<String>,
+    /// The row (or list item) of a batch, counted from 0, and the word the message names
+    /// it by ("row", "situation").
+    pub row: Option<(usize, &'static str)>,
 }
 
 /// The longest text an error keeps whole; of a longer one it keeps [`QUOTED`] characters
@@ -61,23 +74,74 @@ pub fn quote(text: &str) -> String {
 
 impl HandError {
     pub fn new(kind: ErrorKind) -> Self {
-        HandError { kind, position: None, input: None, excerpt: None }
+        HandError { kind, position: None, input: None, excerpt: None, place: None }
     }
 
     /// An error at character `position` of `input`.
     pub fn at(kind: ErrorKind, position: usize, input: &str) -> Self {
         // Count only as far as needed: a text is long once it passes QUOTED characters.
         if input.chars().nth(QUOTED).is_none() {
-            return HandError { kind, position: Some(position), input: Some(input.to_string()), excerpt: None };
+            return HandError {
+                kind,
+                position: Some(position),
+                input: Some(input.to_string()),
+                excerpt: None,
+                place: None,
+            };
         }
         let start = position.saturating_sub(QUOTED / 2);
         let part: String = input.chars().skip(start).take(QUOTED).collect();
         let len = input.chars().count();
-        HandError { kind, position: Some(position), input: Some(part), excerpt: Some((start, len)) }
+        HandError { kind, position: Some(position), input: Some(part), excerpt: Some((start, len)), place: None }
     }
 
     pub fn invalid(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Invalid(message.into()))
+    }
+
+    /// The error as the value of situation key `key`; a key already set (by a nested
+    /// reading) is kept.
+    pub fn for_key(mut self, key: &str) -> Self {
+        let place = self.place.get_or_insert_with(Box::default);
+        if place.key.is_none() {
+            place.key = Some(key.to_string());
+        }
+        self
+    }
+
+    /// The error as that of row `row` of a batch; the message begins "{word} {row}: ".
+    pub fn in_row(mut self, word: &'static str, row: usize) -> Self {
+        self.place.get_or_insert_with(Box::default).row = Some((row, word));
+        self
+    }
+
+    /// The situation key at fault, when known.
+    pub fn key(&self) -> Option<&str> {
+        self.place.as_ref().and_then(|p| p.key.as_deref())
+    }
+
+    /// The batch row at fault, when known.
+    pub fn row(&self) -> Option<usize> {
+        self.place.as_ref().and_then(|p| p.row).map(|(row, _)| row)
+    }
+}
+
+impl ErrorKind {
+    /// A short name of the kind, as `HandError.kind` gives it in Python.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ErrorKind::UnknownChar(_) => "unknown_char",
+            ErrorKind::MissingSuit => "missing_suit",
+            ErrorKind::EmptySuit(_) => "empty_suit",
+            ErrorKind::BadRank(_) => "bad_rank",
+            ErrorKind::FifthCopy(_) => "fifth_copy",
+            ErrorKind::Bracket(_) => "bracket",
+            ErrorKind::BadMeld(_) => "bad_meld",
+            ErrorKind::Misplaced(_) => "misplaced",
+            ErrorKind::WrongSize { .. } => "wrong_size",
+            ErrorKind::NotInTileSet { .. } => "not_in_tile_set",
+            ErrorKind::Invalid(_) => "invalid",
+        }
     }
 }
 
@@ -105,6 +169,9 @@ impl fmt::Display for ErrorKind {
 
 impl fmt::Display for HandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((row, word)) = self.place.as_ref().and_then(|p| p.row) {
+            write!(f, "{word} {row}: ")?;
+        }
         write!(f, "{}", self.kind)?;
         if let Some(p) = self.position {
             write!(f, " at position {p}")?;
@@ -123,3 +190,18 @@ impl fmt::Display for HandError {
 impl std::error::Error for HandError {}
 
 pub type Result<T> = std::result::Result<T, HandError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_leads_the_message_and_the_first_key_stays() {
+        let e = HandError::at(ErrorKind::UnknownChar('x'), 2, "12x").for_key("hand").for_key("situation");
+        assert_eq!((e.key(), e.row()), (Some("hand"), None));
+        let e = e.in_row("row", 7);
+        assert_eq!(e.row(), Some(7));
+        assert_eq!(e.to_string(), "row 7: unknown character 'x' at position 2 in \"12x\"");
+        assert_eq!(e.kind.code(), "unknown_char");
+    }
+}

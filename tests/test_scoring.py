@@ -264,6 +264,50 @@ def test_bad_values_name_the_key(rules: str, change: dict, message: str) -> None
             rs.evaluate_many(cols)
 
 
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+@pytest.mark.parametrize(
+    "change, kind, key",
+    [
+        ({"colour": "red"}, "invalid", "colour"),
+        ({"self_drawn": "yes"}, "invalid", "self_drawn"),
+        ({"seat_wind": "X"}, "invalid", "seat_wind"),
+        ({"hand": "123m456p789s12x"}, "unknown_char", "hand"),
+        ({"hand": "11111m456p789s12m"}, "fifth_copy", "hand"),
+        ({"hand": "123m456p789s"}, "wrong_size", "hand"),
+        ({"win": "5x"}, "unknown_char", "win"),
+    ],
+)
+def test_an_error_names_its_kind_key_and_row(rules: str, change: dict, kind: str, key: str) -> None:
+    """``HandError.kind``, ``.key`` and ``.row`` say what the message says, the same on
+    every path: a call (no row), the third situation of a list, the third row of columns."""
+    rs = haidi.ruleset(rules)
+    bad = {**WINNING[rules], **change}
+    with pytest.raises(haidi.HandError) as call:
+        rs.evaluate(**bad)
+    assert (call.value.kind, call.value.key, call.value.row) == (kind, key, None)
+    with pytest.raises(haidi.HandError) as listed:
+        rs.evaluate_many([WINNING[rules], WINNING[rules], bad])
+    assert (listed.value.kind, listed.value.key, listed.value.row) == (kind, key, 2)
+    assert str(listed.value) == f"situation 2: {call.value}"
+    if "colour" not in change:
+        rows = [WINNING[rules], WINNING[rules], bad]
+        with pytest.raises(haidi.HandError) as cols:
+            rs.evaluate_many({k: [r.get(k) for r in rows] for k in bad})
+        assert (cols.value.kind, cols.value.key, cols.value.row) == (kind, key, 2)
+        assert str(cols.value).startswith("row 2: ")
+
+
+def test_errors_raised_in_python_have_the_same_attributes() -> None:
+    e = haidi.HandError("a message")
+    assert (e.kind, e.key, e.row, e.position, e.text, e.text_start) == ("invalid", None, None, None, None, 0)
+    with pytest.raises(haidi.HandError) as settle:
+        haidi.ruleset("changsha").settle({"wins": [{"seat": 1, "small": 1}], "discardr": 2})
+    assert settle.value.key == "discardr"
+    with pytest.raises(haidi.HandError) as batch:
+        haidi.ruleset("mcr").win_batch(np.zeros((3, 34), dtype=np.int64) + np.array([[0]] * 2 + [[5]]))
+    assert batch.value.row == 2 and str(batch.value).startswith("row 2: ")
+
+
 def test_errors_can_be_collected() -> None:
     rs = haidi.ruleset("tangshan")
     good, bad = WINNING["tangshan"], {**WINNING["tangshan"], "self_drawn": "no"}

@@ -40,10 +40,16 @@ _Wilds: TypeAlias = str | Iterable[str] | None
 _HandLike: TypeAlias = Hand | str
 
 class HandError(ValueError):
-    """A hand or its text is invalid. `position` is the character index of the problem
-    in the text read, when it has one; `text` is that text, or past 80 characters the 80
-    around the problem, starting at character `text_start` of it."""
+    """A hand or its text is invalid. `kind` names what is wrong ("unknown_char",
+    "fifth_copy", "wrong_size", ... or "invalid"); `key` is the situation key whose
+    value is at fault and `row` the row of a batch, when known. `position` is the
+    character index of the problem in the text read, when it has one; `text` is that
+    text, or past 80 characters the 80 around the problem, starting at character
+    `text_start` of it."""
 
+    kind: str
+    key: str | None
+    row: int | None
     position: int | None
     text: str | None
     text_start: int

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import numpy as np
 
 from ._core import HandError
+from ._errors import hand_error
 from .results import Output
 
 if TYPE_CHECKING:
@@ -170,16 +171,16 @@ def matrix(value: Any, name: str) -> Any:
         col = col.combine_chunks()
     bad = _first_null(col)
     if bad is not None:
-        raise HandError(f"row {bad}: {name} is null")
+        raise hand_error(f"{name} is null", row=bad)
     lengths = np.asarray(col.value_lengths().to_numpy(zero_copy_only=False), dtype=np.int64)
     if len(lengths) and (lengths != lengths[0]).any():
         row = int(np.argmax(lengths != lengths[0]))
-        raise HandError(f"row {row}: {lengths[row]} values of {name}, where row 0 has {lengths[0]}")
+        raise hand_error(f"{lengths[row]} values of {name}, where row 0 has {lengths[0]}", row=row)
     flat = col.flatten()
     hole = _first_null(flat)
     if hole is not None:
         row = int(np.searchsorted(np.cumsum(lengths), hole, side="right"))
-        raise HandError(f"row {row}: {name} holds a null")
+        raise hand_error(f"{name} holds a null", row=row)
     values = _integers(flat, name)
     width = int(lengths[0]) if len(lengths) else 0
     return values.reshape(len(col), width)
@@ -211,7 +212,7 @@ def _integers(col: Any, name: str) -> NDArray[Any]:
     pa = _pyarrow("Arrow data")
     bad = _first_null(col)
     if bad is not None:
-        raise HandError(f"row {bad}: {name} is null")
+        raise hand_error(f"{name} is null", row=bad)
     if not pa.types.is_integer(col.type):
         raise HandError(f"{name} must be integers, got Arrow type {col.type}")
     return np.asarray(col.to_numpy(zero_copy_only=False))

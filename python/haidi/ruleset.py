@@ -24,6 +24,7 @@ from ._core import (
     tile_names,
     wild_from_indicator,
 )
+from ._errors import hand_error
 from .results import (
     RESULT_TYPES,
     AnalysisEntry,
@@ -546,7 +547,7 @@ def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8]
         bad = np.argwhere((a < 0) | (a > 4))
         if len(bad):
             row, col = bad[0]
-            raise HandError(f"row {row}: {a[row, col]} copies of tile column {col} (0 to 4 allowed)")
+            raise hand_error(f"{a[row, col]} copies of tile column {col} (0 to 4 allowed)", row=int(row))
     c = np.ascontiguousarray(a, dtype=np.uint8)
     m = None
     if melds is not None:
@@ -556,7 +557,7 @@ def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8]
         bad = np.argwhere((mm < 0) | (mm > MAX_MELDS))
         if len(bad):
             row = int(bad[0][0])
-            raise HandError(f"row {row}: {mm[row]} declared melds (0 to {MAX_MELDS} allowed)")
+            raise hand_error(f"{mm[row]} declared melds (0 to {MAX_MELDS} allowed)", key="melds", row=row)
         m = np.ascontiguousarray(mm, dtype=np.uint8)
     return c, m
 

@@ -26,7 +26,7 @@ pub struct TextSituation<'a> {
 /// Reads the hand and winning tile. For COMH strings the situation after `|` is read
 /// first and flags given as `true` are added to it.
 pub fn prepare(input: &TextSituation<'_>) -> Result<(Hand, Situation)> {
-    let parsed = parse(input.hand, input.format)?;
+    let parsed = parse(input.hand, input.format).map_err(|e| e.for_key("hand"))?;
     let mut hand = parsed.hand;
     let mut s = input.situation;
     if let Some(rest) = parsed.rest {
@@ -40,7 +40,7 @@ pub fn prepare(input: &TextSituation<'_>) -> Result<(Hand, Situation)> {
         s.flowers = s.flowers.max(given.flowers);
     }
     match &input.win {
-        Some(w) => s.win = parse_tile(w, Format::Compact)?,
+        Some(w) => s.win = parse_tile(w, Format::Compact).map_err(|e| e.for_key("win"))?,
         None => {
             let last = match (input.format, hand.last) {
                 (Format::Comh, Some(t)) if hand.size() == 14 => t,
@@ -56,7 +56,11 @@ pub fn prepare(input: &TextSituation<'_>) -> Result<(Hand, Situation)> {
 /// Scores one situation given as text.
 pub fn evaluate_text(input: &TextSituation<'_>, options: &Options, explain: bool) -> Result<Scored> {
     let (hand, s) = prepare(input)?;
-    evaluate(&hand, s, input.options.as_ref().unwrap_or(options), explain)
+    evaluate(&hand, s, input.options.as_ref().unwrap_or(options), explain).map_err(|e| match e.kind {
+        // The size is the hand's (the winning tile is one tile whatever it is).
+        crate::error::ErrorKind::WrongSize { .. } => e.for_key("hand"),
+        _ => e,
+    })
 }
 
 /// Scores many; each result stands alone (a bad situation does not stop the others).
@@ -133,10 +137,9 @@ impl Chunk<'_> {
         let outs = wins.iter_mut().zip(totals.iter_mut()).zip(fans.chunks_mut(FAN_COLUMNS));
         let mut bad = None;
         for (i, (input, ((win, total), fans))) in texts.situations().zip(outs).enumerate() {
-            if let Err(mut e) = score_into(&input, options, win, total, fans) {
+            if let Err(e) = score_into(&input, options, win, total, fans) {
                 let i = first + i;
-                e.kind = crate::error::ErrorKind::Invalid(format!("row {i}: {}", e.kind));
-                bad = bad.or(Some((i, e)));
+                bad = bad.or(Some((i, e.in_row("row", i))));
             }
         }
         bad

@@ -134,7 +134,12 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
         let mut value = [T::default()];
         match self.fill(py, i..i + 1, &mut value) {
             Some(()) => Ok(value[0]),
-            None => Err(hand_error(py, format!("row {i}: {} must be {}", self.name, self.expected))),
+            None => Err(to_py(
+                py,
+                HandError::invalid(format!("{} must be {}", self.name, self.expected))
+                    .for_key(self.name)
+                    .in_row("row", i),
+            )),
         }
     }
 
@@ -470,10 +475,15 @@ impl<'py> TextColumn<'py> {
             let p = item(list, i)?;
             // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
             if unsafe { !(optional && p == pyo3::ffi::Py_None()) && pyo3::ffi::PyUnicode_Check(p) == 0 } {
-                return Err(hand_error(py, format!("row {i}: {name} must be a str")));
+                return Err(to_py(
+                    py,
+                    HandError::invalid(format!("{name} must be a str")).for_key(name).in_row("row", i),
+                ));
             }
         }
-        self.text_of(i, optional, text).map_err(|()| hand_error(py, format!("row {i}: {name} is not valid text")))
+        self.text_of(i, optional, text).map_err(|()| {
+            to_py(py, HandError::invalid(format!("{name} is not valid text")).for_key(name).in_row("row", i))
+        })
     }
 }
 

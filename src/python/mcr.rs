@@ -355,14 +355,12 @@ impl Keys {
         let text = convert::text(key, "a situation key")?;
         match KEYS.iter().find(|(k, _)| *k == text) {
             Some(&(_, k)) => Ok(k),
-            None => Err(hand_error(
-                py,
-                format!(
-                    "unknown mcr situation key {:?}; known: {}",
-                    text.chars().take(40).collect::<String>(),
-                    KEYS.map(|(k, _)| k).join(", ")
-                ),
-            )),
+            None => {
+                let shown: String = text.chars().take(40).collect();
+                let message =
+                    format!("unknown mcr situation key {shown:?}; known: {}", KEYS.map(|(k, _)| k).join(", "));
+                Err(to_py(py, crate::error::HandError::invalid(message).for_key(&shown)))
+            }
         }
     }
 }
@@ -385,8 +383,12 @@ impl<'py, 'o> Reader<'py, 'o> {
         Reader { py, hand: None, win: None, format, situation: Situation::default(), options, own: None }
     }
 
-    /// Reads one key (`None` values are left out).
+    /// Reads one key (`None` values are left out); an error names the key.
     fn set(&mut self, key: Key, v: Bound<'py, PyAny>) -> PyResult<()> {
+        self.set_value(key, v).map_err(|e| super::errors::for_key(self.py, e, key.name()))
+    }
+
+    fn set_value(&mut self, key: Key, v: Bound<'py, PyAny>) -> PyResult<()> {
         let py = self.py;
         if v.is_none() {
             return Ok(());
@@ -623,10 +625,7 @@ pub fn mcr_evaluate_many<'py>(
         for (i, r) in results.into_iter().enumerate() {
             match r {
                 Ok(r) => out.append(result(py, &r, explain, json)?)?,
-                Err(mut e) => {
-                    e.kind = crate::error::ErrorKind::Invalid(format!("situation {}: {}", first + i, e.kind));
-                    return Err(to_py(py, e));
-                }
+                Err(e) => return Err(to_py(py, e.in_row("situation", first + i))),
             }
         }
         Ok(())
@@ -713,7 +712,7 @@ fn copy_texts(read: &[Read<'_>], format: Format) -> PyResult<Texts> {
 }
 
 fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
-    hand_error(py, format!("situation {i}: {}", e.value(py)))
+    super::errors::in_row(py, e, "situation", i)
 }
 
 /// Reads the situation keys of a dict other than the hand and the winning tile, for a

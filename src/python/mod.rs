@@ -23,7 +23,9 @@ mod table;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("HandError", m.py().get_type::<errors::HandError>())?;
+    let hand_error = m.py().get_type::<errors::HandError>();
+    errors::add_defaults(&hand_error)?;
+    m.add("HandError", hand_error)?;
     m.add_class::<hand::PyHand>()?;
     m.add_class::<hand::PyMeld>()?;
     m.add_class::<engine::PyEngine>()?;

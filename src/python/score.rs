@@ -351,7 +351,7 @@ impl PyScheme {
             match read {
                 Ok(x) => work.push(Ok(x)),
                 Err(e) if collect => work.push(Err(HandError::invalid(e.value(py).to_string()))),
-                Err(e) => return Err(hand_error(py, format!("situation {i}: {}", e.value(py)))),
+                Err(e) => return Err(super::errors::in_row(py, e, "situation", i)),
             }
         }
         fn scheme_of<'s>(this: &'s PyScheme, o: &'s Option<Py<PyScheme>>) -> &'s PyScheme {

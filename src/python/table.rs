@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
 
 use super::columns::{as_list, item, TextColumn};
-use super::errors::hand_error;
+use super::errors::{hand_error, to_py};
 use super::score::{value, ColumnsOut, PyScheme, RowOut};
 use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
@@ -253,7 +253,7 @@ pub fn evaluate_columns<'py>(
     let refused = |start: usize, errors: Vec<(usize, HandError)>, out: &mut ColumnsOut| -> PyResult<()> {
         for (k, e) in errors {
             if !collect {
-                return Err(hand_error(py, format!("row {}: {e}", start + k)));
+                return Err(to_py(py, e.in_row("row", start + k)));
             }
             out.errors[start + k] = Some(e.to_string());
         }

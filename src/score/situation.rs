@@ -154,7 +154,7 @@ pub struct Reader<'a> {
 }
 
 fn invalid(key: &str, expected: &str, v: &Value<'_>) -> HandError {
-    HandError::invalid(format!("{key} must be {expected}, not {v}"))
+    HandError::invalid(format!("{key} must be {expected}, not {v}")).for_key(key)
 }
 
 /// A wind given as a letter (E S W N, 1z-4z) or as 0-3.
@@ -190,7 +190,8 @@ impl<'a> Reader<'a> {
                 "unknown {} situation key {shown:?}; known: {}",
                 scheme.name,
                 known.join(", ")
-            )));
+            ))
+            .for_key(&shown));
         };
         self.set_key(k, v)
     }
@@ -293,7 +294,7 @@ impl<'a> Reader<'a> {
             Some(Value::Hand(h)) => (**h).clone(),
             Some(v) => {
                 let s = text("hand", "a hand", v)?;
-                let p = notation::parse(s, format)?;
+                let p = notation::parse(s, format).map_err(|e| e.for_key("hand"))?;
                 if p.rest.is_some() {
                     return Err(HandError::invalid(format!(
                         "{}: the part after '|' is a situation, not a hand",
@@ -330,7 +331,7 @@ impl<'a> Reader<'a> {
                 _ => vec![],
             };
             for t in texts {
-                let h = notation::parse(t, Format::Compact)?.hand;
+                let h = notation::parse(t, Format::Compact).map_err(|e| e.for_key("wilds"))?.hand;
                 if !h.melds.is_empty() || h.flowers != 0 && !scheme.flower_wilds {
                     return bad(format!("wilds name tile kinds such as \"5z\", not {:?}", t));
                 }
@@ -346,7 +347,8 @@ impl<'a> Reader<'a> {
             }
         }
         if let Some(ind) = &self.indicator {
-            wild_kinds = 1 << next_kind(notation::parse_tile(text("indicator", "a tile", ind)?, Format::Compact)?);
+            let tile = notation::parse_tile(text("indicator", "a tile", ind)?, Format::Compact);
+            wild_kinds = 1 << next_kind(tile.map_err(|e| e.for_key("indicator"))?);
         }
         if wild_kinds & !scheme.tiles != 0 {
             let t = tiles::mask_tiles(wild_kinds & !scheme.tiles).next().unwrap_or(0);
@@ -379,7 +381,7 @@ impl<'a> Reader<'a> {
                 _ => vec![],
             };
             for t in texts.into_iter().filter(|t| !t.is_empty()) {
-                let h = notation::parse(t, format)?.hand;
+                let h = notation::parse(t, format).map_err(|e| e.for_key("flowers"))?.hand;
                 if h.concealed_len() > 0 || !h.melds.is_empty() {
                     return bad(format!("flowers must be flower tiles such as \"15f\", not {:?}", t));
                 }
@@ -396,7 +398,7 @@ impl<'a> Reader<'a> {
                 // The common case, a digit and a suit letter, without reading a hand.
                 [b'1'..=b'9', b'm' | b'p' | b's'] => notation::parse_tile(w, format).ok().map(WinTile::Kind),
                 _ => {
-                    let p = notation::parse(w, format)?.hand;
+                    let p = notation::parse(w, format).map_err(|e| e.for_key("win"))?.hand;
                     match (p.concealed_len(), p.flowers.count_ones(), p.melds.len()) {
                         (1, 0, 0) => p.last.map(WinTile::Kind),
                         (0, 1, 0) => Some(WinTile::Flower(p.flowers.trailing_zeros() as u8)),
@@ -490,7 +492,8 @@ impl<'a> Reader<'a> {
                 return Err(HandError::new(ErrorKind::WrongSize {
                     tiles: counted,
                     expected: format!("{ready} without the winning tile"),
-                }));
+                })
+                .for_key("hand"));
             }
         } else {
             match scheme.unwon {
@@ -514,7 +517,8 @@ impl<'a> Reader<'a> {
                         return Err(HandError::new(ErrorKind::WrongSize {
                             tiles: size + held_wild_flowers as usize,
                             expected: format!("{ready}"),
-                        }));
+                        })
+                        .for_key("hand"));
                     }
                 }
             }

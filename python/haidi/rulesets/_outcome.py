@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import HandError
+from .._errors import hand_error
 
 #: Seat winds by seat, seat 0 the dealer (East), then in turn order.
 WINDS = "ESWN"
@@ -29,7 +29,7 @@ def seat(value: Any, key: str) -> int:
     if isinstance(value, str) and len(value) == 1 and value.upper() in WINDS:
         return WINDS.index(value.upper())
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= 3:
-        raise HandError(f"{key} must be a seat 0-3 (or E, S, W, N), not {value!r}")
+        raise hand_error(f"{key} must be a seat 0-3 (or E, S, W, N), not {value!r}", key=key)
     return int(value)
 
 
@@ -43,14 +43,14 @@ def seats(value: Any, key: str) -> list[int]:
     if value is None:
         return []
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-        raise HandError(f"{key} must be a list of seats, not {value!r}")
+        raise hand_error(f"{key} must be a list of seats, not {value!r}", key=key)
     return [seat(v, key) for v in value]
 
 
 def count(value: Any, key: str, low: int = 0, high: int = MAX_COUNT) -> int:
     """An int from ``low`` to ``high``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= int(value) <= high:
-        raise HandError(f"{key} must be an int from {low} to {high}, not {value!r}")
+        raise hand_error(f"{key} must be an int from {low} to {high}, not {value!r}", key=key)
     return int(value)
 
 
@@ -60,22 +60,22 @@ def per_seat(outcome: Mapping[str, Any], key: str, high: int = MAX_COUNT) -> lis
     if v is None:
         return [0, 0, 0, 0]
     if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, Iterable):
-        raise HandError(f"{key} must list four numbers, one per seat, not {v!r}")
+        raise hand_error(f"{key} must list four numbers, one per seat, not {v!r}", key=key)
     v = list(v)
     if len(v) != 4:
-        raise HandError(f"{key} must list four numbers, one per seat, not {v!r}")
+        raise hand_error(f"{key} must list four numbers, one per seat, not {v!r}", key=key)
     return [count(x, f"{key}[{i}]", 0, high) for i, x in enumerate(v)]
 
 
 def flag(value: Any, key: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise HandError(f"{key} must be True or False, not {value!r}")
+        raise hand_error(f"{key} must be True or False, not {value!r}", key=key)
     return bool(value)
 
 
 def mapping(value: Any, key: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise HandError(f"{key} must be a dict, not {type(value).__name__}")
+        raise hand_error(f"{key} must be a dict, not {type(value).__name__}", key=key)
     return value
 
 
@@ -85,7 +85,8 @@ def known_keys(given: Mapping[str, Any], known: Iterable[str], where: str) -> No
     known = set(known)
     bad = sorted(str(k) for k in given if k not in known)
     if bad:
-        raise HandError(f"unknown key(s) in {where}: {', '.join(bad)}; known: {', '.join(sorted(known))}")
+        message = f"unknown key(s) in {where}: {', '.join(bad)}; known: {', '.join(sorted(known))}"
+        raise hand_error(message, key=bad[0])
 
 
 def followed_rounds(discard_order: Iterable[Any]) -> int:

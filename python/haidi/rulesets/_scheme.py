@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core import HandError
+from .._errors import hand_error
 
 # ---------------------------------------------------------------------------------------
 # Kind sets
@@ -371,12 +372,12 @@ def read_options(table: Sequence[Option], given: Any, ruleset: str) -> dict[str,
     if given is None:
         return out
     if not isinstance(given, Mapping):
-        raise HandError(f"options must be a dict, not {type(given).__name__}")
+        raise hand_error(f"options must be a dict, not {type(given).__name__}", key="options")
     by_name = {o.name: o for o in table}
     for k, v in given.items():
         o = by_name.get(k)
         if o is None:
-            raise HandError(f"unknown {ruleset} option {k!r}; known: {', '.join(by_name)}")
+            raise hand_error(f"unknown {ruleset} option {k!r}; known: {', '.join(by_name)}", key="options")
         out[k] = check_option(o, v)
     return out
 
@@ -388,10 +389,12 @@ def check_option(o: Option, v: Any) -> Any:
         if isinstance(o.default, tuple):
             items = (v,) if isinstance(v, str) else v
             if not isinstance(items, tuple) or any(i not in o.choices for i in items):
-                raise HandError(f"option {o.name} lists some of {', '.join(map(repr, o.choices))}, not {v!r}")
+                raise hand_error(
+                    f"option {o.name} lists some of {', '.join(map(repr, o.choices))}, not {v!r}", key="options"
+                )
             return tuple(dict.fromkeys(items))
         if not any(v is c or (type(v) is type(c) and v == c) for c in o.choices):
-            raise HandError(f"option {o.name} is one of {', '.join(map(repr, o.choices))}, not {v!r}")
+            raise hand_error(f"option {o.name} is one of {', '.join(map(repr, o.choices))}, not {v!r}", key="options")
         return v
     d = o.default
     if isinstance(d, bool):
