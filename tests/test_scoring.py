@@ -303,6 +303,10 @@ def test_errors_raised_in_python_have_the_same_attributes() -> None:
     with pytest.raises(haidi.HandError) as settle:
         haidi.ruleset("changsha").settle({"wins": [{"seat": 1, "small": 1}], "discardr": 2})
     assert settle.value.key == "discardr"
+    for options in ({"birds": "x"}, {"nope": 1}, 5):
+        with pytest.raises(haidi.HandError) as option:
+            haidi.ruleset("changsha").evaluate(**WINNING["changsha"], options=options)
+        assert option.value.key == "options"
     with pytest.raises(haidi.HandError) as batch:
         haidi.ruleset("mcr").win_batch(np.zeros((3, 34), dtype=np.int64) + np.array([[0]] * 2 + [[5]]))
     assert batch.value.row == 2 and str(batch.value).startswith("row 2: ")

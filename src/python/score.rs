@@ -544,7 +544,9 @@ impl PyScheme {
         let mut options: Option<Bound<'_, PyDict>> = None;
         if let Some(o) = situation.get_item(pyo3::intern!(py, "options"))? {
             if !o.is_none() {
-                let d = o.cast::<PyDict>().map_err(|_| hand_error(py, "options must be a dict"))?;
+                let d = o
+                    .cast::<PyDict>()
+                    .map_err(|_| to_py(py, HandError::invalid("options must be a dict").for_key("options")))?;
                 options = Some(d.copy()?);
             }
         }
@@ -553,14 +555,16 @@ impl PyScheme {
             if let Some(v) = situation.get_item(k)? {
                 let d = options.get_or_insert_with(|| PyDict::new(py));
                 if d.contains(k)? {
-                    return Err(hand_error(py, format!("{k} is given both as a key and in options")));
+                    let e = HandError::invalid(format!("{k} is given both as a key and in options"));
+                    return Err(to_py(py, e.for_key("options")));
                 }
                 d.set_item(k, v)?;
             }
         }
         let Some(o) = options else { return Ok(None) };
         let Some(compile) = &self.compile else {
-            return Err(hand_error(py, format!("{} takes no options", self.scheme.name)));
+            let e = HandError::invalid(format!("{} takes no options", self.scheme.name));
+            return Err(to_py(py, e.for_key("options")));
         };
         let s = compile.bind(py).call1((o,))?;
         Ok(Some(s.cast_into::<PyScheme>().map_err(|_| hand_error(py, "compile must return a Scheme"))?.unbind()))

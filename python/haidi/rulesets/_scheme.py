@@ -25,7 +25,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import HandError
 from .._errors import hand_error
 
 # ---------------------------------------------------------------------------------------
@@ -399,19 +398,19 @@ def check_option(o: Option, v: Any) -> Any:
     d = o.default
     if isinstance(d, bool):
         if not isinstance(v, (bool, np.bool_)):
-            raise HandError(f"option {o.name} must be True or False, not {v!r}")
+            raise hand_error(f"option {o.name} must be True or False, not {v!r}", key="options")
         return bool(v)
     if isinstance(d, int):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise HandError(f"option {o.name} must be an int, not {v!r}")
+            raise hand_error(f"option {o.name} must be an int, not {v!r}", key="options")
         lo = 0 if o.low is None else o.low
         hi = 10**6 if o.high is None else o.high
         if not lo <= int(v) <= hi:
-            raise HandError(f"option {o.name} must be from {lo} to {hi}, not {v!r}")
+            raise hand_error(f"option {o.name} must be from {lo} to {hi}, not {v!r}", key="options")
         return int(v)
     if isinstance(d, str):
         if not isinstance(v, str):
-            raise HandError(f"option {o.name} must be a str, not {v!r}")
+            raise hand_error(f"option {o.name} must be a str, not {v!r}", key="options")
         return v
     return v
 
