@@ -198,25 +198,46 @@ type BoundMemo = std::collections::HashMap<(u64, [u8; 10]), (i32, i32), Fast>;
 /// kind, with the 大子 / 小子 of the point tables, the kinds a pair may be, and which kinds
 /// are wild (财神归位) where rules read them.
 fn classes(scheme: &Scheme, p: &Prepared) -> [[u64; KINDS]; 3] {
-    let mut sig = [[0u64; KINDS]; 3];
-    for (t, sets) in scheme.class_sets.iter().enumerate() {
-        for (bit, &set) in sets.iter().enumerate() {
-            for k in tiles::mask_tiles(p.sets[set as usize]) {
-                sig[t][k as usize] |= 1 << bit.min(59);
+    let mut sig = scheme.fixed_classes;
+    add_class_sets(scheme, &p.sets, scheme.situation_sets, &mut sig);
+    if scheme.reads_home {
+        for k in tiles::mask_tiles(p.situation.wild_kinds) {
+            for t in 0..3 {
+                sig[t][k as usize] |= 1 << 61;
             }
         }
     }
+    sig
+}
+
+/// The part of [`classes`] that no situation changes, worked out once for the scheme:
+/// the sets that are the same in every situation, the point tables and the pair rule.
+pub fn fixed_classes(scheme: &Scheme) -> [[u64; KINDS]; 3] {
+    let mut sig = [[0u64; KINDS]; 3];
+    add_class_sets(scheme, &scheme.fixed_sets, !scheme.situation_sets, &mut sig);
     let points = !scheme.group_points.is_empty();
     let pair_rule = scheme.forms.pair_kinds != tiles::ALL_KINDS;
     for k in 0..KINDS {
         let orphan = (points && tiles::is_orphan(k as Tile)) as u64;
-        let wild = (scheme.reads_home && p.situation.wild_kinds >> k & 1 == 1) as u64;
         for t in 0..3 {
-            sig[t][k] |= orphan << 63 | wild << 61;
+            sig[t][k] |= orphan << 63;
         }
         sig[2][k] |= ((pair_rule && scheme.forms.pair_kinds >> k & 1 == 1) as u64) << 62;
     }
     sig
+}
+
+/// Marks in `sig` the kinds of each class set among `which` (by bit), as `sets` resolve it.
+fn add_class_sets(scheme: &Scheme, sets: &[u64], which: u64, sig: &mut [[u64; KINDS]; 3]) {
+    for (t, class_sets) in scheme.class_sets.iter().enumerate() {
+        for (bit, &set) in class_sets.iter().enumerate() {
+            if which >> set & 1 == 1 {
+                for k in tiles::mask_tiles(sets[set as usize]) {
+                    sig[t][k as usize] |= 1 << bit.min(59);
+                }
+            }
+        }
+    }
 }
 
 /// Scores a prepared situation.
@@ -575,17 +596,7 @@ impl Search<'_> {
                 base.real_wilds_used = sit.wild_tiles;
             }
         }
-        let eligible = allowed
-            & if loser {
-                scheme
-                    .patterns
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| p.loser_value.is_some())
-                    .fold(0, |m, (i, _)| m | 1 << i)
-            } else {
-                u64::MAX
-            };
+        let eligible = allowed & if loser { scheme.loser_patterns } else { u64::MAX };
         // What the place of the winning tile does not change.
         let ctx = context(&base, sit, &p.sets, Some(self.waits));
         for (i, v) in scheme.valid.iter().enumerate() {
@@ -597,14 +608,14 @@ impl Search<'_> {
         let situational = *self.situational.get_or_insert_with(|| situational(scheme, &ctx));
         let (mut arr_hits, mut arr_counts) = situational;
         arr_hits &= eligible;
-        let per_arrangement = !scheme.situational & !scheme.placed & !scheme.late & eligible;
-        for (i, pat) in scheme.patterns.iter().enumerate() {
-            if per_arrangement >> i & 1 == 1 {
-                let n = ctx.judge(&pat.rule, &pat.needs);
-                if n > 0 {
-                    arr_hits |= 1 << i;
-                    arr_counts[i] = n.min(255) as u8;
-                }
+        let patterns = u64::MAX.checked_shr(64 - scheme.patterns.len() as u32).unwrap_or(0);
+        let per_arrangement = patterns & !scheme.situational & !scheme.placed & !scheme.late & eligible;
+        for i in bits(per_arrangement) {
+            let pat = &scheme.patterns[i];
+            let n = ctx.judge(&pat.rule, &pat.needs);
+            if n > 0 {
+                arr_hits |= 1 << i;
+                arr_counts[i] = n.min(255) as u8;
             }
         }
         let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
@@ -642,13 +653,12 @@ impl Search<'_> {
                 continue;
             }
             let (mut hits, mut counts) = (arr_hits, arr_counts);
-            for (i, pat) in scheme.patterns.iter().enumerate() {
-                if placed >> i & 1 == 1 {
-                    let n = ctx.judge(&pat.rule, &pat.needs);
-                    if n > 0 {
-                        hits |= 1 << i;
-                        counts[i] = n.min(255) as u8;
-                    }
+            for i in bits(placed) {
+                let pat = &scheme.patterns[i];
+                let n = ctx.judge(&pat.rule, &pat.needs);
+                if n > 0 {
+                    hits |= 1 << i;
+                    counts[i] = n.min(255) as u8;
                 }
             }
             let mut counted = exclude(scheme, hits);
@@ -657,13 +667,12 @@ impl Search<'_> {
                 ctx.counted = counted;
                 ctx.value = value;
                 ctx.fan_count = counted.count_ones() as i32;
-                for (i, pat) in scheme.patterns.iter().enumerate() {
-                    if scheme.late >> i & 1 == 1 && eligible >> i & 1 == 1 {
-                        let n = ctx.judge(&pat.rule, &pat.needs);
-                        if n > 0 {
-                            hits |= 1 << i;
-                            counts[i] = n.min(255) as u8;
-                        }
+                for i in bits(scheme.late & eligible) {
+                    let pat = &scheme.patterns[i];
+                    let n = ctx.judge(&pat.rule, &pat.needs);
+                    if n > 0 {
+                        hits |= 1 << i;
+                        counts[i] = n.min(255) as u8;
                     }
                 }
                 counted = exclude(scheme, hits);

@@ -246,6 +246,17 @@ pub struct Scheme {
     /// Rules of `valid` and extra points that read where the winning tile sits.
     pub valid_placed: u64,
     pub extra_placed: u64,
+    /// The sets as they are in every situation (those that read none), and by bit the
+    /// others, resolved for each situation.
+    pub fixed_sets: [u64; MAX_SETS],
+    pub situation_sets: u64,
+    /// Patterns that count for a player who did not win (those with a loser's value).
+    pub loser_patterns: u64,
+    /// The classes of kinds for free groups that no situation changes (see
+    /// `evaluate::fixed_classes`).
+    pub fixed_classes: [[u64; KINDS]; 3],
+    /// The most copies of each kind a hand may hold: 4, none of a kind not played.
+    pub most_copies: [u8; KINDS],
 }
 
 impl Scheme {
@@ -326,6 +337,18 @@ impl Scheme {
         for s in self.valid.iter_mut().chain(&mut self.no_win).chain(&mut self.refuse) {
             s.needs = Needs::of(&s.rule);
         }
+        self.loser_patterns =
+            self.patterns.iter().enumerate().filter(|(_, p)| p.loser_value.is_some()).fold(0, |m, (i, _)| m | 1 << i);
+        let nothing = super::facts::Situation::default();
+        for (i, set) in self.sets.iter().enumerate() {
+            if set.is_fixed() {
+                self.fixed_sets[i] = set.resolve(&nothing);
+            } else {
+                self.situation_sets |= 1 << i;
+            }
+        }
+        self.fixed_classes = super::evaluate::fixed_classes(&self);
+        self.most_copies = std::array::from_fn(|k| 4 * (self.tiles >> k & 1) as u8);
         self.engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
         Ok(self)
     }
@@ -429,6 +452,11 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         placed: 0,
         valid_placed: 0,
         extra_placed: 0,
+        fixed_sets: [0; MAX_SETS],
+        situation_sets: 0,
+        loser_patterns: 0,
+        fixed_classes: [[0; KINDS]; 3],
+        most_copies: [0; KINDS],
     }
 }
 

@@ -528,15 +528,19 @@ impl<'a> Reader<'a> {
             hand.last = Some(t);
         }
         let held = hand.held();
-        for k in 0..KINDS {
-            if held[k] > 4 {
-                return Err(HandError::new(ErrorKind::FifthCopy(tiles::name(k as Tile))));
-            }
-            if held[k] > 0 && scheme.tiles >> k & 1 == 0 {
-                return Err(HandError::new(ErrorKind::NotInTileSet {
-                    tile: tiles::name(k as Tile),
-                    ruleset: format!("{}{}", scheme.name, scheme.tiles_note),
-                }));
+        // One pass over the counts (vectorised) finds whether some kind is held more
+        // often than it may be; then the first such is named.
+        if held.iter().zip(&scheme.most_copies).fold(false, |over, (h, most)| over | (h > most)) {
+            for k in 0..KINDS {
+                if held[k] > 4 {
+                    return Err(HandError::new(ErrorKind::FifthCopy(tiles::name(k as Tile))));
+                }
+                if held[k] > 0 && scheme.tiles >> k & 1 == 0 {
+                    return Err(HandError::new(ErrorKind::NotInTileSet {
+                        tile: tiles::name(k as Tile),
+                        ruleset: format!("{}{}", scheme.name, scheme.tiles_note),
+                    }));
+                }
             }
         }
         if !scheme.wild_kinds_in_melds && hand.melds.iter().any(|m| m.tiles().any(|t| wild_kinds >> t & 1 == 1)) {
@@ -544,7 +548,7 @@ impl<'a> Reader<'a> {
         }
 
         let mut t = Tiles::new(&hand, scheme.tiles, wild_kinds, held_wild_flowers);
-        if scheme.forms.wilds_beyond_copies {
+        if scheme.forms.wilds_beyond_copies && t.wilds > 0 {
             // The copies left still bound the real tiles; only wilds go past them.
             for k in 0..KINDS {
                 if scheme.tiles >> k & 1 == 1 {
@@ -586,9 +590,13 @@ impl<'a> Reader<'a> {
             value: 0,
             fan_count: 0,
         };
-        let mut sets = [0u64; MAX_SETS];
-        for (m, set) in sets.iter_mut().zip(&scheme.sets) {
-            *m = set.resolve(&situation);
+        // Only the sets that read the situation are resolved for it.
+        let mut sets = scheme.fixed_sets;
+        let mut left = scheme.situation_sets;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            sets[i] = scheme.sets[i].resolve(&situation);
         }
         let ctx = Context { sets: &sets, ..ctx };
         for r in &scheme.refuse {
