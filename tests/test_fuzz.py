@@ -380,8 +380,12 @@ SCHEME_FOUND = {
     # Points an i32 cannot sum: two such patterns wrapped to a negative total.
     "a pattern value past the points bound": lambda: _changed(pattern={"value": 2**31 - 1}),
     "a loser value past the points bound": lambda: _changed(pattern={"loser_value": -(2**31)}),
-    "group points past the bound": lambda: _changed(group_points=[("暗杠", "concealed_kong", 0, 16, 10_001, True, True)]),
-    "extra points past the bound": lambda: _changed(extra_points=[("自摸", ("flag", "self_drawn"), 2**30, True, False)]),
+    "group points past the bound": lambda: _changed(
+        group_points=[("暗杠", "concealed_kong", 0, 16, 10_001, True, True)]
+    ),
+    "extra points past the bound": lambda: _changed(
+        extra_points=[("自摸", ("flag", "self_drawn"), 2**30, True, False)]
+    ),
 }
 
 
