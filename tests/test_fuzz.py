@@ -283,6 +283,11 @@ def _words(node, out):
     return out
 
 
+#: Ints a mutation moves a value to: the edges of bytes, masks and counts, of the points
+#: the reader takes and of an i32.
+EDGES = [0, 1, -1, 3, 4, 5, 16, 17, 63, 64, 65, 255, 256, 10_001, 2**31 - 1, 2**31, 2**63, -(2**64)]
+
+
 def _mutated(draw, node, donor, words, root=False):
     """`node` with one part below it changed: replaced by any value or by a part of
     `donor`, an item dropped or doubled, an int moved to an edge, a string made another
@@ -314,7 +319,7 @@ def _mutated(draw, node, donor, words, root=False):
             return not node
         if isinstance(node, str):
             return draw(st.sampled_from(words))
-        return draw(st.sampled_from([0, 1, -1, 3, 4, 5, 16, 17, 63, 64, 65, 255, 256, 2**31, 2**63, -(2**64)]))
+        return draw(st.sampled_from(EDGES))
     if op == 5:
         return [node]
     return list(node) if isinstance(node, tuple) else None
