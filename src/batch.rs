@@ -52,7 +52,8 @@ impl<'a> Rows<'a> {
     }
 
     fn melds(&self, i: usize) -> u8 {
-        self.melds.map_or(0, |m| m[i])
+        // As `row`: `check_lengths` makes them one a row; none stands in otherwise.
+        self.melds.and_then(|m| m.get(i)).copied().unwrap_or(0)
     }
 }
 

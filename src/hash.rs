@@ -62,6 +62,10 @@ impl ByteSet {
 
     /// Adds `key`; whether it was not in the set.
     pub fn insert(&mut self, key: &[u8]) -> bool {
+        // The slot packs a start under 4 GiB and a length under 64 KiB; past them this
+        // stops rather than mixing keys up. Its one caller's keys are at most a few hundred
+        // bytes (an arrangement's groups and the winning tile's places), one a distinct
+        // arrangement of one situation: filling 4 GiB would take some 20 million of them.
         assert!(key.len() < 1 << 16 && self.bytes.len() + key.len() < u32::MAX as usize);
         if self.slots.is_empty() {
             // Most sets hold a few keys of some dozens of bytes.

@@ -283,6 +283,11 @@ def _words(node, out):
     return out
 
 
+#: Ints a mutation moves a value to: the edges of bytes, masks and counts, of the points
+#: the reader takes and of an i32.
+EDGES = [0, 1, -1, 3, 4, 5, 16, 17, 63, 64, 65, 255, 256, 10_001, 2**31 - 1, 2**31, 2**63, -(2**64)]
+
+
 def _mutated(draw, node, donor, words, root=False):
     """`node` with one part below it changed: replaced by any value or by a part of
     `donor`, an item dropped or doubled, an int moved to an edge, a string made another
@@ -314,7 +319,7 @@ def _mutated(draw, node, donor, words, root=False):
             return not node
         if isinstance(node, str):
             return draw(st.sampled_from(words))
-        return draw(st.sampled_from([0, 1, -1, 3, 4, 5, 16, 17, 63, 64, 65, 255, 256, 2**31, 2**63, -(2**64)]))
+        return draw(st.sampled_from(EDGES))
     if op == 5:
         return [node]
     return list(node) if isinstance(node, tuple) else None
@@ -375,6 +380,17 @@ SCHEME_FOUND = {
     "a face plus past i32": lambda: _changed(results=[("b", "face_plus", 2**31)]),
     # Read as a byte: -1 allowed 255 wild kinds.
     "max wild kinds -1": lambda: _changed(max_wild_kinds=-1),
+    # A complete win panicked (clamp to an empty table's last index).
+    "an empty follow table": lambda: _changed(results=[("follow", "follow", ([], 3))]),
+    # Points an i32 cannot sum: two such patterns wrapped to a negative total.
+    "a pattern value past the points bound": lambda: _changed(pattern={"value": 2**31 - 1}),
+    "a loser value past the points bound": lambda: _changed(pattern={"loser_value": -(2**31)}),
+    "group points past the bound": lambda: _changed(
+        group_points=[("暗杠", "concealed_kong", 0, 16, 10_001, True, True)]
+    ),
+    "extra points past the bound": lambda: _changed(
+        extra_points=[("自摸", ("flag", "self_drawn"), 2**30, True, False)]
+    ),
 }
 
 
@@ -382,6 +398,16 @@ SCHEME_FOUND = {
 def test_scheme_data_found_by_fuzzing_raises_hand_error(data):
     with pytest.raises(HandError, match="ruleset data"):
         _core.Scheme(data())
+
+
+def test_points_at_their_bound_sum_exactly():
+    # Every pattern worth the most the reader takes: the total is still the exact sum of
+    # the fans counted, for the arrangement with the most of them.
+    d = _scheme_data("changsha")
+    d["patterns"] = [{**p, "value": 10_000} for p in d["patterns"]]
+    r = _core.Scheme(d).evaluate(hand="1112223334445m", win="5m", self_drawn=True)
+    assert len(r["fans"]) >= 2
+    assert r["total"] == 10_000 * sum(f["count"] for f in r["fans"])
 
 
 @pytest.fixture(scope="module")

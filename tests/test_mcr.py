@@ -3,6 +3,7 @@ settlement, errors and the `haidi eval` command."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import sys
@@ -372,6 +373,29 @@ def test_evaluate_many_reports_the_first_bad_situation(monkeypatch, threads: str
     with pytest.raises(haidi.HandError, match=f"situation {n - 2}: must be a dict"):
         RS.evaluate_many(sits)
     assert len(RS.evaluate_many(sits[: n - 2])) == n - 2
+
+
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_evaluate_many_leaves_the_collector_as_it_found_it(monkeypatch, threads: str) -> None:
+    # The collector is paused while a chunk's results are built, and after a bad
+    # situation too.
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    good = {"hand": "123m456p789s1122z", "win": "1z"}
+    bad = [good] * 3000 + [{"hand": "12x", "win": "1m"}]
+    assert gc.isenabled()
+    assert len(RS.evaluate_many([good] * 3000)) == 3000
+    assert gc.isenabled()
+    with pytest.raises(haidi.HandError, match="situation 3000"):
+        RS.evaluate_many(bad)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        RS.evaluate_many([good] * 3000)
+        with pytest.raises(haidi.HandError):
+            RS.evaluate_many(bad)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_evaluate_many_reports_the_bad_item() -> None:

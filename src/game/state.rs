@@ -753,13 +753,16 @@ impl Game {
         let s = seat as usize;
         match action {
             Action::Win => {
+                // `legal` offers Win only when `win` is set, and `enter_turn` sets it only
+                // on a drawn tile (a turn after a claim has neither).
                 let t = drawn.expect("a win in turn has a drawn tile");
                 let facts = self.self_drawn_facts(seat, t, replacement);
                 self.win(facts, win.unwrap_or(0));
                 self.end();
             }
             Action::Pass => {
-                // The last tile, not won by its drawer.
+                // The last tile, not won by its drawer: `legal` offers Pass in a turn only
+                // with a drawn tile.
                 let t = drawn.expect("a pass in turn follows the last draw");
                 if self.rules.haidi && self.haidi_taker == Some(seat) && t < FLOWER {
                     self.offer(seat, t, Claim::Haidi);
@@ -789,6 +792,7 @@ impl Game {
                 // Others may rob it before it stands.
                 self.offer(seat, t, Claim::Rob);
             }
+            // `step` checked the action against `legal`, which offers a turn no other.
             _ => unreachable!("checked legal"),
         }
     }
@@ -925,6 +929,7 @@ impl Game {
                         }
                         Meld { kind: MeldKind::Chow, tile: low, from: Some(offset) }
                     }
+                    // Wins returned above, and Pass (rank 0) was filtered out.
                     _ => unreachable!("ranked claims"),
                 };
                 self.events.push(Event::Claim { seat: o, from, meld });

@@ -132,6 +132,13 @@ enum Target<'py> {
     Json(Vec<u8>, bool),
 }
 
+/// Where one key of a result goes.
+enum Slot<'a, 'py> {
+    /// The JSON text, its `"key":` written.
+    Json(&'a mut Vec<u8>),
+    Dict(&'a Bound<'py, PyDict>),
+}
+
 /// A result being written, key by key, in the order of its dict's keys.
 pub struct Writer<'py> {
     py: Python<'py>,
@@ -146,30 +153,28 @@ impl<'py> Writer<'py> {
         Ok(Writer { py: template.py(), into })
     }
 
-    /// The JSON text being written, after `"key":`.
-    fn json_key(&mut self, key: &Key) -> Option<&mut Vec<u8>> {
-        let Target::Json(out, any) = &mut self.into else { return None };
-        out.push(if *any { b',' } else { b'{' });
-        *any = true;
-        out.extend_from_slice(&key.json);
-        Some(out)
-    }
-
-    fn set(&mut self, key: &Key, value: impl IntoPyObject<'py>) -> PyResult<()> {
-        match &self.into {
-            Target::Dict(d) => d.set_item(key.name(self.py), value),
-            Target::Json(..) => unreachable!("set is for dicts"),
+    /// Where `key` goes: the JSON text being written, after `"key":`, or the dict.
+    fn slot(&mut self, key: &Key) -> Slot<'_, 'py> {
+        match &mut self.into {
+            Target::Json(out, any) => {
+                out.push(if *any { b',' } else { b'{' });
+                *any = true;
+                out.extend_from_slice(&key.json);
+                Slot::Json(out)
+            }
+            Target::Dict(d) => Slot::Dict(d),
         }
     }
 
     /// `key` with `v`: its text as `json` writes it, or `v` in the dict.
     fn put<V: IntoPyObject<'py>>(&mut self, key: &Key, v: V, json: impl FnOnce(&mut Vec<u8>)) -> PyResult<()> {
-        match self.json_key(key) {
-            Some(out) => {
+        let py = self.py;
+        match self.slot(key) {
+            Slot::Json(out) => {
                 json(out);
                 Ok(())
             }
-            None => self.set(key, v),
+            Slot::Dict(d) => d.set_item(key.name(py), v),
         }
     }
 
@@ -191,16 +196,17 @@ impl<'py> Writer<'py> {
     where
         V: IntoPyObject<'py>,
     {
-        match self.json_key(key) {
-            Some(out) => json(out),
-            None => {
+        let py = self.py;
+        match self.slot(key) {
+            Slot::Json(out) => json(out),
+            Slot::Dict(d) => {
                 if cfg!(debug_assertions) {
-                    let Target::Dict(d) = &self.into else { unreachable!("a dict when not JSON") };
-                    let held = d.get_item(key.name(self.py))?;
+                    // A wrong template is a bug of the caller, never of the input.
+                    let held = d.get_item(key.name(py))?;
                     assert!(
                         held.is_some_and(|h| h.eq(v).unwrap_or(false)),
                         "the template holds another {}",
-                        key.name(self.py)
+                        key.name(py)
                     );
                 }
             }
@@ -210,7 +216,7 @@ impl<'py> Writer<'py> {
 
     /// A key left None: the template's value, or `null`.
     pub fn none(&mut self, key: &Key) -> PyResult<()> {
-        if let Some(out) = self.json_key(key) {
+        if let Slot::Json(out) = self.slot(key) {
             out.extend_from_slice(b"null");
         }
         Ok(())
@@ -253,8 +259,9 @@ impl<'py> Writer<'py> {
         tuple: impl FnOnce(Python<'py>) -> PyResult<Bound<'py, PyTuple>>,
         mut item: impl FnMut(usize, &mut Vec<u8>) -> PyResult<()>,
     ) -> PyResult<()> {
-        match self.json_key(key) {
-            Some(out) => {
+        let py = self.py;
+        match self.slot(key) {
+            Slot::Json(out) => {
                 out.push(b'[');
                 for i in 0..n {
                     if i > 0 {
@@ -265,17 +272,15 @@ impl<'py> Writer<'py> {
                 out.push(b']');
                 Ok(())
             }
-            None => {
-                let t = tuple(self.py)?;
-                self.set(key, t)
-            }
+            Slot::Dict(d) => d.set_item(key.name(py), tuple(py)?),
         }
     }
 
     /// Texts, a list in a dict.
     pub fn str_list(&mut self, key: &Key, v: &[String]) -> PyResult<()> {
-        match self.json_key(key) {
-            Some(out) => {
+        let py = self.py;
+        match self.slot(key) {
+            Slot::Json(out) => {
                 out.push(b'[');
                 for (i, s) in v.iter().enumerate() {
                     if i > 0 {
@@ -286,7 +291,7 @@ impl<'py> Writer<'py> {
                 out.push(b']');
                 Ok(())
             }
-            None => self.set(key, v),
+            Slot::Dict(d) => d.set_item(key.name(py), v),
         }
     }
 

@@ -332,16 +332,17 @@ impl<'py> Names<'py> {
     }
 }
 
-/// CPython's automatic garbage collection paused while a listing is built, and resumed
-/// (if it was on) when this is dropped. A listing makes up to 17 containers an
-/// arrangement; CPython starts a collection every 700 new containers and a full one each
-/// time the heap has grown by a quarter, and these collections took two thirds of the
-/// time of a listing of 10,000 arrangements. The new objects hold only strings and each
-/// other, so no cycle is left uncollected; no Python code runs while it is paused.
-struct GcPause(bool);
+/// CPython's automatic garbage collection paused while a listing (or a list of results)
+/// is built, and resumed (if it was on) when this is dropped. A listing makes up to 17
+/// containers an arrangement; CPython starts a collection every 700 new containers and a
+/// full one each time the heap has grown by a quarter, and these collections took two
+/// thirds of the time of a listing of 10,000 arrangements. The new objects hold only
+/// strings and each other, so no cycle is left uncollected. No Python code runs while it
+/// is paused, and the GIL is not released (another thread would run with it paused).
+pub(super) struct GcPause(bool);
 
 impl GcPause {
-    fn new(_py: Python<'_>) -> GcPause {
+    pub(super) fn new(_py: Python<'_>) -> GcPause {
         // SAFETY: the GIL is held (the `Python` token proves it).
         GcPause(unsafe { pyo3::ffi::PyGC_Disable() } == 1)
     }

@@ -3,7 +3,7 @@
 //! with the GIL released.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::answer::{self, Writer};
 use super::convert;
@@ -619,12 +619,18 @@ pub fn mcr_evaluate_many<'py>(
         }
         (read, None)
     };
-    let out = PyList::empty(py);
+    // The results, made a list at the end (at its length, with no list grown item by item).
+    // (A list's or tuple's length, not a `__len__` that might claim any.)
+    let known = situations.cast::<PyList>().map(|l| l.len()).or_else(|_| situations.cast::<PyTuple>().map(|t| t.len()));
+    let mut out: Vec<Bound<'py, PyAny>> = Vec::with_capacity(known.unwrap_or(0));
     // Appends the results of the situations from `first` on, or raises the first error.
-    let append = |first: usize, results: Vec<crate::error::Result<Scored>>| -> PyResult<()> {
+    let append = |out: &mut Vec<Bound<'py, PyAny>>, results: Vec<crate::error::Result<Scored>>| -> PyResult<()> {
+        // A dozen containers a result: collections would start every 60 results.
+        let _paused = super::engine::GcPause::new(py);
+        let first = out.len();
         for (i, r) in results.into_iter().enumerate() {
             match r {
-                Ok(r) => out.append(result(py, &r, explain, json)?)?,
+                Ok(r) => out.push(result(py, &r, explain, json)?),
                 Err(e) => return Err(to_py(py, e.in_row("situation", first + i))),
             }
         }
@@ -638,10 +644,10 @@ pub fn mcr_evaluate_many<'py>(
             py.check_signals()?;
             let (read, bad) = read_chunk(128);
             let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
-            append(out.len(), py.detach(|| evaluate_texts(&inputs, &options, explain)))?;
+            append(&mut out, py.detach(|| evaluate_texts(&inputs, &options, explain)))?;
             match bad {
                 Some(e) => return Err(e),
-                None if read.is_empty() => return Ok(out),
+                None if read.is_empty() => return PyList::new(py, out),
                 None => {}
             }
         }
@@ -660,7 +666,7 @@ pub fn mcr_evaluate_many<'py>(
                 }
             }
         });
-        let (mut in_flight, mut first, mut done) = (0, 0, false);
+        let (mut in_flight, mut done) = (0, false);
         let mut bad = None;
         loop {
             py.check_signals()?;
@@ -683,12 +689,10 @@ pub fn mcr_evaluate_many<'py>(
             scored = receiver;
             in_flight -= 1;
             let results = results.map_err(|_| hand_error(py, "the scoring thread stopped"))?;
-            let n = results.len();
-            append(first, results)?;
-            first += n;
+            append(&mut out, results)?;
         }
     })?;
-    Ok(out)
+    PyList::new(py, out)
 }
 
 /// Situations with their texts copied out of Python (into one string), for another

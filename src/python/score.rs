@@ -196,6 +196,9 @@ impl PyScheme {
                 "lazi" => Extra::Lazi,
                 "follow" => {
                     let (table, lazi): (Vec<i32>, i32) = need()?.extract().map_err(bad("(a list of ints, an int)"))?;
+                    if table.is_empty() {
+                        return Err(bad_data(py, &key, "expected (a list of ints, an int), the list not empty"));
+                    }
                     Extra::Follow(table, lazi)
                 }
                 "instant" => Extra::Instant,
@@ -870,8 +873,9 @@ fn result<'py>(
             Extra::Lazi => w.bool(key, s.lazi)?,
             Extra::Follow(table, n) => {
                 let v = if winner_complete {
-                    let i = tai(*n).clamp(0, table.len() as i32 - 1) as usize;
-                    table.get(i).copied().unwrap_or(0)
+                    // The last entry past its end (the reader refuses an empty table).
+                    let i = tai(*n).max(0) as usize;
+                    table.get(i).or(table.last()).copied().unwrap_or(0)
                 } else {
                     0
                 };

@@ -282,6 +282,8 @@ pub fn evaluate_columns<'py>(
             let read = if end < n { Chunk::read(py, &cols, end, (end + CHUNK).min(n)).map(Some) } else { Ok(None) };
             (read, py.detach(move || rx.recv()))
         });
+        // The job sends before it ends; had it panicked, the scope would have resumed the
+        // panic before this line.
         refused(c.start, errors.expect("the scoring job sends its errors"), &mut out)?;
         next = read?;
     }

@@ -94,6 +94,19 @@ fn int(o: &Data, what: &str) -> Result<i32> {
     }
 }
 
+/// What a pattern, a group or an extra is worth may be at most this (either way): the
+/// rulesets' own data stays under 1,000, and the sum of all 64 patterns counted 255 times
+/// each is then within an i32.
+pub const MAX_POINTS: i32 = 10_000;
+
+/// Points (see [`MAX_POINTS`]).
+fn points(o: &Data, what: &str) -> Result<i32> {
+    match o {
+        Data::Int(i) if (-(MAX_POINTS as i64)..=MAX_POINTS as i64).contains(i) => Ok(*i as i32),
+        _ => Err(err(what, format!("expected an int from -{MAX_POINTS} to {MAX_POINTS}"))),
+    }
+}
+
 /// An int from 0 to `max` (a count or index kept in a byte).
 fn small(o: &Data, what: &str, max: u8) -> Result<u8> {
     match o {
@@ -373,8 +386,8 @@ pub fn read(d: &Data) -> Result<Scheme> {
     for p in pattern_data {
         let id = string(item(p, "id")?, "patterns")?;
         s.patterns.push(Pattern {
-            value: int(item(p, "value")?, &id)?,
-            loser_value: opt(p, "loser_value")?.map(|v| int(v, &id)).transpose()?,
+            value: points(item(p, "value")?, &id)?,
+            loser_value: opt(p, "loser_value")?.map(|v| points(v, &id)).transpose()?,
             rule: rule(item(p, "rule")?, &names)?,
             needs: Needs::NONE,
             excludes: pattern_bits(item(p, "excludes")?)?,
@@ -429,8 +442,8 @@ pub fn read(d: &Data) -> Result<Scheme> {
             name: string(n, "group_points")?,
             state,
             kinds: set_index(set)?,
-            small: int(small, "group_points")?,
-            big: int(big, "group_points")?,
+            small: points(small, "group_points")?,
+            big: points(big, "group_points")?,
             winners: boolean(winners, "group_points")?,
             losers: boolean(losers, "group_points")?,
         });
@@ -443,7 +456,7 @@ pub fn read(d: &Data) -> Result<Scheme> {
         s.extra_points.push(ExtraPoints {
             name: string(n, "extra_points")?,
             rule: rule(r, &names)?,
-            points: int(pts, "extra_points")?,
+            points: points(pts, "extra_points")?,
             winners: boolean(winners, "extra_points")?,
             losers: boolean(losers, "extra_points")?,
         });

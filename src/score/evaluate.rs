@@ -77,7 +77,7 @@ impl Scored {
             }
             let n = ctx.eval(&e.rule);
             if n > 0 {
-                out.push((Item::Extra(i, n), e.points * n as i32));
+                out.push((Item::Extra(i, n), e.points.saturating_mul(n as i32)));
             }
         }
         out
@@ -628,7 +628,8 @@ impl Search<'_> {
             }
             for (i, e) in scheme.extra_points.iter().enumerate() {
                 if scheme.extra_placed >> i & 1 == 0 && (if loser { e.losers } else { e.winners }) {
-                    base_face += e.points * ctx.eval(&e.rule) as i32;
+                    // Saturating: a rule may count the patterns' value (any data's points).
+                    base_face = base_face.saturating_add(e.points.saturating_mul(ctx.eval(&e.rule) as i32));
                 }
             }
         }
@@ -685,11 +686,11 @@ impl Search<'_> {
                     // The pung the discard completed scores as exposed.
                     let concealed = scheme.group_points(g, false, &p.sets, !loser).map_or(0, |x| x.1);
                     let exposed = scheme.group_points(g, true, &p.sets, !loser).map_or(0, |x| x.1);
-                    face += exposed - concealed;
+                    face = face.saturating_add(exposed - concealed);
                 }
                 for (i, e) in scheme.extra_points.iter().enumerate() {
                     if scheme.extra_placed >> i & 1 == 1 && (if loser { e.losers } else { e.winners }) {
-                        face += e.points * ctx.eval(&e.rule) as i32;
+                        face = face.saturating_add(e.points.saturating_mul(ctx.eval(&e.rule) as i32));
                     }
                 }
             }

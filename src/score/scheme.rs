@@ -109,9 +109,9 @@ impl Total {
                 if lazi {
                     return cap;
                 }
-                let hu = (face + if winner { base } else { 0 }) as i64 * (1i64 << value.clamp(0, 30));
+                let hu = (face as i64 + if winner { base as i64 } else { 0 }) * (1i64 << value.clamp(0, 30));
                 let step = step.max(1) as i64;
-                (((hu + step - 1) / step) * step).min(cap as i64) as i32
+                (((hu + step - 1) / step) * step).clamp(i32::MIN as i64, cap as i64) as i32
             }
         }
     }
