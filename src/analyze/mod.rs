@@ -622,7 +622,14 @@ pub fn score_draws(
     left: &Counts,
     scorer: &mut dyn Scorer,
 ) -> Result<()> {
-    let mut search = Search { engine, wilds, scorer, waits: HashMap::default(), wins: HashMap::default() };
+    let mut search = Search {
+        engine,
+        wilds,
+        scorer,
+        waits: HashMap::default(),
+        wins: HashMap::default(),
+        distances: HashMap::default(),
+    };
     // The waits already scored are not asked again.
     for e in entries.iter().filter(|e| e.shanten == 0) {
         let h = after(hand, e.discard);
@@ -652,6 +659,7 @@ struct Search<'a> {
     /// so hands met again by other draws are not counted or scored again.
     waits: HashMap<Counts, u64, crate::hash::Fast>,
     wins: HashMap<(Counts, Tile), bool, crate::hash::Fast>,
+    distances: HashMap<Counts, u8, crate::hash::Fast>,
 }
 
 impl Search<'_> {
@@ -692,8 +700,7 @@ impl Search<'_> {
                 let mut h = drawn.clone();
                 h.concealed[e] -= 1;
                 // Shanten drops by at most one an exchange: prune what cannot get there.
-                let view = self.engine.view(&h, self.wilds);
-                let d = crate::distance::distance(&self.engine.forms, &view) as i32 - 1;
+                let d = self.distance(&h) as i32 - 1;
                 if d > depth as i32 - 1 {
                     continue;
                 }
@@ -706,14 +713,23 @@ impl Search<'_> {
         Ok(false)
     }
 
+    /// The engine's distance of a hand met (a hand is met again by other draws).
+    fn distance(&mut self, hand: &Hand) -> u8 {
+        let (engine, wilds) = (self.engine, self.wilds);
+        *self
+            .distances
+            .entry(hand.concealed)
+            .or_insert_with(|| crate::distance::distance(&engine.forms, &engine.view(hand, wilds)))
+    }
+
     /// Whether a hand one tile short is ready with a winning wait that has a copy left.
     fn winning_ready(&mut self, hand: &Hand, left: &Counts) -> Result<bool> {
         let waits = match self.waits.get(&hand.concealed) {
             Some(&w) => w,
             None => {
-                let view = self.engine.view(hand, self.wilds);
                 let most = if self.engine.forms.wilds_beyond_copies && self.wilds.kinds != 0 { 2 } else { 1 };
-                let w = if crate::distance::distance(&self.engine.forms, &view) <= most {
+                let w = if self.distance(hand) <= most {
+                    let view = self.engine.view(hand, self.wilds);
                     self.engine.waits_of_counts(&view, &hand.held(), self.wilds.kinds)
                 } else {
                     0
