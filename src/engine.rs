@@ -111,6 +111,16 @@ impl Engine {
     /// Only forms at distance one can be completed by one tile, so the others are never
     /// tried tile by tile; the standard form recomputes only the drawn tile's group.
     pub fn waits_of_counts(&self, view: &View, held: &Counts, wild_kinds: u64) -> u64 {
+        self.waits_up_to(view, held, wild_kinds, false)
+    }
+
+    /// Whether [`Engine::waits_of_counts`] has any wait: the search stops at the first.
+    pub fn has_wait(&self, view: &View, held: &Counts, wild_kinds: u64) -> bool {
+        self.waits_up_to(view, held, wild_kinds, true) != 0
+    }
+
+    /// The waits, or only the first found when `first` (some wait, if there is one).
+    fn waits_up_to(&self, view: &View, held: &Counts, wild_kinds: u64, first: bool) -> u64 {
         let w = view.wilds;
         let mut ready = Vec::new();
         for check in Check::ALL {
@@ -121,34 +131,39 @@ impl Engine {
         if ready.is_empty() {
             return self.wild_beyond_copies_completes(view, held, wild_kinds);
         }
+        // A drawn wild fills the one missing place of whichever form is ready.
+        let wild_waits = tiles::mask_tiles(wild_kinds).filter(|&t| held[t as usize] < 4).fold(0u64, |m, t| m | 1 << t);
+        if first && wild_waits != 0 {
+            return wild_waits;
+        }
         let candidates: u64 = (0..KINDS)
             .filter(|&t| self.tiles >> t & 1 == 1 && held[t] < 4 && wild_kinds >> t & 1 == 0)
             .fold(0, |m, t| m | 1 << t);
         let mut mask = 0u64;
         for check in ready {
+            if first && mask != 0 {
+                break;
+            }
             mask |= if check == Check::Standard {
-                self.standard_completing(view, candidates & !mask)
+                self.standard_completing(view, candidates & !mask, first)
             } else {
                 let mut v = view.clone();
-                tiles::mask_tiles(candidates & !mask).fold(0u64, |m, t| {
+                let mut m = 0u64;
+                for t in tiles::mask_tiles(candidates & !mask) {
                     v.counts[t as usize] += 1;
                     let done = check.distance(&self.forms, &v, w + 1) <= w;
                     v.counts[t as usize] -= 1;
                     if done {
-                        m | 1 << t
-                    } else {
-                        m
+                        m |= 1 << t;
+                        if first {
+                            break;
+                        }
                     }
-                })
+                }
+                m
             };
         }
-        // A drawn wild fills the one missing place of whichever form is ready.
-        for t in tiles::mask_tiles(wild_kinds) {
-            if held[t as usize] < 4 {
-                mask |= 1 << t;
-            }
-        }
-        mask
+        mask | wild_waits
     }
 
     /// The wild kinds that complete a view that is not ready: only where a drawn wild
@@ -173,7 +188,7 @@ impl Engine {
     }
 
     /// Tiles of `candidates` that complete the standard form of a ready view.
-    fn standard_completing(&self, view: &View, candidates: u64) -> u64 {
+    fn standard_completing(&self, view: &View, candidates: u64, first: bool) -> u64 {
         let melds = (self.forms.melds - view.melds.count.min(self.forms.melds)) as usize;
         let pair_ok = self.forms.pair_kinds;
         let groups: [Distances; 4] = [0, 1, 2, 3].map(|g| group_distances(view, g, pair_ok));
@@ -195,6 +210,9 @@ impl Engine {
                     mask |= 1 << t;
                 }
                 v.counts[t as usize] -= 1;
+                if first && mask != 0 {
+                    return mask;
+                }
             }
         }
         mask

@@ -10,7 +10,7 @@
 //! left is not counted again.
 
 use super::standard::Standard;
-use super::{conclude, shape};
+use super::{conclude, shape_with, Ready};
 use crate::distance::{knitted_arrangement, knitted_rest, Check, KindMasks, INF, KNITTED, KNITTED_MASKS};
 use crate::engine::Engine;
 use crate::forms::View;
@@ -70,6 +70,8 @@ pub fn discards(
             }
         }
     }
+    // The hands a draw and a discard after each discard leave, found ready or not.
+    let mut ready = Ready::default();
     for d in tiles::mask_tiles(concealed_mask(concealed)) {
         let du = d as usize;
         let mut h = *held;
@@ -84,7 +86,7 @@ pub fn discards(
                     v.caps[t as usize] -= 1;
                 }
             }
-            visit(d, shape(engine, &v, &h, wild_kinds, avail));
+            visit(d, shape_with(engine, &v, &h, wild_kinds, avail, &mut ready));
             continue;
         }
         let after = standard.without(du);
@@ -144,7 +146,7 @@ pub fn discards(
             }
             out & todo
         };
-        visit(d, conclude(engine, v, &h, wild_kinds, avail, &found[..count], best, m, draws, knitted));
+        visit(d, conclude(engine, v, &h, wild_kinds, avail, &found[..count], best, m, draws, knitted, &mut ready));
     }
 }
 
@@ -167,6 +169,7 @@ fn concealed_mask(counts: &Counts) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::shape;
     use crate::engine::Wilds;
     use crate::forms::Forms;
     use crate::hand::{Hand, Meld, MeldKind};

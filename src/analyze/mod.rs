@@ -64,6 +64,12 @@ pub trait Scorer {
     /// The value `hand` (one tile short) scores when it wins on `win`; `None` when the
     /// ruleset would not let it win (MCR under 8 points, Hainan without 番 ...).
     fn score(&mut self, hand: &Hand, win: Tile) -> Result<Option<i32>>;
+
+    /// Whether `hand` wins on `win`: [`Scorer::score`] is `Some`, which a scorer may tell
+    /// without working out the value.
+    fn wins(&mut self, hand: &Hand, win: Tile) -> Result<bool> {
+        Ok(self.score(hand, win)?.is_some())
+    }
 }
 
 /// Copies of each kind not seen: four less the hand's own tiles (concealed and melded)
@@ -156,6 +162,18 @@ fn entry(engine: &Engine, hand: &Hand, wilds: Wilds, left: &Counts, discard: Opt
 /// on this view alone: [`discards`] answers the same for each discard of a longer hand
 /// from what the discards share.
 pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail: u64) -> (i8, u64, u64) {
+    shape_with(engine, view, held, wild_kinds, avail, &mut Ready::default())
+}
+
+/// [`shape`] with the hands already found ready or not (see [`Ready`]).
+fn shape_with(
+    engine: &Engine,
+    view: &View,
+    held: &Counts,
+    wild_kinds: u64,
+    avail: u64,
+    ready: &mut Ready,
+) -> (i8, u64, u64) {
     let forms = &engine.forms;
     let masks = KindMasks::of(view);
     let melds = (forms.melds - view.melds.count.min(forms.melds)) as usize;
@@ -180,7 +198,7 @@ pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail
     }
     let draws = |todo: u64, best: u8| standard.as_mut().map_or(0, |s| s.draws(best, todo));
     let knitted = |todo: u64, best: u8| knitted_draws(forms, view, masks, best, todo);
-    conclude(engine, view, held, wild_kinds, avail, &found[..n], best, masks, draws, knitted)
+    conclude(engine, view, held, wild_kinds, avail, &found[..n], best, masks, draws, knitted, ready)
 }
 
 /// The rest of [`shape`] once the distance of each open check is known (`found`, exact
@@ -199,6 +217,7 @@ fn conclude(
     masks: KindMasks,
     standard: impl FnOnce(u64, u8) -> u64,
     knitted: impl FnOnce(u64, u8) -> u64,
+    ready: &mut Ready,
 ) -> (i8, u64, u64) {
     let forms = &engine.forms;
     let distance = best.saturating_sub(view.wilds);
@@ -218,7 +237,7 @@ fn conclude(
         // Ready in shape, but every completing tile is one the player holds all four of:
         // a draw helps only if some discard then leaves a real wait.
         let useful = tiles::mask_tiles(avail & engine.tiles)
-            .filter(|&t| ready_after(engine, view, held, wild_kinds, t))
+            .filter(|&t| ready.after(engine, view, held, wild_kinds, t))
             .fold(0, |m, t| m | 1 << t);
         return (1, useful, 0);
     }
@@ -252,7 +271,7 @@ fn conclude(
         let free_wild = tiles::mask_tiles(wild_kinds).any(|k| held[k as usize] < 3);
         if !free_wild {
             useful = tiles::mask_tiles(useful)
-                .filter(|&t| ready_after(engine, view, held, wild_kinds, t))
+                .filter(|&t| ready.after(engine, view, held, wild_kinds, t))
                 .fold(0, |m, t| m | 1 << t);
         }
     }
@@ -267,7 +286,7 @@ fn conclude(
         if candidates != 0 {
             let with_a_wild = WithAWild::new(engine, view);
             for t in tiles::mask_tiles(candidates) {
-                if with_a_wild.completes(t) && ready_after(engine, view, held, wild_kinds, t) {
+                if with_a_wild.completes(t) && ready.after(engine, view, held, wild_kinds, t) {
                     useful |= 1 << t;
                 }
             }
@@ -494,11 +513,22 @@ fn discarded(view: &View, held: &Counts, wild_kinds: u64, t: Tile) -> Option<(Vi
     Some((v, h))
 }
 
-/// Whether drawing `t` and some discard leave a hand with a wait that has a tile left.
-fn ready_after(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, t: Tile) -> bool {
-    let (v, h) = drawn(view, held, wild_kinds, t);
-    (0..KINDS as Tile)
-        .any(|e| discarded(&v, &h, wild_kinds, e).is_some_and(|(v2, h2)| is_ready(engine, &v2, &h2, wild_kinds)))
+/// The hands one tile short found ready or not, by the copies held of each kind: within
+/// one analysis (one engine, melds and wild kinds) they give the view. A draw and a
+/// discard after each of a hand's discards meet the same hands many times over (drawing
+/// t after discarding d and then discarding e leaves what discarding e and then d does).
+#[derive(Default)]
+pub(super) struct Ready(HashMap<Counts, bool, crate::hash::Fast>);
+
+impl Ready {
+    /// Whether drawing `t` and some discard leave a hand with a wait that has a tile left.
+    fn after(&mut self, engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, t: Tile) -> bool {
+        let (v, h) = drawn(view, held, wild_kinds, t);
+        (0..KINDS as Tile).any(|e| {
+            discarded(&v, &h, wild_kinds, e)
+                .is_some_and(|(v2, h2)| *self.0.entry(h2).or_insert_with(|| is_ready(engine, &v2, &h2, wild_kinds)))
+        })
+    }
 }
 
 /// A view with one more wild, standing past the copies as a drawn wild may (see
@@ -541,7 +571,7 @@ impl<'a> WithAWild<'a> {
 /// Whether a view one tile short has a wait (a tile not all held that completes it).
 fn is_ready(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64) -> bool {
     let most = if engine.forms.wilds_beyond_copies && wild_kinds != 0 { 2 } else { 1 };
-    crate::distance::distance(&engine.forms, view) <= most && engine.waits_of_counts(view, held, wild_kinds) != 0
+    crate::distance::distance(&engine.forms, view) <= most && engine.has_wait(view, held, wild_kinds)
 }
 
 /// Scores the waits of the ready entries: `winning` and `winning_count`.
@@ -592,7 +622,22 @@ pub fn score_draws(
     left: &Counts,
     scorer: &mut dyn Scorer,
 ) -> Result<()> {
-    let mut search = Search { engine, wilds, scorer, known: HashMap::default() };
+    let mut search = Search {
+        engine,
+        wilds,
+        scorer,
+        waits: HashMap::default(),
+        wins: HashMap::default(),
+        distances: HashMap::default(),
+    };
+    // The waits already scored are not asked again.
+    for e in entries.iter().filter(|e| e.shanten == 0) {
+        let h = after(hand, e.discard);
+        search.waits.insert(h.concealed, e.waits);
+        for t in tiles::mask_tiles(e.waits) {
+            search.wins.insert((h.concealed, t), e.winning.iter().any(|&(w, _)| w == t));
+        }
+    }
     for e in entries.iter_mut() {
         let h = after(hand, e.discard);
         let draws = if e.shanten == 0 && e.winning_count > 0 {
@@ -609,9 +654,12 @@ struct Search<'a> {
     engine: &'a Engine,
     wilds: Wilds,
     scorer: &'a mut dyn Scorer,
-    /// Whether a hand (its concealed tiles; the melds do not change) is ready with a
-    /// winning wait that has a copy left.
-    known: HashMap<(Counts, Counts), bool, crate::hash::Fast>,
+    /// The waits of the hands one tile short met (by their concealed tiles: the melds do
+    /// not change), and whether a hand wins on a wait: neither depends on the copies left,
+    /// so hands met again by other draws are not counted or scored again.
+    waits: HashMap<Counts, u64, crate::hash::Fast>,
+    wins: HashMap<(Counts, Tile), bool, crate::hash::Fast>,
+    distances: HashMap<Counts, u8, crate::hash::Fast>,
 }
 
 impl Search<'_> {
@@ -652,8 +700,7 @@ impl Search<'_> {
                 let mut h = drawn.clone();
                 h.concealed[e] -= 1;
                 // Shanten drops by at most one an exchange: prune what cannot get there.
-                let view = self.engine.view(&h, self.wilds);
-                let d = crate::distance::distance(&self.engine.forms, &view) as i32 - 1;
+                let d = self.distance(&h) as i32 - 1;
                 if d > depth as i32 - 1 {
                     continue;
                 }
@@ -666,26 +713,48 @@ impl Search<'_> {
         Ok(false)
     }
 
+    /// The engine's distance of a hand met (a hand is met again by other draws).
+    fn distance(&mut self, hand: &Hand) -> u8 {
+        let (engine, wilds) = (self.engine, self.wilds);
+        *self
+            .distances
+            .entry(hand.concealed)
+            .or_insert_with(|| crate::distance::distance(&engine.forms, &engine.view(hand, wilds)))
+    }
+
     /// Whether a hand one tile short is ready with a winning wait that has a copy left.
     fn winning_ready(&mut self, hand: &Hand, left: &Counts) -> Result<bool> {
-        let key = (hand.concealed, *left);
-        if let Some(&k) = self.known.get(&key) {
-            return Ok(k);
-        }
-        let view = self.engine.view(hand, self.wilds);
-        let mut found = false;
-        let most = if self.engine.forms.wilds_beyond_copies && self.wilds.kinds != 0 { 2 } else { 1 };
-        if crate::distance::distance(&self.engine.forms, &view) <= most {
-            let waits = self.engine.waits_of_counts(&view, &hand.held(), self.wilds.kinds);
-            for t in tiles::mask_tiles(waits) {
-                if left[t as usize] > 0 && self.scorer.score(hand, t)?.is_some() {
-                    found = true;
-                    break;
+        let waits = match self.waits.get(&hand.concealed) {
+            Some(&w) => w,
+            None => {
+                let most = if self.engine.forms.wilds_beyond_copies && self.wilds.kinds != 0 { 2 } else { 1 };
+                let w = if self.distance(hand) <= most {
+                    let view = self.engine.view(hand, self.wilds);
+                    self.engine.waits_of_counts(&view, &hand.held(), self.wilds.kinds)
+                } else {
+                    0
+                };
+                self.waits.insert(hand.concealed, w);
+                w
+            }
+        };
+        for t in tiles::mask_tiles(waits) {
+            if left[t as usize] == 0 {
+                continue;
+            }
+            let wins = match self.wins.get(&(hand.concealed, t)) {
+                Some(&k) => k,
+                None => {
+                    let k = self.scorer.wins(hand, t)?;
+                    self.wins.insert((hand.concealed, t), k);
+                    k
                 }
+            };
+            if wins {
+                return Ok(true);
             }
         }
-        self.known.insert(key, found);
-        Ok(found)
+        Ok(false)
     }
 }
 

@@ -16,9 +16,12 @@ use super::score::PyScheme;
 use crate::analyze::{self as core, Entry, Scorer};
 use crate::batch::{self, Rows};
 use crate::error::Result as CoreResult;
+use crate::forms::View;
 use crate::hand::Hand;
 use crate::notation;
-use crate::score::situation::{KeyKind, Reader, Value};
+use crate::score::facts::Facts;
+use crate::score::rule::Context;
+use crate::score::situation::{KeyKind, Prepared, Reader, Value};
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 /// MCR's scorer with a situation; each wait is tried as the winning tile.
@@ -43,14 +46,65 @@ struct Regional<'a> {
     win_key: crate::score::situation::Key,
 }
 
-impl Scorer for Regional<'_> {
-    fn score(&mut self, hand: &Hand, win: Tile) -> CoreResult<Option<i32>> {
+impl Regional<'_> {
+    /// The situation with `hand` and `win` set, read as `evaluate` reads it.
+    fn prepare(&self, hand: &Hand, win: Tile) -> CoreResult<Prepared> {
         let mut r = self.reader.clone();
         r.set_key(&self.hand_key, Value::Hand(Box::new(hand.clone())))?;
         r.set_key(&self.win_key, Value::Text(tiles::name(win)))?;
-        let p = r.finish(self.scheme)?;
+        r.finish(self.scheme)
+    }
+
+    /// Whether a rule refusing the win (`Scheme::no_win`) holds on the situation alone
+    /// (Beijing's three 惠牌 held on a discard): then no arrangement wins, whatever it
+    /// scores, and the search is not needed to say so.
+    fn refused(&self, p: &Prepared) -> bool {
+        let facts = Facts::default();
+        let ctx = Context {
+            facts: &facts,
+            situation: &p.situation,
+            sets: &p.sets,
+            waits: None,
+            counted: 0,
+            total: 0,
+            value: 0,
+            fan_count: 0,
+        };
+        self.scheme.no_win.iter().any(|nw| nw.rule.of_situation() && !nw.rule.reads_waits() && ctx.eval(&nw.rule) > 0)
+    }
+}
+
+impl Scorer for Regional<'_> {
+    fn score(&mut self, hand: &Hand, win: Tile) -> CoreResult<Option<i32>> {
+        let p = self.prepare(hand, win)?;
+        if self.refused(&p) {
+            return Ok(None);
+        }
         let s = crate::score::evaluate::evaluate(self.scheme, &p);
         Ok(s.win.then_some(s.total))
+    }
+
+    /// Without rules that refuse an arrangement or a win (Longgang), every complete hand
+    /// of the scheme's forms wins (a player who wins is no 陪家): its distance says so
+    /// without the arrangement search; a hand not complete may still win by a fallback
+    /// (推土机), which the search tells.
+    fn wins(&mut self, hand: &Hand, win: Tile) -> CoreResult<bool> {
+        let p = self.prepare(hand, win)?;
+        if self.refused(&p) {
+            return Ok(false);
+        }
+        let scheme = self.scheme;
+        let plain = scheme.valid.is_empty() && scheme.no_win.is_empty() && !scheme.dragon_sets;
+        if plain && !p.loser && !p.dealt {
+            let extra = p.tiles.wilds
+                - tiles::mask_tiles(p.situation.wild_kinds).map(|k| p.hand.concealed[k as usize]).sum::<u8>();
+            let view =
+                View::new(&p.hand, scheme.tiles, p.situation.wild_kinds, extra).with_forms(&scheme.forms, scheme.tiles);
+            if crate::distance::is_complete(&scheme.forms, &view) {
+                return Ok(true);
+            }
+        }
+        Ok(crate::score::evaluate::evaluate(scheme, &p).win)
     }
 }
 
