@@ -313,7 +313,9 @@ impl Search<'_> {
         if self.p.situation.win.is_some() {
             let mut at: Inline<u64, 24> = Inline::collect_with(
                 0,
-                places.iter().map(|pl| (codes[pl.group as usize] as u64) << 16 | (pl.role as u64) << 8 | pl.kind as u64),
+                places
+                    .iter()
+                    .map(|pl| (codes[pl.group as usize] as u64) << 16 | (pl.role as u64) << 8 | pl.kind as u64),
             );
             at.as_mut_slice().sort_unstable();
             key.push(255);
