@@ -310,31 +310,38 @@ impl Search<'_> {
     /// tile may sit.
     fn key(&self, found: &Found, places: &Places, key: &mut Vec<u8>) {
         let wild_kinds = self.p.situation.wild_kinds;
-        let group = |g: &Group| -> [u8; 5] {
-            let home = if self.scheme.reads_home {
-                g.wild_kinds().filter(|&k| wild_kinds >> k & 1 == 1).count() as u8
+        let reads_home = self.scheme.reads_home;
+        // A group as one number: its shape, kind, declared meld, whether it is free, and
+        // its wilds standing for a wild kind (at most four), a field each.
+        let code = |g: &Group| -> u32 {
+            let home = if reads_home && g.wilds != 0 {
+                g.wild_kinds().filter(|&k| wild_kinds >> k & 1 == 1).count() as u32
             } else {
                 0
             };
-            [g.shape as u8, g.tile, g.meld.map_or(0, |m| m as u8 + 1), g.is_free() as u8, home]
+            let meld = g.meld.map_or(0, |m| m as u32 + 1);
+            (g.shape as u32) << 24 | (g.tile as u32) << 16 | meld << 8 | (g.is_free() as u32) << 4 | home
         };
+        let codes: Inline<u32, MAX_GROUPS> = Inline::collect_with(0, found.groups.iter().map(code));
         key.clear();
+        key.reserve(5 + 4 * MAX_GROUPS + 6 * places.len());
         key.extend([found.form.bit() as u8, (found.form.bit() >> 8) as u8, found.free_melds, found.free_pairs]);
-        let mut groups: Inline<[u8; 5], MAX_GROUPS> = Inline::collect_with([0; 5], found.groups.iter().map(group));
-        groups.as_mut_slice().sort_unstable();
-        for g in groups.iter() {
-            key.extend(g);
+        let mut sorted = codes;
+        sorted.as_mut_slice().sort_unstable();
+        for c in sorted.iter() {
+            key.extend(c.to_le_bytes());
         }
         if self.p.situation.win.is_some() {
-            let mut at: Inline<([u8; 5], u8, u8), 24> = Inline::collect_with(
-                ([0; 5], 0, 0),
-                places.iter().map(|pl| (group(&found.groups[pl.group as usize]), pl.role as u8, pl.kind)),
+            let mut at: Inline<u64, 24> = Inline::collect_with(
+                0,
+                places
+                    .iter()
+                    .map(|pl| (codes[pl.group as usize] as u64) << 16 | (pl.role as u64) << 8 | pl.kind as u64),
             );
             at.as_mut_slice().sort_unstable();
             key.push(255);
-            for (g, role, kind) in at.iter() {
-                key.extend(g);
-                key.extend([*role, *kind]);
+            for a in at.iter() {
+                key.extend(&a.to_le_bytes()[..6]);
             }
         }
     }
