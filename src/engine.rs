@@ -121,6 +121,12 @@ impl Engine {
 
     /// The waits, or only the first found when `first` (some wait, if there is one).
     fn waits_up_to(&self, view: &View, held: &Counts, wild_kinds: u64, first: bool) -> u64 {
+        self.waits_among(view, held, wild_kinds, u64::MAX, first)
+    }
+
+    /// The waits among the kinds of `among` (each tried only if it is there), or only the
+    /// first found when `first`.
+    pub fn waits_among(&self, view: &View, held: &Counts, wild_kinds: u64, among: u64, first: bool) -> u64 {
         let w = view.wilds;
         let mut ready = Vec::new();
         for check in Check::ALL {
@@ -129,16 +135,20 @@ impl Engine {
             }
         }
         if ready.is_empty() {
-            return self.wild_beyond_copies_completes(view, held, wild_kinds);
+            return self.wild_beyond_copies_completes(view, held, wild_kinds & among);
         }
         // A drawn wild fills the one missing place of whichever form is ready.
-        let wild_waits = tiles::mask_tiles(wild_kinds).filter(|&t| held[t as usize] < 4).fold(0u64, |m, t| m | 1 << t);
+        let wild_waits =
+            tiles::mask_tiles(wild_kinds & among).filter(|&t| held[t as usize] < 4).fold(0u64, |m, t| m | 1 << t);
         if first && wild_waits != 0 {
             return wild_waits;
         }
         let candidates: u64 = (0..KINDS)
-            .filter(|&t| self.tiles >> t & 1 == 1 && held[t] < 4 && wild_kinds >> t & 1 == 0)
+            .filter(|&t| among >> t & 1 == 1 && self.tiles >> t & 1 == 1 && held[t] < 4 && wild_kinds >> t & 1 == 0)
             .fold(0, |m, t| m | 1 << t);
+        if candidates == 0 {
+            return wild_waits;
+        }
         let mut mask = 0u64;
         for check in ready {
             if first && mask != 0 {

@@ -456,8 +456,7 @@ impl Context<'_> {
             }
             Rule::OnlyWait(set) => {
                 // A drawn wild completes every ready hand; the waits are the other kinds.
-                let w = self.waits.map_or(0, |w| w.get()) & !self.situation.wild_kinds;
-                (w != 0 && w & !self.set(*set) == 0) as u32
+                self.waits.is_some_and(|w| w.only_among(self.set(*set))) as u32
             }
             Rule::Run { kongs, len } => {
                 let kinds = if *kongs { f.kongs } else { f.triplets };

@@ -609,12 +609,14 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The kinds the hand waited on before its winning tile, worked out when a rule first
-/// asks (捉五魁's "只和…一张牌"): most situations never need them.
+/// The waits of the hand before its winning tile, as far as a rule asks (捉五魁's
+/// "只和…一张牌"): most situations never need them, and a rule that asks whether they are
+/// all of some kinds has its answer at the first wait found outside them.
 pub struct Waits<'a> {
     scheme: &'a Scheme,
     p: &'a Prepared,
-    known: std::cell::Cell<Option<u64>>,
+    /// The last kinds asked about, and the answer.
+    known: std::cell::Cell<Option<(u64, bool)>>,
 }
 
 impl<'a> Waits<'a> {
@@ -622,19 +624,25 @@ impl<'a> Waits<'a> {
         Waits { scheme, p, known: std::cell::Cell::new(None) }
     }
 
-    pub fn get(&self) -> u64 {
-        if let Some(w) = self.known.get() {
-            return w;
+    /// Whether the hand waited on some kinds other than its wild kinds, all of them
+    /// among `kinds` (a drawn wild completes every ready hand, so the wild kinds are not
+    /// counted as waits).
+    pub fn only_among(&self, kinds: u64) -> bool {
+        if let Some((k, answer)) = self.known.get() {
+            if k == kinds {
+                return answer;
+            }
         }
-        let w = if self.p.loser || self.p.dealt { 0 } else { waits_before(self.scheme, self.p) };
-        self.known.set(Some(w));
-        w
+        let answer = !self.p.loser && !self.p.dealt && only_among(self.scheme, self.p, kinds);
+        self.known.set(Some((kinds, answer)));
+        answer
     }
 }
 
-/// The kinds the hand waited on before its winning tile.
-fn waits_before(scheme: &Scheme, p: &Prepared) -> u64 {
-    let Some((t, _)) = p.situation.win else { return 0 };
+/// See [`Waits::only_among`]: no wait outside `kinds` (the search stops at the first),
+/// then some wait among them.
+fn only_among(scheme: &Scheme, p: &Prepared, kinds: u64) -> bool {
+    let Some((t, _)) = p.situation.win else { return false };
     let mut before = p.hand.clone();
     // Flowers held as wilds, which the engine takes as extra wilds.
     let mut extra = if p.situation.flower_wilds { p.situation.wild_tiles } else { p.situation.extra_wilds };
@@ -645,7 +653,10 @@ fn waits_before(scheme: &Scheme, p: &Prepared) -> u64 {
     }
     let wilds = crate::engine::Wilds { kinds: p.situation.wild_kinds, extra };
     let view = scheme.engine.view(&before, wilds);
-    scheme.engine.waits_mask(&view, &before, wilds)
+    let held = before.held();
+    let real = !p.situation.wild_kinds;
+    let waits = |among: u64| scheme.engine.waits_among(&view, &held, wilds.kinds, among & real, true) != 0;
+    !waits(!kinds) && waits(kinds)
 }
 
 /// The kind an indicator names: the next in its suit, 9 wrapping to 1, the winds in turn
