@@ -286,6 +286,32 @@ mod tests {
     }
 
     #[test]
+    fn waits_among_some_kinds_are_the_waits_in_them() {
+        let e = Engine::standard(4);
+        let cases = [
+            ("1112345678999m", Wilds::default()),
+            ("4666m123p456p789s", Wilds::default()),
+            ("46m123p456p789s22z", Wilds::default()),
+            ("1234m123p456p789s", Wilds { kinds: 1 << 3, extra: 0 }),
+            ("4m5m123p456p789s2z", Wilds { kinds: 1 << 4, extra: 0 }),
+            ("1111m234p567p789p", Wilds::default()),
+        ];
+        let amongs = [u64::MAX, 0, 1 << 4, 0x1FF, !(1u64 << 4), 0x1FF << 9, 0b1010_1010_1010];
+        for (s, wilds) in cases {
+            let h = hand(s);
+            let view = e.view(&h, wilds);
+            let held = h.held();
+            let all = e.waits_of_counts(&view, &held, wilds.kinds);
+            for among in amongs {
+                assert_eq!(e.waits_among(&view, &held, wilds.kinds, among, false), all & among, "{s} {among:x}");
+                let first = e.waits_among(&view, &held, wilds.kinds, among, true);
+                assert_eq!(first != 0, all & among != 0, "{s} {among:x}");
+                assert_eq!(first & !(all & among), 0, "{s} {among:x}");
+            }
+        }
+    }
+
+    #[test]
     fn nine_gates_waits_on_all_nine() {
         let e = Engine::standard(4);
         assert_eq!(waits(&e, "1112345678999m", Wilds::default()), "1m 2m 3m 4m 5m 6m 7m 8m 9m");
