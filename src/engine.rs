@@ -111,21 +111,16 @@ impl Engine {
     /// Only forms at distance one can be completed by one tile, so the others are never
     /// tried tile by tile; the standard form recomputes only the drawn tile's group.
     pub fn waits_of_counts(&self, view: &View, held: &Counts, wild_kinds: u64) -> u64 {
-        self.waits_up_to(view, held, wild_kinds, false)
+        self.waits_among(view, held, wild_kinds, u64::MAX, false)
     }
 
     /// Whether [`Engine::waits_of_counts`] has any wait: the search stops at the first.
     pub fn has_wait(&self, view: &View, held: &Counts, wild_kinds: u64) -> bool {
-        self.waits_up_to(view, held, wild_kinds, true) != 0
-    }
-
-    /// The waits, or only the first found when `first` (some wait, if there is one).
-    fn waits_up_to(&self, view: &View, held: &Counts, wild_kinds: u64, first: bool) -> u64 {
-        self.waits_among(view, held, wild_kinds, u64::MAX, first)
+        self.waits_among(view, held, wild_kinds, u64::MAX, true) != 0
     }
 
     /// The waits among the kinds of `among` (each tried only if it is there), or only the
-    /// first found when `first`.
+    /// first found when `first` (some wait, if there is one).
     pub fn waits_among(&self, view: &View, held: &Counts, wild_kinds: u64, among: u64, first: bool) -> u64 {
         let w = view.wilds;
         let mut ready = Vec::new();
