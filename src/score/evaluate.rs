@@ -304,15 +304,18 @@ impl Search<'_> {
     }
 
     /// What the scoring of an arrangement reads of it, so that arrangements that differ
-    /// only in which tiles are the wilds are scored once: its form and free groups, its
-    /// groups by the kinds they stand for (whether made of wilds alone, and how many
-    /// wilds stand for a wild kind where a rule reads it), and the places the winning
-    /// tile may sit.
+    /// only in which tiles are the wilds are scored once: its form and free groups, and
+    /// its groups by the kinds they stand for (whether made of wilds alone, how many
+    /// wilds stand for a wild kind where a rule reads it), each with the places of the
+    /// winning tile in it (`places`: a place is its group, its role and its kind, and
+    /// the role and kind follow from the position in a chow or a 中发白 set; in a group
+    /// of one kind only whether there is one counts).
     fn key(&self, found: &Found, places: &Places, key: &mut Vec<u8>) {
         let wild_kinds = self.p.situation.wild_kinds;
         let reads_home = self.scheme.reads_home;
-        // A group as one number: its shape, kind, declared meld, whether it is free, and
-        // its wilds standing for a wild kind (at most four), a field each.
+        // A group as one number: its shape, kind, declared meld, the places in it,
+        // whether it is free, and its wilds standing for a wild kind (at most four), a
+        // field each.
         let code = |g: &Group| -> u32 {
             let home = if reads_home && g.wilds != 0 {
                 g.wild_kinds().filter(|&k| wild_kinds >> k & 1 == 1).count() as u32
@@ -322,27 +325,26 @@ impl Search<'_> {
             let meld = g.meld.map_or(0, |m| m as u32 + 1);
             (g.shape as u32) << 24 | (g.tile as u32) << 16 | meld << 8 | (g.is_free() as u32) << 4 | home
         };
-        let codes: Inline<u32, MAX_GROUPS> = Inline::collect_with(0, found.groups.iter().map(code));
-        key.clear();
-        key.reserve(5 + 4 * MAX_GROUPS + 6 * places.len());
-        key.extend([found.form.bit() as u8, (found.form.bit() >> 8) as u8, found.free_melds, found.free_pairs]);
-        let mut sorted = codes;
-        sorted.as_mut_slice().sort_unstable();
-        for c in sorted.iter() {
-            key.extend(c.to_le_bytes());
+        let groups = &found.groups;
+        let mut codes = [0u32; MAX_GROUPS];
+        for (c, g) in codes.iter_mut().zip(groups.iter()) {
+            *c = code(g);
         }
-        if self.p.situation.win.is_some() {
-            let mut at: Inline<u64, 24> = Inline::collect_with(
-                0,
-                places
-                    .iter()
-                    .map(|pl| (codes[pl.group as usize] as u64) << 16 | (pl.role as u64) << 8 | pl.kind as u64),
-            );
-            at.as_mut_slice().sort_unstable();
-            key.push(255);
-            for a in at.iter() {
-                key.extend(&a.to_le_bytes()[..6]);
-            }
+        for pl in places.iter() {
+            let g = &groups[pl.group as usize];
+            let at = match g.shape {
+                Shape::Chow => 1 << (pl.kind - g.tile),
+                Shape::DragonSet => 1 << (pl.kind % 3),
+                _ => 1,
+            };
+            codes[pl.group as usize] |= at << 12;
+        }
+        let codes = &mut codes[..groups.len()];
+        codes.sort_unstable();
+        key.clear();
+        key.extend([found.form.bit() as u8, (found.form.bit() >> 8) as u8, found.free_melds, found.free_pairs]);
+        for c in codes.iter() {
+            key.extend(c.to_le_bytes());
         }
     }
 
