@@ -233,10 +233,24 @@ fn group_counts(counts: &Counts, g: usize) -> &[u8] {
 impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
     #[inline]
     fn push(&mut self, g: Group) {
-        for (i, k) in g.kinds().enumerate() {
-            self.stand[k as usize] += 1;
-            if g.wilds >> i & 1 == 0 {
-                self.take(k as usize);
+        match g.shape {
+            Shape::Chow | Shape::DragonSet => {
+                for i in 0..3 {
+                    let k = g.kind_at(i) as usize;
+                    self.stand[k] += 1;
+                    if g.wilds >> i & 1 == 0 {
+                        self.take(k);
+                    }
+                }
+            }
+            _ => {
+                let k = g.tile as usize;
+                let n = g.len() as u8;
+                self.stand[k] += n;
+                self.r[k] -= n - g.wilds.count_ones() as u8;
+                if self.r[k] == 0 {
+                    self.held &= !(1 << k);
+                }
             }
         }
         self.found.groups.push(g);
@@ -244,10 +258,24 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
 
     #[inline]
     fn pop(&mut self, g: Group) {
-        for (i, k) in g.kinds().enumerate() {
-            self.stand[k as usize] -= 1;
-            if g.wilds >> i & 1 == 0 {
-                self.put_back(k as usize);
+        match g.shape {
+            Shape::Chow | Shape::DragonSet => {
+                for i in 0..3 {
+                    let k = g.kind_at(i) as usize;
+                    self.stand[k] -= 1;
+                    if g.wilds >> i & 1 == 0 {
+                        self.put_back(k);
+                    }
+                }
+            }
+            _ => {
+                let k = g.tile as usize;
+                let n = g.len() as u8;
+                self.stand[k] -= n;
+                self.r[k] += n - g.wilds.count_ones() as u8;
+                if self.r[k] > 0 {
+                    self.held |= 1 << k;
+                }
             }
         }
         self.found.groups.pop();

@@ -4,7 +4,7 @@
 use super::arrange::Form;
 use super::group::{Group, Placement, Role, Shape};
 use crate::inline::Inline;
-use crate::tiles::Tile;
+use crate::tiles::{Tile, RED, WHITE};
 
 /// The situation as the patterns see it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -98,17 +98,8 @@ pub struct Facts {
 /// `discard_win` whether the winning tile came from another player.
 pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u64, discard_win: bool) -> Facts {
     let mut f = Facts { form: form.bit(), win, ..Facts::default() };
-    // Kinds stood for twice, three times and four times, as masks (a kind's count rises
-    // a mask at a time).
-    let (mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64);
-    let mut stand = |m: u64, times: u32| {
-        for _ in 0..times {
-            four |= thrice & m;
-            thrice |= twice & m;
-            twice |= f.kinds & m;
-            f.kinds |= m;
-        }
-    };
+    // Tiles standing for each kind (for the kinds four of them stand for).
+    let mut stand = [0u8; crate::tiles::KINDS];
     let mut chows_twice = 0u64;
     let mut chows_thrice = 0u64;
     for (gi, g) in groups.iter().enumerate() {
@@ -117,11 +108,14 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
         if n > 0 && wild_kinds != 0 {
             f.home_wilds += g.wild_kinds().filter(|&k| wild_kinds >> k & 1 == 1).count() as u8;
         }
-        let free = n as usize == g.len() && g.len() > 1;
+        let len = g.len();
+        let free = n as usize == len && len > 1;
+        let t = g.tile as usize;
         let one = 1u64 << g.tile;
         match g.shape {
             Shape::Pair => {
-                stand(one, 2);
+                stand[t] += 2;
+                f.kinds |= one;
                 f.doubled += (f.pairs & one != 0) as u8;
                 f.pairs_twice |= f.pairs & one;
                 f.pairs |= one;
@@ -129,9 +123,10 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
                 f.free_pairs += free as u8;
             }
             Shape::Chow => {
-                stand(one, 1);
-                stand(one << 1, 1);
-                stand(one << 2, 1);
+                for s in &mut stand[t..t + 3] {
+                    *s += 1;
+                }
+                f.kinds |= 0b111 << t;
                 f.same_chows = f.same_chows.max(
                     1 + (f.chows & one != 0) as u8 + (chows_twice & one != 0) as u8 + (chows_thrice & one != 0) as u8,
                 );
@@ -142,7 +137,8 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
                 f.free_melds += free as u8;
             }
             Shape::Pung | Shape::Kong => {
-                stand(one, g.len() as u32);
+                stand[t] += len as u8;
+                f.kinds |= one;
                 f.triplets_twice |= f.triplets & one;
                 f.triplets |= one;
                 f.n_triplets += 1;
@@ -156,10 +152,16 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
                 f.concealed_triplets += (g.concealed() && !on_discard) as u8;
             }
             Shape::DragonSet => {
-                stand(0b111 << 31, 1);
+                for s in &mut stand[WHITE as usize..=RED as usize] {
+                    *s += 1;
+                }
+                f.kinds |= 0b111 << WHITE;
                 f.dragon_sets += 1;
             }
-            Shape::Single => stand(one, 1),
+            Shape::Single => {
+                stand[t] += 1;
+                f.kinds |= one;
+            }
         }
         if let Some(m) = g.meld {
             f.declared += 1;
@@ -171,7 +173,7 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
         | ((k >> 9 & 0x1FF != 0) as u8) << 1
         | ((k >> 18 & 0x1FF != 0) as u8) << 2
         | ((k >> 27 != 0) as u8) << 3;
-    f.fours = four.count_ones() as u8;
+    f.fours = stand.iter().filter(|&&c| c >= 4).count() as u8;
     f
 }
 
@@ -183,13 +185,24 @@ pub fn placements(groups: &[Group], win: Tile, is_wild: bool, out: &mut Inline<P
         if g.meld.is_some() {
             continue;
         }
-        for i in 0..g.len() {
-            let wild = g.wilds >> i & 1 == 1;
-            let k = g.kind_at(i);
-            if (is_wild && wild) || (!is_wild && !wild && k == win) {
-                let p = Placement { group: gi as u8, role: Role::of(g, i), kind: k };
-                if !out.contains(&p) {
-                    out.push(p);
+        let group = gi as u8;
+        match g.shape {
+            // Each position its own kind (and role): each that holds the tile.
+            Shape::Chow | Shape::DragonSet => {
+                for i in 0..3 {
+                    let wild = g.wilds >> i & 1 == 1;
+                    let k = g.kind_at(i);
+                    if (is_wild && wild) || (!is_wild && !wild && k == win) {
+                        out.push(Placement { group, role: Role::of(g, i), kind: k });
+                    }
+                }
+            }
+            // One kind and one role: a place when some position holds the tile.
+            _ => {
+                let all = (1u8 << g.len()) - 1;
+                let holds = if is_wild { g.wilds & all != 0 } else { g.tile == win && g.wilds & all != all };
+                if holds {
+                    out.push(Placement { group, role: Role::of(g, 0), kind: g.tile });
                 }
             }
         }
