@@ -877,9 +877,12 @@ impl arrange::Visit for Search<'_> {
                 return true;
             }
         }
-        if self.best.cand.is_some() && self.bounding() {
+        // Bounded when scoring it could cost more than the bound: free groups are given
+        // kinds in many ways, and several places are scored one by one.
+        if self.best.cand.is_some() && self.bounding() && !unbounded(self.scheme) {
             let at = *places.get_or_insert_with(|| self.places(&found.groups));
-            if !self.may_beat(found, &at) {
+            let many = found.free_melds + found.free_pairs > 0 || at.len() > 1;
+            if many && !self.may_beat(found, &at) {
                 return true;
             }
         }
@@ -930,11 +933,10 @@ fn bound_given(
     situation: Option<(u64, [u8; MAX_PATTERNS])>,
     memo: Option<&mut BoundMemo>,
 ) -> [i32; 4] {
-    let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
-    if has_points && scheme.rank.contains(&RankKey::Face) {
-        // No bound of the face points is worked out.
+    if unbounded(scheme) {
         return [i32::MAX; 4];
     }
+    let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
     let mut valued = 0u64;
     for (i, pat) in scheme.patterns.iter().enumerate() {
         match if p.loser { pat.loser_value } else { Some(pat.value) } {
@@ -1040,6 +1042,13 @@ fn bound_given(
         };
     }
     out
+}
+
+/// Whether the ruleset ranks by face points, of which no bound is worked out: the bound
+/// of every arrangement is then `i32::MAX` by every key.
+fn unbounded(scheme: &Scheme) -> bool {
+    let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
+    has_points && scheme.rank.contains(&RankKey::Face)
 }
 
 /// The places of the bits set in `mask`, lowest first.
