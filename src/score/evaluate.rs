@@ -733,7 +733,7 @@ impl Search<'_> {
                 facts: f,
                 void_wilds: partial.map_or(0, |(_, _, left)| left),
             });
-            if self.best.stop || (self.best.bound.is_some() && self.reached(form)) {
+            if self.best.stop || (!self.best.form_bounds.is_empty() && self.reached(form)) {
                 return;
             }
         }
@@ -745,7 +745,10 @@ impl Search<'_> {
     }
 
     /// Whether no arrangement of `form` can rank above the best (the form is then done),
-    /// or none of any form (the search then stops). Works out the bounds when first asked.
+    /// or none of any form (the search then stops). Works out the bounds when first asked:
+    /// the form's, and the one of every form only once the form's is reached (it is at
+    /// least as high) and other forms are still to come (the standard form is searched
+    /// last, and the other searches have one form each).
     fn reached(&mut self, form: Form) -> bool {
         let bit = form.bit();
         if self.best.done_forms & bit != 0 {
@@ -753,7 +756,6 @@ impl Search<'_> {
         }
         let (scheme, p, waits) = (self.scheme, self.p, self.waits);
         let best = &mut self.best;
-        let any = *best.bound.get_or_insert_with(|| bound(scheme, p, waits, u32::MAX));
         let of_form = match best.form_bounds.iter().find(|(f, _)| *f == bit) {
             Some(&(_, b)) => b,
             None => {
@@ -762,16 +764,13 @@ impl Search<'_> {
                 b
             }
         };
-        if best.cand.is_none() {
+        if best.cand.is_none() || !reaches(&best.rank, &of_form) {
             return false;
         }
-        if reaches(&best.rank, &any) {
-            best.stop = true;
-        }
-        if reaches(&best.rank, &of_form) {
-            best.done_forms |= bit;
-        }
-        best.stop || best.done_forms & bit != 0
+        best.done_forms |= bit;
+        let last = !matches!(form, Form::SevenPairs | Form::EightPairs | Form::ThirteenOrphans | Form::All258);
+        best.stop = last || reaches(&best.rank, best.bound.get_or_insert_with(|| bound(scheme, p, waits, u32::MAX)));
+        true
     }
 
     fn finish(self) -> Scored {
