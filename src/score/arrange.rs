@@ -379,28 +379,28 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                 let s = k - rank + start;
                 let pos = k - s;
                 // Places below k are wild (k is the lowest real tile); k itself is real;
-                // the places above are real or wild, both tried.
+                // the places above are real or wild, both tried: real where a real tile
+                // is left, wild where none is (or the kind is fixed).
                 let below = (1u8 << pos) - 1;
-                let above = 2 - pos;
-                for choice in (0..1u8 << above).rev() {
-                    let wild_above = above as u32 - choice.count_ones();
+                let above = 0b111 & !((2u8 << pos) - 1);
+                let left = (self.held >> s & 0b111) as u8;
+                let loose = left & !((self.fixed >> s & 0b111) as u8);
+                for choice in (0..1u8 << (2 - pos)).rev() {
+                    let real_above = choice << (pos + 1);
+                    let wild_above = above & !real_above;
                     let order = 5 + (2 - pos as u8) * 4 + (3 - choice);
-                    if pos as u32 + wild_above > w as u32 || order < floor {
+                    if pos as u32 + wild_above.count_ones() > w as u32 || order < floor {
                         continue;
                     }
-                    let mut wilds = below;
-                    let mut ok = true;
-                    for j in 0..above {
-                        let p = pos + 1 + j;
-                        if choice >> j & 1 == 1 {
-                            ok &= self.r[s + p] > 0;
-                        } else {
-                            ok &= self.r[s + p] == 0 || self.fixed >> (s + p) & 1 == 1;
-                            wilds |= 1 << p;
-                        }
-                    }
-                    if ok {
-                        self.try_group(Group::new(Shape::Chow, s as Tile, wilds), k, order, w, melds, pair);
+                    if left & real_above == real_above && loose & wild_above == 0 {
+                        self.try_group(
+                            Group::new(Shape::Chow, s as Tile, below | wild_above),
+                            k,
+                            order,
+                            w,
+                            melds,
+                            pair,
+                        );
                     }
                 }
             }
