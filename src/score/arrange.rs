@@ -12,6 +12,7 @@
 use super::group::{Group, Groups, Shape, NO_GROUP};
 use crate::forms::Forms;
 use crate::hand::{Hand, MeldKind};
+use crate::inline::Inline;
 use crate::tiles::{self, Counts, Tile, ALL_KINDS, GREEN, KINDS, KINDS_258, ORPHANS, RED, WHITE};
 
 /// The forms of a complete hand the scoring engine arranges, and the pseudo-forms of
@@ -523,16 +524,18 @@ fn pairs<F: FnMut(&Found) -> bool>(forms: &Forms, t: &Tiles, triplet: bool, emit
     if odd > t.wilds as usize + triplet as usize {
         return true;
     }
-    let mut triplet_kinds: Vec<Option<usize>> = vec![];
+    let mut triplet_kinds: Inline<Option<usize>, { KINDS + 1 }> = Inline::filled(None);
     if triplet {
         // A triplet takes every real copy of its kind (with wilds for the rest): a kind
         // in both the triplet and a pair would stand for five tiles.
-        triplet_kinds.extend((0..KINDS).filter(|&k| (1..=3).contains(&t.counts[k]) && t.caps[k] >= 3).map(Some));
+        for k in (0..KINDS).filter(|&k| (1..=3).contains(&t.counts[k]) && t.caps[k] >= 3) {
+            triplet_kinds.push(Some(k));
+        }
         triplet_kinds.push(None);
     } else {
         triplet_kinds.push(None);
     }
-    for tk in triplet_kinds {
+    for &tk in triplet_kinds.iter() {
         let mut groups = Groups::filled(NO_GROUP);
         let mut w = t.wilds as i32;
         let mut free_melds = 0;

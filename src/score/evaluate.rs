@@ -157,7 +157,7 @@ struct Best {
     /// No arrangement ranks above this, of any form and of each form met (worked out once
     /// the search is long).
     bound: Option<[i32; 4]>,
-    form_bounds: Vec<(u32, [i32; 4])>,
+    form_bounds: Inline<(u32, [i32; 4]), 8>,
     /// Forms (bits) none of whose arrangements can rank above the best.
     done_forms: u32,
 }
@@ -182,10 +182,13 @@ struct Search<'a> {
     situational: Option<(u64, [u8; MAX_PATTERNS])>,
     /// The bounds worked out of sets of patterns that may count (see [`bound_given`]).
     memo: BoundMemo,
-    /// The keys of the arrangements met (see `Search::key`), and one to write.
+    /// The keys of the arrangements met (see `Search::key`).
     seen: crate::hash::ByteSet,
-    key: Vec<u8>,
 }
+
+/// An arrangement's key (see `Search::key`): its form and free groups, and a code of
+/// four bytes a group; and its length.
+type Key = ([u8; 4 + 4 * MAX_GROUPS], usize);
 
 /// Where the winning tile may sit in an arrangement.
 type Places = Inline<Placement, 24>;
@@ -257,13 +260,12 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
             refused: None,
             stop: false,
             bound: None,
-            form_bounds: vec![],
+            form_bounds: Inline::filled((0, [0; 4])),
             done_forms: 0,
         },
         situational: None,
         memo: BoundMemo::default(),
         seen: Default::default(),
-        key: Vec::new(),
     };
     if p.dealt {
         if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
@@ -310,7 +312,7 @@ impl Search<'_> {
     /// winning tile in it (`places`: a place is its group, its role and its kind, and
     /// the role and kind follow from the position in a chow or a 中发白 set; in a group
     /// of one kind only whether there is one counts).
-    fn key(&self, found: &Found, places: &Places, key: &mut Vec<u8>) {
+    fn key(&self, found: &Found, places: &Places) -> Key {
         let wild_kinds = self.p.situation.wild_kinds;
         let reads_home = self.scheme.reads_home;
         // A group as one number: its shape, kind, declared meld, the places in it,
@@ -341,11 +343,17 @@ impl Search<'_> {
         }
         let codes = &mut codes[..groups.len()];
         codes.sort_unstable();
-        key.clear();
-        key.extend([found.form.bit() as u8, (found.form.bit() >> 8) as u8, found.free_melds, found.free_pairs]);
-        for c in codes.iter() {
-            key.extend(c.to_le_bytes());
+        let mut key = [0u8; 4 + 4 * MAX_GROUPS];
+        key[..4].copy_from_slice(&[
+            found.form.bit() as u8,
+            (found.form.bit() >> 8) as u8,
+            found.free_melds,
+            found.free_pairs,
+        ]);
+        for (at, c) in key[4..].chunks_exact_mut(4).zip(codes.iter()) {
+            at.copy_from_slice(&c.to_le_bytes());
         }
+        (key, 4 + 4 * codes.len())
     }
 
     /// Where the winning tile may sit in `groups` (nowhere without a winning tile).
@@ -867,12 +875,9 @@ impl arrange::Visit for Search<'_> {
         let mut places = None;
         if self.p.tiles.wilds > 0 {
             // Arrangements that differ only in which tiles are the wilds, once.
-            let mut key = std::mem::take(&mut self.key);
             let at = places.get_or_insert_with(|| self.places(&found.groups));
-            self.key(found, at, &mut key);
-            let new = self.seen.insert(&key);
-            self.key = key;
-            if !new {
+            let (key, len) = self.key(found, at);
+            if !self.seen.insert(&key[..len]) {
                 return true;
             }
         }
