@@ -129,6 +129,19 @@ fn situational(scheme: &Scheme, ctx: &Context) -> (u64, [u8; MAX_PATTERNS]) {
     (hits, counts)
 }
 
+/// What a search has judged of its situation: its own patterns found, with their
+/// counts, and the patterns it rules out (see [`shut`]).
+#[derive(Clone, Copy)]
+struct Judged {
+    patterns: (u64, [u8; MAX_PATTERNS]),
+    shut: u64,
+}
+
+/// The patterns whose situation parts fail here (see `Scheme::gates`), by bit.
+fn shut(scheme: &Scheme, ctx: &Context) -> u64 {
+    scheme.gates.iter().filter(|(_, gate)| ctx.eval(gate) == 0).fold(0, |m, &(i, _)| m | 1 << i)
+}
+
 /// One arrangement scored, the winning tile placed.
 #[derive(Clone, Copy)]
 struct Candidate {
@@ -180,6 +193,8 @@ struct Search<'a> {
     best: Best,
     /// The patterns of the situation alone, once judged: found, and their counts.
     situational: Option<(u64, [u8; MAX_PATTERNS])>,
+    /// The patterns the situation rules out (see `Scheme::gates`), once judged.
+    shut: Option<u64>,
     /// The bounds worked out of sets of patterns that may count (see [`bound_given`]).
     memo: BoundMemo,
     /// The keys of the arrangements met (see `Search::key`).
@@ -264,6 +279,7 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
             done_forms: 0,
         },
         situational: None,
+        shut: None,
         memo: BoundMemo::default(),
         seen: Default::default(),
     };
@@ -302,7 +318,9 @@ impl Search<'_> {
             _ => None,
         };
         let sit = *self.situational.get_or_insert_with(|| situational(self.scheme, &ctx));
-        bound_given(self.scheme, p, ctx, known, known_places, Some(sit), Some(&mut self.memo)) > self.best.rank
+        let shut = *self.shut.get_or_insert_with(|| shut(self.scheme, &ctx));
+        let judged = Judged { patterns: sit, shut };
+        bound_given(self.scheme, p, ctx, known, known_places, Some(judged), Some(&mut self.memo)) > self.best.rank
     }
 
     /// What the scoring of an arrangement reads of it, so that arrangements that differ
@@ -623,10 +641,12 @@ impl Search<'_> {
             }
         }
         let situational = *self.situational.get_or_insert_with(|| situational(scheme, &ctx));
+        // The situation's gates are judged once a second arrangement is scored.
+        let open = if self.best.tried == 0 { u64::MAX } else { !*self.shut.get_or_insert_with(|| shut(scheme, &ctx)) };
         let (mut arr_hits, mut arr_counts) = situational;
         arr_hits &= eligible;
         let patterns = u64::MAX.checked_shr(64 - scheme.patterns.len() as u32).unwrap_or(0);
-        let per_arrangement = patterns & !scheme.situational & !scheme.placed & !scheme.late & eligible;
+        let per_arrangement = patterns & !scheme.situational & !scheme.placed & !scheme.late & eligible & open;
         for i in bits(per_arrangement) {
             let pat = &scheme.patterns[i];
             let n = ctx.judge(&pat.rule, &pat.needs);
@@ -650,7 +670,7 @@ impl Search<'_> {
                 }
             }
         }
-        let placed = scheme.placed & eligible;
+        let placed = scheme.placed & eligible & open;
         for &placement in placements {
             self.best.tried += 1;
             let mut f = base;
@@ -685,7 +705,7 @@ impl Search<'_> {
                 ctx.counted = counted;
                 ctx.value = value;
                 ctx.fan_count = counted.count_ones() as i32;
-                for i in bits(scheme.late & eligible) {
+                for i in bits(scheme.late & eligible & open) {
                     let pat = &scheme.patterns[i];
                     let n = ctx.judge(&pat.rule, &pat.needs);
                     if n > 0 {
@@ -925,16 +945,16 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
 }
 
 /// The bound of the arrangements that fit what is `known` (see [`bound`]), the winning
-/// tile in one of `places` when they are known; `situation`, the situation's own
-/// patterns when already judged; `memo` keeps the best choice of each set of patterns
-/// that may count.
+/// tile in one of `places` when they are known; `judged`, what the search has judged of
+/// the situation, when it has; `memo` keeps the best choice of each set of patterns that
+/// may count.
 fn bound_given(
     scheme: &Scheme,
     p: &Prepared,
     ctx: Context,
     known: Known,
     places: Option<&[Placement]>,
-    situation: Option<(u64, [u8; MAX_PATTERNS])>,
+    judged: Option<Judged>,
     memo: Option<&mut BoundMemo>,
 ) -> [i32; 4] {
     if unbounded(scheme) {
@@ -950,7 +970,8 @@ fn bound_given(
         }
     }
     // The situation's own patterns, as they are.
-    let (fixed, mut counts) = situation.unwrap_or_else(|| situational(scheme, &ctx));
+    let (fixed, mut counts) = judged.map_or_else(|| situational(scheme, &ctx), |j| j.patterns);
+    let shut = judged.map_or(0, |j| j.shut);
     let fixed = fixed & valued;
     // The form's bit where it is known (for the needs of each pattern), else any form.
     let flags = ctx.situation.flags;
@@ -964,7 +985,7 @@ fn bound_given(
     // known which of those may count.
     let mut optional = 0u64;
     for late in [false, true] {
-        let these = valued & !scheme.situational & if late { scheme.late } else { !scheme.late };
+        let these = valued & !scheme.situational & !shut & if late { scheme.late } else { !scheme.late };
         if late {
             let possible = fixed | optional;
             let void = bits(possible).fold(0u64, |m, i| m | scheme.patterns[i].excludes);

@@ -243,6 +243,10 @@ pub struct Scheme {
     pub placed: u64,
     /// Patterns whose count is known once some groups are (see `Rule::of_groups_known`).
     pub known_from_groups: u64,
+    /// For patterns judged per arrangement whose rule is a conjunction with parts that
+    /// read the situation alone (not its waits): the pattern and those parts, judged once
+    /// a situation. Where one fails the pattern cannot count in any arrangement.
+    pub gates: Vec<(u8, Rule)>,
     /// Rules of `valid` and extra points that read where the winning tile sits.
     pub valid_placed: u64,
     pub extra_placed: u64,
@@ -316,6 +320,17 @@ impl Scheme {
             bits(&|r| r.before_scoring() && r.of_situation(), &mut self.patterns.iter().map(|p| &p.rule));
         self.placed = bits(&|r| r.reads_placement(), &mut self.patterns.iter().map(|p| &p.rule)) & !self.late;
         self.known_from_groups = bits(&Rule::of_groups_known, &mut self.patterns.iter().map(|p| &p.rule));
+        self.gates = self
+            .patterns
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.situational >> i & 1 == 0)
+            .filter_map(|(i, p)| {
+                let Rule::All(parts) = &p.rule else { return None };
+                let gate: Vec<Rule> = parts.iter().filter(|r| r.of_situation() && !r.reads_waits()).cloned().collect();
+                (!gate.is_empty()).then_some((i as u8, Rule::All(gate)))
+            })
+            .collect();
         self.valid_placed = bits(&Rule::reads_placement, &mut self.valid.iter().map(|v| &v.rule));
         self.extra_placed = bits(&Rule::reads_placement, &mut self.extra_points.iter().map(|e| &e.rule));
         suits.sort_unstable();
@@ -448,6 +463,7 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         reads_same_chows: false,
         late: 0,
         situational: 0,
+        gates: vec![],
         known_from_groups: 0,
         placed: 0,
         valid_placed: 0,
@@ -473,5 +489,35 @@ mod tests {
         assert_eq!(t.of(5, 0, false, true), 300);
         assert_eq!(t.of(1, 8, false, false), 20); // a loser: 8 x 2 = 16 -> 20
         assert_eq!(t.of(0, 0, true, true), 300);
+    }
+
+    #[test]
+    fn gates_are_the_situation_parts_of_conjunctions() {
+        use super::super::rule::{Cmp, Quantity};
+        let pattern = |id: &str, rule: Rule| Pattern {
+            id: id.into(),
+            value: 1,
+            loser_value: None,
+            rule,
+            needs: Needs::NONE,
+            excludes: 0,
+            lazi: false,
+            instant: false,
+            class: 0,
+        };
+        let wilds_held = Rule::Is(Quantity::WildTiles, Cmp::Eq, 1);
+        let mut s = empty("test", Forms::standard(4));
+        s.patterns = vec![
+            // Arrangement and situation parts: the situation's are its gate.
+            pattern("mixed", Rule::All(vec![Rule::Form(1), wilds_held.clone(), Rule::Flag(0)])),
+            // The situation alone: judged once anyway, no gate.
+            pattern("situation", Rule::All(vec![wilds_held.clone(), Rule::Flag(0)])),
+            // No situation part, and a part reading the waits (costly; judged where needed).
+            pattern("groups", Rule::All(vec![Rule::Form(1), Rule::Is(Quantity::Chows, Cmp::Eq, 0)])),
+            pattern("waits", Rule::All(vec![Rule::Form(1), Rule::OnlyWait(0)])),
+        ];
+        s.sets = vec![KindSet::Fixed(1)];
+        let s = s.prepare().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.gates, vec![(0, Rule::All(vec![wilds_held, Rule::Flag(0)]))]);
     }
 }
