@@ -240,7 +240,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                     let k = g.kind_at(i) as usize;
                     self.stand[k] += 1;
                     if g.wilds >> i & 1 == 0 {
-                        self.take(k);
+                        self.take(k, 1);
                     }
                 }
             }
@@ -248,10 +248,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                 let k = g.tile as usize;
                 let n = g.len() as u8;
                 self.stand[k] += n;
-                self.r[k] -= n - g.wilds.count_ones() as u8;
-                if self.r[k] == 0 {
-                    self.held &= !(1 << k);
-                }
+                self.take(k, n - g.wilds.count_ones() as u8);
             }
         }
         self.found.groups.push(g);
@@ -265,7 +262,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                     let k = g.kind_at(i) as usize;
                     self.stand[k] -= 1;
                     if g.wilds >> i & 1 == 0 {
-                        self.put_back(k);
+                        self.put_back(k, 1);
                     }
                 }
             }
@@ -273,26 +270,27 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                 let k = g.tile as usize;
                 let n = g.len() as u8;
                 self.stand[k] -= n;
-                self.r[k] += n - g.wilds.count_ones() as u8;
-                if self.r[k] > 0 {
-                    self.held |= 1 << k;
-                }
+                self.put_back(k, n - g.wilds.count_ones() as u8);
             }
         }
         self.found.groups.pop();
     }
 
-    /// Takes a real tile of kind `k` from those left, and puts it back.
-    fn take(&mut self, k: usize) {
-        self.r[k] -= 1;
+    /// Takes `n` real tiles of kind `k` from those left, and puts them back.
+    #[inline]
+    fn take(&mut self, k: usize, n: u8) {
+        self.r[k] -= n;
         if self.r[k] == 0 {
             self.held &= !(1 << k);
         }
     }
 
-    fn put_back(&mut self, k: usize) {
-        self.r[k] += 1;
-        self.held |= 1 << k;
+    #[inline]
+    fn put_back(&mut self, k: usize, n: u8) {
+        self.r[k] += n;
+        if self.r[k] > 0 {
+            self.held |= 1 << k;
+        }
     }
 
     /// The lowest kind with a real tile left: no kind below the one last placed has one
@@ -436,13 +434,13 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
                 return;
             }
             for &u in used {
-                s.take(u);
+                s.take(u, 1);
             }
             s.found.groups.push(g);
             s.search_real(k, order, melds, pair);
             s.found.groups.pop();
             for &u in used {
-                s.put_back(u);
+                s.put_back(u, 1);
             }
         };
         if pair == 1 && real >= 2 && self.pair_ok >> k & 1 == 1 {

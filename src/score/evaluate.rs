@@ -655,7 +655,7 @@ impl Search<'_> {
                 arr_counts[i] = n.min(255) as u8;
             }
         }
-        let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
+        let has_points = scheme.has_points();
         let mut base_face = 0;
         if has_points {
             for g in groups.iter() {
@@ -960,7 +960,6 @@ fn bound_given(
     if unbounded(scheme) {
         return [i32::MAX; 4];
     }
-    let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
     let mut valued = 0u64;
     for (i, pat) in scheme.patterns.iter().enumerate() {
         match if p.loser { pat.loser_value } else { Some(pat.value) } {
@@ -1061,7 +1060,7 @@ fn bound_given(
         *o = match key {
             RankKey::Total => total,
             RankKey::Value => value,
-            RankKey::Face if has_points => i32::MAX,
+            // Here the ruleset has no face points (see `unbounded`).
             RankKey::Face => 0,
             RankKey::FanCount => fans,
         };
@@ -1072,8 +1071,7 @@ fn bound_given(
 /// Whether the ruleset ranks by face points, of which no bound is worked out: the bound
 /// of every arrangement is then `i32::MAX` by every key.
 fn unbounded(scheme: &Scheme) -> bool {
-    let has_points = !scheme.group_points.is_empty() || !scheme.extra_points.is_empty();
-    has_points && scheme.rank.contains(&RankKey::Face)
+    scheme.has_points() && scheme.rank.contains(&RankKey::Face)
 }
 
 /// The places of the bits set in `mask`, lowest first.

@@ -368,6 +368,11 @@ impl Scheme {
         Ok(self)
     }
 
+    /// Whether the ruleset counts face points (a point table or extra points).
+    pub fn has_points(&self) -> bool {
+        !self.group_points.is_empty() || !self.extra_points.is_empty()
+    }
+
     pub fn hand_size(&self) -> usize {
         self.forms.ready_size()
     }
