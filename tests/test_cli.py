@@ -278,8 +278,9 @@ def test_jsonl_batches_answer_as_evaluate_does(haidi_cli, monkeypatch):
 @pytest.mark.parametrize("name", haidi.RULESETS)
 def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, monkeypatch, name):
     """The command writes the results' JSON in Rust (and reads plain lines there for the
-    regional rulesets): each answer is still, byte for byte, orjson's text of what
-    ``evaluate_many`` gives for the line's dict, or of the error answer."""
+    regional rulesets, answering those it refuses there too): each answer is still,
+    byte for byte, orjson's text of what ``evaluate_many`` gives for the line's dict, or
+    of the error answer, and the errors are counted once."""
     import orjson
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
@@ -298,7 +299,7 @@ def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, mo
         # Escapes (ensure_ascii), spaces and a list of wilds read as orjson reads them.
         line = json.dumps(s, ensure_ascii=rng.random() < 0.2, separators=rng.choice([(",", ":"), (", ", ": ")]))
         lines.append(line if rng.random() < 0.9 else f" {line}\t")
-    code, out, _ = haidi_cli("eval", "--rules", name, "--jsonl", stdin="\n".join(lines))
+    code, out, err = haidi_cli("eval", "--rules", name, "--jsonl", stdin="\n".join(lines))
     got = out.encode("utf-8").splitlines()
     assert len(got) == len(lines)
     errors = 0
@@ -316,6 +317,7 @@ def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, mo
             errors += 1
         assert answer == orjson.dumps(r), (n, line)
     assert errors > 50 and code == 2
+    assert err == f"haidi: {errors:,} of {len(lines):,} lines answered with an error\n"
 
 
 def test_jsonl_answers_a_line_that_is_not_utf8_and_goes_on(haidi_cli):

@@ -276,12 +276,16 @@ class Scheme:
         `errors="collect"` puts `{"error": message}` where a situation cannot be read;
         `"raise"` raises `HandError` naming the first. With `json`, each result is its
         JSON text (bytes, as `orjson.dumps` writes the dict)."""
-    def evaluate_lines(self, lines: list[bytes | None], *, format: str | None = None) -> list[bytes | None]:
+    def evaluate_lines(
+        self, lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
+    ) -> tuple[list[bytes | None], int]:
         """Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
         situation (see `prepare_json`) is read and scored, with the GIL released, and
         answered with its result's JSON text, as `evaluate_list(..., json=True)` answers
-        the dict `orjson.loads` makes of it; any other line (or None) with None, for the
-        caller to read as a dict."""
+        the dict `orjson.loads` makes of it; a plain line the reader refuses with the
+        command's error answer, `{"error": message, "line": N, "input": line}` (N counted
+        from `first_line`); any other line (or None) with None, for the caller to read as
+        a dict. Returns the answers and how many are errors."""
     def evaluate_columns(
         self, columns: dict[str, Any], *, format: str | None = None, errors: str | None = None, options: Any = None
     ) -> dict[str, NDArray[Any]]:

@@ -25,7 +25,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -231,7 +231,8 @@ def _eval(args: argparse.Namespace) -> int:
 def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] | None, out: Output) -> int:
     """``eval --jsonl``: each batch of lines read is scored with one ``evaluate_many``,
     which writes the results' JSON itself where standard output takes UTF-8 (orjson's
-    text of the result dicts, which are then never made)."""
+    text of the result dicts, which are then never made). A regional ruleset reads and
+    answers the plain lines itself, errors included; the rest are read here."""
     stdin = _stdin()
     loads = orjson.loads
     dumps = out.json
@@ -240,11 +241,15 @@ def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] |
     fast = rs.scheme.evaluate_lines if as_json and rs.scheme is not None and options is None else None
     n = failed = 0
     for lines in _stream.batches(stdin, progress=not args.quiet) if stdin is not None else ():
-        answers: list[Any] = [None] * len(lines) if fast is None else fast(lines, format=args.format)
-        if fast is not None and None not in answers:
-            n += len(lines)
-            out.json_lines(answers)
-            continue
+        answers: list[Any] = [None] * len(lines)
+        if fast is not None:
+            read, refused = fast(lines, format=args.format, first_line=n + 1)
+            answers = cast("list[Any]", read)
+            failed += refused
+            if None not in answers:
+                n += len(lines)
+                out.json_lines(answers)
+                continue
         situations: list[dict[str, Any]] = []
         where: list[int] = []
         for i, raw in enumerate(lines):

@@ -385,34 +385,57 @@ impl PyScheme {
     /// Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
     /// situation (see `prepare_json`) is read and scored, with the GIL released, and
     /// answered with its result's JSON text, as `evaluate_list(..., json=True)` answers
-    /// the dict `orjson.loads` makes of it; any other line (or None) with None, for the
-    /// caller to read as a dict.
-    #[pyo3(signature = (lines, *, format = None))]
+    /// the dict `orjson.loads` makes of it; a plain line the reader refuses with the
+    /// command's error answer, `{"error": message, "line": N, "input": line}` (N counted
+    /// from `first_line`); any other line (or None) with None, for the caller to read as
+    /// a dict. Returns the answers and how many are errors.
+    #[pyo3(signature = (lines, *, format = None, first_line = 1))]
     fn evaluate_lines<'py>(
         slf: &Bound<'py, Self>,
         lines: &Bound<'py, PyList>,
         format: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
+        first_line: u64,
+    ) -> PyResult<(Bound<'py, PyList>, usize)> {
         let py = slf.py();
         let fmt = super::convert::format_arg(format)?;
         let this = slf.get();
-        let mut read: Vec<Option<Prepared>> = Vec::with_capacity(lines.len());
+        let mut read: Vec<Line> = Vec::with_capacity(lines.len());
         for (i, line) in lines.iter().enumerate() {
             interrupt::check_at(py, i)?;
-            read.push(line.cast::<PyBytes>().ok().and_then(|b| this.prepare_json(b.as_bytes(), fmt)));
+            read.push(line.cast::<PyBytes>().map_or(Line::Unread, |b| this.prepare_json(b.as_bytes(), fmt)));
         }
-        let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
-            read.iter().map(|p| p.as_ref().map(|p| (this.scheme.clone(), p))).collect();
+        let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> = read
+            .iter()
+            .map(|r| match r {
+                Line::Read(p) => Some((this.scheme.clone(), p)),
+                _ => None,
+            })
+            .collect();
         let scored = score_in_runs(py, &jobs)?;
         let out = PyList::empty(py);
-        for (i, (p, s)) in read.iter().zip(scored.iter().flatten()).enumerate() {
+        let mut failed = 0;
+        for (i, ((r, s), line)) in read.iter().zip(scored.iter().flatten()).zip(lines.iter()).enumerate() {
             interrupt::check_at(py, i)?;
-            match (p, s) {
-                (Some(p), Some(s)) => out.append(this.result(py, p, s, true)?)?,
+            match (r, s) {
+                (Line::Read(p), Some(s)) => out.append(this.result(py, p, s, true)?)?,
+                (Line::Refused(e), _) => {
+                    failed += 1;
+                    // A refused line is a plain JSON object, so UTF-8 with only JSON's
+                    // white space around it: the text Python's strip() leaves.
+                    let text = line.cast::<PyBytes>().map(|b| b.as_bytes()).unwrap_or_default();
+                    let text = std::str::from_utf8(text).unwrap_or_default().trim_matches([' ', '\t', '\n', '\r']);
+                    let mut json = Vec::with_capacity(text.len() + e.len() + 40);
+                    json.extend_from_slice(b"{\"error\":");
+                    answer::string(&mut json, e);
+                    json.extend_from_slice(format!(",\"line\":{},\"input\":", first_line + i as u64).as_bytes());
+                    answer::string(&mut json, text);
+                    json.push(b'}');
+                    out.append(PyBytes::new(py, &json))?;
+                }
                 _ => out.append(py.None())?,
             }
         }
-        Ok(out)
+        Ok((out, failed))
     }
 
     /// Scores columns: a dict of equal-length sequences or numpy arrays keyed like a
@@ -604,18 +627,26 @@ impl PyScheme {
     }
 
     /// Reads a line of JSON as `prepare` reads the dict `orjson.loads` makes of it, when
-    /// it is a plain object (`crate::score::json`) with no options and can be read:
-    /// None otherwise, and the line is read as a dict.
-    fn prepare_json(&self, line: &[u8], format: Format) -> Option<Prepared> {
-        let items = crate::score::json::object(line)?;
+    /// it is a plain object (`crate::score::json`) with no options: the situation, or the
+    /// reader's message where it refuses the situation; Unread otherwise, and the line is
+    /// read as a dict.
+    fn prepare_json(&self, line: &[u8], format: Format) -> Line {
+        let Some(items) = crate::score::json::object(line) else {
+            return Line::Unread;
+        };
+        if items.iter().any(|(k, _)| self.is_option(k)) {
+            return Line::Unread;
+        }
         let mut reader = Reader::default();
         for (k, v) in items {
-            if self.is_option(k) {
-                return None;
+            if let Err(e) = reader.set(&self.scheme, k, v) {
+                return Line::Refused(e.to_string());
             }
-            self.read_item(&mut reader, k, v).ok()?;
         }
-        finish(&self.scheme, reader, Some(format)).ok()
+        match finish(&self.scheme, reader, Some(format)) {
+            Ok(p) => Line::Read(p),
+            Err(e) => Line::Refused(e.to_string()),
+        }
     }
 
     /// Reads the keys of a situation's items into a reader, but the hand, the winning
@@ -644,6 +675,17 @@ impl PyScheme {
     pub fn result<'py>(&self, py: Python<'py>, p: &Prepared, s: &Scored, json: bool) -> PyResult<Bound<'py, PyAny>> {
         result(py, &self.scheme, &self.out, p, s, json)
     }
+}
+
+/// A line of `evaluate_lines` as read: a situation, the reader's message refusing it, or
+/// not read here.
+// Held in a vector a line, as `Option<Prepared>` was: boxing the situation would cost an
+// allocation a line.
+#[allow(clippy::large_enum_variant)]
+enum Line {
+    Read(Prepared),
+    Refused(String),
+    Unread,
 }
 
 /// The situation read, with the format given for the call where it gives none.
