@@ -152,6 +152,11 @@ pub fn tiles_to_string(tiles: &[Tile]) -> String {
     counts_to_string(&counts)
 }
 
+/// The kinds with a tile in `counts`, as a bitmask.
+pub fn kinds_mask(counts: &Counts) -> u64 {
+    (0..KINDS).filter(|&t| counts[t] > 0).fold(0, |m, t| m | 1 << t)
+}
+
 /// Kinds set in a bitmask, in order.
 pub fn mask_tiles(mask: u64) -> impl Iterator<Item = Tile> {
     // By the set bits alone: most masks in hot loops are nearly empty.

@@ -14,7 +14,7 @@ use super::{conclude, shape_with, Ready};
 use crate::distance::{knitted_arrangement, knitted_rest, Check, KindMasks, INF, KNITTED, KNITTED_MASKS};
 use crate::engine::Engine;
 use crate::forms::View;
-use crate::tiles::{self, Counts, Tile, KINDS};
+use crate::tiles::{self, Counts, Tile};
 
 /// `visit(discard, (shanten, useful, waits))` for each kind of `concealed` (the hand's
 /// concealed tiles, wild kinds included), in tile order: the same answers as [`shape`]
@@ -72,7 +72,7 @@ pub fn discards(
     }
     // The hands a draw and a discard after each discard leave, found ready or not.
     let mut ready = Ready::default();
-    for d in tiles::mask_tiles(concealed_mask(concealed)) {
+    for d in tiles::mask_tiles(tiles::kinds_mask(concealed)) {
         let du = d as usize;
         let mut h = *held;
         h[du] -= 1;
@@ -161,11 +161,6 @@ fn rest_of<'a>(
     rests[p].get_or_insert_with(|| Standard::new(&knitted_rest(view, &KNITTED[p], melds), melds - 3, pair_kinds))
 }
 
-/// Kinds with a tile.
-fn concealed_mask(counts: &Counts) -> u64 {
-    (0..KINDS).filter(|&t| counts[t] > 0).fold(0, |m, t| m | 1 << t)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,7 +168,7 @@ mod tests {
     use crate::engine::Wilds;
     use crate::forms::Forms;
     use crate::hand::{Hand, Meld, MeldKind};
-    use crate::tiles::{ALL_KINDS, SUITED_KINDS, WHITE};
+    use crate::tiles::{ALL_KINDS, KINDS, SUITED_KINDS, WHITE};
 
     /// A small deterministic generator (xorshift), so that a failure can be replayed.
     struct Rng(u64);
@@ -272,7 +267,7 @@ mod tests {
                     |d, r| seen.push((d, r)),
                 );
                 let mut alone = Vec::new();
-                for d in tiles::mask_tiles(concealed_mask(&hand.concealed)) {
+                for d in tiles::mask_tiles(tiles::kinds_mask(&hand.concealed)) {
                     let mut h = hand.clone();
                     h.concealed[d as usize] -= 1;
                     alone.push((d, shape(&engine, &engine.view(&h, wilds), &h.held(), wild_kinds, avail)));

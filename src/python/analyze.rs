@@ -20,8 +20,8 @@ use crate::forms::View;
 use crate::hand::Hand;
 use crate::notation;
 use crate::score::facts::Facts;
-use crate::score::rule::Context;
-use crate::score::situation::{KeyKind, Prepared, Reader, Value};
+use crate::score::rule::{Context, Rule};
+use crate::score::situation::{Prepared, Reader};
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 /// MCR's scorer with a situation; each wait is tried as the winning tile.
@@ -42,17 +42,14 @@ impl Scorer for Mcr {
 struct Regional<'a> {
     scheme: &'a crate::score::scheme::Scheme,
     reader: Reader<'a>,
-    hand_key: crate::score::situation::Key,
-    win_key: crate::score::situation::Key,
+    /// The rules refusing the win that read the situation alone (see `refused`).
+    refusals: Vec<&'a Rule>,
 }
 
 impl Regional<'_> {
     /// The situation with `hand` and `win` set, read as `evaluate` reads it.
     fn prepare(&self, hand: &Hand, win: Tile) -> CoreResult<Prepared> {
-        let mut r = self.reader.clone();
-        r.set_key(&self.hand_key, Value::Hand(Box::new(hand.clone())))?;
-        r.set_key(&self.win_key, Value::Text(tiles::name(win)))?;
-        r.finish(self.scheme)
+        self.reader.finish_with(self.scheme, hand, win)
     }
 
     /// Whether a rule refusing the win (`Scheme::no_win`) holds on the situation alone
@@ -70,7 +67,7 @@ impl Regional<'_> {
             value: 0,
             fan_count: 0,
         };
-        self.scheme.no_win.iter().any(|nw| nw.rule.of_situation() && !nw.rule.reads_waits() && ctx.eval(&nw.rule) > 0)
+        self.refusals.iter().any(|rule| ctx.eval(rule) > 0)
     }
 }
 
@@ -209,10 +206,13 @@ pub fn analyze<'py>(
             let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = situation.iter().collect();
             let reader = s.read_keys(&items).py_err(py)?;
             let scheme = s.scheme().as_ref();
-            let key = |kind: KeyKind| {
-                scheme.keys.iter().find(|k| k.kind == kind).cloned().ok_or_else(|| hand_error(py, "scheme without key"))
-            };
-            let mut r = Regional { scheme, reader, hand_key: key(KeyKind::Hand)?, win_key: key(KeyKind::Win)? };
+            let refusals = scheme
+                .no_win
+                .iter()
+                .filter(|nw| nw.rule.of_situation() && !nw.rule.reads_waits())
+                .map(|nw| &nw.rule)
+                .collect();
+            let mut r = Regional { scheme, reader, refusals };
             run(engine, &mut entries, &h, w, &left, &mut r, scoring).py_err(py)?;
             true
         }

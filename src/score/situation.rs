@@ -151,6 +151,9 @@ pub struct Reader<'a> {
     indicator: Option<Value<'a>>,
     flowers: Option<Value<'a>>,
     pub explain: bool,
+    /// `wilds` as read by the first `finish` (a reader finished again for each wait of a
+    /// hand reads them once).
+    wilds_read: std::cell::Cell<Option<(u64, bool)>>,
 }
 
 fn invalid(key: &str, expected: &str, v: &Value<'_>) -> HandError {
@@ -240,7 +243,10 @@ impl<'a> Reader<'a> {
             }
             KeyKind::Wilds => match v {
                 Value::None => {}
-                Value::Str(_) | Value::Text(_) | Value::List(_) => self.wilds = Some(v),
+                Value::Str(_) | Value::Text(_) | Value::List(_) => {
+                    self.wilds = Some(v);
+                    self.wilds_read.set(None);
+                }
                 _ => return Err(invalid(name, "tile kinds such as '5z' (or a list of them)", &v)),
             },
             KeyKind::Indicator => match v {
@@ -286,13 +292,53 @@ impl<'a> Reader<'a> {
         self.format.get_or_insert(format);
     }
 
+    /// The kinds `wilds` names, and whether they are the flowers.
+    fn read_wilds(&self, scheme: &Scheme) -> Result<(u64, bool)> {
+        let mut flower_wilds = false;
+        let mut wild_kinds = 0u64;
+        if let Some(w) = &self.wilds {
+            let texts: Vec<&str> = match w {
+                Value::Str(s) => vec![s],
+                Value::Text(s) => vec![s],
+                Value::List(items) => {
+                    items.iter().map(|i| text("wilds", "tile kinds such as '5z'", i)).collect::<Result<Vec<_>>>()?
+                }
+                _ => vec![],
+            };
+            for t in texts {
+                let h = notation::parse(t, Format::Compact).map_err(|e| e.for_key("wilds"))?.hand;
+                if !h.melds.is_empty() || h.flowers != 0 && !scheme.flower_wilds {
+                    return Err(HandError::invalid(format!("wilds name tile kinds such as \"5z\", not {:?}", t)));
+                }
+                flower_wilds |= h.flowers != 0;
+                wild_kinds |= tiles::kinds_mask(&h.concealed);
+            }
+            if flower_wilds && wild_kinds != 0 {
+                return Err(HandError::invalid("the wilds are either flowers or tile kinds, not both"));
+            }
+        }
+        Ok((wild_kinds, flower_wilds))
+    }
+
     /// Checks the situation against the hand and the scheme.
-    pub fn finish(self, scheme: &Scheme) -> Result<Prepared> {
+    pub fn finish(&self, scheme: &Scheme) -> Result<Prepared> {
+        self.finish_given(scheme, None)
+    }
+
+    /// [`Reader::finish`] with the hand and the winning tile given as such, in place of
+    /// the reader's: what analysis asks of each wait of a hand, the rest of the situation
+    /// read once.
+    pub fn finish_with(&self, scheme: &Scheme, hand: &Hand, win: Tile) -> Result<Prepared> {
+        self.finish_given(scheme, Some((hand, win)))
+    }
+
+    fn finish_given(&self, scheme: &Scheme, given: Option<(&Hand, Tile)>) -> Result<Prepared> {
         let format = self.format.unwrap_or(Format::Compact);
-        let mut hand = match &self.hand {
-            None => return Err(HandError::invalid("the situation needs a hand")),
-            Some(Value::Hand(h)) => (**h).clone(),
-            Some(v) => {
+        let mut hand = match (&self.hand, given) {
+            (_, Some((h, _))) => h.clone(),
+            (None, None) => return Err(HandError::invalid("the situation needs a hand")),
+            (Some(Value::Hand(h)), None) => (**h).clone(),
+            (Some(v), None) => {
                 let s = text("hand", "a hand", v)?;
                 let p = notation::parse(s, format).map_err(|e| e.for_key("hand"))?;
                 if p.rest.is_some() {
@@ -316,36 +362,17 @@ impl<'a> Reader<'a> {
         }
 
         // Wilds.
-        let mut flower_wilds = false;
-        let mut wild_kinds = 0u64;
         if self.wilds.is_some() && self.indicator.is_some() {
             return bad("give either wilds or indicator, not both".into());
         }
-        if let Some(w) = &self.wilds {
-            let texts: Vec<&str> = match w {
-                Value::Str(s) => vec![s],
-                Value::Text(s) => vec![s],
-                Value::List(items) => {
-                    items.iter().map(|i| text("wilds", "tile kinds such as '5z'", i)).collect::<Result<Vec<_>>>()?
-                }
-                _ => vec![],
-            };
-            for t in texts {
-                let h = notation::parse(t, Format::Compact).map_err(|e| e.for_key("wilds"))?.hand;
-                if !h.melds.is_empty() || h.flowers != 0 && !scheme.flower_wilds {
-                    return bad(format!("wilds name tile kinds such as \"5z\", not {:?}", t));
-                }
-                flower_wilds |= h.flowers != 0;
-                for k in 0..KINDS {
-                    if h.concealed[k] > 0 {
-                        wild_kinds |= 1 << k;
-                    }
-                }
+        let (mut wild_kinds, flower_wilds) = match self.wilds_read.get() {
+            Some(read) => read,
+            None => {
+                let read = self.read_wilds(scheme)?;
+                self.wilds_read.set(Some(read));
+                read
             }
-            if flower_wilds && wild_kinds != 0 {
-                return bad("the wilds are either flowers or tile kinds, not both".into());
-            }
-        }
+        };
         if let Some(ind) = &self.indicator {
             let tile = notation::parse_tile(text("indicator", "a tile", ind)?, Format::Compact);
             wild_kinds = 1 << next_kind(tile.map_err(|e| e.for_key("indicator"))?);
@@ -391,8 +418,8 @@ impl<'a> Reader<'a> {
                 flowers |= h.flowers;
             }
         }
-        let mut win: Option<WinTile> = None;
-        if let Some(w) = &self.win {
+        let mut win: Option<WinTile> = given.map(|(_, t)| WinTile::Kind(t));
+        if let (Some(w), None) = (&self.win, given) {
             let w = text("win", "a tile", w)?;
             win = match w.as_bytes() {
                 // The common case, a digit and a suit letter, without reading a hand.
