@@ -152,7 +152,7 @@ pub struct Reader<'a> {
     flowers: Option<Value<'a>>,
     pub explain: bool,
     /// `wilds` as read by the first `finish` (a reader finished again for each wait of a
-    /// hand reads them once).
+    /// hand reads them once); a reader is finished against one scheme.
     wilds_read: std::cell::Cell<Option<(u64, bool)>>,
 }
 
