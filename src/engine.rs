@@ -256,7 +256,7 @@ pub fn no_form(name: &str, melds: usize) -> HandError {
 
 /// Kinds held, or within two ranks of a held kind in the same suit.
 fn near_held(counts: &Counts) -> u64 {
-    let held = (0..KINDS).fold(0u64, |m, t| m | ((counts[t] > 0) as u64) << t);
+    let held = tiles::kinds_mask(counts);
     let mut near = held & !tiles::SUITED_KINDS;
     for s in 0..3 {
         let suit = (held >> (9 * s)) & 0x1FF;

@@ -98,11 +98,6 @@ pub fn unseen(engine: &Engine, hand: &Hand, visible: &Counts) -> Result<Counts> 
     Ok(left)
 }
 
-/// Kinds with a copy left.
-fn available(left: &Counts) -> u64 {
-    (0..KINDS).filter(|&t| left[t] > 0).fold(0, |m, t| m | 1 << t)
-}
-
 fn copies(mask: u64, left: &Counts) -> u32 {
     tiles::mask_tiles(mask).map(|t| left[t as usize] as u32).sum()
 }
@@ -123,7 +118,7 @@ pub fn analyze(engine: &Engine, hand: &Hand, wilds: Wilds, visible: &Counts) -> 
         &engine.view(hand, wilds),
         &hand.held(),
         wilds.kinds,
-        available(&left),
+        tiles::kinds_mask(&left),
         |d, (shanten, useful, waits)| {
             out.push(Entry {
                 discard: Some(d),
@@ -144,7 +139,7 @@ pub fn analyze(engine: &Engine, hand: &Hand, wilds: Wilds, visible: &Counts) -> 
 fn entry(engine: &Engine, hand: &Hand, wilds: Wilds, left: &Counts, discard: Option<Tile>) -> Entry {
     let view = engine.view(hand, wilds);
     let held = hand.held();
-    let (shanten, useful, waits) = shape(engine, &view, &held, wilds.kinds, available(left));
+    let (shanten, useful, waits) = shape(engine, &view, &held, wilds.kinds, tiles::kinds_mask(left));
     Entry {
         discard,
         shanten,
@@ -817,7 +812,7 @@ pub fn batch(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64, visible: Option<
                 left[t] = 4 - row[t] - v[t];
             }
         }
-        let avail = available(&left);
+        let avail = tiles::kinds_mask(&left);
         let mut shanten = [NOT_HELD_SHANTEN; KINDS];
         let mut useful = [NOT_HELD_USEFUL; KINDS];
         let view = batch::view(engine, row, melds, wild_kinds);

@@ -41,7 +41,7 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         Ok(notation::parse(&t, Format::Compact).map_err(|e| to_py(py, e))?.hand)
     };
     let kinds = parsed("tiles")?;
-    let tiles = (0..KINDS).filter(|&t| kinds.concealed[t] > 0).fold(0u64, |m, t| m | 1 << t);
+    let tiles = tiles::kinds_mask(&kinds.concealed);
     let winners = match text("winners")?.as_str() {
         "all" => Winners::All,
         "first" => Winners::First,

@@ -472,7 +472,7 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
     let mut s = Standard {
         fixed,
         r: t.counts,
-        held: (0..KINDS).filter(|&k| t.counts[k] > 0).fold(0, |m, k| m | 1 << k),
+        held: tiles::kinds_mask(&t.counts),
         stand: [0; KINDS],
         caps: &t.caps,
         pair_ok: search_pair_kinds(forms),

@@ -138,7 +138,7 @@ fn at<'d>(items: &'d [Data], i: usize, what: &str) -> Result<&'d Data> {
 /// Kinds named in compact notation (`"258m258p258s"`), as a mask.
 pub fn kinds(text: &str, what: &str) -> Result<u64> {
     let h = notation::parse(text, Format::Compact).map_err(|e| err(what, e))?.hand;
-    Ok((0..KINDS).filter(|&k| h.concealed[k] > 0).fold(0u64, |m, k| m | 1 << k))
+    Ok(tiles::kinds_mask(&h.concealed))
 }
 
 /// Flowers named in compact notation (`"15f"`), by bit.
