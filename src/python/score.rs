@@ -427,7 +427,9 @@ impl PyScheme {
                     let mut json = Vec::with_capacity(text.len() + e.len() + 40);
                     json.extend_from_slice(b"{\"error\":");
                     answer::string(&mut json, e);
-                    json.extend_from_slice(format!(",\"line\":{},\"input\":", first_line + i as u64).as_bytes());
+                    json.extend_from_slice(
+                        format!(",\"line\":{},\"input\":", first_line.saturating_add(i as u64)).as_bytes(),
+                    );
                     answer::string(&mut json, text);
                     json.push(b'}');
                     out.append(PyBytes::new(py, &json))?;
