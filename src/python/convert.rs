@@ -104,11 +104,7 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         if !h.melds.is_empty() || h.flowers != 0 {
             return Err(hand_error(py, format!("{}: name tile kinds such as \"5z\"", crate::error::quote(text))));
         }
-        for t in 0..tiles::KINDS {
-            if h.concealed[t] > 0 {
-                mask |= 1 << t;
-            }
-        }
+        mask |= tiles::kinds_mask(&h.concealed);
         Ok(())
     };
     if let Ok(s) = obj.cast::<PyString>() {
