@@ -301,6 +301,16 @@ impl KindMasks {
         // Caps pass 4 where wilds may stand beyond the copies; the masks read 0 to 4.
         KindMasks { held: threshold_masks(&view.counts), room: threshold_masks(&view.caps.map(|c| c.min(4))) }
     }
+
+    /// The kinds held exactly `count` times with room for exactly `room` (each 0 to 4).
+    pub fn alike(&self, count: usize, room: usize) -> u64 {
+        let exactly = |levels: &[u64; 4], n: usize| {
+            let at_least = if n == 0 { u64::MAX } else { levels[n - 1] };
+            let above = if n < 4 { levels[n] } else { 0 };
+            at_least & !above
+        };
+        exactly(&self.held, count) & exactly(&self.room, room)
+    }
 }
 
 /// For values 0 to 4, bit t of `out[k]` is set when `values[t] > k`. Eight bytes at a
@@ -678,6 +688,56 @@ impl Check {
     /// updates them by one bit a draw rather than counting them again).
     pub fn distance_masked(self, forms: &Forms, view: &View, bound: u8, masks: KindMasks) -> u8 {
         self.distance_with(forms, view, bound, &mut Some(masks))
+    }
+
+    /// Whether the distance reads no more of a hand than how many kinds are held how
+    /// many times, with how much room (the pairs forms): then kinds alike in both lower
+    /// it alike when drawn.
+    fn reads_classes(self) -> bool {
+        matches!(self, Check::SevenPairs | Check::EightPairsAndAHalf)
+    }
+
+    /// The draws among `candidates` after which the distance is below `bound`, each
+    /// counted out (`masks` are the view's), or only some when `first` (the first found,
+    /// with the kinds alike). A check that reads classes (see `reads_classes`) is asked
+    /// once for each class of the candidates, not once for each kind.
+    pub fn draws_below(
+        self,
+        forms: &Forms,
+        view: &View,
+        masks: KindMasks,
+        bound: u8,
+        candidates: u64,
+        first: bool,
+    ) -> u64 {
+        let mut v = view.clone();
+        let mut out = 0u64;
+        let mut todo = candidates;
+        while todo != 0 {
+            let t = todo.trailing_zeros() as usize;
+            let c = v.counts[t] as usize;
+            // Past four copies the masks hold no level for the draw: counted afresh.
+            let (alike, d) = if c < 4 {
+                let alike = if self.reads_classes() { masks.alike(c, v.caps[t].min(4) as usize) } else { 0 };
+                let mut drawn = masks;
+                drawn.held[c] |= 1 << t;
+                v.counts[t] += 1;
+                (alike, self.distance_masked(forms, &v, bound, drawn))
+            } else {
+                v.counts[t] += 1;
+                (0, self.distance(forms, &v, bound))
+            };
+            v.counts[t] -= 1;
+            let class = (alike | 1 << t) & todo;
+            todo &= !class;
+            if d < bound {
+                out |= class;
+                if first {
+                    break;
+                }
+            }
+        }
+        out
     }
 
     /// [`Check::distance`] with the kind masks of the view computed at most once across

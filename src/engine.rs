@@ -2,7 +2,7 @@
 //! how far is it from ready, how can it be arranged.
 
 use crate::decompose::{self, Arrangement};
-use crate::distance::{self, combine_all, group_distances, join, Check, GROUPS};
+use crate::distance::{self, combine_all, group_distances, join, Check, KindMasks, GROUPS};
 use crate::error::{HandError, Result};
 use crate::forms::{self, Forms, View};
 use crate::hand::Hand;
@@ -152,20 +152,7 @@ impl Engine {
             mask |= if check == Check::Standard {
                 self.standard_completing(view, candidates & !mask, first)
             } else {
-                let mut v = view.clone();
-                let mut m = 0u64;
-                for t in tiles::mask_tiles(candidates & !mask) {
-                    v.counts[t as usize] += 1;
-                    let done = check.distance(&self.forms, &v, w + 1) <= w;
-                    v.counts[t as usize] -= 1;
-                    if done {
-                        m |= 1 << t;
-                        if first {
-                            break;
-                        }
-                    }
-                }
-                m
+                check.draws_below(&self.forms, view, KindMasks::of(view), w + 1, candidates & !mask, first)
             };
         }
         mask | wild_waits

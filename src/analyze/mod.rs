@@ -254,7 +254,7 @@ fn conclude(
             Check::SevenPairs => todo & seven_pairs_draws(&masks, forms.four_as_two_pairs),
             Check::ThirteenOrphans => todo & thirteen_orphans_draws(view, &masks, best),
             Check::HonoursAndKnitted => todo & honours_and_knitted_draws(&masks, best),
-            _ => one_by_one(forms, view, masks, check, best, todo),
+            _ => check.draws_below(forms, view, masks, best, todo, false),
         };
     }
     // The draws that lower the distance; those below are tried as well or instead.
@@ -279,9 +279,8 @@ fn conclude(
         // discards are tried. The draws that lower the distance were tried above.
         let candidates = avail & engine.tiles & !lowering;
         if candidates != 0 {
-            let with_a_wild = WithAWild::new(engine, view);
-            for t in tiles::mask_tiles(candidates) {
-                if with_a_wild.completes(t) && ready.after(engine, view, held, wild_kinds, t) {
+            for t in tiles::mask_tiles(complete_with_a_wild(engine, view, candidates)) {
+                if ready.after(engine, view, held, wild_kinds, t) {
                     useful |= 1 << t;
                 }
             }
@@ -290,7 +289,9 @@ fn conclude(
     (shanten, useful, 0)
 }
 
-/// Draws of `candidates` that bring `check` below `best`, each draw counted out.
+/// Draws of `candidates` that bring `check` below `best`, each draw counted out (the
+/// reference the draws found at once are checked against).
+#[cfg(test)]
 fn one_by_one(forms: &Forms, view: &View, masks: KindMasks, check: Check, best: u8, candidates: u64) -> u64 {
     let mut v = view.clone();
     tiles::mask_tiles(candidates).fold(0u64, |m, t| {
@@ -527,40 +528,34 @@ impl Ready {
 }
 
 /// A view with one more wild, standing past the copies as a drawn wild may (see
-/// [`Engine::waits_of_counts`]), asked whether a (non-wild) tile more makes it hold a
-/// complete hand, a tile over: needed for any discard after that draw to leave a hand
-/// that a drawn wild completes. Its standard form is kept, so that a draw counts one
-/// group again, not four.
-struct WithAWild<'a> {
-    engine: &'a Engine,
-    view: View,
-    standard: Option<Standard>,
-}
-
-impl<'a> WithAWild<'a> {
-    fn new(engine: &'a Engine, view: &View) -> WithAWild<'a> {
-        let forms = &engine.forms;
-        let mut v = view.clone();
-        v.wilds += 1;
-        for k in tiles::mask_tiles(engine.tiles) {
-            v.caps[k as usize] += 1;
-        }
+/// [`Engine::waits_of_counts`]): the (non-wild) draws of `candidates` after which it
+/// holds a complete hand, a tile over. Only those can be followed by a discard that
+/// leaves a hand a drawn wild completes. The standard form is counted once, so that a
+/// draw counts one group again, not four; the other forms at once for all draws, and
+/// only those one tile could complete.
+fn complete_with_a_wild(engine: &Engine, view: &View, candidates: u64) -> u64 {
+    let forms = &engine.forms;
+    let mut v = view.clone();
+    v.wilds += 1;
+    for k in tiles::mask_tiles(engine.tiles) {
+        v.caps[k as usize] += 1;
+    }
+    let wilds = v.wilds;
+    let mut out = 0u64;
+    if Check::Standard.open(forms, &v) {
         let melds = (forms.melds - v.melds.count.min(forms.melds)) as usize;
-        let standard = Check::Standard.open(forms, &v).then(|| Standard::new(&v, melds, forms.pair_kinds));
-        WithAWild { engine, view: v, standard }
+        let standard = Standard::new(&v, melds, forms.pair_kinds);
+        out = tiles::mask_tiles(candidates).filter(|&t| standard.with(t as usize) <= wilds).fold(0, |m, t| m | 1 << t);
     }
-
-    /// [`crate::distance::is_complete`] of the view with a tile of `t` more.
-    fn completes(&self, t: Tile) -> bool {
-        let forms = &self.engine.forms;
-        let wilds = self.view.wilds;
-        if self.standard.as_ref().is_some_and(|s| s.with(t as usize) <= wilds) {
-            return true;
+    let masks = KindMasks::of(&v);
+    for &check in &Check::ALL[1..] {
+        let todo = candidates & !out;
+        // A tile lowers a distance by one at most.
+        if todo != 0 && check.open(forms, &v) && check.distance_masked(forms, &v, wilds + 2, masks) <= wilds + 1 {
+            out |= check.draws_below(forms, &v, masks, wilds + 1, todo, false);
         }
-        let mut v = self.view.clone();
-        v.counts[t as usize] += 1;
-        Check::ALL[1..].iter().any(|c| c.open(forms, &v) && c.distance(forms, &v, wilds + 1) <= wilds)
     }
+    out
 }
 
 /// Whether a view one tile short has a wait (a tile not all held that completes it).
@@ -957,6 +952,65 @@ mod tests {
             );
         }
         assert!(knitted > rounds / 2 && standard == rounds);
+    }
+
+    #[test]
+    fn draws_counted_by_class_are_the_draws_tried_one_by_one() {
+        // The pairs forms read only how many kinds are held how often: draws_below asks
+        // each class of kinds once. Random hands of 13 and 16 tiles, some with room past
+        // four copies (a drawn wild standing past them), against every draw tried.
+        let forms = Forms { seven_pairs: true, eight_pairs_and_a_half: true, ..Forms::standard(5) };
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let mut lowered = 0;
+        for round in 0..4_000 {
+            let size = if round % 2 == 0 { 13 } else { 16 };
+            let from = next(KINDS - 10);
+            let mut counts = [0u8; KINDS];
+            let mut placed = 0;
+            while placed < size {
+                let t = from + next(10);
+                if counts[t] < 4 {
+                    counts[t] += 1;
+                    placed += 1;
+                }
+            }
+            let h = Hand { concealed: counts, ..Hand::default() };
+            let mut view = View::new(&h, tiles::ALL_KINDS, 0, (round % 3) as u8);
+            for t in 0..KINDS {
+                match round % 4 {
+                    1 => view.caps[t] += 1,
+                    3 if next(3) == 0 => view.caps[t] = counts[t].max(next(4) as u8),
+                    _ => {}
+                }
+            }
+            let masks = KindMasks::of(&view);
+            let candidates =
+                (0..KINDS).filter(|&t| counts[t] < view.caps[t].min(4)).fold(0u64, |m, t| m | 1 << t);
+            let fat = round % 5 == 0;
+            let pairs = Forms { four_as_two_pairs: fat, ..forms.clone() };
+            for check in [Check::SevenPairs, Check::EightPairsAndAHalf] {
+                let now = check.distance(&pairs, &view, u8::MAX);
+                for bound in [now, now + 1] {
+                    let one = one_by_one(&pairs, &view, masks, check, bound, candidates);
+                    lowered += (one != 0) as u32;
+                    assert_eq!(
+                        check.draws_below(&pairs, &view, masks, bound, candidates, false),
+                        one,
+                        "{check:?} {} bound {bound}",
+                        h.notation()
+                    );
+                    let some = check.draws_below(&pairs, &view, masks, bound, candidates, true);
+                    assert!(some & !one == 0 && (some == 0) == (one == 0), "{check:?} {}", h.notation());
+                }
+            }
+        }
+        assert!(lowered > 4_000, "{lowered}");
     }
 
     #[test]
