@@ -43,15 +43,16 @@ pub fn slow_group(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Dist
         static KEPT: std::cell::RefCell<std::collections::HashMap<u128, Distances, crate::hash::Fast>> =
             Default::default();
     }
-    // Counts 0-7 in 3 bits, caps up to 15 in 4, then the pair kinds and chows; a group
-    // past those is worked out each time.
-    let mut key = (pair_ok as u128) << 1 | chows as u128;
-    for (&c, &cap) in counts.iter().zip(caps) {
-        if c > 7 || cap > 15 {
-            return slow_group_dp(counts, caps, pair_ok, chows);
-        }
-        key = key << 7 | (c as u128) << 4 | cap as u128;
+    // A byte a kind (its count 0-7 in three bits, its cap up to 15 in four above them),
+    // then the pair kinds and chows; a group past those is worked out each time.
+    let (mut c, mut p) = ([0u8; 16], [0u8; 16]);
+    c[..counts.len()].copy_from_slice(counts);
+    p[..caps.len()].copy_from_slice(caps);
+    let (c, p) = (u128::from_le_bytes(c), u128::from_le_bytes(p));
+    if c & u128::from_le_bytes([0xF8; 16]) != 0 || p & u128::from_le_bytes([0xF0; 16]) != 0 {
+        return slow_group_dp(counts, caps, pair_ok, chows);
     }
+    let key = c | p << 3 | (pair_ok as u128) << 80 | (chows as u128) << 96;
     if let Some(d) = KEPT.with(|k| k.borrow().get(&key).copied()) {
         return d;
     }
