@@ -990,8 +990,7 @@ mod tests {
                 }
             }
             let masks = KindMasks::of(&view);
-            let candidates =
-                (0..KINDS).filter(|&t| counts[t] < view.caps[t].min(4)).fold(0u64, |m, t| m | 1 << t);
+            let candidates = (0..KINDS).filter(|&t| counts[t] < view.caps[t].min(4)).fold(0u64, |m, t| m | 1 << t);
             let fat = round % 5 == 0;
             let pairs = Forms { four_as_two_pairs: fat, ..forms.clone() };
             for check in [Check::SevenPairs, Check::EightPairsAndAHalf] {
