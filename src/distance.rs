@@ -23,13 +23,29 @@ pub fn group_distances(view: &View, g: usize, pair_ok: u64) -> Distances {
     let (lo, hi) = GROUPS[g];
     let counts = &view.counts[lo..hi];
     let caps = &view.caps[lo..hi];
-    let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
     let chows = g < 3;
-    if caps.iter().all(|&c| c == 4) && pair_ok & group_mask == group_mask {
-        let table = if chows { tables::suit() } else { tables::honours() };
+    if let Some(table) = group_table(view, g, pair_ok) {
         return *table.get(counts);
     }
     slow_group(counts, caps, (pair_ok >> lo) as u16, chows)
+}
+
+/// The precomputed table group `g` of `view` reads its distances from, if any: every
+/// kind of the group may be the pair, and the caps are all four or all past four
+/// ([`tables::for_caps`]; counts past four, which only a caller adding tiles makes, read
+/// none).
+#[inline]
+pub fn group_table(view: &View, g: usize, pair_ok: u64) -> Option<&'static tables::Table> {
+    let (lo, hi) = GROUPS[g];
+    let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
+    if pair_ok & group_mask != group_mask {
+        return None;
+    }
+    let table = tables::for_caps(&view.caps[lo..hi], g < 3)?;
+    if view.caps[lo] > 4 && view.counts[lo..hi].iter().any(|&c| c > 4) {
+        return None;
+    }
+    Some(table)
 }
 
 /// Most groups [`slow_group`] keeps the distances of, per thread.
@@ -875,6 +891,48 @@ mod tests {
             }
             assert_eq!(slow_group(&c7, &[4; 7], 0x7F, false), *h.get(&c7));
         }
+    }
+
+    /// The tables past four against the dynamic programming: `for_caps` of caps all
+    /// past four (alike or mixed, up to twelve, past which no target of six melds and a
+    /// pair holds more of a kind) reads the same distances, on counts of every kind's
+    /// copies (`step` 1: every counts).
+    fn past_four_matches_slow(suit_step: usize, honours_step: usize) {
+        let caps_tried: [[u8; 9]; 5] =
+            [[5; 9], [6; 9], [12; 9], [5, 7, 9, 12, 5, 6, 8, 10, 11], [6, 6, 12, 7, 9, 6, 8, 6, 6]];
+        for (kinds, chows, step) in [(9, true, suit_step), (7, false, honours_step)] {
+            for i in (0..tables::POW5[kinds]).step_by(step) {
+                let mut x = i;
+                let mut counts = [0u8; 9];
+                for c in counts.iter_mut().take(kinds) {
+                    *c = (x % 5) as u8;
+                    x /= 5;
+                }
+                for caps in &caps_tried {
+                    let caps = &caps[..kinds];
+                    let all = (1u16 << kinds) - 1;
+                    if let Some(t) = tables::for_caps(caps, chows) {
+                        let slow = slow_group_dp(&counts[..kinds], caps, all, chows);
+                        assert_eq!(*t.get(&counts[..kinds]), slow, "{counts:?} {caps:?}");
+                    } else {
+                        assert!(!chows && caps.iter().any(|&c| c == 5) && caps.iter().any(|&c| c > 5));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tables_past_four_match_slow_on_a_sweep() {
+        past_four_matches_slow(97, 1);
+    }
+
+    /// Every counts of a suit (about a minute in a release build: `cargo test --release
+    /// -- --ignored`).
+    #[test]
+    #[ignore]
+    fn tables_past_four_match_slow_on_every_counts() {
+        past_four_matches_slow(1, 1);
     }
 
     #[test]

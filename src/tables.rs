@@ -22,6 +22,10 @@ pub type Distances = [u8; TARGETS];
 
 pub struct Table {
     pub dist: Vec<Distances>,
+    /// Kinds of the group (nine a suit, seven the honours), and most tiles a target
+    /// holds of a kind.
+    kinds: usize,
+    cap: u8,
 }
 
 /// For each kind of a group (its j-th), the targets (bit m * 2 + h) whose distance its
@@ -66,12 +70,16 @@ impl Table {
         &self.dist[Self::index(counts)]
     }
 
-    fn build(kinds: usize, chows: bool) -> Table {
+    /// The table of a group of `kinds` kinds whose targets hold at most `cap` tiles of a
+    /// kind. Counts stay at most four (real tiles); a target past four copies of a kind
+    /// (wilds standing past the copies) is marked where its tiles, four of that kind at
+    /// most, lie: no count can use more of it.
+    fn build(kinds: usize, chows: bool, cap: u8) -> Table {
         let size = POW5[kinds];
         // Bit (m * 2 + h) of marks[i]: counts i lie inside some target with m melds and h pairs.
         let mut marks = vec![0u16; size];
         let mut counts = vec![0u8; kinds];
-        mark_targets(&mut counts, 0, 0, kinds, chows, &mut marks);
+        mark_targets(&mut counts, 0, 0, Shape { kinds, chows, cap }, &mut marks);
         fill_down(&mut marks, kinds);
         // best[i][k]: the most tiles of counts i that some target k can use. Rows are
         // padded to 16 bytes so that the element-wise max runs as one vector operation.
@@ -116,7 +124,7 @@ impl Table {
                 d
             })
             .collect();
-        Table { dist }
+        Table { dist, kinds, cap }
     }
 
     /// The draws that lower each target from counts of index `i`: bit k of the j-th
@@ -165,15 +173,29 @@ pub const fn target_size(k: usize) -> u8 {
     ((k / 2) * 3 + (k % 2) * 2) as u8
 }
 
+/// The targets [`Table::build`] marks: a group of `kinds` kinds, chows or not, at most
+/// `cap` tiles of a kind.
+#[derive(Clone, Copy)]
+struct Shape {
+    kinds: usize,
+    chows: bool,
+    cap: u8,
+}
+
+/// Index of a target's tiles, each kind's count clipped at four.
+fn clipped_index(counts: &[u8]) -> usize {
+    counts.iter().rev().fold(0usize, |acc, &c| acc * 5 + c.min(4) as usize)
+}
+
 /// Marks every complete target: melds chosen in non-decreasing order of (type, kind) so
 /// each multiset is visited once, then with or without a pair.
-fn mark_targets(counts: &mut [u8], from: usize, melds: usize, kinds: usize, chows: bool, marks: &mut [u16]) {
-    let idx = Table::index(counts);
-    marks[idx] |= 1 << (melds * 2);
+fn mark_targets(counts: &mut [u8], from: usize, melds: usize, shape: Shape, marks: &mut [u16]) {
+    let Shape { kinds, chows, cap } = shape;
+    marks[clipped_index(counts)] |= 1 << (melds * 2);
     for p in 0..kinds {
-        if counts[p] <= 2 {
+        if counts[p] + 2 <= cap {
             counts[p] += 2;
-            marks[Table::index(counts)] |= 1 << (melds * 2 + 1);
+            marks[clipped_index(counts)] |= 1 << (melds * 2 + 1);
             counts[p] -= 2;
         }
     }
@@ -184,11 +206,11 @@ fn mark_targets(counts: &mut [u8], from: usize, melds: usize, kinds: usize, chow
     let choices = if chows { kinds + kinds - 2 } else { kinds };
     for choice in from..choices {
         let (start, len, each) = if choice < kinds { (choice, 1, 3) } else { (choice - kinds, 3, 1) };
-        if (start..start + len).all(|t| counts[t] + each <= 4) {
+        if (start..start + len).all(|t| counts[t] + each <= cap) {
             for t in start..start + len {
                 counts[t] += each;
             }
-            mark_targets(counts, choice, melds + 1, kinds, chows, marks);
+            mark_targets(counts, choice, melds + 1, shape, marks);
             for t in start..start + len {
                 counts[t] -= each;
             }
@@ -199,23 +221,66 @@ fn mark_targets(counts: &mut [u8], from: usize, melds: usize, kinds: usize, chow
 /// The table of a suit (nine kinds, chows allowed).
 pub fn suit() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
-    T.get_or_init(|| Table::build(9, true))
+    T.get_or_init(|| Table::build(9, true, 4))
 }
 
 /// The table of the honours (seven kinds, no chows).
 pub fn honours() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
-    T.get_or_init(|| Table::build(7, false))
+    T.get_or_init(|| Table::build(7, false, 4))
 }
 
-/// [`Table::lowering_at`] of a suit's counts (`suit`) or the honours', by the counts'
-/// index. Made for every counts the first time the analysis asks (the suit's are 35 MB,
-/// which scoring alone never needs).
-pub fn lowering(suit: bool, i: usize) -> Lowering {
+/// The table of a suit whose every kind may hold five tiles or more (wilds standing past
+/// the copies). A suit's targets gain nothing from a sixth tile of a kind: two pungs of a
+/// kind reach no count that a pung and a chow through it do not, so caps of five and
+/// more give the same distances (tested against the dynamic programming). Made the first
+/// time such a group is met (23 MB).
+pub fn suit_past_four() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| Table::build(9, true, 5))
+}
+
+/// The tables of the honours whose every kind may hold five tiles (`five`), or six and
+/// more (no chows: two pungs of a kind need six; more gives nothing).
+pub fn honours_past_four(five: bool) -> &'static Table {
+    static FIVE: OnceLock<Table> = OnceLock::new();
+    static SIX: OnceLock<Table> = OnceLock::new();
+    if five {
+        FIVE.get_or_init(|| Table::build(7, false, 5))
+    } else {
+        SIX.get_or_init(|| Table::build(7, false, 6))
+    }
+}
+
+/// The table that holds the distances of a group with these `caps` (a cap a kind) when
+/// every kind may be the pair, if one does: all caps four, or all past four alike as
+/// [`suit_past_four`] and [`honours_past_four`] read them. Counts must be at most four.
+#[inline]
+pub fn for_caps(caps: &[u8], chows: bool) -> Option<&'static Table> {
+    let (lo, hi) = caps.iter().fold((u8::MAX, 0), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+    match (lo, chows) {
+        (4, true) if hi == 4 => Some(suit()),
+        (4, false) if hi == 4 => Some(honours()),
+        (5.., true) => Some(suit_past_four()),
+        (5, false) if hi == 5 => Some(honours_past_four(true)),
+        (6.., false) => Some(honours_past_four(false)),
+        _ => None,
+    }
+}
+
+/// [`Table::lowering_at`] of `table` at the counts' index. For the tables of full caps
+/// ([`suit`], [`honours`]) read from a table of them made for every counts the first time
+/// the analysis asks (the suit's are 35 MB, which scoring alone never needs); for the
+/// tables past four, which only hands with wilds standing past the copies read, worked
+/// out each time (a read of the table a kind).
+pub fn lowering(table: &Table, i: usize) -> Lowering {
     static SUIT: OnceLock<Vec<Lowering>> = OnceLock::new();
     static HONOURS: OnceLock<Vec<Lowering>> = OnceLock::new();
-    let (table, kinds, made) = if suit { (self::suit(), 9, &SUIT) } else { (honours(), 7, &HONOURS) };
-    made.get_or_init(|| (0..table.dist.len()).map(|i| table.lowering_at(i, kinds)).collect())[i]
+    if table.cap != 4 {
+        return table.lowering_at(i, table.kinds);
+    }
+    let (table, made) = if table.kinds == 9 { (suit(), &SUIT) } else { (honours(), &HONOURS) };
+    made.get_or_init(|| (0..table.dist.len()).map(|i| table.lowering_at(i, table.kinds)).collect())[i]
 }
 
 #[cfg(test)]
@@ -241,7 +306,7 @@ mod tests {
 
     #[test]
     fn lowering_is_where_one_more_tile_lowers_the_distance() {
-        for (table, is_suit, kinds) in [(suit(), true, 9), (honours(), false, 7)] {
+        for (table, kinds) in [(suit(), 9), (honours(), 7), (suit_past_four(), 9), (honours_past_four(true), 7)] {
             // Every state of the honours, a stride through the suit's.
             for i in (0..POW5[kinds]).step_by(if kinds == 9 { 97 } else { 1 }) {
                 for j in 0..kinds {
@@ -251,7 +316,7 @@ mod tests {
                         let (now, after) = (&table.dist[i], &table.dist[i + POW5[j]]);
                         (0..TARGETS).fold(0u16, |m, k| m | ((after[k] < now[k]) as u16) << k)
                     };
-                    assert_eq!(lowering(is_suit, i)[j], expected, "{i} {j}");
+                    assert_eq!(lowering(table, i)[j], expected, "{i} {j}");
                 }
             }
         }

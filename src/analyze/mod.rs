@@ -11,8 +11,8 @@ use std::collections::HashMap;
 
 use crate::batch::{self, Rows};
 use crate::distance::{
-    group_distances, honours_and_knitted_draws, knitted_rest, seven_pairs_draws, thirteen_orphans_draws, Check,
-    KindMasks, GROUPS, KNITTED, KNITTED_MASKS,
+    group_distances, group_table, honours_and_knitted_draws, knitted_rest, seven_pairs_draws, thirteen_orphans_draws,
+    Check, KindMasks, GROUPS, KNITTED, KNITTED_MASKS,
 };
 use crate::engine::{Engine, Wilds};
 use crate::error::{ErrorKind, HandError, Result};
@@ -431,9 +431,8 @@ fn lower_mask(after: &Distances, now: &Distances) -> u16 {
 /// [`Lowering`] of group `g` of `view`, whose distances are `now`.
 fn lowering(view: &View, g: usize, pair_kinds: u64, now: &Distances) -> Lowering {
     let (lo, hi) = GROUPS[g];
-    let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
-    if view.caps[lo..hi].iter().all(|&c| c == 4) && pair_kinds & group_mask == group_mask {
-        return table_lowering(g, Table::index(&view.counts[lo..hi]));
+    if let Some(table) = group_table(view, g, pair_kinds) {
+        return tables::lowering(table, Table::index(&view.counts[lo..hi]));
     }
     let mut out = [0u16; 9];
     let mut v = view.clone();
@@ -443,11 +442,6 @@ fn lowering(view: &View, g: usize, pair_kinds: u64, now: &Distances) -> Lowering
         v.counts[lo + i] -= 1;
     }
     out
-}
-
-/// [`Lowering`] of a group that reads the precomputed table, at its counts' index.
-fn table_lowering(g: usize, index: usize) -> Lowering {
-    tables::lowering(g < 3, index)
 }
 
 /// Draws of `candidates` that bring the knitted straight (组合龙) below `best`. The

@@ -6,8 +6,8 @@
 //! kept. The whole hand ([`super::shape`]), each discard ([`super::discards`]) and the
 //! rest beside each arrangement of the knitted straight use it alike.
 
-use super::{lowering, standard_draws, table_lowering};
-use crate::distance::{convolve, group_distances, join, GROUPS, INF};
+use super::{lowering, standard_draws};
+use crate::distance::{convolve, group_distances, group_table, join, GROUPS, INF};
 use crate::forms::View;
 use crate::tables::{self, Distances, Lowering, Table, TARGETS};
 
@@ -22,9 +22,9 @@ pub(super) struct Standard {
     pairs: [[Distances; 4]; 4],
     /// `others[g]`: the three groups but g combined.
     others: [Distances; 4],
-    /// Groups that read the precomputed table (full caps, any pair kind), and their
-    /// indexes in it: a tile gone moves the index down a power of five.
-    plain: [bool; 4],
+    /// The precomputed tables the groups read (`distance::group_table`), and their
+    /// indexes in them: a tile gone moves the index down a power of five.
+    tables: [Option<&'static Table>; 4],
     index: [usize; 4],
     kept: [Option<Lowering>; 4],
 }
@@ -50,12 +50,9 @@ impl Standard {
             convolve(&pairs[0][1], &groups[3], melds),
             convolve(&pairs[0][1], &groups[2], melds),
         ];
-        let plain = GROUPS.map(|(lo, hi)| {
-            let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
-            view.caps[lo..hi].iter().all(|&c| c == 4) && pair_kinds & group_mask == group_mask
-        });
+        let tables = [0, 1, 2, 3].map(|g| group_table(view, g, pair_kinds));
         let index = GROUPS.map(|(lo, hi)| Table::index(&view.counts[lo..hi]));
-        Standard { view: view.clone(), melds, pair_kinds, groups, pairs, others, plain, index, kept: [None; 4] }
+        Standard { view: view.clone(), melds, pair_kinds, groups, pairs, others, tables, index, kept: [None; 4] }
     }
 
     /// The distance of the whole hand.
@@ -69,8 +66,7 @@ impl Standard {
         let g = group_of(d);
         let mut view = self.view.clone();
         view.counts[d] -= 1;
-        let dist = if self.plain[g] {
-            let table = if g < 3 { tables::suit() } else { tables::honours() };
+        let dist = if let Some(table) = self.tables[g] {
             table.dist[self.index[g] - tables::POW5[d - g * 9]]
         } else {
             group_distances(&view, g, self.pair_kinds)
@@ -109,10 +105,10 @@ impl Standard {
                 *slot = convolve(&after.dist, &self.pairs[a][b], self.melds);
             }
         }
-        let Standard { view, pair_kinds, groups, kept, plain, index, .. } = self;
+        let Standard { view, pair_kinds, groups, kept, tables, index, .. } = self;
         standard_draws(&dist, &rest, self.melds, best, todo, |o| {
-            if o == g && plain[g] {
-                table_lowering(g, index[g] - tables::POW5[after.kind - GROUPS[g].0])
+            if let (true, Some(table)) = (o == g, tables[g]) {
+                tables::lowering(table, index[g] - tables::POW5[after.kind - GROUPS[g].0])
             } else if o == g {
                 lowering(&after.view, g, *pair_kinds, &after.dist)
             } else {
