@@ -22,10 +22,8 @@ pub type Distances = [u8; TARGETS];
 
 pub struct Table {
     pub dist: Vec<Distances>,
-    /// Kinds of the group (nine a suit, seven the honours), and most tiles a target
-    /// holds of a kind.
-    kinds: usize,
-    cap: u8,
+    /// The targets it reads.
+    shape: Shape,
 }
 
 /// For each kind of a group (its j-th), the targets (bit m * 2 + h) whose distance its
@@ -74,12 +72,13 @@ impl Table {
     /// kind. Counts stay at most four (real tiles); a target past four copies of a kind
     /// (wilds standing past the copies) is marked where its tiles, four of that kind at
     /// most, lie: no count can use more of it.
-    fn build(kinds: usize, chows: bool, cap: u8) -> Table {
+    fn build(shape: Shape) -> Table {
+        let kinds = shape.kinds;
         let size = POW5[kinds];
         // Bit (m * 2 + h) of marks[i]: counts i lie inside some target with m melds and h pairs.
         let mut marks = vec![0u16; size];
         let mut counts = vec![0u8; kinds];
-        mark_targets(&mut counts, 0, 0, Shape { kinds, chows, cap }, &mut marks);
+        mark_targets(&mut counts, 0, 0, shape, &mut marks);
         fill_down(&mut marks, kinds);
         // best[i][k]: the most tiles of counts i that some target k can use. Rows are
         // padded to 16 bytes so that the element-wise max runs as one vector operation.
@@ -124,7 +123,7 @@ impl Table {
                 d
             })
             .collect();
-        Table { dist, kinds, cap }
+        Table { dist, shape }
     }
 
     /// The draws that lower each target from counts of index `i`: bit k of the j-th
@@ -174,13 +173,22 @@ pub const fn target_size(k: usize) -> u8 {
 }
 
 /// The targets [`Table::build`] marks: a group of `kinds` kinds, chows or not, at most
-/// `cap` tiles of a kind.
-#[derive(Clone, Copy)]
+/// `cap` tiles of a kind, the pair of a kind in `pairs` (bit j: the j-th kind).
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Shape {
     kinds: usize,
     chows: bool,
     cap: u8,
+    pairs: u16,
 }
+
+impl Shape {
+    const SUIT: Shape = Shape { kinds: 9, chows: true, cap: 4, pairs: 0x1FF };
+    const HONOURS: Shape = Shape { kinds: 7, chows: false, cap: 4, pairs: 0x7F };
+}
+
+/// A suit's kinds 2, 5 and 8 (Changsha's pair, 将).
+pub const PAIRS_258: u16 = 0b1001_0010;
 
 /// Index of a target's tiles, each kind's count clipped at four.
 fn clipped_index(counts: &[u8]) -> usize {
@@ -190,10 +198,10 @@ fn clipped_index(counts: &[u8]) -> usize {
 /// Marks every complete target: melds chosen in non-decreasing order of (type, kind) so
 /// each multiset is visited once, then with or without a pair.
 fn mark_targets(counts: &mut [u8], from: usize, melds: usize, shape: Shape, marks: &mut [u16]) {
-    let Shape { kinds, chows, cap } = shape;
+    let Shape { kinds, chows, cap, pairs } = shape;
     marks[clipped_index(counts)] |= 1 << (melds * 2);
     for p in 0..kinds {
-        if counts[p] + 2 <= cap {
+        if pairs >> p & 1 == 1 && counts[p] + 2 <= cap {
             counts[p] += 2;
             marks[clipped_index(counts)] |= 1 << (melds * 2 + 1);
             counts[p] -= 2;
@@ -221,13 +229,20 @@ fn mark_targets(counts: &mut [u8], from: usize, melds: usize, shape: Shape, mark
 /// The table of a suit (nine kinds, chows allowed).
 pub fn suit() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
-    T.get_or_init(|| Table::build(9, true, 4))
+    T.get_or_init(|| Table::build(Shape::SUIT))
 }
 
 /// The table of the honours (seven kinds, no chows).
 pub fn honours() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
-    T.get_or_init(|| Table::build(7, false, 4))
+    T.get_or_init(|| Table::build(Shape::HONOURS))
+}
+
+/// The table of a suit whose pair is a 2, 5 or 8 ([`PAIRS_258`]), full caps. Made the
+/// first time such a group is met (23 MB).
+pub fn suit_258() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| Table::build(Shape { pairs: PAIRS_258, ..Shape::SUIT }))
 }
 
 /// The table of a suit whose every kind may hold five tiles or more (wilds standing past
@@ -237,7 +252,7 @@ pub fn honours() -> &'static Table {
 /// time such a group is met (23 MB).
 pub fn suit_past_four() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
-    T.get_or_init(|| Table::build(9, true, 5))
+    T.get_or_init(|| Table::build(Shape { cap: 5, ..Shape::SUIT }))
 }
 
 /// The tables of the honours whose every kind may hold five tiles (`five`), or six and
@@ -246,18 +261,24 @@ pub fn honours_past_four(five: bool) -> &'static Table {
     static FIVE: OnceLock<Table> = OnceLock::new();
     static SIX: OnceLock<Table> = OnceLock::new();
     if five {
-        FIVE.get_or_init(|| Table::build(7, false, 5))
+        FIVE.get_or_init(|| Table::build(Shape { cap: 5, ..Shape::HONOURS }))
     } else {
-        SIX.get_or_init(|| Table::build(7, false, 6))
+        SIX.get_or_init(|| Table::build(Shape { cap: 6, ..Shape::HONOURS }))
     }
 }
 
-/// The table that holds the distances of a group with these `caps` (a cap a kind) when
-/// every kind may be the pair, if one does: all caps four, or all past four alike as
-/// [`suit_past_four`] and [`honours_past_four`] read them. Counts must be at most four.
+/// The table that holds the distances of a group (a suit when `chows`, else the
+/// honours) with these `caps` (a cap a kind) and these kinds that may be the pair (bit
+/// j: the group's j-th kind), if one does: every kind the pair and all caps four, or all
+/// past four alike as [`suit_past_four`] and [`honours_past_four`] read them; or a suit's
+/// pair a 2, 5 or 8 and all caps four ([`suit_258`]). Counts must be at most four.
 #[inline]
-pub fn for_caps(caps: &[u8], chows: bool) -> Option<&'static Table> {
+pub fn for_caps(caps: &[u8], chows: bool, pairs: u16) -> Option<&'static Table> {
     let (lo, hi) = caps.iter().fold((u8::MAX, 0), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+    let every = (1u16 << caps.len()) - 1;
+    if pairs & every != every {
+        return (chows && pairs & every == PAIRS_258 && lo == 4 && hi == 4).then(suit_258);
+    }
     match (lo, chows) {
         (4, true) if hi == 4 => Some(suit()),
         (4, false) if hi == 4 => Some(honours()),
@@ -268,19 +289,19 @@ pub fn for_caps(caps: &[u8], chows: bool) -> Option<&'static Table> {
     }
 }
 
-/// [`Table::lowering_at`] of `table` at the counts' index. For the tables of full caps
-/// ([`suit`], [`honours`]) read from a table of them made for every counts the first time
-/// the analysis asks (the suit's are 35 MB, which scoring alone never needs); for the
-/// tables past four, which only hands with wilds standing past the copies read, worked
-/// out each time (a read of the table a kind).
+/// [`Table::lowering_at`] of `table` at the counts' index. For [`suit`] and [`honours`]
+/// read from a table of them made for every counts the first time the analysis asks (the
+/// suit's are 35 MB, which scoring alone never needs); for the other tables, which only
+/// some rulesets' hands read, worked out each time (a read of the table a kind).
 pub fn lowering(table: &Table, i: usize) -> Lowering {
     static SUIT: OnceLock<Vec<Lowering>> = OnceLock::new();
     static HONOURS: OnceLock<Vec<Lowering>> = OnceLock::new();
-    if table.cap != 4 {
-        return table.lowering_at(i, table.kinds);
-    }
-    let (table, made) = if table.kinds == 9 { (suit(), &SUIT) } else { (honours(), &HONOURS) };
-    made.get_or_init(|| (0..table.dist.len()).map(|i| table.lowering_at(i, table.kinds)).collect())[i]
+    let made = match table.shape {
+        Shape::SUIT => &SUIT,
+        Shape::HONOURS => &HONOURS,
+        _ => return table.lowering_at(i, table.shape.kinds),
+    };
+    made.get_or_init(|| (0..table.dist.len()).map(|i| table.lowering_at(i, table.shape.kinds)).collect())[i]
 }
 
 #[cfg(test)]
@@ -306,7 +327,9 @@ mod tests {
 
     #[test]
     fn lowering_is_where_one_more_tile_lowers_the_distance() {
-        for (table, kinds) in [(suit(), 9), (honours(), 7), (suit_past_four(), 9), (honours_past_four(true), 7)] {
+        for (table, kinds) in
+            [(suit(), 9), (honours(), 7), (suit_past_four(), 9), (honours_past_four(true), 7), (suit_258(), 9)]
+        {
             // Every state of the honours, a stride through the suit's.
             for i in (0..POW5[kinds]).step_by(if kinds == 9 { 97 } else { 1 }) {
                 for j in 0..kinds {
