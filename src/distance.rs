@@ -80,52 +80,212 @@ pub fn slow_group(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Dist
 
 /// [`slow_group`]'s dynamic programming over the kinds. States: chows begun one and two
 /// kinds back, then the (melds, pair) reached; each way to take tiles of a kind adds the
-/// same cost to every reached target, shifted by the melds and pair it makes.
+/// same cost to every reached target, shifted by the melds and pair it makes. A state's
+/// targets are a [`Row`]: one shift, one saturating add and one minimum a way, for all
+/// twelve targets at once.
 fn slow_group_dp(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Distances {
     let n = counts.len();
-    let mut dp = [[[INF; TARGETS]; 5]; 5];
-    dp[0][0][0] = 0;
+    let mut dp = [[Row::unreached(); 5]; 5];
+    dp[0][0] = Row::start();
     for i in 0..n {
-        let mut next = [[[INF; TARGETS]; 5]; 5];
-        let can_start = chows && i + 2 < n;
+        let mut next = [[Row::unreached(); 5]; 5];
         let cap = caps[i] as usize;
+        let count = counts[i] as usize;
+        let cost = |t: usize| t.saturating_sub(count) as u8;
         // Four copies hold one pung or the pair; more (wilds standing past the copies)
-        // may hold a pung and the pair, or two pungs.
-        let most_pungs = if cap > 4 { 2 } else { 1 };
-        let pairs = if pair_ok >> i & 1 == 1 { 1 } else { 0 };
+        // may hold a pung and the pair, or two pungs, and two pungs and the pair.
+        let pair = pair_ok >> i & 1 == 1;
+        let most_new = if chows && i + 2 < n { 4 } else { 0 };
         for a in 0..5usize {
             for b in 0..5 - a {
                 let row = dp[a][b];
-                if row.iter().all(|&x| x == INF) {
+                // Tiles of this kind the chows begun take, before any other.
+                let taken = a + b;
+                if taken > cap || row.is_unreached() {
                     continue;
                 }
-                let max_new = if can_start { 4 - a - b } else { 0 };
-                for c in 0..=max_new {
-                    for pung in 0..=most_pungs {
-                        for pair in 0..=pairs {
-                            let t = a + b + c + 3 * pung + 2 * pair;
-                            if (cap <= 4 && pung + pair > 1) || t > cap || c + pung > MAX_MELDS {
-                                continue;
-                            }
-                            let add = (t as u8).saturating_sub(counts[i]);
-                            let out = &mut next[c][a];
-                            for m in 0..=MAX_MELDS - (c + pung) {
-                                for h in 0..2 - pair {
-                                    let v = row[m * 2 + h];
-                                    if v < INF {
-                                        let k = (m + c + pung) * 2 + h + pair;
-                                        out[k] = out[k].min(v + add);
-                                    }
-                                }
+                // With c chows begun here: `melds` the row with c melds more, `more` with
+                // c + 1.
+                let mut melds = row;
+                let mut more = row.melded();
+                for c in 0..=(most_new - taken.min(most_new)).min(cap - taken) {
+                    let t = taken + c;
+                    let mut out = next[c][a].min_with(melds, cost(t));
+                    if pair && t + 2 <= cap {
+                        out = out.min_with(melds.paired(), cost(t + 2));
+                    }
+                    if t + 3 <= cap {
+                        out = out.min_with(more, cost(t + 3));
+                        if pair && t + 5 <= cap {
+                            out = out.min_with(more.paired(), cost(t + 5));
+                        }
+                        if t + 6 <= cap && c + 1 < MAX_MELDS {
+                            let two = more.melded();
+                            out = out.min_with(two, cost(t + 6));
+                            if pair && t + 8 <= cap {
+                                out = out.min_with(two.paired(), cost(t + 8));
                             }
                         }
                     }
+                    next[c][a] = out;
+                    melds = more;
+                    more = more.melded();
                 }
             }
         }
+        for row in next.iter_mut().flatten() {
+            *row = row.settled();
+        }
         dp = next;
     }
-    dp[0][0]
+    dp[0][0].distances()
+}
+
+/// The distances of one state of [`slow_group_dp`] to the twelve (melds, pair) targets,
+/// in the low twelve of sixteen bytes (target `m * 2 + h` at byte `m * 2 + h`). Bytes
+/// of [`INF`] and above are unreached, and the four high bytes are never read: a shift
+/// moves what would pass five melds there, or out. One SSE2 register on x86-64 (part of
+/// its baseline), sixteen bytes elsewhere.
+#[derive(Clone, Copy)]
+struct Row(row::Bytes);
+
+impl Row {
+    const UNREACHED: [u8; 16] = [INF; 16];
+    /// The bytes of targets without a pair (even) kept, the others made unreached.
+    const EVEN: [u8; 16] = [0xFF, 0, 0xFF, 0, 0xFF, 0, 0xFF, 0, 0xFF, 0, 0xFF, 0, 0xFF, 0, 0xFF, 0];
+    const ODD_INF: [u8; 16] = [0, INF, 0, INF, 0, INF, 0, INF, 0, INF, 0, INF, 0, INF, 0, INF];
+
+    fn unreached() -> Row {
+        Row(row::splat(INF))
+    }
+
+    /// Nothing taken: no melds, no pair, at no cost.
+    fn start() -> Row {
+        let mut bytes = Row::UNREACHED;
+        bytes[0] = 0;
+        Row(row::load(bytes))
+    }
+
+    fn is_unreached(self) -> bool {
+        row::equal(self.0, row::splat(INF))
+    }
+
+    /// The targets without a pair, the others unreached, moved up one place: the pair
+    /// added.
+    #[inline(always)]
+    fn paired(self) -> Row {
+        let kept = row::or(row::and(self.0, row::load(Row::EVEN)), row::load(Row::ODD_INF));
+        Row(row::up::<1>(kept))
+    }
+
+    /// Every target moved up two places (a meld added), unreached moved in.
+    #[inline(always)]
+    fn melded(self) -> Row {
+        Row(row::up::<2>(self.0))
+    }
+
+    /// Each byte the least of this row's and `other`'s plus `add` (saturating).
+    #[inline(always)]
+    fn min_with(self, other: Row, add: u8) -> Row {
+        Row(row::min(self.0, row::adds(other.0, row::splat(add))))
+    }
+
+    /// Unreached bytes back to [`INF`], the high four to it, so that an unreached state
+    /// is [`Row::is_unreached`].
+    #[inline(always)]
+    fn settled(self) -> Row {
+        let mut high = [0u8; 16];
+        high[TARGETS..].fill(INF);
+        Row(row::or(row::min(self.0, row::splat(INF)), row::load(high)))
+    }
+
+    fn distances(self) -> Distances {
+        let bytes = row::store(self.0);
+        std::array::from_fn(|k| bytes[k].min(INF))
+    }
+}
+
+/// The sixteen-byte operations of [`Row`].
+#[cfg(target_arch = "x86_64")]
+mod row {
+    use std::arch::x86_64::*;
+
+    pub type Bytes = __m128i;
+
+    // SAFETY (every function): SSE2 is part of the x86_64 baseline, and [u8; 16] and
+    // __m128i are both sixteen plain bytes.
+    #[inline(always)]
+    pub fn load(bytes: [u8; 16]) -> Bytes {
+        unsafe { std::mem::transmute::<[u8; 16], __m128i>(bytes) }
+    }
+    #[inline(always)]
+    pub fn store(x: Bytes) -> [u8; 16] {
+        unsafe { std::mem::transmute::<__m128i, [u8; 16]>(x) }
+    }
+    #[inline(always)]
+    pub fn splat(b: u8) -> Bytes {
+        unsafe { _mm_set1_epi8(b as i8) }
+    }
+    #[inline(always)]
+    pub fn equal(a: Bytes, b: Bytes) -> bool {
+        unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xFFFF }
+    }
+    #[inline(always)]
+    pub fn and(a: Bytes, b: Bytes) -> Bytes {
+        unsafe { _mm_and_si128(a, b) }
+    }
+    #[inline(always)]
+    pub fn or(a: Bytes, b: Bytes) -> Bytes {
+        unsafe { _mm_or_si128(a, b) }
+    }
+    #[inline(always)]
+    pub fn min(a: Bytes, b: Bytes) -> Bytes {
+        unsafe { _mm_min_epu8(a, b) }
+    }
+    #[inline(always)]
+    pub fn adds(a: Bytes, b: Bytes) -> Bytes {
+        unsafe { _mm_adds_epu8(a, b) }
+    }
+    /// Each byte moved up `N` places, [`super::INF`] moved in below.
+    #[inline(always)]
+    pub fn up<const N: i32>(a: Bytes) -> Bytes {
+        let mut low = [0u8; 16];
+        low[..N as usize].fill(super::INF);
+        unsafe { _mm_or_si128(_mm_slli_si128::<N>(a), load(low)) }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod row {
+    pub type Bytes = [u8; 16];
+
+    pub fn load(bytes: [u8; 16]) -> Bytes {
+        bytes
+    }
+    pub fn store(x: Bytes) -> [u8; 16] {
+        x
+    }
+    pub fn splat(b: u8) -> Bytes {
+        [b; 16]
+    }
+    pub fn equal(a: Bytes, b: Bytes) -> bool {
+        a == b
+    }
+    pub fn and(a: Bytes, b: Bytes) -> Bytes {
+        std::array::from_fn(|k| a[k] & b[k])
+    }
+    pub fn or(a: Bytes, b: Bytes) -> Bytes {
+        std::array::from_fn(|k| a[k] | b[k])
+    }
+    pub fn min(a: Bytes, b: Bytes) -> Bytes {
+        std::array::from_fn(|k| a[k].min(b[k]))
+    }
+    pub fn adds(a: Bytes, b: Bytes) -> Bytes {
+        std::array::from_fn(|k| a[k].saturating_add(b[k]))
+    }
+    pub fn up<const N: i32>(a: Bytes) -> Bytes {
+        std::array::from_fn(|k| if k < N as usize { super::INF } else { a[k - N as usize] })
+    }
 }
 
 /// Min-plus combination of group distances: for every (melds, pair) target, the least
@@ -858,6 +1018,77 @@ mod tests {
     fn view(s: &str) -> View {
         let h: Hand = parse(s, Format::Compact).unwrap().hand;
         View::new(&h, ALL_KINDS, 0, 0)
+    }
+
+    /// The dynamic programming of [`slow_group_dp`] target by target, as it was first
+    /// written: the reference its rows are held to.
+    /// States: chows begun one and two
+    /// kinds back, then the (melds, pair) reached; each way to take tiles of a kind adds the
+    /// same cost to every reached target, shifted by the melds and pair it makes.
+    fn slow_group_dp_plain(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Distances {
+        let n = counts.len();
+        let mut dp = [[[INF; TARGETS]; 5]; 5];
+        dp[0][0][0] = 0;
+        for i in 0..n {
+            let mut next = [[[INF; TARGETS]; 5]; 5];
+            let can_start = chows && i + 2 < n;
+            let cap = caps[i] as usize;
+            // Four copies hold one pung or the pair; more (wilds standing past the copies)
+            // may hold a pung and the pair, or two pungs.
+            let most_pungs = if cap > 4 { 2 } else { 1 };
+            let pairs = if pair_ok >> i & 1 == 1 { 1 } else { 0 };
+            for a in 0..5usize {
+                for b in 0..5 - a {
+                    let row = dp[a][b];
+                    if row.iter().all(|&x| x == INF) {
+                        continue;
+                    }
+                    let max_new = if can_start { 4 - a - b } else { 0 };
+                    for c in 0..=max_new {
+                        for pung in 0..=most_pungs {
+                            for pair in 0..=pairs {
+                                let t = a + b + c + 3 * pung + 2 * pair;
+                                if (cap <= 4 && pung + pair > 1) || t > cap || c + pung > MAX_MELDS {
+                                    continue;
+                                }
+                                let add = (t as u8).saturating_sub(counts[i]);
+                                let out = &mut next[c][a];
+                                for m in 0..=MAX_MELDS - (c + pung) {
+                                    for h in 0..2 - pair {
+                                        let v = row[m * 2 + h];
+                                        if v < INF {
+                                            let k = (m + c + pung) * 2 + h + pair;
+                                            out[k] = out[k].min(v + add);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            dp = next;
+        }
+        dp[0][0]
+    }
+
+    #[test]
+    fn rows_match_the_plain_programming() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..20_000 {
+            let (kinds, chows) = if next() % 4 == 0 { (7, false) } else { (9, true) };
+            let caps: Vec<u8> = (0..kinds).map(|_| [0, 1, 2, 3, 4, 4, 4, 5, 6, 9][(next() % 10) as usize]).collect();
+            let counts: Vec<u8> = caps.iter().map(|&c| (next() % (c.min(4) as u64 + 1)) as u8).collect();
+            let pair_ok = if next() % 3 == 0 { next() as u16 } else { 0x1FF };
+            let plain = slow_group_dp_plain(&counts, &caps, pair_ok, chows);
+            assert_eq!(slow_group_dp(&counts, &caps, pair_ok, chows), plain, "{counts:?} {caps:?} {pair_ok:#x}");
+        }
     }
 
     #[test]
