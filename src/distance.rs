@@ -759,16 +759,33 @@ pub fn knitted_rest(view: &View, ks: &[u8; 9], melds: usize) -> View {
 /// A hand of pungs and one pair, any pair kind.
 pub fn all_pungs(view: &View, melds: usize) -> u8 {
     let mut best = INF;
-    let pungs: Vec<(usize, u8)> =
-        (0..KINDS).filter(|&t| view.caps[t] >= 3).map(|t| (t, view.counts[t].min(3))).collect();
+    let mut kept = Vec::with_capacity(KINDS);
     for p in (0..KINDS).filter(|&t| view.caps[t] >= 2) {
-        let mut vals: Vec<u8> = pungs.iter().filter(|(t, _)| *t != p).map(|&(_, v)| v).collect();
-        if vals.len() < melds {
+        // Each pung a kind has room for, and the real tiles it keeps: a kind's pungs in
+        // turn, after the pair where the kind is the pair's. Past four copies (wilds
+        // standing for more) a kind may hold a pung and the pair, or two pungs. The
+        // tiles a kind's next pung keeps never grow, so the best pungs are the ones
+        // keeping most, whichever kinds they are of.
+        kept.clear();
+        let mut room = 0;
+        for t in 0..KINDS {
+            let (count, cap) = (view.counts[t] as usize, view.caps[t] as usize);
+            let mut used = if t == p { 2 } else { 0 };
+            while used + 3 <= cap {
+                room += 1;
+                let more = count.min(used + 3) - count.min(used);
+                if more > 0 {
+                    kept.push(more as u32);
+                }
+                used += 3;
+            }
+        }
+        if room < melds {
             continue;
         }
-        vals.sort_unstable_by(|a, b| b.cmp(a));
-        let kept = view.counts[p].min(2) as u32 + vals[..melds].iter().map(|&v| v as u32).sum::<u32>();
-        best = best.min((3 * melds as u32 + 2 - kept) as u8);
+        kept.sort_unstable_by(|a, b| b.cmp(a));
+        let total = view.counts[p].min(2) as u32 + kept.iter().take(melds).sum::<u32>();
+        best = best.min((3 * melds as u32 + 2 - total) as u8);
     }
     best
 }
@@ -1259,6 +1276,54 @@ mod tests {
                 let plain = (0..KINDS).fold(0u64, |m, t| m | ((v[t] as usize > k) as u64) << t);
                 assert_eq!(masks[k], plain);
             }
+        }
+    }
+
+    /// `all_pungs` against every choice of the pair's kind and of the pungs each kind
+    /// holds (two where wilds stand past the copies), on views of six kinds.
+    #[test]
+    fn all_pungs_matches_every_choice_of_pungs() {
+        fn best(counts: &[u8], caps: &[u8], t: usize, left: usize, pair: Option<usize>) -> Option<u32> {
+            if t == counts.len() {
+                return (left == 0 && pair.is_some()).then_some(0);
+            }
+            let mut out = None;
+            for is_pair in [false, true] {
+                if is_pair && pair.is_some() {
+                    continue;
+                }
+                for k in 0..=left {
+                    let used = 3 * k + 2 * is_pair as usize;
+                    if used > caps[t] as usize {
+                        break;
+                    }
+                    let here = (counts[t] as usize).min(used) as u32;
+                    let pair = if is_pair { Some(t) } else { pair };
+                    if let Some(rest) = best(counts, caps, t + 1, left - k, pair) {
+                        out = Some(out.map_or(here + rest, |o: u32| o.max(here + rest)));
+                    }
+                }
+            }
+            out
+        }
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..5_000 {
+            let kinds: Vec<usize> = (0..6).map(|_| (next() % 34) as usize).collect();
+            let mut v = View { counts: [0; KINDS], wilds: 0, caps: [0; KINDS], melds: Default::default() };
+            for &t in &kinds {
+                v.caps[t] = (next() % 9) as u8;
+                v.counts[t] = (next() % (v.caps[t].min(4) as u64 + 1)) as u8;
+            }
+            let melds = 1 + (next() % 5) as usize;
+            let (counts, caps): (Vec<u8>, Vec<u8>) = (0..KINDS).map(|t| (v.counts[t], v.caps[t])).unzip();
+            let expected = best(&counts, &caps, 0, melds, None).map_or(INF, |kept| (3 * melds as u32 + 2 - kept) as u8);
+            assert_eq!(all_pungs(&v, melds), expected, "{counts:?} {caps:?} {melds}");
         }
     }
 
