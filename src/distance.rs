@@ -1091,13 +1091,8 @@ mod tests {
 
     #[test]
     fn rows_match_the_plain_programming() {
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut rng = crate::game::rng::Rng::new(1);
+        let mut next = move || rng.next_u64();
         for _ in 0..20_000 {
             let (kinds, chows) = if next() % 4 == 0 { (7, false) } else { (9, true) };
             let caps: Vec<u8> = (0..kinds).map(|_| [0, 1, 2, 3, 4, 4, 4, 5, 6, 9][(next() % 10) as usize]).collect();
@@ -1306,13 +1301,8 @@ mod tests {
             }
             out
         }
-        let mut rng = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut rng = crate::game::rng::Rng::new(2);
+        let mut next = move || rng.next_u64();
         for _ in 0..5_000 {
             let kinds: Vec<usize> = (0..6).map(|_| (next() % 34) as usize).collect();
             let mut v = View { counts: [0; KINDS], wilds: 0, caps: [0; KINDS], melds: Default::default() };
