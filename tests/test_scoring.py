@@ -447,6 +447,21 @@ def test_tangshan_search_is_not_cut_by_a_listing_limit() -> None:
     assert r["total"] == 3
 
 
+def test_a_search_stops_once_no_arrangement_can_score_more() -> None:
+    # Four 惠牌 make about 180 arrangements of this hand. The best, 12 番 (一条龙 3, 四惠牌 8,
+    # 庄 1), is the most a hand with a chow could score, and one without a chow scores
+    # less (对对和 2 in place of 一条龙 3): bounded apart, the two show the search can stop.
+    bj = haidi.ruleset("beijing")
+    s = dict(wilds="3z", hand="23467789s33344z", win="3z", self_drawn=True)
+    r = bj.evaluate(**s)
+    assert r["total"] == 12 and sorted(f["id"] for f in r["fans"]) == ["dealer", "four_wilds", "straight"]
+    assert bj.scheme.search_size(**s) < 60
+    # Where the best has no chow, it is the other bound that is reached: 对对和 2, 四惠牌 8,
+    # 庄 1 (the declared pung rules out seven pairs).
+    r = bj.evaluate(wilds="3z", hand="[222s]444s777m9p3z3z3z", win="3z", self_drawn=True)
+    assert r["total"] == 11 and sorted(f["id"] for f in r["fans"]) == ["all_pungs", "dealer", "four_wilds"]
+
+
 def test_a_losers_wild_joins_two_tiles_of_a_natural_triplet() -> None:
     lg = haidi.ruleset("longgang")
     a = lg.evaluate(hand="[123p][456p][789p][123s]77z3m1f")["total"]

@@ -261,8 +261,8 @@ class Scheme:
         """Scores one situation given as keyword arguments (the ruleset's situation keys,
         and `options`)."""
     def search_size(self, **situation: Any) -> int:
-        """How many arrangements and placements scoring this situation tries (to measure
-        the search)."""
+        """How many arrangements scoring this situation meets plus how many placements of
+        the winning tile it scores (to measure the search)."""
     def evaluate_list(
         self,
         situations: Iterable[dict[str, Any]],

@@ -305,8 +305,8 @@ impl PyScheme {
         evaluate_one(slf, situation)
     }
 
-    /// How many arrangements and placements scoring this situation tries (to measure
-    /// the search).
+    /// How many arrangements scoring this situation meets plus how many placements of
+    /// the winning tile it scores (to measure the search).
     #[pyo3(signature = (**situation))]
     fn search_size(slf: &Bound<'_, Self>, situation: Option<&Bound<'_, PyDict>>) -> PyResult<u32> {
         let py = slf.py();
@@ -316,7 +316,8 @@ impl PyScheme {
         let other = this.scheme_for(py, situation)?;
         let s = other.as_ref().map_or(this, |o| o.get());
         let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
-        Ok(evaluate(&s.scheme, &p).tried)
+        let scored = evaluate(&s.scheme, &p);
+        Ok(scored.met + scored.tried)
     }
 
     /// Scores a list of situation dicts (returning a list of results) with the GIL

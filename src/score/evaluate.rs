@@ -55,8 +55,9 @@ pub struct Scored {
     pub void_wilds: u8,
     pub situation: Situation,
     pub facts: Facts,
-    /// Arrangements and placements scored (for measuring the search).
+    /// Placements scored, and arrangements met (for measuring the search).
     pub tried: u32,
+    pub met: u32,
 }
 
 impl Scored {
@@ -164,6 +165,8 @@ struct Best {
     rank: [i32; 4],
     cand: Option<Candidate>,
     tried: u32,
+    /// Arrangements the search met (see [`Scored::met`]).
+    met: u32,
     /// The reason of the first rule of `valid` that refused an arrangement.
     refused: Option<usize>,
     stop: bool,
@@ -272,6 +275,7 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
             rank: [i32::MIN; 4],
             cand: None,
             tried: 0,
+            met: 0,
             refused: None,
             stop: false,
             bound: None,
@@ -804,7 +808,7 @@ impl Search<'_> {
     fn finish(self) -> Scored {
         let scheme = self.scheme;
         let p = self.p;
-        let tried = self.best.tried;
+        let (tried, met) = (self.best.tried, self.best.met);
         let Some(c) = self.best.cand else {
             let reason = match self.best.refused {
                 Some(i) => scheme.valid[i].message.clone(),
@@ -829,6 +833,7 @@ impl Search<'_> {
                 situation: p.situation,
                 facts: Facts::default(),
                 tried,
+                met,
             };
         };
         let mut s = Scored {
@@ -850,6 +855,7 @@ impl Search<'_> {
             situation: p.situation,
             facts: c.facts,
             tried,
+            met,
         };
         if s.loser {
             s.win = false;
@@ -887,6 +893,7 @@ impl arrange::Visit for Search<'_> {
     }
 
     fn found(&mut self, found: &Found) -> bool {
+        self.best.met += 1;
         if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
             return !self.best.stop;
         }
@@ -904,6 +911,10 @@ impl arrange::Visit for Search<'_> {
         // Bounded when scoring it could cost more than the bound: free groups are given
         // kinds in many ways, and several places are scored one by one.
         if self.best.cand.is_some() && self.bounding() && !unbounded(self.scheme) {
+            // The form's bound first: once the best reaches it, the form is done.
+            if self.reached(found.form) {
+                return !self.best.stop;
+            }
             let at = *places.get_or_insert_with(|| self.places(&found.groups));
             let many = found.free_melds + found.free_pairs > 0 || at.len() > 1;
             if many && !self.may_beat(found, &at) {
@@ -921,7 +932,7 @@ impl arrange::Visit for Search<'_> {
 /// the exclusions applied to each choice of them when they are few. Once the best found
 /// ranks as high, no other arrangement can rank above it.
 fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
-    let empty = Facts::default();
+    let declared = facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false);
     let mut suit_tiles = [p.tiles.wilds; 3];
     for k in 0..27 {
         suit_tiles[k / 9] += p.tiles.counts[k];
@@ -940,8 +951,28 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
     for g in p.tiles.melds.iter() {
         suits |= 1 << tiles::suit(g.tile);
     }
-    let known = Known::Form { form, suit_tiles, suits, wilds: p.tiles.wilds };
-    bound_given(scheme, p, context(&empty, &p.situation, &p.sets, Some(waits)), known, None, None, None)
+    let wilds = p.tiles.wilds;
+    let of = |form: u32, chows: Option<bool>| {
+        let known = Known::Form { form, suit_tiles, suits, wilds, chows };
+        bound_given(scheme, p, context(&declared, &p.situation, &p.sets, Some(waits)), known, None, None, None)
+    };
+    // The standard form's arrangements with a chow and those without are bounded apart:
+    // patterns of chows (a straight) and of none (all pungs) never count together, which
+    // the bound of each pattern alone does not see.
+    let standard = Form::Standard.bit();
+    if form & standard == 0 {
+        return of(form, None);
+    }
+    let declared_chow = p.tiles.melds.iter().any(|g| g.shape == Shape::Chow);
+    let mut out = of(standard, Some(true));
+    let others =
+        [(!declared_chow).then_some((standard, Some(false))), (form != standard).then_some((form & !standard, None))];
+    for (form, chows) in others.into_iter().flatten() {
+        for (o, b) in out.iter_mut().zip(of(form, chows)) {
+            *o = (*o).max(b);
+        }
+    }
+    out
 }
 
 /// The bound of the arrangements that fit what is `known` (see [`bound`]), the winning

@@ -478,11 +478,13 @@ impl Context<'_> {
 /// What is known of the arrangements when bounding a rule's count.
 #[derive(Clone, Copy, Debug)]
 pub enum Known {
-    /// Their form (a bit of [`super::arrange::Form::bit`], or `u32::MAX` for any); how
+    /// The context's facts are those of the declared melds alone. Their forms (bits of
+    /// [`super::arrange::Form::bit`], `u32::MAX` for any); how
     /// many tiles may stand for each suit (the real tiles, the declared melds' and the
     /// wilds); the suits (bit 3 the honours) the real tiles and declared melds hold; the
-    /// wilds.
-    Form { form: u32, suit_tiles: [u8; 3], suits: u8, wilds: u8 },
+    /// wilds; whether they hold a chow, when that is known (the form is then the standard
+    /// form alone).
+    Form { form: u32, suit_tiles: [u8; 3], suits: u8, wilds: u8, chows: Option<bool> },
     /// The context's facts are those of their groups but free melds and pairs of any
     /// kinds still to come (the form, the real tiles and the declared melds among them).
     Groups { free_melds: u32, free_pairs: u32 },
@@ -521,6 +523,8 @@ impl Bound<'_> {
         let free = match self.known {
             Known::Groups { .. } if rule.of_groups_known() => return ctx.eval(rule),
             Known::Groups { free_melds, free_pairs } => Some((free_melds, free_pairs)),
+            // The context's facts are those of the declared melds.
+            Known::Form { .. } if rule.of_declared() => return ctx.eval(rule),
             Known::Form { .. } => None,
         };
         let f = ctx.facts;
@@ -555,8 +559,10 @@ impl Bound<'_> {
                         suits >> s & 1 == 1 && 3 - have <= free_melds
                     }) as u32,
                     // A straight needs nine tiles of its suit.
-                    (Known::Form { form, suit_tiles, .. }, None) => {
-                        (form & 1 != 0 && (0..3).any(|s| suits >> s & 1 == 1 && suit_tiles[s] >= 9)) as u32
+                    (Known::Form { form, suit_tiles, chows, .. }, None) => {
+                        (form & 1 != 0
+                            && chows != Some(false)
+                            && (0..3).any(|s| suits >> s & 1 == 1 && suit_tiles[s] >= 9)) as u32
                     }
                     _ => 1,
                 }
@@ -617,6 +623,9 @@ impl Bound<'_> {
     /// The least and most a quantity can be, for the quantities bounded here.
     fn range(&self, q: Quantity) -> Option<(i32, i32)> {
         let (held, more) = match self.known {
+            Known::Form { chows: Some(chows), .. } if q == Quantity::Chows => {
+                return Some(if chows { (1, self.melds as i32) } else { (0, 0) });
+            }
             Known::Form { suits, wilds, .. } => (suits, wilds > 0),
             Known::Groups { free_melds, free_pairs } => {
                 let f = self.ctx.facts;
@@ -675,14 +684,25 @@ impl Rule {
     /// Whether the rule's count is known once some groups are: it reads the situation
     /// (not the waits), the form and the declared melds alone.
     pub fn of_groups_known(&self) -> bool {
+        self.of_known(true)
+    }
+
+    /// Whether the rule reads the situation (not the waits) and the declared melds
+    /// alone: its count is known before any arrangement is (kongs are declared).
+    pub fn of_declared(&self) -> bool {
+        self.of_known(false)
+    }
+
+    fn of_known(&self, form: bool) -> bool {
         match self {
-            Rule::Always | Rule::Flag(_) | Rule::Form(_) => true,
+            Rule::Always | Rule::Flag(_) => true,
+            Rule::Form(_) => form,
             Rule::Is(q, _, _) | Rule::Count(q) => {
                 q.of_situation() || matches!(q, Quantity::Declared | Quantity::Exposed | Quantity::Kongs)
             }
             Rule::Run { kongs: true, .. } | Rule::SameRankKongs => true,
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.of_groups_known(),
-            Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::of_groups_known),
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.of_known(form),
+            Rule::All(v) | Rule::Any(v) => v.iter().all(|r| r.of_known(form)),
             _ => false,
         }
     }
