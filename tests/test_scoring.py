@@ -462,6 +462,39 @@ def test_a_search_stops_once_no_arrangement_can_score_more() -> None:
     assert r["total"] == 11 and sorted(f["id"] for f in r["fans"]) == ["all_pungs", "dealer", "four_wilds"]
 
 
+#: Long searches without wilds: bounded once 64 placements are scored.
+LONG_SEARCHES = [
+    ("changsha", dict(hand="6667777888899m", win="9m")),
+    ("changsha", dict(hand="1112223334445m", win="5m", self_drawn=True)),
+    ("hainan", dict(hand="1112223334445m", win="5m")),
+    ("hainan", dict(hand="1112223334445m", win="5m", self_drawn=True)),
+    ("tangshan", dict(hand="1112223334445m", win="5m", wilds="1m2m", self_drawn=True)),
+]
+
+
+@pytest.mark.parametrize("rules", ["tangshan", "beijing", "longgang", "changsha", "hainan"])
+def test_bounds_change_no_result(rules: str) -> None:
+    # The bounds leave out only arrangements that could at most tie the best, and ties
+    # keep the first found: every long search (twelve or more arrangements and
+    # placements) among 10,000 random situations gives the result of the search that
+    # scores every arrangement.
+    rs = haidi.ruleset(rules)
+    rng = random.Random(f"bounds-{rules}")
+    long = [s for _, s in LONG_SEARCHES if _ == rules]
+    for _ in range(10_000):
+        s = situations.situation(rng, rules)
+        try:
+            if rs.scheme.search_size(**s) >= 12:
+                long.append(s)
+        except haidi.HandError:
+            pass
+    if rules in ("tangshan", "beijing", "longgang"):
+        assert len(long) > 500
+    assert long
+    for s in long:
+        assert rs.evaluate(**s) == rs.scheme.evaluate_unbounded(**s), s
+
+
 def test_a_losers_wild_joins_two_tiles_of_a_natural_triplet() -> None:
     lg = haidi.ruleset("longgang")
     a = lg.evaluate(hand="[123p][456p][789p][123s]77z3m1f")["total"]

@@ -260,6 +260,9 @@ class Scheme:
     def evaluate(self, **situation: Any) -> dict[str, Any]:
         """Scores one situation given as keyword arguments (the ruleset's situation keys,
         and `options`)."""
+    def evaluate_unbounded(self, **situation: Any) -> dict[str, Any]:
+        """Scores one situation as `evaluate` does, but with every arrangement scored: no
+        bound cuts the search short (to test the bounds; slow with many wilds)."""
     def search_size(self, **situation: Any) -> int:
         """How many arrangements scoring this situation meets plus how many placements of
         the winning tile it scores (to measure the search)."""

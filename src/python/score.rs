@@ -20,7 +20,7 @@ use crate::error::{HandError, Result as CoreResult};
 use crate::hash::Fast;
 use crate::notation::Format;
 use crate::score::arrange::Form;
-use crate::score::evaluate::{evaluate, Item, Scored};
+use crate::score::evaluate::{evaluate, evaluate_with, Item, Scored};
 use crate::score::group::{write_loose, Group, Groups, Role, Shape, NO_GROUP};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
@@ -318,6 +318,23 @@ impl PyScheme {
         let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
         let scored = evaluate(&s.scheme, &p);
         Ok(scored.met + scored.tried)
+    }
+
+    /// Scores one situation as `evaluate` does, but with every arrangement scored: no
+    /// bound cuts the search short (to test the bounds; slow with many wilds).
+    #[pyo3(signature = (**situation))]
+    fn evaluate_unbounded<'py>(
+        slf: &Bound<'py, Self>,
+        situation: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let this = slf.get();
+        let empty = PyDict::new(py);
+        let situation = situation.unwrap_or(&empty);
+        let other = this.scheme_for(py, situation)?;
+        let s = other.as_ref().map_or(this, |o| o.get());
+        let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
+        s.result(py, &p, &evaluate_with(&s.scheme, &p, false), false)
     }
 
     /// Scores a list of situation dicts (returning a list of results) with the GIL

@@ -193,6 +193,8 @@ struct Search<'a> {
     sig: Option<[[u64; KINDS]; 3]>,
     /// Suits a rule names (straights): not merged with others.
     special_suits: u8,
+    /// Whether bounds may cut the search short (see [`evaluate_with`]).
+    bounded: bool,
     best: Best,
     /// The patterns of the situation alone, once judged: found, and their counts.
     situational: Option<(u64, [u8; MAX_PATTERNS])>,
@@ -263,6 +265,12 @@ fn add_class_sets(scheme: &Scheme, sets: &[u64], which: u64, sig: &mut [[u64; KI
 
 /// Scores a prepared situation.
 pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
+    evaluate_with(scheme, p, true)
+}
+
+/// Scores a prepared situation; without `bounded`, every arrangement is scored (no bound
+/// cuts the search short: the same result, the way to test the bounds).
+pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
     let special_suits = scheme.suit_sets.iter().fold(0u8, |m, &s| m | p.sets[s as usize] as u8);
     let waits = Waits::new(scheme, p);
     let mut s = Search {
@@ -271,6 +279,7 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
         waits: &waits,
         sig: None,
         special_suits,
+        bounded,
         best: Best {
             rank: [i32::MIN; 4],
             cand: None,
@@ -773,7 +782,7 @@ impl Search<'_> {
 
     /// Whether the search has gone on long enough to be bounded.
     fn bounding(&self) -> bool {
-        self.best.tried >= if self.p.tiles.wilds > 0 { BOUND_AFTER } else { BOUND_AFTER_REAL }
+        self.bounded && self.best.tried >= if self.p.tiles.wilds > 0 { BOUND_AFTER } else { BOUND_AFTER_REAL }
     }
 
     /// Whether no arrangement of `form` can rank above the best (the form is then done),
@@ -880,7 +889,7 @@ impl arrange::Visit for Search<'_> {
     /// Once the other forms are done, the standard form (the one with many arrangements)
     /// is left out when none of its arrangements could rank above the best.
     fn skip(&mut self, form: Form) -> bool {
-        self.best.cand.is_some() && (self.p.tiles.wilds > 0 || self.bounding()) && self.reached(form)
+        self.best.cand.is_some() && self.bounded && (self.p.tiles.wilds > 0 || self.bounding()) && self.reached(form)
     }
 
     fn fixed(&self) -> u64 {

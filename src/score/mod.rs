@@ -20,6 +20,6 @@ pub mod rule;
 pub mod scheme;
 pub mod situation;
 
-pub use evaluate::{evaluate, Scored};
+pub use evaluate::{evaluate, evaluate_with, Scored};
 pub use scheme::Scheme;
 pub use situation::{Prepared, Reader, Value};
