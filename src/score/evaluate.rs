@@ -429,22 +429,26 @@ impl Search<'_> {
             }
         }
         let room = |k: usize| caps[k].saturating_sub(stand[k]);
-        // Suits are told apart only where a rule reads the suits held (then a suit no
-        // group holds is like any other such) or names the suit for a straight.
+        // Runs of pungs tell pung kinds apart by rank; otherwise only the sets do.
+        let ranked = scheme.pung_ranks;
+        // Suits are told apart only where a rule reads the suits held (then a suit some
+        // group holds is like any other such, the rules counting the suits, and a suit
+        // none holds too) or names the suit for a straight; runs of pungs tell the held
+        // suits apart.
         let suit_class = |k: usize| -> u64 {
             let s = tiles::suit(k as Tile);
             if self.special_suits >> s & 1 == 1 {
                 s as u64
             } else if !scheme.reads_suits {
                 5
-            } else if s == 3 || suits >> s & 1 == 1 {
+            } else if s == 3 || (ranked && suits >> s & 1 == 1) {
                 s as u64
+            } else if suits >> s & 1 == 1 {
+                6
             } else {
                 4
             }
         };
-        // Runs of pungs tell pung kinds apart by rank; otherwise only the sets do.
-        let ranked = scheme.pung_ranks;
         let key = |k: usize, t: usize| -> (u64, u64) {
             let rank = if ranked && t == 0 { k as u64 % 9 + 1 } else { 0 };
             (
