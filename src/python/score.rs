@@ -313,9 +313,8 @@ impl PyScheme {
         let this = slf.get();
         let empty = PyDict::new(py);
         let situation = situation.unwrap_or(&empty);
-        let other = this.scheme_for(py, situation)?;
+        let (other, p) = this.read(py, situation, None)?;
         let s = other.as_ref().map_or(this, |o| o.get());
-        let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
         let scored = evaluate(&s.scheme, &p);
         Ok(scored.met + scored.tried)
     }
@@ -331,9 +330,8 @@ impl PyScheme {
         let this = slf.get();
         let empty = PyDict::new(py);
         let situation = situation.unwrap_or(&empty);
-        let other = this.scheme_for(py, situation)?;
+        let (other, p) = this.read(py, situation, None)?;
         let s = other.as_ref().map_or(this, |o| o.get());
-        let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
         s.result(py, &p, &evaluate_with(&s.scheme, &p, false), false)
     }
 
@@ -364,10 +362,7 @@ impl PyScheme {
             interrupt::check_at(py, i)?;
             let read = (|| -> PyResult<(Option<Py<PyScheme>>, Prepared)> {
                 let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "a situation is a dict"))?;
-                let other = this.scheme_for(py, d)?;
-                let s = other.as_ref().map_or(this, |o| o.get());
-                let p = s.prepare(d, Some(fmt)).map_err(|e| to_py(py, e))?;
-                Ok((other, p))
+                this.read(py, d, Some(fmt))
             })();
             match read {
                 Ok(x) => work.push(Ok(x)),
@@ -618,6 +613,17 @@ impl PyScheme {
 
     /// Reads a situation dict.
     pub fn prepare(&self, situation: &Bound<'_, PyDict>, format: Option<Format>) -> CoreResult<Prepared> {
+        // Read to the end: never None.
+        self.prepare_until(situation, format, false)?.ok_or_else(|| HandError::invalid("an option key"))
+    }
+
+    /// Reads a situation dict; with `stop_at_option`, None at its first option key.
+    fn prepare_until(
+        &self,
+        situation: &Bound<'_, PyDict>,
+        format: Option<Format>,
+        stop_at_option: bool,
+    ) -> CoreResult<Option<Prepared>> {
         let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = situation.iter().collect();
         let mut reader = Reader::default();
         for (k, v) in &items {
@@ -629,9 +635,31 @@ impl PyScheme {
                 return Err(HandError::invalid("situation keys are str"));
             };
             let k = k.to_str().map_err(|_| HandError::invalid("a situation key is not valid text"))?;
+            if stop_at_option && self.is_option(k) {
+                return Ok(None);
+            }
             self.read_item(&mut reader, k, value(v))?;
         }
-        finish(&self.scheme, reader, format)
+        finish(&self.scheme, reader, format).map(Some)
+    }
+
+    /// Reads a situation dict with the scheme its options make (None: this one). Most
+    /// situations give no option: they are read once, and only one that gives an option
+    /// (or that is refused, so that its error is the one the options would give first)
+    /// is read again after its options are compiled.
+    pub fn read(
+        &self,
+        py: Python<'_>,
+        situation: &Bound<'_, PyDict>,
+        format: Option<Format>,
+    ) -> PyResult<(Option<Py<PyScheme>>, Prepared)> {
+        if let Ok(Some(p)) = self.prepare_until(situation, format, true) {
+            return Ok((None, p));
+        }
+        let other = self.scheme_for(py, situation)?;
+        let s = other.as_ref().map_or(self, |o| o.get());
+        let p = s.prepare(situation, format).map_err(|e| to_py(py, e))?;
+        Ok((other, p))
     }
 
     /// Reads one item of a situation by its key's text (the options were read before).
@@ -1007,9 +1035,8 @@ fn evaluate_one<'py>(
             &empty
         }
     };
-    let other = this.scheme_for(py, situation)?;
+    let (other, p) = this.read(py, situation, None)?;
     let s = other.as_ref().map_or(this, |o| o.get());
-    let p = s.prepare(situation, None).map_err(|e| to_py(py, e))?;
     let scored = evaluate(&s.scheme, &p);
     Ok(s.result(py, &p, &scored, false)?.cast_into::<PyDict>()?)
 }
