@@ -475,24 +475,37 @@ LONG_SEARCHES = [
 @pytest.mark.parametrize("rules", ["tangshan", "beijing", "longgang", "changsha", "hainan"])
 def test_bounds_change_no_result(rules: str) -> None:
     # The bounds leave out only arrangements that could at most tie the best, and ties
-    # keep the first found: every long search (twelve or more arrangements and
-    # placements) among 10,000 random situations gives the result of the search that
-    # scores every arrangement.
+    # keep the first found (as do Longgang's 陪家 hands scored only where no group can be
+    # added): each of 10,000 random situations, and the known long searches, gives the
+    # result of the search that scores every arrangement.
     rs = haidi.ruleset(rules)
     rng = random.Random(f"bounds-{rules}")
-    long = [s for _, s in LONG_SEARCHES if _ == rules]
+    sits = [s for _, s in LONG_SEARCHES if _ == rules]
+    long = 0
     for _ in range(10_000):
         s = situations.situation(rng, rules)
         try:
-            if rs.scheme.search_size(**s) >= 12:
-                long.append(s)
+            long += rs.scheme.search_size(**s) >= 12
         except haidi.HandError:
-            pass
+            continue
+        sits.append(s)
     if rules in ("tangshan", "beijing", "longgang"):
-        assert len(long) > 500
-    assert long
-    for s in long:
+        assert long > 400  # searches long enough to be bounded
+    if rules == "longgang":
+        assert sum("win" not in s for s in sits) > 300  # 陪家 hands
+    for s in sits:
         assert rs.evaluate(**s) == rs.scheme.evaluate_unbounded(**s), s
+
+
+def test_a_losers_partial_hands_are_scored_where_no_group_can_be_added() -> None:
+    # 3444m 11p 222 88s 2222z (2z wild) and the 坐花: of the 269 partial hands and
+    # placements, those a pung or pair can still be added to score no more, and are
+    # left out; the best is the same.
+    lg = haidi.ruleset("longgang")
+    s = dict(wilds="2z", hand="3444m11p22288s2222z1f")
+    r = lg.evaluate(**s)
+    assert r["role"] == "loser" and r == lg.scheme.evaluate_unbounded(**s)
+    assert lg.scheme.search_size(**s) < 60
 
 
 def test_a_losers_wild_joins_two_tiles_of_a_natural_triplet() -> None:

@@ -760,8 +760,15 @@ fn kind_takes(c: u8, cap: u8, pair_ok: bool) -> Vec<(KindTakes, u8, bool)> {
 /// wilds for the rest (a kind may give more than one where the wilds allow), and at most
 /// one pair of real tiles of `pair_kinds`; the declared melds kept and the wilds left over
 /// unused. Kinds of one `class` that hold as many tiles are alike, so only one order of
-/// choices among them is tried.
-pub fn partial<F: FnMut(&Found, u8) -> bool>(t: &Tiles, pair_kinds: u64, class: &[u32; KINDS], emit: &mut F) {
+/// choices among them is tried. With `maximal`, only the partial hands to which no pung
+/// or pair can be added (with the wilds left, the pair only where none is taken).
+pub fn partial<F: FnMut(&Found, u8) -> bool>(
+    t: &Tiles,
+    pair_kinds: u64,
+    class: &[u32; KINDS],
+    maximal: bool,
+    emit: &mut F,
+) {
     let kinds: Vec<usize> = (0..KINDS).filter(|&k| t.counts[k] > 0).collect();
     let choices: Vec<Vec<(KindTakes, u8, bool)>> =
         kinds.iter().map(|&k| kind_takes(t.counts[k], t.caps[k], pair_kinds >> k & 1 == 1)).collect();
@@ -773,6 +780,27 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(t: &Tiles, pair_kinds: u64, class: 
         choices: &'a [Vec<(KindTakes, u8, bool)>],
         class: &'a [u32; KINDS],
         emit: &'a mut F,
+        maximal: bool,
+    }
+    /// Whether some kind could give one group more with the wilds left (`w`), a pair only
+    /// where none is taken (`pair`): one of its choices is its groups and one more.
+    fn extendable(choices: &[Vec<(KindTakes, u8, bool)>], taken: &[KindTakes], w: u8, pair: bool) -> bool {
+        choices.iter().zip(taken).any(|(c, t)| {
+            let now = c.iter().find(|x| x.0 == *t).map_or(0, |x| x.1);
+            c.iter().any(|&(more, wilds, uses_pair)| {
+                wilds <= now + w && (!uses_pair || !pair || t.contains(&Take::Pair)) && one_more(t, &more)
+            })
+        })
+    }
+    /// Whether `more` is `t` and one group more (both in non-increasing order).
+    fn one_more(t: &KindTakes, more: &KindTakes) -> bool {
+        let n = t.iter().take_while(|x| **x != Take::None).count();
+        let m = more.iter().take_while(|x| **x != Take::None).count();
+        if m != n + 1 {
+            return false;
+        }
+        // `t` is `more` with one group taken out.
+        (0..m).any(|skip| (0..n).all(|i| t[i] == more[if i < skip { i } else { i + 1 }]))
     }
     fn rec<F: FnMut(&Found, u8) -> bool>(
         s: &mut Search<'_, F>,
@@ -783,6 +811,9 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(t: &Tiles, pair_kinds: u64, class: 
         taken: &mut [KindTakes],
     ) -> bool {
         let Some(&k) = s.kinds.get(i) else {
+            if s.maximal && extendable(s.choices, taken, w, pair) {
+                return true;
+            }
             return (s.emit)(&Found { form: Form::Partial, groups: *groups, free_melds: 0, free_pairs: 0 }, w);
         };
         let c = s.t.counts[k];
@@ -810,7 +841,7 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(t: &Tiles, pair_kinds: u64, class: 
         }
         true
     }
-    let mut s = Search { t, kinds: &kinds, choices: &choices, class, emit };
+    let mut s = Search { t, kinds: &kinds, choices: &choices, class, emit, maximal };
     rec(&mut s, 0, t.wilds, false, &mut groups, &mut taken);
 }
 
@@ -911,12 +942,31 @@ mod tests {
         let t = tiles("3m4m", 0, 2);
         let class = [0u32; KINDS];
         let mut seen = 0;
-        partial(&t, 0, &class, &mut |_, _| {
+        partial(&t, 0, &class, false, &mut |_, _| {
             seen += 1;
             true
         });
         // nothing; a pung of 3m; (a pung of 4m alone is the same as of 3m).
         assert_eq!(seen, 2);
+    }
+
+    #[test]
+    fn maximal_partial_hands_take_every_group_they_can() {
+        let count = |hand: &str, wilds: u8, pair_kinds: u64| {
+            let mut seen = vec![];
+            partial(&tiles(hand, 0, wilds), pair_kinds, &[0u32; KINDS], true, &mut |f, left| {
+                seen.push((f.groups.len(), left));
+                true
+            });
+            seen
+        };
+        // Two wilds: a pung of 3m (or of 4m, alike), no room for more; nothing is left out.
+        assert_eq!(count("3m4m", 2, 0), vec![(1, 0)]);
+        // 1133m and one wild: a pung of one kind and the pair of the other (the kinds
+        // alike, one order); a pung alone could still take the pair, a pair alone the pung.
+        assert_eq!(count("1133m", 1, 1 | 1 << 2), vec![(2, 0)]);
+        // No pair kinds: one pung, either kind, the other pair of real tiles is no group.
+        assert_eq!(count("1133m", 1, 0), vec![(1, 0)]);
     }
 }
 

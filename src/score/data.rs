@@ -509,6 +509,7 @@ pub fn read(d: &Data) -> Result<Scheme> {
         s.seat_flowers[i] = flowers(&string(f, "seat_flowers")?, "seat_flowers")?;
     }
     s.wild_kinds_in_melds = boolean(item(d, "wild_kinds_in_melds")?, "wild_kinds_in_melds")?;
+    s.maximal_partials = boolean(item(d, "maximal_partials")?, "maximal_partials")?;
     s.max_wild_kinds = small(item(d, "max_wild_kinds")?, "max_wild_kinds", KINDS as u8)?;
     s.incomplete = string(item(d, "incomplete")?, "incomplete")?.into();
     s.wild_name = string(item(d, "wild_name")?, "wild_name")?;

@@ -575,7 +575,10 @@ impl Search<'_> {
             class[k] = (s ^ s >> 32) as u32 ^ (caps[k] as u32) << 28;
         }
         let sit = p.situation;
-        arrange::partial(&p.tiles, pair_kinds, &class, &mut |found: &Found, left: u8| {
+        // Where a group more never scores less, only the partial hands no group can be
+        // added to (unless every arrangement is asked for).
+        let maximal = scheme.maximal_partials && self.bounded;
+        arrange::partial(&p.tiles, pair_kinds, &class, maximal, &mut |found: &Found, left: u8| {
             let used = p.tiles.wilds - left;
             // The seat flower among the wilds used, or not; the rest are the wild kind's
             // copies (or, when the wilds are flowers, all of them).

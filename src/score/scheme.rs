@@ -206,6 +206,9 @@ pub struct Scheme {
     pub seat_flowers: [u8; 4],
     /// Declared melds may hold copies of the wild kind (they then are plain tiles).
     pub wild_kinds_in_melds: bool,
+    /// A partial hand (a player who did not win) never scores less with a pung or pair
+    /// more: only those no group can be added to are scored.
+    pub maximal_partials: bool,
     /// Most wild kinds one deal has.
     pub max_wild_kinds: u8,
     /// Why a hand that is not complete does not win.
@@ -452,6 +455,7 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         flower_wilds: false,
         seat_flowers: [0; 4],
         wild_kinds_in_melds: true,
+        maximal_partials: false,
         max_wild_kinds: 4,
         incomplete: "not a complete hand".into(),
         wild_name: "wild".into(),

@@ -542,6 +542,10 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
         ),
         points=points,
         unwon="loser",
+        # A 陪家's 胡数 are its pungs' and pairs' (none negative) and its 台 grow with the
+        # pungs and the 财神 used (两财神 from two, 字刻 a pung each): a pung or pair more
+        # never scores less, so only the partial hands no group can be added to are scored.
+        maximal_partials=True,
         incomplete="not a complete hand: five melds and a pair (or 八对半) are needed",
         seat_flower_wild=True,
         flower_wilds=True,
