@@ -480,7 +480,7 @@ def test_bounds_change_no_result(rules: str) -> None:
     # result of the search that scores every arrangement.
     rs = haidi.ruleset(rules)
     rng = random.Random(f"bounds-{rules}")
-    sits = [s for _, s in LONG_SEARCHES if _ == rules]
+    sits = [s for r, s in LONG_SEARCHES if r == rules]
     long = 0
     for _ in range(10_000):
         s = situations.situation(rng, rules)
@@ -498,7 +498,7 @@ def test_bounds_change_no_result(rules: str) -> None:
 
 
 def test_a_losers_partial_hands_are_scored_where_no_group_can_be_added() -> None:
-    # 3444m 11p 222 88s 2222z (2z wild) and the 坐花: of the 269 partial hands and
+    # 3444m 11p 22288s 2222z (2z wild) and the 坐花: of the 269 partial hands and
     # placements, those a pung or pair can still be added to score no more, and are
     # left out; the best is the same.
     lg = haidi.ruleset("longgang")
