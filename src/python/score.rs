@@ -309,14 +309,7 @@ impl PyScheme {
     /// the winning tile it scores (to measure the search).
     #[pyo3(signature = (**situation))]
     fn search_size(slf: &Bound<'_, Self>, situation: Option<&Bound<'_, PyDict>>) -> PyResult<u32> {
-        let py = slf.py();
-        let this = slf.get();
-        let empty = PyDict::new(py);
-        let situation = situation.unwrap_or(&empty);
-        let (other, p) = this.read(py, situation, None)?;
-        let s = other.as_ref().map_or(this, |o| o.get());
-        let scored = evaluate(&s.scheme, &p);
-        Ok(scored.met + scored.tried)
+        score_one(slf, situation, true, |_, _, scored| Ok(scored.met + scored.tried))
     }
 
     /// Scores one situation as `evaluate` does, but with every arrangement scored: no
@@ -326,13 +319,7 @@ impl PyScheme {
         slf: &Bound<'py, Self>,
         situation: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let this = slf.get();
-        let empty = PyDict::new(py);
-        let situation = situation.unwrap_or(&empty);
-        let (other, p) = this.read(py, situation, None)?;
-        let s = other.as_ref().map_or(this, |o| o.get());
-        s.result(py, &p, &evaluate_with(&s.scheme, &p, false), false)
+        score_one(slf, situation, false, |s, p, scored| s.result(slf.py(), p, scored, false))
     }
 
     /// Scores a list of situation dicts (returning a list of results) with the GIL
@@ -1025,6 +1012,18 @@ fn evaluate_one<'py>(
     slf: &Bound<'py, PyScheme>,
     situation: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    score_one(slf, situation, true, |s, p, scored| Ok(s.result(slf.py(), p, scored, false)?.cast_into::<PyDict>()?))
+}
+
+/// Reads one situation (None: no key given) with the scheme its options make, scores it
+/// (`bounded`: see [`evaluate_with`]) and gives `then` the scheme, the situation read and
+/// the score.
+fn score_one<'py, R>(
+    slf: &Bound<'py, PyScheme>,
+    situation: Option<&Bound<'py, PyDict>>,
+    bounded: bool,
+    then: impl FnOnce(&PyScheme, &Prepared, &Scored) -> PyResult<R>,
+) -> PyResult<R> {
     let py = slf.py();
     let this = slf.get();
     let empty;
@@ -1037,8 +1036,7 @@ fn evaluate_one<'py>(
     };
     let (other, p) = this.read(py, situation, None)?;
     let s = other.as_ref().map_or(this, |o| o.get());
-    let scored = evaluate(&s.scheme, &p);
-    Ok(s.result(py, &p, &scored, false)?.cast_into::<PyDict>()?)
+    then(s, &p, &evaluate_with(&s.scheme, &p, bounded))
 }
 
 /// `scheme_evaluate(scheme, /, **situation)`'s documentation, with its signature.
