@@ -462,6 +462,31 @@ def test_a_search_stops_once_no_arrangement_can_score_more() -> None:
     assert r["total"] == 11 and sorted(f["id"] for f in r["fans"]) == ["all_pungs", "dealer", "four_wilds"]
 
 
+@pytest.mark.parametrize(
+    ("rules", "situation", "total", "most"),
+    [
+        # Seven kinds held besides the four 惠牌: too many for four pungs and a pair (no
+        # 对对和), and no suit holds enough kinds for the wilds to make a straight.
+        ("beijing", dict(hand="222777m6778p789s", win="2m", wilds="2m", discarder_wind="S"), 9, 8),
+        # The declared 123s leaves a straight two chows short, and one meld is left.
+        ("beijing", dict(hand="9m4p11z[678s][567s][123s]", win="1z", wilds="1z", robbing_kong=True), 2, 4),
+        # 推倒和 counts only where no 加番 pattern does: never with 对对和.
+        ("beijing", dict(hand="555m88p33z[555z][111z]", win="8p", wilds="8p", self_drawn=True), 3, 8),
+        # A 9 is never the middle of a chow (砍).
+        ("tangshan", dict(hand="2278m667888p777z", win="9m", wilds="2m"), 0, 3),
+        ("tangshan", dict(hand="333m3334677899p", win="9p", wilds="3m", self_drawn=True, open_ready=True), 1, 3),
+    ],
+)
+def test_bounds_see_what_the_tiles_rule_out(rules: str, situation: dict, total: int, most: int) -> None:
+    # Each of these met 14 to 162 arrangements and placements while its bound counted a
+    # pattern the tiles rule out; with the bound as tight as the best, the search stops
+    # soon after the first, and the result is the full search's.
+    rs = haidi.ruleset(rules)
+    r = rs.evaluate(**situation)
+    assert r["total"] == total and r == rs.scheme.evaluate_unbounded(**situation)
+    assert rs.scheme.search_size(**situation) <= most
+
+
 #: Long searches without wilds: bounded once 64 placements are scored.
 LONG_SEARCHES = [
     ("changsha", dict(hand="6667777888899m", win="9m")),
@@ -485,12 +510,12 @@ def test_bounds_change_no_result(rules: str) -> None:
     for _ in range(10_000):
         s = situations.situation(rng, rules)
         try:
-            long += rs.scheme.search_size(**s) >= 12
+            long += rs.scheme.search_size(**s) >= 4
         except haidi.HandError:
             continue
         sits.append(s)
     if rules in ("tangshan", "beijing", "longgang"):
-        assert long > 400  # searches long enough to be bounded
+        assert long > 400  # searches a bound acts on (asked once a second arrangement is met)
     if rules == "longgang":
         assert sum("win" not in s for s in sits) > 300  # 陪家 hands
     for s in sits:

@@ -7,7 +7,7 @@
 //! have as much room left, give the same score, so one of each class is tried. Kinds of a
 //! suit no group holds are alike across such suits, unless a rule names the suit.
 
-use super::arrange::{self, Form, Found};
+use super::arrange::{self, Form, Found, Tiles};
 use super::facts::{self, Facts, Situation};
 use super::group::{Group, Groups, Placement, Shape, MAX_GROUPS, NO_GROUP};
 use super::rule::{Bound, Context, Known};
@@ -179,9 +179,10 @@ struct Best {
 }
 
 /// Candidates tried before the search works out the most any arrangement could rank:
-/// soon where wilds make the arrangements many, late where the tiles are all real (a
-/// bound costs about as much as scoring a few dozen candidates).
-const BOUND_AFTER: u32 = 8;
+/// at the first where wilds make the arrangements many (the first is most often the
+/// best, and the bound then ends the search), late where the tiles are all real (a bound
+/// costs about as much as scoring a few dozen candidates).
+const BOUND_AFTER: u32 = 1;
 const BOUND_AFTER_REAL: u32 = 64;
 
 struct Search<'a> {
@@ -949,15 +950,7 @@ impl arrange::Visit for Search<'_> {
 /// ranks as high, no other arrangement can rank above it.
 fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
     let declared = facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false);
-    let mut suit_tiles = [p.tiles.wilds; 3];
-    for k in 0..27 {
-        suit_tiles[k / 9] += p.tiles.counts[k];
-    }
-    for g in p.tiles.melds.iter() {
-        if (g.tile as usize) < 27 {
-            suit_tiles[g.tile as usize / 9] += g.len() as u8;
-        }
-    }
+    let held = tiles::kinds_mask(&p.tiles.counts);
     let mut suits = 0u8;
     for k in 0..KINDS {
         if p.tiles.counts[k] > 0 {
@@ -969,7 +962,7 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
     }
     let wilds = p.tiles.wilds;
     let of = |form: u32, chows: Option<bool>| {
-        let known = Known::Form { form, suit_tiles, suits, wilds, chows };
+        let known = Known::Form { form, held, suits, wilds, chows };
         bound_given(scheme, p, context(&declared, &p.situation, &p.sets, Some(waits)), known, None, None, None)
     };
     // The standard form's arrangements with a chow and those without are bounded apart:
@@ -981,14 +974,32 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
     }
     let declared_chow = p.tiles.melds.iter().any(|g| g.shape == Shape::Chow);
     let mut out = of(standard, Some(true));
+    let without_chow = !declared_chow && pungs_may_fit(scheme, &p.tiles);
     let others =
-        [(!declared_chow).then_some((standard, Some(false))), (form != standard).then_some((form & !standard, None))];
+        [without_chow.then_some((standard, Some(false))), (form != standard).then_some((form & !standard, None))];
     for (form, chows) in others.into_iter().flatten() {
         for (o, b) in out.iter_mut().zip(of(form, chows)) {
             *o = (*o).max(b);
         }
     }
     out
+}
+
+/// Whether the concealed tiles may make the melds still to make and the pair with no
+/// chow: in such an arrangement a group holds at most three tiles of one kind (or, where
+/// 中发白 is a group, three dragons), so the kinds held need no more groups than there
+/// are. The wilds, free to stand for anything, fill the rest (the tiles always add up).
+fn pungs_may_fit(scheme: &Scheme, t: &Tiles) -> bool {
+    let groups = (scheme.forms.melds as usize + 1).saturating_sub(t.melds.len());
+    let dragons = if scheme.dragon_sets { tiles::WHITE as usize..KINDS } else { 0..0 };
+    let mut needed: usize = 0;
+    for (k, &n) in t.counts.iter().enumerate() {
+        if !dragons.contains(&k) {
+            needed += (n as usize).div_ceil(3);
+        }
+    }
+    let held_dragons: usize = t.counts[dragons].iter().map(|&n| n as usize).sum();
+    needed + held_dragons.div_ceil(3) <= groups
 }
 
 /// The bound of the arrangements that fit what is `known` (see [`bound`]), the winning
@@ -1069,12 +1080,15 @@ fn bound_given(
             voiding |= 1 << i;
         }
     }
-    let entangled = optional & (voided | voiding);
-    let free = optional & !entangled;
+    // Late patterns that read only the patterns counted (a plain win where no other
+    // counts) are worked out for each choice of those they read, as scoring does.
+    let derived = optional & scheme.late_exact;
+    let entangled = optional & (voided | voiding | scheme.late_reads) & !derived;
+    let free = optional & !entangled & !derived;
     let (free_value, _) = value_of(scheme, p.loser, free, &counts);
-    let bits: Inline<u32, 10> = Inline::collect_with(0, bits(entangled).take(10).map(|i| i as u32));
-    let mut key = (entangled, [0u8; 10]);
-    for (j, &i) in bits.iter().enumerate() {
+    let chosen: Inline<u32, 10> = Inline::collect_with(0, bits(entangled).take(10).map(|i| i as u32));
+    let mut key = (entangled | derived, [0u8; 10]);
+    for (j, &i) in chosen.iter().enumerate() {
         key.1[j] = counts[i as usize];
     }
     let (mut value, mut fans) = (0, 0);
@@ -1082,10 +1096,23 @@ fn bound_given(
     if let Some((v, n)) = memoed {
         (value, fans) = (v, n);
     } else if entangled.count_ones() <= 10 {
-        for choice in 0u32..1 << bits.len() {
-            let hits =
-                bits.iter().enumerate().filter(|&(j, _)| choice >> j & 1 == 1).fold(fixed, |m, (_, &i)| m | 1 << i);
-            let counted = exclude(scheme, hits);
+        let mut ctx = b.ctx;
+        let mut counts = counts;
+        for choice in 0u32..1 << chosen.len() {
+            let mut hits =
+                chosen.iter().enumerate().filter(|&(j, _)| choice >> j & 1 == 1).fold(fixed, |m, (_, &i)| m | 1 << i);
+            let mut counted = exclude(scheme, hits);
+            if derived != 0 {
+                ctx.counted = counted;
+                for i in bits(derived) {
+                    let n = ctx.eval(&scheme.patterns[i].rule);
+                    if n > 0 {
+                        hits |= 1 << i;
+                        counts[i] = n.min(255) as u8;
+                    }
+                }
+                counted = exclude(scheme, hits);
+            }
             value = value.max(value_of(scheme, p.loser, counted, &counts).0);
             fans = fans.max(counted.count_ones() as i32);
         }
@@ -1093,8 +1120,8 @@ fn bound_given(
             m.insert(key, (value, fans));
         }
     } else {
-        value = value_of(scheme, p.loser, fixed | entangled, &counts).0;
-        fans = (fixed | entangled).count_ones() as i32;
+        value = value_of(scheme, p.loser, fixed | entangled | derived, &counts).0;
+        fans = (fixed | entangled | derived).count_ones() as i32;
     }
     let (value, fans) = (value + free_value, fans + free.count_ones() as i32);
     let total = match scheme.total {

@@ -7,9 +7,9 @@
 //! read into these types once, when the ruleset is built.
 
 use super::facts::{Facts, Situation};
-use super::group::{Placement, Role};
+use super::group::{Group, Placement, Role, Shape};
 use crate::error::{HandError, Result};
-use crate::tiles::{EAST, KINDS};
+use crate::tiles::{Tile, EAST, KINDS};
 
 /// A set of tile kinds a rule names: fixed, or given by the situation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -479,12 +479,11 @@ impl Context<'_> {
 #[derive(Clone, Copy, Debug)]
 pub enum Known {
     /// The context's facts are those of the declared melds alone. Their forms (bits of
-    /// [`super::arrange::Form::bit`], `u32::MAX` for any); how
-    /// many tiles may stand for each suit (the real tiles, the declared melds' and the
-    /// wilds); the suits (bit 3 the honours) the real tiles and declared melds hold; the
-    /// wilds; whether they hold a chow, when that is known (the form is then the standard
-    /// form alone).
-    Form { form: u32, suit_tiles: [u8; 3], suits: u8, wilds: u8, chows: Option<bool> },
+    /// [`super::arrange::Form::bit`], `u32::MAX` for any); the kinds of the real
+    /// concealed tiles; the suits (bit 3 the honours) the real tiles and declared melds
+    /// hold; the wilds; whether they hold a chow, when that is known (the form is then the
+    /// standard form alone).
+    Form { form: u32, held: u64, suits: u8, wilds: u8, chows: Option<bool> },
     /// The context's facts are those of their groups but free melds and pairs of any
     /// kinds still to come (the form, the real tiles and the declared melds among them).
     Groups { free_melds: u32, free_pairs: u32 },
@@ -542,8 +541,15 @@ impl Bound<'_> {
                     (Some(places), _) => {
                         places.iter().any(|p| roles >> role_bit(p.role) & 1 == 1 && kinds >> p.kind & 1 == 1) as u32
                     }
-                    // A real winning tile stands for its own kind.
-                    (None, Some((t, false))) => (kinds >> t & 1) as u32,
+                    // A real winning tile stands for its own kind, in a role its rank
+                    // and the tiles beside it allow when the groups are not known.
+                    (None, Some((t, false))) => {
+                        let roles = match self.known {
+                            Known::Form { held, wilds, .. } => roles & roles_of(t, held, wilds),
+                            Known::Groups { .. } => *roles,
+                        };
+                        (roles != 0 && kinds >> t & 1 == 1) as u32
+                    }
                     _ => 1,
                 }
             }
@@ -558,11 +564,20 @@ impl Bound<'_> {
                         let have = (f.chows >> (9 * s) & 0b1001001).count_ones();
                         suits >> s & 1 == 1 && 3 - have <= free_melds
                     }) as u32,
-                    // A straight needs nine tiles of its suit.
-                    (Known::Form { form, suit_tiles, chows, .. }, None) => {
+                    // The chows the declared melds lack must be melds still to make,
+                    // each of their kinds held or a wild's.
+                    (Known::Form { form, held, wilds, chows, .. }, None) => {
+                        let melds_left = self.melds.saturating_sub(f.declared as u32);
                         (form & 1 != 0
                             && chows != Some(false)
-                            && (0..3).any(|s| suits >> s & 1 == 1 && suit_tiles[s] >= 9)) as u32
+                            && (0..3).any(|s| {
+                                let declared = f.chows >> (9 * s) & 0b1001001;
+                                let lacking = 0b1001001 & !declared;
+                                let kinds = (lacking | lacking << 1 | lacking << 2) << (9 * s);
+                                suits >> s & 1 == 1
+                                    && lacking.count_ones() <= melds_left
+                                    && (kinds & !held).count_ones() <= wilds as u32
+                            })) as u32
                     }
                     _ => 1,
                 }
@@ -652,6 +667,29 @@ impl Bound<'_> {
     }
 }
 
+/// The roles (bits by [`role_bit`]) a real winning tile of kind `t` may have in a chow
+/// (see [`Role::of`]) with the concealed kinds `held` and `wilds` wilds for the other
+/// two tiles; a pair, pung or 中发白 set any kind may complete.
+fn roles_of(t: Tile, held: u64, wilds: u8) -> u8 {
+    let mut roles = 1 << role_bit(Role::Single) | 1 << role_bit(Role::Pung) | 1 << role_bit(Role::Set);
+    if t >= 27 {
+        return roles;
+    }
+    let rank = t % 9;
+    // The chow starting at `start` (a rank) with the winning tile in it.
+    let fits = |start: u8| {
+        let others = (0..3).map(|i| t - rank + start + i).filter(|&k| k != t);
+        others.filter(|&k| held >> k & 1 == 0).count() <= wilds as usize
+    };
+    for start in rank.saturating_sub(2)..=rank.min(6) {
+        if fits(start) {
+            let g = Group::new(Shape::Chow, t - rank + start, 0);
+            roles |= 1 << role_bit(Role::of(&g, (rank - start) as usize));
+        }
+    }
+    roles
+}
+
 /// The bit of a role in [`Rule::Win`]'s mask.
 pub fn role_bit(r: Role) -> u8 {
     Role::ALL.iter().position(|&x| x == r).unwrap_or(0) as u8
@@ -678,6 +716,16 @@ impl Rule {
             Rule::Not(r) | Rule::Compare(r, _, _) => r.of_situation(),
             Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::of_situation),
             _ => false,
+        }
+    }
+
+    /// Whether the rule reads the patterns counted and the situation alone (no total).
+    pub fn of_counted(&self) -> bool {
+        match self {
+            Rule::Pattern(_) => true,
+            Rule::Not(r) | Rule::Compare(r, _, _) => r.of_counted(),
+            Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::of_counted),
+            r => r.of_situation(),
         }
     }
 

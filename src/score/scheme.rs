@@ -238,8 +238,12 @@ pub struct Scheme {
     pub reads_home: bool,
     pub reads_chow_ends: bool,
     pub reads_same_chows: bool,
-    /// Patterns judged after the others (their rules name patterns or totals).
+    /// Patterns judged after the others (their rules name patterns or totals); of them,
+    /// those whose rules read only the patterns counted and the situation (worked out
+    /// exactly for each choice of patterns when bounding), and the patterns those read.
     pub late: u64,
+    pub late_exact: u64,
+    pub late_reads: u64,
     /// Patterns judged once per situation (their rules read the situation alone), and
     /// those judged for each place of the winning tile.
     pub situational: u64,
@@ -319,6 +323,14 @@ impl Scheme {
             rules.enumerate().filter(|(_, r)| pred(r)).fold(0u64, |m, (i, _)| m | 1 << i)
         };
         self.late = bits(&|r| !r.before_scoring(), &mut self.patterns.iter().map(|p| &p.rule));
+        self.late_exact = bits(&|r| !r.before_scoring() && r.of_counted(), &mut self.patterns.iter().map(|p| &p.rule));
+        self.late_reads = self
+            .patterns
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.late_exact >> i & 1 == 1)
+            .flat_map(|(_, p)| pattern_refs(&p.rule))
+            .fold(0u64, |m, i| m | 1 << i);
         self.situational =
             bits(&|r| r.before_scoring() && r.of_situation(), &mut self.patterns.iter().map(|p| &p.rule));
         self.placed = bits(&|r| r.reads_placement(), &mut self.patterns.iter().map(|p| &p.rule)) & !self.late;
@@ -471,6 +483,8 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         reads_chow_ends: false,
         reads_same_chows: false,
         late: 0,
+        late_exact: 0,
+        late_reads: 0,
         situational: 0,
         gates: vec![],
         known_from_groups: 0,
