@@ -550,6 +550,15 @@ impl Bound<'_> {
                         };
                         (roles != 0 && kinds >> t & 1 == 1) as u32
                     }
+                    // A wild winning tile may stand for any kind of the set, the other
+                    // wilds and the tiles held beside it.
+                    (None, Some((_, true))) => match self.known {
+                        Known::Form { held, wilds, .. } => {
+                            let others = wilds.saturating_sub(1);
+                            crate::tiles::mask_tiles(kinds).any(|k| roles & roles_of(k, held, others) != 0) as u32
+                        }
+                        Known::Groups { .. } => 1,
+                    },
                     _ => 1,
                 }
             }
