@@ -949,6 +949,9 @@ impl arrange::Visit for Search<'_> {
 /// the exclusions applied to each choice of them when they are few. Once the best found
 /// ranks as high, no other arrangement can rank above it.
 fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
+    if unbounded(scheme) {
+        return [i32::MAX; 4];
+    }
     let declared = facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false);
     let held = tiles::kinds_mask(&p.tiles.counts);
     let mut suits = 0u8;
