@@ -1197,3 +1197,30 @@ fn exclude(scheme: &Scheme, hits: u64) -> u64 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forms::Forms;
+    use crate::notation::{parse, Format};
+
+    #[test]
+    fn pungs_fit_where_the_kinds_held_need_no_more_groups_than_there_are() {
+        let fits = |hand: &str, wild_kinds: u64, dragon_sets: bool| {
+            let mut scheme = super::super::scheme::empty("test", Forms::standard(4));
+            scheme.dragon_sets = dragon_sets;
+            let h = parse(hand, Format::Compact).unwrap().hand;
+            pungs_may_fit(&scheme, &Tiles::new(&h, u64::MAX, wild_kinds, 0))
+        };
+        // 2m wild: 777m 6778p 789s hold seven kinds for five groups.
+        assert!(!fits("2222777m6778p789s", 1 << 1, false));
+        // Five kinds, a fourth copy a group of its own: 1111m 22m 333p 9s and two wilds.
+        assert!(fits("1111m22m333p9s55z", 1 << 31, false));
+        assert!(!fits("1111m22m333p9s6s5z", 1 << 31, false));
+        // Where 中发白 is a group, three dragons may share one.
+        assert!(!fits("111m444p777s567z1z", 0, false));
+        assert!(fits("111m444p777s567z1z", 0, true));
+        // Declared melds take their groups: one group left for 3 kinds.
+        assert!(!fits("[111m][222m][333m]45m6m", 0, false));
+    }
+}

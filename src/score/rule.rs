@@ -955,6 +955,29 @@ mod tests {
     }
 
     #[test]
+    fn the_roles_a_real_winning_tile_may_have() {
+        let chow_roles = |t: Tile, held: &[Tile], wilds: u8| {
+            let mask = held.iter().fold(0u64, |m, &k| m | 1 << k);
+            let r = roles_of(t, mask, wilds);
+            [Role::Closed, Role::Edge, Role::Open]
+                .into_iter()
+                .filter(|&x| r >> role_bit(x) & 1 == 1)
+                .collect::<Vec<_>>()
+        };
+        // A 9 is never the middle of a chow, nor the 3 or 7 of an edge wait.
+        assert_eq!(chow_roles(8, &[], 2), [Role::Open]);
+        // The 3 of 123 with 1 and 2 held is an edge wait, and nothing else without wilds.
+        assert_eq!(chow_roles(2, &[0, 1], 0), [Role::Edge]);
+        assert_eq!(chow_roles(4, &[3, 5], 0), [Role::Closed]);
+        // A chow's two other tiles need two wilds where neither is held.
+        assert_eq!(chow_roles(4, &[], 1), []);
+        assert_eq!(chow_roles(4, &[], 2), [Role::Closed, Role::Open]);
+        // Honours complete pairs, pungs and sets alone.
+        assert_eq!(chow_roles(27, &[28, 29], 2), []);
+        assert_eq!(roles_of(27, 0, 0) >> role_bit(Role::Pung) & 1, 1);
+    }
+
+    #[test]
     fn the_winning_tiles_role() {
         let g = [Group::new(Shape::Chow, 3, 0)];
         let p = Placement { group: 0, role: Role::Closed, kind: 4 };
