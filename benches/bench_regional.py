@@ -55,10 +55,14 @@ WORST: dict[str, list[dict[str, Any]]] = {
         dict(hand="1111333445568s", win="7s", wilds="1s"),
         dict(hand="11112222m123p45s", win="6s", wilds="1m2m"),
         dict(hand="1111222234567m", win="8m", wilds="1m2m"),
+        dict(hand="3445567788999s", win="9s", wilds="9s", self_drawn=True, xiaosa="ming"),
+        dict(hand="1134555667999m", win="9m", wilds="9m", self_drawn=True),
     ],
     "beijing": [
         dict(hand="3456777m444p555s", win="7m", wilds="7m"),
         dict(hand="222334678m4444s", win="5m", wilds="4s", discarder_wind="W"),
+        dict(hand="3455667999m[555z]", win="9m", wilds="9m"),
+        dict(hand="1234555667999p", win="9p", wilds="9p", kong_replacement=True),
     ],
     "longgang": [
         dict(hand="1m1m2m3m3m2m4m5m8m6m7m9p9p9p9p1f", win="4m", wilds="9p"),

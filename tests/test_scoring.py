@@ -472,13 +472,17 @@ def test_a_search_stops_once_no_arrangement_can_score_more() -> None:
         ("beijing", dict(hand="9m4p11z[678s][567s][123s]", win="1z", wilds="1z", robbing_kong=True), 2, 4),
         # 推倒和 counts only where no 加番 pattern does: never with 对对和.
         ("beijing", dict(hand="555m88p33z[555z][111z]", win="8p", wilds="8p", self_drawn=True), 3, 8),
+        # 1-9m of 3455667m and four wilds leaves 5m 6m, no pair: no straight (was 297).
+        ("beijing", dict(hand="3455667999m[555z]", win="9m", wilds="9m"), 9, 8),
+        # Tangshan's 本混龙 of 3445567788s: 4 5 7 8 and a wild left; the best is seven pairs (509).
+        ("tangshan", dict(hand="3445567788999s", win="9s", wilds="9s", self_drawn=True, xiaosa="ming"), 3, 16),
         # A 9 is never the middle of a chow (砍).
         ("tangshan", dict(hand="2278m667888p777z", win="9m", wilds="2m"), 0, 3),
         ("tangshan", dict(hand="333m3334677899p", win="9p", wilds="3m", self_drawn=True, open_ready=True), 1, 3),
     ],
 )
 def test_bounds_see_what_the_tiles_rule_out(rules: str, situation: dict, total: int, most: int) -> None:
-    # Each of these met 14 to 162 arrangements and placements while its bound counted a
+    # Each of these met 14 to 509 arrangements and placements while its bound counted a
     # pattern the tiles rule out; with the bound as tight as the best, the search stops
     # soon after the first, and the result is the full search's.
     rs = haidi.ruleset(rules)

@@ -954,6 +954,9 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
     }
     let declared = facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false);
     let held = tiles::kinds_mask(&p.tiles.counts);
+    // The suits a straight is read in (none where no rule reads one).
+    let named = scheme.suit_sets.iter().fold(0u8, |m, &s| m | p.sets[s as usize] as u8);
+    let straights = straight_suits(scheme, &p.tiles, named);
     let mut suits = 0u8;
     for k in 0..KINDS {
         if p.tiles.counts[k] > 0 {
@@ -965,7 +968,7 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
     }
     let wilds = p.tiles.wilds;
     let of = |form: u32, chows: Option<bool>| {
-        let known = Known::Form { form, held, suits, wilds, chows };
+        let known = Known::Form { form, held, straights, suits, wilds, chows };
         bound_given(scheme, p, context(&declared, &p.situation, &p.sets, Some(waits)), known, None, None, None)
     };
     // The standard form's arrangements with a chow and those without are bounded apart:
@@ -1003,6 +1006,57 @@ fn pungs_may_fit(scheme: &Scheme, t: &Tiles) -> bool {
     }
     let held_dragons: usize = t.counts[dragons].iter().map(|&n| n as usize).sum();
     needed + held_dragons.div_ceil(3) <= groups
+}
+
+/// The suits (bits) among `named` in which the tiles may make a straight in a complete
+/// standard hand: the chows 123, 456 and 789 the declared melds lack are melds still to
+/// make, each of their tiles a real one held or else a wild (a wild can stand for
+/// anything a real tile can, so this leaves the rest the most it can have), and the rest
+/// is a complete hand.
+fn straight_suits(scheme: &Scheme, t: &Tiles, named: u8) -> u8 {
+    let forms = crate::forms::Forms {
+        seven_pairs: false,
+        eight_pairs_and_a_half: false,
+        thirteen_orphans: false,
+        honours_and_knitted: false,
+        knitted_straight: false,
+        all_258: false,
+        ..scheme.forms
+    };
+    let melds_left = (scheme.forms.melds as usize).saturating_sub(t.melds.len());
+    let mut out = 0;
+    for suit in (0..3u8).filter(|s| named >> s & 1 == 1) {
+        let declared = |start: Tile| t.melds.iter().any(|g| g.shape == Shape::Chow && g.tile == start);
+        let lacking: Inline<Tile, 3> =
+            Inline::collect_with(0, [0, 3, 6].map(|r| 9 * suit + r).into_iter().filter(|&s| !declared(s)));
+        if lacking.len() > melds_left {
+            continue;
+        }
+        let mut rest = *t;
+        let mut fits = true;
+        for &start in lacking.iter() {
+            for k in start as usize..start as usize + 3 {
+                if rest.counts[k] > 0 {
+                    rest.counts[k] -= 1;
+                } else if rest.wilds > 0 {
+                    rest.wilds -= 1;
+                } else {
+                    fits = false;
+                }
+            }
+            rest.melds.push(Group::new(Shape::Chow, start, 0));
+        }
+        if !fits {
+            continue;
+        }
+        let mut complete = false;
+        arrange::complete(&forms, scheme.dragon_sets, &rest, &mut |_| {
+            complete = true;
+            false
+        });
+        out |= (complete as u8) << suit;
+    }
+    out
 }
 
 /// The bound of the arrangements that fit what is `known` (see [`bound`]), the winning

@@ -480,10 +480,10 @@ impl Context<'_> {
 pub enum Known {
     /// The context's facts are those of the declared melds alone. Their forms (bits of
     /// [`super::arrange::Form::bit`], `u32::MAX` for any); the kinds of the real
-    /// concealed tiles; the suits (bit 3 the honours) the real tiles and declared melds
-    /// hold; the wilds; whether they hold a chow, when that is known (the form is then the
-    /// standard form alone).
-    Form { form: u32, held: u64, suits: u8, wilds: u8, chows: Option<bool> },
+    /// concealed tiles; the suits in which a complete hand may hold a straight; the suits
+    /// (bit 3 the honours) the real tiles and declared melds hold; the wilds; whether they
+    /// hold a chow, when that is known (the form is then the standard form alone).
+    Form { form: u32, held: u64, straights: u8, suits: u8, wilds: u8, chows: Option<bool> },
     /// The context's facts are those of their groups but free melds and pairs of any
     /// kinds still to come (the form, the real tiles and the declared melds among them).
     Groups { free_melds: u32, free_pairs: u32 },
@@ -573,20 +573,8 @@ impl Bound<'_> {
                         let have = (f.chows >> (9 * s) & 0b1001001).count_ones();
                         suits >> s & 1 == 1 && 3 - have <= free_melds
                     }) as u32,
-                    // The chows the declared melds lack must be melds still to make,
-                    // each of their kinds held or a wild's.
-                    (Known::Form { form, held, wilds, chows, .. }, None) => {
-                        let melds_left = self.melds.saturating_sub(f.declared as u32);
-                        (form & 1 != 0
-                            && chows != Some(false)
-                            && (0..3).any(|s| {
-                                let declared = f.chows >> (9 * s) & 0b1001001;
-                                let lacking = 0b1001001 & !declared;
-                                let kinds = (lacking | lacking << 1 | lacking << 2) << (9 * s);
-                                suits >> s & 1 == 1
-                                    && lacking.count_ones() <= melds_left
-                                    && (kinds & !held).count_ones() <= wilds as u32
-                            })) as u32
+                    (Known::Form { form, straights, chows, .. }, None) => {
+                        (form & 1 != 0 && chows != Some(false) && suits & straights as u64 != 0) as u32
                     }
                     _ => 1,
                 }
