@@ -57,6 +57,7 @@ WORST: dict[str, list[dict[str, Any]]] = {
         dict(hand="1111222234567m", win="8m", wilds="1m2m"),
         dict(hand="3445567788999s", win="9s", wilds="9s", self_drawn=True, xiaosa="ming"),
         dict(hand="1134555667999m", win="9m", wilds="9m", self_drawn=True),
+        dict(hand="2344556679999p", win="6p", wilds="9p", seat_wind="W"),
     ],
     "beijing": [
         dict(hand="3456777m444p555s", win="7m", wilds="7m"),
