@@ -954,9 +954,10 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
     }
     let declared = facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false);
     let held = tiles::kinds_mask(&p.tiles.counts);
-    // The suits a straight is read in (none where no rule reads one).
+    // The suits a straight is read in (none where no rule reads one); only the standard
+    // form holds one.
     let named = scheme.suit_sets.iter().fold(0u8, |m, &s| m | p.sets[s as usize] as u8);
-    let straights = straight_suits(scheme, &p.tiles, named);
+    let straights = if form & Form::Standard.bit() != 0 { straight_suits(scheme, &p.tiles, named) } else { 0 };
     let mut suits = 0u8;
     for k in 0..KINDS {
         if p.tiles.counts[k] > 0 {
