@@ -194,6 +194,8 @@ struct Search<'a> {
     sig: Option<[[u64; KINDS]; 3]>,
     /// Suits a rule names (straights): not merged with others.
     special_suits: u8,
+    /// Those of them in which the tiles may make a straight, once a bound asks.
+    straights: Option<u8>,
     /// Whether bounds may cut the search short (see [`evaluate_with`]).
     bounded: bool,
     best: Best,
@@ -280,6 +282,7 @@ pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
         waits: &waits,
         sig: None,
         special_suits,
+        straights: None,
         bounded,
         best: Best {
             rank: [i32::MIN; 4],
@@ -804,11 +807,13 @@ impl Search<'_> {
             return true;
         }
         let (scheme, p, waits) = (self.scheme, self.p, self.waits);
+        let mut straights =
+            || *self.straights.get_or_insert_with(|| straight_suits(scheme, &p.tiles, self.special_suits));
         let best = &mut self.best;
         let of_form = match best.form_bounds.iter().find(|(f, _)| *f == bit) {
             Some(&(_, b)) => b,
             None => {
-                let b = bound(scheme, p, waits, bit);
+                let b = bound(scheme, p, waits, bit, &mut straights);
                 best.form_bounds.push((bit, b));
                 b
             }
@@ -818,7 +823,8 @@ impl Search<'_> {
         }
         best.done_forms |= bit;
         let last = !matches!(form, Form::SevenPairs | Form::EightPairs | Form::ThirteenOrphans | Form::All258);
-        best.stop = last || reaches(&best.rank, best.bound.get_or_insert_with(|| bound(scheme, p, waits, u32::MAX)));
+        best.stop = last
+            || reaches(&best.rank, best.bound.get_or_insert_with(|| bound(scheme, p, waits, u32::MAX, &mut straights)));
         true
     }
 
@@ -948,16 +954,15 @@ impl arrange::Visit for Search<'_> {
 /// situation's own patterns as they are, every other pattern as often as it could count,
 /// the exclusions applied to each choice of them when they are few. Once the best found
 /// ranks as high, no other arrangement can rank above it.
-fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32) -> [i32; 4] {
+/// `straights` gives the suits in which the tiles may make a straight (see
+/// [`straight_suits`]), asked only for the standard form, the one that holds them.
+fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mut impl FnMut() -> u8) -> [i32; 4] {
     if unbounded(scheme) {
         return [i32::MAX; 4];
     }
     let declared = facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false);
     let held = tiles::kinds_mask(&p.tiles.counts);
-    // The suits a straight is read in (none where no rule reads one); only the standard
-    // form holds one.
-    let named = scheme.suit_sets.iter().fold(0u8, |m, &s| m | p.sets[s as usize] as u8);
-    let straights = if form & Form::Standard.bit() != 0 { straight_suits(scheme, &p.tiles, named) } else { 0 };
+    let straights = if form & Form::Standard.bit() != 0 { straights() } else { 0 };
     let mut suits = 0u8;
     for k in 0..KINDS {
         if p.tiles.counts[k] > 0 {
