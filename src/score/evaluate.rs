@@ -220,6 +220,9 @@ type Places = Inline<Placement, 24>;
 /// count and void or are voided by one another (the situation's own patterns aside).
 type BoundMemo = std::collections::HashMap<(u64, [u8; 10]), (i32, i32), Fast>;
 
+/// The bit of a kind's class that tells the point tables' 大子 from their 小子.
+const ORPHAN_CLASS: u64 = 1 << 63;
+
 /// For pungs, chows and pairs: which of the sets that tell such groups apart hold each
 /// kind, with the 大子 / 小子 of the point tables, the kinds a pair may be, and which kinds
 /// are wild (财神归位) where rules read them.
@@ -244,9 +247,10 @@ pub fn fixed_classes(scheme: &Scheme) -> [[u64; KINDS]; 3] {
     let points = !scheme.group_points.is_empty();
     let pair_rule = scheme.forms.pair_kinds != tiles::ALL_KINDS;
     for k in 0..KINDS {
-        let orphan = (points && tiles::is_orphan(k as Tile)) as u64;
-        for t in 0..3 {
-            sig[t][k] |= orphan << 63;
+        if points && tiles::is_orphan(k as Tile) {
+            for t in 0..3 {
+                sig[t][k] |= ORPHAN_CLASS;
+            }
         }
         sig[2][k] |= ((pair_rule && scheme.forms.pair_kinds >> k & 1 == 1) as u64) << 62;
     }
@@ -420,6 +424,7 @@ impl Search<'_> {
         let mut all: Counts = [0; KINDS];
         let mut suits = 0u8;
         let mut chow_starts = 0u64;
+        let (mut pung_kinds, mut pair_kinds) = (0u64, 0u64);
         for g in groups.iter() {
             for k in g.kinds() {
                 all[k as usize] += 1;
@@ -428,8 +433,11 @@ impl Search<'_> {
                     stand[k as usize] += 1;
                 }
             }
-            if g.shape == Shape::Chow {
-                chow_starts |= 1 << g.tile;
+            match g.shape {
+                Shape::Chow => chow_starts |= 1 << g.tile,
+                Shape::Pung | Shape::Kong => pung_kinds |= 1 << g.tile,
+                Shape::Pair => pair_kinds |= 1 << g.tile,
+                _ => {}
             }
         }
         let room = |k: usize| caps[k].saturating_sub(stand[k]);
@@ -453,12 +461,23 @@ impl Search<'_> {
                 4
             }
         };
+        // What else tells kinds apart for the scoring: what a group of the kind adds to the
+        // facts that count copies (a second pung or pair of a kind, four tiles of a kind);
+        // and, where more free groups are to come, the room the kind leaves them. The
+        // point tables do not: free groups score no points.
+        let more = melds + pairs > 1;
+        let adds = |k: usize, t: usize| -> u64 {
+            let (size, twice) = match t {
+                0 => (3, pung_kinds),
+                1 => (1, 0),
+                _ => (2, pair_kinds),
+            };
+            (twice >> k & 1) | ((all[k] < 4 && all[k] + size >= 4) as u64) << 1
+        };
         let key = |k: usize, t: usize| -> (u64, u64) {
             let rank = if ranked && t == 0 { k as u64 % 9 + 1 } else { 0 };
-            (
-                sig[t][k],
-                t as u64 | suit_class(k) << 4 | rank << 8 | (all[k] as u64) << 12 | (room(k).min(4) as u64) << 16,
-            )
+            let room = if more { room(k).min(4) as u64 } else { 0 };
+            (sig[t][k] & !ORPHAN_CLASS, t as u64 | suit_class(k) << 4 | rank << 8 | adds(k, t) << 12 | room << 16)
         };
         // At most 34 pungs and 21 chows, or 34 pairs.
         let mut seen: Inline<(u64, u64), 64> = Inline::filled((0, 0));
