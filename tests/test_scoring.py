@@ -491,6 +491,27 @@ def test_bounds_see_what_the_tiles_rule_out(rules: str, situation: dict, total: 
     assert rs.scheme.search_size(**situation) <= most
 
 
+@pytest.mark.parametrize(
+    ("situation", "total"),
+    [
+        # Two 财神 left as the pair beside five declared melds: its kind changes no 台
+        # (the melds rule out 小四喜) and no 胡 (a pair of wilds scores none; the wild
+        # winning tile sits in it, a single wait: no 自摸 胡), so one kind is scored.
+        (dict(hand="[678p][999p][888s][123m][3333p]4f", win="9s", wilds="9s", self_drawn=True, seat_wind="N"), 70),
+        (dict(hand="2z[567p][333z][234s][345p][666p]", win="2z", wilds="2z", self_drawn=True, seat_wind="W"), 110),
+        (dict(hand="3m[111z][888m][123s][4444p+][444m]", win="3m", wilds="3m", self_drawn=True), 150),
+    ],
+)
+def test_an_arrangement_is_bounded_by_its_face_points(situation: dict, total: int) -> None:
+    # Longgang ranks by 胡数 too: an arrangement's bound counts its groups' points and the
+    # extra points its places allow (was: no bound, and each kind of the pair scored, 11
+    # or 12 of them).
+    lg = haidi.ruleset("longgang")
+    r = lg.evaluate(**situation)
+    assert r["total"] == total and r == lg.scheme.evaluate_unbounded(**situation)
+    assert lg.scheme.search_size(**situation) <= 2
+
+
 #: Long searches without wilds: bounded once 64 placements are scored.
 LONG_SEARCHES = [
     ("changsha", dict(hand="6667777888899m", win="9m")),

@@ -205,6 +205,9 @@ struct Search<'a> {
     shut: Option<u64>,
     /// The bounds worked out of sets of patterns that may count (see [`bound_given`]).
     memo: BoundMemo,
+    /// The ceiling of the arrangement whose free groups are being given kinds, once
+    /// worked out (see `Search::ceiling_of`).
+    ceiling: Option<[i32; 4]>,
     /// The keys of the arrangements met (see `Search::key`).
     seen: crate::hash::ByteSet,
 }
@@ -302,6 +305,7 @@ pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
         situational: None,
         shut: None,
         memo: BoundMemo::default(),
+        ceiling: None,
         seen: Default::default(),
     };
     if p.dealt {
@@ -325,23 +329,40 @@ impl Search<'_> {
         arrange::complete_with(&scheme.forms, scheme.dragon_sets, &self.p.tiles, self);
     }
 
-    /// Whether some way to give the free groups kinds could rank the arrangement above
-    /// the best.
-    fn may_beat(&mut self, found: &Found, places: &Places) -> bool {
-        let p = self.p;
-        let f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false);
+    /// The most the arrangement could rank, whatever kinds its free groups are given
+    /// and wherever the winning tile sits (`places`, those of its groups).
+    fn ceiling_of(&mut self, found: &Found, places: &Places) -> [i32; 4] {
+        let (scheme, p) = (self.scheme, self.p);
+        let mut f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false);
+        (f.seat_flower_used, f.real_wilds_used) = complete_wilds(&p.situation);
         let ctx = context(&f, &p.situation, &p.sets, Some(self.waits));
         let known = Known::Groups { free_melds: found.free_melds as u32, free_pairs: found.free_pairs as u32 };
-        // The places of the winning tile are those of its groups, but for a wild winning
-        // tile free groups add more.
-        let known_places = match p.situation.win {
-            Some((_, wild)) if !wild || found.free_melds + found.free_pairs == 0 => Some(&places[..]),
-            _ => None,
-        };
-        let sit = *self.situational.get_or_insert_with(|| situational(self.scheme, &ctx));
-        let shut = *self.shut.get_or_insert_with(|| shut(self.scheme, &ctx));
+        // The places of the winning tile are those of its groups, and for a wild winning
+        // tile those of the free groups (see `Bound::most`).
+        let known_places = Some(&places[..]);
+        let sit = *self.situational.get_or_insert_with(|| situational(scheme, &ctx));
+        let shut = *self.shut.get_or_insert_with(|| shut(scheme, &ctx));
         let judged = Judged { patterns: sit, shut };
-        bound_given(self.scheme, p, ctx, known, known_places, Some(judged), Some(&mut self.memo)) > self.best.rank
+        let b = Bound { ctx, known, melds: scheme.forms.melds as u32, places: known_places, sure: 0, possible: 0 };
+        let face = face_most(scheme, p, &found.groups, &b);
+        bound_given(scheme, p, ctx, known, known_places, face, Some(judged), Some(&mut self.memo))
+    }
+
+    /// Whether no other way to give the arrangement's free groups kinds could rank above
+    /// the best: its ceiling, worked out once a search is bounded, is reached.
+    fn out_of_reach(&mut self, found: &Found) -> bool {
+        if self.best.cand.is_none() || !self.bounding() {
+            return false;
+        }
+        let ceiling = match self.ceiling {
+            Some(c) => c,
+            None => {
+                let places = self.places(&found.groups);
+                let c = self.ceiling_of(found, &places);
+                *self.ceiling.insert(c)
+            }
+        };
+        ceiling <= self.best.rank
     }
 
     /// What the scoring of an arrangement reads of it, so that arrangements that differ
@@ -535,12 +556,12 @@ impl Search<'_> {
                 }
             }
         }
-        for &g in choices.iter() {
+        for (i, &g) in choices.iter().enumerate() {
             groups.push(g);
             let (m, p) = if g.shape == Shape::Pair { (melds, pairs - 1) } else { (melds - 1, pairs) };
             self.free(found, groups, m, p, None);
             groups.pop();
-            if self.best.stop {
+            if self.best.stop || (i + 1 < choices.len() && self.out_of_reach(found)) {
                 return;
             }
         }
@@ -669,10 +690,7 @@ impl Search<'_> {
                 base.seat_flower_used = seat_used;
                 base.real_wilds_used = real;
             }
-            None => {
-                base.seat_flower_used = (sit.seat_flower && (sit.flower_wilds || sit.extra_wilds > 0)) as u8;
-                base.real_wilds_used = sit.wild_tiles;
-            }
+            None => (base.seat_flower_used, base.real_wilds_used) = complete_wilds(sit),
         }
         let eligible = allowed & if loser { scheme.loser_patterns } else { u64::MAX };
         // What the place of the winning tile does not change.
@@ -952,15 +970,20 @@ impl arrange::Visit for Search<'_> {
         }
         // Bounded when scoring it could cost more than the bound: free groups are given
         // kinds in many ways, and several places are scored one by one.
-        if self.best.cand.is_some() && self.bounding() && !unbounded(self.scheme) {
+        self.ceiling = None;
+        if self.best.cand.is_some() && self.bounding() {
             // The form's bound first: once the best reaches it, the form is done.
             if self.reached(found.form) {
                 return !self.best.stop;
             }
             let at = *places.get_or_insert_with(|| self.places(&found.groups));
             let many = found.free_melds + found.free_pairs > 0 || at.len() > 1;
-            if many && !self.may_beat(found, &at) {
-                return true;
+            if many {
+                let ceiling = self.ceiling_of(found, &at);
+                if ceiling <= self.best.rank {
+                    return true;
+                }
+                self.ceiling = Some(ceiling);
             }
         }
         self.free(found, found.groups, found.free_melds, found.free_pairs, places.as_ref());
@@ -994,7 +1017,9 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mu
     let wilds = p.tiles.wilds;
     let of = |form: u32, chows: Option<bool>| {
         let known = Known::Form { form, held, straights, suits, wilds, chows };
-        bound_given(scheme, p, context(&declared, &p.situation, &p.sets, Some(waits)), known, None, None, None)
+        // Face points are bounded only once the groups are known (see `face_most`).
+        let face = if scheme.has_points() { i32::MAX } else { 0 };
+        bound_given(scheme, p, context(&declared, &p.situation, &p.sets, Some(waits)), known, None, face, None, None)
     };
     // The standard form's arrangements with a chow and those without are bounded apart:
     // patterns of chows (a straight) and of none (all pungs) never count together, which
@@ -1094,10 +1119,11 @@ fn bound_given(
     ctx: Context,
     known: Known,
     places: Option<&[Placement]>,
+    face: i32,
     judged: Option<Judged>,
     memo: Option<&mut BoundMemo>,
 ) -> [i32; 4] {
-    if unbounded(scheme) {
+    if face == i32::MAX && unbounded(scheme) {
         return [i32::MAX; 4];
     }
     let mut valued = 0u64;
@@ -1206,26 +1232,61 @@ fn bound_given(
         fans = (fixed | entangled | derived).count_ones() as i32;
     }
     let (value, fans) = (value + free_value, fans + free.count_ones() as i32);
+    // 胡数 x 2^台数 grows with both (the 胡数 not below zero), but a limit hand is the cap.
+    let lazi = bits(all).any(|i| scheme.patterns[i].lazi);
     let total = match scheme.total {
         Total::Sum => value,
         Total::Fixed(n) => n,
-        Total::HuTai { cap, .. } => cap,
+        Total::HuTai { base, cap, .. } if face == i32::MAX || lazi || face.saturating_add(base) < 0 => cap,
+        t @ Total::HuTai { .. } => t.of(value, face, false, !p.loser),
     };
     let mut out = [i32::MIN; 4];
     for (o, key) in out.iter_mut().zip(&scheme.rank) {
         *o = match key {
             RankKey::Total => total,
             RankKey::Value => value,
-            // Here the ruleset has no face points (see `unbounded`).
-            RankKey::Face => 0,
+            RankKey::Face => face,
             RankKey::FanCount => fans,
         };
     }
     out
 }
 
-/// Whether the ruleset ranks by face points, of which no bound is worked out: the bound
-/// of every arrangement is then `i32::MAX` by every key.
+/// The wilds a complete hand is scored with: the seat flower (1 where it is one of them, or
+/// 0), and the others (all of the situation's).
+fn complete_wilds(sit: &Situation) -> (u8, u8) {
+    ((sit.seat_flower && (sit.flower_wilds || sit.extra_wilds > 0)) as u8, sit.wild_tiles)
+}
+
+/// The most face points (胡数) an arrangement of `groups` could score, the free groups to
+/// come scoring none: each group's points, concealed or exposed, and each extra's as
+/// often as `b` bounds its rule; `i32::MAX` where some points are negative.
+fn face_most(scheme: &Scheme, p: &Prepared, groups: &Groups, b: &Bound) -> i32 {
+    if !scheme.has_points() {
+        return 0;
+    }
+    let winner = !p.loser;
+    let mut face = 0i32;
+    for g in groups.iter() {
+        let concealed = scheme.group_points(g, false, &p.sets, winner).map_or(0, |x| x.1);
+        let exposed = scheme.group_points(g, true, &p.sets, winner).map_or(0, |x| x.1);
+        if concealed < 0 || exposed < 0 {
+            return i32::MAX;
+        }
+        face = face.saturating_add(concealed.max(exposed));
+    }
+    for e in scheme.extra_points.iter().filter(|e| if winner { e.winners } else { e.losers }) {
+        if e.points < 0 {
+            return i32::MAX;
+        }
+        let n = b.most(&e.rule).min(i32::MAX as u32) as i32;
+        face = face.saturating_add(e.points.saturating_mul(n));
+    }
+    face
+}
+
+/// Whether the ruleset ranks by face points, of which no bound is worked out before the
+/// groups are known: the bound of the situation is then `i32::MAX` by every key.
 fn unbounded(scheme: &Scheme) -> bool {
     scheme.has_points() && scheme.rank.contains(&RankKey::Face)
 }

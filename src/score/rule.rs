@@ -9,7 +9,7 @@
 use super::facts::{Facts, Situation};
 use super::group::{Group, Placement, Role, Shape};
 use crate::error::{HandError, Result};
-use crate::tiles::{Tile, EAST, KINDS};
+use crate::tiles::{Tile, ALL_KINDS, EAST, KINDS};
 
 /// A set of tile kinds a rule names: fixed, or given by the situation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -538,9 +538,7 @@ impl Bound<'_> {
             Rule::Win { roles, kinds } => {
                 let kinds = ctx.set(*kinds);
                 match (self.places, ctx.situation.win) {
-                    (Some(places), _) => {
-                        places.iter().any(|p| roles >> role_bit(p.role) & 1 == 1 && kinds >> p.kind & 1 == 1) as u32
-                    }
+                    (Some(_), _) => self.win_places(*roles, kinds).is_some_and(|(some, _)| some) as u32,
                     // A real winning tile stands for its own kind, in a role its rank
                     // and the tiles beside it allow when the groups are not known.
                     (None, Some((t, false))) => {
@@ -566,6 +564,19 @@ impl Bound<'_> {
                 Known::Form { form, .. } => (form & mask != 0) as u32,
                 Known::Groups { .. } => (f.form & mask != 0) as u32,
             },
+            // Not in a role: where no place of the winning tile is in it.
+            Rule::Not(r) => match **r {
+                Rule::Win { roles, kinds } => {
+                    self.win_places(roles, ctx.set(kinds)).map_or(1, |(_, every)| !every as u32)
+                }
+                _ => 1,
+            },
+            // A count of pungs or pairs is at least that of the groups known (every
+            // arrangement holds them) and at most its bound.
+            Rule::Compare(r, op, v) if matches!(**r, Rule::Triplets(_) | Rule::Pairs(_)) => {
+                let (lo, hi) = (ctx.eval(r), self.most(r));
+                (lo..=hi.max(lo)).any(|x| op.holds(x as i32, *v)) as u32
+            }
             Rule::Straight(suits) => {
                 let suits = ctx.set(*suits);
                 match (self.known, free) {
@@ -592,6 +603,34 @@ impl Bound<'_> {
             Rule::AnyTile(_) if free == Some((0, 0)) => ctx.eval(rule),
             _ => 1,
         }
+    }
+
+    /// Whether the winning tile holds one of `roles` (bits by [`role_bit`]) as a kind of
+    /// `kinds` in some of its places and in every one, where the places are known: those
+    /// of the groups, and for a wild winning tile those of the free groups to come, of any
+    /// kind (a pair's single wait, any role in a meld).
+    fn win_places(&self, roles: u8, kinds: u64) -> Option<(bool, bool)> {
+        let places = self.places?;
+        let Some((_, wild)) = self.ctx.situation.win else {
+            return Some((false, false));
+        };
+        let mut some = false;
+        let mut every = true;
+        for p in places {
+            let fits = roles >> role_bit(p.role) & 1 == 1 && kinds >> p.kind & 1 == 1;
+            some |= fits;
+            every &= fits;
+        }
+        if let (Known::Groups { free_melds, free_pairs }, true) = (self.known, wild) {
+            let single = 1u8 << role_bit(Role::Single);
+            let free_roles = if free_pairs > 0 { single } else { 0 } | if free_melds > 0 { !single } else { 0 };
+            if free_roles != 0 {
+                let all_kinds = kinds & ALL_KINDS == ALL_KINDS;
+                some |= roles & free_roles != 0 && kinds & ALL_KINDS != 0;
+                every &= free_roles & !roles == 0 && all_kinds;
+            }
+        }
+        Some((some, every))
     }
 
     /// Whether a rule on other patterns surely holds or surely fails, when that is known.
@@ -726,8 +765,9 @@ impl Rule {
         }
     }
 
-    /// Whether the rule's count is known once some groups are: it reads the situation
-    /// (not the waits), the form and the declared melds alone.
+    /// Whether the rule's count is known once some groups of a complete hand are: it
+    /// reads the situation (not the waits), the form, the declared melds and the wilds a
+    /// complete hand is scored with (all the situation's) alone.
     pub fn of_groups_known(&self) -> bool {
         self.of_known(true)
     }
@@ -743,7 +783,9 @@ impl Rule {
             Rule::Always | Rule::Flag(_) => true,
             Rule::Form(_) => form,
             Rule::Is(q, _, _) | Rule::Count(q) => {
-                q.of_situation() || matches!(q, Quantity::Declared | Quantity::Exposed | Quantity::Kongs)
+                q.of_situation()
+                    || matches!(q, Quantity::Declared | Quantity::Exposed | Quantity::Kongs)
+                    || (form && matches!(q, Quantity::SeatFlowerUsed | Quantity::RealWildsUsed))
             }
             Rule::Run { kongs: true, .. } | Rule::SameRankKongs => true,
             Rule::Not(r) | Rule::Compare(r, _, _) => r.of_known(form),
