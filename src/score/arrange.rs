@@ -772,24 +772,47 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
     let kinds: Vec<usize> = (0..KINDS).filter(|&k| t.counts[k] > 0).collect();
     let choices: Vec<Vec<(KindTakes, u8, bool)>> =
         kinds.iter().map(|&k| kind_takes(t.counts[k], t.caps[k], pair_kinds >> k & 1 == 1)).collect();
+    // For each choice of each kind, once a leaf asks: the fewest wilds more that give it
+    // one group more (see `extendable`).
+    let mut more: Vec<Vec<Option<(u8, u8)>>> = choices.iter().map(|c| vec![None; c.len()]).collect();
     let mut groups = t.melds;
     let mut taken: Vec<KindTakes> = vec![[Take::None; 4]; kinds.len()];
+    let mut taken_at: Vec<usize> = vec![0; kinds.len()];
     struct Search<'a, F> {
         t: &'a Tiles,
         kinds: &'a [usize],
         choices: &'a [Vec<(KindTakes, u8, bool)>],
+        more: &'a mut [Vec<Option<(u8, u8)>>],
         class: &'a [u32; KINDS],
         emit: &'a mut F,
         maximal: bool,
     }
     /// Whether some kind could give one group more with the wilds left (`w`), a pair only
     /// where none is taken (`pair`): one of its choices is its groups and one more.
-    fn extendable(choices: &[Vec<(KindTakes, u8, bool)>], taken: &[KindTakes], w: u8, pair: bool) -> bool {
-        choices.iter().zip(taken).any(|(c, t)| {
-            let now = c.iter().find(|x| x.0 == *t).map_or(0, |x| x.1);
-            c.iter().any(|&(more, wilds, uses_pair)| {
-                wilds <= now + w && (!uses_pair || !pair || t.contains(&Take::Pair)) && one_more(t, &more)
-            })
+    fn extendable(
+        choices: &[Vec<(KindTakes, u8, bool)>],
+        more: &mut [Vec<Option<(u8, u8)>>],
+        taken_at: &[usize],
+        w: u8,
+        pair: bool,
+    ) -> bool {
+        choices.iter().zip(more.iter_mut()).zip(taken_at).any(|((c, m), &j)| {
+            // The fewest wilds more for a pung (or a group beside the pair the choice
+            // holds), and for a pair (where it holds none).
+            let (pung, new_pair) = *m[j].get_or_insert_with(|| {
+                let (t, now, _) = c[j];
+                let mut fewest = (u8::MAX, u8::MAX);
+                for &(_, wilds, uses_pair) in c.iter().filter(|m| one_more(&t, &m.0)) {
+                    let extra = wilds - now;
+                    if !uses_pair || t.contains(&Take::Pair) {
+                        fewest.0 = fewest.0.min(extra);
+                    } else {
+                        fewest.1 = fewest.1.min(extra);
+                    }
+                }
+                fewest
+            });
+            pung <= w || (!pair && new_pair <= w)
         })
     }
     /// Whether `more` is `t` and one group more (both in non-increasing order).
@@ -809,9 +832,10 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
         pair: bool,
         groups: &mut Groups,
         taken: &mut [KindTakes],
+        taken_at: &mut [usize],
     ) -> bool {
         let Some(&k) = s.kinds.get(i) else {
-            if s.maximal && extendable(s.choices, taken, w, pair) {
+            if s.maximal && extendable(s.choices, s.more, taken_at, w, pair) {
                 return true;
             }
             return (s.emit)(&Found { form: Form::Partial, groups: *groups, free_melds: 0, free_pairs: 0 }, w);
@@ -820,7 +844,7 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
         // Alike kinds take their choices in a non-increasing order.
         let bound =
             (0..i).rev().find(|&j| s.class[s.kinds[j]] == s.class[k] && s.t.counts[s.kinds[j]] == c).map(|j| taken[j]);
-        for &(takes, wilds, uses_pair) in &s.choices[i] {
+        for (j, &(takes, wilds, uses_pair)) in s.choices[i].iter().enumerate() {
             if wilds > w || (pair && uses_pair) || bound.is_some_and(|b| takes > b) {
                 continue;
             }
@@ -833,7 +857,8 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
                 };
             }
             taken[i] = takes;
-            let go = rec(s, i + 1, w - wilds, pair || uses_pair, groups, taken);
+            taken_at[i] = j;
+            let go = rec(s, i + 1, w - wilds, pair || uses_pair, groups, taken, taken_at);
             groups.truncate(before);
             if !go {
                 return false;
@@ -841,8 +866,8 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
         }
         true
     }
-    let mut s = Search { t, kinds: &kinds, choices: &choices, class, emit, maximal };
-    rec(&mut s, 0, t.wilds, false, &mut groups, &mut taken);
+    let mut s = Search { t, kinds: &kinds, choices: &choices, more: &mut more, class, emit, maximal };
+    rec(&mut s, 0, t.wilds, false, &mut groups, &mut taken, &mut taken_at);
 }
 
 #[cfg(test)]
