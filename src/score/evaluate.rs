@@ -339,13 +339,12 @@ impl Search<'_> {
         let known = Known::Groups { free_melds: found.free_melds as u32, free_pairs: found.free_pairs as u32 };
         // The places of the winning tile are those of its groups, and for a wild winning
         // tile those of the free groups (see `Bound::most`).
-        let known_places = Some(&places[..]);
         let sit = *self.situational.get_or_insert_with(|| situational(scheme, &ctx));
         let shut = *self.shut.get_or_insert_with(|| shut(scheme, &ctx));
         let judged = Judged { patterns: sit, shut };
-        let b = Bound { ctx, known, melds: scheme.forms.melds as u32, places: known_places, sure: 0, possible: 0 };
+        let b = Bound::new(ctx, known, scheme.forms.melds as u32, Some(&places[..]));
         let face = face_most(scheme, p, &found.groups, &b);
-        bound_given(scheme, p, ctx, known, known_places, face, Some(judged), Some(&mut self.memo))
+        bound_given(scheme, p, b, face, Some(judged), Some(&mut self.memo))
     }
 
     /// Whether no other way to give the arrangement's free groups kinds could rank above
@@ -1019,7 +1018,8 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mu
         let known = Known::Form { form, held, straights, suits, wilds, chows };
         // Face points are bounded only once the groups are known (see `face_most`).
         let face = if scheme.has_points() { i32::MAX } else { 0 };
-        bound_given(scheme, p, context(&declared, &p.situation, &p.sets, Some(waits)), known, None, face, None, None)
+        let ctx = context(&declared, &p.situation, &p.sets, Some(waits));
+        bound_given(scheme, p, Bound::new(ctx, known, scheme.forms.melds as u32, None), face, None, None)
     };
     // The standard form's arrangements with a chow and those without are bounded apart:
     // patterns of chows (a straight) and of none (all pungs) never count together, which
@@ -1109,20 +1109,19 @@ fn straight_suits(scheme: &Scheme, t: &Tiles, named: u8) -> u8 {
     out
 }
 
-/// The bound of the arrangements that fit what is `known` (see [`bound`]), the winning
-/// tile in one of `places` when they are known; `judged`, what the search has judged of
-/// the situation, when it has; `memo` keeps the best choice of each set of patterns that
-/// may count.
+/// The bound of the arrangements that fit what `b` knows (see [`bound`]), with `face` the
+/// most face points they could score (`i32::MAX` where that is not known); `judged`, what
+/// the search has judged of the situation, when it has; `memo` keeps the best choice of
+/// each set of patterns that may count.
 fn bound_given(
     scheme: &Scheme,
     p: &Prepared,
-    ctx: Context,
-    known: Known,
-    places: Option<&[Placement]>,
+    mut b: Bound,
     face: i32,
     judged: Option<Judged>,
     memo: Option<&mut BoundMemo>,
 ) -> [i32; 4] {
+    let (ctx, known) = (b.ctx, b.known);
     if face == i32::MAX && unbounded(scheme) {
         return [i32::MAX; 4];
     }
@@ -1145,7 +1144,6 @@ fn bound_given(
         Known::Form { form, .. } if form.count_ones() == 1 => Some(form),
         Known::Form { .. } => None,
     };
-    let mut b = Bound { ctx, known, melds: scheme.forms.melds as u32, places, sure: 0, possible: 0 };
     // The others as often as they could count; those judged after the others once it is
     // known which of those may count.
     let mut optional = 0u64;

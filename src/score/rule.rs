@@ -504,7 +504,13 @@ pub struct Bound<'a> {
     pub possible: u64,
 }
 
-impl Bound<'_> {
+impl<'a> Bound<'a> {
+    /// A bound of what `known` says of a hand of `melds` melds and a pair, the winning
+    /// tile in one of `places` where they are known; before any pattern is judged.
+    pub fn new(ctx: Context<'a>, known: Known, melds: u32, places: Option<&'a [Placement]>) -> Self {
+        Bound { ctx, known, melds, places, sure: 0, possible: 0 }
+    }
+
     /// At least the rule's count in any of the arrangements.
     pub fn most(&self, rule: &Rule) -> u32 {
         // All and Any count as their parts do, each part bounded (a part the situation
