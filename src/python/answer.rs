@@ -214,6 +214,22 @@ impl<'py> Writer<'py> {
         Ok(())
     }
 
+    /// A bool whose template value is false (see `score::Extra::usual`): set only when true.
+    pub fn bool_or_usual(&mut self, key: &Key, v: bool) -> PyResult<()> {
+        match v {
+            true => self.bool(key, true),
+            false => self.kept(key, false, |out| out.extend_from_slice(b"false")),
+        }
+    }
+
+    /// An int whose template value is 0: set only when another.
+    pub fn int_or_usual(&mut self, key: &Key, v: i64) -> PyResult<()> {
+        match v {
+            0 => self.kept(key, 0, |out| out.extend_from_slice(b"0")),
+            v => self.int(key, v),
+        }
+    }
+
     /// A key left None: the template's value, or `null`.
     pub fn none(&mut self, key: &Key) -> PyResult<()> {
         if let Slot::Json(out) = self.slot(key) {

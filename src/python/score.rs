@@ -65,7 +65,9 @@ struct Output {
     entries: Vec<entry::Counted>,
     loser_entries: Vec<entry::Counted>,
     extras: Vec<(answer::Key, Extra)>,
-    template: Py<PyDict>,
+    /// Templates of results, by whether the hand wins and whether it is a loser's (see
+    /// [`Output::template`]).
+    templates: [Py<PyDict>; 4],
     ids: Py<PyTuple>,
     /// What voided patterns are said to be voided by (`explain`).
     exclusion_text: String,
@@ -78,6 +80,23 @@ struct Output {
     /// The entries of `face_items` made so far.
     /// (Their templates and JSON texts.)
     face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), FaceItem, Fast>>,
+}
+
+impl Extra {
+    /// The value of the key in most results (a result's template holds it, and a result
+    /// with another sets it): false for the flags, 0 for the wilds left over, the role;
+    /// None where no value is usual.
+    fn usual<'py>(&self, py: Python<'py>, loser: bool) -> Option<Bound<'py, PyAny>> {
+        let v = match self {
+            Extra::Flag(_) | Extra::Complete | Extra::Rule(_) | Extra::Lazi | Extra::Instant => {
+                PyBool::new(py, false).to_owned().into_any()
+            }
+            Extra::VoidWilds => 0i64.into_pyobject(py).ok()?.into_any(),
+            Extra::Role => PyString::intern(py, if loser { "loser" } else { "winner" }).into_any(),
+            _ => return None,
+        };
+        Some(v)
+    }
 }
 
 /// A `face_items` entry's template and its JSON text.
@@ -213,6 +232,18 @@ impl PyScheme {
             template.set_item(key.name(py), py.None())?;
             extras.push((key, extra));
         }
+        let templates = [(false, false), (false, true), (true, false), (true, true)].map(|(win, loser)| {
+            let t = template.copy()?;
+            t.set_item(answer::common(py).win.name(py), win)?;
+            for (key, extra) in &extras {
+                if let Some(v) = extra.usual(py, loser) {
+                    t.set_item(key.name(py), v)?;
+                }
+            }
+            Ok::<_, PyErr>(t.unbind())
+        });
+        let [a, b, c, d] = templates;
+        let templates = [a?, b?, c?, d?];
         let ids = str_tuple(py, &super::scheme::ids(&scheme))?.unbind();
         let exclusion_text = match data.get_item("exclusion_text")? {
             Some(t) if !t.is_none() => t.extract().map_err(|_| bad_data(py, "exclusion_text", "expected a str"))?,
@@ -254,7 +285,7 @@ impl PyScheme {
                 entries,
                 loser_entries,
                 extras,
-                template: template.unbind(),
+                templates,
                 ids,
                 exclusion_text,
                 forms,
@@ -830,8 +861,8 @@ fn result<'py>(
     json: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let c = answer::common(py);
-    let mut w = Writer::new(out.template.bind(py), json)?;
-    w.bool(&c.win, s.win)?;
+    let mut w = Writer::new(out.templates[s.win as usize * 2 + s.loser as usize].bind(py), json)?;
+    w.kept(&c.win, s.win, |out| out.extend_from_slice(if s.win { b"true" } else { b"false" }))?;
     w.int(&c.total, if s.complete { s.total.into() } else { 0 })?;
     let entries = if s.loser { &out.loser_entries } else { &out.entries };
     let n_fans = s.fans().count();
@@ -914,14 +945,14 @@ fn result<'py>(
     for (key, extra) in &out.extras {
         let tai = |or: i32| if s.lazi { or } else { s.value };
         match extra {
-            Extra::Flag(bit) => w.bool(key, s.situation.flag(*bit))?,
+            Extra::Flag(bit) => w.bool_or_usual(key, s.situation.flag(*bit))?,
             Extra::Classes(mask) => {
                 let n: u32 =
                     s.fans().filter(|(i, _)| mask >> scheme.patterns[*i].class & 1 == 1).map(|(_, n)| n as u32).sum();
                 w.int(key, n.into())?
             }
             Extra::PowTwoTotal => w.uint(key, if s.win { 1u64 << s.total.clamp(0, 62) } else { 0 })?,
-            Extra::Complete => w.bool(key, s.complete)?,
+            Extra::Complete => w.bool_or_usual(key, s.complete)?,
             Extra::Rule(rule) => {
                 let ctx = Context {
                     facts: &s.facts,
@@ -933,21 +964,21 @@ fn result<'py>(
                     value: s.value,
                     fan_count: s.counted.count_ones() as i32,
                 };
-                w.bool(key, s.complete && ctx.eval(rule) > 0)?
+                w.bool_or_usual(key, s.complete && ctx.eval(rule) > 0)?
             }
             Extra::WildKinds => {
                 let names: Vec<String> = tiles::mask_tiles(s.situation.wild_kinds).map(tiles::name).collect();
                 w.str_list(key, &names)?
             }
             Extra::Const(v, text) => w.made(key, v.bind(py), text)?,
-            Extra::Role => match s.loser {
-                true => w.py_str(key, pyo3::intern!(py, "loser"), "loser")?,
-                false => w.py_str(key, pyo3::intern!(py, "winner"), "winner")?,
-            },
+            Extra::Role => {
+                let role = if s.loser { "loser" } else { "winner" };
+                w.kept(key, role, |out| answer::string(out, role))?
+            }
             Extra::Face => w.int(key, s.face.into())?,
             Extra::FacePlus(n) => w.int(key, if winner_complete { s.face.saturating_add(*n).into() } else { 0 })?,
             Extra::ValueOr(n) => w.int(key, tai(*n).into())?,
-            Extra::Lazi => w.bool(key, s.lazi)?,
+            Extra::Lazi => w.bool_or_usual(key, s.lazi)?,
             Extra::Follow(table, n) => {
                 let v = if winner_complete {
                     // The last entry past its end (the reader refuses an empty table).
@@ -958,7 +989,7 @@ fn result<'py>(
                 };
                 w.int(key, v.into())?
             }
-            Extra::Instant => w.bool(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?,
+            Extra::Instant => w.bool_or_usual(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?,
             Extra::FaceItems => {
                 let items = s.items(scheme, &p.sets);
                 // One lock for all of the result's entries, taken by whichever of the
@@ -989,7 +1020,7 @@ fn result<'py>(
                 Some(pl) => w.py_str(key, role_name(py, pl.role), pl.role.name())?,
                 None => w.none(key)?,
             },
-            Extra::VoidWilds => w.int(key, s.void_wilds.into())?,
+            Extra::VoidWilds => w.int_or_usual(key, s.void_wilds.into())?,
             Extra::Fans => fans(&mut w, key)?,
             Extra::Value => w.int(key, s.value.into())?,
         }
