@@ -58,16 +58,19 @@ WORST: dict[str, list[dict[str, Any]]] = {
         dict(hand="3445567788999s", win="9s", wilds="9s", self_drawn=True, xiaosa="ming"),
         dict(hand="1134555667999m", win="9m", wilds="9m", self_drawn=True),
         dict(hand="2344556679999p", win="6p", wilds="9p", seat_wind="W"),
+        dict(hand="3334556667789m", win="3m", wilds="3m", self_drawn=True, open_ready=True, seat_wind="N"),
     ],
     "beijing": [
         dict(hand="3456777m444p555s", win="7m", wilds="7m"),
         dict(hand="222334678m4444s", win="5m", wilds="4s", discarder_wind="W"),
         dict(hand="3455667999m[555z]", win="9m", wilds="9m"),
         dict(hand="1234555667999p", win="9p", wilds="9p", kong_replacement=True),
+        dict(hand="2224555678889s", win="2s", wilds="2s", seat_wind="N", discarder_wind="W"),
     ],
     "longgang": [
         dict(hand="1m1m2m3m3m2m4m5m8m6m7m9p9p9p9p1f", win="4m", wilds="9p"),
         dict(hand="224444888p1133366z", flowers="2f", wilds="4p"),
+        dict(hand="888m555599p999s3377z", wilds="5p", self_drawn=True, seat_wind="W"),
     ],
 }
 

@@ -65,8 +65,8 @@ struct Output {
     entries: Vec<entry::Counted>,
     loser_entries: Vec<entry::Counted>,
     extras: Vec<(answer::Key, Extra)>,
-    /// Templates of results, by whether the hand wins and whether it is a loser's (see
-    /// [`Output::template`]).
+    /// Templates of results, by whether the hand wins and whether it is a loser's: each
+    /// key None, or its usual value (see `Extra::usual`).
     templates: [Py<PyDict>; 4],
     ids: Py<PyTuple>,
     /// What voided patterns are said to be voided by (`explain`).
