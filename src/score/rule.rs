@@ -1014,6 +1014,45 @@ mod tests {
     }
 
     #[test]
+    fn an_arrangements_bound_reads_its_groups_and_free_places() {
+        // Three wind pungs known, one free meld and one free pair to come; a wild winning
+        // tile with no wild in the known groups.
+        let winds = 0b1111u64 << 27;
+        let groups = [Group::new(Shape::Pung, 27, 0), Group::new(Shape::Pung, 28, 0), Group::new(Shape::Pung, 29, 0)];
+        let f = facts(Form::Standard, &groups, None, 0, false);
+        let s = Situation { win: Some((5, true)), ..Situation::default() };
+        let sets = [winds, ALL_KINDS];
+        let ctx = Context {
+            facts: &f,
+            situation: &s,
+            sets: &sets,
+            waits: None,
+            counted: 0,
+            total: 0,
+            value: 0,
+            fan_count: 0,
+        };
+        let most = |free_melds, free_pairs, rule: &Rule| {
+            Bound::new(ctx, Known::Groups { free_melds, free_pairs }, 4, Some(&[])).most(rule)
+        };
+        // A compared count lies between the groups' and the most free groups add.
+        let four = Rule::Compare(Box::new(Rule::Triplets(0)), Cmp::Ge, 4);
+        let three = Rule::Compare(Box::new(Rule::Triplets(0)), Cmp::Eq, 3);
+        let two = Rule::Compare(Box::new(Rule::Triplets(0)), Cmp::Le, 2);
+        assert_eq!((most(1, 0, &four), most(0, 1, &four)), (1, 0));
+        assert_eq!((most(1, 0, &three), most(1, 0, &two)), (1, 0));
+        // The winning tile sits in a free group: a pair's single wait, any role of a meld.
+        let single = Rule::Win { roles: 1 << role_bit(Role::Single), kinds: 1 };
+        let closed = Rule::Win { roles: 1 << role_bit(Role::Closed), kinds: 1 };
+        let not_single = Rule::Not(Box::new(single.clone()));
+        assert_eq!((most(0, 1, &single), most(0, 1, &closed), most(0, 1, &not_single)), (1, 0, 0));
+        assert_eq!((most(1, 0, &single), most(1, 0, &closed), most(1, 0, &not_single)), (0, 1, 1));
+        // A role of some kinds only is not sure in a free group of any kind.
+        let single_wind = Rule::Not(Box::new(Rule::Win { roles: 1 << role_bit(Role::Single), kinds: 0 }));
+        assert_eq!(most(0, 1, &single_wind), 1);
+    }
+
+    #[test]
     fn the_winning_tiles_role() {
         let g = [Group::new(Shape::Chow, 3, 0)];
         let p = Placement { group: 0, role: Role::Closed, kind: 4 };
