@@ -776,7 +776,7 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
     // one group more (see `extendable`).
     let mut more: Vec<Vec<Option<(u8, u8)>>> = choices.iter().map(|c| vec![None; c.len()]).collect();
     let mut groups = t.melds;
-    let mut taken: Vec<KindTakes> = vec![[Take::None; 4]; kinds.len()];
+    // The choice taken for each kind so far, by its place in the kind's choices.
     let mut taken_at: Vec<usize> = vec![0; kinds.len()];
     struct Search<'a, F> {
         t: &'a Tiles,
@@ -831,7 +831,6 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
         w: u8,
         pair: bool,
         groups: &mut Groups,
-        taken: &mut [KindTakes],
         taken_at: &mut [usize],
     ) -> bool {
         let Some(&k) = s.kinds.get(i) else {
@@ -842,8 +841,10 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
         };
         let c = s.t.counts[k];
         // Alike kinds take their choices in a non-increasing order.
-        let bound =
-            (0..i).rev().find(|&j| s.class[s.kinds[j]] == s.class[k] && s.t.counts[s.kinds[j]] == c).map(|j| taken[j]);
+        let bound = (0..i)
+            .rev()
+            .find(|&j| s.class[s.kinds[j]] == s.class[k] && s.t.counts[s.kinds[j]] == c)
+            .map(|j| s.choices[j][taken_at[j]].0);
         for (j, &(takes, wilds, uses_pair)) in s.choices[i].iter().enumerate() {
             if wilds > w || (pair && uses_pair) || bound.is_some_and(|b| takes > b) {
                 continue;
@@ -856,9 +857,8 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
                     Take::Pung(n) => groups.push(Group::new(Shape::Pung, k as Tile, (1 << (3 - n)) - 1)),
                 };
             }
-            taken[i] = takes;
             taken_at[i] = j;
-            let go = rec(s, i + 1, w - wilds, pair || uses_pair, groups, taken, taken_at);
+            let go = rec(s, i + 1, w - wilds, pair || uses_pair, groups, taken_at);
             groups.truncate(before);
             if !go {
                 return false;
@@ -867,7 +867,7 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
         true
     }
     let mut s = Search { t, kinds: &kinds, choices: &choices, more: &mut more, class, emit, maximal };
-    rec(&mut s, 0, t.wilds, false, &mut groups, &mut taken, &mut taken_at);
+    rec(&mut s, 0, t.wilds, false, &mut groups, &mut taken_at);
 }
 
 #[cfg(test)]
