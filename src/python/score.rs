@@ -82,6 +82,14 @@ struct Output {
     face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), FaceItem, Fast>>,
 }
 
+impl Output {
+    /// The place in `templates` of the template for a result that wins or not, of a
+    /// loser's hand or not.
+    fn template_at(win: bool, loser: bool) -> usize {
+        win as usize * 2 + loser as usize
+    }
+}
+
 impl Extra {
     /// The value of the key in most results (a result's template holds it, and a result
     /// with another sets it): false for the flags, 0 for the wilds left over, the role;
@@ -232,7 +240,8 @@ impl PyScheme {
             template.set_item(key.name(py), py.None())?;
             extras.push((key, extra));
         }
-        let templates = [(false, false), (false, true), (true, false), (true, true)].map(|(win, loser)| {
+        let mut templates = [(); 4].map(|_| PyDict::new(py).unbind());
+        for (win, loser) in [(false, false), (false, true), (true, false), (true, true)] {
             let t = template.copy()?;
             t.set_item(answer::common(py).win.name(py), win)?;
             for (key, extra) in &extras {
@@ -240,10 +249,8 @@ impl PyScheme {
                     t.set_item(key.name(py), v)?;
                 }
             }
-            Ok::<_, PyErr>(t.unbind())
-        });
-        let [a, b, c, d] = templates;
-        let templates = [a?, b?, c?, d?];
+            templates[Output::template_at(win, loser)] = t.unbind();
+        }
         let ids = str_tuple(py, &super::scheme::ids(&scheme))?.unbind();
         let exclusion_text = match data.get_item("exclusion_text")? {
             Some(t) if !t.is_none() => t.extract().map_err(|_| bad_data(py, "exclusion_text", "expected a str"))?,
@@ -861,7 +868,7 @@ fn result<'py>(
     json: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let c = answer::common(py);
-    let mut w = Writer::new(out.templates[s.win as usize * 2 + s.loser as usize].bind(py), json)?;
+    let mut w = Writer::new(out.templates[Output::template_at(s.win, s.loser)].bind(py), json)?;
     w.kept(&c.win, s.win, |out| out.extend_from_slice(if s.win { b"true" } else { b"false" }))?;
     w.int(&c.total, if s.complete { s.total.into() } else { 0 })?;
     let entries = if s.loser { &out.loser_entries } else { &out.entries };

@@ -337,11 +337,11 @@ impl Search<'_> {
         (f.seat_flower_used, f.real_wilds_used) = complete_wilds(&p.situation);
         let ctx = context(&f, &p.situation, &p.sets, Some(self.waits));
         let known = Known::Groups { free_melds: found.free_melds as u32, free_pairs: found.free_pairs as u32 };
-        // The places of the winning tile are those of its groups, and for a wild winning
-        // tile those of the free groups (see `Bound::most`).
         let sit = *self.situational.get_or_insert_with(|| situational(scheme, &ctx));
         let shut = *self.shut.get_or_insert_with(|| shut(scheme, &ctx));
         let judged = Judged { patterns: sit, shut };
+        // The places of the winning tile are those of its groups, and for a wild winning
+        // tile those of the free groups (see `Bound::win_places`).
         let b = Bound::new(ctx, known, scheme.forms.melds as u32, Some(&places[..]));
         let face = face_most(scheme, p, &found.groups, &b);
         bound_given(scheme, p, b, face, Some(judged), Some(&mut self.memo))
