@@ -42,14 +42,26 @@ pub type Fast = BuildHasherDefault<FastHasher>;
 
 /// A set of short byte strings held in one buffer: inserting one copies its bytes there,
 /// with no allocation of its own (a `HashSet<Vec<u8>>` allocates a vector a key). Open
-/// addressing, at most half full.
-#[derive(Default)]
+/// addressing, at most half full. The first key, when short, is kept inline: most sets
+/// hold one key, and then allocate nothing.
 pub struct ByteSet {
+    /// The first key inserted, when it is at most `FIRST` bytes long: its bytes and
+    /// length (0 where there is none; an empty first key is hashed as the others are).
+    first: ([u8; FIRST], u8),
     bytes: Vec<u8>,
     /// 0 for an empty slot; else the key's start + 1 (high 32 bits), its length (16) and
     /// 16 bits of its hash.
     slots: Vec<u64>,
     len: usize,
+}
+
+/// The longest first key kept inline.
+const FIRST: usize = 64;
+
+impl Default for ByteSet {
+    fn default() -> Self {
+        ByteSet { first: ([0; FIRST], 0), bytes: Vec::new(), slots: Vec::new(), len: 0 }
+    }
 }
 
 impl ByteSet {
@@ -67,6 +79,16 @@ impl ByteSet {
         // bytes (an arrangement's groups and the winning tile's places), one a distinct
         // arrangement of one situation: filling 4 GiB would take some 20 million of them.
         assert!(key.len() < 1 << 16 && self.bytes.len() + key.len() < u32::MAX as usize);
+        let (first, first_len) = (&mut self.first.0, self.first.1 as usize);
+        if self.len == 0 && (1..=FIRST).contains(&key.len()) {
+            first[..key.len()].copy_from_slice(key);
+            self.first.1 = key.len() as u8;
+            self.len = 1;
+            return true;
+        }
+        if first_len > 0 && first_len == key.len() && first[..first_len] == *key {
+            return false;
+        }
         if self.slots.is_empty() {
             // Most sets hold a few keys of some dozens of bytes.
             self.slots = vec![0; 16];
@@ -92,10 +114,15 @@ impl ByteSet {
         self.slots[i] = ((self.bytes.len() + 1) as u64) << 32 | tag;
         self.bytes.extend_from_slice(key);
         self.len += 1;
-        if self.len * 2 > self.slots.len() {
+        if self.hashed() * 2 > self.slots.len() {
             self.grow();
         }
         true
+    }
+
+    /// How many keys are in the table (all but an inline first one).
+    fn hashed(&self) -> usize {
+        self.len - (self.first.1 > 0) as usize
     }
 
     fn grow(&mut self) {
@@ -141,5 +168,23 @@ mod tests {
         }
         assert_eq!(set.len(), reference.len());
         assert!(set.len() > 1000);
+    }
+
+    #[test]
+    fn a_first_key_kept_inline_or_not_is_held_once() {
+        // The first key empty, short (kept inline) or long (hashed), then met again among
+        // others.
+        for first in [vec![], vec![7u8; 5], vec![1u8; super::FIRST], vec![2u8; super::FIRST + 1]] {
+            let mut set = ByteSet::default();
+            assert!(set.insert(&first));
+            let others = [vec![], vec![7u8; 4], vec![7u8; 5], vec![1u8; super::FIRST], vec![3u8; 200]];
+            for other in &others {
+                let new = *other != first;
+                assert_eq!(set.insert(other), new, "{first:?} then {other:?}");
+                assert!(!set.insert(other));
+                assert!(!set.insert(&first));
+            }
+            assert_eq!(set.len(), others.len() + !others.contains(&first) as usize);
+        }
     }
 }
