@@ -63,7 +63,7 @@ pub struct Scored {
 impl Scored {
     /// The face points, item by item.
     pub fn items(&self, scheme: &Scheme, sets: &[u64]) -> Vec<(Item, i32)> {
-        let mut out = vec![];
+        let mut out = Vec::with_capacity(self.groups.len() + scheme.extra_points.len());
         let winner = !self.loser;
         for (gi, g) in self.groups.iter().enumerate() {
             let on_discard = self.facts.pung_on_discard && self.placement.is_some_and(|p| p.group as usize == gi);

@@ -183,6 +183,26 @@ fn text<'v>(key: &str, expected: &str, v: &'v Value<'_>) -> Result<&'v str> {
     }
 }
 
+/// Gives `each` the texts of a key that holds a text or a list of texts, a list's items
+/// all checked first (a wrong item is named before any text is read).
+fn each_text<'v>(
+    key: &str,
+    expected: &str,
+    v: &'v Value<'_>,
+    mut each: impl FnMut(&'v str) -> Result<()>,
+) -> Result<()> {
+    match v {
+        Value::Str(_) | Value::Text(_) => each(text(key, expected, v)?),
+        Value::List(items) => {
+            for i in items {
+                text(key, expected, i)?;
+            }
+            items.iter().try_for_each(|i| each(text(key, expected, i)?))
+        }
+        _ => Ok(()),
+    }
+}
+
 impl<'a> Reader<'a> {
     /// Reads `key = value` as the scheme's key means it.
     pub fn set(&mut self, scheme: &Scheme, key: &str, v: Value<'a>) -> Result<()> {
@@ -297,22 +317,15 @@ impl<'a> Reader<'a> {
         let mut flower_wilds = false;
         let mut wild_kinds = 0u64;
         if let Some(w) = &self.wilds {
-            let texts: Vec<&str> = match w {
-                Value::Str(s) => vec![s],
-                Value::Text(s) => vec![s],
-                Value::List(items) => {
-                    items.iter().map(|i| text("wilds", "tile kinds such as '5z'", i)).collect::<Result<Vec<_>>>()?
-                }
-                _ => vec![],
-            };
-            for t in texts {
+            each_text("wilds", "tile kinds such as '5z'", w, |t| {
                 let h = notation::parse(t, Format::Compact).map_err(|e| e.for_key("wilds"))?.hand;
                 if !h.melds.is_empty() || h.flowers != 0 && !scheme.flower_wilds {
                     return Err(HandError::invalid(format!("wilds name tile kinds such as \"5z\", not {:?}", t)));
                 }
                 flower_wilds |= h.flowers != 0;
                 wild_kinds |= tiles::kinds_mask(&h.concealed);
-            }
+                Ok(())
+            })?;
             if flower_wilds && wild_kinds != 0 {
                 return Err(HandError::invalid("the wilds are either flowers or tile kinds, not both"));
             }
@@ -398,25 +411,20 @@ impl<'a> Reader<'a> {
         let mut flowers = hand.flowers;
         hand.flowers = 0;
         if let Some(f) = &self.flowers {
-            let texts: Vec<&str> = match f {
-                Value::Str(s) => vec![s],
-                Value::Text(s) => vec![s],
-                Value::List(items) => items
-                    .iter()
-                    .map(|i| text("flowers", "flower tiles such as '15f'", i))
-                    .collect::<Result<Vec<_>>>()?,
-                _ => vec![],
-            };
-            for t in texts.into_iter().filter(|t| !t.is_empty()) {
+            each_text("flowers", "flower tiles such as '15f'", f, |t| {
+                if t.is_empty() {
+                    return Ok(());
+                }
                 let h = notation::parse(t, format).map_err(|e| e.for_key("flowers"))?.hand;
                 if h.concealed_len() > 0 || !h.melds.is_empty() {
-                    return bad(format!("flowers must be flower tiles such as \"15f\", not {:?}", t));
+                    return Err(HandError::invalid(format!("flowers must be flower tiles such as \"15f\", not {t:?}")));
                 }
                 if flowers & h.flowers != 0 {
-                    return bad("a flower is given twice (each is in the set once)".into());
+                    return Err(HandError::invalid("a flower is given twice (each is in the set once)"));
                 }
                 flowers |= h.flowers;
-            }
+                Ok(())
+            })?;
         }
         let mut win: Option<WinTile> = given.map(|(_, t)| WinTile::Kind(t));
         if let (Some(w), None) = (&self.win, given) {
