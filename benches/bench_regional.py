@@ -59,6 +59,7 @@ WORST: dict[str, list[dict[str, Any]]] = {
         dict(hand="1134555667999m", win="9m", wilds="9m", self_drawn=True),
         dict(hand="2344556679999p", win="6p", wilds="9p", seat_wind="W"),
         dict(hand="3334556667789m", win="3m", wilds="3m", self_drawn=True, open_ready=True, seat_wind="N"),
+        dict(hand="4444m456777s[1111s+]", win="7s", wilds="4m7s", self_drawn=True),
     ],
     "beijing": [
         dict(hand="3456777m444p555s", win="7m", wilds="7m"),

@@ -479,6 +479,10 @@ def test_a_search_stops_once_no_arrangement_can_score_more() -> None:
         # A 9 is never the middle of a chow (砍).
         ("tangshan", dict(hand="2278m667888p777z", win="9m", wilds="2m"), 0, 3),
         ("tangshan", dict(hand="333m3334677899p", win="9p", wilds="3m", self_drawn=True, open_ready=True), 1, 3),
+        # Eight 混 of two kinds beside 456s and a kong of 1s: no copy of 1s is left for the
+        # 123s of a 本混龙 in bamboo, and eight wilds are a chow short of one in characters
+        # (was 20,079: every way of giving the free groups kinds, each place of the tile).
+        ("tangshan", dict(hand="4444m456777s[1111s+]", win="7s", wilds="4m7s", self_drawn=True), 1, 20),
     ],
 )
 def test_bounds_see_what_the_tiles_rule_out(rules: str, situation: dict, total: int, most: int) -> None:

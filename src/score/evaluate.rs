@@ -336,7 +336,11 @@ impl Search<'_> {
         let mut f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false);
         (f.seat_flower_used, f.real_wilds_used) = complete_wilds(&p.situation);
         let ctx = context(&f, &p.situation, &p.sets, Some(self.waits));
-        let known = Known::Groups { free_melds: found.free_melds as u32, free_pairs: found.free_pairs as u32 };
+        let known = Known::Groups {
+            free_melds: found.free_melds as u32,
+            free_pairs: found.free_pairs as u32,
+            room: room_left(&p.tiles.caps, &found.groups),
+        };
         let sit = *self.situational.get_or_insert_with(|| situational(scheme, &ctx));
         let shut = *self.shut.get_or_insert_with(|| shut(scheme, &ctx));
         let judged = Judged { patterns: sit, shut };
@@ -1086,10 +1090,15 @@ fn straight_suits(scheme: &Scheme, t: &Tiles, named: u8) -> u8 {
         let mut fits = true;
         for &start in lacking.iter() {
             for k in start as usize..start as usize + 3 {
-                if rest.counts[k] > 0 {
+                // A copy of the kind for the chow, real or a wild standing for it.
+                if rest.caps[k] == 0 {
+                    fits = false;
+                } else if rest.counts[k] > 0 {
                     rest.counts[k] -= 1;
+                    rest.caps[k] -= 1;
                 } else if rest.wilds > 0 {
                     rest.wilds -= 1;
+                    rest.caps[k] -= 1;
                 } else {
                     fits = false;
                 }
@@ -1248,6 +1257,18 @@ fn bound_given(
         };
     }
     out
+}
+
+/// The kinds (bits) with a copy left for free groups to stand for, beside `groups`'
+/// concealed tiles (the declared melds are counted in `caps`).
+fn room_left(caps: &Counts, groups: &Groups) -> u64 {
+    let mut stand: Counts = [0; KINDS];
+    for g in groups.iter().filter(|g| g.meld.is_none()) {
+        for k in g.kinds() {
+            stand[k as usize] += 1;
+        }
+    }
+    (0..KINDS).filter(|&k| stand[k] < caps[k]).fold(0, |m, k| m | 1 << k)
 }
 
 /// The wilds a complete hand is scored with: the seat flower (1 where it is one of them, or

@@ -485,8 +485,9 @@ pub enum Known {
     /// hold a chow, when that is known (the form is then the standard form alone).
     Form { form: u32, held: u64, straights: u8, suits: u8, wilds: u8, chows: Option<bool> },
     /// The context's facts are those of their groups but free melds and pairs of any
-    /// kinds still to come (the form, the real tiles and the declared melds among them).
-    Groups { free_melds: u32, free_pairs: u32 },
+    /// kinds still to come (the form, the real tiles and the declared melds among them);
+    /// `room`, the kinds with a copy left for those to stand for.
+    Groups { free_melds: u32, free_pairs: u32, room: u64 },
 }
 
 /// Bounds the count of rules over the arrangements of a situation that fit what is
@@ -527,7 +528,7 @@ impl<'a> Bound<'a> {
         }
         let free = match self.known {
             Known::Groups { .. } if rule.of_groups_known() => return ctx.eval(rule),
-            Known::Groups { free_melds, free_pairs } => Some((free_melds, free_pairs)),
+            Known::Groups { free_melds, free_pairs, .. } => Some((free_melds, free_pairs)),
             // The context's facts are those of the declared melds.
             Known::Form { .. } if rule.of_declared() => return ctx.eval(rule),
             Known::Form { .. } => None,
@@ -585,15 +586,18 @@ impl<'a> Bound<'a> {
             }
             Rule::Straight(suits) => {
                 let suits = ctx.set(*suits);
-                match (self.known, free) {
-                    (_, Some((free_melds, _))) => (0..3).any(|s| {
-                        let have = (f.chows >> (9 * s) & 0b1001001).count_ones();
-                        suits >> s & 1 == 1 && 3 - have <= free_melds
+                match self.known {
+                    // The chows of 123, 456 and 789 the groups lack are free melds to
+                    // come, each kind of them with a copy left.
+                    Known::Groups { free_melds, room, .. } => (0..3).any(|s| {
+                        let have = f.chows >> (9 * s) & 0b1001001;
+                        let lacking = (0..3).filter(|c| have >> (3 * c) & 1 == 0);
+                        let kinds = lacking.clone().fold(0u64, |m, c| m | 0b111 << (9 * s + 3 * c));
+                        suits >> s & 1 == 1 && lacking.count() as u32 <= free_melds && room & kinds == kinds
                     }) as u32,
-                    (Known::Form { form, straights, chows, .. }, None) => {
+                    Known::Form { form, straights, chows, .. } => {
                         (form & 1 != 0 && chows != Some(false) && suits & straights as u64 != 0) as u32
                     }
-                    _ => 1,
                 }
             }
             Rule::Triplets(_) => match free {
@@ -627,7 +631,7 @@ impl<'a> Bound<'a> {
             some |= fits;
             every &= fits;
         }
-        if let (Known::Groups { free_melds, free_pairs }, true) = (self.known, wild) {
+        if let (Known::Groups { free_melds, free_pairs, .. }, true) = (self.known, wild) {
             let single = 1u8 << role_bit(Role::Single);
             let free_roles = if free_pairs > 0 { single } else { 0 } | if free_melds > 0 { !single } else { 0 };
             if free_roles != 0 {
@@ -684,7 +688,7 @@ impl<'a> Bound<'a> {
                 return Some(if chows { (1, self.melds as i32) } else { (0, 0) });
             }
             Known::Form { suits, wilds, .. } => (suits, wilds > 0),
-            Known::Groups { free_melds, free_pairs } => {
+            Known::Groups { free_melds, free_pairs, .. } => {
                 let f = self.ctx.facts;
                 match q {
                     Quantity::Chows => return Some((f.n_chows as i32, (f.n_chows as u32 + free_melds) as i32)),
@@ -1033,7 +1037,7 @@ mod tests {
             fan_count: 0,
         };
         let most = |free_melds, free_pairs, rule: &Rule| {
-            Bound::new(ctx, Known::Groups { free_melds, free_pairs }, 4, Some(&[])).most(rule)
+            Bound::new(ctx, Known::Groups { free_melds, free_pairs, room: ALL_KINDS }, 4, Some(&[])).most(rule)
         };
         // A compared count lies between the groups' and the most free groups add.
         let four = Rule::Compare(Box::new(Rule::Triplets(0)), Cmp::Ge, 4);
