@@ -368,6 +368,18 @@ impl Search<'_> {
         ceiling <= self.best.rank
     }
 
+    /// Whether no way to give the free groups still to come (`melds` and `pairs`) kinds
+    /// beside `groups` could rank above the best: the ceiling of the arrangement with
+    /// the kinds given so far. Worked out only once a search is bounded.
+    fn subtree_out_of_reach(&mut self, found: &Found, groups: &Groups, melds: u8, pairs: u8) -> bool {
+        if self.best.cand.is_none() || !self.bounding() {
+            return false;
+        }
+        let partial = Found { groups: *groups, free_melds: melds, free_pairs: pairs, ..*found };
+        let places = self.places(groups);
+        self.ceiling_of(&partial, &places) <= self.best.rank
+    }
+
     /// What the scoring of an arrangement reads of it, so that arrangements that differ
     /// only in which tiles are the wilds are scored once: its form and free groups, and
     /// its groups by the kinds they stand for (whether made of wilds alone, how many
@@ -562,7 +574,11 @@ impl Search<'_> {
         for (i, &g) in choices.iter().enumerate() {
             groups.push(g);
             let (m, p) = if g.shape == Shape::Pair { (melds, pairs - 1) } else { (melds - 1, pairs) };
-            self.free(found, groups, m, p, None);
+            // With more free groups to come, the choices below this one are many: they
+            // are left out when their ceiling, this group's kind now known, is reached.
+            if m + p == 0 || !self.subtree_out_of_reach(found, &groups, m, p) {
+                self.free(found, groups, m, p, None);
+            }
             groups.pop();
             if self.best.stop || (i + 1 < choices.len() && self.out_of_reach(found)) {
                 return;
