@@ -39,7 +39,7 @@ pub enum Form {
 
 impl Form {
     /// A bit of its own, for sets of forms.
-    pub fn bit(self) -> u32 {
+    pub const fn bit(self) -> u32 {
         match self {
             Form::Standard => 1,
             Form::SevenPairs => 1 << 1,
@@ -48,7 +48,7 @@ impl Form {
             Form::All258 => 1 << 4,
             Form::Dealt => 1 << 5,
             Form::Partial => 1 << 6,
-            Form::Fallback(i) => 1 << (8 + i.min(23)),
+            Form::Fallback(i) => 1 << (8 + if i < 23 { i } else { 23 }),
         }
     }
 

@@ -6,6 +6,7 @@
 //! Rulesets write their rules as data (in Python, `haidi.rulesets._scheme`); they are
 //! read into these types once, when the ruleset is built.
 
+use super::arrange::Form;
 use super::facts::{Facts, Situation};
 use super::group::{Group, Placement, Role, Shape};
 use crate::error::{HandError, Result};
@@ -475,6 +476,11 @@ impl Context<'_> {
     }
 }
 
+/// The forms (bits) whose groups hold three tiles or more, which the winning tile may
+/// complete in another role than a single's: the standard form, 八对半 and a 陪家's
+/// partial hand.
+const GROUPED_FORMS: u32 = Form::Standard.bit() | Form::EightPairs.bit() | Form::Partial.bit();
+
 /// What is known of the arrangements when bounding a rule's count.
 #[derive(Clone, Copy, Debug)]
 pub enum Known {
@@ -544,6 +550,12 @@ impl<'a> Bound<'a> {
             Rule::Count(_) => 4 * self.melds + 2,
             Rule::Win { roles, kinds } => {
                 let kinds = ctx.set(*kinds);
+                // Where every form is of pairs and singles, the tile completes a pair or
+                // is a single.
+                let roles = &match self.known {
+                    Known::Form { form, .. } if form & GROUPED_FORMS == 0 => roles & 1 << role_bit(Role::Single),
+                    _ => *roles,
+                };
                 match (self.places, ctx.situation.win) {
                     (Some(_), _) => self.win_places(*roles, kinds).is_some_and(|(some, _)| some) as u32,
                     // A real winning tile stands for its own kind, in a role its rank
@@ -1054,6 +1066,36 @@ mod tests {
         // A role of some kinds only is not sure in a free group of any kind.
         let single_wind = Rule::Not(Box::new(Rule::Win { roles: 1 << role_bit(Role::Single), kinds: 0 }));
         assert_eq!(most(0, 1, &single_wind), 1);
+    }
+
+    #[test]
+    fn bounds_of_a_straight_and_a_wait_read_what_the_tiles_allow() {
+        // 456s known, two free melds to come: the straight of bamboo needs 123s and 789s.
+        let groups = [Group::new(Shape::Chow, 21, 0)];
+        let f = facts(Form::Standard, &groups, None, 0, false);
+        let s = Situation { win: Some((4, false)), ..Situation::default() };
+        let sets = [0b111u64, ALL_KINDS];
+        let ctx = Context {
+            facts: &f,
+            situation: &s,
+            sets: &sets,
+            waits: None,
+            counted: 0,
+            total: 0,
+            value: 0,
+            fan_count: 0,
+        };
+        let straight = Rule::Straight(0);
+        let most = |room: u64| Bound::new(ctx, Known::Groups { free_melds: 2, free_pairs: 0, room }, 4, None);
+        assert_eq!(most(ALL_KINDS).most(&straight), 1);
+        // No copy of 1s left (a kong holds them): no 123s.
+        assert_eq!(most(ALL_KINDS & !(1 << 18)).most(&straight), 0);
+        // 4m between 3m and 5m held: a closed wait in the standard form, none in seven pairs.
+        let closed = Rule::Win { roles: 1 << role_bit(Role::Closed), kinds: 1 };
+        let held = 1 << 3 | 1 << 5;
+        let known = |form: Form| Known::Form { form: form.bit(), held, straights: 0, suits: 1, wilds: 0, chows: None };
+        assert_eq!(Bound::new(ctx, known(Form::Standard), 4, None).most(&closed), 1);
+        assert_eq!(Bound::new(ctx, known(Form::SevenPairs), 4, None).most(&closed), 0);
     }
 
     #[test]

@@ -88,6 +88,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "seven pairs with two fours of a kind",
         3,
         form("seven_pairs") & (Q.doubled_pairs >= 2),
+        excludes=("luxury_seven_pairs",),
     ),
     Pattern("open_ready", "明听", "open ready hand", 1, flag("open_ready")),
     Pattern("thirteen_orphans", "十三幺", "thirteen orphans", 5, form("thirteen_orphans")),
