@@ -515,6 +515,39 @@ def test_free_groups_are_bounded_as_their_kinds_are_given(situation: dict, most:
 
 
 @pytest.mark.parametrize(
+    ("situation", "total", "most"),
+    [
+        # Eight wilds of two kinds (draft4) beside 456 and a declared chow of one suit. The
+        # best, 一条龙 3 and 清一色 5 (and 杠上开花 1), is the most: 混一色 would need an
+        # honour, which rules 清一色 out (was about 8,100 placements: the bound added both).
+        (dict(hand="9999p456999s[123s]", win="9s", wilds="9p9s", variant="draft4", seat_wind="W"), 8, 200),
+        (dict(hand="444m9999p456s[789s]", win="4m", wilds="4m9p", variant="draft4", kong_replacement=True), 9, 200),
+    ],
+)
+def test_bounds_add_no_patterns_that_never_count_together(situation: dict, total: int, most: int) -> None:
+    bj = haidi.ruleset("beijing")
+    r = bj.evaluate(**situation)
+    assert r["total"] == total and r == bj.scheme.evaluate_unbounded(**situation)
+    assert bj.scheme.search_size(**situation) <= most
+
+
+def test_an_arrangements_bound_reads_its_pungs_runs_and_chows() -> None:
+    # Four wilds (three 7m, the seat flower) among 345m and 3344556678p, with every
+    # optional pattern and 推土机 at four: about 1,100 arrangements, each bounded. Their
+    # bounds count four and five concealed pungs, four identical chows and runs of pungs
+    # only where the groups known and the free melds to come can make them (was 7,468
+    # arrangements and placements, 2 ms).
+    from haidi.rulesets.longgang import _OPTIONAL
+
+    lg = haidi.ruleset("longgang")
+    s = dict(hand="34577m3344556678p124f", win="7m", wilds="7m", seat_wind="N", self_drawn=True)
+    s |= dict(bulldozer_wilds=4, optional=list(_OPTIONAL))
+    r = lg.evaluate(**s)
+    assert r["total"] == 260 and r == lg.scheme.evaluate_unbounded(**s)
+    assert lg.scheme.search_size(**s) < 2000
+
+
+@pytest.mark.parametrize(
     "situation",
     [
         dict(hand="1166m9999s22233z", win="2z", self_drawn=True, seat_wind="N", wilds="2z9s"),

@@ -1189,6 +1189,8 @@ fn bound_given(
             let n = match known {
                 _ if late => b.decided(rule).map_or_else(|| b.most(rule), |d| d as u32),
                 Known::Groups { .. } if scheme.known_from_groups >> i & 1 == 1 => b.ctx.eval(rule),
+                // Every group known, and the rule does not read the winning tile's place.
+                Known::Groups { free_melds: 0, free_pairs: 0, .. } if scheme.placed >> i & 1 == 0 => b.ctx.eval(rule),
                 _ => b.most(rule),
             };
             if n > 0 {
@@ -1214,7 +1216,10 @@ fn bound_given(
     // Late patterns that read only the patterns counted (a plain win where no other
     // counts) are worked out for each choice of those they read, as scoring does.
     let derived = optional & scheme.late_exact;
-    let entangled = optional & (voided | voiding | scheme.late_reads) & !derived;
+    // Patterns that never count with another that may (see `Scheme::disjoint`) are
+    // chosen among too.
+    let apart = bits(all).filter(|&i| disjoint(scheme, i) & all != 0).fold(0u64, |m, i| m | 1 << i);
+    let entangled = optional & (voided | voiding | apart | scheme.late_reads) & !derived;
     let free = optional & !entangled & !derived;
     let (free_value, _) = value_of(scheme, p.loser, free, &counts);
     let chosen: Inline<u32, 10> = Inline::collect_with(0, bits(entangled).take(10).map(|i| i as u32));
@@ -1232,6 +1237,9 @@ fn bound_given(
         for choice in 0u32..1 << chosen.len() {
             let mut hits =
                 chosen.iter().enumerate().filter(|&(j, _)| choice >> j & 1 == 1).fold(fixed, |m, (_, &i)| m | 1 << i);
+            if bits(hits).any(|i| disjoint(scheme, i) & hits != 0) {
+                continue;
+            }
             let mut counted = exclude(scheme, hits);
             if derived != 0 {
                 ctx.counted = counted;
@@ -1273,6 +1281,11 @@ fn bound_given(
         };
     }
     out
+}
+
+/// The patterns pattern `i` never counts with.
+fn disjoint(scheme: &Scheme, i: usize) -> u64 {
+    scheme.disjoint.get(i).copied().unwrap_or(0)
 }
 
 /// The kinds (bits) with a copy left for free groups to stand for, beside `groups`'

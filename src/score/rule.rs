@@ -534,6 +534,10 @@ impl<'a> Bound<'a> {
         }
         let free = match self.known {
             Known::Groups { .. } if rule.of_groups_known() => return ctx.eval(rule),
+            // Every group known: only the place of the winning tile is not.
+            Known::Groups { free_melds: 0, free_pairs: 0, .. } if !rule.reads_placement() && rule.before_scoring() => {
+                return ctx.eval(rule)
+            }
             Known::Groups { free_melds, free_pairs, .. } => Some((free_melds, free_pairs)),
             // The context's facts are those of the declared melds.
             Known::Form { .. } if rule.of_declared() => return ctx.eval(rule),
@@ -612,6 +616,18 @@ impl<'a> Bound<'a> {
                     }
                 }
             }
+            // The pungs of the run the groups lack are free melds to come, each of a
+            // kind with a copy left.
+            Rule::Run { kongs: false, len } => match self.known {
+                Known::Groups { free_melds, room, .. } => (0..3).any(|s| {
+                    (0..=9usize.saturating_sub(*len as usize)).any(|start| {
+                        let run = ((1u64 << *len) - 1) << (9 * s + start);
+                        let lacking = run & !f.triplets;
+                        lacking.count_ones() <= free_melds && room & lacking == lacking
+                    })
+                }) as u32,
+                Known::Form { .. } => 1,
+            },
             Rule::Triplets(_) => match free {
                 Some((free_melds, _)) => ctx.eval(rule) + free_melds,
                 None => self.melds,
@@ -706,6 +722,15 @@ impl<'a> Bound<'a> {
                     Quantity::Chows => return Some((f.n_chows as i32, (f.n_chows as u32 + free_melds) as i32)),
                     Quantity::Triplets => {
                         return Some((f.n_triplets as i32, (f.n_triplets as u32 + free_melds) as i32))
+                    }
+                    // Free melds may each repeat the most repeated chow.
+                    Quantity::SameChows => {
+                        return Some((f.same_chows as i32, (f.same_chows as u32 + free_melds) as i32))
+                    }
+                    // A pung the winning tile completes on a discard is not concealed.
+                    Quantity::ConcealedTriplets => {
+                        let known = f.concealed_triplets as i32;
+                        return Some(((known - 1).max(0), known + free_melds as i32));
                     }
                     _ => (f.suits, free_melds + free_pairs > 0),
                 }
@@ -895,6 +920,43 @@ impl Rule {
             Rule::All(v) | Rule::Any(v) => v.iter().for_each(|r| r.sets(kinds, suits)),
             _ => {}
         }
+    }
+
+    /// Whether this rule (with its needs) and `other` (with its) never both count: they
+    /// need a flag set and clear, forms apart, or a quantity in ranges apart
+    /// (`doubled_pairs == 1` and `>= 2`, `honours == 0` and `== 1`), each a part of the
+    /// conjunction. Either counting rules the other out, so a bound adds one of them.
+    pub fn never_with(&self, needs: &Needs, other: &Rule, other_needs: &Needs) -> bool {
+        let (a, b) = (needs, other_needs);
+        if a.on & b.off != 0 || a.off & b.on != 0 {
+            return true;
+        }
+        let forms = |n: &Needs| n.forms & !n.not_forms;
+        if forms(a) & forms(b) == 0 {
+            return true;
+        }
+        let parts = |r: &Rule| -> Vec<(Quantity, Cmp, i32)> {
+            let all = match r {
+                Rule::All(parts) => parts.as_slice(),
+                r => std::slice::from_ref(r),
+            };
+            all.iter()
+                .filter_map(|p| match p {
+                    Rule::Is(q, op, v) if !q.after_scoring() => Some((*q, *op, *v)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let theirs = parts(other);
+        parts(self).iter().any(|&(q, op, v)| {
+            theirs.iter().any(|&(q2, op2, v2)| {
+                // Both comparisons hold of some value only if of one within a step of
+                // their two thresholds.
+                q == q2
+                    && !(v.min(v2).saturating_sub(1)..=v.max(v2).saturating_add(1))
+                        .any(|x| op.holds(x, v) && op2.holds(x, v2))
+            })
+        })
     }
 
     /// Whether it can be judged before the patterns are counted.
@@ -1096,6 +1158,27 @@ mod tests {
         let known = |form: Form| Known::Form { form: form.bit(), held, straights: 0, suits: 1, wilds: 0, chows: None };
         assert_eq!(Bound::new(ctx, known(Form::Standard), 4, None).most(&closed), 1);
         assert_eq!(Bound::new(ctx, known(Form::SevenPairs), 4, None).most(&closed), 0);
+    }
+
+    #[test]
+    fn rules_that_never_count_together() {
+        let never = |a: &Rule, b: &Rule| a.never_with(&Needs::of(a), b, &Needs::of(b));
+        let is = |q, op, v| Rule::Is(q, op, v);
+        let one_suit = Rule::All(vec![is(Quantity::Suits, Cmp::Eq, 1), is(Quantity::Honours, Cmp::Eq, 0)]);
+        let half = Rule::All(vec![is(Quantity::Suits, Cmp::Eq, 1), is(Quantity::Honours, Cmp::Eq, 1)]);
+        let luxury = Rule::All(vec![Rule::Form(2), is(Quantity::DoubledPairs, Cmp::Eq, 1)]);
+        let super_luxury = Rule::All(vec![Rule::Form(2), is(Quantity::DoubledPairs, Cmp::Ge, 2)]);
+        assert!(never(&one_suit, &half) && never(&half, &one_suit));
+        assert!(never(&luxury, &super_luxury));
+        // A flag set and clear; forms apart.
+        assert!(never(&Rule::Flag(3), &Rule::Not(Box::new(Rule::Flag(3)))));
+        assert!(never(&Rule::Form(1), &luxury));
+        // Ranges that meet, other quantities, rules not in a conjunction: may count together.
+        assert!(!never(&is(Quantity::Triplets, Cmp::Ge, 3), &is(Quantity::Triplets, Cmp::Le, 3)));
+        assert!(!never(&one_suit, &is(Quantity::Suits, Cmp::Ge, 1)));
+        assert!(!never(&luxury, &is(Quantity::Triplets, Cmp::Eq, 0)));
+        let either = Rule::Any(vec![is(Quantity::Honours, Cmp::Eq, 0), Rule::Flag(1)]);
+        assert!(!never(&either, &half));
     }
 
     #[test]

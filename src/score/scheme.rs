@@ -254,6 +254,9 @@ pub struct Scheme {
     /// read the situation alone (not its waits): the pattern and those parts, judged once
     /// a situation. Where one fails the pattern cannot count in any arrangement.
     pub gates: Vec<(u8, Rule)>,
+    /// For each pattern, the patterns (by bit) it never counts with: their rules ask
+    /// for contrary things (see `Rule::never_with`). The bounds do not add them up.
+    pub disjoint: Vec<u64>,
     /// Rules of `valid` and extra points that read where the winning tile sits.
     pub valid_placed: u64,
     pub extra_placed: u64,
@@ -367,6 +370,14 @@ impl Scheme {
         for s in self.valid.iter_mut().chain(&mut self.no_win).chain(&mut self.refuse) {
             s.needs = Needs::of(&s.rule);
         }
+        self.disjoint = self
+            .patterns
+            .iter()
+            .map(|a| {
+                let never = |b: &Pattern| a.rule.never_with(&a.needs, &b.rule, &b.needs);
+                self.patterns.iter().enumerate().filter(|(_, b)| never(b)).fold(0u64, |m, (j, _)| m | 1 << j)
+            })
+            .collect();
         self.loser_patterns =
             self.patterns.iter().enumerate().filter(|(_, p)| p.loser_value.is_some()).fold(0, |m, (i, _)| m | 1 << i);
         let nothing = super::facts::Situation::default();
@@ -487,6 +498,7 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         late_reads: 0,
         situational: 0,
         gates: vec![],
+        disjoint: vec![],
         known_from_groups: 0,
         placed: 0,
         valid_placed: 0,
