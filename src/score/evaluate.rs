@@ -9,7 +9,7 @@
 
 use super::arrange::{self, Form, Found, Tiles};
 use super::facts::{self, Facts, Situation};
-use super::group::{Group, Groups, Placement, Shape, MAX_GROUPS, NO_GROUP};
+use super::group::{Group, Groups, Placement, Shape, NO_GROUP};
 use super::rule::{Bound, Context, Known};
 use super::scheme::{Exclusion, RankKey, Scheme, Total, MAX_PATTERNS};
 use super::situation::{Prepared, Waits};
@@ -208,13 +208,7 @@ struct Search<'a> {
     /// The ceiling of the arrangement whose free groups are being given kinds, once
     /// worked out (see `Search::ceiling_of`).
     ceiling: Option<[i32; 4]>,
-    /// The keys of the arrangements met (see `Search::key`).
-    seen: crate::hash::ByteSet,
 }
-
-/// An arrangement's key (see `Search::key`): its form and free groups, and a code of
-/// four bytes a group; and its length.
-type Key = ([u8; 4 + 4 * MAX_GROUPS], usize);
 
 /// Where the winning tile may sit in an arrangement.
 type Places = Inline<Placement, 24>;
@@ -306,7 +300,6 @@ pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
         shut: None,
         memo: BoundMemo::default(),
         ceiling: None,
-        seen: Default::default(),
     };
     if p.dealt {
         if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
@@ -378,57 +371,6 @@ impl Search<'_> {
         let partial = Found { groups: *groups, free_melds: melds, free_pairs: pairs, ..*found };
         let places = self.places(groups);
         self.ceiling_of(&partial, &places) <= self.best.rank
-    }
-
-    /// What the scoring of an arrangement reads of it, so that arrangements that differ
-    /// only in which tiles are the wilds are scored once: its form and free groups, and
-    /// its groups by the kinds they stand for (whether made of wilds alone, how many
-    /// wilds stand for a wild kind where a rule reads it), each with the places of the
-    /// winning tile in it (`places`: a place is its group, its role and its kind, and
-    /// the role and kind follow from the position in a chow or a 中发白 set; in a group
-    /// of one kind only whether there is one counts).
-    fn key(&self, found: &Found, places: &Places) -> Key {
-        let wild_kinds = self.p.situation.wild_kinds;
-        let reads_home = self.scheme.reads_home;
-        // A group as one number: its shape, kind, declared meld, the places in it,
-        // whether it is free, and its wilds standing for a wild kind (at most four), a
-        // field each.
-        let code = |g: &Group| -> u32 {
-            let home = if reads_home && g.wilds != 0 {
-                g.wild_kinds().filter(|&k| wild_kinds >> k & 1 == 1).count() as u32
-            } else {
-                0
-            };
-            let meld = g.meld.map_or(0, |m| m as u32 + 1);
-            (g.shape as u32) << 24 | (g.tile as u32) << 16 | meld << 8 | (g.is_free() as u32) << 4 | home
-        };
-        let groups = &found.groups;
-        let mut codes = [0u32; MAX_GROUPS];
-        for (c, g) in codes.iter_mut().zip(groups.iter()) {
-            *c = code(g);
-        }
-        for pl in places.iter() {
-            let g = &groups[pl.group as usize];
-            let at = match g.shape {
-                Shape::Chow => 1 << (pl.kind - g.tile),
-                Shape::DragonSet => 1 << (pl.kind % 3),
-                _ => 1,
-            };
-            codes[pl.group as usize] |= at << 12;
-        }
-        let codes = &mut codes[..groups.len()];
-        codes.sort_unstable();
-        let mut key = [0u8; 4 + 4 * MAX_GROUPS];
-        key[..4].copy_from_slice(&[
-            found.form.bit() as u8,
-            (found.form.bit() >> 8) as u8,
-            found.free_melds,
-            found.free_pairs,
-        ]);
-        for (at, c) in key[4..].chunks_exact_mut(4).zip(codes.iter()) {
-            at.copy_from_slice(&c.to_le_bytes());
-        }
-        (key, 4 + 4 * codes.len())
     }
 
     /// Where the winning tile may sit in `groups` (nowhere without a winning tile).
@@ -977,16 +919,10 @@ impl arrange::Visit for Search<'_> {
             return !self.best.stop;
         }
         // The places of the winning tile, found when first needed (an arrangement the
-        // pair rule refuses needs none).
+        // pair rule refuses needs none). Arrangements that differ only in which tiles are
+        // the wilds are rarely met twice (see `arrange::Visit::fixed`), and one met again
+        // only ties: it is scored again rather than looked up.
         let mut places = None;
-        if self.p.tiles.wilds > 0 {
-            // Arrangements that differ only in which tiles are the wilds, once.
-            let at = places.get_or_insert_with(|| self.places(&found.groups));
-            let (key, len) = self.key(found, at);
-            if !self.seen.insert(&key[..len]) {
-                return true;
-            }
-        }
         // Bounded when scoring it could cost more than the bound: free groups are given
         // kinds in many ways, and several places are scored one by one.
         self.ceiling = None;
