@@ -81,8 +81,8 @@ WORST: dict[str, list[dict[str, Any]]] = {
         dict(hand="224444888p1133366z", flowers="2f", wilds="4p"),
         dict(hand="888m555599p999s3377z", wilds="5p", self_drawn=True, seat_wind="W"),
         dict(hand="34445556667m456p7z123f", win="7z", wilds="7z", self_drawn=True, wall_last=True),
-        # Four wilds, 推土机 at four, every optional pattern: about 1,100 arrangements, each
-        # bounded, the one known situation over 1 ms.
+        # Four wilds, 推土机 at four, every optional pattern and 边张 胡: about 1,100
+        # arrangements, each bounded.
         dict(
             hand="234455667788m456s",
             win="8m",
@@ -92,6 +92,7 @@ WORST: dict[str, list[dict[str, Any]]] = {
             self_drawn=True,
             bulldozer_wilds=4,
             optional=list(longgang._OPTIONAL),
+            edge_wait_hu=True,
         ),
     ],
 }
