@@ -91,7 +91,7 @@ WORST: dict[str, list[dict[str, Any]]] = {
             seat_wind="S",
             self_drawn=True,
             bulldozer_wilds=4,
-            optional=list(longgang._OPTIONAL),
+            optional=[p.id for p in longgang.PATTERNS.values() if p.optional],
             edge_wait_hu=True,
         ),
     ],

@@ -391,6 +391,8 @@ SCHEME_FOUND = {
     "extra points past the bound": lambda: _changed(
         extra_points=[("自摸", ("flag", "self_drawn"), 2**30, True, False)]
     ),
+    # A run's length became a shift: 64 ranks overflowed it.
+    "a run past nine ranks": lambda: _changed(pattern={"rule": ("run", "triplets", 64)}),
 }
 
 

@@ -537,11 +537,11 @@ def test_an_arrangements_bound_reads_its_pungs_runs_and_chows() -> None:
     # bounds count four and five concealed pungs, four identical chows and runs of pungs
     # only where the groups known and the free melds to come can make them (was 7,468
     # arrangements and placements, 2 ms).
-    from haidi.rulesets.longgang import _OPTIONAL
+    from haidi.rulesets.longgang import PATTERNS
 
     lg = haidi.ruleset("longgang")
     s = dict(hand="34577m3344556678p124f", win="7m", wilds="7m", seat_wind="N", self_drawn=True)
-    s |= dict(bulldozer_wilds=4, optional=list(_OPTIONAL))
+    s |= dict(bulldozer_wilds=4, optional=[p.id for p in PATTERNS.values() if p.optional])
     r = lg.evaluate(**s)
     assert r["total"] == 260 and r == lg.scheme.evaluate_unbounded(**s)
     assert lg.scheme.search_size(**s) < 2000

@@ -48,6 +48,7 @@ impl Form {
             Form::All258 => 1 << 4,
             Form::Dealt => 1 << 5,
             Form::Partial => 1 << 6,
+            // `min` is not a const fn.
             Form::Fallback(i) => 1 << (8 + if i < 23 { i } else { 23 }),
         }
     }

@@ -270,7 +270,8 @@ fn rule(o: &Data, names: &Names<'_>) -> Result<Rule> {
             }
             Rule::Win { roles, kinds: set_index(arg(2)?)? }
         }
-        "run" => Rule::Run { kongs: string(arg(1)?, "rule")? == "kongs", len: small(arg(2)?, "rule", u8::MAX)? },
+        // A run is of ranks of one suit: at most nine.
+        "run" => Rule::Run { kongs: string(arg(1)?, "rule")? == "kongs", len: small(arg(2)?, "rule", 9)? },
         "same_rank_kongs" => Rule::SameRankKongs,
         "pattern" => Rule::Pattern(names.pattern(&string(arg(1)?, "rule")?)?),
         other => return Err(err("rule", format!("unknown rule {other:?}"))),

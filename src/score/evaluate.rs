@@ -1173,7 +1173,8 @@ fn bound_given(
         for choice in 0u32..1 << chosen.len() {
             let mut hits =
                 chosen.iter().enumerate().filter(|&(j, _)| choice >> j & 1 == 1).fold(fixed, |m, (_, &i)| m | 1 << i);
-            if bits(hits).any(|i| disjoint(scheme, i) & hits != 0) {
+            // The patterns chosen (the situation's own are sure to count together).
+            if bits(hits & !fixed).any(|i| disjoint(scheme, i) & hits != 0) {
                 continue;
             }
             let mut counted = exclude(scheme, hits);

@@ -1152,7 +1152,7 @@ mod tests {
         assert_eq!(most(ALL_KINDS).most(&straight), 1);
         // No copy of 1s left (a kong holds them): no 123s.
         assert_eq!(most(ALL_KINDS & !(1 << 18)).most(&straight), 0);
-        // 4m between 3m and 5m held: a closed wait in the standard form, none in seven pairs.
+        // 5m between 4m and 6m held: a closed wait in the standard form, none in seven pairs.
         let closed = Rule::Win { roles: 1 << role_bit(Role::Closed), kinds: 1 };
         let held = 1 << 3 | 1 << 5;
         let known = |form: Form| Known::Form { form: form.bit(), held, straights: 0, suits: 1, wilds: 0, chows: None };
