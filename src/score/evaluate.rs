@@ -71,7 +71,7 @@ impl Scored {
                 out.push((Item::Group(row, g.tile), pts));
             }
         }
-        let ctx = context(&self.facts, &self.situation, sets, None);
+        let ctx = Context::new(&self.facts, &self.situation, sets, None);
         for (i, e) in scheme.extra_points.iter().enumerate() {
             if !(if winner { e.winners } else { e.losers }) {
                 continue;
@@ -108,10 +108,6 @@ impl Scored {
             })
             .collect()
     }
-}
-
-fn context<'a>(f: &'a Facts, s: &'a Situation, sets: &'a [u64], waits: Option<&'a Waits<'a>>) -> Context<'a> {
-    Context { facts: f, situation: s, sets, waits, counted: 0, total: 0, value: 0, fan_count: 0 }
 }
 
 /// The patterns of the situation alone (they read no arrangement): found, with their
@@ -328,7 +324,7 @@ impl Search<'_> {
         let (scheme, p) = (self.scheme, self.p);
         let mut f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false);
         (f.seat_flower_used, f.real_wilds_used) = complete_wilds(&p.situation);
-        let ctx = context(&f, &p.situation, &p.sets, Some(self.waits));
+        let ctx = Context::new(&f, &p.situation, &p.sets, Some(self.waits));
         let known = Known::Groups {
             free_melds: found.free_melds as u32,
             free_pairs: found.free_pairs as u32,
@@ -607,7 +603,7 @@ impl Search<'_> {
         let scheme = self.scheme;
         let p = self.p;
         let empty = Facts::default();
-        let ctx = context(&empty, &p.situation, &p.sets, Some(self.waits));
+        let ctx = Context::new(&empty, &p.situation, &p.sets, Some(self.waits));
         for (i, fb) in scheme.fallbacks.iter().enumerate() {
             if ctx.eval(&fb.rule) == 0 {
                 continue;
@@ -655,7 +651,7 @@ impl Search<'_> {
         }
         let eligible = allowed & if loser { scheme.loser_patterns } else { u64::MAX };
         // What the place of the winning tile does not change.
-        let ctx = context(&base, sit, &p.sets, Some(self.waits));
+        let ctx = Context::new(&base, sit, &p.sets, Some(self.waits));
         for (i, v) in scheme.valid.iter().enumerate() {
             if scheme.valid_placed >> i & 1 == 0 && ctx.judge(&v.rule, &v.needs) == 0 {
                 self.best.refused.get_or_insert(i);
@@ -704,7 +700,7 @@ impl Search<'_> {
                     f.concealed_triplets -= 1;
                 }
             }
-            let mut ctx = context(&f, sit, &p.sets, Some(self.waits));
+            let mut ctx = Context::new(&f, sit, &p.sets, Some(self.waits));
             let refused = (0..scheme.valid.len()).find(|&i| {
                 scheme.valid_placed >> i & 1 == 1 && ctx.judge(&scheme.valid[i].rule, &scheme.valid[i].needs) == 0
             });
@@ -886,7 +882,7 @@ impl Search<'_> {
                 total: s.total,
                 value: s.value,
                 fan_count: s.counted.count_ones() as i32,
-                ..context(&s.facts, &s.situation, &p.sets, Some(self.waits))
+                ..Context::new(&s.facts, &s.situation, &p.sets, Some(self.waits))
             };
             if let Some(nw) = scheme.no_win.iter().find(|nw| ctx.judge(&nw.rule, &nw.needs) > 0) {
                 s.win = false;
@@ -974,7 +970,7 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mu
         let known = Known::Form { form, held, straights, suits, wilds, chows };
         // Face points are bounded only once the groups are known (see `face_most`).
         let face = if scheme.has_points() { i32::MAX } else { 0 };
-        let ctx = context(&declared, &p.situation, &p.sets, Some(waits));
+        let ctx = Context::new(&declared, &p.situation, &p.sets, Some(waits));
         bound_given(scheme, p, Bound::new(ctx, known, scheme.forms.melds as u32, None), face, None, None)
     };
     // The standard form's arrangements with a chow and those without are bounded apart:

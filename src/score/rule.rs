@@ -368,6 +368,18 @@ fn all_of(rules: &[Rule], mut count: impl FnMut(&Rule) -> u32) -> u32 {
     most
 }
 
+impl<'a> Context<'a> {
+    /// The context of `facts` in `situation`, before any pattern is counted.
+    pub fn new(
+        facts: &'a Facts,
+        situation: &'a Situation,
+        sets: &'a [u64],
+        waits: Option<&'a super::situation::Waits<'a>>,
+    ) -> Self {
+        Context { facts, situation, sets, waits, counted: 0, total: 0, value: 0, fan_count: 0 }
+    }
+}
+
 impl Context<'_> {
     fn quantity(&self, q: Quantity) -> i32 {
         let f = self.facts;
@@ -986,7 +998,7 @@ mod tests {
     fn ctx_eval(groups: &[Group], win: Option<Placement>, rule: &Rule, sets: &[u64]) -> u32 {
         let f = facts(Form::Standard, groups, win, 0, false);
         let s = Situation::default();
-        Context { facts: &f, situation: &s, sets, waits: None, counted: 0, total: 0, value: 0, fan_count: 0 }.eval(rule)
+        Context::new(&f, &s, sets, None).eval(rule)
     }
 
     /// A rule whose needs are not met counts 0, checked on every rule of flags and forms
@@ -1016,16 +1028,7 @@ mod tests {
                 for form in [0, 1, 2, 4, 8, 1 << 6] {
                     let f = Facts { form, ..Facts::default() };
                     let s = Situation { flags, ..Situation::default() };
-                    let ctx = Context {
-                        facts: &f,
-                        situation: &s,
-                        sets: &[],
-                        waits: None,
-                        counted: 0,
-                        total: 0,
-                        value: 0,
-                        fan_count: 0,
-                    };
+                    let ctx = Context::new(&f, &s, &[], None);
                     if !needs.met(flags, form) {
                         assert_eq!(ctx.eval(&r), 0, "{r:?} with flags {flags:b} in form {form:b}");
                     }
@@ -1100,16 +1103,7 @@ mod tests {
         let f = facts(Form::Standard, &groups, None, 0, false);
         let s = Situation { win: Some((5, true)), ..Situation::default() };
         let sets = [winds, ALL_KINDS];
-        let ctx = Context {
-            facts: &f,
-            situation: &s,
-            sets: &sets,
-            waits: None,
-            counted: 0,
-            total: 0,
-            value: 0,
-            fan_count: 0,
-        };
+        let ctx = Context::new(&f, &s, &sets, None);
         let most = |free_melds, free_pairs, rule: &Rule| {
             Bound::new(ctx, Known::Groups { free_melds, free_pairs, room: ALL_KINDS }, 4, Some(&[])).most(rule)
         };
@@ -1137,16 +1131,7 @@ mod tests {
         let f = facts(Form::Standard, &groups, None, 0, false);
         let s = Situation { win: Some((4, false)), ..Situation::default() };
         let sets = [0b111u64, ALL_KINDS];
-        let ctx = Context {
-            facts: &f,
-            situation: &s,
-            sets: &sets,
-            waits: None,
-            counted: 0,
-            total: 0,
-            value: 0,
-            fan_count: 0,
-        };
+        let ctx = Context::new(&f, &s, &sets, None);
         let straight = Rule::Straight(0);
         let most = |room: u64| Bound::new(ctx, Known::Groups { free_melds: 2, free_pairs: 0, room }, 4, None);
         assert_eq!(most(ALL_KINDS).most(&straight), 1);
