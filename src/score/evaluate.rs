@@ -1082,14 +1082,9 @@ fn bound_given(
     if face == i32::MAX && unbounded(scheme) {
         return [i32::MAX; 4];
     }
-    let mut valued = 0u64;
-    for (i, pat) in scheme.patterns.iter().enumerate() {
-        match if p.loser { pat.loser_value } else { Some(pat.value) } {
-            Some(v) if v < 0 => return [i32::MAX; 4],
-            Some(_) => valued |= 1 << i,
-            None => {}
-        }
-    }
+    let Some(valued) = scheme.valued[p.loser as usize] else {
+        return [i32::MAX; 4];
+    };
     // The situation's own patterns, as they are.
     let (fixed, mut counts) = judged.map_or_else(|| situational(scheme, &ctx), |j| j.patterns);
     let shut = judged.map_or(0, |j| j.shut);

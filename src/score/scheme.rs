@@ -250,6 +250,9 @@ pub struct Scheme {
     pub placed: u64,
     /// Patterns whose count is known once some groups are (see `Rule::of_groups_known`).
     pub known_from_groups: u64,
+    /// The patterns with a value, for a winner and for a player who did not win (by
+    /// `loser as usize`); None where a value is negative (no bound is then worked out).
+    pub valued: [Option<u64>; 2],
     /// For patterns judged per arrangement whose rule is a conjunction with parts that
     /// read the situation alone (not its waits): the pattern and those parts, judged once
     /// a situation. Where one fails the pattern cannot count in any arrangement.
@@ -338,6 +341,17 @@ impl Scheme {
             bits(&|r| r.before_scoring() && r.of_situation(), &mut self.patterns.iter().map(|p| &p.rule));
         self.placed = bits(&|r| r.reads_placement(), &mut self.patterns.iter().map(|p| &p.rule)) & !self.late;
         self.known_from_groups = bits(&Rule::of_groups_known, &mut self.patterns.iter().map(|p| &p.rule));
+        self.valued = [false, true].map(|loser| {
+            let mut valued = 0u64;
+            for (i, p) in self.patterns.iter().enumerate() {
+                match if loser { p.loser_value } else { Some(p.value) } {
+                    Some(v) if v < 0 => return None,
+                    Some(_) => valued |= 1 << i,
+                    None => {}
+                }
+            }
+            Some(valued)
+        });
         self.gates = self
             .patterns
             .iter()
@@ -500,6 +514,7 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         gates: vec![],
         disjoint: vec![],
         known_from_groups: 0,
+        valued: [None; 2],
         placed: 0,
         valid_placed: 0,
         extra_placed: 0,
