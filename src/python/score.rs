@@ -25,7 +25,7 @@ use crate::score::group::{write_loose, Group, Groups, Role, Shape, NO_GROUP};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{Prepared, Reader, Value};
-use crate::tiles;
+use crate::tiles::{self, KINDS};
 
 /// A result key beyond those every ruleset has, and how it is worked out.
 enum Extra {
@@ -77,9 +77,9 @@ struct Output {
     /// than a result's other keys to make).
     /// By the address of the reason's text, which the `Arc` kept makes its own.
     reasons: std::sync::Mutex<std::collections::HashMap<usize, Reason, Fast>>,
-    /// The entries of `face_items` made so far.
-    /// (Their templates and JSON texts.)
-    face_items: std::sync::Mutex<std::collections::HashMap<(Item, i32), FaceItem, Fast>>,
+    /// The entries of `face_items`, each made when first met: by a group's row of the
+    /// point table and kind, then by an extra's row and count (see [`face_slot`]).
+    face_items: Box<[pyo3::sync::PyOnceLock<FaceItem>]>,
 }
 
 impl Output {
@@ -113,8 +113,12 @@ type FaceItem = (Py<PyDict>, Box<[u8]>);
 /// A reason given, kept, and as a Python str.
 type Reason = (Arc<str>, Py<PyString>);
 
-/// Most `face_items` templates and reasons kept (a ruleset's are few).
-const FACE_ITEMS_KEPT: usize = 4096;
+/// Most reasons kept (a ruleset's are few).
+const REASONS_KEPT: usize = 4096;
+
+/// Counts of an extra point's rule whose `face_items` entries are kept (more is rare,
+/// and made each time).
+const EXTRA_COUNTS: usize = 9;
 
 /// The scoring of one ruleset (with one set of options).
 #[pyclass(name = "Scheme", module = "haidi._core", frozen)]
@@ -286,6 +290,9 @@ impl PyScheme {
                 false => PyString::intern(py, &k.name).unbind(),
             })
             .collect();
+        let face_items = (0..scheme.group_points.len() * KINDS + scheme.extra_points.len() * EXTRA_COUNTS)
+            .map(|_| pyo3::sync::PyOnceLock::new())
+            .collect();
         Ok(PyScheme {
             scheme: Arc::new(scheme),
             out: Output {
@@ -297,7 +304,7 @@ impl PyScheme {
                 exclusion_text,
                 forms,
                 reasons: Default::default(),
-                face_items: Default::default(),
+                face_items,
             },
             compile,
             option_key_strs: option_keys.iter().map(|k| PyString::intern(py, k).unbind()).collect(),
@@ -798,37 +805,46 @@ fn loose_entries(form: Form, groups: &[Group], text: &mut String) -> PyResult<En
     Ok(entries)
 }
 
+/// The place in `Output::face_items` of an item's entry, where it is kept: a group's row
+/// and kind, or an extra's row and count (below `EXTRA_COUNTS`). Either gives the points.
+fn face_slot(scheme: &Scheme, item: Item) -> Option<usize> {
+    match item {
+        Item::Group(row, t) => Some(row * KINDS + t as usize),
+        Item::Extra(row, n) if (n as usize) < EXTRA_COUNTS => {
+            Some(scheme.group_points.len() * KINDS + row * EXTRA_COUNTS + n as usize)
+        }
+        Item::Extra(..) => None,
+    }
+}
+
 /// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once:
-/// given to `put` (its template and JSON text), from `made`, the entries made so far,
-/// which the caller holds locked for all of a result's entries.
+/// given to `put` (its template and JSON text).
 fn face_item<R>(
     py: Python<'_>,
     scheme: &Scheme,
-    made: &mut std::collections::HashMap<(Item, i32), FaceItem, Fast>,
+    out: &Output,
     (item, hu): (Item, i32),
     put: impl FnOnce(&FaceItem) -> PyResult<R>,
 ) -> PyResult<R> {
-    if let Some(t) = made.get(&(item, hu)) {
-        return put(t);
-    }
-    let name = match item {
-        Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
-        Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
+    let make = || -> PyResult<FaceItem> {
+        let name = match item {
+            Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
+            Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
+        };
+        let d = PyDict::new(py);
+        d.set_item(pyo3::intern!(py, "name"), name)?;
+        d.set_item(pyo3::intern!(py, "hu"), hu)?;
+        let text = answer::dumps(d.as_any())?;
+        Ok((entry::template(d).unbind(), text))
     };
-    let d = PyDict::new(py);
-    d.set_item(pyo3::intern!(py, "name"), name)?;
-    d.set_item(pyo3::intern!(py, "hu"), hu)?;
-    let text = answer::dumps(d.as_any())?;
-    let t = (entry::template(d).unbind(), text);
-    let got = put(&t);
-    if made.len() < FACE_ITEMS_KEPT {
-        made.insert((item, hu), t);
+    match face_slot(scheme, item).and_then(|i| out.face_items.get(i)) {
+        Some(slot) => put(slot.get_or_try_init(py, make)?),
+        None => put(&make()?),
     }
-    got
 }
 
 /// The reason as a Python str, made once for each reason the scheme gives (a reason
-/// written for one situation is made each time, and at most `FACE_ITEMS_KEPT` kept).
+/// written for one situation is made each time, and at most `REASONS_KEPT` kept).
 fn reason<'py>(py: Python<'py>, out: &Output, r: &Arc<str>) -> Bound<'py, PyString> {
     let mut made = out.reasons.lock().unwrap_or_else(|e| e.into_inner());
     let at = Arc::as_ptr(r).cast::<u8>() as usize;
@@ -836,7 +852,7 @@ fn reason<'py>(py: Python<'py>, out: &Output, r: &Arc<str>) -> Bound<'py, PyStri
         return s.bind(py).clone();
     }
     let s = PyString::new(py, r);
-    if made.len() < FACE_ITEMS_KEPT {
+    if made.len() < REASONS_KEPT {
         made.insert(at, (r.clone(), s.clone().unbind()));
     }
     s
@@ -999,24 +1015,18 @@ fn result<'py>(
             Extra::Instant => w.bool_or_usual(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?,
             Extra::FaceItems => {
                 let items = s.items(scheme, &p.sets);
-                // One lock for all of the result's entries, taken by whichever of the
-                // two is written.
-                let lock = || out.face_items.lock().unwrap_or_else(|e| e.into_inner());
-                let mut json_made = None;
                 w.items(
                     key,
                     items.len(),
                     |py| {
-                        let mut made = lock();
                         let mut t = entry::Tuple::new(py, items.len())?;
                         for &item in &items {
-                            t.push(face_item(py, scheme, &mut made, item, |(d, _)| entry::copy(d.bind(py)))?)?;
+                            t.push(face_item(py, scheme, out, item, |(d, _)| entry::copy(d.bind(py)))?)?;
                         }
                         t.finish()
                     },
                     |i, buf| {
-                        let made = json_made.get_or_insert_with(lock);
-                        face_item(py, scheme, made, items[i], |(_, text)| {
+                        face_item(py, scheme, out, items[i], |(_, text)| {
                             buf.extend_from_slice(text);
                             Ok(())
                         })
