@@ -204,7 +204,94 @@ struct Search<'a> {
     /// The ceiling of the arrangement whose free groups are being given kinds, once
     /// worked out (see `Search::ceiling_of`).
     ceiling: Option<[i32; 4]>,
+    /// For a wild winning tile: the arrangements met, by [`WildWinClass`], with the
+    /// places of the winning tile scored in them.
+    met_places: std::collections::HashMap<WildWinClass, u64, Fast>,
 }
+
+/// What scoring reads of an arrangement but which of its tiles are the wilds: its form
+/// (5 bits), its free melds and pairs (3 and 4), and its groups by shape, kind, meld and
+/// whether all wild, sorted (13 bits each, at most eight: 116 bits in all; arrangements of
+/// more groups are not told apart). Those alike in it differ only in where the wilds sit:
+/// they have the same facts, and a place of the winning tile (a group, and the position
+/// there) scores alike in each.
+type WildWinClass = u128;
+
+/// The class of `found` (see [`WildWinClass`]) and its places as bits: `3 g + i` for the
+/// `i`-th position of the class's `g`-th group (the first of those alike; a pung's or a
+/// pair's places are one). None for an arrangement of more than eight groups.
+fn wild_win_class(found: &Found, places: &Places) -> Option<(WildWinClass, u64)> {
+    let n = found.groups.len();
+    if n > 8 {
+        return None;
+    }
+    let code = |g: &Group| {
+        g.shape as u32 | (g.tile as u32) << 3 | g.meld.map_or(0, |m| m as u32 + 1) << 9 | (g.is_free() as u32) << 12
+    };
+    // Each group's code above its index, sorted by a network of compare-exchanges: no
+    // branch on the tiles (this is asked of every arrangement of a long search).
+    let mut order = [u32::MAX; 8];
+    for (i, g) in found.groups.iter().enumerate() {
+        order[i] = code(g) << 5 | i as u32;
+    }
+    for &(a, b) in &SORT_8 {
+        let (x, y) = (order[a], order[b]);
+        order[a] = x.min(y);
+        order[b] = x.max(y);
+    }
+    let mut class = u128::from(found.form.bit().trailing_zeros())
+        | u128::from(found.free_melds & 7) << 5
+        | u128::from(found.free_pairs & 15) << 8;
+    let mut first = [0u8; 8];
+    let mut at = 0u8;
+    let mut last = u32::MAX;
+    for (j, &o) in order.iter().enumerate() {
+        let c = o >> 5 & 0x1FFF;
+        class |= u128::from(c) << (12 + 13 * j);
+        // The first of the groups alike, its place in the sorted list.
+        at = if c == last { at } else { j as u8 };
+        last = c;
+        first[(o & 7) as usize] = at;
+    }
+    let mut mask = 0u64;
+    for pl in places.iter() {
+        let g = &found.groups[pl.group as usize];
+        let pos = match g.shape {
+            Shape::Chow => pl.kind.wrapping_sub(g.tile) as usize,
+            Shape::DragonSet => pl.kind.wrapping_sub(tiles::WHITE) as usize,
+            _ => 0,
+        } % 3;
+        mask |= 1 << (first[pl.group as usize & 7] as usize * 3 + pos);
+    }
+    Some((class, mask))
+}
+
+/// A sorting network for eight items (Batcher's, nineteen compare-exchanges).
+const SORT_8: [(usize, usize); 19] = [
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (2, 4),
+    (3, 5),
+    (1, 4),
+    (3, 6),
+    (1, 2),
+    (3, 4),
+    (5, 6),
+];
+
+/// Arrangements met before those alike are told apart (see `Search::met_places`): most
+/// searches meet fewer, and keeping them would cost more than it saves.
+const CLASSES_MET_AFTER: u32 = 8;
 
 /// Where the winning tile may sit in an arrangement.
 type Places = Inline<Placement, 24>;
@@ -296,6 +383,7 @@ pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
         shut: None,
         memo: BoundMemo::default(),
         ceiling: None,
+        met_places: Default::default(),
     };
     if p.dealt {
         if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
@@ -765,9 +853,13 @@ impl Search<'_> {
             }
             self.best.rank = rank;
             self.best.stop = scheme.stop.is_some_and(|(t, v)| total >= t && value >= v);
+            let mut groups = *groups;
+            if let (Some(pl), Some((_, true))) = (placement, sit.win) {
+                facts::swap_in(groups.as_mut_slice(), pl);
+            }
             self.best.cand = Some(Candidate {
                 form,
-                groups: *groups,
+                groups,
                 placement,
                 counted,
                 counts,
@@ -915,10 +1007,30 @@ impl arrange::Visit for Search<'_> {
             return !self.best.stop;
         }
         // The places of the winning tile, found when first needed (an arrangement the
-        // pair rule refuses needs none). Arrangements that differ only in which tiles are
-        // the wilds are rarely met twice (see `arrange::Visit::fixed`), and one met again
-        // only ties: it is scored again rather than looked up.
+        // pair rule refuses needs none). The same arrangement is rarely met twice, and
+        // one met again only ties: it is scored again rather than looked up.
         let mut places = None;
+        // For a wild winning tile, every arrangement alike but for where the wilds sit is
+        // listed (see `arrange::Visit::fixed`), and the places of each include those of
+        // the others a swap of two tiles makes (see `facts::placements`). Once the search
+        // is long, one whose places were all met in another alike is left out: it would
+        // score the same patterns in each.
+        if matches!(self.p.situation.win, Some((_, true))) && self.best.met > CLASSES_MET_AFTER {
+            let at = *places.get_or_insert_with(|| self.places(&found.groups));
+            if let Some((class, mask)) = wild_win_class(found, &at) {
+                match self.met_places.entry(class) {
+                    std::collections::hash_map::Entry::Occupied(mut o) => {
+                        if mask & !o.get() == 0 {
+                            return true;
+                        }
+                        *o.get_mut() |= mask;
+                    }
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(mask);
+                    }
+                }
+            }
+        }
         // Bounded when scoring it could cost more than the bound: free groups are given
         // kinds in many ways, and several places are scored one by one.
         self.ceiling = None;
@@ -1319,6 +1431,53 @@ mod tests {
     use super::*;
     use crate::forms::Forms;
     use crate::notation::{parse, Format};
+
+    #[test]
+    fn the_sorting_network_sorts_eight_items() {
+        // By the 0-1 principle, sorting every sequence of zeros and ones suffices.
+        for bits in 0u32..256 {
+            let mut a: [u32; 8] = std::array::from_fn(|i| bits >> i & 1);
+            for &(i, j) in &SORT_8 {
+                let (x, y) = (a[i], a[j]);
+                a[i] = x.min(y);
+                a[j] = x.max(y);
+            }
+            assert!(a.windows(2).all(|w| w[0] <= w[1]), "{bits:08b}");
+        }
+    }
+
+    #[test]
+    fn arrangements_alike_but_where_the_wilds_sit_are_one_class() {
+        let found = |groups: &[Group]| Found {
+            form: Form::Standard,
+            groups: Groups::collect_with(NO_GROUP, groups.iter().copied()),
+            free_melds: 0,
+            free_pairs: 1,
+        };
+        let places = |groups: &[Group]| {
+            let mut out = Places::filled(Placement { group: 0, role: super::super::group::Role::Single, kind: 0 });
+            facts::placements(groups, 0, true, &mut out);
+            out
+        };
+        // 456m with a wild 5m and 555m, or the other way round, in either order.
+        let a = [Group::new(Shape::Chow, 3, 0b010), Group::new(Shape::Pung, 4, 0)];
+        let b = [Group::new(Shape::Pung, 4, 0b001), Group::new(Shape::Chow, 3, 0)];
+        let (ca, ma) = wild_win_class(&found(&a), &places(&a)).unwrap();
+        let (cb, mb) = wild_win_class(&found(&b), &places(&b)).unwrap();
+        assert_eq!(ca, cb);
+        // Sorted, the chow (shape 1) is before the pung (shape 2): the chow's 5m is bit 1,
+        // the pung's place bit 3. In `b` the chow's real 5m takes the wild's place.
+        assert_eq!((ma, mb), (0b1010, 0b1010));
+        // A declared pung, or another free pair, is another class.
+        let mut c = a;
+        c[1].meld = Some(crate::hand::MeldKind::Pung);
+        assert_ne!(wild_win_class(&found(&c), &places(&c)).unwrap().0, ca);
+        let other = Found { free_pairs: 0, ..found(&a) };
+        assert_ne!(wild_win_class(&other, &places(&a)).unwrap().0, ca);
+        // More than eight groups are not told apart.
+        let nine = [Group::new(Shape::Pair, 0, 0); 9];
+        assert!(wild_win_class(&found(&nine), &places(&nine)).is_none());
+    }
 
     #[test]
     fn pungs_fit_where_the_kinds_held_need_no_more_groups_than_there_are() {

@@ -178,21 +178,27 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
 }
 
 /// Every place the winning tile may sit in `groups`: a real tile of its kind in a
-/// concealed group, or, for a wild winning tile, any wild there.
+/// concealed group, or, for a wild winning tile, any wild there, and any real tile of a
+/// kind a wild of another group stands for (see [`swappable`]).
 pub fn placements(groups: &[Group], win: Tile, is_wild: bool, out: &mut Inline<Placement, 24>) {
     out.clear();
+    let swaps = if is_wild { swappable(groups) } else { 0 };
     for (gi, g) in groups.iter().enumerate() {
         if g.meld.is_some() {
             continue;
         }
         let group = gi as u8;
+        // The tile may take a real tile's place where it keeps the group from being
+        // all wilds (a free group is another arrangement, listed as such).
+        let may_swap = g.wilds.count_ones() as usize + 1 < g.len();
         match g.shape {
             // Each position its own kind (and role): each that holds the tile.
             Shape::Chow | Shape::DragonSet => {
                 for i in 0..3 {
                     let wild = g.wilds >> i & 1 == 1;
                     let k = g.kind_at(i);
-                    if (is_wild && wild) || (!is_wild && !wild && k == win) {
+                    let swap = may_swap && !wild && swaps >> k & 1 == 1;
+                    if (is_wild && (wild || swap)) || (!is_wild && !wild && k == win) {
                         out.push(Placement { group, role: Role::of(g, i), kind: k });
                     }
                 }
@@ -200,13 +206,68 @@ pub fn placements(groups: &[Group], win: Tile, is_wild: bool, out: &mut Inline<P
             // One kind and one role: a place when some position holds the tile.
             _ => {
                 let all = (1u8 << g.len()) - 1;
-                let holds = if is_wild { g.wilds & all != 0 } else { g.tile == win && g.wilds & all != all };
+                let swap = may_swap && g.len() > 1 && swaps >> g.tile & 1 == 1;
+                let holds = if is_wild { g.wilds & all != 0 || swap } else { g.tile == win && g.wilds & all != all };
                 if holds {
                     out.push(Placement { group, role: Role::of(g, 0), kind: g.tile });
                 }
             }
         }
     }
+}
+
+/// The kinds a wild stands for in a concealed group that holds a real tile too.
+///
+/// Arrangements are listed with a kind's real tiles in the first groups that can take
+/// them and its wilds after (see `arrange::Visit::fixed`). A wild winning tile could be
+/// any wild, and the arrangement with a wild and a real tile of its kind swapped between
+/// two such groups has the same facts: so its places are those of the swapped tiles too,
+/// and [`swap_in`] makes that arrangement when one of them is chosen.
+fn swappable(groups: &[Group]) -> u64 {
+    // Without a branch a group: called for every arrangement of a long search.
+    let mut kinds = 0u64;
+    for g in groups {
+        let counts = (g.meld.is_none() && !g.is_free()) as u64;
+        let wilds = u64::from(g.wilds) * counts;
+        kinds |= match g.shape {
+            Shape::Chow => (wilds & 0b111) << g.tile,
+            Shape::DragonSet => (wilds & 0b111) << WHITE,
+            _ => ((wilds != 0) as u64) << g.tile,
+        };
+    }
+    kinds
+}
+
+/// `groups` with the wild winning tile at `pl`: where `pl` is a real tile's place, that
+/// tile and a wild standing for its kind in another group (see [`swappable`]) swapped.
+pub fn swap_in(groups: &mut [Group], pl: Placement) {
+    let gi = pl.group as usize;
+    let Some(&g) = groups.get(gi) else { return };
+    let at = |g: &Group| (0..g.len()).find(|&i| g.kind_at(i) == pl.kind);
+    let all = (1u8 << g.len()) - 1;
+    let wild_here = match g.shape {
+        Shape::Chow | Shape::DragonSet => at(&g).is_some_and(|i| g.wilds >> i & 1 == 1),
+        _ => g.wilds & all != 0,
+    };
+    if wild_here {
+        return;
+    }
+    let other = groups
+        .iter()
+        .enumerate()
+        .position(|(hi, h)| hi != gi && h.meld.is_none() && !h.is_free() && h.wild_kinds().any(|k| k == pl.kind));
+    let Some(hi) = other else { return };
+    let h = &mut groups[hi];
+    h.wilds = match h.shape {
+        Shape::Chow | Shape::DragonSet => h.wilds & !at(h).map_or(0, |i| 1 << i),
+        // Wilds of one kind are written in the low places.
+        _ => h.wilds >> 1,
+    };
+    let g = &mut groups[gi];
+    g.wilds = match g.shape {
+        Shape::Chow | Shape::DragonSet => g.wilds | at(g).map_or(0, |i| 1 << i),
+        _ => (g.wilds << 1 | 1) & all,
+    };
 }
 
 #[cfg(test)]
@@ -230,6 +291,32 @@ mod tests {
         assert_eq!(f.wilds_used, 4);
         let mut out = Inline::filled(Placement { group: 0, role: Role::Single, kind: 0 });
         placements(&groups, 2, true, &mut out);
-        assert_eq!(out.len(), 2, "the wild 3m of the chow, and the free pung's wilds");
+        assert_eq!(out.len(), 3, "the wild 3m of the chow, the other chow's 3m, and the free pung's wilds");
+    }
+
+    #[test]
+    fn a_wild_winning_tile_may_take_a_real_tiles_place_a_wild_of_its_kind_could() {
+        // 456m with a wild 5m, 555m of real tiles, 77z of a real 7z and a wild.
+        let mut groups =
+            [Group::new(Shape::Chow, 3, 0b010), Group::new(Shape::Pung, 4, 0), Group::new(Shape::Pair, 33, 0b01)];
+        let mut out = Inline::filled(Placement { group: 0, role: Role::Single, kind: 0 });
+        placements(&groups, 0, true, &mut out);
+        let places: Vec<_> = out.iter().map(|p| (p.group, p.role, p.kind)).collect();
+        // The pung's place: the wild 5m of the chow swapped with one of its real 5m. The
+        // chow's real 4m and 6m have no wild of their kind elsewhere.
+        assert_eq!(places, [(0, Role::Closed, 4), (1, Role::Pung, 4), (2, Role::Single, 33)]);
+        swap_in(&mut groups, Placement { group: 1, role: Role::Pung, kind: 4 });
+        assert_eq!((groups[0].wilds, groups[1].wilds, groups[2].wilds), (0, 0b001, 0b01), "the wild moved");
+        // Taking the place of a group's last real tile would leave it all wilds (another
+        // arrangement, listed as such): 5m5m+wild beside a wild 5m in a chow.
+        let groups = [Group::new(Shape::Chow, 3, 0b010), Group::new(Shape::Pair, 4, 0b01)];
+        placements(&groups, 0, true, &mut out);
+        assert_eq!(out.len(), 2, "the two wilds' places only");
+        // No swap without a wild winning tile, nor with a wild in a free group.
+        let groups = [Group::new(Shape::Pung, 4, 0b111), Group::new(Shape::Pair, 4, 0)];
+        placements(&groups, 0, true, &mut out);
+        assert_eq!(out.len(), 1, "the free pung's place only");
+        placements(&groups, 4, false, &mut out);
+        assert_eq!(out.len(), 1, "a real 5m: the pair");
     }
 }
