@@ -461,7 +461,9 @@ impl Search<'_> {
     fn places(&self, groups: &Groups) -> Places {
         let mut places = Places::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
         if let Some((win, wild)) = self.p.situation.win {
-            facts::placements(groups, win, wild, &mut places);
+            // The places a swap of two tiles gives are of use once arrangements alike are
+            // told apart (see `Visit::found`).
+            facts::placements(groups, win, wild, self.best.met > CLASSES_MET_AFTER, &mut places);
         }
         places
     }
@@ -1456,7 +1458,7 @@ mod tests {
         };
         let places = |groups: &[Group]| {
             let mut out = Places::filled(Placement { group: 0, role: super::super::group::Role::Single, kind: 0 });
-            facts::placements(groups, 0, true, &mut out);
+            facts::placements(groups, 0, true, true, &mut out);
             out
         };
         // 456m with a wild 5m and 555m, or the other way round, in either order.

@@ -178,11 +178,11 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
 }
 
 /// Every place the winning tile may sit in `groups`: a real tile of its kind in a
-/// concealed group, or, for a wild winning tile, any wild there, and any real tile of a
-/// kind a wild of another group stands for (see [`swappable`]).
-pub fn placements(groups: &[Group], win: Tile, is_wild: bool, out: &mut Inline<Placement, 24>) {
+/// concealed group, or, for a wild winning tile, any wild there, and with `swaps` any real
+/// tile of a kind a wild of another group stands for (see [`swappable`]).
+pub fn placements(groups: &[Group], win: Tile, is_wild: bool, swaps: bool, out: &mut Inline<Placement, 24>) {
     out.clear();
-    let swaps = if is_wild { swappable(groups) } else { 0 };
+    let swaps = if is_wild && swaps { swappable(groups) } else { 0 };
     for (gi, g) in groups.iter().enumerate() {
         if g.meld.is_some() {
             continue;
@@ -290,7 +290,7 @@ mod tests {
         assert_eq!(f.suits, 0b1001);
         assert_eq!(f.wilds_used, 4);
         let mut out = Inline::filled(Placement { group: 0, role: Role::Single, kind: 0 });
-        placements(&groups, 2, true, &mut out);
+        placements(&groups, 2, true, true, &mut out);
         assert_eq!(out.len(), 3, "the wild 3m of the chow, the other chow's 3m, and the free pung's wilds");
     }
 
@@ -300,7 +300,7 @@ mod tests {
         let mut groups =
             [Group::new(Shape::Chow, 3, 0b010), Group::new(Shape::Pung, 4, 0), Group::new(Shape::Pair, 33, 0b01)];
         let mut out = Inline::filled(Placement { group: 0, role: Role::Single, kind: 0 });
-        placements(&groups, 0, true, &mut out);
+        placements(&groups, 0, true, true, &mut out);
         let places: Vec<_> = out.iter().map(|p| (p.group, p.role, p.kind)).collect();
         // The pung's place: the wild 5m of the chow swapped with one of its real 5m. The
         // chow's real 4m and 6m have no wild of their kind elsewhere.
@@ -310,13 +310,13 @@ mod tests {
         // Taking the place of a group's last real tile would leave it all wilds (another
         // arrangement, listed as such): 5m5m+wild beside a wild 5m in a chow.
         let groups = [Group::new(Shape::Chow, 3, 0b010), Group::new(Shape::Pair, 4, 0b01)];
-        placements(&groups, 0, true, &mut out);
+        placements(&groups, 0, true, true, &mut out);
         assert_eq!(out.len(), 2, "the two wilds' places only");
         // No swap without a wild winning tile, nor with a wild in a free group.
         let groups = [Group::new(Shape::Pung, 4, 0b111), Group::new(Shape::Pair, 4, 0)];
-        placements(&groups, 0, true, &mut out);
+        placements(&groups, 0, true, true, &mut out);
         assert_eq!(out.len(), 1, "the free pung's place only");
-        placements(&groups, 4, false, &mut out);
+        placements(&groups, 4, false, true, &mut out);
         assert_eq!(out.len(), 1, "a real 5m: the pair");
     }
 }
