@@ -234,11 +234,7 @@ fn wild_win_class(found: &Found, places: &Places) -> Option<(WildWinClass, u64)>
     for (i, g) in found.groups.iter().enumerate() {
         order[i] = code(g) << 5 | i as u32;
     }
-    for &(a, b) in &SORT_8 {
-        let (x, y) = (order[a], order[b]);
-        order[a] = x.min(y);
-        order[b] = x.max(y);
-    }
+    sort_8(&mut order);
     let mut class = u128::from(found.form.bit().trailing_zeros())
         | u128::from(found.free_melds & 7) << 5
         | u128::from(found.free_pairs & 15) << 8;
@@ -266,28 +262,44 @@ fn wild_win_class(found: &Found, places: &Places) -> Option<(WildWinClass, u64)>
     Some((class, mask))
 }
 
-/// A sorting network for eight items (Batcher's, nineteen compare-exchanges).
-const SORT_8: [(usize, usize); 19] = [
-    (0, 2),
-    (1, 3),
-    (4, 6),
-    (5, 7),
-    (0, 4),
-    (1, 5),
-    (2, 6),
-    (3, 7),
-    (0, 1),
-    (2, 3),
-    (4, 5),
-    (6, 7),
-    (2, 4),
-    (3, 5),
-    (1, 4),
-    (3, 6),
-    (1, 2),
-    (3, 4),
-    (5, 6),
-];
+/// Sorts eight items by a sorting network (Batcher's odd-even merge, nineteen
+/// compare-exchanges, each a min and a max: no branch).
+#[inline]
+fn sort_8(a: &mut [u32; 8]) {
+    macro_rules! net {
+        ($(($i:literal, $j:literal)),*) => {
+            $(
+                let (x, y) = (a[$i], a[$j]);
+                a[$i] = x.min(y);
+                a[$j] = x.max(y);
+            )*
+        };
+    }
+    net!(
+        (0, 2),
+        (1, 3),
+        (4, 6),
+        (5, 7),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (6, 7),
+        (2, 4),
+        (3, 5),
+        (1, 4),
+        (3, 6),
+        (1, 2),
+        (3, 4),
+        (5, 6)
+    );
+}
+
+/// Classes made room for at once (a search that tells them apart meets many).
+const CLASSES_KEPT: usize = 256;
 
 /// Arrangements met before those alike are told apart (see `Search::met_places`): most
 /// searches meet fewer, and keeping them would cost more than it saves.
@@ -1020,6 +1032,9 @@ impl arrange::Visit for Search<'_> {
         if matches!(self.p.situation.win, Some((_, true))) && self.best.met > CLASSES_MET_AFTER {
             let at = *places.get_or_insert_with(|| self.places(&found.groups));
             if let Some((class, mask)) = wild_win_class(found, &at) {
+                if self.met_places.capacity() == 0 {
+                    self.met_places.reserve(CLASSES_KEPT);
+                }
                 match self.met_places.entry(class) {
                     std::collections::hash_map::Entry::Occupied(mut o) => {
                         if mask & !o.get() == 0 {
@@ -1439,11 +1454,7 @@ mod tests {
         // By the 0-1 principle, sorting every sequence of zeros and ones suffices.
         for bits in 0u32..256 {
             let mut a: [u32; 8] = std::array::from_fn(|i| bits >> i & 1);
-            for &(i, j) in &SORT_8 {
-                let (x, y) = (a[i], a[j]);
-                a[i] = x.min(y);
-                a[j] = x.max(y);
-            }
+            sort_8(&mut a);
             assert!(a.windows(2).all(|w| w[0] <= w[1]), "{bits:08b}");
         }
     }
