@@ -224,7 +224,7 @@ pub fn placements(groups: &[Group], win: Tile, is_wild: bool, swaps: bool, out: 
 /// two such groups has the same facts: so its places are those of the swapped tiles too,
 /// and [`swap_in`] makes that arrangement when one of them is chosen.
 fn swappable(groups: &[Group]) -> u64 {
-    // Without a branch a group: called for every arrangement of a long search.
+    // No branch on a group's tiles: this is asked of every arrangement of a long search.
     let mut kinds = 0u64;
     for g in groups {
         let counts = (g.meld.is_none() && !g.is_free()) as u64;
@@ -308,7 +308,8 @@ mod tests {
         swap_in(&mut groups, Placement { group: 1, role: Role::Pung, kind: 4 });
         assert_eq!((groups[0].wilds, groups[1].wilds, groups[2].wilds), (0, 0b001, 0b01), "the wild moved");
         // Taking the place of a group's last real tile would leave it all wilds (another
-        // arrangement, listed as such): 5m5m+wild beside a wild 5m in a chow.
+        // arrangement, listed as such): a pair of a real 5m and a wild, beside a chow's
+        // wild 5m.
         let groups = [Group::new(Shape::Chow, 3, 0b010), Group::new(Shape::Pair, 4, 0b01)];
         placements(&groups, 0, true, true, &mut out);
         assert_eq!(out.len(), 2, "the two wilds' places only");
