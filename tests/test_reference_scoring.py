@@ -645,6 +645,16 @@ EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("longgang", {"hand": "[123p][456p][789p][123s]7z9m9m1f", "wilds": "9m"}),
     ("longgang", {"hand": "[123p][456p][789p][123s]34m7z1f", "wilds": "9m"}),
     ("longgang", {"hand": "1133557799m114p888s", "win": "4p"}),
+    # A wild winning tile whose best place is a real tile's, the wild of its kind given up
+    # by a group of wilds alone: a listing with each kind's wilds after its real tiles
+    # loses these (Tangshan's 砍 needs the wild inside 678m).
+    ("tangshan", {"wilds": "3p", "hand": "678m3p[789p][456s][123m]", "win": "3p", "self_drawn": True}),
+    ("tangshan", {"wilds": "4p", "hand": "123m4p123789s111z", "win": "4p", "self_drawn": True}),
+    ("tangshan", {"wilds": "7p", "hand": "345m7p[123p][123s][999s]", "win": "7p", "seat_wind": "N"}),
+    ("tangshan", {"wilds": "2z6z", "hand": "234m2z[666m][1111s+][1111p+]", "win": "6z", "self_drawn": True}),
+    ("tangshan", {"wilds": "9p", "hand": "234m5679p555z[3333s]", "win": "9p", "self_drawn": True}),
+    ("longgang", {"wilds": "4m", "hand": "123s[888m][567s][5555p][999m]1f", "win": "4m", "bulldozer_wilds": 4}),
+    ("longgang", {"wilds": "6z", "hand": "333567m555p567888s6z", "win": "6z", "self_drawn": True, "seat_wind": "W"}),
 ]
 
 
