@@ -730,11 +730,22 @@ enum Take {
 /// of groups is listed once.
 type KindTakes = [Take; 4];
 
+/// One way a kind of a partial hand gives groups: the groups, the wilds they take,
+/// whether one is the pair, and the fewest wilds more that give the kind one group more
+/// (a pung, or a group beside the pair it holds; and a pair, where it holds none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Choice {
+    takes: KindTakes,
+    wilds: u8,
+    uses_pair: bool,
+    more: (u8, u8),
+}
+
 /// Every way a kind with `c` real tiles and room for `cap` tiles may give groups: pungs
 /// of one to three of its real tiles with wilds for the rest, and a pair of real tiles
-/// where `pair_ok`; with the wilds and whether the pair is used. Best tried first.
-fn kind_takes(c: u8, cap: u8, pair_ok: bool) -> Vec<(KindTakes, u8, bool)> {
-    fn rec(c: u8, room: u8, pair_ok: bool, at: usize, takes: &mut KindTakes, out: &mut Vec<(KindTakes, u8, bool)>) {
+/// where `pair_ok`. Best tried first.
+fn kind_takes(c: u8, cap: u8, pair_ok: bool) -> Vec<Choice> {
+    fn rec(c: u8, room: u8, pair_ok: bool, at: usize, takes: &mut KindTakes, out: &mut Vec<Choice>) {
         let last = if at == 0 { Take::Pung(3) } else { takes[at - 1] };
         if at < takes.len() {
             for n in (1..=c.min(3)).rev() {
@@ -750,11 +761,60 @@ fn kind_takes(c: u8, cap: u8, pair_ok: bool) -> Vec<(KindTakes, u8, bool)> {
             takes[at] = Take::None;
         }
         let wilds = takes.iter().map(|t| if let Take::Pung(n) = t { 3 - n } else { 0 }).sum();
-        out.push((*takes, wilds, takes.contains(&Take::Pair)));
+        out.push(Choice { takes: *takes, wilds, uses_pair: takes.contains(&Take::Pair), more: (0, 0) });
     }
     let mut out = vec![];
     rec(c, cap, pair_ok, 0, &mut [Take::None; 4], &mut out);
+    // For each choice, the fewest wilds more for one group more: among the choices that
+    // are it and one group more, a pung (or a group beside the pair it holds), and a
+    // pair (where it holds none).
+    let all = out.clone();
+    for ch in &mut out {
+        let mut fewest = (u8::MAX, u8::MAX);
+        for m in all.iter().filter(|m| one_more(&ch.takes, &m.takes)) {
+            let extra = m.wilds - ch.wilds;
+            if !m.uses_pair || ch.takes.contains(&Take::Pair) {
+                fewest.0 = fewest.0.min(extra);
+            } else {
+                fewest.1 = fewest.1.min(extra);
+            }
+        }
+        ch.more = fewest;
+    }
     out
+}
+
+/// Whether `more` is `t` and one group more (both in non-increasing order).
+fn one_more(t: &KindTakes, more: &KindTakes) -> bool {
+    let n = t.iter().take_while(|x| **x != Take::None).count();
+    let m = more.iter().take_while(|x| **x != Take::None).count();
+    if m != n + 1 {
+        return false;
+    }
+    // `t` is `more` with one group taken out.
+    (0..m).any(|skip| (0..n).all(|i| t[i] == more[if i < skip { i } else { i + 1 }]))
+}
+
+/// Most room a kind's choices can use: four pungs.
+const MOST_ROOM: u8 = 12;
+
+/// The choices of a kind (see [`kind_takes`]), made once for each count of real tiles
+/// (at most four), room (beyond `MOST_ROOM` none more can be used) and pairing.
+fn choices_of(c: u8, cap: u8, pair_ok: bool) -> &'static [Choice] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<Choice>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = vec![];
+        for c in 0..=4u8 {
+            for cap in 0..=MOST_ROOM {
+                for pair_ok in [false, true] {
+                    t.push(kind_takes(c, cap, pair_ok));
+                }
+            }
+        }
+        t
+    });
+    let at = (c.min(4) as usize * (MOST_ROOM as usize + 1) + cap.min(MOST_ROOM) as usize) * 2 + pair_ok as usize;
+    &table[at]
 }
 
 /// A partial hand (a player who did not win): any pungs of one to three real tiles with
@@ -770,61 +830,35 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
     maximal: bool,
     emit: &mut F,
 ) {
-    let kinds: Vec<usize> = (0..KINDS).filter(|&k| t.counts[k] > 0).collect();
-    let choices: Vec<Vec<(KindTakes, u8, bool)>> =
-        kinds.iter().map(|&k| kind_takes(t.counts[k], t.caps[k], pair_kinds >> k & 1 == 1)).collect();
-    // For each choice of each kind, once a leaf asks: the fewest wilds more that give it
-    // one group more (see `extendable`).
-    let mut more: Vec<Vec<Option<(u8, u8)>>> = choices.iter().map(|c| vec![None; c.len()]).collect();
+    let kinds: Inline<usize, KINDS> = Inline::collect_with(0, (0..KINDS).filter(|&k| t.counts[k] > 0));
+    let choices: Inline<&'static [Choice], KINDS> =
+        Inline::collect_with(&[], kinds.iter().map(|&k| choices_of(t.counts[k], t.caps[k], pair_kinds >> k & 1 == 1)));
+    // For each kind, the last kind before it alike (of its class, with as many tiles),
+    // whose choice bounds its own.
+    let alike: Inline<Option<usize>, KINDS> = Inline::collect_with(
+        None,
+        (0..kinds.len()).map(|i| {
+            let k = kinds[i];
+            (0..i).rev().find(|&j| class[kinds[j]] == class[k] && t.counts[kinds[j]] == t.counts[k])
+        }),
+    );
     let mut groups = t.melds;
     // The choice taken for each kind so far, by its place in the kind's choices.
-    let mut taken_at: Vec<usize> = vec![0; kinds.len()];
+    let mut taken_at: Inline<usize, KINDS> = Inline::collect_with(0, kinds.iter().map(|_| 0));
     struct Search<'a, F> {
-        t: &'a Tiles,
         kinds: &'a [usize],
-        choices: &'a [Vec<(KindTakes, u8, bool)>],
-        more: &'a mut [Vec<Option<(u8, u8)>>],
-        class: &'a [u32; KINDS],
+        choices: &'a [&'static [Choice]],
+        alike: &'a [Option<usize>],
         emit: &'a mut F,
         maximal: bool,
     }
     /// Whether some kind could give one group more with the wilds left (`w`), a pair only
     /// where none is taken (`pair`): one of its choices is its groups and one more.
-    fn extendable(
-        choices: &[Vec<(KindTakes, u8, bool)>],
-        more: &mut [Vec<Option<(u8, u8)>>],
-        taken_at: &[usize],
-        w: u8,
-        pair: bool,
-    ) -> bool {
-        choices.iter().zip(more.iter_mut()).zip(taken_at).any(|((c, m), &j)| {
-            // The fewest wilds more for a pung (or a group beside the pair the choice
-            // holds), and for a pair (where it holds none).
-            let (pung, new_pair) = *m[j].get_or_insert_with(|| {
-                let (t, now, _) = c[j];
-                let mut fewest = (u8::MAX, u8::MAX);
-                for &(_, wilds, uses_pair) in c.iter().filter(|m| one_more(&t, &m.0)) {
-                    let extra = wilds - now;
-                    if !uses_pair || t.contains(&Take::Pair) {
-                        fewest.0 = fewest.0.min(extra);
-                    } else {
-                        fewest.1 = fewest.1.min(extra);
-                    }
-                }
-                fewest
-            });
+    fn extendable(choices: &[&[Choice]], taken_at: &[usize], w: u8, pair: bool) -> bool {
+        choices.iter().zip(taken_at).any(|(c, &j)| {
+            let (pung, new_pair) = c[j].more;
             pung <= w || (!pair && new_pair <= w)
         })
-    }
-    /// Whether `more` is `t` and one group more (both in non-increasing order).
-    fn one_more(t: &KindTakes, more: &KindTakes) -> bool {
-        let n = t.iter().take_while(|x| **x != Take::None).count();
-        let m = more.iter().take_while(|x| **x != Take::None).count();
-        if m != n + 1 {
-            return false;
-        }
-        // `t` is `more` with one group taken out.
-        (0..m).any(|skip| (0..n).all(|i| t[i] == more[if i < skip { i } else { i + 1 }]))
     }
     fn rec<F: FnMut(&Found, u8) -> bool>(
         s: &mut Search<'_, F>,
@@ -835,23 +869,19 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
         taken_at: &mut [usize],
     ) -> bool {
         let Some(&k) = s.kinds.get(i) else {
-            if s.maximal && extendable(s.choices, s.more, taken_at, w, pair) {
+            if s.maximal && extendable(s.choices, taken_at, w, pair) {
                 return true;
             }
             return (s.emit)(&Found { form: Form::Partial, groups: *groups, free_melds: 0, free_pairs: 0 }, w);
         };
-        let c = s.t.counts[k];
         // Alike kinds take their choices in a non-increasing order.
-        let bound = (0..i)
-            .rev()
-            .find(|&j| s.class[s.kinds[j]] == s.class[k] && s.t.counts[s.kinds[j]] == c)
-            .map(|j| s.choices[j][taken_at[j]].0);
-        for (j, &(takes, wilds, uses_pair)) in s.choices[i].iter().enumerate() {
-            if wilds > w || (pair && uses_pair) || bound.is_some_and(|b| takes > b) {
+        let bound = s.alike[i].map(|j| s.choices[j][taken_at[j]].takes);
+        for (j, ch) in s.choices[i].iter().enumerate() {
+            if ch.wilds > w || (pair && ch.uses_pair) || bound.is_some_and(|b| ch.takes > b) {
                 continue;
             }
             let before = groups.len();
-            for take in takes {
+            for take in ch.takes {
                 match take {
                     Take::None => break,
                     Take::Pair => groups.push(Group::new(Shape::Pair, k as Tile, 0)),
@@ -859,7 +889,7 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
                 };
             }
             taken_at[i] = j;
-            let go = rec(s, i + 1, w - wilds, pair || uses_pair, groups, taken_at);
+            let go = rec(s, i + 1, w - ch.wilds, pair || ch.uses_pair, groups, taken_at);
             groups.truncate(before);
             if !go {
                 return false;
@@ -867,8 +897,8 @@ pub fn partial<F: FnMut(&Found, u8) -> bool>(
         }
         true
     }
-    let mut s = Search { t, kinds: &kinds, choices: &choices, more: &mut more, class, emit, maximal };
-    rec(&mut s, 0, t.wilds, false, &mut groups, &mut taken_at);
+    let mut s = Search { kinds: &kinds, choices: &choices, alike: &alike, emit, maximal };
+    rec(&mut s, 0, t.wilds, false, &mut groups, taken_at.as_mut_slice());
 }
 
 #[cfg(test)]
@@ -974,6 +1004,30 @@ mod tests {
         });
         // nothing; a pung of 3m; (a pung of 4m alone is the same as of 3m).
         assert_eq!(seen, 2);
+    }
+
+    #[test]
+    fn a_kinds_choices_need_no_more_room_than_four_pungs() {
+        // The table keeps rooms up to MOST_ROOM: a larger room gives the same choices.
+        for c in 0..=4 {
+            for pair_ok in [false, true] {
+                assert_eq!(kind_takes(c, MOST_ROOM, pair_ok), kind_takes(c, 20, pair_ok), "{c} {pair_ok}");
+                assert_eq!(choices_of(c, 20, pair_ok), kind_takes(c, 20, pair_ok).as_slice());
+            }
+        }
+        // Three 7z, room for seven (wilds past the copies). 777z takes every real tile, and
+        // a pung holds one: no group more. 77z and a wild may add 7z and two wilds: two
+        // wilds more. Nothing taken: a pung of the three, no wild more.
+        let three = choices_of(3, 7, false);
+        let more = |takes: &[Take]| {
+            three
+                .iter()
+                .find(|c| c.takes.starts_with(takes) && c.takes[takes.len()..].iter().all(|t| *t == Take::None))
+                .map(|c| c.more)
+        };
+        assert_eq!(more(&[Take::Pung(3)]), Some((u8::MAX, u8::MAX)));
+        assert_eq!(more(&[Take::Pung(2)]), Some((2, u8::MAX)));
+        assert_eq!(more(&[]), Some((0, u8::MAX)));
     }
 
     #[test]
