@@ -935,7 +935,8 @@ fn result<'py>(
         };
         let name = out.forms[form_index.min(out.forms.len() - 1)].bind(py);
         w.py_str(&c.form, name, form_name(scheme, form))?;
-        let mut text = String::with_capacity(48);
+        // Room for most texts: nine groups, some with their wilds named (`55m(wild 5m)`).
+        let mut text = String::with_capacity(128);
         let groups = if form.is_loose() {
             loose_entries(form, &s.groups, &mut text)?
         } else {
