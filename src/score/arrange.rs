@@ -813,6 +813,8 @@ fn choices_of(c: u8, cap: u8, pair_ok: bool) -> &'static [Choice] {
         }
         t
     });
+    // A kind's real tiles are four at most (the reader refuses a fifth copy).
+    debug_assert!(c <= 4, "{c} real tiles of a kind");
     let at = (c.min(4) as usize * (MOST_ROOM as usize + 1) + cap.min(MOST_ROOM) as usize) * 2 + pair_ok as usize;
     &table[at]
 }
