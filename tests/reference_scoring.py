@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from typing import Any
 
@@ -613,7 +613,9 @@ def slot_kinds(shape: str, kind: int) -> list[int]:
     return [kind] * {"pair": 2, "pung": 3, "kong": 4, "single": 1}[shape]
 
 
-@cache
+# Bounded: a long differential run meets millions of distinct tile counts (a process of
+# 100,000 Beijing situations with wilds grew past 18 GB with an unbounded cache).
+@lru_cache(maxsize=1 << 16)
 def standard_splits(counts: tuple[int, ...], melds: int, dragon_sets: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
     """Every way to split ``counts`` into ``melds`` chows/pungs (and 中发白 sets) and one pair."""
     found: set[tuple[tuple[str, int], ...]] = set()
