@@ -318,6 +318,13 @@ impl<'a> Reader<'a> {
         let mut wild_kinds = 0u64;
         if let Some(w) = &self.wilds {
             each_text("wilds", "tile kinds such as '5z'", w, |t| {
+                // The common case, one kind, without reading a hand.
+                if let [b'1'..=b'9', b'm' | b'p' | b's' | b'z'] = t.as_bytes() {
+                    if let Ok(k) = notation::parse_tile(t, Format::Compact) {
+                        wild_kinds |= 1 << k;
+                        return Ok(());
+                    }
+                }
                 let h = notation::parse(t, Format::Compact).map_err(|e| e.for_key("wilds"))?.hand;
                 if !h.melds.is_empty() || h.flowers != 0 && !scheme.flower_wilds {
                     return Err(HandError::invalid(format!("wilds name tile kinds such as \"5z\", not {:?}", t)));
