@@ -438,6 +438,31 @@ def test_settlement_sums_to_zero(winner: int, discarder, total: int) -> None:
         assert pay[winner] == 8 + total + 16
 
 
+@pytest.mark.parametrize(
+    ("outcome", "message"),
+    [
+        # A misspelt discarder would otherwise pay a discard win as self-drawn.
+        ({"winner": 1, "discardr": 2, "total": 8}, "unknown key(s) in outcome: discardr"),
+        ({"winner": 1, "total": 8, "self_drawn": False}, "unknown key(s) in outcome: self_drawn"),
+        ({"winner": 1, "total": 8, "options": "junk"}, "options must be a dict"),
+        ({"winner": 1, "total": 8, "options": {"nope": 1}}, "unknown mcr option 'nope'"),
+        ({"winner": 1, "total": 10**30}, "total must be an int from 0 to 100000"),
+        ({"winner": 1, "total": "8"}, "total must be an int"),
+        ({"total": 8}, "outcome needs a winner"),
+    ],
+)
+def test_settle_refuses_what_it_does_not_read(outcome: dict, message: str) -> None:
+    with pytest.raises(haidi.HandError) as e:
+        RS.settle(outcome)
+    assert message in str(e.value)
+
+
+def test_settle_reads_seats_as_the_other_rulesets_do() -> None:
+    # A wind letter is a seat, and options that change nothing are taken.
+    assert RS.settle({"winner": "S", "total": 8}) == RS.settle({"winner": 1, "total": 8}) == [-16, 48, -16, -16]
+    assert RS.settle({"winner": 1, "total": 8, "options": {"concealed_and_melded_kong": True}}) == [-16, 48, -16, -16]
+
+
 def test_cli_eval_table_and_json(haidi_cli) -> None:
     code, out, _ = haidi_cli("eval", "[111z][2222z]55p33344z", "--win", "4z", "--self-drawn")
     assert code == 0 and "大四喜" in out and "98 points" in out

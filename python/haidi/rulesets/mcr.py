@@ -20,6 +20,7 @@ import orjson
 
 from .. import _core, _frames
 from . import _carry
+from . import _outcome as oc
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
 from ._spec import ALL_TILES, GameRules, RulesetSpec
 
@@ -253,13 +254,20 @@ def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: The keys of an MCR outcome record.
+_OUTCOME_KEYS = {"winner", "discarder", "total", "options"}
+#: Far above any hand's points (the fans of one hand add up to a few hundred at most).
+MAX_TOTAL = 100_000
+
+
 def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     """The MCR standard payment (base 8).
 
     Args:
         outcome: ``{"winner": seat, "discarder": seat or None, "total": points}``;
-            seats 0-3, seat 0 the dealer (East), then in turn order. ``discarder``
-            None (or absent) means self-drawn.
+            seats 0-3 (or E, S, W, N), seat 0 the dealer (East), then in turn order.
+            ``discarder`` None (or absent) means self-drawn. Other keys are refused
+            (a misspelt ``discarder`` would pay a discard win as self-drawn).
 
     Returns:
         Four amounts by seat, positive for what a seat receives; they sum to zero.
@@ -267,23 +275,17 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         8 + total, the two others 8 each.
     """
 
-    def seat(key: str) -> int | None:
-        v = outcome.get(key)
-        if v is None:
-            return None
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 3:
-            raise _core.HandError(f"{key} must be a seat 0-3, not {v!r}")
-        return int(v)
-
-    winner = seat("winner")
-    if winner is None:
+    if not isinstance(outcome, Mapping):
+        raise _core.HandError(f"settle takes an outcome record (a dict), not {type(outcome).__name__}")
+    oc.known_keys(outcome, _OUTCOME_KEYS, "outcome")
+    ruleset.options(outcome.get("options"))  # checked: no MCR option changes the payment
+    if outcome.get("winner") is None:
         raise _core.HandError("outcome needs a winner")
-    discarder = seat("discarder")
+    winner = oc.seat(outcome["winner"], "winner")
+    discarder = oc.optional_seat(outcome, "discarder")
     if discarder == winner:
         raise _core.HandError("the winner cannot be the discarder")
-    total = outcome.get("total")
-    if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < 0:
-        raise _core.HandError(f"total must be a non-negative int, not {total!r}")
+    total = oc.count(outcome.get("total"), "total", 0, MAX_TOTAL)
     pay = [0, 0, 0, 0]
     for s in range(4):
         if s == winner:
