@@ -182,17 +182,11 @@ def test_bad_situations_and_outcomes() -> None:
 def test_settlement_sums_to_zero(winner, discarder, total, rounds, mutual, base, variant, floor, follow) -> None:
     if winner is None or discarder == winner:
         discarder = None
-    out = dict(
-        winner=winner,
-        discarder=discarder,
-        total=total,
-        burn_rounds=rounds,
-        mutual=[list(p) for p in mutual],
-        base=base,
-        variant=variant,
-        floor=floor,
-        follow_dealer=follow,
-    )
+    out = dict(winner=winner, discarder=discarder, total=total, variant=variant)
+    if variant == "wanghu":
+        out.update(burn_rounds=rounds, mutual=[list(p) for p in mutual], base=base)
+    else:
+        out.update(floor=floor, follow_dealer=follow)
     pay = RS.settle(out)
     assert sum(pay) == 0 and len(pay) == 4
 

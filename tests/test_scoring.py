@@ -385,6 +385,119 @@ def test_counts_that_grow_are_bounded() -> None:
         ts.settle({"winner": 0, "total": 1, "melds": [5, 0, 0, 0]})
 
 
+@pytest.mark.parametrize(
+    ("rules", "outcome", "message"),
+    [
+        # False, 0 and "" read by their truth would pass for an empty list.
+        ("changsha", {"wins": [{"seat": 1, "small": 1}], "birds": False}, "birds must be a list of tiles, not False"),
+        ("changsha", {"wins": [{"seat": 1, "small": 1}], "birds": 0}, "birds must be a list of tiles, not 0"),
+        ("changsha", {"wins": ({"seat": 1, "small": 1},), "birds": ""}, "birds must be a list of tiles"),
+        ("hainan", {"winner": 1, "kongs": False}, "kongs must be a list"),
+        ("hainan", {"winner": 1, "claims": 0}, "claims must be a list"),
+        ("beijing", {"winner": 1, "total": 2, "mutual": 0}, "mutual must be a list of pairs of seats, not 0"),
+        ("tangshan", {"winner": 1, "total": 2, "melds": np.array(0)}, "melds must be a list"),
+        ("longgang", {"winner": 1, "total": 20, "losers": "0000"}, "losers must be a list"),
+        # options: a dict or absent, never read by its truth nor as pairs.
+        ("beijing", {"winner": 1, "total": 2, "options": ""}, "options must be a dict, not str"),
+        ("beijing", {"winner": 1, "total": 2, "options": [("variant", "draft4")]}, "options must be a dict"),
+        ("beijing", {"winner": 1, "total": 2, "options": "x"}, "options must be a dict"),
+        # A key only the other variant reads would be ignored.
+        ("beijing", {"winner": 1, "total": 2, "floor": 1}, "floor is read under variant='draft4' only"),
+        ("beijing", {"winner": 1, "total": 2, "exposed_kongs_from": [2]}, "exposed_kongs_from is read under"),
+        ("beijing", {"winner": 1, "total": 2, "variant": "draft4", "burn_rounds": 1}, "burn_rounds is read under"),
+        ("beijing", {"winner": 1, "total": 2, "variant": "draft4", "options": {"base": 5}}, "base is read under"),
+        ("beijing", {"winner": 1, "variant": "draft4", "options": {"variant": "wanghu"}}, "variant is given both"),
+        ("tangshan", {"winner": 1, "total": 2, "base": 2, "options": {"base": 3}}, "base is given both as a key"),
+        ("hainan", {"winner": 1, "wall_last": "yes"}, "wall_last must be True or False"),
+        ("hainan", {"winner": 1, "claims": [{"by": 1, "from": 1, "meld": "pung"}]}, "claims another's discard"),
+    ],
+)
+def test_settle_reads_lists_and_options_strictly(rules: str, outcome: dict, message: str) -> None:
+    with pytest.raises(haidi.HandError, match=message):
+        haidi.ruleset(rules).settle(outcome)
+
+
+def test_settle_takes_lists_as_lists_tuples_or_numpy() -> None:
+    cs, ts = haidi.ruleset("changsha"), haidi.ruleset("tangshan")
+    win = {"wins": [{"seat": 1, "small": 1}]}
+    listed = cs.settle({**win, "birds": ["2m"]})
+    assert listed != cs.settle(win)  # the bird hits
+    assert cs.settle({**win, "birds": ("2m",)}) == cs.settle({**win, "birds": np.array(["2m"])}) == listed
+    melds = ts.settle({"winner": 1, "total": 2, "melds": [0, 1, 0, 0]})
+    assert ts.settle({"winner": 1, "total": 2, "melds": np.array([0, 1, 0, 0])}) == melds
+    # None is a key left out.
+    assert cs.settle({**win, "birds": None}) == cs.settle(win)
+
+
+def test_a_longgang_hand_may_not_restate_what_the_outcome_gives() -> None:
+    lg = haidi.ruleset("longgang")
+    hands = [{"hand": "123456789m123p11s77z", "seat_wind": w} for w in "ESWN"]
+    hands[1] = {"hand": "123m456p789s111z2255m", "win": "5m", "seat_wind": "S"}
+    base = {"winner": 1, "discarder": 2, "hands": hands}
+    paid = lg.settle(base)
+    assert sum(paid) == 0 and paid[1] > 0
+    with pytest.raises(haidi.HandError, match=r"hands\[0\] gives wilds, which the outcome gives"):
+        lg.settle({**base, "wilds": "9p", "hands": [{**hands[0], "wilds": "8p"}, *hands[1:]]})
+    with pytest.raises(haidi.HandError, match=r"hands\[2\].seat_wind is not seat 2's wind W"):
+        lg.settle({**base, "hands": [*hands[:2], {**hands[2], "seat_wind": "E"}, hands[3]]})
+
+
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_none_is_an_option_left_out(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    plain = rs.evaluate(**WINNING[rules])
+    for name in rs.options():
+        assert rs.evaluate(**WINNING[rules], options={name: None}) == plain
+    for name in getattr(rs.module, "OPTION_KEYS", ()):
+        assert rs.evaluate(**WINNING[rules], **{name: None}) == plain
+        assert rs.evaluate_many([{**WINNING[rules], name: None}]) == [plain]
+
+
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_options_may_be_any_mapping(rules: str) -> None:
+    import types
+
+    rs = haidi.ruleset(rules)
+    name, default = next(iter(rs.options().items()))
+    given = types.MappingProxyType({name: default})
+    plain = rs.evaluate(**WINNING[rules])
+    assert rs.evaluate(**WINNING[rules], options=given) == plain
+    assert rs.evaluate_many([{**WINNING[rules], "options": given}]) == [plain]
+    assert rs.evaluate_many([WINNING[rules]], options=given) == [plain]
+
+
+class _NoRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_a_value_whose_repr_fails_is_named_by_its_type(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    name = next(iter(rs.options()))
+    for given in ({"self_drawn": _NoRepr()}, {"options": {name: _NoRepr()}}):
+        with pytest.raises(haidi.HandError, match="not a _NoRepr"):
+            rs.evaluate(**{**WINNING[rules], **given})
+
+
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_evaluate_many_refuses_keywords_it_does_not_take(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    for kw in ("explain", "self_drawn", "json"):
+        with pytest.raises(haidi.HandError, match=f"evaluate_many takes format, errors, options.*not {kw}"):
+            rs.evaluate_many([WINNING[rules]], **{kw: True})
+
+
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_an_integer_is_an_int_or_a_numpy_integer(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    south = rs.evaluate(**WINNING[rules], seat_wind=1)
+    assert rs.evaluate(**WINNING[rules], seat_wind=np.int64(1)) == south
+    for bad in (np.array(1), 1.0, True):
+        with pytest.raises(haidi.HandError, match="seat_wind must be a wind"):
+            rs.evaluate(**WINNING[rules], seat_wind=bad)
+
+
 def test_columns_from_a_dataframe_and_numpy() -> None:
     pd = pytest.importorskip("pandas")
     rs = haidi.ruleset("longgang")

@@ -13,3 +13,13 @@ def hand_error(message: str, *, key: str | None = None, row: int | None = None) 
     error.key = key
     error.row = row
     return error
+
+
+def shown(value: object) -> str:
+    """``value`` as a message quotes it: its repr cut to 40 characters, as the core cuts
+    it, and ``a <type>`` where the repr itself fails."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:40] + "..."

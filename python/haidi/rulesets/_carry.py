@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core import HandError
+from .._errors import shown
 from ._outcome import WINDS
 
 #: The keys every carry has.
@@ -33,7 +34,7 @@ def start(extras: Mapping[str, int]) -> dict[str, Any]:
 
 def _count(value: Any, key: str, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise HandError(f"carry: {key} must be an int from 0 to {high}, not {value!r}")
+        raise HandError(f"carry: {key} must be an int from 0 to {high}, not {shown(value)}")
     return value
 
 
@@ -52,7 +53,7 @@ def read(carry: Any, extras: Mapping[str, int]) -> dict[str, Any]:
     for k, v in carry.items():
         if k == "round_wind":
             if not isinstance(v, str) or v not in WINDS or len(v) != 1:
-                raise HandError(f"carry: round_wind must be one of E, S, W, N, not {v!r}")
+                raise HandError(f"carry: round_wind must be one of E, S, W, N, not {shown(v)}")
             out[k] = v
         else:
             out[k] = _count(v, k, {"dealer": 3, "streak": MAX_STREAK}.get(k, extras.get(k, 0)))

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import hand_error
+from .._errors import hand_error, shown
 
 #: Seat winds by seat, seat 0 the dealer (East), then in turn order.
 WINDS = "ESWN"
@@ -24,12 +24,19 @@ RESULT_KEYS = frozenset({"win", "total", "fans", "reason", "form", "arrangement"
 MAX_COUNT = 1_000
 
 
+def get(outcome: Mapping[str, Any], key: str, default: Any) -> Any:
+    """The value of ``key``, or ``default`` where it is absent or None (a key left out,
+    as in a situation)."""
+    value = outcome.get(key)
+    return default if value is None else value
+
+
 def seat(value: Any, key: str) -> int:
     """A seat 0-3 (an int, or a wind letter E/S/W/N counted from the dealer)."""
     if isinstance(value, str) and len(value) == 1 and value.upper() in WINDS:
         return WINDS.index(value.upper())
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= 3:
-        raise hand_error(f"{key} must be a seat 0-3 (or E, S, W, N), not {value!r}", key=key)
+        raise hand_error(f"{key} must be a seat 0-3 (or E, S, W, N), not {shown(value)}", key=key)
     return int(value)
 
 
@@ -38,39 +45,61 @@ def optional_seat(outcome: Mapping[str, Any], key: str) -> int | None:
     return None if v is None else seat(v, key)
 
 
-def seats(value: Any, key: str) -> list[int]:
-    """A list of seats (None: none)."""
+def items(value: Any, key: str, what: str, most: int = MAX_COUNT) -> list[Any]:
+    """A list of at most ``most`` items: a list, a tuple or a one-dimensional numpy array;
+    None is an empty list (a key left out). Anything else is refused, False, 0 and ""
+    too: read by their truth they would pass for an empty list."""
     if value is None:
         return []
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-        raise hand_error(f"{key} must be a list of seats, not {value!r}", key=key)
-    return [seat(v, key) for v in value]
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        raise hand_error(f"{key} must be a list of {what}, not {shown(value)}", key=key)
+    if len(value) > most:
+        raise hand_error(f"{key} lists at most {most} {what}, not {len(value)}", key=key)
+    return list(value)
+
+
+def seats(value: Any, key: str, most: int = MAX_COUNT) -> list[int]:
+    """A list of seats (None: none)."""
+    return [seat(v, key) for v in items(value, key, "seats", most)]
 
 
 def count(value: Any, key: str, low: int = 0, high: int = MAX_COUNT) -> int:
     """An int from ``low`` to ``high``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= int(value) <= high:
-        raise hand_error(f"{key} must be an int from {low} to {high}, not {value!r}", key=key)
+        raise hand_error(f"{key} must be an int from {low} to {high}, not {shown(value)}", key=key)
     return int(value)
 
 
 def per_seat(outcome: Mapping[str, Any], key: str, high: int = MAX_COUNT) -> list[int]:
     """Four ints from 0 to ``high``, one per seat (melds made, kongs ...); absent: zeros."""
-    v = outcome.get(key)
-    if v is None:
+    if outcome.get(key) is None:
         return [0, 0, 0, 0]
-    if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, Iterable):
-        raise hand_error(f"{key} must list four numbers, one per seat, not {v!r}", key=key)
-    v = list(v)
+    v = items(outcome[key], key, "four numbers, one per seat", 4)
     if len(v) != 4:
-        raise hand_error(f"{key} must list four numbers, one per seat, not {v!r}", key=key)
+        raise hand_error(f"{key} must list four numbers, one per seat, not {shown(v)}", key=key)
     return [count(x, f"{key}[{i}]", 0, high) for i, x in enumerate(v)]
 
 
 def flag(value: Any, key: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise hand_error(f"{key} must be True or False, not {value!r}", key=key)
+        raise hand_error(f"{key} must be True or False, not {shown(value)}", key=key)
     return bool(value)
+
+
+def options(outcome: Mapping[str, Any], keys: Iterable[str] = ()) -> dict[str, Any]:
+    """The options a record gives: its ``options`` (a dict; None or absent: none), with
+    the options it may also give as keys of its own (``keys``: Beijing's ``variant``).
+    An option given both ways is refused: one of the two would be dropped."""
+    given = outcome.get("options")
+    out = {} if given is None else dict(mapping(given, "options"))
+    for k in keys:
+        if outcome.get(k) is not None:
+            if out.get(k) is not None:
+                raise hand_error(f"{k} is given both as a key and in options", key=k)
+            out[k] = outcome[k]
+    return out
 
 
 def mapping(value: Any, key: str) -> Mapping[str, Any]:

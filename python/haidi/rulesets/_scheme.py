@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._errors import hand_error
+from .._errors import hand_error, shown
 
 # ---------------------------------------------------------------------------------------
 # Kind sets
@@ -366,7 +366,8 @@ class Option:
 
 def read_options(table: Sequence[Option], given: Any, ruleset: str) -> dict[str, Any]:
     """The defaults of ``table`` with ``given`` applied; an unknown name, a wrong type or
-    a value outside the choices is a ``HandError`` naming the option."""
+    a value outside the choices is a ``HandError`` naming the option. None is an option
+    left out (its default), as None is a situation key left out."""
     out = {o.name: o.default for o in table}
     if given is None:
         return out
@@ -376,8 +377,9 @@ def read_options(table: Sequence[Option], given: Any, ruleset: str) -> dict[str,
     for k, v in given.items():
         o = by_name.get(k)
         if o is None:
-            raise hand_error(f"unknown {ruleset} option {k!r}; known: {', '.join(by_name)}", key="options")
-        out[k] = check_option(o, v)
+            raise hand_error(f"unknown {ruleset} option {shown(k)}; known: {', '.join(by_name)}", key="options")
+        if v is not None:  # None is an option left out: its default
+            out[k] = check_option(o, v)
     return out
 
 
@@ -389,28 +391,30 @@ def check_option(o: Option, v: Any) -> Any:
             items = (v,) if isinstance(v, str) else v
             if not isinstance(items, tuple) or any(i not in o.choices for i in items):
                 raise hand_error(
-                    f"option {o.name} lists some of {', '.join(map(repr, o.choices))}, not {v!r}", key="options"
+                    f"option {o.name} lists some of {', '.join(map(repr, o.choices))}, not {shown(v)}", key="options"
                 )
             return tuple(dict.fromkeys(items))
         if not any(v is c or (type(v) is type(c) and v == c) for c in o.choices):
-            raise hand_error(f"option {o.name} is one of {', '.join(map(repr, o.choices))}, not {v!r}", key="options")
+            raise hand_error(
+                f"option {o.name} is one of {', '.join(map(repr, o.choices))}, not {shown(v)}", key="options"
+            )
         return v
     d = o.default
     if isinstance(d, bool):
         if not isinstance(v, (bool, np.bool_)):
-            raise hand_error(f"option {o.name} must be True or False, not {v!r}", key="options")
+            raise hand_error(f"option {o.name} must be True or False, not {shown(v)}", key="options")
         return bool(v)
     if isinstance(d, int):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise hand_error(f"option {o.name} must be an int, not {v!r}", key="options")
+            raise hand_error(f"option {o.name} must be an int, not {shown(v)}", key="options")
         lo = 0 if o.low is None else o.low
         hi = 10**6 if o.high is None else o.high
         if not lo <= int(v) <= hi:
-            raise hand_error(f"option {o.name} must be from {lo} to {hi}, not {v!r}", key="options")
+            raise hand_error(f"option {o.name} must be from {lo} to {hi}, not {shown(v)}", key="options")
         return int(v)
     if isinstance(d, str):
         if not isinstance(v, str):
-            raise hand_error(f"option {o.name} must be a str, not {v!r}", key="options")
+            raise hand_error(f"option {o.name} must be a str, not {shown(v)}", key="options")
         return v
     return v
 

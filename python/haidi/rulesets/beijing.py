@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
+from .._errors import shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -247,13 +248,11 @@ def kept_stacks(kongs: int) -> int:
 
 
 def _mutual(outcome: Mapping[str, Any]) -> list[tuple[int, int]]:
-    pairs = outcome.get("mutual") or []
-    if isinstance(pairs, (str, bytes, Mapping)) or not isinstance(pairs, list) or len(pairs) > 6:
-        raise HandError(f"mutual lists at most six pairs of seats, not {pairs!r}")
+    pairs = oc.items(outcome.get("mutual"), "mutual", "pairs of seats", 6)
     out = []
     for p in pairs:
         if isinstance(p, (str, bytes, Mapping)) or not hasattr(p, "__len__") or len(p) != 2:
-            raise HandError(f"mutual lists pairs of seats, not {p!r}")
+            raise HandError(f"mutual lists pairs of seats, not {shown(p)}")
         a, b = (oc.seat(x, "mutual") for x in p)
         if a == b:
             raise HandError("互包 joins two different seats")
@@ -278,6 +277,14 @@ _OUTCOME_KEYS = {
 }
 
 
+#: The outcome keys only one variant reads (``base`` as an option too): 第4稿 has no 烧庄
+#: or 互包 and pays fixed units; the 网狐 description has no 上楼, 跟庄 or kong payments.
+_VARIANT_KEYS = {
+    "wanghu": {"burn_rounds", "mutual", "base"},
+    "draft4": {"floor", "follow_dealer", "concealed_kongs", "exposed_kongs_from"},
+}
+
+
 def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     """Payments of one hand.
 
@@ -288,29 +295,33 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             the option ``base``, 1), ``variant`` (or the option), ``options``; for
             ``draft4`` also ``floor`` (上楼 0-2), ``follow_dealer`` (跟庄),
             ``concealed_kongs`` (the winner's) and ``exposed_kongs_from`` (who fed the
-            winner's exposed kongs). Seats 0-3, seat 0 the dealer.
+            winner's exposed kongs). Seats 0-3, seat 0 the dealer. A key the other
+            variant reads (``floor`` under the default, ``burn_rounds`` or ``base`` under
+            ``draft4`` ...) is refused, as it would change nothing; so is an option given
+            both as a key and in ``options``.
 
     Returns:
         Four amounts by seat, positive for what a seat receives; they sum to zero.
     """
     outcome = oc.mapping(outcome, "outcome")
     oc.known_keys(outcome, _OUTCOME_KEYS, "outcome")
-    given = dict(outcome.get("options") or {})
-    if outcome.get("variant") is not None:
-        if "variant" in given:
-            raise HandError("variant is given both as a key and in options")
-        given["variant"] = outcome["variant"]
+    given = oc.options(outcome, ("variant", "base"))
     opt = ruleset.options(given)
     variant = opt["variant"]
+    # A key the other variant reads would be ignored here: refused, as a misspelt key is.
+    for k in sorted(_VARIANT_KEYS.keys() - {variant}):
+        for name in sorted(_VARIANT_KEYS[k]):
+            if outcome.get(name) is not None or given.get(name) is not None:
+                raise HandError(f"{name} is read under variant={k!r} only, not {variant!r}")
     winner = oc.optional_seat(outcome, "winner")
     discarder = oc.optional_seat(outcome, "discarder")
     if winner is not None and discarder == winner:
         raise HandError("the winner cannot be the discarder")
     if winner is None and discarder is not None:
         raise HandError("a hand without a winner has no discarder")
-    exhausted = oc.flag(outcome.get("exhausted", False), "exhausted") or winner is None
-    base = oc.count(outcome["base"], "base", 1, 10**9) if "base" in outcome else opt["base"]
-    total = oc.count(outcome.get("total", 0), "total", 0, 200)
+    exhausted = oc.flag(oc.get(outcome, "exhausted", False), "exhausted") or winner is None
+    base = opt["base"]
+    total = oc.count(oc.get(outcome, "total", 0), "total", 0, 200)
     pay = [0, 0, 0, 0]
 
     def transfer(frm: int, to: int, amount: int) -> None:
@@ -320,7 +331,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     if variant == "draft4":
         return _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer)
     mutual = _mutual(outcome)
-    rounds = oc.count(outcome.get("burn_rounds", 0), "burn_rounds", 0, 30)
+    rounds = oc.count(oc.get(outcome, "burn_rounds", 0), "burn_rounds", 0, 30)
     # "荒了，则无须支付烧庄点": an exhausted wall pays nothing.
     if exhausted:
         return pay
@@ -350,8 +361,8 @@ _DRAFT4_CAP = 640  # "每盘最高番数不超过6番,也就是每人最多输64
 
 
 def _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer) -> list[int]:  # type: ignore[no-untyped-def]
-    floor = oc.count(outcome.get("floor", 0), "floor", 0, 2)
-    if oc.flag(outcome.get("follow_dealer", False), "follow_dealer"):
+    floor = oc.count(oc.get(outcome, "floor", 0), "floor", 0, 2)
+    if oc.flag(oc.get(outcome, "follow_dealer", False), "follow_dealer"):
         for s in (1, 2, 3):
             transfer(0, s, 10)  # "跟庄,庄家付给每家10元"
     if exhausted:
@@ -369,7 +380,7 @@ def _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer) 
         unit = 30 if winner == 0 else 40 if discarder == 0 else 20
         transfer(discarder, winner, amount(unit))  # "谁点炮，谁包庄"
     # "明杠10元，不赢没钱，赢了谁打谁付；暗杠20，不赢没钱，赢了每家都付20。杠不上楼。"
-    for _ in range(oc.count(outcome.get("concealed_kongs", 0), "concealed_kongs", 0, 4)):
+    for _ in range(oc.count(oc.get(outcome, "concealed_kongs", 0), "concealed_kongs", 0, 4)):
         for s in range(4):
             if s != winner:
                 transfer(s, winner, 20)

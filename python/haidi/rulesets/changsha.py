@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
+from .._errors import shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -247,7 +248,7 @@ def bird_seats(birds: list[str], origin: int) -> list[int]:
     out = []
     for t in birds:
         if not isinstance(t, str) or len(t) != 2 or t[1] not in "mps" or not t[0].isdigit() or t[0] == "0":
-            raise HandError(f"a bird is a suited tile such as '5m', not {t!r}")
+            raise HandError(f"a bird is a suited tile such as '5m', not {shown(t)}")
         out.append((origin + int(t[0]) - 1) % 4)
     return out
 
@@ -285,11 +286,11 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     """
     outcome = oc.mapping(outcome, "outcome")
     oc.known_keys(outcome, _OUTCOME_KEYS, "outcome")
-    opt = ruleset.options(outcome.get("options"))
+    opt = ruleset.options(oc.options(outcome))
     dealer = oc.optional_seat(outcome, "dealer") or 0
     discarder = oc.optional_seat(outcome, "discarder")
-    raw = outcome.get("wins")
-    if not isinstance(raw, list) or not raw:
+    raw = oc.items(outcome.get("wins"), "wins", "{seat, big, small}", 3)
+    if not raw:
         raise HandError("outcome needs wins: a list of {seat, big, small}")
     wins = [_win_entry(e, i, discarder) for i, e in enumerate(raw)]
     seats = [w[0] for w in wins]
@@ -302,14 +303,11 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     passed = set(oc.seats(outcome.get("passed_win"), "passed_win"))
     if discarder is not None and passed & set(seats):
         raise HandError("漏胡: a seat that passed a discard win cannot win on a discard before it draws")
-    wall_last = oc.flag(outcome.get("wall_last", False), "wall_last")
+    wall_last = oc.flag(oc.get(outcome, "wall_last", False), "wall_last")
     taker = oc.optional_seat(outcome, "haidi_taker")
     if wall_last and discarder is not None and taker is not None and taker != discarder:
         raise HandError("海底炮: the discarder is the player who took the 海底 tile")
-    birds = outcome.get("birds") or []
-    if not isinstance(birds, list):
-        raise HandError("birds must be a list of tiles")
-    birds = birds[: opt["birds"]]
+    birds = oc.items(outcome.get("birds"), "birds", "tiles")[: opt["birds"]]
     pay = [0, 0, 0, 0]
     for winner, big, small in wins:
         origin = dealer if opt["bird_from"] == "dealer" else winner

@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
+from .._errors import shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -215,10 +216,7 @@ def first_claimant(discarder: int, claimants: list[int]) -> int:
 def bao_pairs(claims: Any, opt: Mapping[str, Any]) -> set[tuple[int, int]]:
     """包牌 relations as (feeder, taker): the taker chowed three times from the feeder, its
     上家, or punged three times from the feeder."""
-    if claims is None:
-        return set()
-    if not isinstance(claims, list) or len(claims) > _MAX_CLAIMS:
-        raise HandError(f"claims must be a list of at most {_MAX_CLAIMS} {{by, from, meld}}")
+    claims = oc.items(claims, "claims", "{by, from, meld}", _MAX_CLAIMS)
     chows: Counter[tuple[int, int]] = Counter()
     pungs: Counter[tuple[int, int]] = Counter()
     for i, c in enumerate(claims):
@@ -235,7 +233,7 @@ def bao_pairs(claims: Any, opt: Mapping[str, Any]) -> set[tuple[int, int]]:
         elif meld == "pung" or (meld == "kong" and opt["bao_kongs_as_pungs"]):
             pungs[(frm, by)] += 1
         elif meld != "kong":
-            raise HandError(f"claims[{i}].meld must be chow, pung or kong, not {meld!r}")
+            raise HandError(f"claims[{i}].meld must be chow, pung or kong, not {shown(meld)}")
     return {k for k, n in chows.items() if n >= 3} | {k for k, n in pungs.items() if n >= 3}
 
 
@@ -258,16 +256,18 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     """Four payments by seat for a Hainan outcome record (keys in the module docstring)."""
     outcome = oc.mapping(outcome, "outcome")
     oc.known_keys(outcome, _OUTCOME_KEYS, "outcome")
-    opt = ruleset.options(outcome.get("options"))
+    opt = ruleset.options(oc.options(outcome))
     dealer = oc.optional_seat(outcome, "dealer") or 0
-    streak = oc.count(outcome.get("dealer_streak", 0), "dealer_streak", high=_MAX_STREAK)
+    streak = oc.count(oc.get(outcome, "dealer_streak", 0), "dealer_streak", high=_MAX_STREAK)
     discarder = oc.optional_seat(outcome, "discarder")
     winner = oc.optional_seat(outcome, "winner")
-    claimants = outcome.get("winners")
-    if claimants is not None:
-        if not isinstance(claimants, list) or not claimants:
+    wall_last = oc.flag(oc.get(outcome, "wall_last", False), "wall_last")
+    # Read whatever the win: a record is refused the same way whoever won.
+    bao = bao_pairs(outcome.get("claims"), opt)
+    if outcome.get("winners") is not None:
+        seats = oc.seats(outcome["winners"], "winners", 4)
+        if not seats:
             raise HandError("winners must be a non-empty list of seats")
-        seats = [oc.seat(s, "winners") for s in claimants]
         if len(set(seats)) != len(seats):
             raise HandError("winners lists each seat once")
         if discarder is None and len(seats) > 1:
@@ -280,7 +280,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         raise HandError("the winner cannot be the discarder")
     if winner is None and discarder is not None:
         raise HandError("a discarder without a winner")
-    if winner is not None and discarder is not None and oc.flag(outcome.get("wall_last", False), "wall_last"):
+    if winner is not None and discarder is not None and wall_last:
         raise HandError("the last tile of the wall is not discarded (最后一张不用打出): no discard win on it")
     self_drawn = winner is not None and discarder is None
     pay = [0, 0, 0, 0]
@@ -296,10 +296,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         if self_drawn:
             for s in others:
                 move(s, winner, opt["self_drawn_each"])
-        elif discarder is not None and (
-            (discarder, winner) in bao_pairs(outcome.get("claims"), opt)
-            or (winner, discarder) in bao_pairs(outcome.get("claims"), opt)
-        ):
+        elif discarder is not None and ((discarder, winner) in bao or (winner, discarder) in bao):
             # 包牌: the discarder pays what all three would have paid.
             for s in others:
                 due = opt["discard_discarder"] if s == discarder else opt["discard_each"]
@@ -310,16 +307,14 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             for s in others:
                 move(s, winner, opt["discard_discarder"] if s == discarder else opt["discard_each"])
     if winner is not None or opt["kongs_paid_on_draw"]:
-        kongs = outcome.get("kongs") or []
-        if not isinstance(kongs, list) or len(kongs) > _MAX_KONGS:
-            raise HandError(f"kongs must be a list of at most {_MAX_KONGS} {{seat, kind}}")
+        kongs = oc.items(outcome.get("kongs"), "kongs", "{seat, kind}", _MAX_KONGS)
         for i, k in enumerate(kongs):
             k = oc.mapping(k, f"kongs[{i}]")
             oc.known_keys(k, ("seat", "kind"), f"kongs[{i}]")
             owner = oc.seat(k.get("seat"), f"kongs[{i}].seat")
             kind = k.get("kind")
             if kind not in ("exposed", "added", "concealed"):
-                raise HandError(f"kongs[{i}].kind must be exposed, added or concealed, not {kind!r}")
+                raise HandError(f"kongs[{i}].kind must be exposed, added or concealed, not {shown(kind)}")
             each = opt["concealed_kong_each" if kind == "concealed" else "exposed_kong_each"]
             for s in range(4):
                 if s != owner:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import Hand, HandError, tile_names
+from .._errors import shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -567,7 +568,7 @@ _OUTCOME_KEYS = {"winner", "discarder", "liable", "total", "tai", "losers", "han
 
 def _hu(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CAP or value % 10:
-        raise HandError(f"{what} must be a multiple of 10 from 0 to {CAP} 胡, not {value!r}")
+        raise HandError(f"{what} must be a multiple of 10 from 0 to {CAP} 胡, not {shown(value)}")
     return value
 
 
@@ -579,8 +580,9 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             (seat or None; it changes nothing unless it is ``liable``), and either
             ``total`` (the winner's 总胡数) with ``tai`` (for 跟胡数) and ``losers`` (four
             胡数 by seat, the winner's ignored), or ``hands``: four situations by seat (the
-            winner's with ``win``; seat winds default to the seat's), evaluated here, with
-            ``wilds`` shared. ``liable``: a seat that pays the winner every share (包三家).
+            winner's with ``win``; a hand's seat wind is its seat's), evaluated here, with
+            ``wilds`` and ``options`` shared: a hand that gives them too, or another seat
+            wind, is refused. ``liable``: a seat that pays the winner every share (包三家).
             ``broken_stake``: 跟胡数 of the parenthesised row (after a stake ran out).
 
     The dealer pays (or, winning, receives from each) 总胡数 x 2 + 跟胡数, the others 总胡数 +
@@ -599,15 +601,22 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     if winner in (discarder, liable):
         raise HandError("the winner cannot be the discarder or the liable seat")
     if "hands" in outcome:
-        hands = outcome["hands"]
-        if not isinstance(hands, (list, tuple)) or len(hands) != 4 or not all(isinstance(h, Mapping) for h in hands):
+        hands = oc.items(outcome["hands"], "hands", "situations, by seat", 4)
+        if len(hands) != 4 or not all(isinstance(h, Mapping) for h in hands):
             raise HandError("hands must be four situations, by seat")
         shared: dict[str, Any] = {k: outcome[k] for k in ("wilds",) if k in outcome}
         if given is not None:
             shared["options"] = given
         results = []
         for seat, h in enumerate(hands):
-            sit = {"seat_wind": oc.WINDS[seat], **shared, **h}
+            # What the outcome gives every hand, or the seat gives, a hand may not give
+            # otherwise: one of the two would be dropped.
+            twice = sorted(k for k in h if k in shared)
+            if twice:
+                raise HandError(f"hands[{seat}] gives {twice[0]}, which the outcome gives for every hand")
+            if h.get("seat_wind") is not None and oc.seat(h["seat_wind"], f"hands[{seat}].seat_wind") != seat:
+                raise HandError(f"hands[{seat}].seat_wind is not seat {seat}'s wind {oc.WINDS[seat]}")
+            sit = {**h, "seat_wind": oc.WINDS[seat], **shared}
             if (seat == winner) != (sit.get("win") is not None):
                 raise HandError(f"seat {seat}: only the winner's hand has a winning tile")
             try:
@@ -621,12 +630,12 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         losers = [0 if w["instant"] else r["total"] for r in results]
     else:
         total = _hu(outcome.get("total"), "total")
-        tai = oc.count(outcome.get("tai", 0), "tai", 0, 64)
-        raw = outcome.get("losers", [0, 0, 0, 0])
-        if not isinstance(raw, (list, tuple)) or len(raw) != 4:
+        tai = oc.count(oc.get(outcome, "tai", 0), "tai", 0, 64)
+        raw = [0, 0, 0, 0] if outcome.get("losers") is None else oc.items(outcome["losers"], "losers", "胡数", 4)
+        if len(raw) != 4:
             raise HandError("losers must be four 胡数, by seat")
         losers = [0 if s == winner else _hu(v, f"losers[{s}]") for s, v in enumerate(raw)]
-    follow = follow_hu(tai, oc.flag(outcome.get("broken_stake", False), "broken_stake"))
+    follow = follow_hu(tai, oc.flag(oc.get(outcome, "broken_stake", False), "broken_stake"))
     hu = [0, 0, 0, 0]
     for s in range(4):
         if s == winner:

@@ -192,11 +192,11 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     """
     outcome = oc.mapping(outcome, "outcome")
     oc.known_keys(outcome, _OUTCOME_KEYS, "outcome")
-    opt = ruleset.options(outcome.get("options"))
+    opt = ruleset.options(oc.options(outcome, ("base",)))
     winner = oc.optional_seat(outcome, "winner")
     discarder = oc.optional_seat(outcome, "discarder")
-    exhausted = oc.flag(outcome.get("exhausted", False), "exhausted") or winner is None
-    base = oc.count(outcome["base"], "base", 1, 10**9) if "base" in outcome else opt["base"]
+    exhausted = oc.flag(oc.get(outcome, "exhausted", False), "exhausted") or winner is None
+    base = opt["base"]
     # A player has at most four melds, and four kongs.
     melds = oc.per_seat(outcome, "melds", 4)
     exposed = oc.per_seat(outcome, "exposed_kongs", 4)
@@ -211,7 +211,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         assert winner is not None
         if discarder == winner:
             raise HandError("the winner cannot be the discarder")
-        total = oc.count(outcome.get("total", 0), "total", 0, 60)
+        total = oc.count(oc.get(outcome, "total", 0), "total", 0, 60)
         for s in range(4):
             if s == winner:
                 continue
@@ -229,7 +229,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
                         transfer(payer, k, n * unit * base)
     elif outcome.get("discarder") is not None:
         raise HandError("an exhausted wall has no discarder")
-    if oc.flag(outcome.get("follow_dealer", False), "follow_dealer"):
+    if oc.flag(oc.get(outcome, "follow_dealer", False), "follow_dealer"):
         for s in (1, 2, 3):
             transfer(0, s, FOLLOW_DEALER * base)
     return pay
