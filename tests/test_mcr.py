@@ -292,7 +292,7 @@ def test_columns_name_the_bad_row(monkeypatch, threads: str) -> None:
         RS.evaluate_many(cols)
     cols["seat_wind"][2900] = "W"
     cols["flowers"][10] = 9
-    with pytest.raises(haidi.HandError, match="row 10: flowers must be 0 to 8"):
+    with pytest.raises(haidi.HandError, match="row 10: flowers must be a number 0 to 8"):
         RS.evaluate_many(cols)
     cols["flowers"][10] = 0
     cols["hand"][5] = 12
@@ -333,6 +333,69 @@ def test_columns_collect_the_bad_rows() -> None:
     for k in good:
         assert np.array_equal(out[k][rest], good[k][rest]), k
     assert not out["win"][4] and out["total"][4] == 0 and not out["fans"][4].any()
+
+
+def test_collected_columns_are_read_as_raised_ones() -> None:
+    """errors="collect" reads each value as the call that raises does: flowers as tiles
+    are taken by both, a column that is a str refused by both."""
+    n = 40
+    cols = {"hand": ["123m456p789s1122z"] * n, "win": ["1z"] * n, "flowers": ["13f"] * n}
+    raised = RS.evaluate_many(cols)
+    assert raised["total"].tolist() == [RS.evaluate(hand="123m456p789s1122z", win="1z", flowers=2)["total"]] * n
+    cols["hand"] = [*cols["hand"][:-3], "x", "123m", "123m456p789s1122z"]
+    collected = RS.evaluate_many(cols, errors="collect")
+    assert [i for i, e in enumerate(collected["error"]) if e] == [n - 3, n - 2]
+    assert collected["total"][: n - 3].tolist() == raised["total"][: n - 3].tolist()
+    assert collected["total"][-1] == raised["total"][-1]
+    for errors in ("raise", "collect"):
+        with pytest.raises(haidi.HandError, match="not a str"):
+            RS.evaluate_many({"hand": "abc", "win": "xyz"}, errors=errors)
+
+
+def test_collected_columns_with_many_bad_rows() -> None:
+    """Rows refused for their values and for their hands, in runs and alone, each keep
+    their error and the rows between them their results."""
+    sits = _situations(500, 17)
+    cols = {k: [s[k] for s in sits] for k in sits[0]}
+    good = RS.evaluate_many(cols)
+    rng = random.Random(4)
+    bad_hand = set(rng.sample(range(500), 40)) | set(range(100, 130))
+    bad_value = set(rng.sample(range(500), 20)) | {499}
+    for i in bad_hand:
+        cols["hand"][i] = "12x"
+    for i in bad_value:
+        cols["seat_wind"][i] = "X"
+    out = RS.evaluate_many(cols, errors="collect")
+    assert {i for i, e in enumerate(out["error"]) if e} == bad_hand | bad_value
+    keep = np.array([i not in bad_hand | bad_value for i in range(500)])
+    assert np.array_equal(out["total"][keep], good["total"][keep])
+    assert np.array_equal(out["fans"][keep], good["fans"][keep])
+
+
+KONG = dict(hand="{1111m}[2222p]123s456s9s", win="9s")
+
+
+def test_the_kong_option_given_twice_is_refused() -> None:
+    """concealed_and_melded_kong as a key and in options (of the situation or of the call)
+    would have one of the two dropped, by a different rule on each path."""
+    both = dict(**KONG, concealed_and_melded_kong=False, options={"concealed_and_melded_kong": True})
+    with pytest.raises(haidi.HandError, match="given both as a key and in options"):
+        RS.evaluate(**both)
+    with pytest.raises(haidi.HandError, match="situation 0: concealed_and_melded_kong is given both"):
+        RS.evaluate_many([both])
+    key = dict(**KONG, concealed_and_melded_kong=False)
+    for call in ({"options": {"concealed_and_melded_kong": True}}, {"concealed_and_melded_kong": True}):
+        with pytest.raises(haidi.HandError, match="given both as a key and in the call's options"):
+            RS.evaluate_many([key], **call)
+    with pytest.raises(haidi.HandError, match="given both as a keyword and in options"):
+        RS.evaluate_many([KONG], concealed_and_melded_kong=False, options={"concealed_and_melded_kong": True})
+    # One way at a time: 明暗杠 (5) rather than 明杠 + 暗杠 (3).
+    plain = RS.evaluate(**KONG)["total"]
+    assert RS.evaluate(**KONG, concealed_and_melded_kong=True)["total"] == plain + 2
+    assert RS.evaluate_many([KONG], concealed_and_melded_kong=True)[0]["total"] == plain + 2
+    # A situation's own options replace the call's, as in every ruleset.
+    own = {**KONG, "options": {"concealed_and_melded_kong": False}}
+    assert RS.evaluate_many([own], concealed_and_melded_kong=True)[0]["total"] == plain
 
 
 def test_fan_ids_are_the_columns_of_the_fans() -> None:

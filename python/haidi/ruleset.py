@@ -24,7 +24,7 @@ from ._core import (
     tile_names,
     wild_from_indicator,
 )
-from ._errors import hand_error
+from ._errors import hand_error, shown
 from .results import (
     RESULT_TYPES,
     AnalysisEntry,
@@ -185,14 +185,16 @@ class Ruleset(Generic[R]):
             raise HandError("output is for columns: a list of situations gives a list of results")
         if as_json and as_columns:
             raise HandError("output='json' is for a list of situations: columns give arrays")
+        # Keywords a ruleset's module takes besides these (MCR's concealed_and_melded_kong).
+        extra = getattr(self.module, "EVALUATE_MANY_KEYWORDS", ())
+        unknown = [k for k in kwargs if k not in extra]
+        if unknown:
+            takes = ", ".join(("format", "errors", "options", *extra)) + " and output"
+            raise HandError(f"evaluate_many takes {takes}, not {', '.join(unknown)}")
         batch = getattr(self.module, "evaluate_many", None)
         fan_ids = self.fan_ids
         if batch is not None:
-            if as_json:
-                kwargs["json"] = True
-            got = batch(self, situations, format=format, errors=errors, options=options, **kwargs)
-        elif kwargs:
-            raise HandError(f"evaluate_many takes format, errors, options and output, not {', '.join(kwargs)}")
+            got = batch(self, situations, format=format, errors=errors, options=options, json=as_json, **kwargs)
         else:
             assert self.scheme is not None
             scheme = self.scheme if options is None else self._compile(options)
@@ -322,7 +324,7 @@ class Ruleset(Generic[R]):
         discard in tile order.
         """
         if not isinstance(scoring, bool):
-            raise HandError(f"scoring must be True or False, not {scoring!r}")
+            raise HandError(f"scoring must be True or False, not {shown(scoring)}")
         if wilds is not None and not self.spec.has_wilds:
             raise HandError(f"{self.name} plays no wild tiles, so analyze cannot score a hand with them")
         if "indicator" in situation and situation["indicator"] is not None:
@@ -330,7 +332,7 @@ class Ruleset(Generic[R]):
                 raise HandError("give either wilds or indicator, not both")
             indicator = situation["indicator"]
             if not isinstance(indicator, str):
-                raise HandError(f"indicator must be a tile such as '3z', not {indicator!r}")
+                raise HandError(f"indicator must be a tile such as '3z', not {shown(indicator)}")
             wilds = wild_from_indicator(indicator)
         elif wilds is not None:
             situation["wilds"] = wilds
@@ -581,7 +583,7 @@ def ruleset(name: str) -> Ruleset[Result]: ...
 def ruleset(name: RulesetName | str) -> Ruleset[Any]:
     """The ruleset called ``name``: one of ``haidi.RULESETS`` (made once, then shared)."""
     if not isinstance(name, str):
-        raise HandError(f"a ruleset is named by a str ({', '.join(REGISTRY)}), not {name!r}")
+        raise HandError(f"a ruleset is named by a str ({', '.join(REGISTRY)}), not {shown(name)}")
     return _ruleset(name.lower())
 
 
@@ -595,5 +597,5 @@ def _ruleset(name: str) -> Ruleset[Any]:
     try:
         module = REGISTRY[name]
     except KeyError:
-        raise HandError(f"unknown ruleset {name!r}; choose from {', '.join(REGISTRY)}") from None
+        raise HandError(f"unknown ruleset {shown(name)}; choose from {', '.join(REGISTRY)}") from None
     return Ruleset(module)

@@ -15,7 +15,6 @@ use super::convert;
 use super::errors::{hand_error, to_py};
 use crate::error::HandError;
 use crate::mcr::batch::{Chunk, Row, Texts, FAN_COLUMNS, PARALLEL_MIN};
-use crate::mcr::situation::wind;
 use crate::mcr::{Options, Situation};
 
 /// Rows read and scored as one run: small enough that the pool starts early and
@@ -179,22 +178,6 @@ fn flag<'py>(v: &Bound<'py, PyAny>) -> Option<bool> {
     v.extract::<bool>().ok()
 }
 
-fn wind_of<'py>(v: &Bound<'py, PyAny>) -> Option<u8> {
-    // Letters first: a failed number conversion costs an exception object.
-    match v.cast::<PyString>() {
-        Ok(t) => wind(t.to_str().ok()?).ok(),
-        Err(_) if v.is_instance_of::<PyBool>() => None,
-        Err(_) => v.extract::<i64>().ok().and_then(|w| u8::try_from(w).ok()),
-    }
-}
-
-fn count<'py>(v: &Bound<'py, PyAny>) -> Option<u8> {
-    if v.is_instance_of::<PyBool>() {
-        return None;
-    }
-    v.extract::<u8>().ok()
-}
-
 /// The situation columns of one call, ready to be read a run of rows at a time.
 struct Table<'py> {
     py: Python<'py>,
@@ -234,7 +217,14 @@ impl<'py> Table<'py> {
         let wind_column = |name: &'static str| -> PyResult<Small<'py, u8>> {
             // Winds may be letters or 0-3.
             let known = Known::new(addresses(&letters).into_iter().chain(addresses(&ints[..4])).chain([(none, 0)]));
-            Ok(Small { name, source: source(get(name)?)?, known, read: wind_of, max: 3, expected: "E, S, W, N or 0-3" })
+            Ok(Small {
+                name,
+                source: source(get(name)?)?,
+                known,
+                read: super::mcr::wind_of,
+                max: 3,
+                expected: "E, S, W, N or 0-3",
+            })
         };
         let table = Table {
             py,
@@ -253,9 +243,9 @@ impl<'py> Table<'py> {
                 name: "flowers",
                 source: source(get("flowers")?)?,
                 known: Known::new(addresses(&ints).into_iter().chain([(none, 0)])),
-                read: count,
+                read: super::mcr::flowers_count,
                 max: 8,
-                expected: "0 to 8",
+                expected: super::mcr::FLOWERS_EXPECTED,
             },
             _held: bools.into_iter().map(|(o, _)| o).chain(letters.into_iter().chain(ints).map(|(o, _)| o)).collect(),
         };

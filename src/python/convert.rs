@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyString;
+use pyo3::types::{PyBool, PyDict, PyInt, PyMapping, PyString};
 
 use super::errors::{hand_error, IntoPy};
 use super::hand::PyHand;
@@ -17,8 +17,40 @@ pub fn text<'a>(s: &'a Bound<'_, PyString>, what: &str) -> PyResult<&'a str> {
 }
 
 /// A value as an error message shows it: its repr, cut short.
-fn shown(obj: &Bound<'_, PyAny>) -> String {
-    obj.repr().map(|r| r.to_string()).unwrap_or_default().chars().take(40).collect()
+pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+    let Ok(r) = obj.repr() else {
+        return format!("a {}", obj.get_type().name().map(|n| n.to_string()).unwrap_or_default());
+    };
+    let r = r.to_string();
+    match r.char_indices().nth(40) {
+        Some((at, _)) => format!("{}...", &r[..at]),
+        None => r,
+    }
+}
+
+/// Whether a value is an integer as every situation reader takes one: a Python int (not a
+/// bool) or a numpy integer scalar. A float, an array or another object with `__index__`
+/// is not.
+pub fn is_integer(obj: &Bound<'_, PyAny>) -> bool {
+    if obj.cast::<PyInt>().is_ok() {
+        return obj.cast::<PyBool>().is_err();
+    }
+    let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    (name.starts_with("int") || name.starts_with("uint")) && obj.get_type().module().is_ok_and(|m| m == "numpy")
+}
+
+/// An `options` value as a dict: a dict as it is, any other mapping
+/// (`types.MappingProxyType` ...) copied into one; anything else is a `HandError`.
+pub fn options_dict<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let py = v.py();
+    if let Ok(d) = v.cast::<PyDict>() {
+        return Ok(d.clone());
+    }
+    let bad = || hand_error(py, format!("options must be a dict, not {}", shown(v)));
+    let m = v.cast::<PyMapping>().map_err(|_| bad())?;
+    let d = PyDict::new(py);
+    d.update(m).map_err(|e| hand_error(py, format!("options could not be read as a dict: {e}")))?;
+    Ok(d)
 }
 
 /// A str argument, or a `HandError` naming it.

@@ -103,8 +103,9 @@ fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.cast::<pyo3::types::PyBool>().is_ok() {
         return Err(hand_error(obj.py(), "seed must be an int from 0 to 2**64 - 1, not a bool"));
     }
-    obj.extract::<u64>()
-        .map_err(|_| hand_error(obj.py(), format!("seed must be an int from 0 to 2**64 - 1, not {}", short(obj))))
+    obj.extract::<u64>().map_err(|_| {
+        hand_error(obj.py(), format!("seed must be an int from 0 to 2**64 - 1, not {}", convert::shown(obj)))
+    })
 }
 
 /// A wall given as a list of tile names.
@@ -162,7 +163,10 @@ fn action_dict<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyDict>> 
 fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let py = obj.py();
     let d = obj.cast::<PyDict>().map_err(|_| {
-        hand_error(py, format!("an action is a dict such as {{'type': 'discard', 'tile': '5m'}}, not {}", short(obj)))
+        hand_error(
+            py,
+            format!("an action is a dict such as {{'type': 'discard', 'tile': '5m'}}, not {}", convert::shown(obj)),
+        )
     })?;
     let kind = d.get_item(pyo3::intern!(py, "type"))?.ok_or_else(|| hand_error(py, "an action needs its 'type'"))?;
     let kind = convert::str_arg(&kind, "the action's type")?;
@@ -179,7 +183,7 @@ fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         None => None,
     };
     if d.len() > 1 + tile.is_some() as usize {
-        let keys: Vec<String> = d.keys().iter().map(|k| short(&k)).collect();
+        let keys: Vec<String> = d.keys().iter().map(|k| convert::shown(&k)).collect();
         return Err(hand_error(py, format!("an action has the keys type and tile only, not {}", keys.join(", "))));
     }
     let t = tile.unwrap_or(0);
@@ -204,10 +208,6 @@ fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
             ))
         }
     })
-}
-
-fn short(o: &Bound<'_, PyAny>) -> String {
-    o.repr().map(|r| r.to_string()).unwrap_or_default().chars().take(60).collect()
 }
 
 fn value_to_py<'py>(py: Python<'py>, v: &Value<'_>) -> PyResult<Bound<'py, PyAny>> {

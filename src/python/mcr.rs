@@ -376,11 +376,29 @@ struct Reader<'py, 'o> {
     options: Option<&'o mut CallOptions>,
     /// The options the situation gives (`options`, `concealed_and_melded_kong`).
     own: Option<Options>,
+    /// Where the situation gave `concealed_and_melded_kong`: as a key, in `options`; and
+    /// whether the call gave it for every situation (`evaluate_many(...,
+    /// concealed_and_melded_kong=...)` or its `options`). A key and either of the others
+    /// would contradict, or one silently win: both are refused.
+    kong_key: bool,
+    kong_in_options: bool,
+    kong_by_call: bool,
 }
 
 impl<'py, 'o> Reader<'py, 'o> {
     fn new(py: Python<'py>, format: Format, options: Option<&'o mut CallOptions>) -> Self {
-        Reader { py, hand: None, win: None, format, situation: Situation::default(), options, own: None }
+        Reader {
+            py,
+            hand: None,
+            win: None,
+            format,
+            situation: Situation::default(),
+            options,
+            own: None,
+            kong_key: false,
+            kong_in_options: false,
+            kong_by_call: false,
+        }
     }
 
     /// Reads one key (`None` values are left out); an error names the key.
@@ -395,7 +413,8 @@ impl<'py, 'o> Reader<'py, 'o> {
         }
         let name = key.name();
         let flag = |v: &Bound<'_, PyAny>| {
-            v.extract::<bool>().map_err(|_| hand_error(py, format!("{name} must be True or False, not {}", short(v))))
+            v.extract::<bool>()
+                .map_err(|_| hand_error(py, format!("{name} must be True or False, not {}", convert::shown(v))))
         };
         let s = &mut self.situation;
         match key {
@@ -426,22 +445,36 @@ impl<'py, 'o> Reader<'py, 'o> {
                 }
             },
             Key::ConcealedAndMeldedKong => {
+                if self.kong_in_options || self.kong_by_call {
+                    let whose = if self.kong_in_options { "options" } else { "the call's options" };
+                    return Err(hand_error(py, format!("{name} is given both as a key and in {whose}")));
+                }
+                self.kong_key = true;
                 self.own.get_or_insert_with(Options::default).concealed_and_melded_kong = flag(&v)?;
             }
             Key::Options => {
-                let d = v
-                    .cast::<PyDict>()
-                    .map_err(|_| hand_error(py, format!("options must be a dict, not {}", short(&v))))?;
+                let d = convert::options_dict(&v)?;
                 let own = self.own.get_or_insert_with(Options::default);
                 for (k, x) in d.iter() {
+                    if x.is_none() {
+                        // An option left out: its default.
+                        continue;
+                    }
                     match k.cast::<PyString>().ok().map(|k| k.to_string()).as_deref() {
                         Some("concealed_and_melded_kong") => {
+                            if self.kong_key {
+                                return Err(hand_error(
+                                    py,
+                                    "concealed_and_melded_kong is given both as a key and in options",
+                                ));
+                            }
+                            self.kong_in_options = true;
                             own.concealed_and_melded_kong = x.extract::<bool>().map_err(|_| {
                                 hand_error(
                                     py,
                                     format!(
                                         "option concealed_and_melded_kong must be True or False, not {}",
-                                        short(&x)
+                                        convert::shown(&x)
                                     ),
                                 )
                             })?
@@ -449,7 +482,7 @@ impl<'py, 'o> Reader<'py, 'o> {
                         _ => {
                             return Err(hand_error(
                                 py,
-                                format!("unknown mcr option {}; known: concealed_and_melded_kong", short(&k)),
+                                format!("unknown mcr option {}; known: concealed_and_melded_kong", convert::shown(&k)),
                             ))
                         }
                     }
@@ -484,25 +517,21 @@ impl<'py, 'o> Reader<'py, 'o> {
 }
 
 /// Reads one situation dict (the JSON keys) in a single pass over its items.
-fn read_situation<'py>(py: Python<'py>, d: &Bound<'py, PyDict>, format: Format) -> PyResult<Read<'py>> {
+/// `kong_by_call`: the call gave `concealed_and_melded_kong` for every situation.
+fn read_situation<'py>(
+    py: Python<'py>,
+    d: &Bound<'py, PyDict>,
+    format: Format,
+    kong_by_call: bool,
+) -> PyResult<Read<'py>> {
     let mut r = Reader::new(py, format, None);
+    r.kong_by_call = kong_by_call;
     r.set_all(d)?;
     r.finish()
 }
 
-/// A value as an error message shows it: its repr, cut short.
-fn short(v: &Bound<'_, PyAny>) -> String {
-    let r = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
-    if r.chars().count() > 40 {
-        format!("{}...", r.chars().take(40).collect::<String>())
-    } else {
-        r
-    }
-}
-
 /// A wind: a letter E, S, W, N (or 1z-4z), or 0-3, as every ruleset reads it.
 fn wind_value(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u8> {
-    let bad = || hand_error(py, format!("{name} must be a wind E, S, W or N (or 0-3), not {}", short(v)));
     // "E", "S", "W" and "N" are most often the strs Python keeps of one letter each: by
     // address first.
     static LETTERS: pyo3::sync::PyOnceLock<[Py<PyString>; 4]> = pyo3::sync::PyOnceLock::new();
@@ -510,35 +539,44 @@ fn wind_value(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u8> 
     if let Some(w) = letters.iter().position(|l| v.is(l)) {
         return Ok(w as u8);
     }
-    if let Ok(text) = v.cast::<PyString>() {
-        return wind(convert::text(text, name)?).map_err(|_| bad());
-    }
-    if v.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(bad());
-    }
-    match v.extract::<i64>() {
-        Ok(w @ 0..=3) => Ok(w as u8),
-        _ => Err(bad()),
-    }
+    wind_of(v).ok_or_else(|| {
+        hand_error(py, format!("{name} must be a wind E, S, W or N (or 0-3), not {}", convert::shown(v)))
+    })
 }
+
+/// A wind as the dicts and the columns read it (a letter, 1z-4z, or an int 0-3), or None.
+pub(super) fn wind_of(v: &Bound<'_, PyAny>) -> Option<u8> {
+    if let Ok(text) = v.cast::<PyString>() {
+        return wind(text.to_str().ok()?).ok();
+    }
+    if !convert::is_integer(v) {
+        return None;
+    }
+    v.extract::<i64>().ok().filter(|w| (0..=3).contains(w)).map(|w| w as u8)
+}
+
+/// What a flowers value must be, as its errors say.
+pub(super) const FLOWERS_EXPECTED: &str = "a number 0 to 8 or flower tiles such as \"13f\"";
 
 /// Flowers as a number 0-8, or as the flower tiles held (`"13f"`).
 fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
-    let bad =
-        || hand_error(py, format!("flowers must be a number 0 to 8 or flower tiles such as \"13f\", not {}", short(v)));
-    if v.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(bad());
+    if let Some(n) = flowers_count(v) {
+        return Ok(n);
     }
-    if let Ok(n) = v.extract::<i64>() {
-        return u8::try_from(n).ok().filter(|&n| n <= 8).ok_or_else(bad);
-    }
+    // Flower text that does not parse: the parser's error, which points into the text.
     if let Ok(text) = v.cast::<PyString>() {
-        let h = crate::notation::parse(convert::text(text, "the wilds")?, Format::Compact).py_err(py)?.hand;
-        if h.concealed_len() == 0 && h.melds.is_empty() {
-            return Ok(h.flowers.count_ones() as u8);
-        }
+        crate::notation::parse(convert::text(text, "flowers")?, Format::Compact).py_err(py)?;
     }
-    Err(bad())
+    Err(hand_error(py, format!("flowers must be {FLOWERS_EXPECTED}, not {}", convert::shown(v))))
+}
+
+/// Flowers as the dicts and the columns read them (an int 0-8, or flower tiles), or None.
+pub(super) fn flowers_count(v: &Bound<'_, PyAny>) -> Option<u8> {
+    if convert::is_integer(v) {
+        return v.extract::<i64>().ok().filter(|n| (0..=8).contains(n)).map(|n| n as u8);
+    }
+    let h = crate::notation::parse(v.cast::<PyString>().ok()?.to_str().ok()?, Format::Compact).ok()?.hand;
+    (h.concealed_len() == 0 && h.melds.is_empty()).then(|| h.flowers.count_ones() as u8)
 }
 
 /// Scores one MCR situation; see `haidi.rulesets.mcr`. The first argument (the ruleset,
@@ -596,6 +634,7 @@ pub fn mcr_evaluate_many<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let format = convert::format_arg(format)?;
     let explain = convert::flag_arg(explain, "explain", false)?;
+    let kong_by_call = concealed_and_melded_kong.is_some_and(|k| !k.is_none());
     let concealed_and_melded_kong = convert::flag_arg(concealed_and_melded_kong, "concealed_and_melded_kong", false)?;
     let options = Options { concealed_and_melded_kong };
     let not_list = || hand_error(py, "evaluate_many takes a list of situation dicts, or columns");
@@ -610,7 +649,7 @@ pub fn mcr_evaluate_many<'py>(
         for (i, item) in items.by_ref().take(size) {
             let situation = item.and_then(|item| {
                 let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "must be a dict"))?;
-                read_situation(py, d, format)
+                read_situation(py, d, format, kong_by_call)
             });
             match situation {
                 Ok(r) => read.push(r),

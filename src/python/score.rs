@@ -589,7 +589,7 @@ pub fn value<'a>(o: &'a Bound<'_, PyAny>) -> Value<'a> {
             return Value::Bool(b);
         }
     }
-    if type_name.starts_with("int") || type_name.starts_with("uint") {
+    if super::convert::is_integer(o) {
         if let Ok(v) = o.extract::<i64>() {
             return Value::Int(v);
         }
@@ -617,15 +617,14 @@ impl PyScheme {
         let mut options: Option<Bound<'_, PyDict>> = None;
         if let Some(o) = situation.get_item(pyo3::intern!(py, "options"))? {
             if !o.is_none() {
-                let d = o
-                    .cast::<PyDict>()
-                    .map_err(|_| to_py(py, HandError::invalid("options must be a dict").for_key("options")))?;
+                let d = super::convert::options_dict(&o).map_err(|e| super::errors::for_key(py, e, "options"))?;
                 options = Some(d.copy()?);
             }
         }
         for k in &self.option_key_strs {
             let k = k.bind(py);
-            if let Some(v) = situation.get_item(k)? {
+            // None is a key left out, as for every situation key.
+            if let Some(v) = situation.get_item(k)?.filter(|v| !v.is_none()) {
                 let d = options.get_or_insert_with(|| PyDict::new(py));
                 if d.contains(k)? {
                     let e = HandError::invalid(format!("{k} is given both as a key and in options"));

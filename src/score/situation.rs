@@ -120,11 +120,11 @@ pub struct Key {
 }
 
 impl Key {
-    /// Whether None is the key not given (a caller may skip it): so for every key but
-    /// those where a value is needed. Each kind is one key's, so nothing given before is
-    /// undone.
+    /// Whether None is the key not given (a caller may skip it): so for every key but the
+    /// hand, where a value is needed (`format` left out is the call's, or compact, as
+    /// MCR reads it). Each kind is one key's, so nothing given before is undone.
     pub fn none_is_left_out(&self) -> bool {
-        !matches!(self.kind, KeyKind::Hand | KeyKind::Format)
+        !matches!(self.kind, KeyKind::Hand)
     }
 }
 

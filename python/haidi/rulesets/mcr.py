@@ -19,6 +19,7 @@ import numpy as np
 import orjson
 
 from .. import _core, _frames
+from .._errors import shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
@@ -107,6 +108,8 @@ OPTIONS: tuple[Option, ...] = (
 )
 #: Options that may also be given as situation keys.
 OPTION_KEYS = ("concealed_and_melded_kong",)
+#: ``Ruleset.evaluate_many``'s keywords of MCR's own: the option as a keyword of the call.
+EVALUATE_MANY_KEYWORDS = ("concealed_and_melded_kong",)
 
 
 def evaluate_many(
@@ -129,14 +132,20 @@ def evaluate_many(
             being the optional 明暗杠).
         options: ``{"concealed_and_melded_kong": bool}`` (also a keyword of its own).
         json: a list of situations gives each result as its JSON text (bytes, as
-            ``orjson.dumps`` writes the dict), an error as that of ``{"error": ...}``.
+            ``orjson.dumps`` writes the dict), an error as that of ``{"error": ...}``
+            (``Ruleset.evaluate_many``'s ``output="json"``).
     """
-    opts = ruleset.options(options)
+    ruleset.options(options)  # checked: a dict of MCR options
+    given = None if options is None else options.get("concealed_and_melded_kong")
     if concealed_and_melded_kong is not None:
-        opts["concealed_and_melded_kong"] = _core_flag(concealed_and_melded_kong)
-    mingangang = opts["concealed_and_melded_kong"]
+        if given is not None:
+            raise _core.HandError("concealed_and_melded_kong is given both as a keyword and in options")
+        given = _core_flag(concealed_and_melded_kong)
+    # None where the call does not give it: a situation may then give its own (as a key
+    # or in its options); where the call gives it, a situation's key contradicts it.
+    mingangang = given
     if errors not in ("raise", "collect"):
-        raise _core.HandError(f"errors must be 'raise' or 'collect', not {errors!r}")
+        raise _core.HandError(f"errors must be 'raise' or 'collect', not {shown(errors)}")
     if _frames.is_columns(situations):
         return _columns(situations, format, mingangang, errors)
     if isinstance(situations, (str, bytes)):
@@ -151,7 +160,7 @@ def evaluate_many(
 _AT = re.compile(r"situation (\d+): ")
 
 
-def _collect(situations: list[Any], format: str, mingangang: bool, json: bool) -> list[Any]:
+def _collect(situations: list[Any], format: str, mingangang: bool | None, json: bool) -> list[Any]:
     """``errors="collect"`` in batch calls. A call raises at the first bad situation of its
     slice, naming its index: the ones before it are scored again (their results went
     with the error), it gets ``{"error": ...}``, and the next call starts after it. After an
@@ -186,18 +195,18 @@ _LONGEST_SLICE = 1 << 14
 
 def _core_flag(v: Any) -> bool:
     if not isinstance(v, (bool, np.bool_)):
-        raise _core.HandError(f"concealed_and_melded_kong must be True or False, not {v!r}")
+        raise _core.HandError(f"concealed_and_melded_kong must be True or False, not {shown(v)}")
     return bool(v)
 
 
-def _one_or_error(s: Any, format: str, mingangang: bool) -> dict[str, Any]:
+def _one_or_error(s: Any, format: str, mingangang: bool | None) -> dict[str, Any]:
     try:
         return _core.mcr_evaluate_many([s], format=format, concealed_and_melded_kong=mingangang)[0]  # type: ignore[no-any-return]
     except _core.HandError as e:
         return {"error": str(e).removeprefix("situation 0: ")}
 
 
-def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str, np.ndarray]:
+def _columns(cols: Any, format: str, mingangang: bool | None, errors: str) -> dict[str, np.ndarray]:
     # Lists and numpy arrays are read as they are; DataFrame and Arrow columns as numpy.
     columns = _frames.columns(cols)
     keys = list(columns)
@@ -208,8 +217,8 @@ def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str,
         raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
     try:
         win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
-    except _core.HandError:
-        if errors != "collect":
+    except _core.HandError as e:
+        if errors != "collect" or e.row is None:  # not a row's error: the call's
             raise
         return _collect_columns(columns, format, mingangang)
     out = {"win": win, "total": total, "fans": fans}
@@ -218,23 +227,41 @@ def _columns(cols: Any, format: str, mingangang: bool, errors: str) -> dict[str,
     return out
 
 
-def _collect_columns(columns: dict[str, Any], format: str, mingangang: bool) -> dict[str, np.ndarray]:
-    """Columns with ``errors="collect"`` once some row cannot be scored: each row scored on
-    its own, as a situation dict (slower, so only then), its error kept."""
-    values = {k: v.tolist() if isinstance(v, np.ndarray) else list(v) for k, v in columns.items()}
+def _collect_columns(columns: dict[str, Any], format: str, mingangang: bool | None) -> dict[str, np.ndarray]:
+    """Columns with ``errors="collect"`` once some row cannot be scored. The columns are
+    scored in slices by the same reader as ever. A slice's error names a bad row (the
+    first value that cannot be read, else the first hand that cannot be scored): the row
+    gets its error, and the rows before and after it are scored again as slices of their
+    own, one row long after an error and doubling while they hold no bad row, as
+    ``_collect`` does for lists. An error that names no row (a column that is not a
+    sequence) is raised."""
+    values = {k: v if isinstance(v, (list, np.ndarray)) else list(v) for k, v in columns.items()}
     n = len(values["hand"])
     if any(len(v) != n for v in values.values()):
         raise _core.HandError("columns must all have the same length")
     win, total = np.zeros(n, bool), np.zeros(n, np.int32)
     fans, error = np.zeros((n, len(FAN_IDS)), np.uint8), np.full(n, None, dtype=object)
-    for i in range(n):
-        r = _one_or_error({k: v[i] for k, v in values.items()}, format, mingangang)
-        if "error" in r:
-            error[i] = r["error"]
+    todo, size = [(0, n)], _LONGEST_SLICE
+    while todo:
+        a, b = todo.pop()
+        end = min(b, a + size)
+        if end < b:
+            todo.append((end, b))
+        try:
+            part = {k: v[a:end] for k, v in values.items()}
+            win[a:end], total[a:end], fans[a:end] = _core.mcr_evaluate_columns(
+                part, format=format, concealed_and_melded_kong=mingangang
+            )
+            size = min(2 * size, _LONGEST_SLICE)
             continue
-        win[i], total[i] = r["win"], r["total"]
-        for f in r["fans"]:
-            fans[i, f["id"] or 0] = f["count"]
+        except _core.HandError as e:
+            if e.row is None:
+                raise
+            bad = a + e.row
+            error[bad] = str(e).removeprefix(f"row {e.row}: ")
+        # The rows before the bad one first (the stack's top), then those after it.
+        todo += [r for r in ((bad + 1, end), (a, bad)) if r[0] < r[1]]
+        size = 1
     return {"win": win, "total": total, "fans": fans, "error": error}
 
 
@@ -278,7 +305,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     if not isinstance(outcome, Mapping):
         raise _core.HandError(f"settle takes an outcome record (a dict), not {type(outcome).__name__}")
     oc.known_keys(outcome, _OUTCOME_KEYS, "outcome")
-    ruleset.options(outcome.get("options"))  # checked: no MCR option changes the payment
+    ruleset.options(oc.options(outcome))  # checked: no MCR option changes the payment
     if outcome.get("winner") is None:
         raise _core.HandError("outcome needs a winner")
     winner = oc.seat(outcome["winner"], "winner")
