@@ -97,6 +97,39 @@ def test_a_nan_in_a_numpy_column_is_still_refused() -> None:
         hn.evaluate_many(df)
 
 
+@pytest.mark.parametrize("rules", RULESETS)
+def test_a_dataframe_with_a_column_name_twice_is_refused(rules: str) -> None:
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame([["123m456p789s1122z", "1z", True]], columns=["hand", "win", "win"])
+    with pytest.raises(haidi.HandError, match="column 'win' is given twice"):
+        haidi.ruleset(rules).evaluate_many(df)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_a_masked_value_is_a_key_left_out(rules: str) -> None:
+    """numpy's masked arrays: a masked value is missing, read as None (a key left out), as
+    an Arrow null and pandas' missing marker are."""
+    rs = haidi.ruleset(rules)
+    cols = random_columns(rules, 60, seed=27)
+    rng = np.random.default_rng(3)
+    masked, expected = dict(cols), dict(cols)
+    # Typed arrays, as the readers take numbers and flags in place: the data under a mask
+    # (a wind, True) must not be read.
+    typed = {
+        "seat_wind": np.array(["ESWN".index(v) if isinstance(v, str) else v or 0 for v in cols["seat_wind"]]),
+        "self_drawn": np.array([bool(v) for v in cols["self_drawn"]]),
+    }
+    for key, values in typed.items():
+        mask = rng.random(60) < 0.3
+        masked[key] = np.ma.masked_array(values, mask=mask)
+        expected[key] = [None if m else v for v, m in zip(values.tolist(), mask, strict=True)]
+    # (Some rows become bad ones, a 杠上开花 not self-drawn: their errors are the same.)
+    same(rs.evaluate_many(masked, errors="collect"), rs.evaluate_many(expected, errors="collect"))
+    # A masked array with nothing masked is its data.
+    plain = {k: np.ma.masked_array(np.array(v, dtype=object)) for k, v in cols.items()}
+    same(rs.evaluate_many(plain), rs.evaluate_many(cols))
+
+
 def test_numbers_are_read_in_place() -> None:
     values = np.arange(1000, dtype=np.int64) % 4
     assert np.shares_memory(_frames.column(pa.array(values)), values)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import numpy as np
 
 from ._core import HandError
-from ._errors import hand_error
+from ._errors import hand_error, shown
 from .results import Output
 
 if TYPE_CHECKING:
@@ -76,15 +76,25 @@ def columns(obj: Any) -> dict[str, Any]:
     if library in ("pyarrow", "polars", "arrow"):
         table = _arrow_table(obj, library)
         names = table.column_names
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise HandError(f"column {twice[0]!r} is given twice")
+        _once(names)
         return {name: _from_arrow(table.column(i)) for i, name in enumerate(names)}
     if hasattr(obj, "columns") and not isinstance(obj, Mapping):
-        return {str(k): column(obj[k]) for k in obj.columns}
+        labels = list(obj.columns)
+        names = [str(k) for k in labels]
+        _once(names)
+        if hasattr(obj, "iloc"):  # pandas: by position, as a label read twice is a frame
+            return {name: column(obj.iloc[:, i]) for i, name in enumerate(names)}
+        return {name: column(obj[k]) for k, name in zip(labels, names, strict=True)}
     if not isinstance(obj, Mapping):
         raise HandError("columns must be a dict of sequences or a DataFrame")
     return {k: column(v) for k, v in obj.items()}
+
+
+def _once(names: Sequence[str]) -> None:
+    """Refuses a table whose columns do not have distinct names."""
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise HandError(f"column {shown(twice[0])} is given twice")
 
 
 def column(value: Any) -> Any:
@@ -95,6 +105,9 @@ def column(value: Any) -> Any:
         return _from_arrow(_arrow_array(value, library))
     if library == "pandas" and hasattr(value, "to_numpy"):
         return _from_pandas(value)
+    if isinstance(value, np.ma.MaskedArray):
+        # A masked value is a missing one: None, a key left out, as an Arrow null is.
+        return value.tolist() if np.ma.getmaskarray(value).any() else np.asarray(value)
     if hasattr(value, "to_numpy"):
         return value.to_numpy()
     return value
@@ -222,7 +235,7 @@ def check_output(output: Any) -> str | None:
     """``output`` as given (None: numpy), or a HandError."""
     if output is None or (isinstance(output, str) and output in OUTPUTS):
         return output  # type: ignore[no-any-return]
-    raise HandError(f"output must be one of {', '.join(map(repr, OUTPUTS))}, not {output!r}")
+    raise HandError(f"output must be one of {', '.join(map(repr, OUTPUTS))}, not {shown(output)}")
 
 
 #: How the k columns of an n x k array are named: ``<prefix>_<label>`` for each label.
