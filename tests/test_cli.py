@@ -563,3 +563,59 @@ def test_help_has_examples_that_run(capsys, monkeypatch, tmp_path):
             assert main(argv[1:]) == 0, example
             capsys.readouterr()
     assert (tmp_path / "waits.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--set", "concealed_and_melded_kong=true", "--mingangang"], "by --mingangang and by --set"),
+        (["--set", "self_drawn=false", "--self-drawn"], "self_drawn is given twice, by --self-drawn and by --set"),
+        (["--set", "explain=false", "--explain"], "explain is given twice"),
+        (["--set", "flowers=3", "--flowers", "2"], "flowers is given twice"),
+        (["--set", "seat_wind=S", "--seat", "W"], "seat_wind is given twice, by --seat and by --set"),
+        (["--set", "round_wind=S", "--set", "round_wind=W"], "round_wind is given twice, by --set"),
+        (["--set", "format=comh", "--format", "compact"], "format is given twice"),
+        (["--set", "win=4m"], "win is given twice, by --win and by --set"),
+    ],
+)
+def test_a_key_given_twice_on_the_command_line_is_refused(haidi_cli, argv, message):
+    """One of the two would be dropped without a word (or, for 明暗杠, raise a TypeError)."""
+    code, out, err = haidi_cli("eval", "1112345678999m", "--win", "5m", *argv)
+    assert code == 2 and out == "" and message in err
+
+
+def test_a_key_given_once_by_set_or_by_its_flag_is_taken(haidi_cli):
+    _, by_flag, _ = haidi_cli("eval", "1112345678999m", "--win", "5m", "--self-drawn", "--json")
+    _, by_set, _ = haidi_cli("eval", "1112345678999m", "--win", "5m", "--set", "self_drawn=true", "--json")
+    assert json.loads(by_flag) == json.loads(by_set) and json.loads(by_flag)["total"] > 0
+    code, _, _ = haidi_cli("eval", "1112345678999m", "--win", "5m", "--set", "format=compact")
+    assert code == 0
+
+
+@pytest.mark.parametrize("rules", ["mcr", "longgang"])
+def test_jsonl_refuses_a_key_given_twice_in_a_line(haidi_cli, rules):
+    """orjson keeps the last of two equal keys; a line giving one twice is answered with
+    an error, as is a --set value."""
+    hand = {"mcr": "1112345678999m", "longgang": "123m456p789s111z2255m"}[rules]
+    lines = [
+        f'{{"hand": "{hand}", "win": "5m", "win": "4m"}}',
+        f'{{"hand": "{hand}", "win": "5m", "options": {{}}, "self_drawn": true}}',
+        f'{{"hand": "{hand}", "win": "5m", "self_drawn": true, "self_drawn": false}}',
+        f'{{"hand": "{hand}:", "win": "5m"}}',
+    ]
+    code, out, _ = haidi_cli("eval", "--rules", rules, "--jsonl", stdin="\n".join(lines) + "\n")
+    answers = [json.loads(a) for a in out.splitlines()]
+    assert code == 2 and len(answers) == 4
+    assert "key 'win' is given twice" in answers[0]["error"]
+    assert answers[1]["win"] is True
+    assert "key 'self_drawn' is given twice" in answers[2]["error"]
+    assert "twice" not in answers[3]["error"]  # a colon in a value is no key
+    twice = 'options={"eight_pairs": "lazi", "eight_pairs": false}'
+    code, _, err = haidi_cli("eval", "--rules", "longgang", hand, "--win", "5m", "--set", twice)
+    assert code == 2 and "key 'eight_pairs' is given twice" in err
+
+
+def test_jsonl_refuses_a_line_key_the_call_gives(haidi_cli):
+    line = '{"hand": "{1111m}[2222p]123s456s9s", "win": "9s", "concealed_and_melded_kong": false}\n'
+    code, out, _ = haidi_cli("eval", "--jsonl", "--mingangang", stdin=line)
+    assert code == 2 and "given both as a key and in the call's options" in json.loads(out)["error"]

@@ -31,6 +31,7 @@ import orjson
 
 from . import _stream
 from ._core import HandError, __version__, tile_glyph
+from ._errors import shown
 from ._stream import MAX_LINE, TOO_LONG, Output
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
@@ -130,8 +131,7 @@ def _decompose(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[s
 
 
 def _analyze(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    situation: dict[str, Any] = {"self_drawn": True} if args.self_drawn else {}
-    situation.update(dict(_key_value(kv) for kv in args.set or []))
+    situation = _given([("self_drawn", "--self-drawn", True if args.self_drawn else None)], args.set)
     entries = rs.analyze(hand, args.visible, args.wild, format=args.format, scoring=args.scoring, **situation)
     lines = [f"{hand}:"]
     head = f"  {'discard':<8}{'shanten':>7}  {'copies':>6}  {'useful':<28}"
@@ -202,6 +202,8 @@ def _eval(args: argparse.Namespace) -> int:
             rs.options(options)
     except HandError as e:
         return _error(e)
+    # --format given, or the default: only a given one may clash with --set format=...
+    format_given, args.format = args.format, args.format or "compact"
     out = Output(sys.stdout)
     if args.jsonl:
         if args.hand:
@@ -209,14 +211,21 @@ def _eval(args: argparse.Namespace) -> int:
         return _eval_lines(rs, args, options, out)
     if not args.hand:
         return _error("give a HAND (or --jsonl)")
-    situation: dict[str, Any] = {"hand": args.hand, "win": args.win, "format": args.format}
-    given = {"seat_wind": args.seat, "round_wind": args.round, "flowers": args.flowers, "wilds": args.wild}
-    situation.update({k: v for k, v in given.items() if v is not None})
-    situation.update({k: True for k in (*_FLAGS, "explain") if getattr(args, k)})
+    named = [
+        ("hand", "HAND", args.hand),
+        ("win", "--win", args.win),
+        ("format", "--format", format_given),
+        ("seat_wind", "--seat", args.seat),
+        ("round_wind", "--round", args.round),
+        ("flowers", "--flowers", args.flowers),
+        ("wilds", "--wild", args.wild),
+        *((k, "--" + k.replace("_", "-"), True if getattr(args, k) else None) for k in (*_FLAGS, "explain")),
+        ("concealed_and_melded_kong", "--mingangang", True if args.mingangang else None),
+    ]
     try:
-        situation.update(dict(_key_value(kv) for kv in args.set or []))
-        r = rs.evaluate(**situation, **(options or {}))
-    except (HandError, NotImplementedError, TypeError) as e:
+        situation = {"format": args.format, **_given(named, args.set)}
+        r = rs.evaluate(**situation)
+    except (HandError, NotImplementedError) as e:
         return _error(e)
     describe = getattr(rs.module, "describe", None)
     if args.json:
@@ -261,7 +270,11 @@ def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] |
                 sit = loads(raw)  # type: ignore[arg-type]
             except (orjson.JSONDecodeError, TypeError):
                 sit = None
-            if type(sit) is not dict or raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:  # type: ignore[union-attr]
+            if (
+                type(sit) is not dict
+                or raw.count(b"[") + raw.count(b"{") > MAX_DEPTH  # type: ignore[union-attr]
+                or raw.count(b":") > len(sit)  # type: ignore[union-attr]
+            ):
                 try:
                     sit = _situation(raw)
                 except (HandError, ValueError) as e:
@@ -370,6 +383,7 @@ def _json(text: str | bytes, what: str) -> Any:
         if "depth" in str(e):
             raise HandError(f"{what} is nested more than {MAX_DEPTH} deep") from None
         raise
+    _unique_keys(text, v)
     # Each level opens a bracket: a text with few brackets needs no walk.
     if isinstance(text, bytes):
         brackets = text.count(b"[") + text.count(b"{")
@@ -383,6 +397,51 @@ def _json(text: str | bytes, what: str) -> Any:
         if deep:
             raise HandError(f"{what} is nested more than {MAX_DEPTH} deep")
     return v
+
+
+def _keys(v: Any) -> int:
+    """The keys of the JSON objects in ``v``, nested ones included."""
+    if isinstance(v, dict):
+        return len(v) + sum(map(_keys, v.values()))
+    if isinstance(v, list):
+        return sum(map(_keys, v))
+    return 0
+
+
+def _unique_keys(text: str | bytes, value: Any) -> None:
+    """Refuses JSON that gives a key of an object twice, as orjson keeps the last without
+    a word. Each key is followed by a colon, so a text with no more colons than ``value``
+    has keys gives none twice; another (a colon in a string, a key twice) is read again
+    to tell."""
+    if (text.count(b":") if isinstance(text, bytes) else text.count(":")) <= _keys(value):
+        return
+
+    def once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise HandError(f"key {shown(k)} is given twice in one object")
+            seen.add(k)
+        return dict(pairs)
+
+    json.loads(text, object_pairs_hook=once)
+
+
+def _given(named: Sequence[tuple[str, str, Any]], sets: Sequence[str] | None) -> dict[str, Any]:
+    """Situation keys from the command line: ``named`` as (key, the argument that gives
+    it, value or None where not given), then each ``--set KEY=VALUE``. A key given twice
+    (by its own argument and by --set, or by --set twice) is refused: one of the two
+    would be dropped without a word."""
+    out: dict[str, Any] = {}
+    by: dict[str, str] = {}
+    pairs = [(k, arg, v) for k, arg, v in named if v is not None]
+    pairs += [(k, "--set", v) for k, v in map(_key_value, sets or [])]
+    for key, arg, value in pairs:
+        if key in out:
+            how = "by --set" if by[key] == arg == "--set" else f"by {by[key]} and by {arg}"
+            raise HandError(f"{key} is given twice, {how}")
+        out[key], by[key] = value, arg
+    return out
 
 
 def _key_value(text: str) -> tuple[str, Any]:
@@ -401,13 +460,14 @@ def _flowers(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def _add_format(sp: argparse.ArgumentParser) -> None:
+def _add_format(sp: argparse.ArgumentParser, default: str | None = "compact") -> None:
+    # eval's default is None, compact once read: only a --format given clashes with --set.
     sp.add_argument(
         "--format",
         "-f",
-        default="compact",
+        default=default,
         choices=["compact", "comh"],
-        help="hand notation (comh: ChineseOfficialMahjongHelper strings)",
+        help="hand notation (default compact; comh: ChineseOfficialMahjongHelper strings)",
     )
 
 
@@ -502,7 +562,7 @@ def _add_eval(sub: Any) -> None:
     sp.add_argument("--kong-replacement", dest="kong_replacement", action="store_true", help="杠上开花")
     sp.add_argument("--robbing-kong", dest="robbing_kong", action="store_true", help="抢杠和")
     sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
-    _add_format(sp)
+    _add_format(sp, None)
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
     sp.add_argument(
         "--jsonl",
@@ -919,8 +979,8 @@ def play_main(args: argparse.Namespace) -> int:
         return _error("--protocol botzone is Botzone's Chinese Standard Mahjong: --rules mcr only")
     if args.duplicate and args.games % 4:
         return _error(f"--duplicate plays each wall four times: --games must be a multiple of 4, not {args.games}")
-    options = dict(_key_value(kv) for kv in args.set or []) or None
     try:
+        options = _given([], args.set) or None
         players = play.make_players(
             args.bots.split(","), seed=args.seed, timeout=args.timeout, protocol=args.protocol, io=args.botzone_io
         )
