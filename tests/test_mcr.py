@@ -156,11 +156,6 @@ def test_results_are_left_to_the_collector_only_when_they_need_it() -> None:
     assert all(not gc.is_tracked(x) for x in RS.evaluate_many([dict(hand="123m456p789s1122z", win="1z")] * 3))
 
 
-def test_call_options_are_not_situation_keys() -> None:
-    with pytest.raises(haidi.HandError, match="option of the call"):
-        RS.evaluate_many([{"hand": "123m456p789s1122z", "win": "1z", "explain": True}])
-
-
 def test_keys_given_as_built_strings_are_read() -> None:
     """Keys that Python did not intern (built at run time) are read like literal ones."""
     key = "".join(["self", "_", "drawn"])
@@ -396,6 +391,31 @@ def test_the_kong_option_given_twice_is_refused() -> None:
     # A situation's own options replace the call's, as in every ruleset.
     own = {**KONG, "options": {"concealed_and_melded_kong": False}}
     assert RS.evaluate_many([own], concealed_and_melded_kong=True)[0]["total"] == plain
+
+
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_a_situation_in_a_list_may_ask_for_explain(monkeypatch, threads: str) -> None:
+    """As in the regional rulesets: explain is a situation's key, in a list too (on every
+    core, and as JSON), not a keyword of the call."""
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    nine = dict(hand="1112345678999m", win="5m")
+    alone = RS.evaluate(**nine, explain=True)
+    assert alone["excluded"]
+    sits = [{**nine, "explain": i % 3 == 0} for i in range(1500)]
+    got = RS.evaluate_many(sits)
+    assert all(r == alone if i % 3 == 0 else "excluded" not in r for i, r in enumerate(got))
+    assert json.loads(RS.evaluate_many(sits[:1], output="json")[0]) == json.loads(json.dumps(alone))
+
+
+def test_columns_take_a_format_and_an_explain_column() -> None:
+    comh = "[EEE,2][SSSS,1]WWWNN55pN|EE1000"
+    cols = {"hand": ["1112345678999m", comh], "win": ["5m", None], "format": [None, "comh"], "explain": [True, None]}
+    expected = [RS.evaluate(hand="1112345678999m", win="5m")["total"], RS.evaluate(hand=comh, format="comh")["total"]]
+    assert RS.evaluate_many(cols)["total"].tolist() == expected
+    with pytest.raises(haidi.HandError, match="row 0: format must be 'compact' or 'comh'"):
+        RS.evaluate_many({**cols, "format": ["x", None]})
+    with pytest.raises(haidi.HandError, match="row 0: explain must be true or false"):
+        RS.evaluate_many({**cols, "explain": ["yes", None]})
 
 
 def test_fan_ids_are_the_columns_of_the_fans() -> None:

@@ -498,6 +498,25 @@ def test_an_integer_is_an_int_or_a_numpy_integer(rules: str) -> None:
             rs.evaluate(**WINNING[rules], seat_wind=bad)
 
 
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_an_option_is_not_a_column(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    cols = {k: [v] for k, v in WINNING[rules].items()}
+    for k in ("options", *getattr(rs.module, "OPTION_KEYS", ())):
+        with pytest.raises(haidi.HandError, match=f'"{k}" is not a column: every row takes the call\'s options'):
+            rs.evaluate_many({**cols, k: [None]})
+
+
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_format_none_is_the_format_left_out(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    plain = rs.evaluate(**WINNING[rules])
+    assert rs.evaluate(**WINNING[rules], format=None) == plain
+    assert rs.evaluate_many([{**WINNING[rules], "format": None}]) == [plain]
+    cols = {k: [v] for k, v in WINNING[rules].items()}
+    assert rs.evaluate_many({**cols, "format": [None]})["total"].tolist() == [plain["total"]]
+
+
 def test_columns_from_a_dataframe_and_numpy() -> None:
     pd = pytest.importorskip("pandas")
     rs = haidi.ruleset("longgang")

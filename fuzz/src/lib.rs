@@ -301,7 +301,7 @@ pub fn mcr(data: &[u8]) {
         _ => Some(tiles::name(b.below(KINDS as u8))),
     };
     let hand = hand_text(&mut b, 13);
-    let input = TextSituation { hand: &hand, win: win.as_deref(), format, situation, options: None };
+    let input = TextSituation { hand: &hand, win: win.as_deref(), format, situation, options: None, explain: false };
     match evaluate_text(&input, &options, false) {
         Ok(s) => {
             assert!(!s.win || s.total >= 8, "a win of {} points: {hand:?} {win:?}", s.total);

@@ -343,9 +343,6 @@ def _score(
     except (HandError, ValueError, TypeError):
         # A batch refused whole rather than a situation of it: each is answered alone.
         return [one(rs, s, fmt, options) for s in situations]
-    if rs.name == "mcr":
-        # MCR's batch takes ``explain`` for the whole call only; a line may ask for it.
-        return [one(rs, s, fmt, options) if "explain" in s else r for s, r in zip(situations, results, strict=True)]
     return results
 
 

@@ -21,6 +21,8 @@ pub struct TextSituation<'a> {
     pub situation: Situation,
     /// The situation's own options, where it gives them.
     pub options: Option<Options>,
+    /// List the fans not counted and why (`explain`), whatever the call asks.
+    pub explain: bool,
 }
 
 /// Reads the hand and winning tile. For COMH strings the situation after `|` is read
@@ -56,7 +58,7 @@ pub fn prepare(input: &TextSituation<'_>) -> Result<(Hand, Situation)> {
 /// Scores one situation given as text.
 pub fn evaluate_text(input: &TextSituation<'_>, options: &Options, explain: bool) -> Result<Scored> {
     let (hand, s) = prepare(input)?;
-    evaluate(&hand, s, input.options.as_ref().unwrap_or(options), explain).map_err(|e| match e.kind {
+    evaluate(&hand, s, input.options.as_ref().unwrap_or(options), explain || input.explain).map_err(|e| match e.kind {
         // The size is the hand's (the winning tile is one tile whatever it is).
         crate::error::ErrorKind::WrongSize { .. } => e.for_key("hand"),
         _ => e,
@@ -104,6 +106,7 @@ pub struct Row {
     pub situation: Situation,
     pub format: Option<Format>,
     pub options: Option<Options>,
+    pub explain: bool,
 }
 
 impl Texts {
@@ -115,6 +118,7 @@ impl Texts {
             format: row.format.unwrap_or(self.format),
             situation: row.situation,
             options: row.options,
+            explain: row.explain,
         })
     }
 }
@@ -158,6 +162,7 @@ mod tests {
             format: Format::Comh,
             situation: Situation::default(),
             options: None,
+            explain: false,
         };
         let r = evaluate_text(&t, &Options::default(), false).unwrap();
         assert_eq!(r.total, 98);
@@ -198,6 +203,7 @@ mod tests {
             format: Format::Compact,
             situation: Situation { self_drawn: true, ..Default::default() },
             options: None,
+            explain: false,
         };
         let bad = TextSituation { hand: "12x", ..good };
         let r = evaluate_texts(&[good, bad], &Options::default(), false);

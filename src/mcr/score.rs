@@ -42,6 +42,8 @@ pub struct Scored {
     pub tiles: Counts,
     /// Fans not counted and why (only when asked for).
     pub excluded: Vec<FanExclusion>,
+    /// Whether they were asked for (the result then lists them, none or some).
+    pub explained: bool,
 }
 
 fn engine() -> &'static Engine {
@@ -366,6 +368,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             knitted: None,
             tiles: counts,
             excluded: vec![],
+            explained: explain,
         });
     };
     let mut sets = c.sets;
@@ -397,6 +400,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
         knitted: c.knitted,
         tiles: counts,
         excluded,
+        explained: explain,
     })
 }
 

@@ -178,6 +178,23 @@ fn flag<'py>(v: &Bound<'py, PyAny>) -> Option<bool> {
     v.extract::<bool>().ok()
 }
 
+/// A row's format as [`Table::formats`] holds it.
+fn format_code(v: &Bound<'_, PyAny>) -> Option<u8> {
+    match v.cast::<PyString>().ok()?.to_str().ok()? {
+        "compact" => Some(1),
+        "comh" => Some(2),
+        _ => None,
+    }
+}
+
+fn format_of(code: u8) -> Option<crate::notation::Format> {
+    match code {
+        1 => Some(crate::notation::Format::Compact),
+        2 => Some(crate::notation::Format::Comh),
+        _ => None,
+    }
+}
+
 /// The situation columns of one call, ready to be read a run of rows at a time.
 struct Table<'py> {
     py: Python<'py>,
@@ -187,6 +204,10 @@ struct Table<'py> {
     flags: [Small<'py, bool>; 5],
     winds: [Small<'py, u8>; 2],
     flowers: Small<'py, u8>,
+    /// A row's own format: 0 the call's (None), 1 compact, 2 comh.
+    formats: Small<'py, u8>,
+    /// Read as every path reads the flag; the columns list no fans not counted.
+    explain: Small<'py, bool>,
     /// The objects whose addresses the columns' `known` values are; held so that they
     /// stay where they are.
     _held: Vec<Bound<'py, PyAny>>,
@@ -247,6 +268,15 @@ impl<'py> Table<'py> {
                 max: 8,
                 expected: super::mcr::FLOWERS_EXPECTED,
             },
+            formats: Small {
+                name: "format",
+                source: source(get("format")?)?,
+                known: Known::new([(none, 0)]),
+                read: format_code,
+                max: 2,
+                expected: "'compact' or 'comh'",
+            },
+            explain: flag_column("explain")?,
             _held: bools.into_iter().map(|(o, _)| o).chain(letters.into_iter().chain(ints).map(|(o, _)| o)).collect(),
         };
         let n = table.len();
@@ -254,7 +284,9 @@ impl<'py> Table<'py> {
             .into_iter()
             .chain(table.flags.iter().filter_map(Small::len))
             .chain(table.winds.iter().filter_map(Small::len))
-            .chain(table.flowers.len());
+            .chain(table.flowers.len())
+            .chain(table.formats.len())
+            .chain(table.explain.len());
         if lengths.into_iter().any(|l| l != n) {
             return Err(hand_error(py, "columns must all have the same length"));
         }
@@ -299,10 +331,11 @@ impl<'py> Table<'py> {
         for (column, values) in self.flags.iter().zip(flags.iter_mut()) {
             column.fill(py, range.clone(), &mut values[..n])?;
         }
-        let mut small = [[0u8; RUN]; 3];
-        for (column, values) in self.winds.iter().chain([&self.flowers]).zip(small.iter_mut()) {
+        let mut small = [[0u8; RUN]; 4];
+        for (column, values) in self.winds.iter().chain([&self.flowers, &self.formats]).zip(small.iter_mut()) {
             column.fill(py, range.clone(), &mut values[..n])?;
         }
+        self.explain.fill(py, range.clone(), &mut [false; RUN][..n])?;
         let rows = hands
             .into_iter()
             .zip(wins)
@@ -310,8 +343,9 @@ impl<'py> Table<'py> {
             .map(|(k, (hand, win))| Row {
                 hand,
                 win,
-                format: None,
+                format: format_of(small[3][k]),
                 options: None,
+                explain: false,
                 situation: Situation {
                     win: 0,
                     self_drawn: flags[0][k],
@@ -348,7 +382,9 @@ impl<'py> Table<'py> {
                 kong_replacement: kong_replacement?,
                 robbing_kong: robbing_kong?,
             };
-            rows.push(Row { hand, win, situation, format: None, options: None });
+            let format = format_of(self.formats.at(py, i)?);
+            self.explain.at(py, i)?;
+            rows.push(Row { hand, win, situation, format, options: None, explain: false });
         }
         let text = String::from_utf8(text).map_err(|_| hand_error(py, "the text columns are not valid text"))?;
         Ok((text, rows))

@@ -89,7 +89,7 @@ const FORMS: [Option<Form>; 8] = [
 ];
 
 /// The result of one situation: its dict, or with `json` its JSON text (see `answer`).
-fn result<'py>(py: Python<'py>, r: &Scored, explain: bool, json: bool) -> PyResult<Bound<'py, PyAny>> {
+fn result<'py>(py: Python<'py>, r: &Scored, json: bool) -> PyResult<Bound<'py, PyAny>> {
     // A copy of a dict with the keys in place is sized once and hashes no key again; one
     // a win and form, which it then need not set.
     static TEMPLATES: pyo3::sync::PyOnceLock<Vec<Py<PyDict>>> = pyo3::sync::PyOnceLock::new();
@@ -144,7 +144,7 @@ fn result<'py>(py: Python<'py>, r: &Scored, explain: bool, json: bool) -> PyResu
         w.none(&c.arrangement)?;
         w.entries(&c.groups, &Entries::NONE)?;
     }
-    if explain {
+    if r.explained {
         let ex = PyList::empty(py);
         for e in &r.excluded {
             let x = PyDict::new(py);
@@ -238,12 +238,6 @@ fn fmt(py: Python<'_>, name: &str) -> PyResult<Format> {
     convert::format(py, name)
 }
 
-/// A call-level option that may stand among a situation's keys in `evaluate`.
-#[derive(Default)]
-struct CallOptions {
-    explain: bool,
-}
-
 /// One situation read from a dict, its texts still Python strings: they are borrowed,
 /// not copied, when it is scored.
 struct Read<'py> {
@@ -253,6 +247,7 @@ struct Read<'py> {
     situation: Situation,
     /// The situation's own options (`options`, or the key `concealed_and_melded_kong`).
     options: Option<Options>,
+    explain: bool,
 }
 
 impl Read<'_> {
@@ -263,6 +258,7 @@ impl Read<'_> {
             format: self.format,
             situation: self.situation,
             options: self.options,
+            explain: self.explain,
         })
     }
 }
@@ -366,14 +362,14 @@ impl Keys {
 }
 
 /// A situation being read, key by key.
-struct Reader<'py, 'o> {
+struct Reader<'py> {
     py: Python<'py>,
     hand: Option<Bound<'py, PyString>>,
     win: Option<Bound<'py, PyString>>,
     format: Format,
     situation: Situation,
-    /// Where `evaluate` also accepts `explain`; `evaluate_many` takes it per call.
-    options: Option<&'o mut CallOptions>,
+    /// `explain`: list the fans not counted, and why.
+    explain: bool,
     /// The options the situation gives (`options`, `concealed_and_melded_kong`).
     own: Option<Options>,
     /// Where the situation gave `concealed_and_melded_kong`: as a key, in `options`; and
@@ -385,15 +381,15 @@ struct Reader<'py, 'o> {
     kong_by_call: bool,
 }
 
-impl<'py, 'o> Reader<'py, 'o> {
-    fn new(py: Python<'py>, format: Format, options: Option<&'o mut CallOptions>) -> Self {
+impl<'py> Reader<'py> {
+    fn new(py: Python<'py>, format: Format) -> Self {
         Reader {
             py,
             hand: None,
             win: None,
             format,
             situation: Situation::default(),
-            options,
+            explain: false,
             own: None,
             kong_key: false,
             kong_in_options: false,
@@ -435,15 +431,7 @@ impl<'py, 'o> Reader<'py, 'o> {
             Key::SeatWind => s.seat_wind = wind_value(py, name, &v)?,
             Key::RoundWind => s.round_wind = wind_value(py, name, &v)?,
             Key::Flowers => s.flowers = flowers_of(py, &v)?,
-            Key::Explain => match self.options.as_deref_mut() {
-                Some(o) => o.explain = flag(&v)?,
-                None => {
-                    return Err(hand_error(
-                        py,
-                        "explain is an option of the call (evaluate_many(..., explain=True)), not of a situation",
-                    ))
-                }
-            },
+            Key::Explain => self.explain = flag(&v)?,
             Key::ConcealedAndMeldedKong => {
                 if self.kong_in_options || self.kong_by_call {
                     let whose = if self.kong_in_options { "options" } else { "the call's options" };
@@ -512,7 +500,14 @@ impl<'py, 'o> Reader<'py, 'o> {
         let Some(hand) = self.hand else {
             return Err(hand_error(self.py, "a situation needs a hand"));
         };
-        Ok(Read { hand, win: self.win, format: self.format, situation: self.situation, options: self.own })
+        Ok(Read {
+            hand,
+            win: self.win,
+            format: self.format,
+            situation: self.situation,
+            options: self.own,
+            explain: self.explain,
+        })
     }
 }
 
@@ -524,7 +519,7 @@ fn read_situation<'py>(
     format: Format,
     kong_by_call: bool,
 ) -> PyResult<Read<'py>> {
-    let mut r = Reader::new(py, format, None);
+    let mut r = Reader::new(py, format);
     r.kong_by_call = kong_by_call;
     r.set_all(d)?;
     r.finish()
@@ -606,8 +601,7 @@ pub fn add_evaluate(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// Scores one situation given as a dict of its keys.
 fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
-    let mut call = CallOptions::default();
-    let mut r = Reader::new(py, Format::Compact, Some(&mut call));
+    let mut r = Reader::new(py, Format::Compact);
     if let Some(situation) = situation {
         r.set_all(situation)?;
     }
@@ -615,8 +609,8 @@ fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) ->
         return Err(hand_error(py, "a situation needs a hand and a win"));
     }
     let read = r.finish()?;
-    let scored = evaluate_text(&read.text()?, &Options::default(), call.explain).py_err(py)?;
-    Ok(result(py, &scored, call.explain, false)?.cast_into::<PyDict>()?)
+    let scored = evaluate_text(&read.text()?, &Options::default(), false).py_err(py)?;
+    Ok(result(py, &scored, false)?.cast_into::<PyDict>()?)
 }
 
 /// Scores a list of situation dicts with the GIL released; returns a list of results,
@@ -669,7 +663,7 @@ pub fn mcr_evaluate_many<'py>(
         let first = out.len();
         for (i, r) in results.into_iter().enumerate() {
             match r {
-                Ok(r) => out.push(result(py, &r, explain, json)?),
+                Ok(r) => out.push(result(py, &r, json)?),
                 Err(e) => return Err(to_py(py, e.in_row("situation", first + i))),
             }
         }
@@ -749,7 +743,14 @@ fn copy_texts(read: &[Read<'_>], format: Format) -> PyResult<Texts> {
             Some(w) => Some(add(convert::text(w, "win")?)),
             None => None,
         };
-        rows.push(Row { hand, win, situation: r.situation, format: Some(r.format), options: r.options });
+        rows.push(Row {
+            hand,
+            win,
+            situation: r.situation,
+            format: Some(r.format),
+            options: r.options,
+            explain: r.explain,
+        });
     }
     Ok(Texts { format, text, rows })
 }
@@ -761,7 +762,7 @@ fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
 /// Reads the situation keys of a dict other than the hand and the winning tile, for a
 /// caller that tries each wait as the win (`analyze`): the situation and the options.
 pub fn read_keys(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<(Situation, Options)> {
-    let mut r = Reader::new(py, Format::Compact, None);
+    let mut r = Reader::new(py, Format::Compact);
     for (k, v) in d.iter() {
         match Keys::get(py).find(py, &k)? {
             key @ (Key::Hand | Key::Win | Key::Format) => {

@@ -701,7 +701,8 @@ impl PyScheme {
         reader.set(&self.scheme, k, v)
     }
 
-    fn is_option(&self, k: &str) -> bool {
+    /// Whether `k` is `options` or an option that may be given as a situation key.
+    pub(super) fn is_option(&self, k: &str) -> bool {
         k == "options" || self.option_keys.iter().any(|o| o == k)
     }
 

@@ -230,6 +230,9 @@ pub fn evaluate_columns<'py>(
     let mut cols: Vec<(String, Column<'py>)> = vec![];
     for (k, v) in columns.iter() {
         let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
+        if s.is_option(&k) {
+            return Err(hand_error(py, format!("{k:?} is not a column: every row takes the call's options (evaluate_many(columns, options={{...}}))")));
+        }
         if !scheme.keys.iter().any(|key| key.name == k) {
             let known: Vec<&str> = scheme.keys.iter().map(|k| k.name.as_str()).collect();
             return Err(hand_error(py, format!("unknown column {k:?}; {} takes {}", scheme.name, known.join(", "))));

@@ -212,7 +212,11 @@ def _columns(cols: Any, format: str, mingangang: bool | None, errors: str) -> di
     keys = list(columns)
     if "hand" not in keys or "win" not in keys:
         raise _core.HandError("columns need at least 'hand' and 'win'")
-    unknown = set(keys) - {"hand", "win", "seat_wind", "round_wind", "flowers", *_FLAGS}
+    for k in ("options", *OPTION_KEYS):
+        if k in keys:
+            message = f'"{k}" is not a column: every row takes the call\'s options'
+            raise _core.HandError(message + " (evaluate_many(columns, options={...}))")
+    unknown = set(keys) - {"hand", "win", "format", "explain", "seat_wind", "round_wind", "flowers", *_FLAGS}
     if unknown:
         raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
     try:
