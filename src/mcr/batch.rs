@@ -180,7 +180,7 @@ mod tests {
                 let win = text.len()..text.len() + 2;
                 text.push_str(if h.ends_with("44z") { "4z" } else { "1z" });
                 let situation = Situation { self_drawn: true, ..Default::default() };
-                Row { hand, win: Some(win), situation, format: None, options: None }
+                Row { hand, win: Some(win), situation, format: None, options: None, explain: false }
             })
             .collect();
         let (mut wins, mut totals, mut fans) = ([false; 4], [0i32; 4], [0u8; 4 * FAN_COLUMNS]);
