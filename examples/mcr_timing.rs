@@ -19,6 +19,7 @@ fn main() {
             format: Format::Compact,
             situation: Situation::default(),
             options: None,
+            explain: false,
         };
         let n = 20000;
         let start = Instant::now();
