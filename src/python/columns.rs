@@ -133,12 +133,21 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
         let mut value = [T::default()];
         match self.fill(py, i..i + 1, &mut value) {
             Some(()) => Ok(value[0]),
-            None => Err(to_py(
-                py,
-                HandError::invalid(format!("{} must be {}", self.name, self.expected))
-                    .for_key(self.name)
-                    .in_row("row", i),
-            )),
+            None => {
+                // The value as every reader quotes it (a NaN as the regional columns do).
+                let shown = match &self.source {
+                    Source::List(list) => list.get_item(i).map(|v| match v.extract::<f64>() {
+                        Ok(f) if f.is_nan() && v.cast::<PyInt>().is_err() => "NaN".to_string(),
+                        _ => convert::shown(&v),
+                    }),
+                    _ => Err(pyo3::exceptions::PyIndexError::new_err(i)),
+                };
+                let message = match shown {
+                    Ok(v) => format!("{} must be {}, not {v}", self.name, self.expected),
+                    Err(_) => format!("{} must be {}", self.name, self.expected),
+                };
+                Err(to_py(py, HandError::invalid(message).for_key(self.name).in_row("row", i)))
+            }
         }
     }
 
@@ -233,7 +242,7 @@ impl<'py> Table<'py> {
         let none = py.None().as_ptr();
         let flag_column = |name: &'static str| -> PyResult<Small<'py, bool>> {
             let known = Known::new(bools.iter().map(|(o, v)| (o.as_ptr(), *v)).chain([(none, false)]));
-            Ok(Small { name, source: source(get(name)?)?, known, read: flag, max: true, expected: "true or false" })
+            Ok(Small { name, source: source(get(name)?)?, known, read: flag, max: true, expected: "True or False" })
         };
         let wind_column = |name: &'static str| -> PyResult<Small<'py, u8>> {
             // Winds may be letters or 0-3.
@@ -244,7 +253,7 @@ impl<'py> Table<'py> {
                 known,
                 read: super::mcr::wind_of,
                 max: 3,
-                expected: "E, S, W, N or 0-3",
+                expected: "a wind E, S, W or N (or 0-3)",
             })
         };
         let table = Table {
