@@ -397,6 +397,7 @@ def test_counts_that_grow_are_bounded() -> None:
         ("beijing", {"winner": 1, "total": 2, "mutual": 0}, "mutual must be a list of pairs of seats, not 0"),
         ("tangshan", {"winner": 1, "total": 2, "melds": np.array(0)}, "melds must be a list"),
         ("longgang", {"winner": 1, "total": 20, "losers": "0000"}, "losers must be a list"),
+        ("longgang", {"winner": 1, "total": 20, "wilds": "9p"}, "wilds is read with hands"),
         # options: a dict or absent, never read by its truth nor as pairs.
         ("beijing", {"winner": 1, "total": 2, "options": ""}, "options must be a dict, not str"),
         ("beijing", {"winner": 1, "total": 2, "options": [("variant", "draft4")]}, "options must be a dict"),
@@ -438,6 +439,8 @@ def test_a_longgang_hand_may_not_restate_what_the_outcome_gives() -> None:
     assert sum(paid) == 0 and paid[1] > 0
     with pytest.raises(haidi.HandError, match=r"hands\[0\] gives wilds, which the outcome gives"):
         lg.settle({**base, "wilds": "9p", "hands": [{**hands[0], "wilds": "8p"}, *hands[1:]]})
+    with pytest.raises(haidi.HandError, match="give hands .scored here. or total, tai and losers, not both: tai"):
+        lg.settle({**base, "tai": 2})
     with pytest.raises(haidi.HandError, match=r"hands\[2\].seat_wind is not seat 2's wind W"):
         lg.settle({**base, "hands": [*hands[:2], {**hands[2], "seat_wind": "E"}, hands[3]]})
 

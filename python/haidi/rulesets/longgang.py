@@ -582,7 +582,8 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             胡数 by seat, the winner's ignored), or ``hands``: four situations by seat (the
             winner's with ``win``; a hand's seat wind is its seat's), evaluated here, with
             ``wilds`` and ``options`` shared: a hand that gives them too, or another seat
-            wind, is refused. ``liable``: a seat that pays the winner every share (包三家).
+            wind, is refused, as is ``wilds`` without ``hands`` and ``total``, ``tai`` or
+            ``losers`` with them. ``liable``: a seat that pays the winner every share (包三家).
             ``broken_stake``: 跟胡数 of the parenthesised row (after a stake ran out).
 
     The dealer pays (or, winning, receives from each) 总胡数 x 2 + 跟胡数, the others 总胡数 +
@@ -600,7 +601,12 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     liable = oc.optional_seat(outcome, "liable")
     if winner in (discarder, liable):
         raise HandError("the winner cannot be the discarder or the liable seat")
-    if "hands" in outcome:
+    if outcome.get("hands") is None and outcome.get("wilds") is not None:
+        raise HandError("wilds is read with hands (the hands' wild kind), not with a total")
+    if outcome.get("hands") is not None:
+        scored = sorted(k for k in ("total", "tai", "losers") if outcome.get(k) is not None)
+        if scored:
+            raise HandError(f"give hands (scored here) or total, tai and losers, not both: {', '.join(scored)}")
         hands = oc.items(outcome["hands"], "hands", "situations, by seat", 4)
         if len(hands) != 4 or not all(isinstance(h, Mapping) for h in hands):
             raise HandError("hands must be four situations, by seat")
