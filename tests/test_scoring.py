@@ -414,8 +414,10 @@ def test_counts_that_grow_are_bounded() -> None:
     ],
 )
 def test_settle_reads_lists_and_options_strictly(rules: str, outcome: dict, message: str) -> None:
-    with pytest.raises(haidi.HandError, match=message):
+    with pytest.raises(haidi.HandError, match=message) as e:
         haidi.ruleset(rules).settle(outcome)
+    # The key at fault, for a program to read (an option's name where it is one).
+    assert e.value.key in outcome or e.value.key in outcome.get("options", {})
 
 
 def test_settle_takes_lists_as_lists_tuples_or_numpy() -> None:

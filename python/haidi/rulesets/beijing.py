@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
-from .._errors import shown
+from .._errors import hand_error, shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -312,7 +312,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     for k in sorted(_VARIANT_KEYS.keys() - {variant}):
         for name in sorted(_VARIANT_KEYS[k]):
             if outcome.get(name) is not None or given.get(name) is not None:
-                raise HandError(f"{name} is read under variant={k!r} only, not {variant!r}")
+                raise hand_error(f"{name} is read under variant={k!r} only, not {variant!r}", key=name)
     winner = oc.optional_seat(outcome, "winner")
     discarder = oc.optional_seat(outcome, "discarder")
     if winner is not None and discarder == winner:

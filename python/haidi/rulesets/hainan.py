@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import HandError
-from .._errors import shown
+from .._errors import hand_error, shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -225,15 +225,15 @@ def bao_pairs(claims: Any, opt: Mapping[str, Any]) -> set[tuple[int, int]]:
         by, frm = oc.seat(c.get("by"), f"claims[{i}].by"), oc.seat(c.get("from"), f"claims[{i}].from")
         meld = c.get("meld")
         if by == frm:
-            raise HandError(f"claims[{i}]: a player claims another's discard")
+            raise hand_error(f"claims[{i}]: a player claims another's discard", key="claims")
         if meld == "chow":
             if frm != (by - 1) % 4:
-                raise HandError(f"claims[{i}]: a chow is claimed only from the player before (上家)")
+                raise hand_error(f"claims[{i}]: a chow is claimed only from the player before (上家)", key="claims")
             chows[(frm, by)] += 1
         elif meld == "pung" or (meld == "kong" and opt["bao_kongs_as_pungs"]):
             pungs[(frm, by)] += 1
         elif meld != "kong":
-            raise HandError(f"claims[{i}].meld must be chow, pung or kong, not {shown(meld)}")
+            raise hand_error(f"claims[{i}].meld must be chow, pung or kong, not {shown(meld)}", key="claims")
     return {k for k, n in chows.items() if n >= 3} | {k for k, n in pungs.items() if n >= 3}
 
 

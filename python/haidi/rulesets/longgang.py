@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import Hand, HandError, tile_names
-from .._errors import shown
+from .._errors import hand_error, shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -602,11 +602,12 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     if winner in (discarder, liable):
         raise HandError("the winner cannot be the discarder or the liable seat")
     if outcome.get("hands") is None and outcome.get("wilds") is not None:
-        raise HandError("wilds is read with hands (the hands' wild kind), not with a total")
+        raise hand_error("wilds is read with hands (the hands' wild kind), not with a total", key="wilds")
     if outcome.get("hands") is not None:
         scored = sorted(k for k in ("total", "tai", "losers") if outcome.get(k) is not None)
         if scored:
-            raise HandError(f"give hands (scored here) or total, tai and losers, not both: {', '.join(scored)}")
+            message = f"give hands (scored here) or total, tai and losers, not both: {', '.join(scored)}"
+            raise hand_error(message, key=scored[0])
         hands = oc.items(outcome["hands"], "hands", "situations, by seat", 4)
         if len(hands) != 4 or not all(isinstance(h, Mapping) for h in hands):
             raise HandError("hands must be four situations, by seat")
@@ -619,9 +620,9 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             # otherwise: one of the two would be dropped.
             twice = sorted(k for k in h if k in shared)
             if twice:
-                raise HandError(f"hands[{seat}] gives {twice[0]}, which the outcome gives for every hand")
+                raise hand_error(f"hands[{seat}] gives {twice[0]}, which the outcome gives for every hand", key="hands")
             if h.get("seat_wind") is not None and oc.seat(h["seat_wind"], f"hands[{seat}].seat_wind") != seat:
-                raise HandError(f"hands[{seat}].seat_wind is not seat {seat}'s wind {oc.WINDS[seat]}")
+                raise hand_error(f"hands[{seat}].seat_wind is not seat {seat}'s wind {oc.WINDS[seat]}", key="hands")
             sit = {**h, "seat_wind": oc.WINDS[seat], **shared}
             if (seat == winner) != (sit.get("win") is not None):
                 raise HandError(f"seat {seat}: only the winner's hand has a winning tile")
