@@ -619,3 +619,13 @@ def test_jsonl_refuses_a_line_key_the_call_gives(haidi_cli):
     line = '{"hand": "{1111m}[2222p]123s456s9s", "win": "9s", "concealed_and_melded_kong": false}\n'
     code, out, _ = haidi_cli("eval", "--jsonl", "--mingangang", stdin=line)
     assert code == 2 and "given both as a key and in the call's options" in json.loads(out)["error"]
+
+
+def test_a_deep_object_is_refused_for_its_depth_before_its_keys_are_counted(haidi_cli):
+    """A line of objects nested 1,000 deep (each key a colon) is answered with the depth
+    error, not a RecursionError from walking it for keys given twice."""
+    deep = '{"b":' * 1000 + "1" + "}" * 1000
+    code, out, _ = haidi_cli("eval", "--jsonl", stdin=f'{{"hand": "1:", "a": {deep}}}\n')
+    assert code == 2 and "nested more than 16 deep" in json.loads(out)["error"]
+    code, _, err = haidi_cli("eval", "123m456p789s1122z", "--win", "2z", "--set", f"x={deep}")
+    assert code == 2 and "nested more than 16 deep" in err and "Traceback" not in err

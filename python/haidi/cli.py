@@ -380,7 +380,6 @@ def _json(text: str | bytes, what: str) -> Any:
         if "depth" in str(e):
             raise HandError(f"{what} is nested more than {MAX_DEPTH} deep") from None
         raise
-    _unique_keys(text, v)
     # Each level opens a bracket: a text with few brackets needs no walk.
     if isinstance(text, bytes):
         brackets = text.count(b"[") + text.count(b"{")
@@ -393,6 +392,8 @@ def _json(text: str | bytes, what: str) -> Any:
             deep = True
         if deep:
             raise HandError(f"{what} is nested more than {MAX_DEPTH} deep")
+    # After the depth is known to be small: ``_keys`` walks the value.
+    _unique_keys(text, v)
     return v
 
 
