@@ -135,16 +135,17 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
             Some(()) => Ok(value[0]),
             None => {
                 // The value as every reader quotes it (a NaN as the regional columns do).
+                // (A column of numbers read in place holds no Python value to quote.)
                 let shown = match &self.source {
-                    Source::List(list) => list.get_item(i).map(|v| match v.extract::<f64>() {
+                    Source::List(list) => list.get_item(i).ok().map(|v| match v.extract::<f64>() {
                         Ok(f) if f.is_nan() && v.cast::<PyInt>().is_err() => "NaN".to_string(),
                         _ => convert::shown(&v),
                     }),
-                    _ => Err(pyo3::exceptions::PyIndexError::new_err(i)),
+                    _ => None,
                 };
                 let message = match shown {
-                    Ok(v) => format!("{} must be {}, not {v}", self.name, self.expected),
-                    Err(_) => format!("{} must be {}", self.name, self.expected),
+                    Some(v) => format!("{} must be {}, not {v}", self.name, self.expected),
+                    None => format!("{} must be {}", self.name, self.expected),
                 };
                 Err(to_py(py, HandError::invalid(message).for_key(self.name).in_row("row", i)))
             }

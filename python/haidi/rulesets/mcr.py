@@ -136,14 +136,13 @@ def evaluate_many(
             (``Ruleset.evaluate_many``'s ``output="json"``).
     """
     ruleset.options(options)  # checked: a dict of MCR options
-    given = None if options is None else options.get("concealed_and_melded_kong")
-    if concealed_and_melded_kong is not None:
-        if given is not None:
-            raise _core.HandError("concealed_and_melded_kong is given both as a keyword and in options")
-        given = _core_flag(concealed_and_melded_kong)
     # None where the call does not give it: a situation may then give its own (as a key
     # or in its options); where the call gives it, a situation's key contradicts it.
-    mingangang = given
+    mingangang = None if options is None else options.get("concealed_and_melded_kong")
+    if concealed_and_melded_kong is not None:
+        if mingangang is not None:
+            raise _core.HandError("concealed_and_melded_kong is given both as a keyword and in options")
+        mingangang = _core_flag(concealed_and_melded_kong)
     if errors not in ("raise", "collect"):
         raise _core.HandError(f"errors must be 'raise' or 'collect', not {shown(errors)}")
     if _frames.is_columns(situations):
