@@ -671,7 +671,7 @@ impl PyScheme {
             }
             self.read_item(&mut reader, k, value(v))?;
         }
-        finish(&self.scheme, reader, format).map(Some)
+        finish(&self.scheme, &mut reader, format).map(Some)
     }
 
     /// Reads a situation dict with the scheme its options make (None: this one). Most
@@ -687,6 +687,17 @@ impl PyScheme {
         if let Ok(Some(p)) = self.prepare_until(situation, format, true) {
             return Ok((None, p));
         }
+        self.read_again(py, situation, format)
+    }
+
+    /// [`PyScheme::read`] once the situation read without its options
+    /// (`prepare_until`) gave none: read with the scheme its options make.
+    fn read_again(
+        &self,
+        py: Python<'_>,
+        situation: &Bound<'_, PyDict>,
+        format: Option<Format>,
+    ) -> PyResult<(Option<Py<PyScheme>>, Prepared)> {
         let other = self.scheme_for(py, situation)?;
         let s = other.as_ref().map_or(self, |o| o.get());
         let p = s.prepare(situation, format).map_err(|e| to_py(py, e))?;
@@ -723,7 +734,7 @@ impl PyScheme {
                 return Line::Refused(e.to_string());
             }
         }
-        match finish(&self.scheme, reader, Some(format)) {
+        match finish(&self.scheme, &mut reader, Some(format)) {
             Ok(p) => Line::Read(p),
             Err(e) => Line::Refused(e.to_string()),
         }
@@ -769,7 +780,7 @@ enum Line {
 }
 
 /// The situation read, with the format given for the call where it gives none.
-fn finish(scheme: &Scheme, mut reader: Reader<'_>, format: Option<Format>) -> CoreResult<Prepared> {
+fn finish(scheme: &Scheme, reader: &mut Reader<'_>, format: Option<Format>) -> CoreResult<Prepared> {
     if let Some(f) = format {
         reader.default_format(f);
     }
@@ -1083,9 +1094,18 @@ fn score_one<'py, R>(
             &empty
         }
     };
-    let (other, p) = this.read(py, situation, None)?;
-    let s = other.as_ref().map_or(this, |o| o.get());
-    then(s, &p, &evaluate_with(&s.scheme, &p, bounded))
+    // Most situations are read once, with no option: the situation is then scored where
+    // it was read, not moved (it is large).
+    let first = this.prepare_until(situation, None, true);
+    let again;
+    let (s, p) = match &first {
+        Ok(Some(p)) => (this, p),
+        _ => {
+            again = this.read_again(py, situation, None)?;
+            (again.0.as_ref().map_or(this, |o| o.get()), &again.1)
+        }
+    };
+    then(s, p, &evaluate_with(&s.scheme, p, bounded))
 }
 
 /// `scheme_evaluate(scheme, /, **situation)`'s documentation, with its signature.

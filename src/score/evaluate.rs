@@ -494,7 +494,7 @@ impl Search<'_> {
             return;
         }
         let scheme = self.scheme;
-        let sig = *self.sig.get_or_insert_with(|| classes(scheme, self.p));
+        let sig = &*self.sig.get_or_insert_with(|| classes(scheme, self.p));
         let caps = &self.p.tiles.caps;
         let mut stand: Counts = [0; KINDS];
         let mut all: Counts = [0; KINDS];
@@ -928,11 +928,12 @@ impl Search<'_> {
         true
     }
 
-    fn finish(self) -> Scored {
+    /// The best found (by reference: the search is large, and moving it costs a copy).
+    fn finish(&self) -> Scored {
         let scheme = self.scheme;
         let p = self.p;
         let (tried, met) = (self.best.tried, self.best.met);
-        let Some(c) = self.best.cand else {
+        let Some(c) = &self.best.cand else {
             let reason = match self.best.refused {
                 Some(i) => scheme.valid[i].message.clone(),
                 None => scheme.incomplete.clone(),
