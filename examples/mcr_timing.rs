@@ -24,7 +24,7 @@ fn main() {
         let n = 20000;
         let start = Instant::now();
         for _ in 0..n {
-            std::hint::black_box(evaluate_text(&t, &Options::default(), false).ok());
+            std::hint::black_box(evaluate_text(&t, &Options::default()).ok());
         }
         println!("{h} + {w}: {:.2} us", start.elapsed().as_secs_f64() * 1e6 / n as f64);
     }

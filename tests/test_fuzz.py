@@ -149,7 +149,7 @@ def _entry_points():
         ("ruleset", haidi.ruleset, [], 1),
         ("wild_from_indicator", _core.wild_from_indicator, [], 1),
         ("reproduce_table", _core.reproduce_table, ["honours"], 1),
-        ("mcr_evaluate_many", _core.mcr_evaluate_many, ["format", "explain", "concealed_and_melded_kong"], 1),
+        ("mcr_evaluate_many", _core.mcr_evaluate_many, ["format", "concealed_and_melded_kong"], 1),
         ("mcr_evaluate_columns", _core.mcr_evaluate_columns, ["format", "concealed_and_melded_kong"], 1),
         ("Engine", _core.Engine, ["tiles", "standard", "pair_kinds", "seven_pairs", "all_258"], 2),
         ("Hand.add", lambda t: haidi.Hand("123m").add(t), [], 1),
@@ -457,7 +457,7 @@ def test_big_inputs_stay_within_a_memory_limit():
 #: Calls that once raised another exception than HandError (TypeError, ValueError from
 #: numpy, UnicodeEncodeError), found by the tests above.
 FOUND = {
-    "explain='yes'": lambda: _core.mcr_evaluate_many([], explain="yes"),
+    "explain='yes'": lambda: _core.mcr_evaluate_many([{"hand": "123m", "win": "1m", "explain": "yes"}]),
     "format=5": lambda: _core.mcr_evaluate_many([], format=5),
     "not a list": lambda: _core.mcr_evaluate_many(5),
     "columns a list": lambda: _core.mcr_evaluate_columns([]),

@@ -302,10 +302,11 @@ pub fn mcr(data: &[u8]) {
     };
     let hand = hand_text(&mut b, 13);
     let input = TextSituation { hand: &hand, win: win.as_deref(), format, situation, options: None, explain: false };
-    match evaluate_text(&input, &options, false) {
+    match evaluate_text(&input, &options) {
         Ok(s) => {
             assert!(!s.win || s.total >= 8, "a win of {} points: {hand:?} {win:?}", s.total);
-            let explained = evaluate_text(&input, &options, true).expect("explain refuses what it scored");
+            let explaining = TextSituation { explain: true, ..input };
+            let explained = evaluate_text(&explaining, &options).expect("explain refuses what it scored");
             assert_eq!((explained.win, explained.total), (s.win, s.total), "explain changes {hand:?}");
         }
         Err(e) => check_error(&e),

@@ -222,7 +222,6 @@ def mcr_evaluate_many(
     situations: Iterable[dict[str, Any]],
     *,
     format: str | None = None,
-    explain: bool | None = None,
     concealed_and_melded_kong: bool | None = None,
     json: bool = False,
 ) -> list[Any]:

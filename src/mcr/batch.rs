@@ -21,7 +21,7 @@ pub struct TextSituation<'a> {
     pub situation: Situation,
     /// The situation's own options, where it gives them.
     pub options: Option<Options>,
-    /// List the fans not counted and why (`explain`), whatever the call asks.
+    /// List the fans not counted and why (`explain`).
     pub explain: bool,
 }
 
@@ -55,10 +55,10 @@ pub fn prepare(input: &TextSituation<'_>) -> Result<(Hand, Situation)> {
     Ok((hand, s))
 }
 
-/// Scores one situation given as text.
-pub fn evaluate_text(input: &TextSituation<'_>, options: &Options, explain: bool) -> Result<Scored> {
+/// Scores one situation given as text (with its own options, or `options`).
+pub fn evaluate_text(input: &TextSituation<'_>, options: &Options) -> Result<Scored> {
     let (hand, s) = prepare(input)?;
-    evaluate(&hand, s, input.options.as_ref().unwrap_or(options), explain || input.explain).map_err(|e| match e.kind {
+    evaluate(&hand, s, input.options.as_ref().unwrap_or(options), input.explain).map_err(|e| match e.kind {
         // The size is the hand's (the winning tile is one tile whatever it is).
         crate::error::ErrorKind::WrongSize { .. } => e.for_key("hand"),
         _ => e,
@@ -66,8 +66,8 @@ pub fn evaluate_text(input: &TextSituation<'_>, options: &Options, explain: bool
 }
 
 /// Scores many; each result stands alone (a bad situation does not stop the others).
-pub fn evaluate_texts(inputs: &[TextSituation<'_>], options: &Options, explain: bool) -> Vec<Result<Scored>> {
-    crate::parallel::map(inputs.len(), PARALLEL_MIN, 1, |i| evaluate_text(&inputs[i], options, explain))
+pub fn evaluate_texts(inputs: &[TextSituation<'_>], options: &Options) -> Vec<Result<Scored>> {
+    crate::parallel::map(inputs.len(), PARALLEL_MIN, 1, |i| evaluate_text(&inputs[i], options))
 }
 
 /// Columns of the fan counts a [`Chunk`] writes: one per fan id 1..=81, and column 0 for
@@ -82,7 +82,7 @@ fn score_into(
     total: &mut i32,
     fans: &mut [u8],
 ) -> Result<()> {
-    let r = evaluate_text(input, options, false)?;
+    let r = evaluate_text(input, options)?;
     *win = r.win;
     *total = r.total as i32;
     fans[1..].copy_from_slice(&r.fans.counts()[1..FAN_COLUMNS]);
@@ -164,7 +164,7 @@ mod tests {
             options: None,
             explain: false,
         };
-        let r = evaluate_text(&t, &Options::default(), false).unwrap();
+        let r = evaluate_text(&t, &Options::default()).unwrap();
         assert_eq!(r.total, 98);
     }
 
@@ -206,7 +206,7 @@ mod tests {
             explain: false,
         };
         let bad = TextSituation { hand: "12x", ..good };
-        let r = evaluate_texts(&[good, bad], &Options::default(), false);
+        let r = evaluate_texts(&[good, bad], &Options::default());
         assert!(r[0].is_ok() && r[1].is_err());
     }
 }

@@ -609,7 +609,7 @@ fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) ->
         return Err(hand_error(py, "a situation needs a hand and a win"));
     }
     let read = r.finish()?;
-    let scored = evaluate_text(&read.text()?, &Options::default(), false).py_err(py)?;
+    let scored = evaluate_text(&read.text()?, &Options::default()).py_err(py)?;
     Ok(result(py, &scored, false)?.cast_into::<PyDict>()?)
 }
 
@@ -617,17 +617,15 @@ fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) ->
 /// with `json` each result's JSON text (bytes, as `orjson.dumps` writes the dict). A bad
 /// situation raises `HandError` naming its index.
 #[pyfunction]
-#[pyo3(signature = (situations, *, format = None, explain = None, concealed_and_melded_kong = None, json = false))]
+#[pyo3(signature = (situations, *, format = None, concealed_and_melded_kong = None, json = false))]
 pub fn mcr_evaluate_many<'py>(
     py: Python<'py>,
     situations: &Bound<'py, PyAny>,
     format: Option<&Bound<'py, PyAny>>,
-    explain: Option<&Bound<'py, PyAny>>,
     concealed_and_melded_kong: Option<&Bound<'py, PyAny>>,
     json: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let format = convert::format_arg(format)?;
-    let explain = convert::flag_arg(explain, "explain", false)?;
     let kong_by_call = concealed_and_melded_kong.is_some_and(|k| !k.is_none());
     let concealed_and_melded_kong = convert::flag_arg(concealed_and_melded_kong, "concealed_and_melded_kong", false)?;
     let options = Options { concealed_and_melded_kong };
@@ -677,7 +675,7 @@ pub fn mcr_evaluate_many<'py>(
             py.check_signals()?;
             let (read, bad) = read_chunk(128);
             let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
-            append(&mut out, py.detach(|| evaluate_texts(&inputs, &options, explain)))?;
+            append(&mut out, py.detach(|| evaluate_texts(&inputs, &options)))?;
             match bad {
                 Some(e) => return Err(e),
                 None if read.is_empty() => return PyList::new(py, out),
@@ -694,7 +692,7 @@ pub fn mcr_evaluate_many<'py>(
         let (to_main, mut scored) = std::sync::mpsc::channel::<Vec<crate::error::Result<Scored>>>();
         scope.spawn(move || {
             for texts in inbox {
-                if to_main.send(evaluate_texts(&texts.situations().collect::<Vec<_>>(), &options, explain)).is_err() {
+                if to_main.send(evaluate_texts(&texts.situations().collect::<Vec<_>>(), &options)).is_err() {
                     break;
                 }
             }
