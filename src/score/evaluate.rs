@@ -199,6 +199,9 @@ struct Search<'a> {
     situational: Option<(u64, [u8; MAX_PATTERNS])>,
     /// The patterns the situation rules out (see `Scheme::gates`), once judged.
     shut: Option<u64>,
+    /// The patterns the situation's quantities admit (see `Scheme::situation_admits`),
+    /// once looked up.
+    admitted: Option<u64>,
     /// The bounds worked out of sets of patterns that may count (see [`bound_given`]).
     memo: BoundMemo,
     /// The ceiling of the arrangement whose free groups are being given kinds, once
@@ -392,6 +395,7 @@ pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
             done_forms: 0,
         },
         situational: None,
+        admitted: None,
         shut: None,
         memo: BoundMemo::default(),
         ceiling: None,
@@ -765,8 +769,12 @@ impl Search<'_> {
         let open = if self.best.tried == 0 { u64::MAX } else { !*self.shut.get_or_insert_with(|| shut(scheme, &ctx)) };
         let (mut arr_hits, mut arr_counts) = situational;
         arr_hits &= eligible;
+        // The patterns the quantities leave, of the situation (once) and the arrangement.
+        let of_situation = *self.admitted.get_or_insert_with(|| scheme.situation_admits.admitted(&ctx));
+        let admitted = of_situation & scheme.admits.admitted(&ctx);
         let patterns = u64::MAX.checked_shr(64 - scheme.patterns.len() as u32).unwrap_or(0);
-        let per_arrangement = patterns & !scheme.situational & !scheme.placed & !scheme.late & eligible & open;
+        let per_arrangement =
+            patterns & !scheme.situational & !scheme.placed & !scheme.late & eligible & open & admitted;
         for i in bits(per_arrangement) {
             let pat = &scheme.patterns[i];
             let n = ctx.judge(&pat.rule, &pat.needs);
@@ -810,8 +818,10 @@ impl Search<'_> {
                 self.best.refused.get_or_insert(i);
                 continue;
             }
+            // A pung completed on a discard is not concealed: looked up again.
+            let admitted = if f.pung_on_discard { of_situation & scheme.admits.admitted(&ctx) } else { admitted };
             let (mut hits, mut counts) = (arr_hits, arr_counts);
-            for i in bits(placed) {
+            for i in bits(placed & admitted) {
                 let pat = &scheme.patterns[i];
                 let n = ctx.judge(&pat.rule, &pat.needs);
                 if n > 0 {
@@ -825,7 +835,7 @@ impl Search<'_> {
                 ctx.counted = counted;
                 ctx.value = value;
                 ctx.fan_count = counted.count_ones() as i32;
-                for i in bits(scheme.late & eligible & open) {
+                for i in bits(scheme.late & eligible & open & admitted) {
                     let pat = &scheme.patterns[i];
                     let n = ctx.judge(&pat.rule, &pat.needs);
                     if n > 0 {

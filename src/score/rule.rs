@@ -226,6 +226,28 @@ impl Cmp {
             Cmp::Ge => a >= b,
         }
     }
+
+    /// Whether `a op b` holds for some `a` of `from` or more.
+    fn holds_from(self, from: i32, b: i32) -> bool {
+        match self {
+            Cmp::Eq => b >= from,
+            Cmp::Lt => from < b,
+            Cmp::Le => from <= b,
+            Cmp::Ne | Cmp::Gt | Cmp::Ge => true,
+        }
+    }
+
+    /// The comparison that holds where this one does not.
+    fn contrary(self) -> Cmp {
+        match self {
+            Cmp::Eq => Cmp::Ne,
+            Cmp::Ne => Cmp::Eq,
+            Cmp::Lt => Cmp::Ge,
+            Cmp::Le => Cmp::Gt,
+            Cmp::Gt => Cmp::Le,
+            Cmp::Ge => Cmp::Lt,
+        }
+    }
 }
 
 /// A rule. Sets are referred to by their index in the ruleset's list of sets, which is
@@ -335,6 +357,63 @@ impl Needs {
     #[inline]
     pub fn met_flags(&self, flags: u32) -> bool {
         flags & self.on == self.on && flags & self.off == 0 && self.forms != 0
+    }
+}
+
+/// Quantities a rule compares, as tables of the rules that may count at each value
+/// (bit `i` for the `i`-th rule): for each quantity, its values 0 to 15, the last standing
+/// for 15 and more. Worked out once, when the ruleset is built, from the conditions
+/// [`Rule::conditions`] finds: a rule missing from the row of a quantity's value counts 0
+/// there, so it is not walked. One table lookup a quantity rules out at once the many
+/// rules that would fail a comparison (清一色's one suit, 对对胡's five pungs ...).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Admits {
+    pub tables: Vec<(Quantity, [u64; ADMIT_ROWS])>,
+}
+
+/// The rows of an [`Admits`] table: the values 0 to 14, and 15 or more.
+pub const ADMIT_ROWS: usize = 16;
+
+impl Admits {
+    /// The tables of `rules`' conditions on quantities `take` accepts (none read after
+    /// scoring), at most `most` of them, those that rule out the most first.
+    pub fn of<'r>(rules: impl Iterator<Item = &'r Rule>, take: impl Fn(Quantity) -> bool, most: usize) -> Admits {
+        let mut tables: Vec<(Quantity, [u64; ADMIT_ROWS])> = vec![];
+        let mut conditions = vec![];
+        for (i, r) in rules.enumerate() {
+            conditions.clear();
+            r.conditions(&mut conditions);
+            for &(q, op, v) in &conditions {
+                if !take(q) || q.after_scoring() {
+                    continue;
+                }
+                let at = tables.iter().position(|t| t.0 == q).unwrap_or_else(|| {
+                    tables.push((q, [u64::MAX; ADMIT_ROWS]));
+                    tables.len() - 1
+                });
+                for (x, row) in tables[at].1.iter_mut().enumerate() {
+                    let x = x as i32;
+                    let holds = if x + 1 < ADMIT_ROWS as i32 { op.holds(x, v) } else { op.holds_from(x, v) };
+                    if !holds {
+                        *row &= !(1u64 << i);
+                    }
+                }
+            }
+        }
+        let ruled_out = |t: &[u64; ADMIT_ROWS]| t.iter().map(|row| row.count_zeros()).sum::<u32>();
+        tables.sort_by_key(|(_, t)| std::cmp::Reverse(ruled_out(t)));
+        tables.truncate(most);
+        Admits { tables }
+    }
+
+    /// The rules that may count in `ctx`, by bit.
+    #[inline]
+    pub fn admitted(&self, ctx: &Context) -> u64 {
+        let mut may = u64::MAX;
+        for (q, rows) in &self.tables {
+            may &= rows[ctx.quantity(*q).clamp(0, ADMIT_ROWS as i32 - 1) as usize];
+        }
+        may
     }
 }
 
@@ -901,6 +980,41 @@ impl Rule {
     }
 
     /// The quantities it reads.
+    /// Comparisons of quantities that hold wherever the rule counts (above 0): its own
+    /// `Is`, a negated `Is` as its contrary, those of each part of an `All`, and a floor
+    /// for what it counts (a count of pungs or pairs of some kinds is at most the count
+    /// of all pungs or pairs).
+    pub fn conditions(&self, out: &mut Vec<(Quantity, Cmp, i32)>) {
+        // The least a count is where `op v` holds of it, when that is above 0.
+        let floor = |op: Cmp, v: i32| match op {
+            Cmp::Eq | Cmp::Ge => Some(v).filter(|&v| v > 0),
+            Cmp::Gt => Some(v + 1).filter(|&v| v > 0),
+            _ => None,
+        };
+        match self {
+            Rule::Is(q, op, v) => out.push((*q, *op, *v)),
+            Rule::Not(r) => {
+                if let Rule::Is(q, op, v) = &**r {
+                    out.push((*q, op.contrary(), *v));
+                }
+            }
+            Rule::All(rules) => rules.iter().for_each(|r| r.conditions(out)),
+            Rule::Count(q) => out.push((*q, Cmp::Ge, 1)),
+            Rule::Triplets(_) => out.push((Quantity::Triplets, Cmp::Ge, 1)),
+            Rule::Pairs(_) => out.push((Quantity::Pairs, Cmp::Ge, 1)),
+            Rule::Compare(r, op, v) => {
+                let Some(least) = floor(*op, *v) else { return };
+                match &**r {
+                    Rule::Count(q) => out.push((*q, Cmp::Ge, least)),
+                    Rule::Triplets(_) => out.push((Quantity::Triplets, Cmp::Ge, least)),
+                    Rule::Pairs(_) => out.push((Quantity::Pairs, Cmp::Ge, least)),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
     pub fn quantities(&self, out: &mut Vec<Quantity>) {
         match self {
             Rule::Is(q, _, _) | Rule::Count(q) => out.push(*q),
@@ -1041,6 +1155,80 @@ mod tests {
         // And the tests do refuse: a flag's rule needs its flag.
         assert!(!Needs::of(&Rule::All(vec![Rule::Flag(1), Rule::Form(1)])).met(0b10, 2));
         assert!(!Needs::of(&Rule::Flag(1)).met_flags(0));
+    }
+
+    /// A rule missing from the `Admits` row of a quantity's value counts 0 there: checked
+    /// for rules of every comparison of the quantities (negated, counted, a count of some
+    /// kinds' pungs or pairs compared) alone and two together, on random arrangements
+    /// and situations.
+    #[test]
+    fn rules_admits_rule_out_count_nothing() {
+        let ops = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+        let mut leaves = vec![];
+        for (_, q) in Quantity::NAMES.iter().filter(|(_, q)| !q.after_scoring()) {
+            leaves.push(Rule::Count(*q));
+            for op in ops {
+                for v in [0, 1, 2, 5, 15, 16] {
+                    leaves.push(Rule::Is(*q, op, v));
+                    leaves.push(Rule::Not(Box::new(Rule::Is(*q, op, v))));
+                    leaves.push(Rule::Compare(Box::new(Rule::Count(*q)), op, v));
+                }
+            }
+        }
+        for op in ops {
+            for v in [0, 1, 2, 3, 4] {
+                leaves.push(Rule::Compare(Box::new(Rule::Triplets(0)), op, v));
+                leaves.push(Rule::Compare(Box::new(Rule::Pairs(0)), op, v));
+            }
+        }
+        leaves.extend([Rule::Triplets(0), Rule::Pairs(0), Rule::Always]);
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (rng >> 33) % n
+        };
+        let mut rules = leaves.clone();
+        for _ in 0..2000 {
+            let (a, b) = (next(leaves.len() as u64) as usize, next(leaves.len() as u64) as usize);
+            rules.push(Rule::All(vec![leaves[a].clone(), leaves[b].clone()]));
+        }
+        let shapes = [Shape::Pair, Shape::Pung, Shape::Kong, Shape::Chow];
+        let mut ruled_out = 0;
+        for chunk in rules.chunks(64) {
+            let all = || chunk.iter();
+            let admits = Admits::of(all(), |_| true, usize::MAX);
+            for _ in 0..300 {
+                let groups: Vec<Group> = (0..next(8))
+                    .map(|_| {
+                        let shape = shapes[next(4) as usize];
+                        let tile = if shape == Shape::Chow { next(3) * 9 + next(7) } else { next(KINDS as u64) };
+                        Group::new(shape, tile as Tile, next(4) as u8 * (next(3) == 0) as u8)
+                    })
+                    .collect();
+                let f = facts(Form::Standard, &groups, None, 1 << next(KINDS as u64), next(2) == 1);
+                let s = Situation {
+                    seat: next(4) as u8,
+                    wild_tiles: next(6) as u8,
+                    extra_wilds: next(3) as u8,
+                    flowers: next(256) as u8,
+                    seat_flower: next(2) == 1,
+                    guest_flowers: next(5) as u8,
+                    discarder: Some(next(4) as u8).filter(|_| next(2) == 0),
+                    ..Situation::default()
+                };
+                let sets = [next(1 << 34)];
+                let ctx = Context::new(&f, &s, &sets, None);
+                let may = admits.admitted(&ctx);
+                for (i, r) in all().enumerate() {
+                    if may >> i & 1 == 0 {
+                        ruled_out += 1;
+                        assert_eq!(ctx.eval(r), 0, "{r:?} ruled out in {f:?} {s:?}");
+                    }
+                }
+            }
+        }
+        // And the tables do rule out.
+        assert!(ruled_out > 10_000, "{ruled_out}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::group::Shape;
-use super::rule::{KindSet, Needs, Quantity, Rule};
+use super::rule::{Admits, KindSet, Needs, Quantity, Rule};
 use crate::engine::Engine;
 use crate::error::{HandError, Result};
 use crate::forms::Forms;
@@ -14,6 +14,11 @@ use crate::tiles::{self, KINDS};
 
 /// Most patterns a ruleset has (their set is a `u64`).
 pub const MAX_PATTERNS: usize = 64;
+
+/// The most quantities whose values rule patterns out before their rules are walked (see
+/// [`Admits`]), of an arrangement and of the situation each: a lookup each, made for every
+/// arrangement scored.
+const ADMITS_MOST: usize = 8;
 /// Most flags a situation has.
 pub const MAX_FLAGS: usize = 32;
 /// Most kind sets a ruleset's rules name.
@@ -257,6 +262,10 @@ pub struct Scheme {
     /// read the situation alone (not its waits): the pattern and those parts, judged once
     /// a situation. Where one fails the pattern cannot count in any arrangement.
     pub gates: Vec<(u8, Rule)>,
+    /// The patterns that may count at each value of the quantities their rules compare
+    /// (see [`Admits`]): of an arrangement, and of the situation alone.
+    pub admits: Admits,
+    pub situation_admits: Admits,
     /// For each pattern, the patterns (by bit) it never counts with: their rules ask
     /// for contrary things (see `Rule::never_with`). The bounds do not add them up.
     pub disjoint: Vec<u64>,
@@ -384,6 +393,9 @@ impl Scheme {
         for s in self.valid.iter_mut().chain(&mut self.no_win).chain(&mut self.refuse) {
             s.needs = Needs::of(&s.rule);
         }
+        let rules = || self.patterns.iter().map(|p| &p.rule);
+        self.admits = Admits::of(rules(), |q| !q.of_situation(), ADMITS_MOST);
+        self.situation_admits = Admits::of(rules(), Quantity::of_situation, ADMITS_MOST);
         self.disjoint = self
             .patterns
             .iter()
@@ -512,6 +524,8 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         late_reads: 0,
         situational: 0,
         gates: vec![],
+        admits: Admits::default(),
+        situation_admits: Admits::default(),
         disjoint: vec![],
         known_from_groups: 0,
         valued: [None; 2],
