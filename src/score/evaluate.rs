@@ -1060,7 +1060,8 @@ impl arrange::Visit for Search<'_> {
             }
         }
         // Bounded when scoring it could cost more than the bound: free groups are given
-        // kinds in many ways, and several places are scored one by one.
+        // kinds in many ways, and three places or more are scored one by one (two cost
+        // less to score than to bound).
         self.ceiling = None;
         if self.best.cand.is_some() && self.bounding() {
             // The form's bound first: once the best reaches it, the form is done.
@@ -1068,7 +1069,7 @@ impl arrange::Visit for Search<'_> {
                 return !self.best.stop;
             }
             let at = *places.get_or_insert_with(|| self.places(&found.groups));
-            let many = found.free_melds + found.free_pairs > 0 || at.len() > 1;
+            let many = found.free_melds + found.free_pairs > 0 || at.len() > 2;
             if many {
                 let ceiling = self.ceiling_of(found, &at);
                 if ceiling <= self.best.rank {
