@@ -426,7 +426,7 @@ impl Search<'_> {
     /// and wherever the winning tile sits (`places`, those of its groups).
     fn ceiling_of(&mut self, found: &Found, places: &Places) -> [i32; 4] {
         let (scheme, p) = (self.scheme, self.p);
-        let mut f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false);
+        let mut f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false, scheme.reads_fours);
         (f.seat_flower_used, f.real_wilds_used) = complete_wilds(&p.situation);
         let ctx = Context::new(&f, &p.situation, &p.sets, Some(self.waits));
         let known = Known::Groups {
@@ -747,7 +747,7 @@ impl Search<'_> {
         let sit = &p.situation;
         let loser = p.loser;
         let discard_win = scheme.self_drawn_flag.is_some_and(|b| !sit.flag(b)) && !loser;
-        let mut base = facts::facts(form, groups, None, sit.wild_kinds, false);
+        let mut base = facts::facts(form, groups, None, sit.wild_kinds, false, scheme.reads_fours);
         match partial {
             Some((seat_used, real, _)) => {
                 base.seat_flower_used = seat_used;
@@ -1094,7 +1094,8 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mu
     if unbounded(scheme) {
         return [i32::MAX; 4];
     }
-    let declared = facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false);
+    let declared =
+        facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false, scheme.reads_fours);
     let held = tiles::kinds_mask(&p.tiles.counts);
     let straights = if form & Form::Standard.bit() != 0 { straights() } else { 0 };
     let mut suits = 0u8;

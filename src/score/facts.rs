@@ -95,8 +95,16 @@ pub struct Facts {
 }
 
 /// Facts of `groups`. `wild_kinds` tells which kinds are wild (for 财神归位);
-/// `discard_win` whether the winning tile came from another player.
-pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u64, discard_win: bool) -> Facts {
+/// `discard_win` whether the winning tile came from another player; `fours` whether to
+/// count the kinds four tiles stand for (left 0 for a ruleset that reads none).
+pub fn facts(
+    form: Form,
+    groups: &[Group],
+    win: Option<Placement>,
+    wild_kinds: u64,
+    discard_win: bool,
+    fours: bool,
+) -> Facts {
     let mut f = Facts { form: form.bit(), win, ..Facts::default() };
     // Tiles standing for each kind (for the kinds four of them stand for).
     let mut stand = [0u8; crate::tiles::KINDS];
@@ -173,7 +181,9 @@ pub fn facts(form: Form, groups: &[Group], win: Option<Placement>, wild_kinds: u
         | ((k >> 9 & 0x1FF != 0) as u8) << 1
         | ((k >> 18 & 0x1FF != 0) as u8) << 2
         | ((k >> 27 != 0) as u8) << 3;
-    f.fours = stand.iter().filter(|&&c| c >= 4).count() as u8;
+    if fours {
+        f.fours = stand.iter().filter(|&&c| c >= 4).count() as u8;
+    }
     f
 }
 
@@ -284,7 +294,7 @@ mod tests {
             Group::new(Shape::Pair, 33, 0),
         ];
         let win = Some(Placement { group: 2, role: Role::Pung, kind: 27 });
-        let f = facts(Form::Standard, &groups, win, 0, true);
+        let f = facts(Form::Standard, &groups, win, 0, true, true);
         assert_eq!((f.n_chows, f.same_chows, f.n_triplets, f.free_melds), (2, 2, 2, 1));
         assert_eq!(f.concealed_triplets, 1, "the pung completed on a discard is exposed");
         assert_eq!(f.suits, 0b1001);

@@ -1110,7 +1110,7 @@ mod tests {
     use crate::score::group::{Group, Placement, Shape};
 
     fn ctx_eval(groups: &[Group], win: Option<Placement>, rule: &Rule, sets: &[u64]) -> u32 {
-        let f = facts(Form::Standard, groups, win, 0, false);
+        let f = facts(Form::Standard, groups, win, 0, false, true);
         let s = Situation::default();
         Context::new(&f, &s, sets, None).eval(rule)
     }
@@ -1205,7 +1205,7 @@ mod tests {
                         Group::new(shape, tile as Tile, next(4) as u8 * (next(3) == 0) as u8)
                     })
                     .collect();
-                let f = facts(Form::Standard, &groups, None, 1 << next(KINDS as u64), next(2) == 1);
+                let f = facts(Form::Standard, &groups, None, 1 << next(KINDS as u64), next(2) == 1, true);
                 let s = Situation {
                     seat: next(4) as u8,
                     wild_tiles: next(6) as u8,
@@ -1288,7 +1288,7 @@ mod tests {
         // tile with no wild in the known groups.
         let winds = 0b1111u64 << 27;
         let groups = [Group::new(Shape::Pung, 27, 0), Group::new(Shape::Pung, 28, 0), Group::new(Shape::Pung, 29, 0)];
-        let f = facts(Form::Standard, &groups, None, 0, false);
+        let f = facts(Form::Standard, &groups, None, 0, false, true);
         let s = Situation { win: Some((5, true)), ..Situation::default() };
         let sets = [winds, ALL_KINDS];
         let ctx = Context::new(&f, &s, &sets, None);
@@ -1316,7 +1316,7 @@ mod tests {
     fn bounds_of_a_straight_and_a_wait_read_what_the_tiles_allow() {
         // 456s known, two free melds to come: the straight of bamboo needs 123s and 789s.
         let groups = [Group::new(Shape::Chow, 21, 0)];
-        let f = facts(Form::Standard, &groups, None, 0, false);
+        let f = facts(Form::Standard, &groups, None, 0, false, true);
         let s = Situation { win: Some((4, false)), ..Situation::default() };
         let sets = [0b111u64, ALL_KINDS];
         let ctx = Context::new(&f, &s, &sets, None);

@@ -243,6 +243,8 @@ pub struct Scheme {
     pub reads_home: bool,
     pub reads_chow_ends: bool,
     pub reads_same_chows: bool,
+    /// Some rule reads the kinds four tiles stand for.
+    pub reads_fours: bool,
     /// Patterns judged after the others (their rules name patterns or totals); of them,
     /// those whose rules read only the patterns counted and the situation (worked out
     /// exactly for each choice of patterns when bounding), and the patterns those read.
@@ -386,6 +388,7 @@ impl Scheme {
         self.reads_suits = read.iter().any(|q| matches!(q, Quantity::Suits | Quantity::Honours));
         self.reads_home = read.contains(&Quantity::HomeWilds);
         self.reads_same_chows = read.contains(&Quantity::SameChows);
+        self.reads_fours = read.contains(&Quantity::Fours);
         self.reads_chow_ends = rules.iter().any(|r| r.reads_chow_ends());
         for p in &mut self.patterns {
             p.needs = Needs::of(&p.rule);
@@ -519,6 +522,7 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         reads_home: false,
         reads_chow_ends: false,
         reads_same_chows: false,
+        reads_fours: false,
         late: 0,
         late_exact: 0,
         late_reads: 0,
