@@ -979,7 +979,6 @@ impl Rule {
         }
     }
 
-    /// The quantities it reads.
     /// Comparisons of quantities that hold wherever the rule counts (above 0): its own
     /// `Is`, a negated `Is` as its contrary, those of each part of an `All`, and a floor
     /// for what it counts (a count of pungs or pairs of some kinds is at most the count
@@ -1015,6 +1014,7 @@ impl Rule {
         }
     }
 
+    /// The quantities it reads.
     pub fn quantities(&self, out: &mut Vec<Quantity>) {
         match self {
             Rule::Is(q, _, _) | Rule::Count(q) => out.push(*q),

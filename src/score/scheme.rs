@@ -19,6 +19,7 @@ pub const MAX_PATTERNS: usize = 64;
 /// [`Admits`]), of an arrangement and of the situation each: a lookup each, made for every
 /// arrangement scored.
 const ADMITS_MOST: usize = 8;
+
 /// Most flags a situation has.
 pub const MAX_FLAGS: usize = 32;
 /// Most kind sets a ruleset's rules name.
