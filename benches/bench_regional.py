@@ -6,6 +6,10 @@
   wilds, and with a wild kind (one to four wilds held) where the ruleset has wilds;
   MCR's ``evaluate`` on 2,000 of its own random winning situations. Ratio: regional time
   over MCR's (the target is at most 2).
+- per call, interleaved: each round times MCR's calls, a wild ruleset's calls with a
+  wild kind, and MCR's again, one after the other; the round's ratio is the regional
+  time over the mean of MCR's two, and the table gives the median of the rounds. A host
+  whose speed drifts between the separate benchmarks above moves both sides alike here.
 - columns: ``evaluate_many`` on columns of 20,000 rows (the same situations ten times
   over) with every core, situations a second (targets: 1,000,000 without wilds, 300,000
   with a wild kind).
@@ -21,7 +25,9 @@ from __future__ import annotations
 
 import os
 import random
+import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +157,10 @@ PLAIN = {r: _valid(r, wilds=False) for r in RULESETS}
 WILDS = {r: _valid(r, wilds=True) for r in WILD}
 #: Per situation, seconds: (ruleset, what) -> mean.
 TIMES: dict[tuple[str, str], float] = {}
+#: Per ruleset with wilds: the median ratio of the interleaved rounds, and their number.
+INTERLEAVED: dict[str, tuple[float, int]] = {}
+#: Rounds of the interleaved benchmark.
+ROUNDS = 15
 
 
 def _per_call(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -> None:
@@ -179,6 +189,28 @@ def test_per_call(benchmark, rules):
 @pytest.mark.parametrize("rules", WILD)
 def test_per_call_with_wilds(benchmark, rules):
     _per_call(benchmark, rules, WILDS[rules], "per call, wilds")
+
+
+@pytest.mark.parametrize("rules", WILD)
+def test_per_call_with_wilds_interleaved(benchmark, rules):
+    ev, mcr = haidi.ruleset(rules).evaluate, haidi.ruleset("mcr").evaluate
+    sits = WILDS[rules]
+
+    def loop(f, situations: list[dict[str, Any]]) -> float:
+        start = time.perf_counter()
+        for s in situations:
+            f(**s)
+        return (time.perf_counter() - start) / len(situations)
+
+    loop(ev, sits), loop(mcr, MCR)  # the first calls build the tables
+    ratios: list[float] = []
+
+    def run():
+        before, regional, after = loop(mcr, MCR), loop(ev, sits), loop(mcr, MCR)
+        ratios.append(regional / ((before + after) / 2))
+
+    benchmark.pedantic(run, rounds=ROUNDS)
+    INTERLEAVED[rules] = (statistics.median(ratios), len(ratios))
 
 
 def _columns_run(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -> None:
@@ -214,6 +246,8 @@ def test_worst(benchmark, rules, i):
 def teardown_module(module):
     mcr = TIMES.get(("mcr", "per call"))
     if mcr is None:
+        print()
+        _print_interleaved()
         return
     print(f"\nMCR evaluate per call: {mcr * 1e6:.2f} us ({os.cpu_count()} cores for the columns)")
     print(
@@ -239,3 +273,11 @@ def teardown_module(module):
             f" {ratio((r, 'per call, wilds'))} {rate((r, 'columns'))} {rate((r, 'columns, wilds'))}"
             f" {us((r, 'worst'))}"
         )
+    _print_interleaved()
+
+
+def _print_interleaved() -> None:
+    if INTERLEAVED:
+        rounds = max(n for _, n in INTERLEAVED.values())
+        each = ", ".join(f"{r} {x:.2f}" for r, (x, _) in INTERLEAVED.items())
+        print(f"  with a wild kind, x MCR interleaved (median of {rounds} rounds): {each}")
