@@ -1182,11 +1182,8 @@ mod tests {
             }
         }
         leaves.extend([Rule::Triplets(0), Rule::Pairs(0), Rule::Always]);
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: u64| {
-            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (rng >> 33) % n
-        };
+        let mut rng = crate::game::rng::Rng::new(7);
+        let mut next = |n: u64| rng.below(n as u32) as u64;
         let mut rules = leaves.clone();
         for _ in 0..2000 {
             let (a, b) = (next(leaves.len() as u64) as usize, next(leaves.len() as u64) as usize);
@@ -1216,7 +1213,7 @@ mod tests {
                     discarder: Some(next(4) as u8).filter(|_| next(2) == 0),
                     ..Situation::default()
                 };
-                let sets = [next(1 << 34)];
+                let sets = [next(1 << 17) << 17 | next(1 << 17)];
                 let ctx = Context::new(&f, &s, &sets, None);
                 let may = admits.admitted(&ctx);
                 for (i, r) in all().enumerate() {
