@@ -6,10 +6,11 @@
   wilds, and with a wild kind (one to four wilds held) where the ruleset has wilds;
   MCR's ``evaluate`` on 2,000 of its own random winning situations. Ratio: regional time
   over MCR's (the target is at most 2).
-- per call, interleaved: each round times MCR's calls, a wild ruleset's calls with a
-  wild kind, and MCR's again, one after the other; the round's ratio is the regional
-  time over the mean of MCR's two, and the table gives the median of the rounds. A host
-  whose speed drifts between the separate benchmarks above moves both sides alike here.
+- per call, interleaved: each round times MCR's calls, a regional ruleset's calls (the
+  same situations, without wilds or with a wild kind), and MCR's again, one after the
+  other; the round's ratio is the regional time over the mean of MCR's two, and the
+  table gives the median of the rounds. A host whose speed drifts between the separate
+  benchmarks above moves both sides alike here.
 - columns: ``evaluate_many`` on columns of 20,000 rows (the same situations ten times
   over) with every core, situations a second (targets: 1,000,000 without wilds, 300,000
   with a wild kind).
@@ -157,8 +158,8 @@ PLAIN = {r: _valid(r, wilds=False) for r in RULESETS}
 WILDS = {r: _valid(r, wilds=True) for r in WILD}
 #: Per situation, seconds: (ruleset, what) -> mean.
 TIMES: dict[tuple[str, str], float] = {}
-#: Per ruleset with wilds: the median ratio of the interleaved rounds, and their number.
-INTERLEAVED: dict[str, tuple[float, int]] = {}
+#: (ruleset, what) -> the median ratio of the interleaved rounds, and their number.
+INTERLEAVED: dict[tuple[str, str], tuple[float, int]] = {}
 #: Rounds of the interleaved benchmark.
 ROUNDS = 15
 
@@ -191,10 +192,8 @@ def test_per_call_with_wilds(benchmark, rules):
     _per_call(benchmark, rules, WILDS[rules], "per call, wilds")
 
 
-@pytest.mark.parametrize("rules", WILD)
-def test_per_call_with_wilds_interleaved(benchmark, rules):
+def _interleaved(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -> None:
     ev, mcr = haidi.ruleset(rules).evaluate, haidi.ruleset("mcr").evaluate
-    sits = WILDS[rules]
 
     def loop(f, situations: list[dict[str, Any]]) -> float:
         start = time.perf_counter()
@@ -211,7 +210,17 @@ def test_per_call_with_wilds_interleaved(benchmark, rules):
         ratios.append(regional / ((before + after) / 2))
 
     benchmark.pedantic(run, rounds=ROUNDS)
-    INTERLEAVED[rules] = (statistics.median(ratios), len(ratios))
+    INTERLEAVED[rules, what] = (statistics.median(ratios), len(ratios))
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_per_call_interleaved(benchmark, rules):
+    _interleaved(benchmark, rules, PLAIN[rules], "without wilds")
+
+
+@pytest.mark.parametrize("rules", WILD)
+def test_per_call_with_wilds_interleaved(benchmark, rules):
+    _interleaved(benchmark, rules, WILDS[rules], "with a wild kind")
 
 
 def _columns_run(benchmark, rules: str, sits: list[dict[str, Any]], what: str) -> None:
@@ -278,7 +287,9 @@ def teardown_module(module):
 
 
 def _print_interleaved() -> None:
-    if INTERLEAVED:
-        rounds = max(n for _, n in INTERLEAVED.values())
-        each = ", ".join(f"{r} {x:.2f}" for r, (x, _) in INTERLEAVED.items())
-        print(f"  with a wild kind, x MCR interleaved (median of {rounds} rounds): {each}")
+    for what in ("without wilds", "with a wild kind"):
+        got = {r: v for (r, w), v in INTERLEAVED.items() if w == what}
+        if got:
+            rounds = max(n for _, n in got.values())
+            each = ", ".join(f"{r} {x:.2f}" for r, (x, _) in got.items())
+            print(f"  {what}, x MCR interleaved (median of {rounds} rounds): {each}")
