@@ -300,7 +300,8 @@ pub enum Rule {
 
 /// What a rule needs to count, as masks tested before the rule is walked: flags set
 /// and flags clear, and the forms it may count in. Worked out once, when the ruleset is
-/// built; most rules that do not count fail these tests.
+/// built (the flags and forms of its [`Conditions`]); most rules that do not count fail
+/// these tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Needs {
     /// Flags that must be set, and flags that must be clear.
@@ -316,36 +317,6 @@ impl Needs {
     /// Nothing known: every situation may count.
     pub const NONE: Needs = Needs { on: 0, off: 0, forms: u32::MAX, not_forms: 0 };
 
-    /// What `rule` needs (`Rule::All`: what each part needs; `Rule::Any`: what every
-    /// part needs; a rule read no deeper needs nothing).
-    pub fn of(rule: &Rule) -> Needs {
-        match rule {
-            Rule::Flag(b) => Needs { on: 1 << b, ..Needs::NONE },
-            Rule::Form(m) => Needs { forms: *m, ..Needs::NONE },
-            Rule::Not(r) => match &**r {
-                Rule::Flag(b) => Needs { off: 1 << b, ..Needs::NONE },
-                Rule::Form(m) => Needs { not_forms: *m, ..Needs::NONE },
-                _ => Needs::NONE,
-            },
-            Rule::All(rules) => rules.iter().map(Needs::of).fold(Needs::NONE, |a, b| Needs {
-                on: a.on | b.on,
-                off: a.off | b.off,
-                forms: a.forms & b.forms,
-                not_forms: a.not_forms | b.not_forms,
-            }),
-            Rule::Any(rules) if !rules.is_empty() => {
-                let none = Needs { on: u32::MAX, off: u32::MAX, forms: 0, not_forms: u32::MAX };
-                rules.iter().map(Needs::of).fold(none, |a, b| Needs {
-                    on: a.on & b.on,
-                    off: a.off & b.off,
-                    forms: a.forms | b.forms,
-                    not_forms: a.not_forms & b.not_forms,
-                })
-            }
-            _ => Needs::NONE,
-        }
-    }
-
     /// Whether a rule with these needs may count with `flags` in form `form` (a form's
     /// bit, or 0 for the situation alone). False only where it counts 0.
     #[inline]
@@ -360,10 +331,130 @@ impl Needs {
     }
 }
 
+/// What holds wherever a rule counts (above 0), read once from the rule's shape when the
+/// ruleset is built: the flags and forms it needs, and for each quantity it compares the
+/// values it may count at (bit `x` for the value `x`, the last of [`ADMIT_ROWS`] bits for
+/// that value and more). One reader gives the tests made before a rule is walked
+/// ([`Needs`]), the tables of [`Admits`] and the patterns that never count together
+/// ([`Conditions::never_with`]).
+///
+/// Read: a flag or a form, and their negations; a comparison `Is`, and a negated one as
+/// its contrary; a count, at least 1 (a count of pungs or pairs of some kinds is at most
+/// that of all pungs or pairs), and a count compared, at least the least value it may
+/// take; every part of an `All`; and of an `Any`, what every part needs. Quantities
+/// known only after scoring are left out, and so is anything else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conditions {
+    pub needs: Needs,
+    /// Quantities compared, each once, and the values where the rule may count.
+    pub values: Vec<(Quantity, u16)>,
+}
+
+impl Conditions {
+    /// Nothing known.
+    pub const NONE: Conditions = Conditions { needs: Needs::NONE, values: Vec::new() };
+
+    pub fn of(rule: &Rule) -> Conditions {
+        let needing = |needs: Needs| Conditions { needs, values: vec![] };
+        let compared = |q: Quantity, op: Cmp, v: i32| Conditions {
+            needs: Needs::NONE,
+            values: if q.after_scoring() { vec![] } else { vec![(q, values_where(op, v))] },
+        };
+        match rule {
+            Rule::Flag(b) => needing(Needs { on: 1 << b, ..Needs::NONE }),
+            Rule::Form(m) => needing(Needs { forms: *m, ..Needs::NONE }),
+            Rule::Is(q, op, v) => compared(*q, *op, *v),
+            Rule::Count(q) => compared(*q, Cmp::Ge, 1),
+            Rule::Triplets(_) => compared(Quantity::Triplets, Cmp::Ge, 1),
+            Rule::Pairs(_) => compared(Quantity::Pairs, Cmp::Ge, 1),
+            Rule::Not(r) => match &**r {
+                Rule::Flag(b) => needing(Needs { off: 1 << b, ..Needs::NONE }),
+                Rule::Form(m) => needing(Needs { not_forms: *m, ..Needs::NONE }),
+                Rule::Is(q, op, v) => compared(*q, op.contrary(), *v),
+                _ => Conditions::NONE,
+            },
+            Rule::Compare(r, op, v) => {
+                // The least a count is where `op v` holds of it, when that is above 0.
+                let least = match op {
+                    Cmp::Eq | Cmp::Ge => *v,
+                    Cmp::Gt => v.saturating_add(1),
+                    _ => 0,
+                };
+                match &**r {
+                    _ if least <= 0 => Conditions::NONE,
+                    Rule::Count(q) => compared(*q, Cmp::Ge, least),
+                    Rule::Triplets(_) => compared(Quantity::Triplets, Cmp::Ge, least),
+                    Rule::Pairs(_) => compared(Quantity::Pairs, Cmp::Ge, least),
+                    _ => Conditions::NONE,
+                }
+            }
+            Rule::All(rules) => rules.iter().map(Conditions::of).fold(Conditions::NONE, Conditions::and),
+            Rule::Any(rules) => rules.iter().map(Conditions::of).reduce(Conditions::or).unwrap_or(Conditions::NONE),
+            _ => Conditions::NONE,
+        }
+    }
+
+    /// What holds where both hold.
+    fn and(mut self, other: Conditions) -> Conditions {
+        let (a, b) = (self.needs, other.needs);
+        self.needs = Needs {
+            on: a.on | b.on,
+            off: a.off | b.off,
+            forms: a.forms & b.forms,
+            not_forms: a.not_forms | b.not_forms,
+        };
+        for (q, m) in other.values {
+            match self.values.iter_mut().find(|(p, _)| *p == q) {
+                Some((_, mine)) => *mine &= m,
+                None => self.values.push((q, m)),
+            }
+        }
+        self
+    }
+
+    /// What holds where either holds.
+    fn or(self, other: Conditions) -> Conditions {
+        let (a, b) = (self.needs, other.needs);
+        let needs = Needs {
+            on: a.on & b.on,
+            off: a.off & b.off,
+            forms: a.forms | b.forms,
+            not_forms: a.not_forms & b.not_forms,
+        };
+        let values = self
+            .values
+            .into_iter()
+            .filter_map(|(q, m)| other.values.iter().find(|(p, _)| *p == q).map(|&(_, n)| (q, m | n)))
+            .collect();
+        Conditions { needs, values }
+    }
+
+    /// Whether the two rules never count together: they need a flag set and clear, forms
+    /// apart, or values of a quantity apart (`doubled_pairs == 1` and `>= 2`, `honours ==
+    /// 0` and `== 1`). Either counting rules the other out, so a bound adds one of them.
+    pub fn never_with(&self, other: &Conditions) -> bool {
+        let (a, b) = (&self.needs, &other.needs);
+        let forms = |n: &Needs| n.forms & !n.not_forms;
+        a.on & b.off != 0
+            || a.off & b.on != 0
+            || forms(a) & forms(b) == 0
+            || self.values.iter().any(|&(q, m)| other.values.iter().any(|&(p, n)| p == q && m & n == 0))
+    }
+}
+
+/// The values (bits of the rows of [`ADMIT_ROWS`]) where `x op v` holds: for the last
+/// row, for some value of it or more.
+fn values_where(op: Cmp, v: i32) -> u16 {
+    (0..ADMIT_ROWS as i32).fold(0u16, |m, x| {
+        let holds = if x + 1 < ADMIT_ROWS as i32 { op.holds(x, v) } else { op.holds_from(x, v) };
+        m | (holds as u16) << x
+    })
+}
+
 /// Quantities a rule compares, as tables of the rules that may count at each value
 /// (bit `i` for the `i`-th rule): for each quantity, its values 0 to 15, the last standing
-/// for 15 and more. Worked out once, when the ruleset is built, from the conditions
-/// [`Rule::conditions`] finds: a rule missing from the row of a quantity's value counts 0
+/// for 15 and more. Worked out once, when the ruleset is built, from the rules'
+/// [`Conditions`]: a rule missing from the row of a quantity's value counts 0
 /// there, so it is not walked. One table lookup a quantity rules out at once the many
 /// rules that would fail a comparison (清一色's one suit, 对对胡's five pungs ...).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -374,27 +465,26 @@ pub struct Admits {
 /// The rows of an [`Admits`] table: the values 0 to 14, and 15 or more.
 pub const ADMIT_ROWS: usize = 16;
 
+// A row is a bit of the values of [`Conditions`].
+const _: () = assert!(ADMIT_ROWS <= u16::BITS as usize);
+
 impl Admits {
-    /// The tables of `rules`' conditions on quantities `take` accepts (none read after
-    /// scoring), at most `most` of them, those that rule out the most first.
-    pub fn of<'r>(rules: impl Iterator<Item = &'r Rule>, take: impl Fn(Quantity) -> bool, most: usize) -> Admits {
+    /// The tables of the rules' conditions (the `i`-th rule's `i`-th) on quantities `take`
+    /// accepts, at most `most` of them, those that rule out the most first.
+    pub fn of<'c>(
+        conditions: impl Iterator<Item = &'c Conditions>,
+        take: impl Fn(Quantity) -> bool,
+        most: usize,
+    ) -> Admits {
         let mut tables: Vec<(Quantity, [u64; ADMIT_ROWS])> = vec![];
-        let mut conditions = vec![];
-        for (i, r) in rules.enumerate() {
-            conditions.clear();
-            r.conditions(&mut conditions);
-            for &(q, op, v) in &conditions {
-                if !take(q) || q.after_scoring() {
-                    continue;
-                }
+        for (i, c) in conditions.enumerate() {
+            for &(q, values) in c.values.iter().filter(|(q, _)| take(*q)) {
                 let at = tables.iter().position(|t| t.0 == q).unwrap_or_else(|| {
                     tables.push((q, [u64::MAX; ADMIT_ROWS]));
                     tables.len() - 1
                 });
                 for (x, row) in tables[at].1.iter_mut().enumerate() {
-                    let x = x as i32;
-                    let holds = if x + 1 < ADMIT_ROWS as i32 { op.holds(x, v) } else { op.holds_from(x, v) };
-                    if !holds {
+                    if values >> x & 1 == 0 {
                         *row &= !(1u64 << i);
                     }
                 }
@@ -979,41 +1069,6 @@ impl Rule {
         }
     }
 
-    /// Comparisons of quantities that hold wherever the rule counts (above 0): its own
-    /// `Is`, a negated `Is` as its contrary, those of each part of an `All`, and a floor
-    /// for what it counts (a count of pungs or pairs of some kinds is at most the count
-    /// of all pungs or pairs).
-    pub fn conditions(&self, out: &mut Vec<(Quantity, Cmp, i32)>) {
-        // The least a count is where `op v` holds of it, when that is above 0.
-        let floor = |op: Cmp, v: i32| match op {
-            Cmp::Eq | Cmp::Ge => Some(v).filter(|&v| v > 0),
-            Cmp::Gt => Some(v + 1).filter(|&v| v > 0),
-            _ => None,
-        };
-        match self {
-            Rule::Is(q, op, v) => out.push((*q, *op, *v)),
-            Rule::Not(r) => {
-                if let Rule::Is(q, op, v) = &**r {
-                    out.push((*q, op.contrary(), *v));
-                }
-            }
-            Rule::All(rules) => rules.iter().for_each(|r| r.conditions(out)),
-            Rule::Count(q) => out.push((*q, Cmp::Ge, 1)),
-            Rule::Triplets(_) => out.push((Quantity::Triplets, Cmp::Ge, 1)),
-            Rule::Pairs(_) => out.push((Quantity::Pairs, Cmp::Ge, 1)),
-            Rule::Compare(r, op, v) => {
-                let Some(least) = floor(*op, *v) else { return };
-                match &**r {
-                    Rule::Count(q) => out.push((*q, Cmp::Ge, least)),
-                    Rule::Triplets(_) => out.push((Quantity::Triplets, Cmp::Ge, least)),
-                    Rule::Pairs(_) => out.push((Quantity::Pairs, Cmp::Ge, least)),
-                    _ => {}
-                }
-            }
-            _ => {}
-        }
-    }
-
     /// The quantities it reads.
     pub fn quantities(&self, out: &mut Vec<Quantity>) {
         match self {
@@ -1046,43 +1101,6 @@ impl Rule {
             Rule::All(v) | Rule::Any(v) => v.iter().for_each(|r| r.sets(kinds, suits)),
             _ => {}
         }
-    }
-
-    /// Whether this rule (with its needs) and `other` (with its) never both count: they
-    /// need a flag set and clear, forms apart, or a quantity in ranges apart
-    /// (`doubled_pairs == 1` and `>= 2`, `honours == 0` and `== 1`), each a part of the
-    /// conjunction. Either counting rules the other out, so a bound adds one of them.
-    pub fn never_with(&self, needs: &Needs, other: &Rule, other_needs: &Needs) -> bool {
-        let (a, b) = (needs, other_needs);
-        if a.on & b.off != 0 || a.off & b.on != 0 {
-            return true;
-        }
-        let forms = |n: &Needs| n.forms & !n.not_forms;
-        if forms(a) & forms(b) == 0 {
-            return true;
-        }
-        let parts = |r: &Rule| -> Vec<(Quantity, Cmp, i32)> {
-            let all = match r {
-                Rule::All(parts) => parts.as_slice(),
-                r => std::slice::from_ref(r),
-            };
-            all.iter()
-                .filter_map(|p| match p {
-                    Rule::Is(q, op, v) if !q.after_scoring() => Some((*q, *op, *v)),
-                    _ => None,
-                })
-                .collect()
-        };
-        let theirs = parts(other);
-        parts(self).iter().any(|&(q, op, v)| {
-            theirs.iter().any(|&(q2, op2, v2)| {
-                // Both comparisons hold of some value only if of one within a step of
-                // their two thresholds.
-                q == q2
-                    && !(v.min(v2).saturating_sub(1)..=v.max(v2).saturating_add(1))
-                        .any(|x| op.holds(x, v) && op2.holds(x, v2))
-            })
-        })
     }
 
     /// Whether it can be judged before the patterns are counted.
@@ -1137,7 +1155,7 @@ mod tests {
             }
         }
         for r in [rules.clone(), rules.iter().cloned().map(|r| Rule::All(vec![r, Rule::Flag(3)])).collect()].concat() {
-            let needs = Needs::of(&r);
+            let needs = Conditions::of(&r).needs;
             for flags in 0..16u32 {
                 for form in [0, 1, 2, 4, 8, 1 << 6] {
                     let f = Facts { form, ..Facts::default() };
@@ -1153,14 +1171,14 @@ mod tests {
             }
         }
         // And the tests do refuse: a flag's rule needs its flag.
-        assert!(!Needs::of(&Rule::All(vec![Rule::Flag(1), Rule::Form(1)])).met(0b10, 2));
-        assert!(!Needs::of(&Rule::Flag(1)).met_flags(0));
+        assert!(!Conditions::of(&Rule::All(vec![Rule::Flag(1), Rule::Form(1)])).needs.met(0b10, 2));
+        assert!(!Conditions::of(&Rule::Flag(1)).needs.met_flags(0));
     }
 
     /// A rule missing from the `Admits` row of a quantity's value counts 0 there: checked
     /// for rules of every comparison of the quantities (negated, counted, a count of some
-    /// kinds' pungs or pairs compared) alone and two together, on random arrangements
-    /// and situations.
+    /// kinds' pungs or pairs compared) alone, two together and either of two, on random
+    /// arrangements and situations.
     #[test]
     fn rules_admits_rule_out_count_nothing() {
         let ops = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
@@ -1188,12 +1206,16 @@ mod tests {
         for _ in 0..2000 {
             let (a, b) = (next(leaves.len() as u64) as usize, next(leaves.len() as u64) as usize);
             rules.push(Rule::All(vec![leaves[a].clone(), leaves[b].clone()]));
+            // Either of two: of one quantity half the time, where a table can rule it out.
+            let b = if next(2) == 0 { b } else { (a + 1 + next(30) as usize).min(leaves.len() - 1) };
+            rules.push(Rule::Any(vec![leaves[a].clone(), leaves[b].clone()]));
         }
         let shapes = [Shape::Pair, Shape::Pung, Shape::Kong, Shape::Chow];
         let mut ruled_out = 0;
         for chunk in rules.chunks(64) {
             let all = || chunk.iter();
-            let admits = Admits::of(all(), |_| true, usize::MAX);
+            let conditions: Vec<Conditions> = all().map(Conditions::of).collect();
+            let admits = Admits::of(conditions.iter(), |_| true, usize::MAX);
             for _ in 0..300 {
                 let groups: Vec<Group> = (0..next(8))
                     .map(|_| {
@@ -1332,7 +1354,7 @@ mod tests {
 
     #[test]
     fn rules_that_never_count_together() {
-        let never = |a: &Rule, b: &Rule| a.never_with(&Needs::of(a), b, &Needs::of(b));
+        let never = |a: &Rule, b: &Rule| Conditions::of(a).never_with(&Conditions::of(b));
         let is = |q, op, v| Rule::Is(q, op, v);
         let one_suit = Rule::All(vec![is(Quantity::Suits, Cmp::Eq, 1), is(Quantity::Honours, Cmp::Eq, 0)]);
         let half = Rule::All(vec![is(Quantity::Suits, Cmp::Eq, 1), is(Quantity::Honours, Cmp::Eq, 1)]);
@@ -1349,6 +1371,15 @@ mod tests {
         assert!(!never(&luxury, &is(Quantity::Triplets, Cmp::Eq, 0)));
         let either = Rule::Any(vec![is(Quantity::Honours, Cmp::Eq, 0), Rule::Flag(1)]);
         assert!(!never(&either, &half));
+        // A count needs one at least; a negated comparison holds where its contrary does;
+        // either of two comparisons of one quantity holds at the values of both.
+        assert!(never(&Rule::Count(Quantity::Kongs), &is(Quantity::Kongs, Cmp::Eq, 0)));
+        assert!(never(&Rule::Not(Box::new(is(Quantity::Honours, Cmp::Eq, 1))), &half));
+        let two_or_three =
+            Rule::Any(vec![is(Quantity::RealWildsUsed, Cmp::Eq, 2), is(Quantity::RealWildsUsed, Cmp::Eq, 3)]);
+        assert_eq!(Conditions::of(&two_or_three).values, [(Quantity::RealWildsUsed, 0b1100)]);
+        assert!(never(&two_or_three, &is(Quantity::RealWildsUsed, Cmp::Le, 1)));
+        assert!(!never(&two_or_three, &is(Quantity::RealWildsUsed, Cmp::Ge, 3)));
     }
 
     #[test]

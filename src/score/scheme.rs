@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::group::Shape;
-use super::rule::{Admits, KindSet, Needs, Quantity, Rule};
+use super::rule::{Admits, Conditions, KindSet, Needs, Quantity, Rule};
 use crate::engine::Engine;
 use crate::error::{HandError, Result};
 use crate::forms::Forms;
@@ -270,7 +270,7 @@ pub struct Scheme {
     pub admits: Admits,
     pub situation_admits: Admits,
     /// For each pattern, the patterns (by bit) it never counts with: their rules ask
-    /// for contrary things (see `Rule::never_with`). The bounds do not add them up.
+    /// for contrary things (see `Conditions::never_with`). The bounds do not add them up.
     pub disjoint: Vec<u64>,
     /// Rules of `valid` and extra points that read where the winning tile sits.
     pub valid_placed: u64,
@@ -391,22 +391,18 @@ impl Scheme {
         self.reads_same_chows = read.contains(&Quantity::SameChows);
         self.reads_fours = read.contains(&Quantity::Fours);
         self.reads_chow_ends = rules.iter().any(|r| r.reads_chow_ends());
-        for p in &mut self.patterns {
-            p.needs = Needs::of(&p.rule);
+        let conditions: Vec<Conditions> = self.patterns.iter().map(|p| Conditions::of(&p.rule)).collect();
+        for (p, c) in self.patterns.iter_mut().zip(&conditions) {
+            p.needs = c.needs;
         }
         for s in self.valid.iter_mut().chain(&mut self.no_win).chain(&mut self.refuse) {
-            s.needs = Needs::of(&s.rule);
+            s.needs = Conditions::of(&s.rule).needs;
         }
-        let rules = || self.patterns.iter().map(|p| &p.rule);
-        self.admits = Admits::of(rules(), |q| !q.of_situation(), ADMITS_MOST);
-        self.situation_admits = Admits::of(rules(), Quantity::of_situation, ADMITS_MOST);
-        self.disjoint = self
-            .patterns
+        self.admits = Admits::of(conditions.iter(), |q| !q.of_situation(), ADMITS_MOST);
+        self.situation_admits = Admits::of(conditions.iter(), Quantity::of_situation, ADMITS_MOST);
+        self.disjoint = conditions
             .iter()
-            .map(|a| {
-                let never = |b: &Pattern| a.rule.never_with(&a.needs, &b.rule, &b.needs);
-                self.patterns.iter().enumerate().filter(|(_, b)| never(b)).fold(0u64, |m, (j, _)| m | 1 << j)
-            })
+            .map(|a| conditions.iter().enumerate().filter(|(_, b)| a.never_with(b)).fold(0u64, |m, (j, _)| m | 1 << j))
             .collect();
         self.loser_patterns =
             self.patterns.iter().enumerate().filter(|(_, p)| p.loser_value.is_some()).fold(0, |m, (i, _)| m | 1 << i);
