@@ -5,7 +5,8 @@
 - per call: each regional ruleset's ``evaluate`` on 2,000 random situations without
   wilds, and with a wild kind (one to four wilds held) where the ruleset has wilds;
   MCR's ``evaluate`` on 2,000 of its own random winning situations. Ratio: regional time
-  over MCR's (the target is at most 2).
+  over MCR's (the target is at most 2 on hands like MCR's, without wilds; with a wild
+  kind, which MCR's hands never hold, it is given for scale).
 - per call, interleaved: each round times MCR's calls, a regional ruleset's calls (the
   same situations, without wilds or with a wild kind), and MCR's again, one after the
   other; the round's ratio is the regional time over the mean of MCR's two, and the
