@@ -195,7 +195,8 @@ def page(rules: str) -> str:
         "",
         "## Result keys",
         "",
-        f"`evaluate` returns a new dict typed as `haidi.results.{result.__name__}`. {_md(classes[result.__name__][2])}",
+        f"`evaluate` returns an immutable `haidi.Result` (read by attribute or key; `to_dict()` gives plain"
+        f" dicts), typed as `haidi.results.{result.__name__}`. {_md(classes[result.__name__][2])}",
         "",
     ]
     lines += _table(
@@ -203,13 +204,13 @@ def page(rules: str) -> str:
     )
     lines += [
         "",
-        f"Each entry of `fans` (`haidi.results.{fan.__name__}`, a plain dict, each result's own):",
+        f"Each entry of `fans` (a `haidi.Fan`, immutable and shared, typed as `haidi.results.{fan.__name__}`):",
         "",
         *_table(
             ["key", "type", "meaning"], [[f"`{n}`", _type(t), _md(d)] for n, t, d in fields(fan.__name__, classes)]
         ),
         "",
-        "Each entry of `groups` (`haidi.results.Group`):",
+        "Each entry of `groups` (a `haidi.Group`, immutable, typed as `haidi.results.Group`):",
         "",
         *_table(["key", "type", "meaning"], [[f"`{n}`", _type(t), _md(d)] for n, t, d in fields("Group", classes)]),
         "",

@@ -22,7 +22,7 @@ def test_wild_from_the_indicator_dragons() -> None:
     # "“惠坯”是中的话“惠牌”为发 ... 是发的话“惠牌”为白 ... 是白的话“惠牌”为中"
     for indicator, wild in (("7z", "6z"), ("6z", "5z"), ("5z", "7z"), ("9p", "1p"), ("4z", "1z")):
         r = RS.evaluate(hand="123m456p789s1122z", win="1z", indicator=indicator, seat_wind="S")
-        assert r["wilds"] == [wild]
+        assert r["wilds"] == (wild,) and r.to_dict()["wilds"] == [wild]
 
 
 def test_example_1() -> None:

@@ -263,7 +263,7 @@ def test_jsonl_batches_answer_as_evaluate_does(haidi_cli, monkeypatch):
         assert len(rows) == len(lines)
         for s, row in zip(sits, rows, strict=False):
             try:
-                want = json.loads(json.dumps(rs.evaluate(**s)))
+                want = json.loads(json.dumps(rs.evaluate(**s).to_dict()))
             except haidi.HandError as e:
                 want = {"error": str(e)}
             if "error" in want:
@@ -315,6 +315,8 @@ def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, mo
         if "error" in r:
             r = {"error": r["error"], "line": n, "input": line.strip()}
             errors += 1
+        else:
+            r = r.to_dict()
         assert answer == orjson.dumps(r), (n, line)
     assert errors > 50 and code == 2
     assert err == f"haidi: {errors:,} of {len(lines):,} lines answered with an error\n"

@@ -52,7 +52,7 @@ def test_evaluate_returns_or_raises_hand_error(name, data, win, self_drawn, seat
         r = rs.evaluate(hand=hand, win=win, self_drawn=self_drawn, seat_wind=seat, **extra)
     except (HandError, NotImplementedError):
         return
-    assert isinstance(r, dict) and "win" in r
+    assert isinstance(r, haidi.Result) and "win" in r
 
 
 @settings(max_examples=500, deadline=None)

@@ -87,7 +87,7 @@ def test_results_come_back_the_same_with_entries_of_their_own(name: str) -> None
     result = rs.evaluate(**SITUATIONS[name])
     assert result["win"] and result["fans"]
     for back in copies(result):
-        assert back == result and all(type(fan) is dict for fan in back["fans"])
+        assert back == result and all(isinstance(fan, haidi.Fan) for fan in back["fans"])
     many = rs.evaluate_many([SITUATIONS[name]] * 3)
     assert all(back == many for back in copies(many))
 

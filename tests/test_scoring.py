@@ -48,7 +48,7 @@ def test_every_result_has_the_common_keys(rules: str) -> None:
         assert set(g) == {"kind", "tiles", "wilds", "meld"}
     kinds = [t for g in r["groups"] for t in g["tiles"]]
     assert len(kinds) == 14 + (3 if rules == "longgang" else 0)
-    json.dumps(r, ensure_ascii=False)
+    json.dumps(r.to_dict(), ensure_ascii=False)
 
 
 #: Winning situations of each ruleset whose entries are of every kind it has: fans,
@@ -70,72 +70,85 @@ EVERY_ENTRY = {
     "longgang": [WINNING["longgang"], dict(hand="[123m]456p789s111z2255m", win="5m", self_drawn=True)],
 }
 
-#: Ways of changing a dict that no subclass can refuse.
+def entries(result: haidi.Result) -> list:
+    """Every fan, group and other entry of a result."""
+    keys = ("fans", "groups", "patterns", "face_items")
+    return [e for k in keys for e in result.get(k, ())]
+
+
+#: Ways of changing a result or an entry, each refused.
 CHANGES = {
-    "__setitem__": lambda e: dict.__setitem__(e, "count", 0),
-    "__init__": lambda e: e.__init__(points=0, value=0, tiles=()),
-    "update": lambda e: dict.update(e, value=0, name="changed"),
-    "clear": lambda e: dict.clear(e),
+    "setattr": lambda o, k: setattr(o, k, 0),
+    "delattr": lambda o, k: delattr(o, k),
+    "setitem": lambda o, k: o.__setitem__(k, 0),
+    "delitem": lambda o, k: o.__delitem__(k),
+    "object.__setattr__": lambda o, k: object.__setattr__(o, k, 0),
+    "new attribute": lambda o, k: setattr(o, k + "_new", 0),
 }
 
 
-def entries(result: dict) -> list[dict]:
-    """Every fan, group and other entry of a result."""
-    keys = ("fans", "groups", "patterns", "face_items")
-    return [e for k in keys for e in result.get(k, ()) if isinstance(e, dict)]
-
-
 @pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
-@pytest.mark.parametrize("change", sorted(CHANGES))
 @pytest.mark.parametrize("call", ("evaluate", "evaluate_many"))
-def test_changing_a_result_changes_no_other(rules: str, change: str, call: str) -> None:
-    """Each result has entries of its own: changed in any way, even by dict's own methods,
-    they change no result made before or after."""
+def test_results_and_their_entries_cannot_be_changed(rules: str, call: str) -> None:
+    """No attribute or item of a result, of its fans, groups or other entries can be set
+    or deleted (as for a frozen dataclass); what a result holds is tuples, not lists."""
     import copy
 
     rs = haidi.ruleset(rules)
     sits = EVERY_ENTRY[rules]
 
-    def score() -> list[dict]:
+    def score() -> list:
         return [rs.evaluate(**s) for s in sits] if call == "evaluate" else rs.evaluate_many(sits)
 
     earlier = score()
-    as_made = copy.deepcopy(earlier)
-    assert all(r["win"] for r in earlier)
+    as_made = copy.deepcopy([r.to_dict() for r in earlier])
+    assert all(r.win for r in earlier)
     if rules == "mcr":
-        assert [r["form"] for r in earlier] == ["standard", "thirteen_orphans", "knitted_straight"]
-    mine = score()
-    assert mine == as_made
-    for a, b in zip(earlier, mine, strict=True):
-        ids = {id(e) for e in entries(a)}
-        assert entries(b) and not ids & {id(e) for e in entries(b)}
-    for r in mine:
-        for e in entries(r):
-            CHANGES[change](e)
-    assert mine != as_made
-    assert earlier == as_made and score() == as_made
+        assert [r.form for r in earlier] == ["standard", "thirteen_orphans", "knitted_straight"]
+    tried = 0
+    for r in earlier:
+        for obj in [r, *entries(r)]:
+            for key in obj.keys():
+                for change in CHANGES.values():
+                    with pytest.raises((TypeError, AttributeError)):
+                        change(obj, key)
+                    tried += 1
+                value = obj[key]
+                assert not isinstance(value, (list, dict, set)), (rules, key, type(value))
+                if isinstance(value, tuple):
+                    assert all(not isinstance(v, (list, dict, set)) for v in value), (rules, key)
+    assert tried > 100
+    assert [r.to_dict() for r in earlier] == as_made == [r.to_dict() for r in score()]
+    # A plain dict of a result is the caller's own: changing it changes no result.
+    d = earlier[0].to_dict()
+    d["fans"][0]["count"] = 99
+    d["total"] = -1
+    assert earlier[0].to_dict() == as_made[0] and score()[0].to_dict() == as_made[0]
 
 
 @pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
-def test_entries_are_plain_dicts_the_collector_need_not_follow(rules: str) -> None:
-    """Entries are plain dicts, which JSON, pickle and ``==`` take as any dict; holding
-    no container, neither they nor the tuples of them are tracked by the collector."""
+def test_entries_are_shared_and_the_collector_need_not_follow_them(rules: str) -> None:
+    """The same fan with the same count, and the same group, is one object in every
+    result; entries hold no container, so the collector does not track them. JSON takes a
+    result's plain dict, pickle and ``==`` the result itself."""
     import gc
     import pickle
 
-    for r in [
-        *(haidi.ruleset(rules).evaluate(**s) for s in EVERY_ENTRY[rules]),
-        *haidi.ruleset(rules).evaluate_many(EVERY_ENTRY[rules]),
-    ]:
-        assert all(type(e) is dict and not gc.is_tracked(e) for e in entries(r))
-        assert not any(gc.is_tracked(r[k]) for k in ("fans", "groups"))
+    rs = haidi.ruleset(rules)
+    first = [rs.evaluate(**s) for s in EVERY_ENTRY[rules]]
+    again = rs.evaluate_many(EVERY_ENTRY[rules])
+    for a, b in zip(first, again, strict=True):
+        assert a == b and a.to_dict() == b.to_dict()
+        assert [id(f) for f in a.fans] == [id(f) for f in b.fans]
+        loose = ("orphans", "knitted", "loose", "knitted_straight")
+        assert all(x is y for x, y in zip(a.groups, b.groups, strict=True) if x.kind not in loose)
+    for r in [*first, *again]:
+        assert all(not gc.is_tracked(e) for e in entries(r)) and not gc.is_tracked(r)
         assert pickle.loads(pickle.dumps(r)) == r
-        assert json.loads(json.dumps(r["groups"])) == [
-            {k: list(v) if isinstance(v, tuple) else v for k, v in g.items()} for g in r["groups"]
+        assert json.loads(json.dumps(r.to_dict()["groups"])) == [
+            {k: list(v) if isinstance(v, tuple) else v for k, v in g.items()} for g in r.groups
         ]
-        mine = r["fans"][0]
-        mine["note"] = [r]
-        assert gc.is_tracked(mine)
+        assert json.loads(r.to_json()) == json.loads(json.dumps(r.to_dict()))
 
 
 @pytest.mark.parametrize(
@@ -792,14 +805,15 @@ def test_json_output_is_orjsons_text_of_each_result(name):
 
     rs = haidi.ruleset(name)
     sits = _random_situations(name, 2000, random.Random(23))
-    want = [orjson.dumps(r) for r in rs.evaluate_many(sits, errors="collect")]
+    got = rs.evaluate_many(sits, errors="collect")
+    want = [orjson.dumps(r.to_dict() if isinstance(r, haidi.Result) else r) for r in got]
     assert rs.evaluate_many(sits, errors="collect", output="json") == want
     assert sum(w.startswith(b'{"error":') for w in want) > 100
     # Each situation asks for its explanation (the fans not counted) as it likes.
     good = [s for s in sits[:300] if "error" not in rs.evaluate_many([s], errors="collect")[0]]
     explained = [dict(s, explain=bool(i % 2)) for i, s in enumerate(good)]
     results = rs.evaluate_many(explained)
-    assert rs.evaluate_many(explained, output="json") == [orjson.dumps(r) for r in results]
+    assert rs.evaluate_many(explained, output="json") == [orjson.dumps(r.to_dict()) for r in results]
     assert sum("excluded" in r for r in results) == len(good) // 2
     with pytest.raises(haidi.HandError, match="for a list"):
         rs.evaluate_many({"hand": ["123m"], "win": ["1m"]}, output="json")

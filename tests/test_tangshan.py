@@ -41,7 +41,7 @@ def test_wild_from_indicator(indicator: str, wild: str) -> None:
 def test_indicator_and_wilds_are_the_same_situation() -> None:
     a = RS.evaluate(hand="123456789s11z22z", win="2z", indicator="9s", self_drawn=True)
     b = RS.evaluate(hand="123456789s11z22z", win="2z", wilds=["1s"], self_drawn=True)
-    assert a == b and a["wilds"] == ["1s"]
+    assert a == b and a["wilds"] == ("1s",)
     with pytest.raises(haidi.HandError):
         RS.evaluate(hand="123456789s11z22z", win="2z", indicator="9s", wilds="1s")
 

@@ -5,22 +5,32 @@
 ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
 """
 
+from collections.abc import Mapping as _Mapping
+
 from . import reproduce, results
-from ._core import Hand, HandError, Meld, __version__, tile_glyph, tile_names
+from ._core import Fan, Group, Hand, HandError, Meld, Record, Result, __version__, tile_glyph, tile_names
 from .display import html
 from .game import Game, simulate
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
+
+# Results and their entries are read-only mappings (``dict(r)``, ``{**r}``).
+for _c in (Result, Fan, Group, Record):
+    _Mapping.register(_c)
 
 #: Names of the rulesets, for ``haidi.ruleset(name)``.
 RULESETS: tuple[str, ...] = tuple(REGISTRY)
 
 __all__ = [
     "RULESETS",
-    "Hand",
+    "Fan",
     "Game",
+    "Group",
+    "Hand",
     "HandError",
     "Meld",
+    "Record",
+    "Result",
     "Ruleset",
     "__version__",
     "html",

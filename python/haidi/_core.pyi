@@ -5,7 +5,7 @@ The docstrings here are those of the module itself (its Rust doc comments, which
 reads them from here.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, ValuesView
 from typing import Any, TypeAlias, final
 
 import numpy as np
@@ -14,10 +14,14 @@ from typing_extensions import Self, disjoint_base
 
 __all__ = [
     "Engine",
+    "Fan",
     "Game",
+    "Group",
     "Hand",
     "HandError",
     "Meld",
+    "Record",
+    "Result",
     "Scheme",
     "__version__",
     "analyze",
@@ -209,12 +213,12 @@ def mcr_evaluate(
     concealed_and_melded_kong: bool | None = None,
     options: dict[str, Any] | None = None,
     **rest: Any,
-) -> dict[str, Any]:
+) -> Result:
     """Scores one MCR situation; see `haidi.rulesets.mcr`. The first argument (the ruleset,
     when called as a ruleset module's `evaluate`) is not needed. The keyword arguments are
     read from the dict Python passes, each key matched by address."""
 
-def scheme_evaluate(scheme: Scheme, /, **situation: Any) -> dict[str, Any]:
+def scheme_evaluate(scheme: Scheme, /, **situation: Any) -> Result:
     """Scores one situation given as keyword arguments with `scheme`, as `scheme.evaluate`
     does, reading the dict Python passes without another made (a ruleset's `evaluate`)."""
 
@@ -242,6 +246,175 @@ def mcr_evaluate_columns(
     any that cannot be scored, else the first."""
 
 @final
+class Result:
+    """The result of scoring one situation (`evaluate`): whether it wins, the total, the
+    fans counted, the arrangement, and the ruleset's own keys.
+
+    Read it by attribute (`r.win`, `r.total`, `r.fans`; a ruleset's own keys such as
+    `r.tai` too) or as a read-only mapping (`r["total"]`, `"tai" in r`, `dict(r)`).
+    `to_dict()` gives it as plain dicts, lists and tuples (`json.dumps(r.to_dict())`),
+    `to_json()` as its JSON text. It cannot be changed."""
+
+    @property
+    def win(self) -> bool:
+        """The situation is a win: complete, and no rule of the ruleset refuses it."""
+    @property
+    def total(self) -> int:
+        """The score (what it counts in each ruleset: docs/scoring.md); 0 when not complete."""
+    @property
+    def fans(self) -> tuple[Fan, ...]:
+        """The patterns counted, in the table's order: `Fan` entries."""
+    @property
+    def reason(self) -> str | None:
+        """Why `win` is false; None for a win."""
+    @property
+    def form(self) -> str | None:
+        """The form of the arrangement scored (`standard`, `seven_pairs` ...), None when not
+        complete."""
+    @property
+    def arrangement(self) -> str | None:
+        """The arrangement scored in compact notation, None when not complete."""
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        """The groups of the arrangement: `Group` entries."""
+    @property
+    def ruleset(self) -> str:
+        """The ruleset that scored it (`"mcr"`, `"changsha"` ...)."""
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def keys(self) -> KeysView[str]:
+        """The keys, in order (a `KeysView`, as a dict's)."""
+    def values(self) -> ValuesView[Any]:
+        """The values, in the order of the keys (a `ValuesView`)."""
+    def items(self) -> ItemsView[str, Any]:
+        """`(key, value)` pairs, in order (an `ItemsView`)."""
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of `key`, or `default`."""
+    def to_dict(self) -> dict[str, Any]:
+        """The result as a new plain dict: fans and groups as tuples of dicts, lists where
+        the result has lists; what `json.dumps` takes."""
+    def to_json(self) -> bytes:
+        """The result's JSON text (UTF-8 bytes): what `orjson.dumps(r.to_dict())` writes."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def _repr_html_(self) -> str:
+        """The result as HTML, for a notebook: `haidi.html(r)`."""
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its scorer and its values (fans and groups as their entries)."""
+    @staticmethod
+    def _restore(source: Scheme | None, loser: bool, state: tuple[tuple[str, int, Any], ...]) -> Result:
+        """A result again from its pickle (see `__reduce__`)."""
+
+@final
+class Fan:
+    """A pattern counted: its `id` (MCR: 1-81, None for 明暗杠; the others: a name), `name`,
+    `name_en`, `value` each time it counts and `count`; a ruleset's own fields too (MCR's
+    `points`, Changsha's `kind`, Longgang's `tai` and `lazi`). Immutable; shared by the
+    results that count it."""
+
+    @property
+    def id(self) -> int | str | None:
+        """The pattern's id: MCR's number 1-81 (None for 明暗杠), the other rulesets' name."""
+    @property
+    def name(self) -> str:
+        """The Chinese name."""
+    @property
+    def name_en(self) -> str:
+        """The English name."""
+    @property
+    def value(self) -> int:
+        """What the pattern is worth each time it counts."""
+    @property
+    def count(self) -> int:
+        """How many times it counts."""
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def keys(self) -> KeysView[str]:
+        """The keys, in order (a `KeysView`, as a dict's)."""
+    def values(self) -> ValuesView[Any]:
+        """The values, in the order of the keys (a `ValuesView`)."""
+    def items(self) -> ItemsView[str, Any]:
+        """`(key, value)` pairs, in order (an `ItemsView`)."""
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of `key`, or `default`."""
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as a new plain dict."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    @staticmethod
+    def _restore(d: dict[str, Any]) -> Fan:
+        """An entry again from its pickle: its dict, each value frozen."""
+
+@final
+class Group:
+    """A group of the arrangement: its `kind` (pair, chow, pung, kong, dragon_set, orphans,
+    knitted, knitted_straight, loose), the `tiles` it stands for, the kinds its `wilds` stand
+    for, and the declared `meld` it is, or None. Immutable."""
+
+    @property
+    def kind(self) -> str:
+        """pair, chow, pung, kong, dragon_set, orphans, knitted, knitted_straight or loose."""
+    @property
+    def tiles(self) -> tuple[str, ...]:
+        """The kinds the group's tiles stand for."""
+    @property
+    def wilds(self) -> tuple[str, ...]:
+        """The kinds its wild tiles stand for."""
+    @property
+    def meld(self) -> str | None:
+        """The declared meld it is (chow, pung, kong, concealed_kong, added_kong), or None."""
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def keys(self) -> KeysView[str]:
+        """The keys, in order (a `KeysView`, as a dict's)."""
+    def values(self) -> ValuesView[Any]:
+        """The values, in the order of the keys (a `ValuesView`)."""
+    def items(self) -> ItemsView[str, Any]:
+        """`(key, value)` pairs, in order (an `ItemsView`)."""
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of `key`, or `default`."""
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as a new plain dict."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    @staticmethod
+    def _restore(d: dict[str, Any]) -> Group:
+        """An entry again from its pickle: its dict, each value frozen."""
+
+@final
+class Record:
+    """An immutable entry of a result that is neither a fan nor a group: Longgang's
+    `face_items` (`name`, `hu`), explain's `excluded` entries."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def keys(self) -> KeysView[str]:
+        """The keys, in order (a `KeysView`, as a dict's)."""
+    def values(self) -> ValuesView[Any]:
+        """The values, in the order of the keys (a `ValuesView`)."""
+    def items(self) -> ItemsView[str, Any]:
+        """`(key, value)` pairs, in order (an `ItemsView`)."""
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of `key`, or `default`."""
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as a new plain dict."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    @staticmethod
+    def _restore(d: dict[str, Any]) -> Record:
+        """An entry again from its pickle: its dict, each value frozen."""
+
+@final
 class Scheme:
     """The scoring of one ruleset (with one set of options)."""
 
@@ -256,10 +429,10 @@ class Scheme:
     @property
     def keys(self) -> list[str]:
         """The situation keys this scheme reads."""
-    def evaluate(self, **situation: Any) -> dict[str, Any]:
+    def evaluate(self, **situation: Any) -> Result:
         """Scores one situation given as keyword arguments (the ruleset's situation keys,
         and `options`)."""
-    def evaluate_unbounded(self, **situation: Any) -> dict[str, Any]:
+    def evaluate_unbounded(self, **situation: Any) -> Result:
         """Scores one situation as `evaluate` does, but with every arrangement scored: no
         bound cuts the search short (to test the bounds; slow with many wilds)."""
     def search_size(self, **situation: Any) -> int:

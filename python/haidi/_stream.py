@@ -19,6 +19,8 @@ from typing import Any
 
 import orjson
 
+from . import _core
+
 #: The longest line read (bytes, without its line ending); a longer line is answered
 #: with an error and skipped to its end, so that no line can fill the memory.
 MAX_LINE = 1 << 20
@@ -140,9 +142,22 @@ def tolerate(stream: Any) -> None:
         stream.reconfigure(errors="backslashreplace")
 
 
+def plain(value: Any) -> Any:
+    """What JSON writers write of a result or one of its entries (their ``default``): its
+    ``to_dict()``."""
+    if isinstance(value, (_core.Result, _core.Fan, _core.Group, _core.Record)):
+        return value.to_dict()
+    raise TypeError(f"Type is not JSON serializable: {type(value).__name__}")
+
+
+def dumps(value: Any) -> bytes:
+    """``value`` as compact UTF-8 JSON (orjson), results and their entries as their dicts."""
+    return orjson.dumps(value, default=plain)
+
+
 def _ascii_json(value: Any) -> bytes:
     # The same layout as orjson's, with every character past ASCII escaped.
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"), default=plain).encode("ascii")
 
 
 class Output:
@@ -156,7 +171,7 @@ class Output:
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.utf8 = is_utf8(stream)
-        self.json = orjson.dumps if self.utf8 else _ascii_json
+        self.json = dumps if self.utf8 else _ascii_json
         self.encoding = getattr(stream, "encoding", None) or "utf-8"
         self.buffer = getattr(stream, "buffer", None)
         if self.buffer is not None:

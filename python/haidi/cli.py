@@ -334,7 +334,7 @@ def _score(
 
     def one(rs: Ruleset, s: dict[str, Any], fmt: str, options: dict[str, Any] | None) -> Any:
         r = _one(rs, s, fmt, options)
-        return orjson.dumps(r) if as_json else r
+        return _stream.dumps(r) if as_json else r
 
     try:
         results: list[Any] = rs.evaluate_many(
@@ -844,7 +844,7 @@ def reproduce_main(args: argparse.Namespace) -> int:
         doc: dict[str, Any] = {"figures": result.rows, "omitted": reproduce.OMITTED}
         if args.list:
             doc["lists"] = result.lists
-        print(json.dumps(doc, ensure_ascii=not _stream.is_utf8(sys.stdout), indent=1))
+        print(json.dumps(doc, ensure_ascii=not _stream.is_utf8(sys.stdout), indent=1, default=_stream.plain))
         return EXIT_OK
     print(_table_text(result.rows))
     compared = [r for r in result.rows if r["match"] is not None]
@@ -1008,7 +1008,7 @@ def play_main(args: argparse.Namespace) -> int:
     try:
         for game in match.hands(args.games):
             if log is not None:
-                log.write(orjson.dumps(game.log) + b"\n")
+                log.write(_stream.dumps(game.log) + b"\n")
                 log.flush()
             if bar is not None:
                 bar.update(1)
@@ -1031,7 +1031,7 @@ def play_main(args: argparse.Namespace) -> int:
         "seat_payments": match.seat_payments,
     }
     if args.json:
-        print(json.dumps(summary, ensure_ascii=not utf8))
+        print(json.dumps(summary, ensure_ascii=not utf8, default=_stream.plain))
         return EXIT_OK
     kind = ("duplicate " if args.duplicate else "") + ("hand" if match.played == 1 else "hands")
     print(f"{args.rules}: {match.played} {kind}, seed {args.seed}" + (f"; log {args.log}" if args.log else ""))

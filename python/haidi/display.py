@@ -1,8 +1,8 @@
 """Hands and results as HTML, for notebooks.
 
-A ``Hand`` shows itself in tile glyphs (``Hand._repr_html_``). A result is a plain dict,
-so it shows as one; ``haidi.html(result)`` gives it as its arrangement in glyphs over a
-table of its fans, which a notebook renders when it is a cell's value (and which is the
+A ``Hand`` shows itself in tile glyphs (``Hand._repr_html_``), and a result as its
+arrangement in glyphs over a table of its fans (``Result._repr_html_``); ``haidi.html(x)``
+gives the same HTML, which a notebook renders when it is a cell's value (and which is the
 HTML text as a ``str`` anywhere else)::
 
     r = haidi.ruleset("mcr").evaluate(hand="123m456p789s11z55z", win="5z")

@@ -1,12 +1,27 @@
-"""The shape of results, for type checkers: one shape for every ruleset, and the keys
-each ruleset adds. ``haidi.ruleset("longgang").evaluate(...)`` is typed as a
-``LonggangResult``, and so on. At run time a result is a plain dict, and so is each of
-its fan and group entries: every result's own.
+"""The shape of results, for type checkers and readers: one shape for every ruleset, and
+the keys each ruleset adds.
+
+At run time every ruleset's ``evaluate`` returns a ``Result`` (``haidi._core.Result``):
+immutable, owned by Rust, read by attribute (``r.total``, ``r.tai``) or as a read-only
+mapping (``r["total"]``, ``"tai" in r``, ``dict(r)``), with ``to_dict()`` for plain data
+and ``to_json()`` for its JSON text. Its fans are ``Fan`` entries, its groups ``Group``
+entries and its other entries ``Record`` entries, immutable too, and the same fan with the
+same count is one object shared by every result that counts it.
+
+The classes below are typed views of results for type checkers (``Protocol`` classes):
+``haidi.ruleset("longgang").evaluate(...)`` is typed as a ``LonggangResult``, whose
+``tai`` a checker knows, and so on. Their attributes are read-only at run time. A list in
+``to_dict()`` (``wilds``, ``excluded``) is a tuple when read from the result.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from collections.abc import Iterator, KeysView
+from typing import Any, Literal, Protocol, TypedDict
+
+from ._core import Fan as FanEntry
+from ._core import Group as GroupEntry
+from ._core import Record, Result
 
 #: The names ``haidi.ruleset`` takes.
 RulesetName = Literal["mcr", "changsha", "hainan", "longgang", "tangshan", "beijing"]
@@ -18,7 +33,7 @@ Output = Literal["numpy", "arrow", "polars", "pandas"]
 TableOutput = Literal["arrow", "polars", "pandas"]
 
 
-class Fan(TypedDict):
+class Fan(Protocol):
     """A pattern counted: its id (MCR: 1-81, None for 明暗杠; the others: a name), names,
     value each time it counts, and how many times it counts."""
 
@@ -35,7 +50,7 @@ class Fan(TypedDict):
     """How many times it counts."""
 
 
-class Group(TypedDict):
+class Group(Protocol):
     """A group of the arrangement: its kind (pair, chow, pung, kong, dragon_set, orphans,
     knitted, knitted_straight, loose), the kinds its tiles stand for, the kinds its wilds
     stand for, and the declared meld it is (chow, pung, kong, concealed_kong, added_kong)
@@ -51,7 +66,7 @@ class Group(TypedDict):
     """The declared meld it is (chow, pung, kong, concealed_kong, added_kong), or None."""
 
 
-class Excluded(TypedDict, total=False):
+class Excluded(Protocol):
     """A pattern found but not counted (``explain=True``): the fan, what voided it, why."""
 
     id: int | str | None
@@ -68,13 +83,13 @@ class Excluded(TypedDict, total=False):
     """Why it is not counted."""
 
 
-class _Explained(TypedDict, total=False):
-    excluded: list[Excluded]
+class _Explained(Protocol):
+    excluded: tuple[Excluded, ...]
     """With ``explain=True`` only: the patterns found but not counted, each with what
     voided it and the rule (MCR: 不计, 不重复, 套算一次)."""
 
 
-class Result(_Explained):
+class ResultView(_Explained, Protocol):
     """What every ruleset's ``evaluate`` returns.
 
     ``total``: MCR points; Changsha and Hainan what each other player pays on a self-drawn
@@ -99,29 +114,38 @@ class Result(_Explained):
     declared melds; after a group with wilds, the kinds they stand for
     (``123m 55p(wild 5p) [789s] {1111z}``)."""
     groups: tuple[Group, ...]
-    """The same groups, as ``Group`` dicts."""
+    """The same groups, as ``Group`` entries."""
+
+    def __getitem__(self, key: str) -> Any: ...
+    def __contains__(self, key: object) -> bool: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __len__(self) -> int: ...
+    def keys(self) -> KeysView[str]: ...
+    def get(self, key: str, default: Any = None) -> Any: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self) -> bytes: ...
 
 
-class MCRFan(Fan):
+class MCRFan(Fan, Protocol):
     """An MCR fan counted: a ``Fan`` with its points."""
 
     points: int
     """The fan's points each time it counts (the same as ``value``)."""
 
 
-class MCRResult(Result):
+class MCRResult(ResultView, Protocol):
     """An MCR result. ``total`` is the points, flowers included (a win needs 8 without
     them); ``fans`` are ``MCRFan`` entries."""
 
 
-class ChangshaFan(Fan):
+class ChangshaFan(Fan, Protocol):
     """A Changsha pattern counted: a ``Fan`` with its kind."""
 
     kind: str
     """``small`` (小胡), ``big`` (大胡) or ``dealt`` (a dealt-hand win)."""
 
 
-class ChangshaResult(Result):
+class ChangshaResult(ResultView, Protocol):
     """A Changsha result. ``total`` is what each other player pays on a self-drawn win
     under the default table: 6 a 大胡, 2 for a 小胡 or a dealt-hand win."""
 
@@ -136,7 +160,7 @@ class ChangshaResult(Result):
     ``settle`` checks it against the outcome's ``discarder``."""
 
 
-class HainanResult(Result):
+class HainanResult(ResultView, Protocol):
     """A Hainan result. ``total`` is what each other player pays on a self-drawn win under
     the default table (20) for any complete hand; each fan's ``value`` is 1."""
 
@@ -148,26 +172,26 @@ class HainanResult(Result):
     """The win was self-drawn: a hand without 番 wins only so."""
 
 
-class TangshanResult(Result):
+class TangshanResult(ResultView, Protocol):
     """A Tangshan result. ``total`` is the 番."""
 
     points: int
     """2 ** 番, the 胡 being 1; 0 without a win."""
-    wilds: list[str]
+    wilds: tuple[str, ...]
     """The 混 kinds of the deal (given, or named by the indicator)."""
 
 
-class BeijingResult(Result):
+class BeijingResult(ResultView, Protocol):
     """A Beijing result. ``total`` is the 和牌牌型番数, 庄 included; money comes from
     ``settle``."""
 
-    wilds: list[str]
+    wilds: tuple[str, ...]
     """The 惠牌 kinds of the deal (given, or named by the 惠坯)."""
     variant: str
     """The variant scored: ``wanghu`` (the 网狐 description) or ``draft4`` (麻将规则（第4稿）)."""
 
 
-class LonggangFan(Fan):
+class LonggangFan(Fan, Protocol):
     """A Longgang pattern counted: a ``Fan`` with its 台 and whether it is a 腊子."""
 
     tai: int
@@ -176,7 +200,7 @@ class LonggangFan(Fan):
     """A 腊子 (limit) pattern: the total is the 300 cap."""
 
 
-class FaceItem(TypedDict):
+class FaceItem(Protocol):
     """One item of a Longgang hand's face points (牌面胡数)."""
 
     name: str
@@ -185,7 +209,7 @@ class FaceItem(TypedDict):
     """The 胡 it scores."""
 
 
-class LonggangResult(Result):
+class LonggangResult(ResultView, Protocol):
     """A Longgang result. ``total`` is the 总胡数, rounded up to 10 and at most 300 (a
     陪家's own 胡数 when the situation has no ``win``)."""
 
@@ -206,12 +230,24 @@ class LonggangResult(Result):
     patterns: tuple[LonggangFan, ...]
     """The fans again, each with its ``tai`` and ``lazi``."""
     face_items: tuple[FaceItem, ...]
-    """What makes up ``face``: entries ``{"name", "hu"}``."""
+    """What makes up ``face``: entries with ``name`` and ``hu``."""
     wait: str | None
     """Where the winning tile sits in the arrangement scored (single, closed, edge, open,
     pung or set), or None."""
     void_wilds: int
     """A 陪家's wilds in no group (财神卖兵): they score nothing."""
+
+
+def result_keys(view: type[Any]) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys a result of this view always has, and those it has at times (``excluded``,
+    with ``explain=True``)."""
+    always: set[str] = set()
+    at_times: set[str] = set()
+    for c in view.__mro__:
+        if c.__dict__.get("_is_protocol") and c.__module__ == __name__:
+            names = c.__dict__.get("__annotations__", {})
+            (at_times if c.__name__.startswith("_") else always).update(names)
+    return frozenset(always), frozenset(at_times)
 
 
 #: Each ruleset's result type and the type of its fan entries.
@@ -233,7 +269,9 @@ __all__ = [
     "Excluded",
     "FaceItem",
     "Fan",
+    "FanEntry",
     "Group",
+    "GroupEntry",
     "HainanResult",
     "LonggangFan",
     "LonggangResult",
@@ -241,12 +279,15 @@ __all__ = [
     "MCRResult",
     "RESULT_TYPES",
     "Output",
+    "Record",
     "Result",
+    "ResultView",
     "RulesetName",
     "TableOutput",
     "TangshanResult",
     "Wait",
     "WinningWait",
+    "result_keys",
 ]
 
 

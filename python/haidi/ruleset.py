@@ -30,14 +30,16 @@ from .results import (
     AnalysisEntry,
     BeijingResult,
     ChangshaResult,
+    Fan,
     HainanResult,
     LonggangResult,
     MCRResult,
     Output,
-    Result,
+    ResultView,
     RulesetName,
     TableOutput,
     TangshanResult,
+    result_keys,
 )
 from .rulesets import REGISTRY, RulesetSpec
 from .rulesets._scheme import REQUIRED, Option, key_rows, options_key, read_options
@@ -65,7 +67,7 @@ NOT_HELD_USEFUL = -1
 
 
 #: The result type of a ruleset's ``evaluate`` (see ``haidi.results``).
-R = TypeVar("R", bound=Result)
+R = TypeVar("R", bound=ResultView)
 
 
 class Ruleset(Generic[R]):
@@ -138,10 +140,11 @@ class Ruleset(Generic[R]):
         does not play raise ``HandError``.
 
         Returns:
-            A new dict with the keys of the ruleset's type in ``haidi.results``
-            (``win``, ``total``, ``fans``, ``reason``, ``form``, ``arrangement``,
-            ``groups`` and the ruleset's own). A complete hand that may not win keeps its
-            ``total`` and ``fans``, with ``win`` false and a ``reason``.
+            An immutable ``haidi.Result`` with the keys of the ruleset's type in
+            ``haidi.results`` (``win``, ``total``, ``fans``, ``reason``, ``form``,
+            ``arrangement``, ``groups`` and the ruleset's own), read as attributes or
+            items; ``to_dict()`` gives it as plain dicts. A complete hand that may not
+            win keeps its ``total`` and ``fans``, with ``win`` false and a ``reason``.
 
         Raises:
             HandError: the situation cannot be read, naming the key at fault.
@@ -482,7 +485,7 @@ def _one_column(name: str, values: NDArray[Any], output: str | None) -> Any:
 def _evaluate_doc(rs: Ruleset[Any]) -> str:
     """The docstring of one ruleset's ``evaluate``: ``Ruleset.evaluate``'s, with this
     ruleset's situation keys, options and result keys from its data."""
-    result, _ = RESULT_TYPES.get(rs.name, (Result, None))
+    result, _ = RESULT_TYPES.get(rs.name, (ResultView, Fan))
 
     def item(head: str, text: str) -> list[str]:
         return textwrap.wrap(
@@ -502,14 +505,16 @@ def _evaluate_doc(rs: Ruleset[Any]) -> str:
             lines += item(f"{o.name} (default {o.default!r}; read by {acts})", o.doc)
     lines += ["", *general[cut:]]
     # Keys a result has at times (``excluded``) last.
-    keys = ", ".join(f"``{k}``" for k in sorted(result.__annotations__, key=result.__optional_keys__.__contains__))
+    always, at_times = result_keys(result)
+    own = [k for c in reversed(result.__mro__) for k in c.__dict__.get("__annotations__", {}) if k in always]
+    keys = ", ".join(f"``{k}``" for k in dict.fromkeys([*own, *sorted(at_times)]))
     lines += ["", *textwrap.wrap(f"Result keys (``haidi.results.{result.__name__}``): {keys}.", 92)]
     return "\n".join(lines)
 
 
 def _evaluate_signature(rs: Ruleset[Any]) -> inspect.Signature:
     """The signature of one ruleset's ``evaluate``: its situation keys as keywords."""
-    result, _ = RESULT_TYPES.get(rs.name, (Result, None))
+    result, _ = RESULT_TYPES.get(rs.name, (ResultView, Fan))
     params = [
         inspect.Parameter(r.name, inspect.Parameter.KEYWORD_ONLY, default=r.default)
         for r in key_rows(rs.module, strict=False)
@@ -577,7 +582,7 @@ def ruleset(name: Literal["tangshan"]) -> Ruleset[TangshanResult]: ...
 @overload
 def ruleset(name: Literal["beijing"]) -> Ruleset[BeijingResult]: ...
 @overload
-def ruleset(name: str) -> Ruleset[Result]: ...
+def ruleset(name: str) -> Ruleset[ResultView]: ...
 
 
 def ruleset(name: RulesetName | str) -> Ruleset[Any]:

@@ -1,16 +1,13 @@
-//! Fan and group entries: plain dicts, each result's own, copied from templates made once
-//! a fan and count or a group. `PyDict_Copy` of a template clones its key table whole,
-//! hashing no key again; the values are strs, ints, bools, None and tuples of strs, which
-//! the copies share (they cannot change). A template holds no container the collector
-//! must follow, and is left untracked, so its copies are too: results kept by the million
-//! cost full collections nothing, as long as nobody puts a container in an entry.
+//! Fan and group entries of results: a `Fan` made once a pattern and count, a `Group`
+//! made once a group, shared by every result that holds them (they cannot change), each
+//! with its JSON text made once. And the templates of the analysis's answer dicts.
 
-use pyo3::exceptions::{PyMemoryError, PySystemError};
-use pyo3::ffi;
+use pyo3::exceptions::PySystemError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
 use super::answer;
+use super::result::{untracked, PyFan, PyGroup};
 use crate::hand::MeldKind;
 use crate::inline::Inline;
 use crate::score::group::{write_groups, Group, MAX_GROUPS, NO_GROUP};
@@ -36,11 +33,6 @@ pub fn template<'py>(d: Bound<'py, PyDict>) -> Bound<'py, PyDict> {
     d
 }
 
-/// An entry of a result: a copy of `template`.
-pub fn copy<'py>(template: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(template.copy()?.into_any())
-}
-
 /// Whether `v` can hold no other object: None, a bool, an int, a float or a str.
 fn atomic(v: &Bound<'_, PyAny>) -> bool {
     v.is_none()
@@ -50,22 +42,23 @@ fn atomic(v: &Bound<'_, PyAny>) -> bool {
         || v.is_exact_instance_of::<PyString>()
 }
 
-/// Counts up to this have their fan templates made once.
+/// Counts up to this have their fan entries made once.
 const COUNTS: usize = 16;
 
-/// A fan's entries, by count: a template for each count, `base` with its `count` set.
+/// A fan's entries, by count: a shared `Fan` for each count, `base` with its `count` set.
 pub struct Counted {
     base: Py<PyDict>,
-    by_count: Vec<Py<PyDict>>,
-    /// The JSON text of each template (see `answer`).
+    by_count: Vec<Py<PyFan>>,
+    /// The JSON text of each entry (see `answer`).
     json: Vec<Box<[u8]>>,
 }
 
 impl Counted {
     pub fn new(py: Python<'_>, base: &Bound<'_, PyDict>) -> PyResult<Counted> {
-        let by_count: Vec<Py<PyDict>> =
-            (0..=COUNTS).map(|n| Ok(template(counted_dict(py, base, n)?).unbind())).collect::<PyResult<_>>()?;
-        let json = by_count.iter().map(|t| answer::dumps(t.bind(py).as_any())).collect::<PyResult<_>>()?;
+        let dicts = (0..=COUNTS).map(|n| counted_dict(py, base, n)).collect::<PyResult<Vec<_>>>()?;
+        let json = dicts.iter().map(|d| answer::dumps(d.as_any())).collect::<PyResult<_>>()?;
+        let by_count =
+            dicts.into_iter().map(|d| Ok(untracked(py, PyFan::new(d))?.unbind())).collect::<PyResult<_>>()?;
         Ok(Counted { base: base.clone().unbind(), by_count, json })
     }
 
@@ -78,15 +71,15 @@ impl Counted {
         Ok(())
     }
 
-    /// A new entry with this count.
-    pub fn get<'py>(&self, py: Python<'py>, count: usize) -> PyResult<Bound<'py, PyAny>> {
+    /// The entry with this count, shared.
+    pub fn get<'py>(&self, py: Python<'py>, count: usize) -> PyResult<Bound<'py, PyFan>> {
         match self.by_count.get(count) {
-            Some(t) => copy(t.bind(py)),
-            None => Ok(counted_dict(py, self.base.bind(py), count)?.into_any()),
+            Some(f) => Ok(f.bind(py).clone()),
+            None => untracked(py, PyFan::new(counted_dict(py, self.base.bind(py), count)?)),
         }
     }
 
-    /// A new entry with this count, as a dict to add to (`explain`).
+    /// A new dict of the entry with this count (a result's `to_dict`, `explain`).
     pub fn dict<'py>(&self, py: Python<'py>, count: usize) -> PyResult<Bound<'py, PyDict>> {
         counted_dict(py, self.base.bind(py), count)
     }
@@ -97,50 +90,6 @@ fn counted_dict<'py>(py: Python<'py>, base: &Bound<'py, PyDict>, count: usize) -
     let d = base.copy()?;
     d.set_item(pyo3::intern!(py, "count"), count)?;
     Ok(d)
-}
-
-/// A tuple of a result's entries (or of other objects that hold no container), filled in
-/// place: made at its length, so that the entries are not gathered in a list first.
-pub struct Tuple<'py> {
-    tuple: Bound<'py, PyTuple>,
-    len: usize,
-    filled: usize,
-}
-
-impl<'py> Tuple<'py> {
-    /// A tuple of `len` places, to be filled by [`Tuple::push`].
-    pub fn new(py: Python<'py>, len: usize) -> PyResult<Self> {
-        let size = isize::try_from(len).map_err(|_| PyMemoryError::new_err("too many entries"))?;
-        // SAFETY: `PyTuple_New` returns a new tuple (its places empty, which Python's
-        // tuple deallocation allows) or null with an error set.
-        let tuple = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(size)) }?;
-        // SAFETY: what `PyTuple_New` returns is a tuple.
-        Ok(Tuple { tuple: unsafe { tuple.cast_into_unchecked() }, len, filled: 0 })
-    }
-
-    /// Puts `item` in the next place.
-    pub fn push(&mut self, item: Bound<'py, PyAny>) -> PyResult<()> {
-        if self.filled == self.len {
-            return Err(PySystemError::new_err("more entries than the tuple made for them"));
-        }
-        // SAFETY: the tuple is ours and new, the place within it and empty;
-        // `PyTuple_SetItem` takes the reference given.
-        if unsafe { ffi::PyTuple_SetItem(self.tuple.as_ptr(), self.filled as isize, item.into_ptr()) } != 0 {
-            return Err(PyErr::fetch(self.tuple.py()));
-        }
-        self.filled += 1;
-        Ok(())
-    }
-
-    /// The tuple, every place filled, left to the collector only when something it must
-    /// follow is put in it (see [`untrack`]).
-    pub fn finish(self) -> PyResult<Bound<'py, PyTuple>> {
-        if self.filled != self.len {
-            return Err(PySystemError::new_err("fewer entries than the tuple made for them"));
-        }
-        untrack(&self.tuple);
-        Ok(self.tuple)
-    }
 }
 
 /// Leaves `obj` to Python's collector only when something it must follow is put in it.
@@ -171,14 +120,14 @@ struct Fields<'a> {
 }
 
 impl Fields<'_> {
-    /// The entry as a template (see `template`).
+    /// The entry as a new dict.
     fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item(pyo3::intern!(py, "kind"), self.kind)?;
         d.set_item(pyo3::intern!(py, "tiles"), tile_names(py, self.tiles)?)?;
         d.set_item(pyo3::intern!(py, "wilds"), tile_names(py, self.wilds)?)?;
         d.set_item(pyo3::intern!(py, "meld"), self.meld)?;
-        Ok(template(d))
+        Ok(d)
     }
 
     /// The entry's JSON text, as orjson writes the dict.
@@ -209,16 +158,16 @@ impl Fields<'_> {
 }
 
 /// What is made once for a group: its entry's JSON text and the group's text, and the
-/// entry's template when a dict first needs it.
+/// shared entry when it is first read.
 pub struct Made {
     group: Group,
-    template: pyo3::sync::PyOnceLock<Py<PyDict>>,
+    record: pyo3::sync::PyOnceLock<Py<PyGroup>>,
     json: &'static [u8],
     text: &'static str,
 }
 
 /// What stands in the places of [`Entries`] past its length.
-static NO_MADE: Made = Made { group: NO_GROUP, template: pyo3::sync::PyOnceLock::new(), json: b"", text: "" };
+static NO_MADE: Made = Made { group: NO_GROUP, record: pyo3::sync::PyOnceLock::new(), json: b"", text: "" };
 
 impl Made {
     /// What is made for `g`, kept for the life of the process (as the table of them is).
@@ -228,18 +177,20 @@ impl Made {
         Fields { kind: g.shape.name(), tiles: &tiles, wilds: &wilds, meld: g.meld.map(MeldKind::name) }.json(&mut json);
         let mut text = String::new();
         write_groups(std::slice::from_ref(g), &mut text);
-        Made { group: *g, template: pyo3::sync::PyOnceLock::new(), json: json.leak(), text: text.leak() }
+        Made { group: *g, record: pyo3::sync::PyOnceLock::new(), json: json.leak(), text: text.leak() }
     }
 
-    fn template<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
-        let t = self.template.get_or_try_init(py, || {
-            let g = &self.group;
-            let (tiles, wilds): (Vec<Tile>, Vec<Tile>) = (g.kinds().collect(), g.wild_kinds().collect());
-            let fields =
-                Fields { kind: g.shape.name(), tiles: &tiles, wilds: &wilds, meld: g.meld.map(MeldKind::name) };
-            Ok::<_, PyErr>(fields.dict(py)?.unbind())
+    fn fields<R>(&self, then: impl FnOnce(&Fields<'_>) -> R) -> R {
+        let g = &self.group;
+        let (tiles, wilds): (Vec<Tile>, Vec<Tile>) = (g.kinds().collect(), g.wild_kinds().collect());
+        then(&Fields { kind: g.shape.name(), tiles: &tiles, wilds: &wilds, meld: g.meld.map(MeldKind::name) })
+    }
+
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyGroup>> {
+        let r = self.record.get_or_try_init(py, || {
+            Ok::<_, PyErr>(untracked(py, PyGroup::new(self.fields(|f| f.dict(py))?))?.unbind())
         })?;
-        Ok(t.bind(py))
+        Ok(r.bind(py).clone())
     }
 }
 
@@ -272,12 +223,20 @@ pub enum Entry<'a> {
 }
 
 impl Entry<'_> {
-    /// The entry for a result's dict.
+    /// The entry as a result gives it: a `Group`, shared where it can be.
     pub fn object<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self {
-            Entry::Made(m) => copy(m.template(py)?),
-            Entry::Loose(l) => loose_object(py, &l.fields()),
+            Entry::Made(m) => Ok(m.record(py)?.into_any()),
+            Entry::Loose(l) => Ok(untracked(py, PyGroup::new(l.fields().dict(py)?))?.into_any()),
         }
+    }
+
+    /// The entry as a new dict (a result's `to_dict`).
+    pub fn dict<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match self {
+            Entry::Made(m) => m.fields(|f| f.dict(py))?.into_any(),
+            Entry::Loose(l) => l.fields().dict(py)?.into_any(),
+        })
     }
 
     /// The entry's JSON text, written to `out`.
@@ -348,37 +307,6 @@ impl Entries {
         }
     }
 }
-
-/// A new dict of a loose entry (see `loose`), copied from a template made once such
-/// tiles (the first `LOOSE_KEPT` kept).
-fn loose_object<'py>(py: Python<'py>, fields: &Fields<'_>) -> PyResult<Bound<'py, PyAny>> {
-    /// The templates made, by the kind, tiles and wilds.
-    type Made = std::sync::Mutex<std::collections::HashMap<Box<[u8]>, Py<PyDict>, crate::hash::Fast>>;
-    static MADE: std::sync::LazyLock<Made> = std::sync::LazyLock::new(Default::default);
-    // The key: the kind, then the tiles and the wilds, each list after its length.
-    let mut key = [0u8; 64];
-    let parts = [fields.kind.as_bytes(), fields.tiles, fields.wilds];
-    let long = parts.iter().map(|p| p.len() + 1).sum::<usize>() > key.len();
-    let mut at = 0;
-    for part in parts.iter().filter(|_| !long) {
-        key[at] = part.len() as u8;
-        key[at + 1..at + 1 + part.len()].copy_from_slice(part);
-        at += 1 + part.len();
-    }
-    let key = &key[..at];
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(t) = made.get(key).filter(|_| !long) {
-        return copy(t.bind(py));
-    }
-    let t = fields.dict(py)?;
-    if !long && made.len() < LOOSE_KEPT {
-        made.insert(key.into(), t.clone().unbind());
-    }
-    copy(&t)
-}
-
-/// Most templates of loose entries kept (十三幺 has 13, the knitted forms some hundreds).
-const LOOSE_KEPT: usize = 4096;
 
 /// The names of `tiles`, a tuple of interned strs.
 fn tile_names<'py>(py: Python<'py>, tiles: &[Tile]) -> PyResult<Bound<'py, PyTuple>> {

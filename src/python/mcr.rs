@@ -5,11 +5,12 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use super::answer::{self, Writer};
+use super::answer;
 use super::convert;
 use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py, IntoPy};
 use super::kwcall;
+use super::result::{untracked, PyResult_, Source, Val, Writer};
 use crate::forms::Form;
 use crate::hand::MeldKind;
 use crate::mcr::batch::{evaluate_text, evaluate_texts, Row, TextSituation, Texts, PARALLEL_MIN};
@@ -31,7 +32,7 @@ fn fan_name(fan: u8) -> (&'static str, &'static str) {
 }
 
 /// The fan entries, by fan (0 unused).
-fn shared_fans(py: Python<'_>) -> PyResult<&[entry::Counted]> {
+pub(super) fn shared_fans(py: Python<'_>) -> PyResult<&'static [entry::Counted]> {
     static SHARED: pyo3::sync::PyOnceLock<Vec<entry::Counted>> = pyo3::sync::PyOnceLock::new();
     let shared = SHARED.get_or_try_init(py, || {
         (0..=MINGANGANG).map(|f| entry::Counted::new(py, &new_fan_dict(py, f)?)).collect::<PyResult<Vec<_>>>()
@@ -40,25 +41,22 @@ fn shared_fans(py: Python<'_>) -> PyResult<&[entry::Counted]> {
 }
 
 /// The fans to list, in order: by id, but 明暗杠 (5 points) between the 6-point and the
-/// 4-point fans; the first `n` of the array.
-fn fan_order(fans: &FanCounts) -> ([u8; MINGANGANG as usize + 1], usize) {
-    let mut order = [0u8; MINGANGANG as usize + 1];
-    let mut n = 0;
+/// 4-point fans; each with its count.
+fn fan_order(fans: &FanCounts) -> Vec<(u16, u16)> {
+    let mut order = Vec::with_capacity(8);
     let mut mingangang = fans.get(MINGANGANG) > 0;
+    let counted = |f: u8| (f as u16, fans.get(f) as u16);
     for fan in fans.ids().filter(|&f| f != MINGANGANG) {
         if mingangang && fan > 54 {
-            order[n] = MINGANGANG;
-            n += 1;
+            order.push(counted(MINGANGANG));
             mingangang = false;
         }
-        order[n] = fan;
-        n += 1;
+        order.push(counted(fan));
     }
     if mingangang {
-        order[n] = MINGANGANG;
-        n += 1;
+        order.push(counted(MINGANGANG));
     }
-    (order, n)
+    order
 }
 
 fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
@@ -76,73 +74,22 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-/// The forms of a result, in the order of its templates (no form last).
-const FORMS: [Option<Form>; 8] = [
-    Some(Form::Standard),
-    Some(Form::SevenPairs),
-    Some(Form::EightPairsAndAHalf),
-    Some(Form::ThirteenOrphans),
-    Some(Form::HonoursAndKnitted),
-    Some(Form::KnittedStraight),
-    Some(Form::All258),
-    None,
-];
-
-/// The result of one situation: its dict, or with `json` its JSON text (see `answer`).
-fn result<'py>(py: Python<'py>, r: &Scored, json: bool) -> PyResult<Bound<'py, PyAny>> {
-    // A copy of a dict with the keys in place is sized once and hashes no key again; one
-    // a win and form, which it then need not set.
-    static TEMPLATES: pyo3::sync::PyOnceLock<Vec<Py<PyDict>>> = pyo3::sync::PyOnceLock::new();
-    let templates = TEMPLATES.get_or_try_init(py, || {
-        let c = answer::common(py);
-        let mut made = Vec::with_capacity(2 * FORMS.len());
-        for win in [false, true] {
-            for form in FORMS {
-                let d = answer::result_template(py)?;
-                d.set_item(c.win.name(py), win)?;
-                d.set_item(c.form.name(py), form.map(|f| form_name(py, f)))?;
-                made.push(d.unbind());
-            }
-        }
-        Ok::<_, PyErr>(made)
-    })?;
-    let form = FORMS.iter().position(|&f| f == r.form).unwrap_or(FORMS.len() - 1);
+/// The result of one situation (its JSON text is its `json`).
+fn result(py: Python<'_>, r: &Scored) -> PyResult<PyResult_> {
     let c = answer::common(py);
-    let mut w = Writer::new(templates[r.win as usize * FORMS.len() + form].bind(py), json)?;
-    w.kept(&c.win, r.win, |out| out.extend_from_slice(if r.win { b"true" } else { b"false" }))?;
-    w.uint(&c.total, r.total.into())?;
-    // The fan entries, a tuple of shared entries (see `entry`): the tuple and the result
-    // dict holding it need not be tracked by the collector either.
-    let (order, n) = fan_order(&r.fans);
-    let order = &order[..n];
-    let shared = shared_fans(py)?;
-    w.items(
-        &c.fans,
-        n,
-        |py| {
-            let mut tuple = entry::Tuple::new(py, n)?;
-            for &f in order {
-                tuple.push(shared[f as usize].get(py, r.fans.get(f) as usize)?)?;
-            }
-            tuple.finish()
-        },
-        |i, out| shared[order[i] as usize].json(py, r.fans.get(order[i]) as usize, out),
-    )?;
-    match r.reason.as_deref() {
-        Some(reason) => w.str(&c.reason, reason)?,
-        None => w.none(&c.reason)?,
-    }
-    match r.form {
-        Some(f) => w.kept(&c.form, form_name(py, f), |out| answer::string(out, f.name()))?,
-        None => w.kept(&c.form, py.None(), |out| out.extend_from_slice(b"null"))?,
-    }
+    let mut w = Writer::new(8);
+    w.put(&c.win, Val::Bool(r.win));
+    w.put(&c.total, Val::Int(r.total.into()));
+    w.put(&c.fans, Val::Fans(fan_order(&r.fans)));
+    w.put(&c.reason, r.reason.as_deref().map_or(Val::None, |s| Val::Str(s.into())));
+    w.put(&c.form, r.form.map_or(Val::None, |f| Val::PyStr(form_name(py, f).clone().unbind())));
     if r.complete {
         let (groups, text) = groups_and_text(r)?;
-        w.str(&c.arrangement, &text)?;
-        w.entries(&c.groups, &groups)?;
+        w.put(&c.arrangement, Val::Str(text.into()));
+        w.put(&c.groups, Val::Groups(Box::new(groups)));
     } else {
-        w.none(&c.arrangement)?;
-        w.entries(&c.groups, &Entries::NONE)?;
+        w.put(&c.arrangement, Val::None);
+        w.put(&c.groups, Val::Groups(Box::new(Entries::NONE)));
     }
     if r.explained {
         let ex = PyList::empty(py);
@@ -168,9 +115,9 @@ fn result<'py>(py: Python<'py>, r: &Scored, json: bool) -> PyResult<Bound<'py, P
             }
             ex.append(x)?;
         }
-        w.object(&c.excluded, ex.as_any())?;
+        w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
     }
-    w.finish()
+    Ok(w.finish(Source::Mcr, false))
 }
 
 /// An MCR set as a group of the shared writer.
@@ -600,7 +547,7 @@ pub fn add_evaluate(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// Scores one situation given as a dict of its keys.
-fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
+fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyResult_>> {
     let mut r = Reader::new(py, Format::Compact);
     if let Some(situation) = situation {
         r.set_all(situation)?;
@@ -610,7 +557,15 @@ fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) ->
     }
     let read = r.finish()?;
     let scored = evaluate_text(&read.text()?, &Options::default()).py_err(py)?;
-    Ok(result(py, &scored, false)?.cast_into::<PyDict>()?)
+    untracked(py, result(py, &scored)?)
+}
+
+/// A result as a list of them holds it: the object, or with `json` its JSON text.
+pub(super) fn answer_of(py: Python<'_>, r: PyResult_, json: bool) -> PyResult<Bound<'_, PyAny>> {
+    Ok(match json {
+        true => pyo3::types::PyBytes::new(py, &r.json(py)?).into_any(),
+        false => untracked(py, r)?.into_any(),
+    })
 }
 
 /// Scores a list of situation dicts with the GIL released; returns a list of results,
@@ -661,7 +616,7 @@ pub fn mcr_evaluate_many<'py>(
         let first = out.len();
         for (i, r) in results.into_iter().enumerate() {
             match r {
-                Ok(r) => out.push(result(py, &r, json)?),
+                Ok(r) => out.push(answer_of(py, result(py, &r)?, json)?),
                 Err(e) => return Err(to_py(py, e.in_row("situation", first + i))),
             }
         }

@@ -16,6 +16,7 @@ mod interrupt;
 mod kwcall;
 mod mcr;
 mod reproduce;
+mod result;
 mod scheme;
 mod score;
 mod table;
@@ -30,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<hand::PyMeld>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<score::PyScheme>()?;
+    result::add(m)?;
     score::add_evaluate(m)?;
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::simulate, m)?)?;

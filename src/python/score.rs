@@ -9,15 +9,15 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use super::answer::{self, Writer};
+use super::answer;
 use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
 use super::interrupt;
 use super::kwcall;
+use super::result::{untracked, PyRecord, PyResult_, Source, Val, Writer};
 use super::scheme::{read, str_tuple};
 use crate::error::{HandError, Result as CoreResult};
-use crate::hash::Fast;
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, evaluate_with, Item, Scored};
@@ -64,57 +64,20 @@ struct Output {
     /// The entries of the patterns, and for a player who did not win.
     entries: Vec<entry::Counted>,
     loser_entries: Vec<entry::Counted>,
+    /// The scheme's own keys, in order (their places follow the common keys').
     extras: Vec<(answer::Key, Extra)>,
-    /// Templates of results, by whether the hand wins and whether it is a loser's: each
-    /// key None, or its usual value (see `Extra::usual`).
-    templates: [Py<PyDict>; 4],
     ids: Py<PyTuple>,
     /// What voided patterns are said to be voided by (`explain`).
     exclusion_text: String,
     /// Form names: the forms of `Form` in order, then the fallbacks.
     forms: Vec<Py<PyString>>,
-    /// The reasons given so far, as Python strs (most in CJK, which costs more to decode
-    /// than a result's other keys to make).
-    /// By the address of the reason's text, which the `Arc` kept makes its own.
-    reasons: std::sync::Mutex<std::collections::HashMap<usize, Reason, Fast>>,
     /// The entries of `face_items`, each made when first met: by a group's row of the
     /// point table and kind, then by an extra's row and count (see [`face_slot`]).
     face_items: Box<[pyo3::sync::PyOnceLock<FaceItem>]>,
 }
 
-impl Output {
-    /// The place in `templates` of the template for a result that wins or not, of a
-    /// loser's hand or not.
-    fn template_at(win: bool, loser: bool) -> usize {
-        win as usize * 2 + loser as usize
-    }
-}
-
-impl Extra {
-    /// The value of the key in most results (a result's template holds it, and a result
-    /// with another sets it): false for the flags, 0 for the wilds left over, the role;
-    /// None where no value is usual.
-    fn usual<'py>(&self, py: Python<'py>, loser: bool) -> Option<Bound<'py, PyAny>> {
-        let v = match self {
-            Extra::Flag(_) | Extra::Complete | Extra::Rule(_) | Extra::Lazi | Extra::Instant => {
-                PyBool::new(py, false).to_owned().into_any()
-            }
-            Extra::VoidWilds => 0i64.into_pyobject(py).ok()?.into_any(),
-            Extra::Role => PyString::intern(py, if loser { "loser" } else { "winner" }).into_any(),
-            _ => return None,
-        };
-        Some(v)
-    }
-}
-
-/// A `face_items` entry's template and its JSON text.
-type FaceItem = (Py<PyDict>, Box<[u8]>);
-
-/// A reason given, kept, and as a Python str.
-type Reason = (Arc<str>, Py<PyString>);
-
-/// Most reasons kept (a ruleset's are few).
-const REASONS_KEPT: usize = 4096;
+/// A `face_items` entry, shared, and its JSON text.
+type FaceItem = (Py<PyRecord>, Box<[u8]>);
 
 /// Counts of an extra point's rule whose `face_items` entries are kept (more is rare,
 /// and made each time).
@@ -185,7 +148,6 @@ impl PyScheme {
             entries.push(entry::Counted::new(py, &e)?);
             loser_entries.push(entry::Counted::new(py, &le)?);
         }
-        let template = answer::result_template(py)?;
         let mut extras = vec![];
         let names = &scheme;
         for r in data_seq(&get("results")?, "results")? {
@@ -240,20 +202,9 @@ impl PyScheme {
                 "value" => Extra::Value,
                 other => return Err(hand_error(py, format!("result key {key}: unknown kind {other:?}"))),
             };
-            let key = answer::Key::new(py, &key);
-            template.set_item(key.name(py), py.None())?;
-            extras.push((key, extra));
-        }
-        let mut templates = [(); 4].map(|_| PyDict::new(py).unbind());
-        for (win, loser) in [(false, false), (false, true), (true, false), (true, true)] {
-            let t = template.copy()?;
-            t.set_item(answer::common(py).win.name(py), win)?;
-            for (key, extra) in &extras {
-                if let Some(v) = extra.usual(py, loser) {
-                    t.set_item(key.name(py), v)?;
-                }
-            }
-            templates[Output::template_at(win, loser)] = t.unbind();
+            let id = u16::try_from(extras.len()).ok().and_then(|n| n.checked_add(answer::OWN_KEYS));
+            let id = id.ok_or_else(|| bad_data(py, "results", "too many keys"))?;
+            extras.push((answer::Key::new(py, &key, id), extra));
         }
         let ids = str_tuple(py, &super::scheme::ids(&scheme))?.unbind();
         let exclusion_text = match data.get_item("exclusion_text")? {
@@ -295,17 +246,7 @@ impl PyScheme {
             .collect();
         Ok(PyScheme {
             scheme: Arc::new(scheme),
-            out: Output {
-                entries,
-                loser_entries,
-                extras,
-                templates,
-                ids,
-                exclusion_text,
-                forms,
-                reasons: Default::default(),
-                face_items,
-            },
+            out: Output { entries, loser_entries, extras, ids, exclusion_text, forms, face_items },
             compile,
             option_key_strs: option_keys.iter().map(|k| PyString::intern(py, k).unbind()).collect(),
             key_strs,
@@ -346,7 +287,10 @@ impl PyScheme {
     /// Scores one situation given as keyword arguments (the ruleset's situation keys,
     /// and `options`).
     #[pyo3(signature = (**situation))]
-    fn evaluate<'py>(slf: &Bound<'py, Self>, situation: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
+    fn evaluate<'py>(
+        slf: &Bound<'py, Self>,
+        situation: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyResult_>> {
         evaluate_one(slf, situation)
     }
 
@@ -364,7 +308,9 @@ impl PyScheme {
         slf: &Bound<'py, Self>,
         situation: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        score_one(slf, situation, false, |s, p, scored| s.result(slf.py(), p, scored, false))
+        score_one(slf, situation, false, |s, p, scored| {
+            Ok(Bound::new(slf.py(), result(slf.py(), s, p, scored)?)?.into_any())
+        })
     }
 
     /// Scores a list of situation dicts (returning a list of results) with the GIL
@@ -412,7 +358,10 @@ impl PyScheme {
         for (i, (w, s)) in work.iter().zip(scored.iter().flatten()).enumerate() {
             interrupt::check_at(py, i)?;
             match (w, s) {
-                (Ok((scheme, p)), Some(s)) => out.append(scheme_of(this, scheme).result(py, p, s, json)?)?,
+                (Ok((scheme, p)), Some(s)) => {
+                    let scheme = scheme.as_ref().map_or_else(|| slf.clone(), |o| o.bind(py).clone());
+                    out.append(answer(&scheme, p, s, json)?)?
+                }
                 (Err(e), _) => {
                     let d = PyDict::new(py);
                     d.set_item("error", e.to_string())?;
@@ -462,7 +411,7 @@ impl PyScheme {
         for (i, ((r, s), line)) in read.iter().zip(scored.iter().flatten()).zip(lines.iter()).enumerate() {
             interrupt::check_at(py, i)?;
             match (r, s) {
-                (Line::Read(p), Some(s)) => out.append(this.result(py, p, s, true)?)?,
+                (Line::Read(p), Some(s)) => out.append(answer(slf, p, s, true)?)?,
                 (Line::Refused(e), _) => {
                     failed += 1;
                     // A refused line is a plain JSON object, so UTF-8 with only JSON's
@@ -761,11 +710,12 @@ impl PyScheme {
         }
         Ok(reader)
     }
+}
 
-    /// The result of a scored situation: its dict, or with `json` its JSON text (bytes).
-    pub fn result<'py>(&self, py: Python<'py>, p: &Prepared, s: &Scored, json: bool) -> PyResult<Bound<'py, PyAny>> {
-        result(py, &self.scheme, &self.out, p, s, json)
-    }
+/// The result of a scored situation as a list holds it: the object, or with `json` its
+/// JSON text (bytes).
+fn answer<'py>(slf: &Bound<'py, PyScheme>, p: &Prepared, s: &Scored, json: bool) -> PyResult<Bound<'py, PyAny>> {
+    super::mcr::answer_of(slf.py(), result(slf.py(), slf, p, s)?, json)
 }
 
 /// A line of `evaluate_lines` as read: a situation, the reader's message refusing it, or
@@ -829,7 +779,7 @@ fn face_slot(scheme: &Scheme, item: Item) -> Option<usize> {
 }
 
 /// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once:
-/// given to `put` (its template and JSON text).
+/// given to `put` (the shared entry and its JSON text).
 fn face_item<R>(
     py: Python<'_>,
     scheme: &Scheme,
@@ -846,27 +796,12 @@ fn face_item<R>(
         d.set_item(pyo3::intern!(py, "name"), name)?;
         d.set_item(pyo3::intern!(py, "hu"), hu)?;
         let text = answer::dumps(d.as_any())?;
-        Ok((entry::template(d).unbind(), text))
+        Ok((untracked(py, PyRecord::new(d))?.unbind(), text))
     };
     match face_slot(scheme, item).and_then(|i| out.face_items.get(i)) {
         Some(slot) => put(slot.get_or_try_init(py, make)?),
         None => put(&make()?),
     }
-}
-
-/// The reason as a Python str, made once for each reason the scheme gives (a reason
-/// written for one situation is made each time, and at most `REASONS_KEPT` kept).
-fn reason<'py>(py: Python<'py>, out: &Output, r: &Arc<str>) -> Bound<'py, PyString> {
-    let mut made = out.reasons.lock().unwrap_or_else(|e| e.into_inner());
-    let at = Arc::as_ptr(r).cast::<u8>() as usize;
-    if let Some((_, s)) = made.get(&at) {
-        return s.bind(py).clone();
-    }
-    let s = PyString::new(py, r);
-    if made.len() < REASONS_KEPT {
-        made.insert(at, (r.clone(), s.clone().unbind()));
-    }
-    s
 }
 
 /// The name of a wait (`wait`), an interned str made once a wait.
@@ -885,54 +820,17 @@ const _: () = {
     }
 };
 
-/// A scored situation's result, as a dict or as its JSON text (see `answer`).
-fn result<'py>(
-    py: Python<'py>,
-    scheme: &Scheme,
-    out: &Output,
-    p: &Prepared,
-    s: &Scored,
-    json: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+/// A scored situation's result.
+fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -> PyResult<PyResult_> {
+    let this = slf.get();
+    let (scheme, out) = (&*this.scheme, &this.out);
     let c = answer::common(py);
-    let mut w = Writer::new(out.templates[Output::template_at(s.win, s.loser)].bind(py), json)?;
-    w.kept(&c.win, s.win, |out| out.extend_from_slice(if s.win { b"true" } else { b"false" }))?;
-    w.int(&c.total, if s.complete { s.total.into() } else { 0 })?;
-    let entries = if s.loser { &out.loser_entries } else { &out.entries };
-    let n_fans = s.fans().count();
-    // The fans' tuple, made once for the two keys that may hold it.
-    let mut fans_tuple: Option<Bound<'py, PyTuple>> = None;
-    let mut fans = |w: &mut Writer<'py>, key: &answer::Key| {
-        let mut listed = s.fans();
-        w.items(
-            key,
-            n_fans,
-            |py| {
-                let t = match &fans_tuple {
-                    Some(t) => t.clone(),
-                    None => {
-                        let mut t = entry::Tuple::new(py, n_fans)?;
-                        for (i, n) in s.fans() {
-                            t.push(entries[i].get(py, n as usize)?)?;
-                        }
-                        t.finish()?
-                    }
-                };
-                fans_tuple = Some(t.clone());
-                Ok(t)
-            },
-            // Called for each of the n_fans in turn.
-            |_, buf| match listed.next() {
-                Some((i, n)) => entries[i].json(py, n as usize, buf),
-                None => Err(pyo3::exceptions::PySystemError::new_err("fewer fans than counted")),
-            },
-        )
-    };
-    fans(&mut w, &c.fans)?;
-    match &s.reason {
-        Some(r) => w.py_str(&c.reason, &reason(py, out, r), r)?,
-        None => w.none(&c.reason)?,
-    }
+    let mut w = Writer::new(8 + out.extras.len());
+    w.put(&c.win, Val::Bool(s.win));
+    w.put(&c.total, Val::Int(if s.complete { s.total.into() } else { 0 }));
+    let fans = || Val::Fans(s.fans().map(|(i, n)| (i as u16, n as u16)).collect());
+    w.put(&c.fans, fans());
+    w.put(&c.reason, s.reason.as_ref().map_or(Val::None, |r| Val::Shared(r.clone())));
     if let Some(form) = s.form {
         let form_index = match form {
             Form::Standard => 0,
@@ -944,8 +842,7 @@ fn result<'py>(
             Form::Partial => 6,
             Form::Fallback(i) => 7 + i as usize,
         };
-        let name = out.forms[form_index.min(out.forms.len() - 1)].bind(py);
-        w.py_str(&c.form, name, form_name(scheme, form))?;
+        w.put(&c.form, Val::PyStr(out.forms[form_index.min(out.forms.len() - 1)].clone_ref(py)));
         // Room for most texts: nine groups, some with their wilds named (`55m(wild 5m)`).
         let mut text = String::with_capacity(128);
         let groups = if form.is_loose() {
@@ -969,25 +866,26 @@ fn result<'py>(
             entries.groups(ordered.iter().copied(), &mut text)?;
             entries
         };
-        w.str(&c.arrangement, &text)?;
-        w.entries(&c.groups, &groups)?;
+        w.put(&c.arrangement, Val::Str(text.into()));
+        w.put(&c.groups, Val::Groups(Box::new(groups)));
     } else {
-        w.none(&c.form)?;
-        w.none(&c.arrangement)?;
-        w.entries(&c.groups, &Entries::NONE)?;
+        w.put(&c.form, Val::None);
+        w.put(&c.arrangement, Val::None);
+        w.put(&c.groups, Val::Groups(Box::new(Entries::NONE)));
     }
     let winner_complete = s.complete && !s.loser;
-    for (key, extra) in &out.extras {
+    for (at, (key, extra)) in out.extras.iter().enumerate() {
         let tai = |or: i32| if s.lazi { or } else { s.value };
-        match extra {
-            Extra::Flag(bit) => w.bool_or_usual(key, s.situation.flag(*bit))?,
+        let int = |n: i32| Val::Int(n.into());
+        let v = match extra {
+            Extra::Flag(bit) => Val::Bool(s.situation.flag(*bit)),
             Extra::Classes(mask) => {
                 let n: u32 =
                     s.fans().filter(|(i, _)| mask >> scheme.patterns[*i].class & 1 == 1).map(|(_, n)| n as u32).sum();
-                w.int(key, n.into())?
+                Val::Int(n.into())
             }
-            Extra::PowTwoTotal => w.uint(key, if s.win { 1u64 << s.total.clamp(0, 62) } else { 0 })?,
-            Extra::Complete => w.bool_or_usual(key, s.complete)?,
+            Extra::PowTwoTotal => Val::Int(if s.win { 1i64 << s.total.clamp(0, 62) } else { 0 }),
+            Extra::Complete => Val::Bool(s.complete),
             Extra::Rule(rule) => {
                 let ctx = Context {
                     facts: &s.facts,
@@ -999,62 +897,36 @@ fn result<'py>(
                     value: s.value,
                     fan_count: s.counted.count_ones() as i32,
                 };
-                w.bool_or_usual(key, s.complete && ctx.eval(rule) > 0)?
+                Val::Bool(s.complete && ctx.eval(rule) > 0)
             }
-            Extra::WildKinds => {
-                let names: Vec<String> = tiles::mask_tiles(s.situation.wild_kinds).map(tiles::name).collect();
-                w.str_list(key, &names)?
-            }
-            Extra::Const(v, text) => w.made(key, v.bind(py), text)?,
-            Extra::Role => {
-                let role = if s.loser { "loser" } else { "winner" };
-                w.kept(key, role, |out| answer::string(out, role))?
-            }
-            Extra::Face => w.int(key, s.face.into())?,
-            Extra::FacePlus(n) => w.int(key, if winner_complete { s.face.saturating_add(*n).into() } else { 0 })?,
-            Extra::ValueOr(n) => w.int(key, tai(*n).into())?,
-            Extra::Lazi => w.bool_or_usual(key, s.lazi)?,
-            Extra::Follow(table, n) => {
-                let v = if winner_complete {
-                    // The last entry past its end (the reader refuses an empty table).
-                    let i = tai(*n).max(0) as usize;
-                    table.get(i).or(table.last()).copied().unwrap_or(0)
-                } else {
-                    0
-                };
-                w.int(key, v.into())?
-            }
-            Extra::Instant => w.bool_or_usual(key, s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant))?,
-            Extra::FaceItems => {
-                let items = s.items(scheme, &p.sets);
-                w.items(
-                    key,
-                    items.len(),
-                    |py| {
-                        let mut t = entry::Tuple::new(py, items.len())?;
-                        for &item in &items {
-                            t.push(face_item(py, scheme, out, item, |(d, _)| entry::copy(d.bind(py)))?)?;
-                        }
-                        t.finish()
-                    },
-                    |i, buf| {
-                        face_item(py, scheme, out, items[i], |(_, text)| {
-                            buf.extend_from_slice(text);
-                            Ok(())
-                        })
-                    },
-                )?
-            }
+            Extra::WildKinds => Val::Strs(tiles::mask_tiles(s.situation.wild_kinds).map(tiles::name).collect()),
+            Extra::Const(..) => Val::Const(at as u16),
+            Extra::Role => Val::Static(if s.loser { "loser" } else { "winner" }),
+            Extra::Face => int(s.face),
+            Extra::FacePlus(n) => int(if winner_complete { s.face.saturating_add(*n) } else { 0 }),
+            Extra::ValueOr(n) => int(tai(*n)),
+            Extra::Lazi => Val::Bool(s.lazi),
+            Extra::Follow(table, n) => int(if winner_complete {
+                // The last entry past its end (the reader refuses an empty table).
+                let i = tai(*n).max(0) as usize;
+                table.get(i).or(table.last()).copied().unwrap_or(0)
+            } else {
+                0
+            }),
+            Extra::Instant => Val::Bool(s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant)),
+            Extra::FaceItems => Val::FaceItems(s.items(scheme, &p.sets)),
             Extra::Wait => match s.placement {
-                Some(pl) => w.py_str(key, role_name(py, pl.role), pl.role.name())?,
-                None => w.none(key)?,
+                Some(pl) => Val::PyStr(role_name(py, pl.role).clone().unbind()),
+                None => Val::None,
             },
-            Extra::VoidWilds => w.int_or_usual(key, s.void_wilds.into())?,
-            Extra::Fans => fans(&mut w, key)?,
-            Extra::Value => w.int(key, s.value.into())?,
-        }
+            Extra::VoidWilds => int(s.void_wilds.into()),
+            Extra::Fans => fans(),
+            Extra::Value => int(s.value),
+        };
+        w.put(key, v);
     }
     if p.explain {
+        let entries = this.fan_entries(s.loser);
         let ex = PyList::empty(py);
         for (i, n, by) in s.voided_by(scheme) {
             let e = entries[i].dict(py, n as usize)?;
@@ -1062,17 +934,74 @@ fn result<'py>(
             e.set_item("rule", &out.exclusion_text)?;
             ex.append(e)?;
         }
-        w.object(&c.excluded, ex.as_any())?;
+        w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
     }
-    w.finish()
+    Ok(w.finish(Source::Scheme(slf.clone().unbind()), s.loser))
+}
+
+/// What a result reads of the scheme that wrote it.
+impl PyScheme {
+    /// The key of `id`, one of the scheme's own (see `answer::OWN_KEYS`).
+    pub(super) fn extra_key(&self, id: u16) -> Option<&answer::Key> {
+        self.out.extras.get(id.checked_sub(answer::OWN_KEYS)? as usize).map(|(k, _)| k)
+    }
+
+    pub(super) fn ruleset_name(&self) -> &str {
+        &self.scheme.name
+    }
+
+    /// The fan entries of a winner's result, or a loser's.
+    pub(super) fn fan_entries(&self, loser: bool) -> &[entry::Counted] {
+        if loser {
+            &self.out.loser_entries
+        } else {
+            &self.out.entries
+        }
+    }
+
+    /// A `face_items` entry: the shared `Record`, or a new dict.
+    pub(super) fn face_item_object<'py>(
+        &self,
+        py: Python<'py>,
+        item: (Item, i32),
+        frozen: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        face_item(py, &self.scheme, &self.out, item, |(r, _)| match frozen {
+            true => Ok(r.bind(py).clone().into_any()),
+            false => Ok(r.get().dict(py)?.into_any()),
+        })
+    }
+
+    pub(super) fn face_item_json(&self, py: Python<'_>, item: (Item, i32), out: &mut Vec<u8>) -> PyResult<()> {
+        face_item(py, &self.scheme, &self.out, item, |(_, text)| {
+            out.extend_from_slice(text);
+            Ok(())
+        })
+    }
+
+    /// The constant of the scheme's own key at `at` (its place among them).
+    pub(super) fn constant<'py>(&self, py: Python<'py>, at: u16) -> Bound<'py, PyAny> {
+        match self.out.extras.get(at as usize) {
+            Some((_, Extra::Const(v, _))) => v.bind(py).clone(),
+            _ => py.None().into_bound(py),
+        }
+    }
+
+    /// Its JSON text.
+    pub(super) fn constant_json(&self, at: u16) -> &[u8] {
+        match self.out.extras.get(at as usize) {
+            Some((_, Extra::Const(_, text))) => text,
+            _ => b"null",
+        }
+    }
 }
 
 /// Scores one situation given as a dict of its keys (and `options`).
 fn evaluate_one<'py>(
     slf: &Bound<'py, PyScheme>,
     situation: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    score_one(slf, situation, true, |s, p, scored| Ok(s.result(slf.py(), p, scored, false)?.cast_into::<PyDict>()?))
+) -> PyResult<Bound<'py, PyResult_>> {
+    score_one(slf, situation, true, |s, p, scored| untracked(slf.py(), result(slf.py(), s, p, scored)?))
 }
 
 /// Reads one situation (None: no key given) with the scheme its options make, scores it
@@ -1082,7 +1011,7 @@ fn score_one<'py, R>(
     slf: &Bound<'py, PyScheme>,
     situation: Option<&Bound<'py, PyDict>>,
     bounded: bool,
-    then: impl FnOnce(&PyScheme, &Prepared, &Scored) -> PyResult<R>,
+    then: impl FnOnce(&Bound<'py, PyScheme>, &Prepared, &Scored) -> PyResult<R>,
 ) -> PyResult<R> {
     let py = slf.py();
     let this = slf.get();
@@ -1098,14 +1027,16 @@ fn score_one<'py, R>(
     // it was read, not moved (it is large).
     let first = this.prepare_until(situation, None, true);
     let again;
+    let other;
     let (s, p) = match &first {
-        Ok(Some(p)) => (this, p),
+        Ok(Some(p)) => (slf, p),
         _ => {
             again = this.read_again(py, situation, None)?;
-            (again.0.as_ref().map_or(this, |o| o.get()), &again.1)
+            other = again.0.as_ref().map(|o| o.bind(py).clone());
+            (other.as_ref().unwrap_or(slf), &again.1)
         }
     };
-    then(s, p, &evaluate_with(&s.scheme, p, bounded))
+    then(s, p, &evaluate_with(&s.get().scheme, p, bounded))
 }
 
 /// `scheme_evaluate(scheme, /, **situation)`'s documentation, with its signature.

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 
-from .. import _core, _frames
+from .. import _core, _frames, _stream
 from .._errors import shown
 from . import _carry
 from . import _outcome as oc
@@ -178,7 +178,7 @@ def _collect(situations: list[Any], format: str, mingangang: bool | None, json: 
             at = _AT.match(str(e))
             if at is None:  # not one situation's error: each is answered alone
                 rest = [_one_or_error(s, format, mingangang) for s in situations[start:]]
-                return out + ([orjson.dumps(r) for r in rest] if json else rest)
+                return out + ([_stream.dumps(r) for r in rest] if json else rest)
             i = int(at.group(1))
             if i:
                 out += _core.mcr_evaluate_many(part[:i], format=format, concealed_and_melded_kong=mingangang, json=json)
