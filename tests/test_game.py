@@ -441,6 +441,46 @@ def test_beijing_keeps_seven_stacks_and_one_more_a_kong_after_the_first() -> Non
             continue
         record = g._record()
         kongs = sum(m["meld"] in ("kong", "added_kong", "concealed_kong") for m in record["melds"])
-        assert len(record["rest"]) == 14 + 2 * max(0, kongs - 1)
+        # The 海底 tile let go ("可以选择放弃抓“海底牌”") is the one tile left to draw.
+        assert record["left"] in (0, 1)
+        assert len(record["rest"]) == 14 + 2 * max(0, kongs - 1) + record["left"]
         seen.add(min(kongs, 2))
     assert seen >= {0, 2}
+
+
+# The chances each ruleset's flow rules make (beyond draws and discards): Changsha's 海底
+# tile shown and its dealt hands, Longgang's 分张, Beijing's concealed kongs robbed.
+CHANCES = {
+    "changsha": {"haidi", "dealt"},
+    "longgang": {"split"},
+    "beijing": {"rob_concealed"},
+}
+
+
+@pytest.mark.parametrize("rules", sorted(REGISTRY))
+def test_a_win_is_offered_exactly_when_the_scorer_says_the_hand_wins(rules: str) -> None:
+    # docs/game.md: "a `win` action is legal exactly when the ruleset says the hand wins".
+    # 2,000 hands of random agents that take a win one time in four: at every chance of a
+    # win (a tile drawn or replaced, a discard, a kong added or made concealed, the 海底
+    # tile, a dealt hand, a 分张 tile) the situation is scored again by the scorer alone,
+    # without the game's quick tests of waits; a win offered that it refuses, or a win it
+    # scores that is not offered, is a finding. A few of each are scored by `evaluate`.
+    from haidi import _core
+    from haidi.game import _scorer, flow_rules
+
+    rs = haidi.ruleset(rules)
+    scorer, mingangang = _scorer(rs, None)
+    out = _core._audit_wins(flow_rules(rs), scorer, 2000, 1, mingangang)
+    assert out["findings"] == []
+    weighed, offered = out["weighed"], out["offered"]
+    assert weighed["draw"] > 50_000 and weighed["discard"] > 200_000 and weighed["rob"] > 100
+    assert offered["draw"] > 0 and offered["discard"] > 0
+    for chance in CHANCES.get(rules, set()):
+        assert weighed[chance] > 100, chance
+    for chance, n in weighed.items():
+        assert n == 0 or chance in CHANCES.get(rules, set()) | {"draw", "discard", "rob"}, chance
+    for s in out["samples"]:
+        again = rs.evaluate(**s["situation"])
+        assert again["win"] == (s["total"] is not None), s
+        assert s["total"] is None or again["total"] == s["total"], s
+    assert {s["total"] is not None for s in out["samples"]} == {True, False}

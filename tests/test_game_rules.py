@@ -6,6 +6,7 @@ Tangshan and Beijing, Beijing's 烧庄 and 互包 (docs/game.md)."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -499,7 +500,7 @@ def test_tangshan_an_open_hand_wins_only_self_drawn() -> None:
 
 def test_tangshan_open_ready_is_offered_exactly_on_the_discards_that_leave_a_ready_hand() -> None:
     rs = haidi.ruleset("tangshan")
-    checked = 0
+    checked = dragon_ready = 0
     for seed in range(40):
         g = haidi.Game("tangshan", seed=seed)
         rng = random.Random(seed)
@@ -517,10 +518,22 @@ def test_tangshan_open_ready_is_offered_exactly_on_the_discards_that_leave_a_rea
                     rest.remove(t)
                     if rs.waits("".join(rest) + melds, wilds=o["wilds"]):
                         ready.add(t)
+                    elif len({"5z", "6z", "7z"} & set(rest)) >= 2:
+                        # "中，发，白一套可做副使用": a 中发白 set, which the engine's waits do not
+                        # know, may make it ready: some tile drawn wins.
+                        hand = "".join(rest) + melds
+                        held_all = tiles_of(re.sub(r",\d|[\[\]{}+]", "", hand))
+                        if any(
+                            rs.evaluate(hand=hand, win=w, self_drawn=True, wilds=o["wilds"])["win"]
+                            for w in haidi.tile_names()
+                            if held_all.count(w) < 4
+                        ):
+                            ready.add(t)
+                            dragon_ready += 1
                 assert {a["tile"] for a in legal if a["type"] == "open_ready"} == ready
                 checked += 1
             g.step(seat, rng.choice([a for a in legal if a["type"] != "open_ready"]))
-    assert checked > 500
+    assert checked > 500 and dragon_ready > 0
 
 
 def test_longgang_offers_every_win_evaluate_finds_on_a_discard() -> None:
@@ -564,3 +577,204 @@ def test_longgang_offers_every_win_evaluate_finds_on_a_discard() -> None:
                 checked += 1
                 won += offered
     assert checked > 1000 and won > 0
+
+
+# The wall's end, the 海底 tile and robbing a concealed kong (seeds 004, 000, 002, 003) ---
+
+
+def test_tangshan_keeps_the_last_seven_stacks_and_replaces_kongs_from_the_end() -> None:
+    # "6.最后剩7墩牌时为荒庄，杠作废。" and "杠从后7敦摸": the hand is drawn with 14 tiles left,
+    # kong replacements come from the end of the wall, and a drawn hand pays no kong.
+    drawn = kongs = 0
+    for seed in range(60):
+        g = haidi.Game("tangshan", seed=seed)
+        play_out(g, win_or_random(random.Random(seed)) if seed % 3 else never_win)
+        r = g.result
+        assert r is not None
+        log = g.log
+        wall, back = log[0]["wall"], len(log[0]["wall"]) - 1  # the 混's indicator is the last
+        for e in log:
+            if e["event"] == "draw" and e["replacement"]:
+                back -= 1
+                assert e["tile"] == wall[back]
+                kongs += 1
+        if r["exhausted"]:
+            drawn += 1
+            assert len(g._record()["rest"]) == 14
+            assert r["outcome"] is None or set(r["outcome"]) <= {"winner", "exhausted", "follow_dealer"}
+    assert drawn > 20 and kongs > 0
+
+
+# A 惠牌 of 5p (the 惠坯 4p, turned up from the end): South holds three and draws the fourth.
+FOUR_WILDS = ["123m456m789m23p88s1z", "555p1m4m7m2s5s8s2z3z4z6z", "111s333s666p999p7z", "222s444s777p888p7z"]
+
+
+def test_beijing_the_fourth_wild_drawn_wins_whatever_the_shape() -> None:
+    # "摸齐四个“惠牌”时自动和牌": `evaluate` scores it 四惠牌 on a hand far from ready, and the
+    # game offers the win. The four are never made a concealed kong, which the scorer
+    # would read as plain tiles (推倒和 and 门清).
+    rs = haidi.ruleset("beijing")
+    assert rs.waits("555p1m4m7m2s5s8s2z3z4z6z", wilds="5p") == []
+    g = haidi.Game("beijing", wall=stacked_wall("beijing", FOUR_WILDS, draws="5p", back="4p"))
+    assert g.observation(0)["wilds"] == ["5p"]
+    g.step(0, {"type": "discard", "tile": "1z"})
+    legal = g.legal_actions(1)
+    assert legal[0] == {"type": "win"}
+    assert {"type": "concealed_kong", "tile": "5p"} not in legal
+    g.step(1, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["seat"] == 1 and "four_wilds" in [f["id"] for f in w["score"]["fans"]]
+    again = rs.evaluate(**w["situation"])
+    assert again["win"] and again["total"] == w["score"]["total"]
+
+
+def test_tangshan_four_wilds_are_never_made_a_concealed_kong() -> None:
+    # "不管是吃,碰或是明杠，混无效": the 混 is never claimed, and the game makes no kong of it,
+    # concealed either (a scorer reading four 混 in a kong as plain tiles would score 素).
+    g = haidi.Game("tangshan", wall=stacked_wall("tangshan", FOUR_WILDS, draws="5p", back="4p"))
+    assert g.observation(0)["wilds"] == ["5p"]
+    g.step(0, {"type": "discard", "tile": "1z"})
+    assert g.to_act == [1]
+    assert not any(a["type"] == "concealed_kong" for a in g.legal_actions(1))
+    assert tiles_of(g.observation(1)["hand"]).count("5p") == 4
+
+
+def test_beijing_the_last_tile_may_be_let_go_and_taken_is_won_on_or_discarded() -> None:
+    # "海底捞月的这张牌抓到后如果不和，必须打出去，不得换其他牌打出（可以选择放弃抓“海底牌”）": the seat to
+    # draw the last tile takes it or lets it go (the hand is then drawn: nobody else is
+    # offered it); taken and not won on, it is that tile it discards.
+    taken = declined = 0
+    for seed in range(80):
+        g = haidi.Game("beijing", seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            if legal == [{"type": "take"}, {"type": "pass"}]:
+                assert g.observation(seat)["wall"] == 1
+                choice = rng.choice(legal)
+                g.step(seat, choice)
+                if choice["type"] == "pass":
+                    declined += 1
+                    assert g.done and g.result["exhausted"]  # type: ignore[index]
+                    assert g._record()["left"] == 1
+                    break
+                taken += 1
+                drawn = g.log[-1]
+                assert drawn["event"] == "draw" and drawn["seat"] == seat and not drawn["replacement"]
+                after = g.legal_actions(seat)
+                assert [a for a in after if a["type"] != "win"] == [{"type": "discard", "tile": drawn["tile"]}]
+                g.step(seat, after[-1])
+                continue
+            g.step(seat, never_win(g, seat, legal))
+    assert taken > 10 and declined > 10
+
+
+# West's 1-9m waits on 5m, the 一条龙 made by it; North's 46m waits on it too, without one.
+ROB_CONCEALED = [
+    "123p456p789s11s2z3z5z",
+    "555m239p2356s5z6z7z",
+    "1234m6789m456p11z",
+    "46m111p222s333s22z",
+]
+
+
+def test_beijing_a_straight_robs_a_concealed_kong_as_self_drawn() -> None:
+    # "“一条龙”的“龙身”可以抢其他选手的“暗杠”胡牌，算作自摸胡牌" (and "b. 暗杠的抢杠"): West's hand, whose
+    # win makes a 一条龙, may take the 5m of South's concealed kong; North's, which would
+    # win on it without one, may not. The win is paid as self-drawn, by every other seat.
+    wall = stacked_wall("beijing", ROB_CONCEALED, draws="5m", back="3z9p")
+    g = haidi.Game("beijing", wall=wall)
+    assert g.observation(0)["wilds"] == ["4z"]
+    g.step(0, {"type": "discard", "tile": "5z"})
+    assert g.to_act == [1]
+    g.step(1, {"type": "concealed_kong", "tile": "5m"})
+    assert g.to_act == [2] and g.legal_actions(2) == [{"type": "win"}, {"type": "pass"}]
+    g.step(2, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["seat"] == 2 and w["situation"]["self_drawn"] and not w["situation"].get("robbing_kong")
+    assert "straight" in [f["id"] for f in w["score"]["fans"]]
+    assert r["outcome"]["discarder"] is None
+    assert r["payments"] == [-6, -6, 18, -6]  # 6 番 (门清, 捉五魁, 一条龙) from each
+    # The kong is not made: South keeps three 5m, the fourth is West's.
+    assert g._record()["hands"][1].startswith("555m") and g.observation(0)["melds"][1] == []
+    # Let go, the kong stands and South takes its replacement from the end of the wall.
+    g = haidi.Game("beijing", wall=wall)
+    g.step(0, {"type": "discard", "tile": "5z"})
+    g.step(1, {"type": "concealed_kong", "tile": "5m"})
+    g.step(2, {"type": "pass"})
+    assert g.log[-1] == {"event": "draw", "seat": 1, "tile": "9p", "replacement": True}
+    assert g.observation(0)["melds"][1] == ["{5555m}"]
+
+
+def test_longgang_the_fourth_tile_of_a_melded_pung_is_not_discarded() -> None:
+    # "有小明杠若不补杠，则不能打出这张牌" (一）9): West, having punged 8m, holds the fourth; it may add
+    # it to the pung (补杠) or keep it, not discard it. The seed's penalty for discarding
+    # it ("若打出去，计0胡，只能陪打") is not played: the discard is not legal.
+    hands = [
+        "111m222m333m444p66z77z8m",
+        "123p456p789p123s44s7s5s",
+        "111s555s666s88s11z8m8m8m",
+        "777m456m999m555p22z3z4z",
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands))
+    g.step(0, {"type": "discard", "tile": "8m"})
+    g.step(2, {"type": "pung"})
+    g.step(2, {"type": "discard", "tile": "1s"})
+    while not (g.to_act == [2] and any(a["type"] == "discard" for a in g.legal_actions(2))):
+        seat = g.to_act[0]
+        g.step(seat, never_win(g, seat, g.legal_actions(seat)))
+    legal = g.legal_actions(2)
+    assert "8m" in tiles_of(g.observation(2)["hand"])
+    assert {"type": "discard", "tile": "8m"} not in legal
+    assert {"type": "added_kong", "tile": "8m"} in legal
+
+
+def test_changsha_claims_the_discard_before_the_last_tile_and_hainan_does_not() -> None:
+    # Changsha: the 海底 tile is still drawn after that discard ("海底牌漫遊 ... 按照座次輪詢"),
+    # so it is claimed as any other (the seed is silent). Hainan: "倒数第二张玩家摸进后打出的牌
+    # 不允许吃碰杠，只能胡".
+    def claims_with_one_left(rules: str) -> int:
+        found = 0
+        for seed in range(150):
+            g = haidi.Game(rules, seed=seed)
+            rng = random.Random(seed)
+            while not g.done:
+                seat = g.to_act[0]
+                legal = g.legal_actions(seat)
+                claims = [a for a in legal if a["type"] in ("chow", "pung", "kong")]
+                if claims and g.observation(seat)["wall"] == 1:
+                    found += 1
+                    g.step(seat, rng.choice(claims))
+                    continue
+                g.step(seat, rng.choice([a for a in legal if a["type"] != "win"] or legal))
+        return found
+
+    assert claims_with_one_left("changsha") > 5
+    assert claims_with_one_left("hainan") == 0
+
+
+def test_beijing_the_seats_follow_a_wind_the_dealer_discards_first() -> None:
+    # "如东家打出的第一张牌是风头 ... 南家如果有这张牌则必须打同样的牌，西家和北家的规则也一样如此；如果东南西3家已经
+    # 打出了同样的风牌时，北家如果也有此牌，就必须打那张牌" and "如东家打出的第一张牌不是风头 ... 则其他3家均没有义务
+    # 打同样的牌".
+    g = haidi.Game("beijing", wall=stacked_wall("beijing", FOLLOWED, back="4p"))
+    g.step(0, {"type": "discard", "tile": "1z"})
+    for seat in (1, 2, 3):
+        assert [a for a in g.legal_actions(seat) if a["type"] == "discard"] == [{"type": "discard", "tile": "1z"}]
+        g.step(seat, {"type": "discard", "tile": "1z"})
+    # The dealer's first discard no wind: nobody is bound.
+    g = haidi.Game("beijing", wall=stacked_wall("beijing", FOLLOWED, back="4p"))
+    g.step(0, {"type": "discard", "tile": "1m"})
+    assert len([a for a in g.legal_actions(1) if a["type"] == "discard"]) > 1
+    # South does not hold it: the round is not followed, and West is not bound.
+    hands = list(FOLLOWED)
+    hands[1] = "234p567p345s66s9m2z"
+    g = haidi.Game("beijing", wall=stacked_wall("beijing", hands, back="4p"))
+    g.step(0, {"type": "discard", "tile": "1z"})
+    g.step(1, {"type": "discard", "tile": "2z"})
+    assert len([a for a in g.legal_actions(2) if a["type"] == "discard"]) > 1

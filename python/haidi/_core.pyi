@@ -24,6 +24,7 @@ __all__ = [
     "Result",
     "Scheme",
     "__version__",
+    "_audit_wins",
     "analyze",
     "analyze_batch",
     "game_seed",
@@ -550,6 +551,18 @@ class Game:
 
 def game_seed(seed: int, i: int) -> int:
     """The seed of the wall of hand `i` of a batch started from `seed` (`simulate`'s `seeds`)."""
+
+def _audit_wins(
+    flow: dict[str, Any],
+    scorer: str | Scheme,
+    games: int,
+    seed: int,
+    concealed_and_melded_kong: bool = False,
+) -> dict[str, Any]:
+    """Checks the game's promise on `games` hands (`simulate`'s hands of `seed`) played by
+    random agents taking a win one time in four: every chance of a win is scored again by
+    the scorer alone. Returns `weighed` and `offered` by kind of chance, `findings` (where
+    the game and the scorer disagree) and `samples` for `evaluate` to score again."""
 
 def simulate(
     flow: dict[str, Any],

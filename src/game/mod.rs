@@ -3,10 +3,11 @@
 //! ruleset's own scorer), a small seeded generator, and whole hands played by built-in
 //! agents on the shared pool. Pure Rust: the bindings are in `src/python/game.rs`.
 
+pub mod audit;
 pub mod rng;
 pub mod rules;
 pub mod simulate;
 pub mod state;
 
 pub use rules::{Judge, Rules, WildRule, WinFacts, Winners};
-pub use state::{Action, Event, Game};
+pub use state::{Action, Chance, Event, Game};

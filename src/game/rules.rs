@@ -8,7 +8,7 @@ use crate::distance;
 use crate::engine::{Engine, Wilds};
 use crate::error::Result;
 use crate::forms::{Forms, View};
-use crate::hand::Hand;
+use crate::hand::{Hand, Meld, MeldKind};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{KeyKind, Reader, Value};
 use crate::tiles::{self, Tile, ALL_KINDS, KINDS};
@@ -56,9 +56,19 @@ pub struct Rules {
     /// The drawer of the wall's last tile discards (and the others may win on it); false:
     /// it wins or the hand ends ("最后一张不用打出").
     pub last_discard: bool,
-    /// The last tile is offered to each player in turn (海底漫游); once taken and not won
-    /// by its taker, the others may win on it.
+    /// The last tile is offered (海底) to the seat to draw, which takes it or lets it go;
+    /// once taken and not won by its taker (where it is not discarded), the others may
+    /// win on it.
     pub haidi: bool,
+    /// A 海底 tile let go is offered to the next seat in turn (海底漫游); false: the hand
+    /// ends drawn ("可以选择放弃抓“海底牌”").
+    pub haidi_roams: bool,
+    /// The drawer of the last tile, not winning on it, discards that tile and no other
+    /// ("必须打出去，不得换其他牌打出").
+    pub last_discard_drawn: bool,
+    /// A discard made while one tile is left to draw may only be won on ("倒数第二张玩家摸进
+    /// 后打出的牌不允许吃碰杠，只能胡"); false: it is claimed as any other.
+    pub before_last_won_only: bool,
     pub wild: WildRule,
     /// The seat's own flower is a wild kept in the hand, not set aside (坐花).
     pub seat_flower_wild: bool,
@@ -86,6 +96,15 @@ pub struct Rules {
     pub claim_bars: bool,
     /// The dealer's concealed kongs before its first discard keep 天胡 and 地胡 ("可暗杠").
     pub heavenly_kongs: bool,
+    /// A tile of a kind melded as a pung is not discarded: it is added to the pung (补杠)
+    /// or kept ("有小明杠若不补杠，则不能打出这张牌").
+    pub fourth_tile_kept: bool,
+    /// A concealed kong may be robbed by a win on its tile that counts this pattern of the
+    /// ruleset's scorer (Beijing's 一条龙), scored as self-drawn; empty: never robbed.
+    pub rob_concealed_kong: String,
+    /// A wind the dealer discards first is followed: each seat after it in the first
+    /// go-round, all before it having followed, discards it if it holds it (烧庄).
+    pub follow_wind: bool,
     /// The prevailing wind, 0-3 (E S W N).
     pub round_wind: u8,
 }
@@ -118,6 +137,9 @@ impl Default for Rules {
             kept_per_kong: 0,
             last_discard: true,
             haidi: false,
+            haidi_roams: true,
+            last_discard_drawn: false,
+            before_last_won_only: false,
             wild: WildRule::None,
             seat_flower_wild: false,
             wilds_kept: false,
@@ -128,6 +150,9 @@ impl Default for Rules {
             open_ready: false,
             claim_bars: false,
             heavenly_kongs: false,
+            fourth_tile_kept: false,
+            rob_concealed_kong: String::new(),
+            follow_wind: false,
             round_wind: 0,
         }
     }
@@ -167,6 +192,8 @@ pub struct WinFacts {
 pub struct Judge {
     pub scorer: Scorer,
     relaxed: Forms,
+    /// 中发白 may stand as a concealed set (Tangshan), which the engine's waits do not know.
+    dragon_sets: bool,
 }
 
 /// Whose scoring judges the wins.
@@ -185,7 +212,8 @@ impl Judge {
             Scorer::Scheme(s) => &s.engine.forms,
         };
         let relaxed = Forms { pair_kinds: ALL_KINDS, ..forms.clone() };
-        Judge { scorer, relaxed }
+        let dragon_sets = matches!(&scorer, Scorer::Scheme(s) if s.dragon_sets);
+        Judge { scorer, relaxed, dragon_sets }
     }
 
     pub fn mcr(options: crate::mcr::Options) -> Judge {
@@ -212,17 +240,61 @@ impl Judge {
     /// [`Judge::waits`] with `extra` wilds held besides the wild kinds' copies (a 坐花,
     /// flowers that are wild).
     pub fn waits_with(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> u64 {
+        let sets = if self.dragon_sets { self.dragon_set_waits(hand, wild_kinds, extra) } else { 0 };
         if self.far(hand, wild_kinds, extra) {
-            return 0;
+            return sets;
         }
         let e = self.engine();
         let w = Wilds { kinds: wild_kinds, extra };
-        e.waits_mask(&e.view(hand, w), hand, w)
+        sets | e.waits_mask(&e.view(hand, w), hand, w)
+    }
+
+    /// The waits of arrangements holding a 中发白 set, which the engine does not know: a
+    /// set held, the rest waiting as a hand with one meld more (a chow of the dragons
+    /// stands for it: it holds their three copies); or a set the winning dragon
+    /// completes, the rest complete. A set holds real tiles only, never a wild. More than
+    /// the scorer allows is no harm (it has the last word: a set is concealed, completed
+    /// by a discard in no arrangement); fewer would be.
+    fn dragon_set_waits(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> u64 {
+        let dragons = [tiles::WHITE, tiles::GREEN, tiles::RED];
+        let held = |h: &Hand, t: Tile| h.concealed[t as usize] > 0 && wild_kinds >> t & 1 == 0;
+        let set = Meld { kind: MeldKind::Chow, tile: tiles::WHITE, from: None };
+        let mut out = 0;
+        if dragons.iter().all(|&d| held(hand, d)) {
+            let mut rest = hand.clone();
+            dragons.iter().for_each(|&d| rest.concealed[d as usize] -= 1);
+            rest.melds.push(set);
+            out |= self.waits_with(&rest, wild_kinds, extra);
+        }
+        for &d in &dragons {
+            let others: Vec<Tile> = dragons.iter().copied().filter(|&o| o != d).collect();
+            if out >> d & 1 == 1 || !others.iter().all(|&o| held(hand, o)) {
+                continue;
+            }
+            // The rest, a complete hand once the set is made, is complete when it waits on
+            // one of its own tiles with that tile out (a tile that is no wild where it can).
+            let mut rest = hand.clone();
+            others.iter().for_each(|&o| rest.concealed[o as usize] -= 1);
+            rest.melds.push(set);
+            let mut pick = (0..KINDS as Tile).filter(|&t| rest.concealed[t as usize] > 0);
+            let Some(x) = pick.clone().find(|&t| wild_kinds >> t & 1 == 0).or_else(|| pick.next()) else {
+                continue;
+            };
+            rest.concealed[x as usize] -= 1;
+            if self.waits_with(&rest, wild_kinds, extra) >> x & 1 == 1 {
+                out |= 1 << d;
+            }
+        }
+        out
     }
 
     /// Whether `hand` is surely more than one tile from complete (13/16 tiles: it waits on
     /// nothing; 14/17: no discard leaves it ready), told by the tables alone.
     pub fn far(&self, hand: &Hand, wild_kinds: u64, extra: u8) -> bool {
+        if self.dragon_sets && (tiles::WHITE..=tiles::RED).filter(|&d| hand.concealed[d as usize] > 0).count() >= 2 {
+            // A 中发白 set may make it nearer than the tables count.
+            return false;
+        }
         // Four copies of every kind and any pair can only bring a hand nearer: a hand two
         // tiles from ready so counted is at least as far. Most hands in play are, and so
         // are told by the tables alone (the exact count reads the copies melded, which
@@ -314,9 +386,23 @@ impl Judge {
         }
     }
 
+    /// The index of the scorer's pattern `id` (a regional scheme's), if it has one.
+    pub fn pattern(&self, id: &str) -> Option<usize> {
+        match &self.scorer {
+            Scorer::Mcr(..) => None,
+            Scorer::Scheme(s) => s.patterns.iter().position(|p| p.id == id),
+        }
+    }
+
     /// The total the ruleset scores for the win, or `None` when it does not let the hand
     /// win (MCR under 8 points, Hainan without 番 on a discard ...).
     pub fn score(&self, f: &WinFacts) -> Result<Option<i32>> {
+        self.score_counting(f, None)
+    }
+
+    /// [`Judge::score`], and `None` too where the win does not count the pattern of index
+    /// `need` (a concealed kong robbed only by a 一条龙).
+    pub fn score_counting(&self, f: &WinFacts, need: Option<usize>) -> Result<Option<i32>> {
         match &self.scorer {
             Scorer::Mcr(options, _) => {
                 let s = crate::mcr::Situation {
@@ -331,7 +417,8 @@ impl Judge {
                     robbing_kong: f.robbing_kong,
                 };
                 let r = crate::mcr::evaluate(&f.hand, s, options, false)?;
-                Ok(r.win.then_some(r.total as i32))
+                // MCR has no pattern a game rule asks for (`pattern` finds none).
+                Ok((r.win && need.is_none()).then_some(r.total as i32))
             }
             Scorer::Scheme(scheme) => {
                 let mut reader = Reader::default();
@@ -340,7 +427,8 @@ impl Judge {
                 }
                 let p = reader.finish(scheme)?;
                 let s = crate::score::evaluate::evaluate(scheme, &p);
-                Ok(s.win.then_some(s.total))
+                let counts = need.is_none_or(|i| s.counted >> i & 1 == 1);
+                Ok((s.win && counts).then_some(s.total))
             }
         }
     }

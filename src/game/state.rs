@@ -115,12 +115,64 @@ pub struct Won {
 
 /// Why seats are asked about a tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Claim {
+pub(crate) enum Claim {
     Discard,
     /// A kong being added: only a win (抢杠).
     Rob,
+    /// A concealed kong being made, where the ruleset lets a pattern rob it: only a win,
+    /// scored as self-drawn.
+    RobConcealed,
     /// The 海底 tile its taker did not win on: only a win (海底炮).
     Haidi,
+}
+
+/// Where a win may be had: a tile drawn (or a replacement), another's discard, a kong
+/// being added or made concealed, the 海底 tile shown, a dealt hand, a 分张 tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chance {
+    Draw,
+    Discard,
+    Rob,
+    RobConcealed,
+    Haidi,
+    Dealt,
+    Split,
+}
+
+impl Chance {
+    pub fn name(self) -> &'static str {
+        match self {
+            Chance::Draw => "draw",
+            Chance::Discard => "discard",
+            Chance::Rob => "rob",
+            Chance::RobConcealed => "rob_concealed",
+            Chance::Haidi => "haidi",
+            Chance::Dealt => "dealt",
+            Chance::Split => "split",
+        }
+    }
+}
+
+impl From<Claim> for Chance {
+    fn from(c: Claim) -> Chance {
+        match c {
+            Claim::Discard => Chance::Discard,
+            Claim::Rob => Chance::Rob,
+            Claim::RobConcealed => Chance::RobConcealed,
+            Claim::Haidi => Chance::Haidi,
+        }
+    }
+}
+
+/// A win the game weighed, kept when the game is audited (`super::audit`): its facts,
+/// the total offered (None: no win offered), and whether a rule of play besides the
+/// scorer barred it (漏胡).
+#[derive(Clone, Debug)]
+pub struct Weighed {
+    pub chance: Chance,
+    pub facts: WinFacts,
+    pub offered: Option<i32>,
+    pub barred: bool,
 }
 
 /// What each seat may do about a tile, by bit: win, pung, kong, chows (lowest tile at
@@ -228,6 +280,8 @@ pub struct Game {
     /// Seats that laid their hand open (明听), by bit.
     pub open: u8,
     pub exhausted: bool,
+    /// Every win weighed, when the game is audited (None in play).
+    pub weighed: Option<Vec<Weighed>>,
 }
 
 fn next(seat: u8) -> u8 {
@@ -249,7 +303,14 @@ impl Game {
     pub fn new(rules: Arc<Rules>, judge: Arc<Judge>, seed: u64) -> Game {
         let mut wall = Game::tile_set(&rules);
         Rng::new(seed).shuffle(&mut wall);
-        Game::with_wall(rules, judge, wall, seed)
+        Game::with_wall(rules, judge, wall, seed, false)
+    }
+
+    /// [`Game::new`], every win weighed kept in `weighed` (for `super::audit`).
+    pub fn audited(rules: Arc<Rules>, judge: Arc<Judge>, seed: u64) -> Game {
+        let mut wall = Game::tile_set(&rules);
+        Rng::new(seed).shuffle(&mut wall);
+        Game::with_wall(rules, judge, wall, seed, true)
     }
 
     /// Deals a hand from a wall given in drawing order: it must hold the tile set exactly.
@@ -263,10 +324,10 @@ impl Game {
                 rules.wall_size()
             )));
         }
-        Ok(Game::with_wall(rules, judge, wall, 0))
+        Ok(Game::with_wall(rules, judge, wall, 0, false))
     }
 
-    fn with_wall(rules: Arc<Rules>, judge: Arc<Judge>, wall: Vec<u8>, seed: u64) -> Game {
+    fn with_wall(rules: Arc<Rules>, judge: Arc<Judge>, wall: Vec<u8>, seed: u64, audited: bool) -> Game {
         let back = wall.len();
         let mut g = Game {
             rules,
@@ -300,6 +361,7 @@ impl Game {
             robbed: None,
             open: 0,
             exhausted: false,
+            weighed: audited.then(Vec::new),
         };
         g.deal();
         g
@@ -378,7 +440,9 @@ impl Game {
         if self.rules.dealt_wins {
             let mut options = [None; 4];
             for s in 0..4u8 {
-                options[s as usize] = self.judge.score(&self.dealt_facts(s)).ok().flatten();
+                let facts = self.dealt_facts(s);
+                options[s as usize] = self.judge.score(&facts).ok().flatten();
+                self.weigh(Chance::Dealt, facts, options[s as usize], false);
             }
             if options.iter().any(Option::is_some) {
                 self.phase = Phase::Dealt { options, answers: [None; 4], drawn: last };
@@ -558,6 +622,43 @@ impl Game {
         }
     }
 
+    /// The kinds of `seat`'s melded pungs it holds the fourth tile of, where that tile is
+    /// not discarded (小明杠: "有小明杠若不补杠，则不能打出这张牌").
+    fn fourth_tiles(&self, seat: u8) -> u64 {
+        if !self.rules.fourth_tile_kept {
+            return 0;
+        }
+        let h = &self.hands[seat as usize];
+        h.melds
+            .iter()
+            .filter(|m| m.kind == MeldKind::Pung && h.concealed[m.tile as usize] > 0)
+            .fold(0, |mask, m| mask | 1 << m.tile)
+    }
+
+    /// The wind `seat` must discard to follow the dealer (烧庄): the dealer's first discard
+    /// was a wind, every seat since followed it unclaimed, `seat` has not discarded yet
+    /// and holds it ("如东家打出的第一张牌是风头 ... 南家如果有这张牌则必须打同样的牌，西家和北家的规则也一样
+    /// 如此").
+    fn follow_duty(&self, seat: u8) -> Option<Tile> {
+        if !self.rules.follow_wind || seat == self.dealer || !self.rivers[seat as usize].is_empty() {
+            return None;
+        }
+        let &[(t, false)] = self.rivers[self.dealer as usize].as_slice() else {
+            return None;
+        };
+        if !(tiles::EAST..tiles::WHITE).contains(&t) {
+            return None;
+        }
+        let mut s = next(self.dealer);
+        while s != seat {
+            if self.rivers[s as usize].as_slice() != [(t, false)] {
+                return None;
+            }
+            s = next(s);
+        }
+        (self.hands[seat as usize].concealed[t as usize] > 0).then_some(t)
+    }
+
     /// Whether a kong's replacement may be drawn (the 海底 tile stays for its offer).
     fn kong_allowed(&self) -> bool {
         // A kong after the first keeps more tiles back (Beijing): they must be there too.
@@ -571,11 +672,12 @@ impl Game {
         self.drawable() == 0
     }
 
-    /// No claim but a win on a discard made now: no draw may follow it (the seed of
-    /// Hainan: "倒数第二张玩家摸进后打出的牌不允许吃碰杠，只能胡").
+    /// No claim but a win on a discard made now: no draw may follow it, or the ruleset
+    /// bars claims on the discard before the last tile (the seed of Hainan: "倒数第二张玩家
+    /// 摸进后打出的牌不允许吃碰杠，只能胡").
     fn last_discard(&self) -> bool {
         let left = self.drawable();
-        left == 0 || (!self.rules.last_discard && left == 1)
+        left == 0 || (self.rules.before_last_won_only && left == 1)
     }
 
     /// The legal actions of `seat` (none when it is not to act), in a fixed order.
@@ -595,7 +697,8 @@ impl Game {
                 if win.is_some() {
                     out.push(Action::Win);
                 }
-                if self.is_last() && drawn.is_some() && !self.rules.last_discard {
+                let last = self.is_last() && drawn.is_some();
+                if last && !self.rules.last_discard {
                     out.push(Action::Pass);
                     return;
                 }
@@ -604,8 +707,10 @@ impl Game {
                 // unless the hand holds nothing else ("使得手里所有牌为财神").
                 let kept = if self.rules.wilds_kept { self.wild_kinds } else { 0 };
                 let free = |mask: u64| (0..KINDS).any(|t| h.concealed[t] > 0 && mask >> t & 1 == 0);
-                // After a claim, the kinds it bars too (吃牌禁止), while another tile is left.
-                let kept = if self.barred != 0 && free(kept | self.barred) { kept | self.barred } else { kept };
+                // After a claim, the kinds it bars too (吃牌禁止), and the fourth tile of a
+                // melded pung not added to it (小明杠), while another tile is left.
+                let bars = self.barred | self.fourth_tiles(seat);
+                let kept = if bars != 0 && free(kept | bars) { kept | bars } else { kept };
                 let keep = if free(kept) { kept } else { 0 };
                 if self.open >> seat & 1 == 1 {
                     // An open hand stands as it was laid down: it discards what it draws.
@@ -614,8 +719,17 @@ impl Game {
                     }
                     return;
                 }
+                // The one tile the seat must discard: the last tile drawn and not won on
+                // ("必须打出去，不得换其他牌打出"), or the dealer's wind followed (烧庄).
+                let only = match drawn {
+                    Some(t) if last && self.rules.last_discard_drawn && t < FLOWER => Some(t),
+                    _ => self.follow_duty(seat),
+                };
+                let only = only.filter(|&o| h.concealed[o as usize] > 0 && keep >> o & 1 == 0);
+                let may_discard =
+                    |t: u8| h.concealed[t as usize] > 0 && keep >> t & 1 == 0 && only.is_none_or(|o| o == t);
                 for t in 0..KINDS as u8 {
-                    if h.concealed[t as usize] > 0 && keep >> t & 1 == 0 {
+                    if may_discard(t) {
                         out.push(Action::Discard(t));
                     }
                 }
@@ -623,7 +737,7 @@ impl Game {
                     // 明听 on a discard that leaves the hand ready.
                     let mut rest = h.clone();
                     for t in 0..KINDS as u8 {
-                        if h.concealed[t as usize] == 0 {
+                        if !may_discard(t) {
                             continue;
                         }
                         rest.concealed[t as usize] -= 1;
@@ -709,7 +823,7 @@ impl Game {
                 if action == Action::Take {
                     self.haidi_taker = Some(s);
                     self.draw(s);
-                } else if passed + 1 == 4 {
+                } else if passed + 1 == 4 || !self.rules.haidi_roams {
                     self.end();
                 } else {
                     self.phase = Phase::Haidi { seat: next(s), passed: passed + 1 };
@@ -784,9 +898,12 @@ impl Game {
                 self.offer(seat, t, Claim::Discard);
             }
             Action::ConcealedKong(t) => {
-                self.hands[s].concealed[t as usize] -= 4;
-                self.meld(seat, None, Meld { kind: MeldKind::ConcealedKong, tile: t, from: None });
-                self.replacement(seat);
+                if self.rules.rob_concealed_kong.is_empty() {
+                    self.concealed_kong(seat, t);
+                } else {
+                    // Others may rob it before it stands ("“一条龙”的“龙身”可以抢其他选手的“暗杠”胡牌").
+                    self.offer(seat, t, Claim::RobConcealed);
+                }
             }
             Action::AddedKong(t) => {
                 // Others may rob it before it stands.
@@ -795,6 +912,12 @@ impl Game {
             // `step` checked the action against `legal`, which offers a turn no other.
             _ => unreachable!("checked legal"),
         }
+    }
+
+    fn concealed_kong(&mut self, seat: u8, t: Tile) {
+        self.hands[seat as usize].concealed[t as usize] -= 4;
+        self.meld(seat, None, Meld { kind: MeldKind::ConcealedKong, tile: t, from: None });
+        self.replacement(seat);
     }
 
     /// Asks the other seats about `tile` (a discard, a kong being added, the 海底 tile),
@@ -811,7 +934,18 @@ impl Game {
             let may_win = self.passed_win >> o & 1 == 0;
             if may_win && self.waits_of(o) >> tile & 1 == 1 {
                 let facts = self.claimed_facts(o, from, tile, why);
-                opt.win = self.score(&facts);
+                opt.win = if why == Claim::RobConcealed {
+                    // Only a win counting the pattern robs it: scored apart from the cache,
+                    // which holds the same facts' total without that condition.
+                    let need = self.judge.pattern(&self.rules.rob_concealed_kong);
+                    need.and_then(|i| self.judge.score_counting(&facts, Some(i)).ok().flatten())
+                } else {
+                    self.score(&facts)
+                };
+            }
+            if self.weighed.is_some() {
+                let facts = self.claimed_facts(o, from, tile, why);
+                self.weigh(why.into(), facts, opt.win, !may_win);
             }
             if why == Claim::Discard && !last && !wild && self.open >> o & 1 == 0 {
                 let c = &self.hands[os].concealed;
@@ -866,7 +1000,7 @@ impl Game {
         // 三财神 before another win on the tile ("一家地胡，一家三财神 ... 应以三财神优先").
         winners.sort_by_key(|&o| !self.instant(o));
         if !winners.is_empty() {
-            if why == Claim::Rob {
+            if matches!(why, Claim::Rob | Claim::RobConcealed) {
                 self.robbed = Some((from, tile));
             }
             let take = if self.rules.winners == Winners::First { 1 } else { winners.len() };
@@ -877,6 +1011,7 @@ impl Game {
             return self.end();
         }
         match why {
+            Claim::RobConcealed => self.concealed_kong(from, tile),
             Claim::Rob => {
                 let h = &mut self.hands[from as usize];
                 h.concealed[tile as usize] -= 1;
@@ -982,15 +1117,15 @@ impl Game {
             self.front += 1;
             self.events.push(Event::Draw { seat, tile: t, back: false });
             let aside = self.put(seat, t);
-            if !aside && self.may_win_drawn(seat, t, waits) {
+            if !aside {
                 let mut facts = self.self_drawn_facts(seat, t, false);
                 facts.wall_last = true;
-                if let Some(win) = self.judge.score(&facts).ok().flatten() {
+                let win = self.may_win_drawn(seat, t, waits).then(|| self.judge.score(&facts).ok().flatten()).flatten();
+                self.weigh(Chance::Split, facts, win, false);
+                if let Some(win) = win {
                     self.phase = Phase::Split { seat, drawn: t, win };
                     return;
                 }
-            }
-            if !aside {
                 self.split_kept[seat as usize] = Some(t);
             }
             seat = next(seat);
@@ -1041,7 +1176,9 @@ impl Game {
             self.split_left = 3;
             let mut facts = self.self_drawn_facts(seat, t, replacement);
             facts.wall_last = true;
-            match self.may_win_drawn(seat, t, waits).then(|| self.judge.score(&facts).ok().flatten()).flatten() {
+            let win = self.may_win_drawn(seat, t, waits).then(|| self.judge.score(&facts).ok().flatten()).flatten();
+            self.weigh(Chance::Split, facts, win, false);
+            match win {
                 Some(win) => self.phase = Phase::Split { seat, drawn: t, win },
                 None => {
                     self.split_kept[seat as usize] = Some(t);
@@ -1056,6 +1193,10 @@ impl Game {
             }
             _ => None,
         };
+        if let (Some(t), true) = (drawn, self.weighed.is_some()) {
+            let facts = self.self_drawn_facts(seat, t, replacement);
+            self.weigh(Chance::Draw, facts, win, false);
+        }
         self.phase = Phase::Turn { seat, drawn, replacement, win };
     }
 
@@ -1065,6 +1206,13 @@ impl Game {
     fn may_win_drawn(&self, seat: u8, t: u8, waits: u64) -> bool {
         let wild = if t >= FLOWER { true } else { self.wild_kinds >> t & 1 == 1 };
         (t < FLOWER && waits >> t & 1 == 1) || (wild && waits != 0) || self.instant(seat)
+    }
+
+    /// Keeps a win weighed, when the game is audited.
+    fn weigh(&mut self, chance: Chance, facts: WinFacts, offered: Option<i32>, barred: bool) {
+        if let Some(w) = &mut self.weighed {
+            w.push(Weighed { chance, facts, offered, barred });
+        }
     }
 
     fn end(&mut self) {
@@ -1192,6 +1340,11 @@ impl Game {
             Claim::Rob => {
                 f.robbing_kong = true;
                 f.last_of_kind = self.seen[t as usize] == 3;
+            }
+            Claim::RobConcealed => {
+                // "算作自摸胡牌": scored as a win on a tile drawn, which every other seat pays.
+                f.discarder = None;
+                f.self_drawn = true;
             }
             Claim::Haidi => {
                 f.wall_last = true;

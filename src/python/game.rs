@@ -11,6 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use super::convert;
 use super::errors::{hand_error, to_py};
 use super::score::PyScheme;
+use crate::game::audit;
 use crate::game::simulate::{self as play, Agent, Seating};
 use crate::game::state::{Event, FLOWER};
 use crate::game::{Action, Game, Judge, Rules, WildRule, Winners};
@@ -74,6 +75,9 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         kept_per_kong: small("kept_per_kong", 8)?,
         last_discard: flag("last_discard")?,
         haidi: flag("haidi")?,
+        haidi_roams: flag("haidi_roams")?,
+        last_discard_drawn: flag("last_discard_drawn")?,
+        before_last_won_only: flag("before_last_won_only")?,
         wild,
         seat_flower_wild: flag("seat_flower_wild")?,
         wilds_kept: flag("wilds_kept")?,
@@ -84,8 +88,30 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
         open_ready: flag("open_ready")?,
         claim_bars: flag("claim_bars")?,
         heavenly_kongs: flag("heavenly_kongs")?,
+        fourth_tile_kept: flag("fourth_tile_kept")?,
+        rob_concealed_kong: text("rob_concealed_kong")?,
+        follow_wind: flag("follow_wind")?,
         round_wind: small("round_wind", 3)?,
     })
+}
+
+/// The rules and the judge of a ruleset, checked against each other: a pattern the rules
+/// name is one the scorer counts.
+fn rules_and_judge(
+    flow: &Bound<'_, PyDict>,
+    scorer: &Bound<'_, PyAny>,
+    concealed_and_melded_kong: bool,
+) -> PyResult<(Arc<Rules>, Arc<Judge>)> {
+    let rules = rules(flow)?;
+    let judge = judge(scorer, concealed_and_melded_kong)?;
+    let rob = &rules.rob_concealed_kong;
+    if !rob.is_empty() && judge.pattern(rob).is_none() {
+        return Err(hand_error(
+            flow.py(),
+            format!("game rules: rob_concealed_kong names {rob:?}, which is no pattern of the ruleset's scorer"),
+        ));
+    }
+    Ok((Arc::new(rules), Arc::new(judge)))
 }
 
 fn judge(scorer: &Bound<'_, PyAny>, concealed_and_melded_kong: bool) -> PyResult<Judge> {
@@ -297,11 +323,7 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
         e.set_item("self_drawn", w.facts.self_drawn)?;
         e.set_item("wall_last", w.facts.wall_last)?;
         e.set_item("total", w.total)?;
-        let s = PyDict::new(py);
-        for (k, v) in g.judge.situation(&w.facts) {
-            s.set_item(k, value_to_py(py, &v)?)?;
-        }
-        e.set_item("situation", s)?;
+        e.set_item("situation", situation_dict(py, &g.judge, &w.facts)?)?;
         wins.append(e)?;
     }
     d.set_item("wins", wins)?;
@@ -381,8 +403,7 @@ impl PyGame {
         wall: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seed = seed_arg(seed)?;
-        let rules = Arc::new(rules(flow)?);
-        let judge = Arc::new(judge(scorer, concealed_and_melded_kong)?);
+        let (rules, judge) = rules_and_judge(flow, scorer, concealed_and_melded_kong)?;
         let game = match wall.filter(|w| !w.is_none()) {
             None => Game::new(rules, judge, seed),
             Some(w) => Game::from_wall(rules, judge, wall_codes(w)?).map_err(|e| to_py(py, e))?,
@@ -597,8 +618,7 @@ pub fn simulate<'py>(
         ));
     }
     let seating = Seating { agents, duplicate };
-    let rules = Arc::new(rules(flow)?);
-    let judge = Arc::new(judge(scorer, concealed_and_melded_kong)?);
+    let (rules, judge) = rules_and_judge(flow, scorer, concealed_and_melded_kong)?;
     struct Row {
         winner: i8,
         wins: u8,
@@ -648,5 +668,74 @@ pub fn simulate<'py>(
         }
     }
     d.set_item("records", records)?;
+    Ok(d)
+}
+
+/// The situation `evaluate` takes for a win's facts, as a dict.
+fn situation_dict<'py>(py: Python<'py>, judge: &Judge, f: &crate::game::WinFacts) -> PyResult<Bound<'py, PyDict>> {
+    let s = PyDict::new(py);
+    for (k, v) in judge.situation(f) {
+        s.set_item(k, value_to_py(py, &v)?)?;
+    }
+    Ok(s)
+}
+
+/// Checks the game's promise on `games` hands (`simulate`'s hands of `seed`) played by
+/// random agents taking a win one time in four: every chance of a win (a draw, a discard,
+/// a kong robbed, the 海底 tile, a dealt hand, a 分张 tile) is scored again by the scorer
+/// alone. Returns `weighed` and `offered`, the chances and the wins offered by kind;
+/// `findings`, each chance where the game and the scorer disagree (`chance`,
+/// `situation`, `scored`, `offered`); and `samples`, a few chances of each kind with the
+/// total offered (None: no win), for `evaluate` to score again.
+#[pyfunction]
+#[pyo3(name = "_audit_wins", signature = (flow, scorer, games, seed, concealed_and_melded_kong = false))]
+pub fn audit_wins<'py>(
+    py: Python<'py>,
+    flow: &Bound<'py, PyDict>,
+    scorer: &Bound<'py, PyAny>,
+    games: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    concealed_and_melded_kong: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = convert::count(games, "games", 10_000_000)? as usize;
+    let seed = seed_arg(seed)?;
+    let (rules, judge) = rules_and_judge(flow, scorer, concealed_and_melded_kong)?;
+    let mut report = audit::Report::default();
+    for run in crate::parallel::Runs::new(n, 64) {
+        let part = py.detach(|| audit::audit(&rules, &judge, run, seed));
+        report.merge(part);
+        py.check_signals()?;
+    }
+    let d = PyDict::new(py);
+    let weighed = PyDict::new(py);
+    let offered = PyDict::new(py);
+    for (k, c) in audit::CHANCES.iter().enumerate() {
+        weighed.set_item(c.name(), report.weighed[k])?;
+        offered.set_item(c.name(), report.offered[k])?;
+    }
+    d.set_item("weighed", weighed)?;
+    d.set_item("offered", offered)?;
+    let findings = PyList::empty(py);
+    for f in &report.findings {
+        let e = PyDict::new(py);
+        e.set_item("chance", f.chance.name())?;
+        e.set_item("situation", f.facts.as_ref().map(|facts| situation_dict(py, &judge, facts)).transpose()?)?;
+        match &f.scored {
+            Ok(total) => e.set_item("scored", total)?,
+            Err(msg) => e.set_item("error", msg)?,
+        }
+        e.set_item("offered", f.offered)?;
+        findings.append(e)?;
+    }
+    d.set_item("findings", findings)?;
+    let samples = PyList::empty(py);
+    for (c, facts, total) in &report.samples {
+        let e = PyDict::new(py);
+        e.set_item("chance", c.name())?;
+        e.set_item("situation", situation_dict(py, &judge, facts)?)?;
+        e.set_item("total", total)?;
+        samples.append(e)?;
+    }
+    d.set_item("samples", samples)?;
     Ok(d)
 }

@@ -36,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(game::game_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(game::audit_wins, m)?)?;
     m.add_function(wrap_pyfunction!(score::wild_from_indicator, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_batch, m)?)?;

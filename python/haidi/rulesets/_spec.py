@@ -63,9 +63,18 @@ class GameRules:
     #: The drawer of the last tile discards it, and the others may win on it; False: it
     #: wins on it or the hand ends.
     last_discard: bool = True
-    #: 海底漫游: the last tile is offered to each player in turn; taken and not won, the
-    #: others may win on it.
+    #: 海底: the last tile is offered to the seat to draw, which takes it (``{"type":
+    #: "take"}``) or lets it go; taken and not won where it is not discarded, the others
+    #: may win on it.
     haidi: bool = False
+    #: 海底漫游: a 海底 tile let go is offered to the next seat in turn; False: the hand is
+    #: drawn.
+    haidi_roams: bool = True
+    #: The drawer of the last tile, not winning on it, discards that tile and no other.
+    last_discard_drawn: bool = False
+    #: A discard made while one tile is left to draw may only be won on (no chow, pung or
+    #: kong); False: it is claimed as any other.
+    before_last_won_only: bool = False
     #: Wild tiles: ``"none"``; ``"indicator"``: a tile turned up from the end of the wall
     #: after the deal, the wild being the next kind; ``"turned"``: a tile turned up from the
     #: end of the wall before the deal is the wild itself (a flower: every flower is wild).
@@ -97,6 +106,15 @@ class GameRules:
     claim_bars: bool = False
     #: The dealer's concealed kongs before its first discard keep 天胡 and 地胡.
     heavenly_kongs: bool = False
+    #: A tile of a kind the seat melded as a pung is not discarded: it is added to the
+    #: pung (补杠) or kept (小明杠).
+    fourth_tile_kept: bool = False
+    #: A concealed kong may be robbed by a win on its tile that counts this pattern (an id
+    #: of the ruleset's ``fan_ids``), scored as self-drawn; ``""``: never robbed.
+    rob_concealed_kong: str = ""
+    #: 烧庄: a wind the dealer discards first must be discarded by each seat after it in
+    #: the first go-round that holds it, all before it having followed.
+    follow_wind: bool = False
     #: The ruleset's own counts handed on to the next hand (``haidi.Game``'s ``carry``),
     #: each with its largest value: Beijing's 上楼 ``{"floor": 2}``.
     carry: dict[str, int] = field(default_factory=dict)

@@ -399,11 +399,26 @@ GAME = GameRules(
     wild="indicator",
     kept=14,
     kept_per_kong=2,
+    haidi=True,
+    haidi_roams=False,
+    last_discard_drawn=True,
+    instant_wilds=4,
+    rob_concealed_kong="straight",
+    follow_wind=True,
     carry={"floor": 2},
+    not_modelled=(
+        "只能吃牌或者碰牌一次 (one chow or pung a hand), against 互包's three",
+        "保留牌 one fewer after each replacement, against 1个杠留7砘",
+        "三家杠荒牌 (第4稿)",
+    ),
     sources={
         "wild": "the 惠坯 turned up: the 惠牌 is the next kind",
         "kept": "所有的牌只抓到倒数第7砘牌为结束。执行1个杠留7砘",
         "kept_per_kong": "2个杠留8砘牌的规定",
+        "haidi": "海底捞月的这张牌抓到后如果不和，必须打出去，不得换其他牌打出（可以选择放弃抓“海底牌”）",
+        "instant_wilds": "摸齐四个“惠牌”时自动和牌",
+        "rob_concealed_kong": "“一条龙”的“龙身”可以抢其他选手的“暗杠”胡牌，算作自摸胡牌",
+        "follow_wind": "南家如果有这张牌则必须打同样的牌，西家和北家的规则也一样如此",
         "next_carry": (
             "游戏开始时由东家做庄，然后依次轮到南家，西家，北家，东家,如果轮到庄家和牌（或荒牌），则庄家可以连庄，"
             "连庄的次数没有限制，当闲家和牌时，再继续按原顺序进行轮庄。"

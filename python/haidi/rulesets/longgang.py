@@ -695,7 +695,13 @@ GAME = GameRules(
     instant_wilds=3,
     claim_bars=True,
     heavenly_kongs=True,
-    not_modelled=("诈胡 and 相公 penalties",),
+    fourth_tile_kept=True,
+    not_modelled=(
+        "诈胡 and 相公 penalties",
+        "concealed kongs declared in turn, East to North, right after the deal (made at the seat's own turn)",
+        "five players with a substitute (替补)",
+        "the local 流局 of other places (四同风, 四杠, 三炮同响)",
+    ),
     sources={
         "wild": "翻开总和数的最后一对的内侧牌，此为财神牌，胡牌时可以替代任何牌",
         "seat_flower_wild": "坐花可当财神用",
@@ -712,6 +718,7 @@ GAME = GameRules(
             "f 吃牌或碰牌之後不得接着开杠；.吃入牌时不得打出同牌；打出牌後不得於同巡吃入同牌；碰牌时不得打出同牌。"
         ),
         "heavenly_kongs": "天和：庄家起牌或者补完花（可暗杠）而胡牌",
+        "fourth_tile_kept": "有小明杠若不补杠，则不能打出这张牌",
         "liable": "若打出红中或青发被别家胡牌，要包三家筹码。陪家间另算。",
         "next_carry": "庄家只有胡牌才能连庄，流局或闲家胡牌，轮庄（下家坐庄）",
         "round_wind": "第一圈是东方圈、第二圈是西风圈、接着是南方圈北风圈",

@@ -238,10 +238,13 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 #: Flow rules in play (docs/game.md): the 混 from the indicator; the others the common rule.
 GAME = GameRules(
     wild="indicator",
+    kept=14,
     open_ready=True,
     not_modelled=("潇洒 declarations (明潇, 扣潇): the seed gives a 番 each and no rule of play",),
     sources={
         "wild": "the tile turned up (开混): the 混 is the next kind",
+        "kept": "6.最后剩7墩牌时为荒庄，杠作废。",
+        "kept_replacements": "杠从后7敦摸",
         "open_ready": "明听1番 明听就是亮开自己的牌，只能自模糊",
     },
 )
