@@ -526,7 +526,7 @@ pub fn freeze<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         for (k, x) in d.iter() {
             frozen.set_item(k, freeze(&x)?)?;
         }
-        return Ok(untracked(py, PyRecord { d: frozen.unbind() })?.into_any());
+        return Ok(untracked(py, PyRecord::new(frozen))?.into_any());
     }
     if v.cast::<PyList>().is_ok() || v.is_exact_instance_of::<PyTuple>() {
         let items = v.try_iter()?.map(|x| freeze(&x?)).collect::<PyResult<Vec<_>>>()?;
@@ -590,12 +590,15 @@ macro_rules! entry_class {
         pub struct $rust {
             /// Its keys and values: never handed out, so never changed.
             d: Py<PyDict>,
+            // The typed fields' values, read once from `d` (None: not in it).
+            $($field: Option<Py<PyAny>>,)*
         }
 
         impl $rust {
             /// An entry of the keys and values of `d` (which nobody else may hold).
             pub fn new(d: Bound<'_, PyDict>) -> Self {
-                $rust { d: d.unbind() }
+                $(let $field = d.get_item(stringify!($field)).ok().flatten().map(Bound::unbind);)*
+                $rust { d: d.unbind(), $($field,)* }
             }
 
             /// A new dict of its keys and values.
@@ -610,7 +613,10 @@ macro_rules! entry_class {
                 #[doc = $field_doc]
                 #[getter]
                 fn $field<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    entry_get(self.d.bind(py), stringify!($field), $name)
+                    match &self.$field {
+                        Some(v) => Ok(v.bind(py).clone()),
+                        None => entry_get(self.d.bind(py), stringify!($field), $name),
+                    }
                 }
             )*
 
@@ -706,7 +712,7 @@ macro_rules! entry_class {
                 for (k, v) in d.iter() {
                     out.set_item(k, freeze(&v)?)?;
                 }
-                Ok($rust { d: out.unbind() })
+                Ok($rust::new(out))
             }
         }
     };
