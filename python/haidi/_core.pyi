@@ -229,10 +229,12 @@ def mcr_evaluate_many(
     format: str | None = None,
     concealed_and_melded_kong: bool | None = None,
     json: bool = False,
+    collect: bool = False,
 ) -> list[Any]:
     """Scores a list of situation dicts with the GIL released; returns a list of results,
     with `json` each result's JSON text (bytes, as `orjson.dumps` writes the dict). A bad
-    situation raises `HandError` naming its index."""
+    situation raises `HandError` naming its index, or with `collect` is answered
+    `{"error": message}` in its place."""
 
 def mcr_evaluate_columns(
     columns: dict[str, Any],

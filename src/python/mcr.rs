@@ -568,17 +568,34 @@ pub(super) fn answer_of(py: Python<'_>, r: PyResult_, json: bool) -> PyResult<Bo
     })
 }
 
+/// The answer for a situation that cannot be scored under `errors="collect"`:
+/// `{"error": message}`, or its JSON text.
+pub(super) fn error_answer<'py>(py: Python<'py>, message: &str, json: bool) -> PyResult<Bound<'py, PyAny>> {
+    if json {
+        let mut out = Vec::with_capacity(message.len() + 12);
+        out.extend_from_slice(b"{\"error\":");
+        answer::string(&mut out, message);
+        out.push(b'}');
+        return Ok(pyo3::types::PyBytes::new(py, &out).into_any());
+    }
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "error"), message)?;
+    Ok(d.into_any())
+}
+
 /// Scores a list of situation dicts with the GIL released; returns a list of results,
 /// with `json` each result's JSON text (bytes, as `orjson.dumps` writes the dict). A bad
-/// situation raises `HandError` naming its index.
+/// situation raises `HandError` naming its index, or with `collect` is answered
+/// `{"error": message}` in its place.
 #[pyfunction]
-#[pyo3(signature = (situations, *, format = None, concealed_and_melded_kong = None, json = false))]
+#[pyo3(signature = (situations, *, format = None, concealed_and_melded_kong = None, json = false, collect = false))]
 pub fn mcr_evaluate_many<'py>(
     py: Python<'py>,
     situations: &Bound<'py, PyAny>,
     format: Option<&Bound<'py, PyAny>>,
     concealed_and_melded_kong: Option<&Bound<'py, PyAny>>,
     json: bool,
+    collect: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let format = convert::format_arg(format)?;
     let kong_by_call = concealed_and_melded_kong.is_some_and(|k| !k.is_none());
@@ -589,38 +606,58 @@ pub fn mcr_evaluate_many<'py>(
         return Err(not_list());
     }
     let mut items = situations.try_iter().map_err(|_| not_list())?.enumerate();
+    // With `collect`, the situations that cannot be read, by index, each with its error.
+    let refused = std::cell::RefCell::new(std::collections::VecDeque::<(usize, String)>::new());
     // Reads up to `size` situations; at a bad one, those before it and the error. (They
     // are scored first, so that the error raised is always the first bad situation's.)
-    let mut read_chunk = |size: usize| -> (Vec<Read<'py>>, Option<PyErr>) {
+    // With `collect`, a bad one is put aside and reading goes on.
+    // Also says whether the list ended.
+    let mut read_chunk = |size: usize| -> (Vec<Read<'py>>, Option<PyErr>, bool) {
         let mut read = Vec::with_capacity(size);
-        for (i, item) in items.by_ref().take(size) {
+        let mut taken = 0;
+        while taken < size {
+            let Some((i, item)) = items.next() else { break };
+            taken += 1;
             let situation = item.and_then(|item| {
                 let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "must be a dict"))?;
                 read_situation(py, d, format, kong_by_call)
             });
             match situation {
                 Ok(r) => read.push(r),
-                Err(e) => return (read, Some(prefix(py, e, i))),
+                Err(e) if collect => refused.borrow_mut().push_back((i, e.value(py).to_string())),
+                Err(e) => return (read, Some(prefix(py, e, i)), true),
             }
         }
-        (read, None)
+        (read, None, taken < size)
     };
     // The results, made a list at the end (at its length, with no list grown item by item).
     // (A list's or tuple's length, not a `__len__` that might claim any.)
     let known = situations.cast::<PyList>().map(|l| l.len()).or_else(|_| situations.cast::<PyTuple>().map(|t| t.len()));
     let mut out: Vec<Bound<'py, PyAny>> = Vec::with_capacity(known.unwrap_or(0));
+    // The answers of the situations put aside up to the next to answer.
+    let put_aside = |out: &mut Vec<Bound<'py, PyAny>>| -> PyResult<()> {
+        loop {
+            let mut refused = refused.borrow_mut();
+            if refused.front().is_none_or(|(i, _)| *i != out.len()) {
+                return Ok(());
+            }
+            let message = refused.pop_front().map(|(_, m)| m).unwrap_or_default();
+            out.push(error_answer(py, &message, json)?);
+        }
+    };
     // Appends the results of the situations from `first` on, or raises the first error.
     let append = |out: &mut Vec<Bound<'py, PyAny>>, results: Vec<crate::error::Result<Scored>>| -> PyResult<()> {
         // A dozen containers a result: collections would start every 60 results.
         let _paused = super::engine::GcPause::new(py);
-        let first = out.len();
-        for (i, r) in results.into_iter().enumerate() {
+        for r in results {
+            put_aside(out)?;
             match r {
                 Ok(r) => out.push(answer_of(py, result(py, &r)?, json)?),
-                Err(e) => return Err(to_py(py, e.in_row("situation", first + i))),
+                Err(e) if collect => out.push(error_answer(py, &e.to_string(), json)?),
+                Err(e) => return Err(to_py(py, e.in_row("situation", out.len()))),
             }
         }
-        Ok(())
+        put_aside(out)
     };
     // Short lists, and any list when threads are off, are read, scored and turned into
     // dicts in chunks small enough to stay in cache.
@@ -628,12 +665,12 @@ pub fn mcr_evaluate_many<'py>(
         loop {
             // Ctrl-C stops the batch between chunks.
             py.check_signals()?;
-            let (read, bad) = read_chunk(128);
+            let (read, bad, ended) = read_chunk(128);
             let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
             append(&mut out, py.detach(|| evaluate_texts(&inputs, &options)))?;
             match bad {
                 Some(e) => return Err(e),
-                None if read.is_empty() => return PyList::new(py, out),
+                None if ended => return PyList::new(py, out),
                 None => {}
             }
         }
@@ -658,14 +695,18 @@ pub fn mcr_evaluate_many<'py>(
             py.check_signals()?;
             // Two chunks ahead: one being scored, one waiting.
             while in_flight < 2 && !done {
-                let (read, error) = read_chunk(chunk);
-                (done, bad) = (read.len() < chunk || error.is_some(), error);
-                if read.is_empty() || to_scorer.send(copy_texts(&read, format)?).is_err() {
+                let (read, error, ended) = read_chunk(chunk);
+                (done, bad) = (ended, error);
+                if read.is_empty() {
+                    continue;
+                }
+                if to_scorer.send(copy_texts(&read, format)?).is_err() {
                     break;
                 }
                 in_flight += 1;
             }
             if in_flight == 0 {
+                put_aside(&mut out)?;
                 return bad.map_or(Ok(()), Err);
             }
             let (receiver, results) = py.detach(move || {

@@ -11,14 +11,12 @@ list of the seed; ``concealed_and_melded_kong=True`` scores ChineseOfficialMahjo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import orjson
 
-from .. import _core, _frames, _stream
+from .. import _core, _frames
 from .._errors import shown
 from . import _carry
 from . import _outcome as oc
@@ -150,45 +148,12 @@ def evaluate_many(
     if isinstance(situations, (str, bytes)):
         raise _core.HandError("evaluate_many takes a list of situations or columns")
     situations = list(situations)
-    if errors == "collect":
-        return _collect(situations, format, mingangang, json)
-    return _core.mcr_evaluate_many(situations, format=format, concealed_and_melded_kong=mingangang, json=json)
+    return _core.mcr_evaluate_many(
+        situations, format=format, concealed_and_melded_kong=mingangang, json=json, collect=errors == "collect"
+    )
 
 
-#: How ``mcr_evaluate_many`` names the situation it stopped at.
-_AT = re.compile(r"situation (\d+): ")
-
-
-def _collect(situations: list[Any], format: str, mingangang: bool | None, json: bool) -> list[Any]:
-    """``errors="collect"`` in batch calls. A call raises at the first bad situation of its
-    slice, naming its index: the ones before it are scored again (their results went
-    with the error), it gets ``{"error": ...}``, and the next call starts after it. After an
-    error the slices start at one situation and double while they hold none, so that a
-    clean list is scored in long slices (on every core) and a run of bad situations costs
-    one call each, as scoring each alone would."""
-    out: list[Any] = []
-    start, size = 0, _LONGEST_SLICE
-    while start < len(situations):
-        part = situations[start : start + size]
-        try:
-            out += _core.mcr_evaluate_many(part, format=format, concealed_and_melded_kong=mingangang, json=json)
-            start, size = start + len(part), min(2 * size, _LONGEST_SLICE)
-            continue
-        except _core.HandError as e:
-            at = _AT.match(str(e))
-            if at is None:  # not one situation's error: each is answered alone
-                rest = [_one_or_error(s, format, mingangang) for s in situations[start:]]
-                return out + ([_stream.dumps(r) for r in rest] if json else rest)
-            i = int(at.group(1))
-            if i:
-                out += _core.mcr_evaluate_many(part[:i], format=format, concealed_and_melded_kong=mingangang, json=json)
-            error = {"error": str(e)[at.end() :]}
-            out.append(orjson.dumps(error) if json else error)
-            start, size = start + i + 1, 1
-    return out
-
-
-#: The longest slice of ``_collect``.
+#: The longest slice of ``_collect_columns``.
 _LONGEST_SLICE = 1 << 14
 
 
@@ -196,13 +161,6 @@ def _core_flag(v: Any) -> bool:
     if not isinstance(v, (bool, np.bool_)):
         raise _core.HandError(f"concealed_and_melded_kong must be True or False, not {shown(v)}")
     return bool(v)
-
-
-def _one_or_error(s: Any, format: str, mingangang: bool | None) -> dict[str, Any]:
-    try:
-        return _core.mcr_evaluate_many([s], format=format, concealed_and_melded_kong=mingangang)[0]  # type: ignore[no-any-return]
-    except _core.HandError as e:
-        return {"error": str(e).removeprefix("situation 0: ")}
 
 
 def _columns(cols: Any, format: str, mingangang: bool | None, errors: str) -> dict[str, np.ndarray]:
