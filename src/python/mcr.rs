@@ -81,11 +81,11 @@ fn result(py: Python<'_>, r: &Scored) -> PyResult<PyResult_> {
     w.put(&c.win, Val::Bool(r.win));
     w.put(&c.total, Val::Int(r.total.into()));
     w.put(&c.fans, Val::Fans(fan_order(&r.fans)));
-    w.put(&c.reason, r.reason.as_deref().map_or(Val::None, |s| Val::Str(s.into())));
+    w.put(&c.reason, r.reason.as_deref().map_or(Val::None, |s| Val::Str(s.to_owned())));
     w.put(&c.form, r.form.map_or(Val::None, |f| Val::PyStr(form_name(py, f).clone().unbind())));
     if r.complete {
         let (groups, text) = groups_and_text(r)?;
-        w.put(&c.arrangement, Val::Str(text.into()));
+        w.put(&c.arrangement, Val::Str(text));
         w.put(&c.groups, Val::Groups(Box::new(groups)));
     } else {
         w.put(&c.arrangement, Val::None);

@@ -22,7 +22,7 @@ pub enum Val {
     None,
     Bool(bool),
     Int(i64),
-    Str(Box<str>),
+    Str(String),
     /// Text the scorer keeps (a reason).
     Shared(std::sync::Arc<str>),
     Static(&'static str),
@@ -82,7 +82,7 @@ impl Writer {
     }
 
     pub fn finish(self, source: Source, loser: bool) -> PyResult_ {
-        PyResult_ { source, loser, vals: self.vals.into_boxed_slice() }
+        PyResult_ { source, loser, vals: self.vals }
     }
 }
 
@@ -98,7 +98,7 @@ pub struct PyResult_ {
     source: Source,
     /// A 陪家's result: its fans are the loser's entries.
     loser: bool,
-    vals: Box<[(u16, Val)]>,
+    vals: Vec<(u16, Val)>,
 }
 
 impl PyResult_ {
@@ -507,14 +507,14 @@ impl PyResult_ {
                 PLAIN if payload.is_none() => Val::None,
                 PLAIN if payload.is_instance_of::<PyBool>() => Val::Bool(payload.extract()?),
                 PLAIN if payload.is_instance_of::<PyInt>() => Val::Int(payload.extract()?),
-                PLAIN if payload.is_instance_of::<PyString>() => Val::Str(payload.extract::<String>()?.into()),
+                PLAIN if payload.is_instance_of::<PyString>() => Val::Str(payload.extract()?),
                 PLAIN => Val::Strs(payload.extract()?),
                 MADE => Val::Py(payload.unbind()),
                 _ => Val::Frozen(payload.unbind()),
             };
             vals.push((id, v));
         }
-        Ok(PyResult_ { source, loser, vals: vals.into_boxed_slice() })
+        Ok(PyResult_ { source, loser, vals })
     }
 }
 

@@ -866,7 +866,7 @@ fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -
             entries.groups(ordered.iter().copied(), &mut text)?;
             entries
         };
-        w.put(&c.arrangement, Val::Str(text.into()));
+        w.put(&c.arrangement, Val::Str(text));
         w.put(&c.groups, Val::Groups(Box::new(groups)));
     } else {
         w.put(&c.form, Val::None);
