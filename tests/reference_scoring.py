@@ -1092,10 +1092,10 @@ def tangshan(s: Sit) -> Outcome:
             fans: dict[str, int] = {}
             if s.wild_tiles == 0:
                 fans["plain"] = 1  # 素: no 混 held
-            if win_at(f, ("closed",), FIVES):
-                fans["catch_five"] = 1  # 捉5, in place of 砍
-            elif win_at(f, ("closed",)):
+            if win_at(f, ("closed",)):
                 fans["closed_wait"] = 1  # 砍
+            if win_at(f, ("closed",), FIVES):
+                fans["catch_five"] = 1  # 捉5, beside 砍 ("每出现一个就按番数累加")
             if straight_in(f, wild_suits):
                 fans["wild_suit_straight"] = 2  # 本混龙
             if form == "seven_pairs" and doubled_pairs(f) == 1:

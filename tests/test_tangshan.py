@@ -63,11 +63,12 @@ def test_closed_wait_kan() -> None:
     assert fan_ids(r) == ["closed_wait", "plain"] and r["points"] == 4
 
 
-def test_catch_five_replaces_kan() -> None:
-    # "捉51番 同条万46胡5": any suit's 5 between its 4 and 6.
+def test_catch_five_counts_beside_kan() -> None:
+    # "捉51番 同条万46胡5": any suit's 5 between its 4 and 6. That wait is a 卡张 too, and
+    # "按照以下番型，每出现一个就按番数累加": 砍 1 + 捉5 1 + 素 1 = 3 番, 8 points.
     for s in "mps":
         r = RS.evaluate(hand=f"46{s}123{'p' if s != 'p' else 'm'}789s11z222z", win=f"5{s}", wilds="9m")
-        assert "catch_five" in fan_ids(r) and "closed_wait" not in fan_ids(r), r
+        assert fan_ids(r) == ["catch_five", "closed_wait", "plain"] and (r["total"], r["points"]) == (3, 8), r
 
 
 def test_wild_suit_straight() -> None:
