@@ -290,7 +290,7 @@ class Sit:
     win_wild: bool  # the winning tile is a wild
     loser: bool
     dealt: bool
-    wild_tiles: int  # 正财神 / 混 / 惠牌 held: wild-kind copies, or flowers when flowers are wild
+    wild_tiles: int  # 正财神 / 混 / 惠牌 held: wild-kind copies (a concealed kong's too), or flowers when flowers are wild
     extra_wilds: int  # the seat flower as a wild (Longgang, wilds not flowers)
     seat_flower: bool  # the seat's flower is held
     guest_flowers: int
@@ -534,10 +534,12 @@ def read(rules: str, situation: dict[str, Any]) -> Sit:
         raise RefError("a declared meld holds no 财神")
 
     wild_copies = sum(concealed[k] for k in wild_kinds)
+    # A concealed kong of a wild kind is four wilds held (only claimed melds' are plain).
+    konged_wilds = 4 * sum(m[0] == "concealed_kong" and m[1] in wild_kinds for m in hand.melds)
     if flower_wilds:
         wild_tiles, extra = held_wild_flowers, 0
     else:
-        wild_tiles, extra = wild_copies, held_wild_flowers
+        wild_tiles, extra = wild_copies + konged_wilds, held_wild_flowers
     sit = Sit(
         rules=rules,
         options=opts,

@@ -130,6 +130,18 @@ def test_declared_melds_hold_no_wild() -> None:
     assert r["win"] and "wild" not in r["arrangement"].split("[222m]")[1]
 
 
+def test_a_concealed_kong_of_the_wild_is_wilds_held() -> None:
+    # "1.不管是吃,碰或是明杠，混无效" names claimed melds only: four 混 in a concealed kong are
+    # still 混 held, so "素1番 无混牌" does not hold. The same kong of a plain kind is 素.
+    r = RS.evaluate(hand="{7777s}123m456m789m1p", win="1p", wilds="7s")
+    assert r["win"] and fan_ids(r) == [] and r["points"] == 1
+    r = RS.evaluate(hand="{7777s}123m456m789m1p", win="1p", wilds="5z")
+    assert r["win"] and fan_ids(r) == ["plain"]
+    # A claimed kong of the 混 kind is plain tiles: 素 holds.
+    r = RS.evaluate(hand="[7777s]123m456m789m1p", win="1p", wilds="7s", self_drawn=True)
+    assert fan_ids(r) == ["plain"]
+
+
 def test_pattern_table_is_data() -> None:
     assert {p.id for p in PATTERNS} >= {"plain", "closed_wait", "catch_five", "thirteen_orphans"}
     assert all(p.value > 0 for p in PATTERNS)

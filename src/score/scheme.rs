@@ -210,7 +210,9 @@ pub struct Scheme {
     pub seat_flower_wild: bool,
     pub flower_wilds: bool,
     pub seat_flowers: [u8; 4],
-    /// Declared melds may hold copies of the wild kind (they then are plain tiles).
+    /// Declared melds may hold copies of the wild kind: a claimed meld's are plain
+    /// tiles, a concealed kong's are still wilds held (`Situation::wild_tiles`), though
+    /// the kong plays as four of its kind.
     pub wild_kinds_in_melds: bool,
     /// A partial hand (a player who did not win) never scores less with a pung or pair
     /// more: only those no group can be added to are scored.

@@ -9,7 +9,7 @@ use super::facts::{Facts, Situation};
 use super::rule::Context;
 use super::scheme::{Scheme, Unwon, MAX_SETS};
 use crate::error::{ErrorKind, HandError, Result};
-use crate::hand::Hand;
+use crate::hand::{Hand, MeldKind};
 use crate::notation::{self, Format};
 use crate::tiles::{self, Tile, KINDS};
 
@@ -599,9 +599,21 @@ impl<'a> Reader<'a> {
             }
         }
         // The wilds proper (正财神): the wild kind's copies, or the flowers when the wilds
-        // are flowers; the others are a seat flower playing as a wild.
-        let (wild_tiles, extra) =
-            if flower_wilds { (held_wild_flowers, 0) } else { (t.wilds - held_wild_flowers, held_wild_flowers) };
+        // are flowers; the others are a seat flower playing as a wild. A concealed kong of
+        // a wild kind is still four wilds held, though it plays as the kong (Tangshan's
+        // "不管是吃,碰或是明杠，混无效" voids the wilds of claimed melds only; Beijing's
+        // 四惠牌 and 门清's "手中没有惠牌" see them).
+        let konged_wilds = hand
+            .melds
+            .iter()
+            .filter(|m| m.kind == MeldKind::ConcealedKong && wild_kinds >> m.tile & 1 == 1)
+            .count() as u8
+            * 4;
+        let (wild_tiles, extra) = if flower_wilds {
+            (held_wild_flowers, 0)
+        } else {
+            (t.wilds - held_wild_flowers + konged_wilds, held_wild_flowers)
+        };
         let guest_flowers = flowers.count_ones() as u8 - held_wild_flowers;
         let situation = Situation {
             flags,
