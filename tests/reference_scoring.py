@@ -1219,7 +1219,7 @@ def beijing(s: Sit) -> Outcome:
             "concealed": f.exposed == 0 and (draft4 or s.wild_tiles == 0),
             "all_pungs": f.form == "standard" and not f.chows,
             # "大钓：吃碰12张牌，只剩一张单钓和牌"
-            "big_single": f.declared == 4 and win_at(f, ("single",)),
+            "big_single": f.exposed == 4 and win_at(f, ("single",)),
             "catch_five_wan": False,
             "last_tile": s.flag("wall_last"),
             "straight": straight_in(f, {0, 1, 2}),

@@ -99,6 +99,12 @@ def test_big_single_and_straight() -> None:
     # "大钓：吃碰12张牌，只剩一张单钓和牌。（2番）"; "一条龙 ...（3番）"
     r = RS.evaluate(hand="1m[123p][456p][789p][111s]", win="1m", seat_wind="S", self_drawn=True)
     assert fan_ids(r) == ["big_single", "straight"] and r["total"] == 5
+    # "吃碰12张牌" (全求人): every meld claimed. A concealed kong is not 吃碰: no 大钓.
+    r = RS.evaluate(hand="1m[123p][456p][789p]{1111s}", win="1m", seat_wind="S", self_drawn=True)
+    assert fan_ids(r) == ["straight"] and r["total"] == 3
+    # Nor under 第4稿 ("（5）大钓：吃碰12张牌，只剩一张单钓和牌").
+    r = RS.evaluate(hand="1m[123p][456p][789p]{1111s}", win="1m", seat_wind="S", self_drawn=True, variant="draft4")
+    assert "big_single" not in fan_ids(r)
 
 
 def test_seven_pairs_and_luxury() -> None:
