@@ -503,6 +503,8 @@ def read(rules: str, situation: dict[str, Any]) -> Sit:
             raise RefError("a dealt hand has no melds and no flowers")
         if size not in (ready, ready + 1):
             raise RefError("a dealt hand has 13 or 14 tiles")
+        if seat_given and size != ready + (seat == 0):
+            raise RefError("a dealt hand has 14 tiles for the dealer, 13 for the others")
     elif win is not None:
         if size + held_wild_flowers - int(win[0] == "flower") != ready:
             raise RefError("wrong size")
@@ -578,6 +580,8 @@ def _refuse(s: Sit) -> None:
             or (f("heavenly") and f("earthly"))
             or (f("heavenly") and s.seat != 0)
             or (f("earthly") and s.seat == 0 and s.seat_given)
+            or (f("kong_replacement") and not any(m[0] in ("kong", "concealed_kong", "added_kong") for m in s.melds))
+            or (f("wall_last") and (f("robbing_kong") or f("heavenly") or f("earthly")))
         )
     elif s.rules == "hainan":
         bad = f("self_drawn") and f("robbing_kong")

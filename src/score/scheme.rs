@@ -182,7 +182,8 @@ pub struct Scheme {
     /// A flag that sets another unless that one is given false (杠上开花 is self-drawn):
     /// (flag, implied flag, what to say when it is given false).
     pub implies: Vec<(u8, u8, String)>,
-    /// Situations refused: when the rule holds (judged on the situation alone).
+    /// Situations refused: when the rule holds (judged on the situation and the declared
+    /// melds alone).
     pub refuse: Vec<Said>,
     pub patterns: Vec<Pattern>,
     pub exclusion: Exclusion,
@@ -308,6 +309,10 @@ impl Scheme {
         }
         if self.fallbacks.len() > 16 {
             return bad("at most 16 forms granted whatever the shape".into());
+        }
+        // A refusal is judged before any arrangement is known.
+        if let Some(r) = self.refuse.iter().find(|r| !r.rule.of_declared()) {
+            return bad(format!("refuse {:?}: its rule reads more than the situation and the declared melds", r.message));
         }
         let mut kinds = vec![];
         let mut suits = vec![];
