@@ -312,7 +312,10 @@ impl Scheme {
         }
         // A refusal is judged before any arrangement is known.
         if let Some(r) = self.refuse.iter().find(|r| !r.rule.of_declared()) {
-            return bad(format!("refuse {:?}: its rule reads more than the situation and the declared melds", r.message));
+            return bad(format!(
+                "refuse {:?}: its rule reads more than the situation and the declared melds",
+                r.message
+            ));
         }
         let mut kinds = vec![];
         let mut suits = vec![];

@@ -533,7 +533,10 @@ impl<'a> Reader<'a> {
                 let whose = if dealer { "the dealer's" } else { "a non-dealer's" };
                 return Err(HandError::new(ErrorKind::WrongSize {
                     tiles: size,
-                    expected: format!("{} in {whose} dealt hand (dealt=True, {seat_key} {wind})", ready + dealer as usize),
+                    expected: format!(
+                        "{} in {whose} dealt hand (dealt=True, {seat_key} {wind})",
+                        ready + dealer as usize
+                    ),
                 })
                 .for_key("hand"));
             }
@@ -615,12 +618,10 @@ impl<'a> Reader<'a> {
         // a wild kind is still four wilds held, though it plays as the kong (Tangshan's
         // "不管是吃,碰或是明杠，混无效" voids the wilds of claimed melds only; Beijing's
         // 四惠牌 and 门清's "手中没有惠牌" see them).
-        let konged_wilds = hand
-            .melds
-            .iter()
-            .filter(|m| m.kind == MeldKind::ConcealedKong && wild_kinds >> m.tile & 1 == 1)
-            .count() as u8
-            * 4;
+        let konged_wilds =
+            hand.melds.iter().filter(|m| m.kind == MeldKind::ConcealedKong && wild_kinds >> m.tile & 1 == 1).count()
+                as u8
+                * 4;
         let (wild_tiles, extra) = if flower_wilds {
             (held_wild_flowers, 0)
         } else {
