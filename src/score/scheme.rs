@@ -595,4 +595,18 @@ mod tests {
         let s = s.prepare().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(s.gates, vec![(0, Rule::All(vec![wilds_held, Rule::Flag(0)]))]);
     }
+
+    #[test]
+    fn refusals_read_the_situation_and_the_declared_melds_alone() {
+        use super::super::rule::{Cmp, Quantity};
+        let said = |rule: Rule| Said { rule, needs: Needs::NONE, message: "no".into() };
+        let mut s = empty("test", Forms::standard(4));
+        // 杠上花 without a kong: the declared melds are known before any arrangement.
+        s.refuse = vec![said(Rule::All(vec![Rule::Flag(0), Rule::Is(Quantity::Kongs, Cmp::Eq, 0)]))];
+        assert!(s.prepare().is_ok());
+        // Chows are known only in an arrangement: bad ruleset data.
+        let mut s = empty("test", Forms::standard(4));
+        s.refuse = vec![said(Rule::Is(Quantity::Chows, Cmp::Eq, 0))];
+        assert!(s.prepare().is_err_and(|e| e.to_string().contains("declared melds")));
+    }
 }
