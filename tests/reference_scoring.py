@@ -290,7 +290,7 @@ class Sit:
     win_wild: bool  # the winning tile is a wild
     loser: bool
     dealt: bool
-    wild_tiles: int  # 正财神 / 混 / 惠牌 held: wild-kind copies (a concealed kong's too), or flowers when flowers are wild
+    wild_tiles: int  # 正财神 / 混 / 惠牌 held (a concealed kong's too), or flowers when flowers are wild
     extra_wilds: int  # the seat flower as a wild (Longgang, wilds not flowers)
     seat_flower: bool  # the seat's flower is held
     guest_flowers: int
