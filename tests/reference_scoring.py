@@ -290,7 +290,7 @@ class Sit:
     win_wild: bool  # the winning tile is a wild
     loser: bool
     dealt: bool
-    wild_tiles: int  # 正财神 / 混 / 惠牌 held: wild-kind copies, or flowers when flowers are wild
+    wild_tiles: int  # 正财神 / 混 / 惠牌 held (a concealed kong's too), or flowers when flowers are wild
     extra_wilds: int  # the seat flower as a wild (Longgang, wilds not flowers)
     seat_flower: bool  # the seat's flower is held
     guest_flowers: int
@@ -503,6 +503,8 @@ def read(rules: str, situation: dict[str, Any]) -> Sit:
             raise RefError("a dealt hand has no melds and no flowers")
         if size not in (ready, ready + 1):
             raise RefError("a dealt hand has 13 or 14 tiles")
+        if seat_given and size != ready + (seat == 0):
+            raise RefError("a dealt hand has 14 tiles for the dealer, 13 for the others")
     elif win is not None:
         if size + held_wild_flowers - int(win[0] == "flower") != ready:
             raise RefError("wrong size")
@@ -534,10 +536,12 @@ def read(rules: str, situation: dict[str, Any]) -> Sit:
         raise RefError("a declared meld holds no 财神")
 
     wild_copies = sum(concealed[k] for k in wild_kinds)
+    # A concealed kong of a wild kind is four wilds held (only claimed melds' are plain).
+    konged_wilds = 4 * sum(m[0] == "concealed_kong" and m[1] in wild_kinds for m in hand.melds)
     if flower_wilds:
         wild_tiles, extra = held_wild_flowers, 0
     else:
-        wild_tiles, extra = wild_copies, held_wild_flowers
+        wild_tiles, extra = wild_copies + konged_wilds, held_wild_flowers
     sit = Sit(
         rules=rules,
         options=opts,
@@ -576,6 +580,8 @@ def _refuse(s: Sit) -> None:
             or (f("heavenly") and f("earthly"))
             or (f("heavenly") and s.seat != 0)
             or (f("earthly") and s.seat == 0 and s.seat_given)
+            or (f("kong_replacement") and not any(m[0] in ("kong", "concealed_kong", "added_kong") for m in s.melds))
+            or (f("wall_last") and (f("robbing_kong") or f("heavenly") or f("earthly")))
         )
     elif s.rules == "hainan":
         bad = f("self_drawn") and f("robbing_kong")
@@ -1092,10 +1098,10 @@ def tangshan(s: Sit) -> Outcome:
             fans: dict[str, int] = {}
             if s.wild_tiles == 0:
                 fans["plain"] = 1  # 素: no 混 held
-            if win_at(f, ("closed",), FIVES):
-                fans["catch_five"] = 1  # 捉5, in place of 砍
-            elif win_at(f, ("closed",)):
+            if win_at(f, ("closed",)):
                 fans["closed_wait"] = 1  # 砍
+            if win_at(f, ("closed",), FIVES):
+                fans["catch_five"] = 1  # 捉5, beside 砍 ("每出现一个就按番数累加")
             if straight_in(f, wild_suits):
                 fans["wild_suit_straight"] = 2  # 本混龙
             if form == "seven_pairs" and doubled_pairs(f) == 1:
@@ -1217,7 +1223,7 @@ def beijing(s: Sit) -> Outcome:
             "concealed": f.exposed == 0 and (draft4 or s.wild_tiles == 0),
             "all_pungs": f.form == "standard" and not f.chows,
             # "大钓：吃碰12张牌，只剩一张单钓和牌"
-            "big_single": f.declared == 4 and win_at(f, ("single",)),
+            "big_single": f.exposed == 4 and win_at(f, ("single",)),
             "catch_five_wan": False,
             "last_tile": s.flag("wall_last"),
             "straight": straight_in(f, {0, 1, 2}),

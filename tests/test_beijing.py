@@ -99,6 +99,12 @@ def test_big_single_and_straight() -> None:
     # "大钓：吃碰12张牌，只剩一张单钓和牌。（2番）"; "一条龙 ...（3番）"
     r = RS.evaluate(hand="1m[123p][456p][789p][111s]", win="1m", seat_wind="S", self_drawn=True)
     assert fan_ids(r) == ["big_single", "straight"] and r["total"] == 5
+    # "吃碰12张牌" (全求人): every meld claimed. A concealed kong is not 吃碰: no 大钓.
+    r = RS.evaluate(hand="1m[123p][456p][789p]{1111s}", win="1m", seat_wind="S", self_drawn=True)
+    assert fan_ids(r) == ["straight"] and r["total"] == 3
+    # Nor under 第4稿 ("（5）大钓：吃碰12张牌，只剩一张单钓和牌").
+    r = RS.evaluate(hand="1m[123p][456p][789p]{1111s}", win="1m", seat_wind="S", self_drawn=True, variant="draft4")
+    assert "big_single" not in fan_ids(r)
 
 
 def test_seven_pairs_and_luxury() -> None:
@@ -131,6 +137,20 @@ def test_four_wilds_win_whatever_the_shape() -> None:
     # "摸齐四个“惠牌”时自动和牌"
     r = RS.evaluate(hand="1379m2468p13s555z", win="5z", seat_wind="S", self_drawn=True, wilds="5z")
     assert r["win"] and fan_ids(r) == ["four_wilds"] and r["form"] == "four_wilds"
+
+
+def test_a_concealed_kong_of_the_wild_is_four_wilds() -> None:
+    # Four 惠牌 in a concealed kong are still 惠牌 held: "摸齐四个“惠牌”时自动和牌" (四惠牌), and
+    # "门清：没有吃碰明杠过的牌型且手中没有惠牌" does not hold; three or more 惠牌 win only
+    # self-drawn ("如果手中有三个“惠牌”：" ... "则必须自摸").
+    hand = "{7777s}123m456m789m1p"
+    r = RS.evaluate(hand=hand, win="1p", seat_wind="S", wilds="7s", self_drawn=True)
+    assert r["win"] and fan_ids(r) == ["four_wilds", "straight"] and r["total"] == 11
+    r = RS.evaluate(hand=hand, win="1p", seat_wind="S", wilds="7s", discarder_wind="W")
+    assert not r["win"] and "自摸" in r["reason"]
+    # The same concealed kong of a plain kind keeps the hand 门清, and it may win on a discard.
+    r = RS.evaluate(hand=hand, win="1p", seat_wind="S", wilds="5z", discarder_wind="W")
+    assert r["win"] and fan_ids(r) == ["concealed", "straight"]
 
 
 def test_three_wilds_only_self_drawn() -> None:

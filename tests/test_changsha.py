@@ -114,10 +114,12 @@ def test_big_wins_add_up_and_replace_the_small_win():
     ],
 )
 def test_situational_big_wins_on_a_small_shape(flag, pid, self_drawn):
-    r = ev("123m456m789p123p5s", "5s", **{flag: True})
+    # 杠上花 wins on the tile drawn after a kong: the hand has one.
+    melds = "[2222p]" if flag == "kong_replacement" else "123p"
+    r = ev(f"123m456m789p{melds}5s", "5s", **{flag: True})
     assert r["win"] and ids(r) == [pid] and r["big"] == 1 and r["small"] == 0 and r["self_drawn"] == self_drawn
     # 含小胡: the shape still needs its 2-5-8 pair.
-    assert not ev("123m456m789p123p4s", "4s", **{flag: True})["win"]
+    assert not ev(f"123m456m789p{melds}4s", "4s", **{flag: True})["win"]
 
 
 # "9)海底撈月：胡了最後一張牌" / "10)海底炮胡：...另一玩家沒有要海底，但可以胡海底牌"
@@ -154,6 +156,44 @@ def test_heavenly_from_a_complete_hand():
 def test_contradictions_are_refused(kw):
     with pytest.raises(haidi.HandError):
         ev("123m456m789p123p5s", "5s", **kw)
+
+
+# Situations that cannot happen are refused, as MCR's are, on every path.
+IMPOSSIBLE = [
+    # "5)槓上花：開槓後，系統補張。玩家胡了補張的牌": no kong, no replacement tile.
+    (dict(hand="123m456m789p123p5s", win="5s", kong_replacement=True), "kong_replacement"),
+    # No replacement can follow a kong made on the last tile, so no such kong is robbed.
+    (dict(hand="123m456m789p123p5s", win="5s", wall_last=True, robbing_kong=True), "robbing_kong"),
+    # 天胡 and 地胡 come at the deal and on the first discard: the wall is still full.
+    (dict(hand="123m456m789p123p55s", wall_last=True, heavenly=True), "heavenly"),
+    (dict(hand="123m456m789p123p5s", win="5s", wall_last=True, earthly=True, seat_wind="S"), "earthly"),
+    # "2、起張數目：莊家的起張數目為14張，閒家的起張數目為13張".
+    (dict(hand="1111m2345p3467s9s", dealt=True, seat_wind="E"), "seat_wind E"),
+    (dict(hand="1234567m2345678p", dealt=True, seat_wind="S"), "seat_wind S"),
+]
+
+
+@pytest.mark.parametrize(("situation", "named"), IMPOSSIBLE)
+def test_impossible_situations_are_refused(situation, named, haidi_cli):
+    with pytest.raises(haidi.HandError, match=named):
+        CS.evaluate(**situation)
+    with pytest.raises(haidi.HandError, match=f"situation 0: .*{named}"):
+        CS.evaluate_many([situation])
+    columns = {k: [v] for k, v in situation.items()}
+    with pytest.raises(haidi.HandError, match=named):
+        CS.evaluate_many(columns)
+    code, out, _ = haidi_cli("eval", "--rules", "changsha", "--jsonl", stdin=json.dumps(situation))
+    assert code == 2 and named in json.loads(out)["error"]
+
+
+def test_possible_neighbours_of_the_refused_are_taken():
+    # The same flags with a kong declared (concealed or not), each alone, or the sizes right.
+    assert ids(ev("123m456m789p{2222p}5s", "5s", kong_replacement=True)) == ["kong_bloom"]
+    assert ids(ev("123m456m789p123p5s", "5s", wall_last=True)) == ["last_tile_discard"]
+    assert CS.evaluate(hand="1111m2345p3467s9s", dealt=True, seat_wind="S")["win"]
+    assert CS.evaluate(hand="1234567m2345678p", dealt=True, seat_wind="E")["win"]
+    # Without a seat the size says whose dealt hand it is.
+    assert CS.evaluate(hand="1234567m2345678p", dealt=True)["win"]
 
 
 # 小胡 on the dealt hand: "1)四喜：無將，起完牌後，玩家手上已有四張一樣的牌，即可胡牌。(計分等同小胡自摸)"

@@ -286,6 +286,20 @@ def test_lazi_hands():
     assert "terminals_and_honours" in ids(ev(hand="111999m111p777z111s9s", win="9s"))
 
 
+def test_lazi_by_calculation():
+    # "腊子情况：第一种是算出来的，三台满300胡" and "胡家三台满贯称为“腊子”": 无财神, 字刻 and 混一色
+    # (3 台) with an 暗杠 of 中: (34 + 20) x 2^3 = 432, capped at 300, a 腊子 with no 腊子 pattern.
+    r = ev(hand="{7777z}123m456m789m234m5m", win="5m", wilds="9p")
+    assert ids(r) == {"closed_wait": 1, "no_wilds": 1, "honour_pung": 1, "half_suit": 1}
+    assert (r["tai"], r["total"], r["follow"]) == (3, 300, 120) and r["lazi"]
+    assert "(34 + 20) x 2^3 = 300 胡 (腊子)" in lg.describe(r, {"hand": "h", "win": "5m"})
+    # "若胡家2台就超过300胡的，跟胡数也按2台算": 300 with 2 台 is the cap, not a 腊子.
+    r = ev(hand="{1111m}{9999p}777z234s678s5m", win="5m", wilds="3p")
+    assert (r["tai"], r["total"], r["follow"]) == (2, 300, 90) and not r["lazi"]
+    # "胡家三台最少是160胡": 3 台 short of 300 is no 腊子 either.
+    assert not ev(hand="112335567789m9p9p2z1f", win="7m", wilds="9p")["lazi"]
+
+
 def test_wilds_meet():
     # "财神会：两个正财神配坐花三张组成刻子，其它牌已组成对，按三台腊子胡牌"
     r = ev(hand=F + "7z9m9m1f", win="7z", wilds="9m")

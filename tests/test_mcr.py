@@ -581,6 +581,17 @@ def test_nine_gates_is_explained_and_arranged() -> None:
     assert (56, 4) in {(e["id"], e["by"]) for e in drawn["excluded"]} and 80 in {f["id"] for f in drawn["fans"]}
 
 
+def test_nine_gates_lists_the_frame_pung_it_voids() -> None:
+    # 111m and 999m are both pungs, yet one 幺九刻 counts: the other is part of the 九莲宝灯
+    # frame ("九莲宝灯&由一种花色序数牌子按[1112345678]9组成的特定牌型"; 不重复), so it is listed
+    # as not counted, with the fan and the rule that void it.
+    r = RS.evaluate(hand="1112345678999m", win="5m", explain=True)
+    assert [f["count"] for f in r["fans"] if f["id"] == 73] == [1]
+    voided = [e for e in r["excluded"] if e["id"] == 73]
+    assert [(e["count"], e["by"], e["by_name"]) for e in voided] == [(1, 4, "九莲宝灯")]
+    assert voided[0]["rule"] == "不重复 (implied by the fan)"
+
+
 def test_special_forms_have_their_tiles_as_a_group() -> None:
     r = RS.evaluate(hand="19m19p19s1234567z", win="1m")
     assert r["form"] == "thirteen_orphans" and r["arrangement"] == "119m19p19s1234567z"

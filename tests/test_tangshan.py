@@ -63,11 +63,12 @@ def test_closed_wait_kan() -> None:
     assert fan_ids(r) == ["closed_wait", "plain"] and r["points"] == 4
 
 
-def test_catch_five_replaces_kan() -> None:
-    # "捉51番 同条万46胡5": any suit's 5 between its 4 and 6.
+def test_catch_five_counts_beside_kan() -> None:
+    # "捉51番 同条万46胡5": any suit's 5 between its 4 and 6. That wait is a 卡张 too, and
+    # "按照以下番型，每出现一个就按番数累加": 砍 1 + 捉5 1 + 素 1 = 3 番, 8 points.
     for s in "mps":
         r = RS.evaluate(hand=f"46{s}123{'p' if s != 'p' else 'm'}789s11z222z", win=f"5{s}", wilds="9m")
-        assert "catch_five" in fan_ids(r) and "closed_wait" not in fan_ids(r), r
+        assert fan_ids(r) == ["catch_five", "closed_wait", "plain"] and (r["total"], r["points"]) == (3, 8), r
 
 
 def test_wild_suit_straight() -> None:
@@ -127,6 +128,18 @@ def test_declared_melds_hold_no_wild() -> None:
     # "不管是吃,碰或是明杠，混无效": a pung of the 混 kind is three plain tiles.
     r = RS.evaluate(hand="123m456p78s11z[222m]", win="9s", wilds="2m")
     assert r["win"] and "wild" not in r["arrangement"].split("[222m]")[1]
+
+
+def test_a_concealed_kong_of_the_wild_is_wilds_held() -> None:
+    # "1.不管是吃,碰或是明杠，混无效" names claimed melds only: four 混 in a concealed kong are
+    # still 混 held, so "素1番 无混牌" does not hold. The same kong of a plain kind is 素.
+    r = RS.evaluate(hand="{7777s}123m456m789m1p", win="1p", wilds="7s")
+    assert r["win"] and fan_ids(r) == [] and r["points"] == 1
+    r = RS.evaluate(hand="{7777s}123m456m789m1p", win="1p", wilds="5z")
+    assert r["win"] and fan_ids(r) == ["plain"]
+    # A claimed kong of the 混 kind is plain tiles: 素 holds.
+    r = RS.evaluate(hand="[7777s]123m456m789m1p", win="1p", wilds="7s", self_drawn=True)
+    assert fan_ids(r) == ["plain"]
 
 
 def test_pattern_table_is_data() -> None:

@@ -98,11 +98,14 @@ struct Candidate {
     sets: Sets,
     knitted: Option<[Tile; 9]>,
     dropped: u8,
+    /// Part of a fan's count the form voids, for `explain`: 九莲宝灯's one 幺九刻 (its
+    /// 111/999 frame), left out of `fans` where it was found.
+    voided: Option<FanExclusion>,
 }
 
 impl Candidate {
     fn special(fans: FanCounts, form: Form) -> Candidate {
-        Candidate { fans, form, sets: Sets::new(), knitted: None, dropped: 0 }
+        Candidate { fans, form, sets: Sets::new(), knitted: None, dropped: 0, voided: None }
     }
 }
 
@@ -222,7 +225,7 @@ fn special_forms(
             .flat_map(|t| std::iter::repeat_n(t as Tile, counts[t] as usize / 2))
             .map(|t| Set { kind: SetKind::Pair, tile: t, melded: false, declared: false })
             .collect();
-        let c = Candidate { fans: f, form: Form::SevenPairs, sets, knitted: None, dropped: 0 };
+        let c = Candidate { fans: f, form: Form::SevenPairs, sets, knitted: None, dropped: 0, voided: None };
         consider(best, c);
     }
     if present == shape::ORPHAN_MASK {
@@ -279,7 +282,11 @@ fn special_forms(
                 sets = *found;
             }
         });
-        consider(best, Candidate { fans: f, form: Form::Standard, sets, knitted: None, dropped: 0 });
+        // Whatever the winning tile, the arrangement holds one pung of the frame more than
+        // the fans above count: 九莲宝灯 voids its 幺九刻 (不重复: the frame is the form's).
+        let voided =
+            Some(FanExclusion { fan: id::PUNG_OF_TERMINALS_OR_HONOURS, count: 1, by: id::NINE_GATES, rule: "implied" });
+        consider(best, Candidate { fans: f, form: Form::Standard, sets, knitted: None, dropped: 0, voided });
     }
 }
 
@@ -340,7 +347,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
             None => (Form::Standard, Order { group: 1, found: 0 }),
         };
         seq += 1;
-        best.consider(Candidate { fans: f, form, sets, knitted, dropped }, order);
+        best.consider(Candidate { fans: f, form, sets, knitted, dropped, voided: None }, order);
     };
     shape::arrangements(&counts, need, &mut |sets| score(sets, None));
     if need >= 3 {
@@ -377,6 +384,7 @@ pub fn evaluate(hand: &Hand, situation: Situation, options: &Options, explain: b
     if explain {
         let mut f = c.fans;
         fans::exclude(&mut f, Some(&mut excluded));
+        excluded.extend(c.voided);
         if c.dropped > 0 {
             excluded.push(FanExclusion { fan: 0, count: c.dropped, by: 0, rule: "account_once" });
         }
@@ -433,6 +441,17 @@ mod tests {
     fn nine_gates_on_five() {
         let s = score("1112345678999p", "2p", |_| {});
         assert_eq!(ids(&s), [4, 66, 71, 73]);
+    }
+
+    #[test]
+    fn nine_gates_explains_the_frame_pung_it_voids() {
+        // Every winning rank leaves one pung of the 111/999 frame a 幺九刻 not counted.
+        for win in ["1m", "2m", "5m", "7m", "9m"] {
+            let s = score("1112345678999m", win, |_| {});
+            let voided: Vec<_> = s.excluded.iter().filter(|e| e.fan == id::PUNG_OF_TERMINALS_OR_HONOURS).collect();
+            assert_eq!(voided.len(), 1, "{win}");
+            assert_eq!((voided[0].count, voided[0].by, voided[0].rule), (1, id::NINE_GATES, "implied"));
+        }
     }
 
     #[test]

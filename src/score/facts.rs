@@ -20,7 +20,8 @@ pub struct Situation {
     pub discarder: Option<u8>,
     /// Wild kinds (财神 / 混 / 惠牌).
     pub wild_kinds: u64,
-    /// Copies of the wild kinds held concealed, the winning tile included.
+    /// Copies of the wild kinds held concealed, the winning tile and a concealed kong's
+    /// included (a claimed meld's copies are plain tiles).
     pub wild_tiles: u8,
     /// Other wild tiles held: flowers playing as wilds (a seat flower, or every flower
     /// when the wilds are flowers).

@@ -182,7 +182,8 @@ pub struct Scheme {
     /// A flag that sets another unless that one is given false (杠上开花 is self-drawn):
     /// (flag, implied flag, what to say when it is given false).
     pub implies: Vec<(u8, u8, String)>,
-    /// Situations refused: when the rule holds (judged on the situation alone).
+    /// Situations refused: when the rule holds (judged on the situation and the declared
+    /// melds alone).
     pub refuse: Vec<Said>,
     pub patterns: Vec<Pattern>,
     pub exclusion: Exclusion,
@@ -210,7 +211,9 @@ pub struct Scheme {
     pub seat_flower_wild: bool,
     pub flower_wilds: bool,
     pub seat_flowers: [u8; 4],
-    /// Declared melds may hold copies of the wild kind (they then are plain tiles).
+    /// Declared melds may hold copies of the wild kind: a claimed meld's are plain
+    /// tiles, a concealed kong's are still wilds held (`Situation::wild_tiles`), though
+    /// the kong plays as four of its kind.
     pub wild_kinds_in_melds: bool,
     /// A partial hand (a player who did not win) never scores less with a pung or pair
     /// more: only those no group can be added to are scored.
@@ -306,6 +309,13 @@ impl Scheme {
         }
         if self.fallbacks.len() > 16 {
             return bad("at most 16 forms granted whatever the shape".into());
+        }
+        // A refusal is judged before any arrangement is known.
+        if let Some(r) = self.refuse.iter().find(|r| !r.rule.of_declared()) {
+            return bad(format!(
+                "refuse {:?}: its rule reads more than the situation and the declared melds",
+                r.message
+            ));
         }
         let mut kinds = vec![];
         let mut suits = vec![];
@@ -584,5 +594,19 @@ mod tests {
         s.sets = vec![KindSet::Fixed(1)];
         let s = s.prepare().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(s.gates, vec![(0, Rule::All(vec![wilds_held, Rule::Flag(0)]))]);
+    }
+
+    #[test]
+    fn refusals_read_the_situation_and_the_declared_melds_alone() {
+        use super::super::rule::{Cmp, Quantity};
+        let said = |rule: Rule| Said { rule, needs: Needs::NONE, message: "no".into() };
+        let mut s = empty("test", Forms::standard(4));
+        // 杠上花 without a kong: the declared melds are known before any arrangement.
+        s.refuse = vec![said(Rule::All(vec![Rule::Flag(0), Rule::Is(Quantity::Kongs, Cmp::Eq, 0)]))];
+        assert!(s.prepare().is_ok());
+        // Chows are known only in an arrangement: bad ruleset data.
+        let mut s = empty("test", Forms::standard(4));
+        s.refuse = vec![said(Rule::Is(Quantity::Chows, Cmp::Eq, 0))];
+        assert!(s.prepare().is_err_and(|e| e.to_string().contains("declared melds")));
     }
 }

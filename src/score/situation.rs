@@ -4,12 +4,12 @@
 
 use std::fmt;
 
-use super::arrange::Tiles;
-use super::facts::{Facts, Situation};
+use super::arrange::{Form, Tiles};
+use super::facts::{self, Facts, Situation};
 use super::rule::Context;
 use super::scheme::{Scheme, Unwon, MAX_SETS};
 use crate::error::{ErrorKind, HandError, Result};
-use crate::hand::Hand;
+use crate::hand::{Hand, MeldKind};
 use crate::notation::{self, Format};
 use crate::tiles::{self, Tile, KINDS};
 
@@ -525,6 +525,21 @@ impl<'a> Reader<'a> {
             if melds > 0 || flowers != 0 {
                 return bad("a dealt hand has no melds and no flowers".into());
             }
+            // "莊家的起張數目為14張，閒家的起張數目為13張": a seat given names the size.
+            let seat_key = if self.seat_wind.is_some() { "seat_wind" } else { "seat" };
+            let dealer = seat == 0;
+            if (self.seat.is_some() || self.seat_wind.is_some()) && size != ready + dealer as usize {
+                let wind = ["E", "S", "W", "N"][seat as usize & 3];
+                let whose = if dealer { "the dealer's" } else { "a non-dealer's" };
+                return Err(HandError::new(ErrorKind::WrongSize {
+                    tiles: size,
+                    expected: format!(
+                        "{} in {whose} dealt hand (dealt=True, {seat_key} {wind})",
+                        ready + dealer as usize
+                    ),
+                })
+                .for_key("hand"));
+            }
             if size != ready && size != ready + 1 {
                 return bad(format!("a dealt hand has {ready} tiles ({} for the dealer), not {size}", ready + 1));
             }
@@ -599,9 +614,19 @@ impl<'a> Reader<'a> {
             }
         }
         // The wilds proper (正财神): the wild kind's copies, or the flowers when the wilds
-        // are flowers; the others are a seat flower playing as a wild.
-        let (wild_tiles, extra) =
-            if flower_wilds { (held_wild_flowers, 0) } else { (t.wilds - held_wild_flowers, held_wild_flowers) };
+        // are flowers; the others are a seat flower playing as a wild. A concealed kong of
+        // a wild kind is still four wilds held, though it plays as the kong (Tangshan's
+        // "不管是吃,碰或是明杠，混无效" voids the wilds of claimed melds only; Beijing's
+        // 四惠牌 and 门清's "手中没有惠牌" see them).
+        let konged_wilds =
+            hand.melds.iter().filter(|m| m.kind == MeldKind::ConcealedKong && wild_kinds >> m.tile & 1 == 1).count()
+                as u8
+                * 4;
+        let (wild_tiles, extra) = if flower_wilds {
+            (held_wild_flowers, 0)
+        } else {
+            (t.wilds - held_wild_flowers + konged_wilds, held_wild_flowers)
+        };
         let guest_flowers = flowers.count_ones() as u8 - held_wild_flowers;
         let situation = Situation {
             flags,
@@ -621,7 +646,12 @@ impl<'a> Reader<'a> {
                 _ => win_kind.or(last_tile).map(|t| (t, win_is_wild)),
             },
         };
-        let facts = Facts::default();
+        // Refusals read the situation and the declared melds (杠上花 needs a kong).
+        let facts = if hand.melds.is_empty() || scheme.refuse.is_empty() {
+            Facts::default()
+        } else {
+            facts::facts(Form::Standard, &t.melds, None, wild_kinds, false, false)
+        };
         let ctx = Context {
             facts: &facts,
             situation: &situation,

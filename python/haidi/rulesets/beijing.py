@@ -109,8 +109,9 @@ def patterns(variant: str) -> tuple[Pattern, ...]:
         ("pushed_down", "推倒和", "plain win", v(1, 0), always(), ()),
         ("concealed", "门清", "concealed hand, no wild", v(1, 1), concealed, ()),
         ("all_pungs", "对对和", "all pungs", v(2, 1), form("standard") & (Q.chows == 0), ()),
-        # "大钓：吃碰12张牌，只剩一张单钓和牌": four declared melds, the win pairs the last tile.
-        ("big_single", "大钓", "four melds and a single wait", v(2, 1), (Q.declared == 4) & win("single"), ()),
+        # "大钓：吃碰12张牌，只剩一张单钓和牌": four melds claimed (吃碰; a concealed kong is not),
+        # the win pairs the last tile.
+        ("big_single", "大钓", "four claimed melds and a single wait", v(2, 1), (Q.exposed == 4) & win("single"), ()),
         # "捉五魁：和牌时只和嵌单“五万”一张牌的牌型": the hand waited on 5m alone, between 4m and 6m.
         (
             "catch_five_wan",

@@ -214,6 +214,22 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
                 "抢杠胡 and 地胡 are wins on another player's tile, not self-drawn",
             ),
             (flag("heavenly") & flag("earthly"), "天胡 is the dealer's, 地胡 a non-dealer's: not both"),
+            # "5)槓上花：開槓後，系統補張。玩家胡了補張的牌": the replacement follows a kong.
+            (
+                flag("kong_replacement") & (Q.kongs == 0),
+                "kong_replacement (杠上花) needs a kong among the hand's melds (開槓後，系統補張)",
+            ),
+            # No replacement tile follows a kong made on the last tile, so none is made to rob.
+            (
+                flag("wall_last") & flag("robbing_kong"),
+                "wall_last (海底) with robbing_kong (抢杠): no kong is made on the last tile",
+            ),
+            # 天胡 and 地胡 are won at the deal and on the first discard, the wall still full.
+            (
+                flag("wall_last") & (flag("heavenly") | flag("earthly")),
+                "wall_last (海底) with heavenly (天胡) or earthly (地胡): the wall is full at the deal "
+                "and the first discard",
+            ),
             (flag("heavenly") & (Q.seat != 0), "天胡 is the dealer's (seat_wind E)"),
             (
                 flag("earthly") & (Q.seat == 0) & (Q.seat_given == 1),

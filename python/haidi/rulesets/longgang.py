@@ -38,9 +38,11 @@ from ._scheme import (
     Pattern,
     Points,
     Q,
+    Rule,
     Scoring,
     all_tiles,
     always,
+    any_of,
     build,
     flag,
     flag_key,
@@ -48,6 +50,7 @@ from ._scheme import (
     key,
     kinds,
     pairs,
+    pattern,
     run,
     same_rank_kongs,
     straight,
@@ -420,6 +423,13 @@ def patterns(options: Mapping[str, Any]) -> tuple[Pattern, ...]:
     return tuple(keep)
 
 
+def lazi_rule(pats: tuple[Pattern, ...]) -> Rule:
+    """Whether a result is a 腊子: a 腊子 pattern counted, or "第一种是算出来的，三台满300胡" — a
+    winner's 3 台 or more reaching the cap by the formula ("胡家三台满贯称为“腊子”")."""
+    calculated = (Q.won == 1) & (Q.value >= 3) & (Q.total >= CAP)
+    return any_of(*(pattern(p.id) for p in pats if p.lazi)) | calculated
+
+
 def _home_wilds_all() -> Any:
     """Every 财神 stands for the 财神 kind (a rule comparing two quantities)."""
     # The wild kind's copies are at most four: spell "home_wilds == wild_tiles" out.
@@ -513,7 +523,7 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
             ("face", "face"),
             ("base", "face_plus", BASE),
             ("tai", "value_or", 3),
-            ("lazi", "lazi"),
+            ("lazi", "rule", lazi_rule(pats)),
             ("follow", "follow", (list(FOLLOW[0]), 3)),
             ("instant", "instant"),
             ("patterns", "fans"),
@@ -669,8 +679,11 @@ def describe(result: dict[str, Any], situation: dict[str, Any]) -> str:
     elif not r["win"]:
         return f"{head}: no win ({r['reason']})"
     else:
-        how = "腊子 300" if r["lazi"] else f"({r['face']} + 20) x 2^{r['tai']} = {r['total']}"
-        lines = [f"{head}: win, {r['face']} 胡 face, {r['tai']} 台, total {how} 胡; 跟胡数 {r['follow']}"]
+        # A 腊子 pattern makes the total 300; a 3-台 hand reaching it is a 腊子 by the formula.
+        limit = any(p["lazi"] for p in r["patterns"])
+        how = "腊子 300 胡" if limit else f"({r['face']} + 20) x 2^{r['tai']} = {r['total']} 胡"
+        how += " (腊子)" if r["lazi"] and not limit else ""
+        lines = [f"{head}: win, {r['face']} 胡 face, {r['tai']} 台, total {how}; 跟胡数 {r['follow']}"]
         lines.append(f"  {r['form']}: {r['arrangement']}")
     for it in r["face_items"]:
         lines.append(f"  {it['hu']:3d} 胡  {it['name']}")

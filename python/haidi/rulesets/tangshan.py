@@ -71,8 +71,9 @@ OPTIONS: tuple[Option, ...] = (Option("base", 1, "底注: the unit every payment
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("plain", "素", "no wild held", 1, Q.wild_tiles == 0),
     Pattern("closed_wait", "砍", "closed wait", 1, win("closed")),
-    # "捉5 同条万46胡5": the 5 of any suit, between a 4 and a 6.
-    Pattern("catch_five", "捉5", "closed wait on a 5", 1, win("closed", kinds=FIVES), excludes=("closed_wait",)),
+    # "捉5 同条万46胡5": the 5 of any suit, between a 4 and a 6. Such a wait is also a 卡张,
+    # and "每出现一个就按番数累加": 砍 counts beside it.
+    Pattern("catch_five", "捉5", "closed wait on a 5", 1, win("closed", kinds=FIVES)),
     # "本混龙 混一色一条龙": a 一条龙 in the suit of the 混.
     Pattern("wild_suit_straight", "本混龙", "straight in the wild's suit", 2, straight(WILD_SUITS)),
     Pattern(
