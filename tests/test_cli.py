@@ -62,6 +62,30 @@ def test_stdin_one_hand_a_line(haidi_cli):
     assert out.splitlines() == ["1112345678999m: 0 (ready)", "11123455678999m: -1 (complete)"]
 
 
+@pytest.mark.parametrize("command", ["waits", "shanten", "decompose", "analyze"])
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_hand_argument_is_bad_usage_not_a_skipped_line(haidi_cli, command, blank):
+    # An argument is typed by the user (or an empty shell variable): nothing is answered.
+    for argv in ([command, blank], [command, "--json", blank], [command, "123m456p789s1234z", blank]):
+        code, out, err = haidi_cli(*argv)
+        assert (code, out) == (2, ""), argv
+        assert "HAND 1 is empty" in err or "HAND 2 is empty" in err
+    # A blank line of standard input is still a line passed over.
+    code, out, _ = haidi_cli(command, "--json", stdin=f"{blank}\n")
+    assert (code, json.loads(out)) == (0, {"line": 1, "skipped": "blank"})
+
+
+def test_a_hash_argument_is_a_hand_not_a_comment(haidi_cli):
+    code, out, err = haidi_cli("shanten", "--json", "# 123m")
+    assert code == 2 and "skipped" not in out and "unknown character '#'" in json.loads(out)["error"]
+
+
+def test_eval_refuses_a_blank_hand(haidi_cli):
+    assert haidi_cli("eval", "", "--win", "5m")[0::2] == (2, "haidi: error: HAND is empty: give the hand without its winning tile\n")
+    code, _, err = haidi_cli("eval", "--jsonl", "", stdin="")
+    assert code == 2 and "give no HAND" in err
+
+
 def test_comh_format(haidi_cli):
     code, out, _ = haidi_cli("waits", "--format", "comh", "19m19s19pESWNCFP", "--json")
     assert len(json.loads(out)["waits"]) == 13

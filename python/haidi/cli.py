@@ -206,11 +206,13 @@ def _eval(args: argparse.Namespace) -> int:
     format_given, args.format = args.format, args.format or "compact"
     out = Output(sys.stdout)
     if args.jsonl:
-        if args.hand:
+        if args.hand is not None:
             return _error("--jsonl reads situations from stdin; give no HAND")
         return _eval_lines(rs, args, options, out)
-    if not args.hand:
+    if args.hand is None:
         return _error("give a HAND (or --jsonl)")
+    if not args.hand.strip():
+        return _error("HAND is empty: give the hand without its winning tile")
     named = [
         ("hand", "HAND", args.hand),
         ("win", "--win", args.win),
@@ -927,6 +929,11 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
     """waits, shanten, decompose, analyze: each input answered in turn, a batch of
     answers written and flushed at a time."""
     run, _ = COMMANDS[args.command]
+    # An argument is a hand the user typed, not a line of a stream: a blank one is a
+    # mistake (an unset shell variable), not a line to pass over.
+    for i, h in enumerate(args.hands or [], 1):
+        if not h.strip():
+            return _error(f"HAND {i} is empty: give a hand, or '-' to read hands from standard input")
     out = Output(sys.stdout)
     args.glyphs = out.glyphs
     n = failed = 0
@@ -937,7 +944,7 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
             hand = ""
             try:
                 hand = (raw if isinstance(raw, str) else _text_line(raw)).strip()
-                skipped = _skipped(hand)
+                skipped = _skipped(hand) if from_stdin else None
                 if skipped is not None:
                     if args.json:
                         answers.append(out.json({"line": n, "skipped": skipped}))
