@@ -3,7 +3,7 @@
     haidi waits 1112345678999m            # what a ready hand waits on
     haidi shanten 123m456p789s1z2z3z4z    # tiles from ready
     haidi decompose 11123455678999m       # every arrangement of a complete hand
-    haidi analyze 123m456m78p11s5z[567s]  # each discard: shanten, useful tiles, winning waits
+    haidi analyze '123m456m78p11s5z[567s]'  # each discard: shanten, useful tiles, winning waits
     haidi eval 123m456p789s1122z --win 1z --self-drawn   # MCR fans of a win
     haidi eval --rules mcr --jsonl < situations.jsonl     # one JSON result a line
     haidi reproduce                       # the Longgang text's published wait tables, recomputed
@@ -476,7 +476,7 @@ EXAMPLES = {
     "waits": [
         "haidi waits 1112345678999m                   # nine gates: every tile of the suit",
         "haidi waits --wild 7z 123456789m11p2z7z      # 7z is wild",
-        "haidi waits --winning 123m456m78p11s[567s]   # only the waits that score 8 points (MCR)",
+        "haidi waits --winning '123m456m78p11s[567s]' # only the waits that score 8 points (MCR)",
         "haidi waits --json < hands.txt               # one JSON line a line of hands.txt",
     ],
     "shanten": [
@@ -489,7 +489,7 @@ EXAMPLES = {
         "haidi decompose --wild 5z --wild 6z 123m456p55556666z --limit 3",
     ],
     "analyze": [
-        "haidi analyze 123m456m78p11s5z[567s] --visible 9p9p",
+        "haidi analyze '123m456m78p11s5z[567s]' --visible 9p9p",
         "haidi analyze --rules longgang 123456789m12p11s77z5m5m --wild 5m --scoring",
     ],
     "eval": [
@@ -595,7 +595,7 @@ def build_parser() -> argparse.ArgumentParser:
             "hands",
             nargs="*",
             metavar="HAND",
-            help="e.g. 123m456p11z[789s]{1111z}; none or '-' reads one a line from stdin",
+            help="e.g. '123m456p11z[789s]{1111z}' (quoted for the shell); none or '-' reads one a line from stdin",
         )
         sp.add_argument(
             "--rules",
