@@ -511,7 +511,18 @@ def test_cli_json_with_flowers_and_set(haidi_cli):
 
 def test_cli_loser_hand(haidi_cli):
     code, out, _ = haidi_cli("eval", "[123m][123p][123s]7z2z123m", "--flowers", "12f", "-w", "3f", "-r", "longgang")
-    assert code == 0 and "陪家" in out and "= 70" in out
+    assert code == 0 and "陪家" in out and "8 胡 x 2^3 = 64, rounded up to 70 胡" in out
+
+
+def test_cli_shows_the_rounding_of_the_total(haidi_cli):
+    """"如38胡算40胡": (14 + 20) x 2^2 is 136, paid as 140; the line shows both."""
+    argv = ["eval", "123m456p789s111z22z33s", "--win", "3s", "--self-drawn", "--wild", "9m", "-r", "longgang"]
+    code, out, _ = haidi_cli(*argv)
+    assert code == 0 and "total (14 + 20) x 2^2 = 136, rounded up to 140 胡" in out
+    code, out, _ = haidi_cli("eval", "123m456p789s111z22z33s", "--wild", "9m", "-r", "longgang")
+    assert code == 0 and "8 胡 x 2^1 = 16, rounded up to 20 胡" in out
+    capped = {"role": "loser", "win": False, "face": 44, "tai": 3, "total": 300}
+    assert lg._reckoned(capped, False) == "352, at most 300"
 
 
 def test_cli_jsonl_with_a_bad_line(haidi_cli):
