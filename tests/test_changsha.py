@@ -344,8 +344,9 @@ def test_cli_readable(haidi_cli):
 
 
 def test_cli_says_what_the_discarder_pays(haidi_cli):
-    """"4)大胡接炮:点炮方出6分" and "小胡接炮 点炮方出1分": a discard win is paid by the
-    discarder alone, and the line says so; a self-drawn win by each other player."""
+    """A discard win is paid by the discarder alone ("4)大胡接炮:点炮方出6分", "小胡接炮
+    点炮方出1分"), and the line says so; a self-drawn win by each other player."""
+
     def head(*argv: str) -> str:
         code, out, _ = haidi_cli("eval", "--rules", "changsha", *argv)
         assert code == 0

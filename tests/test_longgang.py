@@ -515,7 +515,7 @@ def test_cli_loser_hand(haidi_cli):
 
 
 def test_cli_shows_the_rounding_of_the_total(haidi_cli):
-    """"如38胡算40胡": (14 + 20) x 2^2 is 136, paid as 140; the line shows both."""
+    """Totals go by tens ("如38胡算40胡"): (14 + 20) x 2^2 is 136, paid as 140; the line shows both."""
     argv = ["eval", "123m456p789s111z22z33s", "--win", "3s", "--self-drawn", "--wild", "9m", "-r", "longgang"]
     code, out, _ = haidi_cli(*argv)
     assert code == 0 and "total (14 + 20) x 2^2 = 136, rounded up to 140 胡" in out

@@ -7,7 +7,7 @@
     haidi eval 123m456p789s1122z --win 1z --self-drawn   # MCR fans of a win
     haidi eval --rules mcr --jsonl < situations.jsonl     # one JSON result a line
     haidi reproduce                       # the Longgang text's published wait tables, recomputed
-    haidi play --bots random,random,greedy,"python bot.py" --games 8 --log games.jsonl
+    haidi play --bots random,random,greedy,"python examples/bot.py" --games 8 --log games.jsonl
     haidi replay games.jsonl              # each logged hand played again and compared
 
 Hands come as arguments, or one a line on standard input when none are given (or
@@ -31,7 +31,7 @@ import orjson
 
 from . import _stream
 from ._core import HandError, __version__, tile_glyph
-from ._errors import shown
+from ._errors import json_spelling, shown
 from ._stream import MAX_LINE, TOO_LONG, Output
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
@@ -42,6 +42,9 @@ EXIT_OK = 0
 EXIT_OUTPUT_CLOSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+#: ``haidi play``: the match was played, but a bot faulted (its seat played a default move
+#: for it at least once; a bot that stopped played none from then on).
+EXIT_BOT_FAULTED = 3
 
 #: The deepest nesting of a JSON value read (a situation is two levels deep at most: a
 #: list of wilds in an object).
@@ -448,7 +451,7 @@ def _key_value(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` with VALUE read as JSON when it is JSON (numbers, true, lists ...)."""
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise HandError(f"--set takes KEY=VALUE, not {text[:40]!r}")
+        raise HandError(f"--set takes KEY=VALUE, not {shown(text)}")
     try:
         return key, _json(value, f"--set {key[:40]}")
     except json.JSONDecodeError:
@@ -500,7 +503,7 @@ EXAMPLES = {
     ],
     "play": [
         "haidi play --bots random,random,random,greedy --games 20 --seed 1",
-        "haidi play --bots 'python bot.py',random,random,greedy --games 4 --log games.jsonl",
+        "haidi play --bots 'python examples/bot.py',random,random,greedy --games 4 --log games.jsonl",
         "haidi play --bots greedy,random,random,random --games 8 --duplicate --json",
         "haidi play --protocol botzone --bots 'python zone.py',greedy,greedy,greedy --timeout 2",
     ],
@@ -519,6 +522,7 @@ EXIT_TEXT = """exit status:
   0    every input answered
   1    standard output closed by its reader (haidi ... | head)
   2    bad usage, or an input (a hand, a line) answered with an error
+  3    play: the match was played, but a bot faulted (a seat played a default move)
   130  interrupted (Ctrl-C)
 
 Reference: docs/cli.md."""
@@ -873,7 +877,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     _stream.tolerate(sys.stdout)
     _stream.tolerate(sys.stderr)
     try:
-        return _main(argv)
+        # The command reads JSON (lines, --set values, bots' answers): its messages quote
+        # values as JSON writes them (self_drawn must be true or false, not "yes").
+        with json_spelling():
+            return _main(argv)
     except KeyboardInterrupt:
         # Ctrl-C: what was answered stays answered; no traceback.
         _quiet_stdout()
@@ -1032,14 +1039,25 @@ def play_main(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "duplicate": args.duplicate,
         "players": [
-            {"player": p.number, "bot": p.name, "payments": p.payments, "wins": p.wins, "faults": p.faults}
+            {
+                "player": p.number,
+                "bot": p.name,
+                "payments": p.payments,
+                "wins": p.wins,
+                "faults": p.faults,
+                "stops": p.stops,
+            }
             for p in players
         ],
         "seat_payments": match.seat_payments,
     }
+    status = EXIT_BOT_FAULTED if any(p.faults for p in players) else EXIT_OK
+    if status != EXIT_OK:
+        faulted = sum(p.faults > 0 for p in players)
+        print(f"haidi play: {faulted} of 4 players faulted (exit status {status})", file=sys.stderr)
     if args.json:
         print(json.dumps(summary, ensure_ascii=not utf8))
-        return EXIT_OK
+        return status
     kind = ("duplicate " if args.duplicate else "") + ("hand" if match.played == 1 else "hands")
     print(f"{args.rules}: {match.played} {kind}, seed {args.seed}" + (f"; log {args.log}" if args.log else ""))
     width = max(len("bot"), *(len(p.name) for p in players))
@@ -1047,7 +1065,16 @@ def play_main(args: argparse.Namespace) -> int:
     for p in players:
         print(f"{p.number:<7} {p.name:<{width}}  {p.payments:>+9}  {p.wins:>5}  {p.faults:>6}")
     print("seats (0 the dealer): " + "  ".join(f"{paid:+d}" for paid in match.seat_payments))
-    return EXIT_OK
+    until = "the end of that hand" if args.protocol == "botzone" else "the end of the match"
+    for p in players:
+        if p.stops:
+            first = p.stops[0]
+            times = f" in {len(p.stops)} hands, first" if len(p.stops) > 1 else ""
+            print(
+                f"player {p.number} ({p.name}) STOPPED{times} in hand {first['hand']} at seat {first['seat']}: "
+                f"{first['fault']}; its seat played the default moves to {until}"
+            )
+    return status
 
 
 def _log_lines(args: argparse.Namespace) -> Iterator[bytes | None]:
