@@ -234,3 +234,14 @@ def test_shell_examples_quote_their_brackets() -> None:
     assert _unquoted_shell_patterns("haidi waits 123m[567s]  # x") == ["[", "]"]
     assert _unquoted_shell_patterns("haidi waits '123m[567s]' --set 'options={\"a\": 1}'  # [x]") == []
     assert [(where, c) for where, c in sorted(commands) if _unquoted_shell_patterns(c)] == []
+
+
+def test_readme_beijing_example_names_the_wild_it_scores_with() -> None:
+    """ "惠牌" is the kind after the indicator (發 6z turns up 白 5z): the README's comment
+    names the 惠牌 the result reports and the tile it stands for in the arrangement."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    r = haidi.ruleset("beijing").evaluate(hand="123m456p234s11z5z7s", win="8s", seat_wind="S", indicator="6z")
+    assert r["wilds"] == ["5z"] and "678s(wild 6s)" in r["arrangement"]
+    comment = readme.split('indicator="6z")\n', 1)[1].split("\n\n", 1)[0]
+    assert f"'{r['arrangement']}'" in comment and "the 惠牌 5z stands for 6s" in comment
+    assert "7s stands" not in comment
