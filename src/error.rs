@@ -72,6 +72,113 @@ pub fn quote(text: &str) -> String {
     }
 }
 
+/// How a message writes the values it quotes: as Python writes them (`True`, `None`,
+/// `'yes'`), for a caller that gave Python values, or as JSON does (`true`, `null`,
+/// `"yes"`), for one that gave JSON (the `haidi` command: `eval --jsonl` lines, `--set`
+/// values, the answers of `play`'s bots). Each thread has its own, Python unless set:
+/// input is read, and refused, on the thread of the call that reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Spelling {
+    #[default]
+    Python,
+    Json,
+}
+
+thread_local! {
+    static SPELLING: std::cell::Cell<Spelling> = const { std::cell::Cell::new(Spelling::Python) };
+}
+
+/// The most characters of a text a message quotes.
+const SHOWN: usize = 40;
+
+impl Spelling {
+    /// The spelling of the messages made on this thread now.
+    pub fn current() -> Spelling {
+        SPELLING.with(|s| s.get())
+    }
+
+    /// Makes `self` this thread's spelling; returns the one it replaces.
+    pub fn set(self) -> Spelling {
+        SPELLING.with(|s| s.replace(self))
+    }
+
+    /// A text as a literal of this spelling (`'yes'`, `"yes"`), cut to its first 40
+    /// characters and `...`.
+    pub fn text(self, s: &str) -> String {
+        let quote = match self {
+            Spelling::Python => '\'',
+            Spelling::Json => '"',
+        };
+        let mut out = String::with_capacity(s.len().min(4 * SHOWN) + 5);
+        out.push(quote);
+        for c in s.chars().take(SHOWN) {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                c if c == quote => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c if c.is_control() => match self {
+                    Spelling::Python => out.extend(c.escape_default()),
+                    Spelling::Json => match c {
+                        '\n' => out.push_str("\\n"),
+                        '\r' => out.push_str("\\r"),
+                        '\t' => out.push_str("\\t"),
+                        c => out.push_str(&format!("\\u{:04x}", c as u32)),
+                    },
+                },
+                c => out.push(c),
+            }
+        }
+        out.push(quote);
+        if s.chars().nth(SHOWN).is_some() {
+            out.push_str("...");
+        }
+        out
+    }
+
+    /// `True` / `False`, or `true` / `false`.
+    pub fn flag(self, b: bool) -> &'static str {
+        match (self, b) {
+            (Spelling::Python, true) => "True",
+            (Spelling::Python, false) => "False",
+            (Spelling::Json, true) => "true",
+            (Spelling::Json, false) => "false",
+        }
+    }
+
+    /// `None`, or `null`.
+    pub fn none(self) -> &'static str {
+        match self {
+            Spelling::Python => "None",
+            Spelling::Json => "null",
+        }
+    }
+}
+
+/// A phrase of a message that names literals or types, in both spellings; [`Phrase::get`]
+/// gives this thread's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phrase {
+    pub python: &'static str,
+    pub json: &'static str,
+}
+
+impl Phrase {
+    /// The phrase in the spelling of this thread.
+    pub fn get(self) -> &'static str {
+        match Spelling::current() {
+            Spelling::Python => self.python,
+            Spelling::Json => self.json,
+        }
+    }
+}
+
+/// What a flag must be.
+pub const TRUE_OR_FALSE: Phrase = Phrase { python: "True or False", json: "true or false" };
+/// What a format must be.
+pub const COMPACT_OR_COMH: Phrase = Phrase { python: "'compact' or 'comh'", json: "\"compact\" or \"comh\"" };
+
 impl HandError {
     pub fn new(kind: ErrorKind) -> Self {
         HandError { kind, position: None, input: None, excerpt: None, place: None }
@@ -194,6 +301,22 @@ pub type Result<T> = std::result::Result<T, HandError>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn texts_are_quoted_in_each_spelling() {
+        assert_eq!(Spelling::Python.text("it's"), "'it\\'s'");
+        assert_eq!(Spelling::Json.text("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
+        assert_eq!(Spelling::Json.text("\u{1}"), "\"\\u0001\"");
+        assert!(Spelling::Json.text(&"1".repeat(100)).ends_with("1\"..."));
+        assert_eq!((Spelling::Json.flag(true), Spelling::Json.none()), ("true", "null"));
+        // A thread's own, Python until set, and set back.
+        assert_eq!(Spelling::current(), Spelling::Python);
+        assert_eq!(Spelling::Json.set(), Spelling::Python);
+        assert_eq!(TRUE_OR_FALSE.get(), "true or false");
+        std::thread::spawn(|| assert_eq!(Spelling::current(), Spelling::Python)).join().unwrap();
+        assert_eq!(Spelling::Python.set(), Spelling::Json);
+        assert_eq!(TRUE_OR_FALSE.get(), "True or False");
+    }
 
     #[test]
     fn a_row_leads_the_message_and_the_first_key_stays() {

@@ -383,6 +383,24 @@ def test_cli_readable(haidi_cli):
     assert code == 0 and "板板胡" in out and "1 小胡" in out
 
 
+def test_cli_says_what_the_discarder_pays(haidi_cli):
+    """A discard win is paid by the discarder alone ("4)大胡接炮:点炮方出6分", "小胡接炮
+    点炮方出1分"), and the line says so; a self-drawn win by each other player."""
+
+    def head(*argv: str) -> str:
+        code, out, _ = haidi_cli("eval", "--rules", "changsha", *argv)
+        assert code == 0
+        return out.splitlines()[0]
+
+    assert "6 from the discarder" in head("111m333p444s666s1s", "--win", "1s")
+    assert "1 from the discarder" in head("123m456p789s22m55s", "--win", "5s")
+    assert "2 from each other player" in head("123m456p789s22m55s", "--win", "5s", "--self-drawn")
+    assert "12 from each other player" in head("1122334455667m", "--win", "7m", "--self-drawn")
+    line = head("123m456p789s22m55s", "--win", "5s", "--set", 'options={"small_discard": 3, "dealer_extra": 1}')
+    assert "3 from the discarder (+1 where the dealer pays or wins)" in line
+    assert "each player self-drawn" not in line
+
+
 def test_cli_json_and_flags(haidi_cli):
     code, out, _ = haidi_cli(
         "eval", "--rules", "changsha", "123m456m789p123p5s", "--win", "5s", "--wall-last", "--self-drawn", "--json"

@@ -19,6 +19,7 @@ import pytest
 
 import haidi
 from haidi import _stream
+from haidi._errors import json_spelling
 from haidi.cli import main
 
 
@@ -60,6 +61,33 @@ def test_stdin_one_hand_a_line(haidi_cli):
     ]
     code, out, _ = haidi_cli("shanten", stdin="1112345678999m\n\n# comment\n11123455678999m\n")
     assert out.splitlines() == ["1112345678999m: 0 (ready)", "11123455678999m: -1 (complete)"]
+
+
+@pytest.mark.parametrize("command", ["waits", "shanten", "decompose", "analyze"])
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_hand_argument_is_bad_usage_not_a_skipped_line(haidi_cli, command, blank):
+    # An argument is typed by the user (or an empty shell variable): nothing is answered.
+    for argv in ([command, blank], [command, "--json", blank], [command, "123m456p789s1234z", blank]):
+        code, out, err = haidi_cli(*argv)
+        assert (code, out) == (2, ""), argv
+        assert "HAND 1 is empty" in err or "HAND 2 is empty" in err
+    # A blank line of standard input is still a line passed over.
+    code, out, _ = haidi_cli(command, "--json", stdin=f"{blank}\n")
+    assert (code, json.loads(out)) == (0, {"line": 1, "skipped": "blank"})
+
+
+def test_a_hash_argument_is_a_hand_not_a_comment(haidi_cli):
+    code, out, err = haidi_cli("shanten", "--json", "# 123m")
+    assert code == 2 and "skipped" not in out and "unknown character '#'" in json.loads(out)["error"]
+
+
+def test_eval_refuses_a_blank_hand(haidi_cli):
+    assert haidi_cli("eval", "", "--win", "5m")[0::2] == (
+        2,
+        "haidi: error: HAND is empty: give the hand without its winning tile\n",
+    )
+    code, _, err = haidi_cli("eval", "--jsonl", "", stdin="")
+    assert code == 2 and "give no HAND" in err
 
 
 def test_comh_format(haidi_cli):
@@ -305,13 +333,15 @@ def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, mo
     errors = 0
     for n, (line, answer) in enumerate(zip(lines, got, strict=True), 1):
         s = orjson.loads(line)
-        if name == "mcr" and "explain" in s:
-            try:
-                r = rs.evaluate(**s)
-            except haidi.HandError as e:
-                r = {"error": str(e)}
-        else:
-            r = rs.evaluate_many([s], errors="collect")[0]
+        # The command's messages quote values as JSON writes them.
+        with json_spelling():
+            if name == "mcr" and "explain" in s:
+                try:
+                    r = rs.evaluate(**s)
+                except haidi.HandError as e:
+                    r = {"error": str(e)}
+            else:
+                r = rs.evaluate_many([s], errors="collect")[0]
         if "error" in r:
             r = {"error": r["error"], "line": n, "input": line.strip()}
             errors += 1
@@ -320,6 +350,46 @@ def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, mo
         assert answer == orjson.dumps(r), (n, line)
     assert errors > 50 and code == 2
     assert err == f"haidi: {errors:,} of {len(lines):,} lines answered with an error\n"
+
+
+@pytest.mark.parametrize("rules", haidi.RULESETS)
+def test_jsonl_messages_quote_values_as_json_and_python_callers_keep_python(haidi_cli, rules):
+    """A JSON line is answered in JSON's words (true, null, "yes"), whichever reader reads
+    it: Rust's for a plain regional line, the dict reader for a line with an escape or
+    options (and MCR's every line), Python's option reader; a Python caller who gave the
+    same values keeps Python's (True, None, 'yes')."""
+    rs = haidi.ruleset(rules)
+    option = next(iter(rs.options()))
+    hand = {"mcr": "123m456p789s1122z", "longgang": "123m456p789s111z22z3s"}.get(rules, "123m456p789s1122m")
+    win = {"mcr": "2z", "longgang": "3s"}.get(rules, "2m")
+    base = f'"hand": "{hand}", "win": "{win}"'
+    lines = [
+        f'{{{base}, "self_drawn": "yes"}}',
+        f'{{{base}, "self_drawn": "y\\u0065s"}}',
+        f'{{{base}, "options": {{}}, "self_drawn": "yes"}}',
+        f'{{{base}, "explain": "yes"}}',
+        f'{{{base}, "options": {{"{option}": "yes"}}}}',
+        f'{{{base}, "format": "yes"}}',
+    ]
+    code, out, _ = haidi_cli("eval", "--rules", rules, "--jsonl", stdin="\n".join(lines) + "\n")
+    errors = [json.loads(a)["error"] for a in out.splitlines()]
+    assert code == 2 and len(errors) == len(lines)
+    assert errors[0] == errors[1] == errors[2] == 'self_drawn must be true or false, not "yes"'
+    assert errors[3] == 'explain must be true or false, not "yes"'
+    assert all('"yes"' in e and "'" not in e and "True" not in e for e in errors), errors
+    for line, error in zip(lines, errors, strict=True):
+        with pytest.raises(haidi.HandError) as python:
+            rs.evaluate(**json.loads(line))
+        with json_spelling(), pytest.raises(haidi.HandError) as spelled:
+            rs.evaluate(**json.loads(line))
+        assert str(spelled.value) == error
+        if "format" not in line:  # MCR's unknown format is "yes" in both
+            assert "'yes'" in str(python.value) and '"yes"' not in str(python.value)
+            assert "true or" not in str(python.value)
+    # --set values are JSON too.
+    code, _, err = haidi_cli("eval", "--rules", rules, hand, "--win", win, "--set", "self_drawn=yes")
+    assert code == 2 and err == 'haidi: error: self_drawn must be true or false, not "yes"\n'
+    assert haidi._core.spelling() == "python"
 
 
 def test_jsonl_answers_a_line_that_is_not_utf8_and_goes_on(haidi_cli):
@@ -541,9 +611,9 @@ def test_help_has_examples_that_run(capsys, monkeypatch, tmp_path):
     assert "score a win" in top and "exit status" in top and "130" in top
     (tmp_path / "hands.txt").write_text("1112345678999m\n123m456p789s1234z\n")
     (tmp_path / "situations.jsonl").write_text('{"hand": "123m456p789s1122z", "win": "2z"}\n')
-    # The bots of the play examples: the first legal action; Botzone's 摸切 (play the tile drawn).
-    first = "import json, sys\nfor line in sys.stdin:\n    obs = json.loads(line)['observation']\n"
-    (tmp_path / "bot.py").write_text(first + "    print(json.dumps(obs['legal_actions'][0]), flush=True)\n")
+    # The bots of the play examples: examples/bot.py; Botzone's 摸切 (play the tile drawn).
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "bot.py").write_text((Path(__file__).parent.parent / "examples" / "bot.py").read_text())
     zone = "import json\nr = json.loads(input())['requests'][-1].split()\n"
     (tmp_path / "zone.py").write_text(
         zone + "print(json.dumps({'response': 'PLAY ' + r[1] if r[0] == '2' else 'PASS'}))\n"
@@ -608,13 +678,13 @@ def test_jsonl_refuses_a_key_given_twice_in_a_line(haidi_cli, rules):
     code, out, _ = haidi_cli("eval", "--rules", rules, "--jsonl", stdin="\n".join(lines) + "\n")
     answers = [json.loads(a) for a in out.splitlines()]
     assert code == 2 and len(answers) == 4
-    assert "key 'win' is given twice" in answers[0]["error"]
+    assert 'key "win" is given twice' in answers[0]["error"]
     assert answers[1]["win"] is True
-    assert "key 'self_drawn' is given twice" in answers[2]["error"]
+    assert 'key "self_drawn" is given twice' in answers[2]["error"]
     assert "twice" not in answers[3]["error"]  # a colon in a value is no key
     twice = 'options={"eight_pairs": "lazi", "eight_pairs": false}'
     code, _, err = haidi_cli("eval", "--rules", "longgang", hand, "--win", "5m", "--set", twice)
-    assert code == 2 and "key 'eight_pairs' is given twice" in err
+    assert code == 2 and 'key "eight_pairs" is given twice' in err
 
 
 def test_jsonl_refuses_a_line_key_the_call_gives(haidi_cli):

@@ -187,3 +187,62 @@ def test_readme_analysis_entry_is_what_analyze_returns() -> None:
         "winning_count": 4,
     }
     assert haidi.ruleset("mcr").analyze("123m456m78p11s5z[567s]", scoring=True)[1]["draws"] == 1
+
+
+def _unquoted_shell_patterns(command: str) -> list[str]:
+    """The characters of a shell command that bash would expand as a glob or a brace
+    pattern (and zsh refuse when nothing matches), outside quotes and before a comment."""
+    found, quote = [], None
+    for i, c in enumerate(command):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or command[i - 1].isspace()):
+            break
+        elif c in "[]*?{}":
+            found.append(c)
+    return found
+
+
+def _shell_commands(text: str) -> list[str]:
+    """The ``haidi`` commands of a text: from each line of a code block that is not
+    Python (after ``$ `` or ``&&``), each inline code span, and each line of a docstring or
+    a ``--help`` example."""
+    commands, block = [], None
+    for line in text.splitlines():
+        fence = re.match(r"\s*```(\w*)", line)
+        if fence:
+            block = None if block is not None else fence.group(1)
+            continue
+        if block is None:
+            commands += [span for span in re.findall(r"`([^`]+)`", line) if span.startswith("haidi ")]
+        if block != "python":
+            commands += [m.group(1) for m in re.finditer(r"(?:^\s*(?:\$ )?|&& )(haidi [^`]*)", line)]
+    return commands
+
+
+def test_shell_examples_quote_their_brackets() -> None:
+    """A hand with a meld (``[567s]``) is a glob to bash and an error to zsh ("no matches
+    found") unless it is quoted: every ``haidi`` command of the docs, the README, the
+    docstrings and the ``--help`` examples quotes it."""
+    from haidi import cli
+
+    texts = _doc_texts()
+    texts["--help"] = "\n".join(e for examples in cli.EXAMPLES.values() for e in examples)
+    commands = {(where, c) for where, text in texts.items() for c in _shell_commands(text)}
+    assert len(commands) > 50 and ("--help", "haidi replay games.jsonl") in commands
+    assert _unquoted_shell_patterns("haidi waits 123m[567s]  # x") == ["[", "]"]
+    assert _unquoted_shell_patterns("haidi waits '123m[567s]' --set 'options={\"a\": 1}'  # [x]") == []
+    assert [(where, c) for where, c in sorted(commands) if _unquoted_shell_patterns(c)] == []
+
+
+def test_readme_beijing_example_names_the_wild_it_scores_with() -> None:
+    """ "惠牌" is the kind after the indicator (發 6z turns up 白 5z): the README's comment
+    names the 惠牌 the result reports and the tile it stands for in the arrangement."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    r = haidi.ruleset("beijing").evaluate(hand="123m456p234s11z5z7s", win="8s", seat_wind="S", indicator="6z")
+    assert r["wilds"] == ("5z",) and "678s(wild 6s)" in r["arrangement"]
+    comment = readme.split('indicator="6z")\n', 1)[1].split("\n\n", 1)[0]
+    assert f"'{r['arrangement']}'" in comment and "the 惠牌 5z stands for 6s" in comment
+    assert "7s stands" not in comment

@@ -292,7 +292,7 @@ def test_lazi_by_calculation():
     r = ev(hand="{7777z}123m456m789m234m5m", win="5m", wilds="9p")
     assert ids(r) == {"closed_wait": 1, "no_wilds": 1, "honour_pung": 1, "half_suit": 1}
     assert (r["tai"], r["total"], r["follow"]) == (3, 300, 120) and r["lazi"]
-    assert "(34 + 20) x 2^3 = 300 胡 (腊子)" in lg.describe(r, {"hand": "h", "win": "5m"})
+    assert "(34 + 20) x 2^3 = 432, at most 300 胡 (腊子)" in lg.describe(r, {"hand": "h", "win": "5m"})
     # "若胡家2台就超过300胡的，跟胡数也按2台算": 300 with 2 台 is the cap, not a 腊子.
     r = ev(hand="{1111m}{9999p}777z234s678s5m", win="5m", wilds="3p")
     assert (r["tai"], r["total"], r["follow"]) == (2, 300, 90) and not r["lazi"]
@@ -525,7 +525,18 @@ def test_cli_json_with_flowers_and_set(haidi_cli):
 
 def test_cli_loser_hand(haidi_cli):
     code, out, _ = haidi_cli("eval", "[123m][123p][123s]7z2z123m", "--flowers", "12f", "-w", "3f", "-r", "longgang")
-    assert code == 0 and "陪家" in out and "= 70" in out
+    assert code == 0 and "陪家" in out and "8 胡 x 2^3 = 64, rounded up to 70 胡" in out
+
+
+def test_cli_shows_the_rounding_of_the_total(haidi_cli):
+    """Totals go by tens ("如38胡算40胡"): (14 + 20) x 2^2 is 136, paid as 140; the line shows both."""
+    argv = ["eval", "123m456p789s111z22z33s", "--win", "3s", "--self-drawn", "--wild", "9m", "-r", "longgang"]
+    code, out, _ = haidi_cli(*argv)
+    assert code == 0 and "total (14 + 20) x 2^2 = 136, rounded up to 140 胡" in out
+    code, out, _ = haidi_cli("eval", "123m456p789s111z22z33s", "--wild", "9m", "-r", "longgang")
+    assert code == 0 and "8 胡 x 2^1 = 16, rounded up to 20 胡" in out
+    capped = {"role": "loser", "win": False, "face": 44, "tai": 3, "total": 300}
+    assert lg._reckoned(capped, False) == "352, at most 300"
 
 
 def test_cli_jsonl_with_a_bad_line(haidi_cli):

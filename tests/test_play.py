@@ -4,6 +4,7 @@ and ``simulate``'s duplicate play and pattern counts."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -160,18 +161,70 @@ def test_bad_answers_timeouts_and_dead_bots_are_replaced_by_the_default(tmp_path
     log = tmp_path / "games.jsonl"
     argv = ["play", "--bots", ",".join(bots), "--games", "2", "--timeout", "0.5", "--log", str(log), "--json"]
     status, out, err = _run(capsys, *argv)
-    assert status == 0
+    assert status == cli.EXIT_BOT_FAULTED == 3
     summary = json.loads(out)
     faults = [p["faults"] for p in summary["players"]]
     # Garbage and illegal moves: a fault an answer; silence and an end: one, then stopped.
     assert faults[0] > 10 and faults[3] > 10 and faults[1] == 1 and faults[2] == 1
     assert "no answer in 0.5 s" in err and "exited with status 3" in err and "not JSON" in err
-    assert "the bot is stopped" in err
+    assert "the bot is stopped" in err and err.endswith("haidi play: 4 of 4 players faulted (exit status 3)\n")
+    stops = [p["stops"] for p in summary["players"]]
+    assert stops[0] == stops[3] == [] and stops[1][0]["hand"] == 0 and stops[2][0]["fault"] == "exited with status 3"
+    # The bots speak JSON: the fault lines quote their answers and actions as JSON only.
+    assert 'answered "discard 5m", which is not JSON' in err and '{"type": "pung"} is not legal for seat' in err
+    assert "'" not in err
     for events in _logs(log):
         g = haidi.Game.replay(events)
         assert sum(g.result["payments"]) == 0
         # The seat of the silent bot played the default: pass where it may, else 摸切.
         assert g.done
+
+
+def test_a_bot_that_never_answers_is_named_with_the_hand_and_seat_it_stopped_at(tmp_path, capsys):
+    """A silent bot is stopped at its first decision and its seat plays the default moves
+    to the end: one fault, yet none of its moves its own. The summary says so plainly and
+    the exit status tells a script."""
+    silent = _script(tmp_path, "s.py", SILENT)
+    argv = ["play", "--bots", f"random,{silent},greedy,random", "--games", "3", "--seed", "4", "--timeout", "0.5"]
+    status, out, err = _run(capsys, *argv)
+    assert status == 3
+    seat = play.seating(1, 0, False, 0)
+    stopped = [line for line in out.splitlines() if "STOPPED" in line]
+    assert stopped == [
+        f"player 1 ({silent}) STOPPED in hand 0 at seat {seat}: no answer in 0.5 s; "
+        "its seat played the default moves to the end of the match"
+    ]
+    assert "1 of 4 players faulted (exit status 3)" in err
+    status, out, _ = _run(capsys, *argv, "--json")
+    assert status == 3
+    assert json.loads(out)["players"][1]["stops"] == [{"hand": 0, "seat": seat, "fault": "no answer in 0.5 s"}]
+    # A match without a fault says nothing of stops, and exits 0.
+    status, out, err = _run(capsys, "play", "--bots", "random,greedy,random,greedy", "--games", "2")
+    assert status == 0 and "STOPPED" not in out and err == ""
+
+
+def test_the_readme_play_command_runs_as_written_with_the_example_bot(tmp_path, capsys, monkeypatch):
+    """The README's ``haidi play`` command, run from the repository's root, plays its
+    bot, examples/bot.py, without a fault (two hands instead of a hundred)."""
+    import shlex
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    command = next(line[2:] for line in readme.splitlines() if line.startswith("$ haidi play --bots"))
+    argv = shlex.split(command)
+    assert argv[0] == "haidi" and "python examples/bot.py" in argv[argv.index("--bots") + 1].split(",")
+    argv[argv.index("--games") + 1] = "2"
+    argv[argv.index("--log") + 1] = str(tmp_path / "games.jsonl")
+    monkeypatch.chdir(root)
+    # "python" is this interpreter, as in the environment the README's reader works in.
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    status, out, err = _run(capsys, *argv[1:], "--json")
+    assert status == 0, err
+    summary = json.loads(out)
+    assert summary["hands"] == 2 and [p["faults"] for p in summary["players"]] == [0, 0, 0, 0]
+    # The bot played: its seats' actions are in the logs, and they replay.
+    for events in _logs(tmp_path / "games.jsonl"):
+        assert haidi.Game.replay(events).done
 
 
 def test_default_action_passes_else_discards_the_tile_drawn():
@@ -345,11 +398,11 @@ def test_a_botzone_bot_that_answers_nonsense_is_played_by_the_default(tmp_path, 
     log = tmp_path / "games.jsonl"
     argv = ["play", "--protocol", "botzone", "--botzone-io", "simple", "--bots", f"{bot},greedy,greedy,greedy"]
     status, out, err = _run(capsys, *argv, "--seed", "2", "--log", str(log), "--json")
-    assert status == 0
+    assert status == 3
     # Each move of seat 0 is a fault (its other answers are asked for no decision).
     moves = sum(e["event"] == "action" and e["seat"] == 0 for e in _logs(log)[0])
     assert json.loads(out)["players"][0]["faults"] == moves > 0
-    assert "'Z9' is no Botzone tile" in err
+    assert '"Z9" is no Botzone tile' in err
     assert sum(haidi.Game.replay(_logs(log)[0]).result["payments"]) == 0
 
 
@@ -363,7 +416,7 @@ def test_a_botzone_bot_that_answers_no_json_keeps_its_history(tmp_path, capsys, 
     log = tmp_path / "games.jsonl"
     argv = ["play", "--protocol", "botzone", "--bots", f"{bot},greedy,greedy,greedy", "--seed", "2"]
     status, out, err = _run(capsys, *argv, "--log", str(log), "--json")
-    assert status == 0
+    assert status == 3
     # Every turn's answer is a fault: more than the three turns of the deal.
     faults = json.loads(out)["players"][0]["faults"]
     assert faults > 50 and "which is not JSON" in err and "stopped" not in err

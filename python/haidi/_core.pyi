@@ -35,6 +35,7 @@ __all__ = [
     "reproduce_table",
     "scheme_evaluate",
     "simulate",
+    "spelling",
     "tile_glyph",
     "tile_names",
     "wild_from_indicator",
@@ -186,6 +187,10 @@ def tile_glyph(tile: str) -> str:
 
 def tile_names() -> list[str]:
     """The 34 tile kinds in compact notation, in index order."""
+
+def spelling(name: str | None = None) -> str:
+    """The spelling of the messages made on this thread: "python" (`True`, `None`, `'yes'`) or
+    "json" (`true`, `null`, `"yes"`). With `name`, sets it and returns the one it replaces."""
 
 def reproduce_table(tiles: int, honours: bool | None = None) -> dict[str, Any]:
     """Every figure of one hand size: `tiles`-tile hands (ready), `tiles + 1` (complete) and

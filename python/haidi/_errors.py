@@ -1,8 +1,14 @@
 """`HandError`s raised in Python that name the situation key and the batch row at fault,
-as the core's do (`HandError.key`, `HandError.row`)."""
+as the core's do (`HandError.key`, `HandError.row`), and the spelling of the values a
+message quotes (`shown`): Python's for Python callers, JSON's for the `haidi` command."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from . import _core
 from ._core import HandError
 
 
@@ -15,11 +21,38 @@ def hand_error(message: str, *, key: str | None = None, row: int | None = None) 
     return error
 
 
-def shown(value: object) -> str:
-    """``value`` as a message quotes it: its repr cut to 40 characters, as the core cuts
-    it, and ``a <type>`` where the repr itself fails."""
+def shown(value: object, limit: int | None = 40) -> str:
+    """``value`` as a message quotes it, cut to ``limit`` characters (40, as the core cuts
+    it; None: whole): its repr (``'yes'``, ``True``), or where messages speak JSON
+    (``json_spelling``) its JSON text (``"yes"``, ``true``); ``a <type>`` where neither can
+    be written."""
+    text = None
+    if _core.spelling() == "json":
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):
+            text = None
+    if text is None:
+        try:
+            text = repr(value)
+        except Exception:
+            return f"a {type(value).__name__}"
+    return text if limit is None or len(text) <= limit else text[:limit] + "..."
+
+
+def spelled(python: str, json: str) -> str:
+    """A phrase of a message that names literals (``True or False``), in the spelling of
+    this thread's messages."""
+    return json if _core.spelling() == "json" else python
+
+
+@contextmanager
+def json_spelling() -> Iterator[None]:
+    """Messages made inside (in Python and in the core, on this thread) quote values as
+    JSON writes them: for a reader who gave JSON, such as a line of ``haidi eval --jsonl``
+    or a bot's answer in ``haidi play``."""
+    before = _core.spelling("json")
     try:
-        text = repr(value)
-    except Exception:
-        return f"a {type(value).__name__}"
-    return text if len(text) <= 40 else text[:40] + "..."
+        yield
+    finally:
+        _core.spelling(before)

@@ -3,11 +3,11 @@
     haidi waits 1112345678999m            # what a ready hand waits on
     haidi shanten 123m456p789s1z2z3z4z    # tiles from ready
     haidi decompose 11123455678999m       # every arrangement of a complete hand
-    haidi analyze 123m456m78p11s5z[567s]  # each discard: shanten, useful tiles, winning waits
+    haidi analyze '123m456m78p11s5z[567s]'  # each discard: shanten, useful tiles, winning waits
     haidi eval 123m456p789s1122z --win 1z --self-drawn   # MCR fans of a win
     haidi eval --rules mcr --jsonl < situations.jsonl     # one JSON result a line
     haidi reproduce                       # the Longgang text's published wait tables, recomputed
-    haidi play --bots random,random,greedy,"python bot.py" --games 8 --log games.jsonl
+    haidi play --bots random,random,greedy,"python examples/bot.py" --games 8 --log games.jsonl
     haidi replay games.jsonl              # each logged hand played again and compared
 
 Hands come as arguments, or one a line on standard input when none are given (or
@@ -31,7 +31,7 @@ import orjson
 
 from . import _stream
 from ._core import HandError, __version__, tile_glyph
-from ._errors import shown
+from ._errors import json_spelling, shown
 from ._stream import MAX_LINE, TOO_LONG, Output
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
@@ -42,6 +42,9 @@ EXIT_OK = 0
 EXIT_OUTPUT_CLOSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+#: ``haidi play``: the match was played, but a bot faulted (its seat played a default move
+#: for it at least once; a bot that stopped played none from then on).
+EXIT_BOT_FAULTED = 3
 
 #: The deepest nesting of a JSON value read (a situation is two levels deep at most: a
 #: list of wilds in an object).
@@ -206,11 +209,13 @@ def _eval(args: argparse.Namespace) -> int:
     format_given, args.format = args.format, args.format or "compact"
     out = Output(sys.stdout)
     if args.jsonl:
-        if args.hand:
+        if args.hand is not None:
             return _error("--jsonl reads situations from stdin; give no HAND")
         return _eval_lines(rs, args, options, out)
-    if not args.hand:
+    if args.hand is None:
         return _error("give a HAND (or --jsonl)")
+    if not args.hand.strip():
+        return _error("HAND is empty: give the hand without its winning tile")
     named = [
         ("hand", "HAND", args.hand),
         ("win", "--win", args.win),
@@ -446,7 +451,7 @@ def _key_value(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` with VALUE read as JSON when it is JSON (numbers, true, lists ...)."""
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise HandError(f"--set takes KEY=VALUE, not {text[:40]!r}")
+        raise HandError(f"--set takes KEY=VALUE, not {shown(text)}")
     try:
         return key, _json(value, f"--set {key[:40]}")
     except json.JSONDecodeError:
@@ -474,7 +479,7 @@ EXAMPLES = {
     "waits": [
         "haidi waits 1112345678999m                   # nine gates: every tile of the suit",
         "haidi waits --wild 7z 123456789m11p2z7z      # 7z is wild",
-        "haidi waits --winning 123m456m78p11s[567s]   # only the waits that score 8 points (MCR)",
+        "haidi waits --winning '123m456m78p11s[567s]' # only the waits that score 8 points (MCR)",
         "haidi waits --json < hands.txt               # one JSON line a line of hands.txt",
     ],
     "shanten": [
@@ -487,7 +492,7 @@ EXAMPLES = {
         "haidi decompose --wild 5z --wild 6z 123m456p55556666z --limit 3",
     ],
     "analyze": [
-        "haidi analyze 123m456m78p11s5z[567s] --visible 9p9p",
+        "haidi analyze '123m456m78p11s5z[567s]' --visible 9p9p",
         "haidi analyze --rules longgang 123456789m12p11s77z5m5m --wild 5m --scoring",
     ],
     "eval": [
@@ -498,7 +503,7 @@ EXAMPLES = {
     ],
     "play": [
         "haidi play --bots random,random,random,greedy --games 20 --seed 1",
-        "haidi play --bots 'python bot.py',random,random,greedy --games 4 --log games.jsonl",
+        "haidi play --bots 'python examples/bot.py',random,random,greedy --games 4 --log games.jsonl",
         "haidi play --bots greedy,random,random,random --games 8 --duplicate --json",
         "haidi play --protocol botzone --bots 'python zone.py',greedy,greedy,greedy --timeout 2",
     ],
@@ -517,6 +522,7 @@ EXIT_TEXT = """exit status:
   0    every input answered
   1    standard output closed by its reader (haidi ... | head)
   2    bad usage, or an input (a hand, a line) answered with an error
+  3    play: the match was played, but a bot faulted (a seat played a default move)
   130  interrupted (Ctrl-C)
 
 Reference: docs/cli.md."""
@@ -593,7 +599,7 @@ def build_parser() -> argparse.ArgumentParser:
             "hands",
             nargs="*",
             metavar="HAND",
-            help="e.g. 123m456p11z[789s]{1111z}; none or '-' reads one a line from stdin",
+            help="e.g. '123m456p11z[789s]{1111z}' (quoted for the shell); none or '-' reads one a line from stdin",
         )
         sp.add_argument(
             "--rules",
@@ -871,7 +877,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     _stream.tolerate(sys.stdout)
     _stream.tolerate(sys.stderr)
     try:
-        return _main(argv)
+        # The command reads JSON (lines, --set values, bots' answers): its messages quote
+        # values as JSON writes them (self_drawn must be true or false, not "yes").
+        with json_spelling():
+            return _main(argv)
     except KeyboardInterrupt:
         # Ctrl-C: what was answered stays answered; no traceback.
         _quiet_stdout()
@@ -927,6 +936,11 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
     """waits, shanten, decompose, analyze: each input answered in turn, a batch of
     answers written and flushed at a time."""
     run, _ = COMMANDS[args.command]
+    # An argument is a hand the user typed, not a line of a stream: a blank one is a
+    # mistake (an unset shell variable), not a line to pass over.
+    for i, h in enumerate(args.hands or [], 1):
+        if not h.strip():
+            return _error(f"HAND {i} is empty: give a hand, or '-' to read hands from standard input")
     out = Output(sys.stdout)
     args.glyphs = out.glyphs
     n = failed = 0
@@ -937,7 +951,7 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
             hand = ""
             try:
                 hand = (raw if isinstance(raw, str) else _text_line(raw)).strip()
-                skipped = _skipped(hand)
+                skipped = _skipped(hand) if from_stdin else None
                 if skipped is not None:
                     if args.json:
                         answers.append(out.json({"line": n, "skipped": skipped}))
@@ -1025,14 +1039,25 @@ def play_main(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "duplicate": args.duplicate,
         "players": [
-            {"player": p.number, "bot": p.name, "payments": p.payments, "wins": p.wins, "faults": p.faults}
+            {
+                "player": p.number,
+                "bot": p.name,
+                "payments": p.payments,
+                "wins": p.wins,
+                "faults": p.faults,
+                "stops": p.stops,
+            }
             for p in players
         ],
         "seat_payments": match.seat_payments,
     }
+    status = EXIT_BOT_FAULTED if any(p.faults for p in players) else EXIT_OK
+    if status != EXIT_OK:
+        faulted = sum(p.faults > 0 for p in players)
+        print(f"haidi play: {faulted} of 4 players faulted (exit status {status})", file=sys.stderr)
     if args.json:
         print(json.dumps(summary, ensure_ascii=not utf8, default=_stream.plain))
-        return EXIT_OK
+        return status
     kind = ("duplicate " if args.duplicate else "") + ("hand" if match.played == 1 else "hands")
     print(f"{args.rules}: {match.played} {kind}, seed {args.seed}" + (f"; log {args.log}" if args.log else ""))
     width = max(len("bot"), *(len(p.name) for p in players))
@@ -1040,7 +1065,16 @@ def play_main(args: argparse.Namespace) -> int:
     for p in players:
         print(f"{p.number:<7} {p.name:<{width}}  {p.payments:>+9}  {p.wins:>5}  {p.faults:>6}")
     print("seats (0 the dealer): " + "  ".join(f"{paid:+d}" for paid in match.seat_payments))
-    return EXIT_OK
+    until = "the end of that hand" if args.protocol == "botzone" else "the end of the match"
+    for p in players:
+        if p.stops:
+            first = p.stops[0]
+            times = f" in {len(p.stops)} hands, first" if len(p.stops) > 1 else ""
+            print(
+                f"player {p.number} ({p.name}) STOPPED{times} in hand {first['hand']} at seat {first['seat']}: "
+                f"{first['fault']}; its seat played the default moves to {until}"
+            )
+    return status
 
 
 def _log_lines(args: argparse.Namespace) -> Iterator[bytes | None]:

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _core
 from ._core import HandError
+from ._errors import shown
 from .ruleset import Ruleset, ruleset
 from .rulesets import GameRules, _carry
 
@@ -208,7 +209,8 @@ class Game(_core.Game):
         mine = g.log
         for i, (a, b) in enumerate(zip(mine, log, strict=False)):
             if dict(a) != dict(b):
-                raise HandError(f"log event {i} differs in the replay: {dict(b)!r}, replayed {a!r}")
+                logged, replayed = shown(dict(b), None), shown(dict(a), None)
+                raise HandError(f"log event {i} differs in the replay: {logged}, replayed {replayed}")
         if len(mine) != len(log):
             raise HandError(f"the log has {len(log)} events, the replay {len(mine)}")
         return g

@@ -23,10 +23,21 @@ import orjson
 
 from . import _core
 from ._core import HandError
+from ._errors import json_spelling
 from .game import AGENTS, Game
 
 #: The longest answer line read from a bot, in bytes.
 MAX_ANSWER = 1 << 20
+
+#: The most characters of a bot's answer that a fault quotes.
+MAX_QUOTED = 80
+
+
+def quoted(text: str) -> str:
+    """A bot's answer as a fault quotes it: a JSON string (the protocols' language, as the
+    fault's default action is written), cut to ``MAX_QUOTED`` characters."""
+    return orjson.dumps(text[:MAX_QUOTED]).decode() + ("..." if len(text) > MAX_QUOTED else "")
+
 
 #: What a Botzone bot prints after its response to be kept running (Botzone's 长时运行).
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -190,7 +201,12 @@ class Player:
     payments: int = 0
     wins: int = 0
     faults: int = 0
+    #: Why the bot is stopped now (its seat plays the default), or None.
     stopped: str | None = None
+    #: Each time the bot was stopped: ``{"hand", "seat", "fault"}``. A bot of the JSON-lines
+    #: protocol is stopped for the rest of the match; a Botzone bot is started again the
+    #: next hand, so it may be stopped once a hand.
+    stops: list[dict[str, Any]] = field(default_factory=list)
 
     def begin(self, hand: int, seat: int) -> None:
         """A hand begins with this player at ``seat``."""
@@ -233,9 +249,9 @@ class LineBot(Player):
         try:
             action = orjson.loads(text)
         except orjson.JSONDecodeError:
-            raise Fault(f"answered {text[:80]!r}, which is not JSON") from None
+            raise Fault(f"answered {quoted(text)}, which is not JSON") from None
         if not isinstance(action, dict):
-            raise Fault(f"answered {text[:80]!r}, which is no action")
+            raise Fault(f'answered {text[:MAX_QUOTED]}, which is no action (an object such as {{"type": "pass"}})')
         return action
 
     def close(self) -> None:
@@ -266,7 +282,7 @@ def from_botzone(tile: str) -> str:
     try:
         return _FROM_BOTZONE[tile]
     except KeyError:
-        raise HandError(f"{tile[:20]!r} is no Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3)") from None
+        raise HandError(f"{quoted(tile[:20])} is no Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3)") from None
 
 
 @dataclass
@@ -337,9 +353,9 @@ class BotzoneBot(Player):
         try:
             out = orjson.loads(text)
         except orjson.JSONDecodeError:
-            raise Fault(f"answered {text[:80]!r}, which is not JSON") from None
+            raise Fault(f"answered {quoted(text)}, which is not JSON") from None
         if not isinstance(out, dict) or not isinstance(out.get("response"), str):
-            raise Fault(f"answered {text[:80]!r}, with no response string")
+            raise Fault(f"answered {text[:MAX_QUOTED]}, with no response string")
         self.data = out.get("data", self.data) if isinstance(out.get("data", ""), str) else self.data
         if isinstance(out.get("globaldata"), str):
             self.globaldata = out["globaldata"]
@@ -453,7 +469,7 @@ def botzone_actions(response: str) -> list[dict[str, str]]:
             raise HandError(f"CHI {args[0]}: the middle of a chow is a suited 2 to 8")
         low = f"{int(middle[0]) - 1}{middle[1]}"
         return [{"type": "chow", "tile": low}, {"type": "discard", "tile": from_botzone(args[1])}]
-    raise HandError(f"{response[:80]!r} is no Botzone response")
+    raise HandError(f"{quoted(response)} is no Botzone response")
 
 
 @dataclass
@@ -485,6 +501,11 @@ class Match:
                 p.close()
 
     def play(self, hand: int) -> Game:
+        # The bots speak JSON: the game's messages about their answers quote them as JSON.
+        with json_spelling():
+            return self._play(hand)
+
+    def _play(self, hand: int) -> Game:
         rotation = hand % 4 if self.duplicate else 0
         seed = wall_seed(self.seed, hand, self.duplicate)
         game = Game(self.rules, seed=seed, options=self.options, carry=self.carries[rotation])
@@ -539,6 +560,7 @@ class Match:
         player.faults += 1
         if fault.stopped:
             player.stopped = str(fault)
+            player.stops.append({"hand": hand, "seat": seat, "fault": str(fault)})
             program = getattr(player, "program", None)
             if program is not None:
                 program.stop()

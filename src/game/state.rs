@@ -1409,10 +1409,12 @@ fn claim_bars(meld: Meld, tile: Tile) -> u64 {
     }
 }
 
-/// An action as its dict says it, for messages.
+/// An action as its dict says it, for messages: in this thread's spelling, a Python dict
+/// (`{'type': 'pung'}`) or a JSON object (`{"type": "pung"}`).
 pub fn describe(a: Action) -> String {
+    let q = |s: &str| crate::error::Spelling::current().text(s);
     match a.tile() {
-        Some(t) => format!("{{'type': '{}', 'tile': '{}'}}", a.name(), tiles::name(t)),
-        None => format!("{{'type': '{}'}}", a.name()),
+        Some(t) => format!("{{{}: {}, {}: {}}}", q("type"), q(a.name()), q("tile"), q(&tiles::name(t))),
+        None => format!("{{{}: {}}}", q("type"), q(a.name())),
     }
 }

@@ -6,6 +6,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyMapping, PyString};
 
 use super::errors::{hand_error, IntoPy};
 use super::hand::PyHand;
+use crate::error::{Phrase, Spelling, TRUE_OR_FALSE};
 use crate::hand::Hand;
 use crate::notation::{self, Format};
 use crate::tiles::{self, Tile, KINDS};
@@ -16,17 +17,36 @@ pub fn text<'a>(s: &'a Bound<'_, PyString>, what: &str) -> PyResult<&'a str> {
     s.to_str().map_err(|_| hand_error(s.py(), format!("{what} is not valid text (it holds a lone surrogate)")))
 }
 
-/// A value as an error message shows it: its repr, cut short.
+/// A value as an error message shows it, cut short: its repr, or in JSON [`Spelling`]
+/// its JSON text (a value that JSON cannot write, its repr).
 pub fn shown(obj: &Bound<'_, PyAny>) -> String {
-    let Ok(r) = obj.repr() else {
-        return format!("a {}", obj.get_type().name().map(|n| n.to_string()).unwrap_or_default());
+    let json = || -> PyResult<String> {
+        static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let dumps = DUMPS.import(obj.py(), "json", "dumps")?;
+        let kwargs = PyDict::new(obj.py());
+        kwargs.set_item("ensure_ascii", false)?;
+        dumps.call((obj,), Some(&kwargs))?.extract()
     };
-    let r = r.to_string();
+    let text = match Spelling::current() {
+        Spelling::Json => json().ok(),
+        Spelling::Python => None,
+    };
+    let r = match text {
+        Some(t) => t,
+        None => match obj.repr() {
+            Ok(r) => r.to_string(),
+            Err(_) => return format!("a {}", obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()),
+        },
+    };
     match r.char_indices().nth(40) {
         Some((at, _)) => format!("{}...", &r[..at]),
         None => r,
     }
 }
+
+/// A dict and a str, as a message names them to a Python caller and to a JSON one.
+pub const A_DICT: Phrase = Phrase { python: "a dict", json: "an object" };
+pub const A_STR: Phrase = Phrase { python: "a str", json: "a string" };
 
 /// Whether a value is an integer as every situation reader takes one: a Python int (not a
 /// bool) or a numpy integer scalar. A float, an array or another object with `__index__`
@@ -46,7 +66,7 @@ pub fn options_dict<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> 
     if let Ok(d) = v.cast::<PyDict>() {
         return Ok(d.clone());
     }
-    let bad = || hand_error(py, format!("options must be a dict, not {}", shown(v)));
+    let bad = || hand_error(py, format!("options must be {}, not {}", A_DICT.get(), shown(v)));
     let m = v.cast::<PyMapping>().map_err(|_| bad())?;
     let d = PyDict::new(py);
     d.update(m).map_err(|e| hand_error(py, format!("options could not be read as a dict: {e}")))?;
@@ -57,14 +77,15 @@ pub fn options_dict<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> 
 pub fn str_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a str> {
     match obj.cast::<PyString>() {
         Ok(s) => text(s, what),
-        Err(_) => Err(hand_error(obj.py(), format!("{what} must be a str, not {}", shown(obj)))),
+        Err(_) => Err(hand_error(obj.py(), format!("{what} must be {}, not {}", A_STR.get(), shown(obj)))),
     }
 }
 
 /// A flag given as True or False (None: `default`), or a `HandError` naming it.
 pub fn flag_arg(obj: Option<&Bound<'_, PyAny>>, what: &str, default: bool) -> PyResult<bool> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(default) };
-    obj.extract::<bool>().map_err(|_| hand_error(obj.py(), format!("{what} must be True or False, not {}", shown(obj))))
+    obj.extract::<bool>()
+        .map_err(|_| hand_error(obj.py(), format!("{what} must be {}, not {}", TRUE_OR_FALSE.get(), shown(obj))))
 }
 
 /// A count given as an int (not a bool) from 0 to `max`, or a `HandError` naming it.

@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::error::HandError as CoreError;
+use crate::error::{HandError as CoreError, Spelling};
 
 pyo3::create_exception!(
     haidi,
@@ -90,4 +90,25 @@ pub fn for_key(py: Python<'_>, err: PyErr, key: &str) -> PyErr {
 /// A `HandError` with a plain message.
 pub fn hand_error(py: Python<'_>, message: impl Into<String>) -> PyErr {
     to_py(py, CoreError::invalid(message))
+}
+
+/// The spelling of the messages made on this thread: "python" (`True`, `None`, `'yes'`) or
+/// "json" (`true`, `null`, `"yes"`). With `name`, sets it and returns the one it replaces.
+#[pyfunction]
+#[pyo3(signature = (name = None))]
+pub fn spelling(py: Python<'_>, name: Option<&str>) -> PyResult<&'static str> {
+    let word = |s: Spelling| match s {
+        Spelling::Python => "python",
+        Spelling::Json => "json",
+    };
+    let Some(name) = name else { return Ok(word(Spelling::current())) };
+    let s = match name {
+        "python" => Spelling::Python,
+        "json" => Spelling::Json,
+        other => {
+            let message = format!("spelling is \"python\" or \"json\", not {}", Spelling::current().text(other));
+            return Err(hand_error(py, message));
+        }
+    };
+    Ok(word(s.set()))
 }

@@ -11,9 +11,10 @@ use pyo3::types::{PyDict, PyList, PyString};
 use super::convert;
 use super::errors::{hand_error, to_py};
 use super::score::PyScheme;
+use crate::error::Spelling;
 use crate::game::audit;
 use crate::game::simulate::{self as play, Agent, Seating};
-use crate::game::state::{Event, FLOWER};
+use crate::game::state::{describe, Event, FLOWER};
 use crate::game::{Action, Game, Judge, Rules, WildRule, Winners};
 use crate::hand::{Hand, MeldKind};
 use crate::notation::{self, Format};
@@ -188,24 +189,25 @@ fn action_dict<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyDict>> 
 /// An action dict: `{"type": ...}` and, for the actions that name one, `"tile"`.
 fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let py = obj.py();
+    let q = |s: &str| Spelling::current().text(s);
     let d = obj.cast::<PyDict>().map_err(|_| {
-        hand_error(
-            py,
-            format!("an action is a dict such as {{'type': 'discard', 'tile': '5m'}}, not {}", convert::shown(obj)),
-        )
+        let example = describe(Action::Discard(4));
+        hand_error(py, format!("an action is {} such as {example}, not {}", convert::A_DICT.get(), convert::shown(obj)))
     })?;
-    let kind = d.get_item(pyo3::intern!(py, "type"))?.ok_or_else(|| hand_error(py, "an action needs its 'type'"))?;
+    let kind = d
+        .get_item(pyo3::intern!(py, "type"))?
+        .ok_or_else(|| hand_error(py, format!("an action needs its {}", q("type"))))?;
     let kind = convert::str_arg(&kind, "the action's type")?;
     let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong" | "open_ready");
     let tile = match d.get_item(pyo3::intern!(py, "tile"))? {
         Some(t) if with_tile => {
             let text = convert::str_arg(&t, "the action's tile")?;
             Some(notation::parse_tile(text, Format::Compact).map_err(|e| {
-                hand_error(py, format!("the tile of a {kind} action must be a tile such as '5m' ({e})"))
+                hand_error(py, format!("the tile of a {kind} action must be a tile such as {} ({e})", q("5m")))
             })?)
         }
         Some(_) => return Err(hand_error(py, format!("a {kind} action names no tile"))),
-        None if with_tile => return Err(hand_error(py, format!("a {kind} action needs its 'tile'"))),
+        None if with_tile => return Err(hand_error(py, format!("a {kind} action needs its {}", q("tile")))),
         None => None,
     };
     if d.len() > 1 + tile.is_some() as usize {

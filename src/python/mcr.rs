@@ -11,6 +11,7 @@ use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py, IntoPy};
 use super::kwcall;
 use super::result::{untracked, PyResult_, Source, Val, Writer};
+use crate::error::{COMPACT_OR_COMH, TRUE_OR_FALSE};
 use crate::forms::Form;
 use crate::hand::MeldKind;
 use crate::mcr::batch::{evaluate_text, evaluate_texts, Row, TextSituation, Texts, PARALLEL_MIN};
@@ -356,8 +357,9 @@ impl<'py> Reader<'py> {
         }
         let name = key.name();
         let flag = |v: &Bound<'_, PyAny>| {
-            v.extract::<bool>()
-                .map_err(|_| hand_error(py, format!("{name} must be True or False, not {}", convert::shown(v))))
+            v.extract::<bool>().map_err(|_| {
+                hand_error(py, format!("{name} must be {}, not {}", TRUE_OR_FALSE.get(), convert::shown(v)))
+            })
         };
         let s = &mut self.situation;
         match key {
@@ -367,7 +369,9 @@ impl<'py> Reader<'py> {
                     Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?)
             }
             Key::Format => {
-                let f = v.cast::<PyString>().map_err(|_| hand_error(py, "format must be 'compact' or 'comh'"))?;
+                let f = v
+                    .cast::<PyString>()
+                    .map_err(|_| hand_error(py, format!("format must be {}", COMPACT_OR_COMH.get())))?;
                 self.format = fmt(py, convert::text(f, "format")?)?
             }
             Key::SelfDrawn => s.self_drawn = flag(&v)?,
@@ -408,7 +412,8 @@ impl<'py> Reader<'py> {
                                 hand_error(
                                     py,
                                     format!(
-                                        "option concealed_and_melded_kong must be True or False, not {}",
+                                        "option concealed_and_melded_kong must be {}, not {}",
+                                        TRUE_OR_FALSE.get(),
                                         convert::shown(&x)
                                     ),
                                 )

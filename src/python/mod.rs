@@ -47,5 +47,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(columns::mcr_evaluate_columns, m)?)?;
     m.add_function(wrap_pyfunction!(reproduce::reproduce_table, m)?)?;
     m.add_function(wrap_pyfunction!(reproduce::reproduce_published, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::spelling, m)?)?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use super::arrange::{Form, Tiles};
 use super::facts::{self, Facts, Situation};
 use super::rule::Context;
 use super::scheme::{Scheme, Unwon, MAX_SETS};
-use crate::error::{ErrorKind, HandError, Result};
+use crate::error::{ErrorKind, HandError, Phrase, Result, Spelling, COMPACT_OR_COMH, TRUE_OR_FALSE};
 use crate::hand::{Hand, MeldKind};
 use crate::notation::{self, Format};
 use crate::tiles::{self, Tile, KINDS};
@@ -47,39 +47,45 @@ impl Value<'_> {
 }
 
 impl fmt::Display for Value<'_> {
-    /// The value as the user wrote it, short: `'yes'`, `1`, `None`, `a dict`.
+    /// The value as the user wrote it, short, in this thread's [`Spelling`]: `'yes'`, `1`,
+    /// `None`, `a dict` (JSON: `"yes"`, `1`, `null`, `an object`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let spelling = Spelling::current();
         match self {
-            Value::None => write!(f, "None"),
-            Value::Bool(b) => write!(f, "{}", if *b { "True" } else { "False" }),
+            Value::None => write!(f, "{}", spelling.none()),
+            Value::Bool(b) => write!(f, "{}", spelling.flag(*b)),
             Value::Int(i) => write!(f, "{i}"),
             // pandas puts NaN in an empty cell.
-            Value::Float(x) if x.is_nan() => write!(f, "NaN (an empty cell? give None for a key left out)"),
+            Value::Float(x) if x.is_nan() => {
+                write!(f, "NaN (an empty cell? give {} for a key left out)", spelling.none())
+            }
             Value::Float(x) => write!(f, "{x}"),
-            Value::Str(s) => write_text(f, s),
-            Value::Text(s) => write_text(f, s),
+            Value::Str(s) => write!(f, "{}", spelling.text(s)),
+            Value::Text(s) => write!(f, "{}", spelling.text(s)),
             Value::List(_) => write!(f, "a list"),
             Value::Hand(h) => write!(f, "Hand({:?})", h.notation()),
+            Value::Other(t) if t == "dict" && spelling == Spelling::Json => write!(f, "an object"),
             Value::Other(t) => write!(f, "a {t}"),
         }
     }
 }
 
-/// Text as Python writes a str (`'yes'`), cut short.
-fn write_text(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
-    let short: String = s
-        .chars()
-        .take(40)
-        .flat_map(|c| match c {
-            '\'' => vec!['\\', '\''],
-            '\\' => vec!['\\', '\\'],
-            c if c.is_control() => c.escape_default().collect(),
-            c => vec![c],
-        })
-        .collect();
-    let more = if s.chars().count() > 40 { "..." } else { "" };
-    write!(f, "'{short}'{more}")
-}
+/// What the value of a key must be, as a message says it.
+const HAND: Phrase = Phrase { python: "a hand (text or a Hand)", json: "a hand (text)" };
+const WIN: Phrase = Phrase { python: "a tile such as '5p'", json: "a tile such as \"5p\"" };
+const WIND: Phrase = Phrase { python: "a wind E, S, W or N (or 0-3)", json: "a wind E, S, W or N (or 0-3)" };
+const WILDS: Phrase = Phrase {
+    python: "tile kinds such as '5z' (or a list of them)",
+    json: "tile kinds such as \"5z\" (or a list of them)",
+};
+const WILD_KINDS: Phrase = Phrase { python: "tile kinds such as '5z'", json: "tile kinds such as \"5z\"" };
+const INDICATOR: Phrase = Phrase { python: "a tile such as '3z'", json: "a tile such as \"3z\"" };
+const FLOWERS: Phrase =
+    Phrase { python: "the flower tiles held, such as '15f'", json: "the flower tiles held, such as \"15f\"" };
+const FLOWER_TILES: Phrase = Phrase { python: "flower tiles such as '15f'", json: "flower tiles such as \"15f\"" };
+const NEEDS_WIN: Phrase = Phrase { python: "the winning tile, e.g. '5p'", json: "the winning tile, e.g. \"5p\"" };
+const TILE: Phrase = Phrase { python: "a tile", json: "a tile" };
+const NAME: Phrase = Phrase { python: "a name", json: "a name" };
 
 /// What a situation key means.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,6 +166,10 @@ fn invalid(key: &str, expected: &str, v: &Value<'_>) -> HandError {
     HandError::invalid(format!("{key} must be {expected}, not {v}")).for_key(key)
 }
 
+fn invalid_as(key: &str, expected: Phrase, v: &Value<'_>) -> HandError {
+    invalid(key, expected.get(), v)
+}
+
 /// A wind given as a letter (E S W N, 1z-4z) or as 0-3.
 fn wind(key: &str, v: &Value<'_>) -> Result<u8> {
     match v {
@@ -168,18 +178,18 @@ fn wind(key: &str, v: &Value<'_>) -> Result<u8> {
             "S" | "s" | "2z" => Ok(1),
             "W" | "w" | "3z" => Ok(2),
             "N" | "n" | "4z" => Ok(3),
-            _ => Err(invalid(key, "a wind E, S, W or N (or 0-3)", v)),
+            _ => Err(invalid_as(key, WIND, v)),
         },
         Value::Int(i) if (0..4).contains(i) => Ok(*i as u8),
-        _ => Err(invalid(key, "a wind E, S, W or N (or 0-3)", v)),
+        _ => Err(invalid_as(key, WIND, v)),
     }
 }
 
-fn text<'v>(key: &str, expected: &str, v: &'v Value<'_>) -> Result<&'v str> {
+fn text<'v>(key: &str, expected: Phrase, v: &'v Value<'_>) -> Result<&'v str> {
     match v {
         Value::Str(s) => Ok(s),
         Value::Text(s) => Ok(s),
-        _ => Err(invalid(key, expected, v)),
+        _ => Err(invalid_as(key, expected, v)),
     }
 }
 
@@ -187,7 +197,7 @@ fn text<'v>(key: &str, expected: &str, v: &'v Value<'_>) -> Result<&'v str> {
 /// all checked first (a wrong item is named before any text is read).
 fn each_text<'v>(
     key: &str,
-    expected: &str,
+    expected: Phrase,
     v: &'v Value<'_>,
     mut each: impl FnMut(&'v str) -> Result<()>,
 ) -> Result<()> {
@@ -228,18 +238,18 @@ impl<'a> Reader<'a> {
         match &k.kind {
             KeyKind::Hand => match v {
                 Value::Str(_) | Value::Text(_) | Value::Hand(_) => self.hand = Some(v),
-                _ => return Err(invalid(name, "a hand (text or a Hand)", &v)),
+                _ => return Err(invalid_as(name, HAND, &v)),
             },
             KeyKind::Win => match v {
                 Value::None => {}
                 Value::Str(_) | Value::Text(_) => self.win = Some(v),
-                _ => return Err(invalid(name, "a tile such as '5p'", &v)),
+                _ => return Err(invalid_as(name, WIN, &v)),
             },
             KeyKind::Format => {
-                self.format = Some(match text(name, "'compact' or 'comh'", &v)? {
+                self.format = Some(match text(name, COMPACT_OR_COMH, &v)? {
                     "compact" => Format::Compact,
                     "comh" => Format::Comh,
-                    _ => return Err(invalid(name, "'compact' or 'comh'", &v)),
+                    _ => return Err(invalid_as(name, COMPACT_OR_COMH, &v)),
                 })
             }
             KeyKind::Flag(bit) => match v {
@@ -253,7 +263,7 @@ impl<'a> Reader<'a> {
                     }
                 }
                 Value::None => {}
-                _ => return Err(invalid(name, "True or False", &v)),
+                _ => return Err(invalid_as(name, TRUE_OR_FALSE, &v)),
             },
             KeyKind::SeatWind => self.seat_wind = if matches!(v, Value::None) { None } else { Some(wind(name, &v)?) },
             KeyKind::Seat => self.seat = if matches!(v, Value::None) { None } else { Some(wind(name, &v)?) },
@@ -267,24 +277,24 @@ impl<'a> Reader<'a> {
                     self.wilds = Some(v);
                     self.wilds_read.set(None);
                 }
-                _ => return Err(invalid(name, "tile kinds such as '5z' (or a list of them)", &v)),
+                _ => return Err(invalid_as(name, WILDS, &v)),
             },
             KeyKind::Indicator => match v {
                 Value::None => {}
                 Value::Str(_) | Value::Text(_) => self.indicator = Some(v),
-                _ => return Err(invalid(name, "a tile such as '3z'", &v)),
+                _ => return Err(invalid_as(name, INDICATOR, &v)),
             },
             KeyKind::Flowers => match v {
                 Value::None => {}
                 Value::Int(0) => {}
                 Value::Str(_) | Value::Text(_) | Value::List(_) => self.flowers = Some(v),
-                _ => return Err(invalid(name, "the flower tiles held, such as '15f'", &v)),
+                _ => return Err(invalid_as(name, FLOWERS, &v)),
             },
             KeyKind::Choice(choices) => {
                 if matches!(v, Value::None) {
                     return Ok(());
                 }
-                let chosen = text(name, "a name", &v)?;
+                let chosen = text(name, NAME, &v)?;
                 match choices.iter().find(|(c, _)| c == chosen) {
                     Some((_, bit)) => self.flags |= 1 << bit,
                     None => {
@@ -296,7 +306,7 @@ impl<'a> Reader<'a> {
             KeyKind::Explain => match v {
                 Value::Bool(b) => self.explain = b,
                 Value::None => {}
-                _ => return Err(invalid(name, "True or False", &v)),
+                _ => return Err(invalid_as(name, TRUE_OR_FALSE, &v)),
             },
         }
         Ok(())
@@ -317,7 +327,7 @@ impl<'a> Reader<'a> {
         let mut flower_wilds = false;
         let mut wild_kinds = 0u64;
         if let Some(w) = &self.wilds {
-            each_text("wilds", "tile kinds such as '5z'", w, |t| {
+            each_text("wilds", WILD_KINDS, w, |t| {
                 // The common case, one kind, without reading a hand.
                 if let [b'1'..=b'9', b'm' | b'p' | b's' | b'z'] = t.as_bytes() {
                     if let Ok(k) = notation::parse_tile(t, Format::Compact) {
@@ -359,7 +369,7 @@ impl<'a> Reader<'a> {
             (None, None) => return Err(HandError::invalid("the situation needs a hand")),
             (Some(Value::Hand(h)), None) => (**h).clone(),
             (Some(v), None) => {
-                let s = text("hand", "a hand", v)?;
+                let s = text("hand", HAND, v)?;
                 let p = notation::parse(s, format).map_err(|e| e.for_key("hand"))?;
                 if p.rest.is_some() {
                     return Err(HandError::invalid(format!(
@@ -394,7 +404,7 @@ impl<'a> Reader<'a> {
             }
         };
         if let Some(ind) = &self.indicator {
-            let tile = notation::parse_tile(text("indicator", "a tile", ind)?, Format::Compact);
+            let tile = notation::parse_tile(text("indicator", TILE, ind)?, Format::Compact);
             wild_kinds = 1 << next_kind(tile.map_err(|e| e.for_key("indicator"))?);
         }
         if wild_kinds & !scheme.tiles != 0 {
@@ -418,7 +428,7 @@ impl<'a> Reader<'a> {
         let mut flowers = hand.flowers;
         hand.flowers = 0;
         if let Some(f) = &self.flowers {
-            each_text("flowers", "flower tiles such as '15f'", f, |t| {
+            each_text("flowers", FLOWER_TILES, f, |t| {
                 if t.is_empty() {
                     return Ok(());
                 }
@@ -435,7 +445,7 @@ impl<'a> Reader<'a> {
         }
         let mut win: Option<WinTile> = given.map(|(_, t)| WinTile::Kind(t));
         if let (Some(w), None) = (&self.win, given) {
-            let w = text("win", "a tile", w)?;
+            let w = text("win", TILE, w)?;
             win = match w.as_bytes() {
                 // The common case, a digit and a suit letter, without reading a hand.
                 [b'1'..=b'9', b'm' | b'p' | b's'] => notation::parse_tile(w, format).ok().map(WinTile::Kind),
@@ -554,7 +564,7 @@ impl<'a> Reader<'a> {
             }
         } else {
             match scheme.unwon {
-                Unwon::Refused => return bad("the situation needs win (the winning tile, e.g. '5p')".into()),
+                Unwon::Refused => return bad(format!("the situation needs win ({})", NEEDS_WIN.get())),
                 Unwon::LastTile => {
                     if size + held_wild_flowers as usize != ready + 1 {
                         return bad(format!(
@@ -782,5 +792,13 @@ mod tests {
         assert_eq!(Value::Int(2).to_string(), "2");
         let long = "1".repeat(100);
         assert!(Value::Str(&long).to_string().len() < 50);
+        let before = Spelling::Json.set();
+        let shown: Vec<String> = [Value::Str("yes"), Value::Bool(true), Value::None, Value::Other("dict".into())]
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        Spelling::Python.set();
+        assert_eq!(shown, ["\"yes\"", "true", "null", "an object"]);
+        assert_eq!(before, Spelling::Python);
     }
 }

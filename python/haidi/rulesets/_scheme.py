@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._errors import hand_error, shown
+from .._errors import hand_error, shown, spelled
 
 # ---------------------------------------------------------------------------------------
 # Kind sets
@@ -391,18 +391,20 @@ def check_option(o: Option, v: Any) -> Any:
             items = (v,) if isinstance(v, str) else v
             if not isinstance(items, tuple) or any(i not in o.choices for i in items):
                 raise hand_error(
-                    f"option {o.name} lists some of {', '.join(map(repr, o.choices))}, not {shown(v)}", key="options"
+                    f"option {o.name} lists some of {', '.join(map(shown, o.choices))}, not {shown(v)}", key="options"
                 )
             return tuple(dict.fromkeys(items))
         if not any(v is c or (type(v) is type(c) and v == c) for c in o.choices):
             raise hand_error(
-                f"option {o.name} is one of {', '.join(map(repr, o.choices))}, not {shown(v)}", key="options"
+                f"option {o.name} is one of {', '.join(map(shown, o.choices))}, not {shown(v)}", key="options"
             )
         return v
     d = o.default
     if isinstance(d, bool):
         if not isinstance(v, (bool, np.bool_)):
-            raise hand_error(f"option {o.name} must be True or False, not {shown(v)}", key="options")
+            raise hand_error(
+                f"option {o.name} must be {spelled('True or False', 'true or false')}, not {shown(v)}", key="options"
+            )
         return bool(v)
     if isinstance(d, int):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
@@ -414,7 +416,7 @@ def check_option(o: Option, v: Any) -> Any:
         return int(v)
     if isinstance(d, str):
         if not isinstance(v, str):
-            raise hand_error(f"option {o.name} must be a str, not {shown(v)}", key="options")
+            raise hand_error(f"option {o.name} must be {spelled('a str', 'a string')}, not {shown(v)}", key="options")
         return v
     return v
 

@@ -243,6 +243,22 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
     )
 
 
+def _paid(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
+    """What the win is paid, as ``settle`` pays it under the situation's options before
+    any bird: by each other player when self-drawn, else by the discarder alone."""
+    from ..ruleset import ruleset
+
+    cs = ruleset("changsha")
+    options = situation.get("options")
+    extra = cs.options(options)["dealer_extra"]
+    # A win of seat 1 with the dealer (seat 0) neither paying nor paid: the plain amount.
+    win = {"seat": 1, "big": result["big"], "small": result["small"], "self_drawn": result["self_drawn"]}
+    outcome = {"wins": [win], "discarder": None if result["self_drawn"] else 2, "options": options}
+    amount = -cs.settle(outcome)[2]
+    more = f" (+{extra} where the dealer pays or wins)" if extra else ""
+    return f"{amount} from each other player{more}" if result["self_drawn"] else f"{amount} from the discarder{more}"
+
+
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
     """The readable line(s) of ``haidi eval --rules changsha``."""
     head = f"{situation.get('hand')}" + (f" + {situation['win']}" if situation.get("win") else "")
@@ -251,7 +267,7 @@ def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
     how = "self-drawn" if result["self_drawn"] else "on a discard"
     what = f"{result['big']} 大胡" if result["big"] else f"{result['small']} 小胡"
     arrangement = f"  [{result['arrangement']}]" if result["arrangement"] else ""
-    lines = [f"{head}: win {how}, {what}, {result['total']} from each player self-drawn{arrangement}"]
+    lines = [f"{head}: win {how}, {what}, {_paid(result, situation)}{arrangement}"]
     for p in result["fans"]:
         n = f" x{p['count']}" if p["count"] > 1 else ""
         lines.append(f"  {p['name']}  {p['name_en']}{n}  ({p['kind']})")

@@ -670,18 +670,29 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     return [h // HU_PER_CHIP for h in hu]
 
 
+def _reckoned(r: Mapping[str, Any], winner: bool) -> str:
+    """The product of the face and the 台 as ``hand_total`` reckons it, and the total it
+    gives where that differs: "136, rounded up to 140" ("如38胡算40胡"), "480, at most 300"."""
+    hu = (r["face"] + BASE if winner else r["face"]) * 2 ** min(r["tai"], 16)
+    if r["total"] == hu:
+        return str(hu)
+    if round_up(hu) > CAP:
+        return f"{hu}, at most {r['total']}"
+    return f"{hu}, rounded up to {r['total']}"
+
+
 def describe(result: dict[str, Any], situation: dict[str, Any]) -> str:
     """The readable form ``haidi eval --rules longgang`` prints."""
     head = f"{situation.get('hand')}" + (f" + {situation['win']}" if situation.get("win") else "")
     r = result
     if r["role"] == "loser":
-        lines = [f"{head}: 陪家 (did not win), {r['face']} 胡 x 2^{r['tai']} = {r['total']} 胡"]
+        lines = [f"{head}: 陪家 (did not win), {r['face']} 胡 x 2^{r['tai']} = {_reckoned(r, False)} 胡"]
     elif not r["win"]:
         return f"{head}: no win ({r['reason']})"
     else:
         # A 腊子 pattern makes the total 300; a 3-台 hand reaching it is a 腊子 by the formula.
         limit = any(p["lazi"] for p in r["patterns"])
-        how = "腊子 300 胡" if limit else f"({r['face']} + 20) x 2^{r['tai']} = {r['total']} 胡"
+        how = "腊子 300 胡" if limit else f"({r['face']} + 20) x 2^{r['tai']} = {_reckoned(r, True)} 胡"
         how += " (腊子)" if r["lazi"] and not limit else ""
         lines = [f"{head}: win, {r['face']} 胡 face, {r['tai']} 台, total {how}; 跟胡数 {r['follow']}"]
         lines.append(f"  {r['form']}: {r['arrangement']}")
