@@ -32,6 +32,7 @@ def __getattr__(name: str) -> Any:
         return tuple(REGISTRY)
     raise AttributeError(f"module 'haidi' has no attribute {name!r}")
 
+
 __all__ = [
     "RULESETS",
     "Fan",

@@ -345,7 +345,7 @@ class Ruleset(Generic[R]):
             wilds,
             format=_text(format, "format"),
             extra_wilds=extra_wilds,
-            scorer=self.scheme if self.scheme is not None else self.name,
+            scorer=self.scheme if self.scheme is not None else self.module.SCORER,
             situation=situation,
             scoring=scoring,
         )
