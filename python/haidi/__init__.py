@@ -6,6 +6,7 @@
 """
 
 from collections.abc import Mapping as _Mapping
+from typing import TYPE_CHECKING, Any
 
 from . import reproduce, results
 from ._core import Fan, Group, Hand, HandError, Meld, Record, Result, __version__, tile_glyph, tile_names
@@ -18,8 +19,19 @@ from .rulesets import REGISTRY
 for _c in (Result, Fan, Group, Record):
     _Mapping.register(_c)
 
-#: Names of the rulesets, for ``haidi.ruleset(name)``.
-RULESETS: tuple[str, ...] = tuple(REGISTRY)
+if TYPE_CHECKING:
+    #: Names of the rulesets, for ``haidi.ruleset(name)``: the six built in and those
+    #: added by ``haidi.rulesets.register``.
+    RULESETS: tuple[str, ...]
+
+
+def __getattr__(name: str) -> Any:
+    # ``RULESETS`` is read from the registry each time, so that it lists a ruleset
+    # registered after import.
+    if name == "RULESETS":
+        return tuple(REGISTRY)
+    raise AttributeError(f"module 'haidi' has no attribute {name!r}")
+
 
 __all__ = [
     "RULESETS",

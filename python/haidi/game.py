@@ -68,10 +68,12 @@ def next_carry(rs: Ruleset[Any], carry: Mapping[str, Any], record: Mapping[str, 
 
 
 def _scorer(rs: Ruleset[Any], options: Mapping[str, Any] | None) -> tuple[Any, bool]:
+    """What ``_core.Game`` scores wins with: the ruleset's scheme for these options, or
+    the Rust scorer its module names (``SCORER``: MCR's) with MCR's 明暗杠 option."""
     opts = rs.options(options)
-    if rs.scheme is None:
-        return "mcr", bool(opts.get("concealed_and_melded_kong", False))
-    return rs._compile(options), False
+    if rs.scheme is not None:
+        return rs._compile(options), False
+    return rs.module.SCORER, bool(opts.get("concealed_and_melded_kong", False))
 
 
 def _given(options: Any) -> dict[str, Any]:

@@ -6,7 +6,6 @@ import functools
 import inspect
 import textwrap
 from collections.abc import Iterable, Mapping
-from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
@@ -346,7 +345,7 @@ class Ruleset(Generic[R]):
             wilds,
             format=_text(format, "format"),
             extra_wilds=extra_wilds,
-            scorer=self.scheme if self.scheme is not None else self.name,
+            scorer=self.scheme if self.scheme is not None else self.module.SCORER,
             situation=situation,
             scoring=scoring,
         )
@@ -597,10 +596,16 @@ def _scheme(name: str, options: dict[str, Any]) -> Scheme:
     return ruleset(name)._compile(options)
 
 
-@cache
+#: The rulesets made so far, by name: each made once, then shared.
+_MADE: dict[str, Ruleset[Any]] = {}
+
+
 def _ruleset(name: str) -> Ruleset[Any]:
-    try:
-        module = REGISTRY[name]
-    except KeyError:
-        raise HandError(f"unknown ruleset {shown(name)}; choose from {', '.join(REGISTRY)}") from None
-    return Ruleset(module)
+    module = REGISTRY.get(name)
+    if module is None:
+        raise HandError(f"unknown ruleset {shown(name)}; choose from {', '.join(REGISTRY)}")
+    rs = _MADE.get(name)
+    # A name registered again with another module is a new ruleset.
+    if rs is None or rs.module is not module:
+        rs = _MADE[name] = Ruleset(module)
+    return rs

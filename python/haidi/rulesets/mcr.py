@@ -46,6 +46,10 @@ SPEC = RulesetSpec(
 #: Base of the standard payment (底分).
 BASE = 8
 
+#: MCR is scored by its own code in Rust, not by a ``scheme``: the name that
+#: ``haidi.Game`` and ``analyze`` hand the core for it.
+SCORER = "mcr"
+
 
 #: The ids of the ``fans`` columns of ``evaluate_many``, in order: column 0 is the optional
 #: 明暗杠 (``concealed_and_melded_kong``; its ``id`` in results is None), then fans 1 to 81.
