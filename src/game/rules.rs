@@ -139,9 +139,9 @@ pub struct Field {
 }
 
 impl Field {
-    /// The flow rule named `name`.
-    pub fn named(name: &str) -> Option<&'static Field> {
-        FIELDS.iter().find(|f| f.name == name)
+    /// The flow rule named `name`, or the error that says there is none.
+    pub fn named(name: &str) -> std::result::Result<&'static Field, String> {
+        FIELDS.iter().find(|f| f.name == name).ok_or_else(|| format!("game rules: no rule is named '{name}'"))
     }
 
     /// Its value where nothing sets it.
@@ -315,9 +315,7 @@ impl Rules {
     /// Sets the flow rule `name` (one of [`FIELDS`]); the error says what is wrong with
     /// the name or the value.
     pub fn set(&mut self, name: &str, value: Setting) -> std::result::Result<(), String> {
-        let Some(field) = Field::named(name) else {
-            return Err(format!("game rules: no rule is named {name:?}"));
-        };
+        let field = Field::named(name)?;
         let fits = match (field.kind, &value) {
             (Kind::Count(max), Setting::Count(n)) => n <= &max,
             _ => true,
@@ -328,7 +326,7 @@ impl Rules {
         let shown = match value {
             Setting::Flag(b) => if b { "True" } else { "False" }.to_string(),
             Setting::Count(n) => n.to_string(),
-            Setting::Text(t) => format!("{t:?}"),
+            Setting::Text(t) => format!("'{t}'"),
         };
         Err(format!("game rules: {name} must be {}, not {shown}", field.kind.describe()))
     }
@@ -341,7 +339,7 @@ impl Kind {
             Kind::Flag => "True or False".into(),
             Kind::Count(max) => format!("an int from 0 to {max}"),
             Kind::Choice(names) => {
-                let names: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+                let names: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
                 format!("one of {}", names.join(", "))
             }
             Kind::Text => "a str".into(),
@@ -622,5 +620,41 @@ impl Judge {
                 Ok((s.win && counts).then_some(s.total))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_flow_rule_is_set_and_read_back_by_its_name() {
+        let mut names: Vec<&str> = FIELDS.iter().map(|f| f.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), FIELDS.len());
+        let mut r = Rules::default();
+        r.set("split", Setting::Count(4)).unwrap();
+        r.set("winners", Setting::Text("all".into())).unwrap();
+        r.set("chow", Setting::Flag(false)).unwrap();
+        assert_eq!((r.split, r.winners, r.chow), (4, Winners::All, false));
+        assert_eq!((Field::named("winners").unwrap().get)(&r), Setting::Text("all".into()));
+        assert_eq!(Field::named("kept").unwrap().kind, Kind::Count(32));
+        assert_eq!(Field::named("chow").unwrap().default(), Setting::Flag(true));
+    }
+
+    #[test]
+    fn a_rule_not_declared_or_not_of_its_kind_is_refused_by_name() {
+        let mut r = Rules::default();
+        assert_eq!(r.set("melds", Setting::Count(5)), Err("game rules: no rule is named 'melds'".into()));
+        assert_eq!(
+            r.set("split", Setting::Count(9)),
+            Err("game rules: split must be an int from 0 to 8, not 9".into())
+        );
+        assert_eq!(
+            r.set("wild", Setting::Text("all".into())),
+            Err("game rules: wild must be one of 'none', 'indicator', 'turned', not 'all'".into())
+        );
+        assert_eq!(r.set("chow", Setting::Count(1)), Err("game rules: chow must be True or False, not 1".into()));
     }
 }

@@ -45,9 +45,7 @@ fn set_flow(rules: &mut Rules, given: &Bound<'_, PyDict>, skip: &[&str]) -> PyRe
         if skip.contains(&name) {
             continue;
         }
-        let Some(field) = Field::named(name) else {
-            return Err(hand_error(py, format!("game rules: no rule is named {name:?}")));
-        };
+        let field = Field::named(name).map_err(|e| hand_error(py, e))?;
         let what = format!("game rules: {name}");
         let setting = match field.kind {
             Kind::Flag if v.is_none() => return Err(hand_error(py, format!("{what} must be True or False, not None"))),
