@@ -36,7 +36,7 @@ def test_game_rules_fields_are_the_rust_declaration() -> None:
     names = [f.name for f in dataclasses.fields(GameRules)]
     assert names == [name for name, *_ in DECLARED] + PYTHON_SIDE
     rules = GameRules()
-    for f, (name, type_, default, doc) in zip(dataclasses.fields(GameRules), DECLARED):
+    for f, (name, type_, default, doc) in zip(dataclasses.fields(GameRules)[: len(DECLARED)], DECLARED, strict=True):
         assert f.type == type_ and f.default == default == getattr(rules, name)
         assert f.metadata["doc"] == doc and doc and doc in (GameRules.__doc__ or "")
     assert rules.flow() == _core.game_rules({}) == {name: default for name, _, default, _ in DECLARED}
