@@ -27,6 +27,8 @@ __all__ = [
     "_audit_wins",
     "analyze",
     "analyze_batch",
+    "game_rule_fields",
+    "game_rules",
     "game_seed",
     "mcr_evaluate",
     "mcr_evaluate_columns",
@@ -555,6 +557,15 @@ class Game:
     def _tile_counts(self) -> tuple[list[int], int]:
         """Copies of each kind found in the wall, hands, melds, unclaimed discards and the
         indicator, and the flowers: a check that no tile is lost or made."""
+
+def game_rule_fields() -> tuple[tuple[str, str, bool | int | str, str], ...]:
+    """The flow rules a ruleset declares, as `haidi.rulesets.GameRules` takes them: `(name,
+    type, default, doc)` each, in order (they are declared once, by `Rules` in
+    src/game/rules.rs)."""
+
+def game_rules(rules: dict[str, Any]) -> dict[str, bool | int | str]:
+    """Every flow rule, from `rules` (a dict of `GameRules` names) over the defaults; a name
+    that is no flow rule, or a value not of its kind, is a `HandError` naming it."""
 
 def game_seed(seed: int, i: int) -> int:
     """The seed of the wall of hand `i` of a batch started from `seed` (`simulate`'s `seeds`)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 from typing import Any
 
 import numpy as np
@@ -45,9 +44,9 @@ def flow_rules(rs: Ruleset[Any], round_wind: str = "E") -> dict[str, Any]:
 @functools.lru_cache(maxsize=64)
 def _flow_rules(rs: Ruleset[Any], round_wind: str) -> dict[str, Any]:
     # Built once per ruleset and wind: a hand of `Game` would otherwise spend more on
-    # `asdict` than on its first steps.
+    # building it than on its first steps.
     game = game_rules(rs)
-    flow = {k: v for k, v in asdict(game).items() if k not in ("sources", "not_modelled", "carry")}
+    flow = game.flow()
     spec = rs.spec
     flowers = spec.flowers if game.flowers else ""
     wind = _WINDS.index(round_wind)

@@ -34,79 +34,271 @@ pub enum WildRule {
     Turned,
 }
 
-/// The flow rules of one ruleset (the `GAME` of its Python module).
-#[derive(Clone, Debug)]
-pub struct Rules {
-    pub name: String,
-    /// Melds of a complete hand: 4 (13-tile hands) or 5 (16).
-    pub melds: u8,
-    /// Kinds in the wall (bitmask), four copies each, and the flowers, one each (bit f).
-    pub tiles: u64,
-    pub flowers: u8,
-    /// Chows may be claimed (from the player on the left only).
-    pub chow: bool,
-    pub winners: Winners,
-    /// 漏胡: a player who passes a win on a discard may not win on a discard until it
-    /// draws again.
-    pub passed_win: bool,
-    /// Tiles left in the wall when the hand is drawn (黄庄), and more for each kong after
-    /// the first (Beijing's "执行1个杠留7砘", "2个杠留8砘").
-    pub kept: u8,
-    pub kept_per_kong: u8,
-    /// The drawer of the wall's last tile discards (and the others may win on it); false:
-    /// it wins or the hand ends ("最后一张不用打出").
-    pub last_discard: bool,
-    /// The last tile is offered (海底) to the seat to draw, which takes it or lets it go;
-    /// once taken and not won by its taker (where it is not discarded), the others may
-    /// win on it.
-    pub haidi: bool,
-    /// A 海底 tile let go is offered to the next seat in turn (海底漫游); false: the hand
-    /// ends drawn ("可以选择放弃抓“海底牌”").
-    pub haidi_roams: bool,
-    /// The drawer of the last tile, not winning on it, discards that tile and no other
-    /// ("必须打出去，不得换其他牌打出").
-    pub last_discard_drawn: bool,
-    /// A discard made while one tile is left to draw may only be won on ("倒数第二张玩家摸进
-    /// 后打出的牌不允许吃碰杠，只能胡"); false: it is claimed as any other.
-    pub before_last_won_only: bool,
-    pub wild: WildRule,
-    /// The seat's own flower is a wild kept in the hand, not set aside (坐花).
-    pub seat_flower_wild: bool,
-    /// Wild tiles may not be discarded (but for a hand of wilds alone).
-    pub wilds_kept: bool,
-    /// 分张: when this many tiles or fewer are left to draw, each seat in turn takes one,
-    /// wins on it or keeps it, with no discard, no kong and no flower replaced (0: none).
-    pub split: u8,
-    /// The kept tiles are whole stacks of two: one more while the end of the wall has a
-    /// single tile on top, after an odd number of replacements (王牌 of 10幢半).
-    pub kept_stacks: bool,
-    /// A hand holding this many wilds proper (正财神) wins at once, whatever its shape
-    /// (推土机); 0: no such win.
-    pub instant_wilds: u8,
-    /// A dealt hand may win at once when the ruleset's scorer says so (`dealt=True`:
-    /// Changsha's 起手胡), before the dealer's first discard.
-    pub dealt_wins: bool,
-    /// A player may lay its ready hand open as it discards (明听); it then wins only
-    /// self-drawn, claims nothing and discards what it draws.
-    pub open_ready: bool,
-    /// Longgang's bars on claims (五）d, f): a seat that lets a pung go may not pung that
-    /// kind until it draws (过水碰); a seat does not chow a kind it discarded since its
-    /// draw; after a chow it does not discard the tile claimed nor the one at the other
-    /// end of the two it held (吃牌禁止), after a pung not the kind punged.
-    pub claim_bars: bool,
-    /// The dealer's concealed kongs before its first discard keep 天胡 and 地胡 ("可暗杠").
-    pub heavenly_kongs: bool,
-    /// A tile of a kind melded as a pung is not discarded: it is added to the pung (补杠)
-    /// or kept ("有小明杠若不补杠，则不能打出这张牌").
-    pub fourth_tile_kept: bool,
-    /// A concealed kong may be robbed by a win on its tile that counts this pattern of the
-    /// ruleset's scorer (Beijing's 一条龙), scored as self-drawn; empty: never robbed.
-    pub rob_concealed_kong: String,
-    /// A wind the dealer discards first is followed: each seat after it in the first
-    /// go-round, all before it having followed, discards it if it holds it (烧庄).
-    pub follow_wind: bool,
-    /// The prevailing wind, 0-3 (E S W N).
-    pub round_wind: u8,
+/// What a flow rule holds, as a ruleset writes it (`GameRules` in Python).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// True or False.
+    Flag,
+    /// A count from 0 to the bound.
+    Count(u8),
+    /// One of these names.
+    Choice(&'static [&'static str]),
+    /// Any text.
+    Text,
+}
+
+/// The value of one flow rule, of its [`Kind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    Flag(bool),
+    Count(u8),
+    Text(String),
+}
+
+/// A type a flow rule may have: how it is written and read back.
+pub trait Rule: Sized {
+    /// Its kind; a count's bound is the declaration's.
+    const KIND: Kind;
+    fn setting(&self) -> Setting;
+    /// The value of a setting of its kind; `None` for one it does not take (a name not
+    /// among a choice's).
+    fn from_setting(s: Setting) -> Option<Self>;
+}
+
+impl Rule for bool {
+    const KIND: Kind = Kind::Flag;
+    fn setting(&self) -> Setting {
+        Setting::Flag(*self)
+    }
+    fn from_setting(s: Setting) -> Option<bool> {
+        match s {
+            Setting::Flag(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl Rule for u8 {
+    const KIND: Kind = Kind::Count(u8::MAX);
+    fn setting(&self) -> Setting {
+        Setting::Count(*self)
+    }
+    fn from_setting(s: Setting) -> Option<u8> {
+        match s {
+            Setting::Count(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+impl Rule for String {
+    const KIND: Kind = Kind::Text;
+    fn setting(&self) -> Setting {
+        Setting::Text(self.clone())
+    }
+    fn from_setting(s: Setting) -> Option<String> {
+        match s {
+            Setting::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// A [`Rule`] of named choices: `$ty`'s variants by their names, in order.
+macro_rules! choice {
+    ($ty:ident { $($variant:ident = $name:literal),* $(,)? }) => {
+        impl Rule for $ty {
+            const KIND: Kind = Kind::Choice(&[$($name),*]);
+            fn setting(&self) -> Setting {
+                Setting::Text(match self { $($ty::$variant => $name),* }.to_string())
+            }
+            fn from_setting(s: Setting) -> Option<$ty> {
+                match s {
+                    Setting::Text(t) => match t.as_str() { $($name => Some($ty::$variant),)* _ => None },
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+choice!(Winners { All = "all", First = "first" });
+choice!(WildRule { None = "none", Indicator = "indicator", Turned = "turned" });
+
+/// One flow rule a ruleset declares: what [`FIELDS`] lists.
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Its doc comment, by line.
+    pub doc: &'static [&'static str],
+    /// Its value in `rules`.
+    pub get: fn(&Rules) -> Setting,
+    /// Sets it in `rules`; false for a setting it does not take.
+    pub set: fn(&mut Rules, Setting) -> bool,
+}
+
+impl Field {
+    /// The flow rule named `name`, or the error that says there is none.
+    pub fn named(name: &str) -> std::result::Result<&'static Field, String> {
+        FIELDS.iter().find(|f| f.name == name).ok_or_else(|| format!("game rules: no rule is named '{name}'"))
+    }
+
+    /// Its value where nothing sets it.
+    pub fn default(&self) -> Setting {
+        (self.get)(&Rules::default())
+    }
+
+    /// Its doc comment as one paragraph.
+    pub fn doc(&self) -> String {
+        self.doc.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+const fn bounded(kind: Kind, max: Option<u8>) -> Kind {
+    match (kind, max) {
+        (Kind::Count(_), Some(m)) => Kind::Count(m),
+        (k, _) => k,
+    }
+}
+
+/// [`Rules`], its `Default` and [`FIELDS`] from one list: first the facts of the tile set
+/// and the round, which the game takes from the ruleset's `SPEC` and its caller; then,
+/// after `;`, the flow rules a ruleset's `GAME` sets, each with its doc, type, default and,
+/// for a count, its bound.
+macro_rules! rules {
+    (
+        $(#[doc = $sdoc:literal])*
+        pub struct Rules {
+            $($(#[doc = $fdoc:literal])* $fixed:ident: $fty:ty = $fdefault:expr,)*
+            ;
+            $($(#[doc = $doc:literal])* $name:ident: $ty:ty = $default:expr $(, max $max:literal)?;)*
+        }
+    ) => {
+        $(#[doc = $sdoc])*
+        #[derive(Clone, Debug)]
+        pub struct Rules {
+            $($(#[doc = $fdoc])* pub $fixed: $fty,)*
+            $($(#[doc = $doc])* pub $name: $ty,)*
+        }
+
+        impl Default for Rules {
+            fn default() -> Rules {
+                Rules { $($fixed: $fdefault,)* $($name: $default,)* }
+            }
+        }
+
+        /// The flow rules a ruleset declares (`haidi.rulesets.GameRules`), in order.
+        pub const FIELDS: &[Field] = &[$(Field {
+            name: stringify!($name),
+            kind: bounded(<$ty as Rule>::KIND, rules!(@max $($max)?)),
+            doc: &[$($doc),*],
+            get: |r| r.$name.setting(),
+            set: |r, s| match <$ty as Rule>::from_setting(s) {
+                Some(v) => {
+                    r.$name = v;
+                    true
+                }
+                None => false,
+            },
+        }),*];
+    };
+    (@max $max:literal) => { Some($max) };
+    (@max) => { None };
+}
+
+rules! {
+    /// The flow rules of one ruleset: its `GAME`, with the tile set of its `SPEC`. Each
+    /// flow rule is declared here once: its Python name, type, default and doc are
+    /// `haidi.rulesets.GameRules`'s, and the Python reader sets it by [`FIELDS`]. The
+    /// defaults are the common rules: 13-tile hands of the 136 tiles, chows, one winner on
+    /// a discard, no wilds, no flowers, nothing kept.
+    pub struct Rules {
+        /// The ruleset's registry name.
+        name: String = String::new(),
+        /// Melds of a complete hand: 4 (13-tile hands) or 5 (16).
+        melds: u8 = 4,
+        /// Kinds in the wall (bitmask), four copies each, and the flowers, one each (bit f).
+        tiles: u64 = tiles::ALL_KINDS,
+        flowers: u8 = 0,
+        /// The prevailing wind, 0-3 (E S W N).
+        round_wind: u8 = 0,
+        ;
+        /// Chows may be claimed, from the player on the left only.
+        chow: bool = true;
+        /// Several players calling a win on one tile: `"all"` win (通炮, 一炮多响) or
+        /// `"first"` in turn order after the discarder (截胡).
+        winners: Winners = Winners::First;
+        /// 漏胡: a player who passes a win on a discard cannot win on a discard until it
+        /// draws.
+        passed_win: bool = false;
+        /// Tiles left in the wall when the hand is drawn (黄庄), and `kept_per_kong` more
+        /// for each kong after the first (Beijing's "执行1个杠留7砘", "2个杠留8砘").
+        kept: u8 = 0, max 32;
+        /// Tiles kept in the wall for each kong after the first (see `kept`).
+        kept_per_kong: u8 = 0, max 8;
+        /// The drawer of the last tile discards it, and the others may win on it; False:
+        /// it wins on it or the hand ends ("最后一张不用打出").
+        last_discard: bool = true;
+        /// 海底: the last tile is offered to the seat to draw, which takes it (`{"type":
+        /// "take"}`) or lets it go; taken and not won where it is not discarded, the others
+        /// may win on it.
+        haidi: bool = false;
+        /// 海底漫游: a 海底 tile let go is offered to the next seat in turn; False: the hand
+        /// is drawn ("可以选择放弃抓“海底牌”").
+        haidi_roams: bool = true;
+        /// The drawer of the last tile, not winning on it, discards that tile and no other
+        /// ("必须打出去，不得换其他牌打出").
+        last_discard_drawn: bool = false;
+        /// A discard made while one tile is left to draw may only be won on, with no chow,
+        /// pung or kong ("倒数第二张玩家摸进后打出的牌不允许吃碰杠，只能胡"); False: it is
+        /// claimed as any other.
+        before_last_won_only: bool = false;
+        /// Wild tiles: `"none"`; `"indicator"`: a tile turned up from the end of the wall
+        /// after the deal, the wild being the next kind (开混, 惠坯); `"turned"`: a tile
+        /// turned up from the end of the wall before the deal is the wild itself (翻财神; a
+        /// flower: every flower is wild).
+        wild: WildRule = WildRule::None;
+        /// The seat's own flower is a wild kept in the hand (坐花), not set aside.
+        seat_flower_wild: bool = false;
+        /// Wild tiles may not be discarded (unless the hand holds nothing else).
+        wilds_kept: bool = false;
+        /// 分张: when this many tiles or fewer are left to draw, each seat in turn takes
+        /// one and wins on it or keeps it, with no discard, no kong and no flower replaced
+        /// (0: no 分张).
+        split: u8 = 0, max 8;
+        /// The kept tiles are whole stacks of two: one more while a single tile tops the end
+        /// of the wall, after an odd number of replacements (王牌 of 10幢半).
+        kept_stacks: bool = false;
+        /// A hand holding this many wilds proper (正财神) wins at once, whatever its shape
+        /// (推土机; 0: never).
+        instant_wilds: u8 = 0, max 8;
+        /// A dealt hand may win at once where the ruleset's `evaluate(dealt=True)` says so
+        /// (Changsha's 起手胡), before the dealer's first discard.
+        dealt_wins: bool = false;
+        /// 明听: a player may lay its ready hand open as it discards (`{"type":
+        /// "open_ready", "tile": ...}`); it then wins only self-drawn, claims nothing and
+        /// discards what it draws.
+        open_ready: bool = false;
+        /// Longgang's bars on claims: a pung let go is not made until the seat draws
+        /// (过水碰); a seat chows no kind it discarded since its draw; after a chow it
+        /// discards neither the tile claimed nor the one at the other end of the two it
+        /// held, after a pung not the kind punged (吃牌禁止).
+        claim_bars: bool = false;
+        /// The dealer's concealed kongs before its first discard keep 天胡 and 地胡
+        /// ("可暗杠").
+        heavenly_kongs: bool = false;
+        /// A tile of a kind the seat melded as a pung is not discarded: it is added to the
+        /// pung (补杠) or kept (小明杠).
+        fourth_tile_kept: bool = false;
+        /// A concealed kong may be robbed by a win on its tile that counts this pattern (an
+        /// id of the ruleset's `fan_ids`, Beijing's 一条龙), scored as self-drawn; `""`:
+        /// never robbed.
+        rob_concealed_kong: String = String::new();
+        /// 烧庄: a wind the dealer discards first must be discarded by each seat after it
+        /// in the first go-round that holds it, all before it having followed.
+        follow_wind: bool = false;
+    }
 }
 
 impl Rules {
@@ -119,41 +311,38 @@ impl Rules {
     pub fn wall_size(&self) -> usize {
         4 * self.tiles.count_ones() as usize + self.flowers.count_ones() as usize
     }
+
+    /// Sets the flow rule `name` (one of [`FIELDS`]); the error says what is wrong with
+    /// the name or the value.
+    pub fn set(&mut self, name: &str, value: Setting) -> std::result::Result<(), String> {
+        let field = Field::named(name)?;
+        let fits = match (field.kind, &value) {
+            (Kind::Count(max), Setting::Count(n)) => n <= &max,
+            _ => true,
+        };
+        if fits && (field.set)(self, value.clone()) {
+            return Ok(());
+        }
+        let shown = match value {
+            Setting::Flag(b) => if b { "True" } else { "False" }.to_string(),
+            Setting::Count(n) => n.to_string(),
+            Setting::Text(t) => format!("'{t}'"),
+        };
+        Err(format!("game rules: {name} must be {}, not {shown}", field.kind.describe()))
+    }
 }
 
-impl Default for Rules {
-    /// 13-tile hands of the 136 tiles under the common rules: chows, one winner on a
-    /// discard, no wilds, no flowers, nothing kept.
-    fn default() -> Rules {
-        Rules {
-            name: String::new(),
-            melds: 4,
-            tiles: tiles::ALL_KINDS,
-            flowers: 0,
-            chow: true,
-            winners: Winners::First,
-            passed_win: false,
-            kept: 0,
-            kept_per_kong: 0,
-            last_discard: true,
-            haidi: false,
-            haidi_roams: true,
-            last_discard_drawn: false,
-            before_last_won_only: false,
-            wild: WildRule::None,
-            seat_flower_wild: false,
-            wilds_kept: false,
-            split: 0,
-            kept_stacks: false,
-            instant_wilds: 0,
-            dealt_wins: false,
-            open_ready: false,
-            claim_bars: false,
-            heavenly_kongs: false,
-            fourth_tile_kept: false,
-            rob_concealed_kong: String::new(),
-            follow_wind: false,
-            round_wind: 0,
+impl Kind {
+    /// What a value of this kind is, for an error.
+    pub fn describe(&self) -> String {
+        match self {
+            Kind::Flag => "True or False".into(),
+            Kind::Count(max) => format!("an int from 0 to {max}"),
+            Kind::Choice(names) => {
+                let names: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+                format!("one of {}", names.join(", "))
+            }
+            Kind::Text => "a str".into(),
         }
     }
 }
@@ -431,5 +620,41 @@ impl Judge {
                 Ok((s.win && counts).then_some(s.total))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_flow_rule_is_set_and_read_back_by_its_name() {
+        let mut names: Vec<&str> = FIELDS.iter().map(|f| f.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), FIELDS.len());
+        let mut r = Rules::default();
+        r.set("split", Setting::Count(4)).unwrap();
+        r.set("winners", Setting::Text("all".into())).unwrap();
+        r.set("chow", Setting::Flag(false)).unwrap();
+        assert_eq!((r.split, r.winners, r.chow), (4, Winners::All, false));
+        assert_eq!((Field::named("winners").unwrap().get)(&r), Setting::Text("all".into()));
+        assert_eq!(Field::named("kept").unwrap().kind, Kind::Count(32));
+        assert_eq!(Field::named("chow").unwrap().default(), Setting::Flag(true));
+    }
+
+    #[test]
+    fn a_rule_not_declared_or_not_of_its_kind_is_refused_by_name() {
+        let mut r = Rules::default();
+        assert_eq!(r.set("melds", Setting::Count(5)), Err("game rules: no rule is named 'melds'".into()));
+        assert_eq!(
+            r.set("split", Setting::Count(9)),
+            Err("game rules: split must be an int from 0 to 8, not 9".into())
+        );
+        assert_eq!(
+            r.set("wild", Setting::Text("all".into())),
+            Err("game rules: wild must be one of 'none', 'indicator', 'turned', not 'all'".into())
+        );
+        assert_eq!(r.set("chow", Setting::Count(1)), Err("game rules: chow must be True or False, not 1".into()));
     }
 }

@@ -6,16 +6,17 @@ use std::sync::Arc;
 
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::convert;
 use super::errors::{hand_error, to_py};
 use super::score::PyScheme;
 use crate::error::Spelling;
 use crate::game::audit;
+use crate::game::rules::{Field, Kind, Setting, FIELDS};
 use crate::game::simulate::{self as play, Agent, Seating};
 use crate::game::state::{describe, Event, FLOWER};
-use crate::game::{Action, Game, Judge, Rules, WildRule, Winners};
+use crate::game::{Action, Game, Judge, Rules};
 use crate::hand::{Hand, MeldKind};
 use crate::notation::{self, Format};
 use crate::score::situation::Value;
@@ -32,68 +33,97 @@ fn item<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
     d.get_item(key)?.ok_or_else(|| hand_error(d.py(), format!("game rules: {key} missing")))
 }
 
+/// The keys of the flow dict that are no flow rule: the tile set of the ruleset's `SPEC`
+/// and the prevailing wind, which `haidi.game` adds to its `GAME`.
+const TILE_SET: [&str; 5] = ["name", "melds", "tiles", "flowers", "round_wind"];
+
+/// Sets each flow rule of `given` (a mapping of `GameRules` names) in `rules`; a name that
+/// is no flow rule, or a value not of its kind, is a `HandError` naming it.
+fn set_flow(rules: &mut Rules, given: &Bound<'_, PyDict>, skip: &[&str]) -> PyResult<()> {
+    let py = given.py();
+    for (k, v) in given.iter() {
+        let name = convert::str_arg(&k, "game rules: a rule's name")?;
+        if skip.contains(&name) {
+            continue;
+        }
+        let field = Field::named(name).map_err(|e| hand_error(py, e))?;
+        let what = format!("game rules: {name}");
+        let setting = match field.kind {
+            Kind::Flag if v.is_none() => return Err(hand_error(py, format!("{what} must be True or False, not None"))),
+            Kind::Flag => Setting::Flag(convert::flag_arg(Some(&v), &what, false)?),
+            Kind::Count(max) => Setting::Count(convert::count(&v, &what, max as u64)? as u8),
+            Kind::Choice(_) | Kind::Text => Setting::Text(convert::str_arg(&v, &what)?.to_string()),
+        };
+        rules.set(name, setting).map_err(|e| hand_error(py, e))?;
+    }
+    Ok(())
+}
+
+fn setting_to_py<'py>(py: Python<'py>, s: Setting) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match s {
+        Setting::Flag(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any(),
+        Setting::Count(n) => n.into_pyobject(py)?.into_any(),
+        Setting::Text(t) => PyString::new(py, &t).into_any(),
+    })
+}
+
+/// The flow rules a ruleset declares, as `haidi.rulesets.GameRules` takes them: `(name,
+/// type, default, doc)` each, in order (they are declared once, by `Rules` in
+/// src/game/rules.rs).
+#[pyfunction]
+pub fn game_rule_fields(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    let rows = FIELDS.iter().map(|f| {
+        let ty = match f.kind {
+            Kind::Flag => "bool".to_string(),
+            Kind::Count(_) => "int".to_string(),
+            Kind::Choice(names) => {
+                let names: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+                format!("Literal[{}]", names.join(", "))
+            }
+            Kind::Text => "str".to_string(),
+        };
+        (f.name, ty, setting_to_py(py, f.default())?, f.doc()).into_pyobject(py)
+    });
+    PyTuple::new(py, rows.collect::<PyResult<Vec<_>>>()?)
+}
+
+/// Every flow rule, from `rules` (a dict of `GameRules` names) over the defaults; a name
+/// that is no flow rule, or a value not of its kind, is a `HandError` naming it.
+#[pyfunction]
+pub fn game_rules<'py>(rules: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyDict>> {
+    let py = rules.py();
+    let mut read = Rules::default();
+    set_flow(&mut read, rules, &[])?;
+    let out = PyDict::new(py);
+    for f in FIELDS {
+        out.set_item(f.name, setting_to_py(py, (f.get)(&read))?)?;
+    }
+    Ok(out)
+}
+
 /// The flow rules from the dict `haidi.game` builds of a ruleset's `SPEC` and `GAME`.
 fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
     let py = flow.py();
     let text = |k: &str| -> PyResult<String> { Ok(convert::str_arg(&item(flow, k)?, k)?.to_string()) };
-    let flag = |k: &str| -> PyResult<bool> { convert::flag_arg(Some(&item(flow, k)?), k, false) };
     let small = |k: &str, max: u64| -> PyResult<u8> { Ok(convert::count(&item(flow, k)?, k, max)? as u8) };
     let parsed = |k: &str| -> PyResult<Hand> {
         let t = text(k)?;
         Ok(notation::parse(&t, Format::Compact).map_err(|e| to_py(py, e))?.hand)
     };
-    let kinds = parsed("tiles")?;
-    let tiles = tiles::kinds_mask(&kinds.concealed);
-    let winners = match text("winners")?.as_str() {
-        "all" => Winners::All,
-        "first" => Winners::First,
-        other => return Err(hand_error(py, format!("game rules: winners must be 'all' or 'first', not {other:?}"))),
-    };
-    let wild = match text("wild")?.as_str() {
-        "none" => WildRule::None,
-        "indicator" => WildRule::Indicator,
-        "turned" => WildRule::Turned,
-        other => {
-            return Err(hand_error(
-                py,
-                format!("game rules: wild must be 'none', 'indicator' or 'turned', not {other:?}"),
-            ))
-        }
-    };
     let melds = small("melds", 5)?;
     if melds < 4 {
         return Err(hand_error(py, "game rules: melds must be 4 or 5"));
     }
-    Ok(Rules {
+    let mut rules = Rules {
         name: text("name")?,
         melds,
-        tiles,
+        tiles: tiles::kinds_mask(&parsed("tiles")?.concealed),
         flowers: parsed("flowers")?.flowers,
-        chow: flag("chow")?,
-        winners,
-        passed_win: flag("passed_win")?,
-        kept: small("kept", 32)?,
-        kept_per_kong: small("kept_per_kong", 8)?,
-        last_discard: flag("last_discard")?,
-        haidi: flag("haidi")?,
-        haidi_roams: flag("haidi_roams")?,
-        last_discard_drawn: flag("last_discard_drawn")?,
-        before_last_won_only: flag("before_last_won_only")?,
-        wild,
-        seat_flower_wild: flag("seat_flower_wild")?,
-        wilds_kept: flag("wilds_kept")?,
-        split: small("split", 8)?,
-        kept_stacks: flag("kept_stacks")?,
-        instant_wilds: small("instant_wilds", 8)?,
-        dealt_wins: flag("dealt_wins")?,
-        open_ready: flag("open_ready")?,
-        claim_bars: flag("claim_bars")?,
-        heavenly_kongs: flag("heavenly_kongs")?,
-        fourth_tile_kept: flag("fourth_tile_kept")?,
-        rob_concealed_kong: text("rob_concealed_kong")?,
-        follow_wind: flag("follow_wind")?,
         round_wind: small("round_wind", 3)?,
-    })
+        ..Rules::default()
+    };
+    set_flow(&mut rules, flow, &TILE_SET)?;
+    Ok(rules)
 }
 
 /// The rules and the judge of a ruleset, checked against each other: a pattern the rules

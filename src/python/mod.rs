@@ -36,6 +36,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(game::game_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(game::game_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(game::game_rule_fields, m)?)?;
     m.add_function(wrap_pyfunction!(game::audit_wins, m)?)?;
     m.add_function(wrap_pyfunction!(score::wild_from_indicator, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
