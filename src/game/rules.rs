@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::distance;
 use crate::engine::{Engine, Wilds};
-use crate::error::Result;
+use crate::error::{Phrase, Result, Spelling, TRUE_OR_FALSE};
 use crate::forms::{Forms, View};
 use crate::hand::{Hand, Meld, MeldKind};
 use crate::score::scheme::Scheme;
@@ -141,7 +141,8 @@ pub struct Field {
 impl Field {
     /// The flow rule named `name`, or the error that says there is none.
     pub fn named(name: &str) -> std::result::Result<&'static Field, String> {
-        FIELDS.iter().find(|f| f.name == name).ok_or_else(|| format!("game rules: no rule is named '{name}'"))
+        let quoted = || Spelling::current().text(name);
+        FIELDS.iter().find(|f| f.name == name).ok_or_else(|| format!("game rules: no rule is named {}", quoted()))
     }
 
     /// Its value where nothing sets it.
@@ -324,9 +325,9 @@ impl Rules {
             return Ok(());
         }
         let shown = match value {
-            Setting::Flag(b) => if b { "True" } else { "False" }.to_string(),
+            Setting::Flag(b) => Spelling::current().flag(b).to_string(),
             Setting::Count(n) => n.to_string(),
-            Setting::Text(t) => format!("'{t}'"),
+            Setting::Text(t) => Spelling::current().text(&t),
         };
         Err(format!("game rules: {name} must be {}, not {shown}", field.kind.describe()))
     }
@@ -336,13 +337,13 @@ impl Kind {
     /// What a value of this kind is, for an error.
     pub fn describe(&self) -> String {
         match self {
-            Kind::Flag => "True or False".into(),
+            Kind::Flag => TRUE_OR_FALSE.get().into(),
             Kind::Count(max) => format!("an int from 0 to {max}"),
             Kind::Choice(names) => {
-                let names: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+                let names: Vec<String> = names.iter().map(|n| Spelling::current().text(n)).collect();
                 format!("one of {}", names.join(", "))
             }
-            Kind::Text => "a str".into(),
+            Kind::Text => Phrase { python: "a str", json: "a string" }.get().into(),
         }
     }
 }

@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::convert;
 use super::errors::{hand_error, to_py};
 use super::score::PyScheme;
-use crate::error::Spelling;
+use crate::error::{Spelling, TRUE_OR_FALSE};
 use crate::game::audit;
 use crate::game::rules::{Field, Kind, Setting, FIELDS};
 use crate::game::simulate::{self as play, Agent, Seating};
@@ -49,7 +49,10 @@ fn set_flow(rules: &mut Rules, given: &Bound<'_, PyDict>, skip: &[&str]) -> PyRe
         let field = Field::named(name).map_err(|e| hand_error(py, e))?;
         let what = format!("game rules: {name}");
         let setting = match field.kind {
-            Kind::Flag if v.is_none() => return Err(hand_error(py, format!("{what} must be True or False, not None"))),
+            Kind::Flag if v.is_none() => {
+                let none = Spelling::current().none();
+                return Err(hand_error(py, format!("{what} must be {}, not {none}", TRUE_OR_FALSE.get())));
+            }
             Kind::Flag => Setting::Flag(convert::flag_arg(Some(&v), &what, false)?),
             Kind::Count(max) => Setting::Count(convert::count(&v, &what, max as u64)? as u8),
             Kind::Choice(_) | Kind::Text => Setting::Text(convert::str_arg(&v, &what)?.to_string()),

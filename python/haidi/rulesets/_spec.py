@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import _core
 from .._core import HandError
+from .._errors import shown
 
 _T = TypeVar("_T")
 
@@ -100,7 +101,7 @@ class GameRules:
         for name, value in _core.game_rules(flow).items():
             object.__setattr__(self, name, value)
         if not isinstance(flowers, bool):
-            raise HandError(f"game rules: flowers must be True or False, not {flowers!r}")
+            raise HandError(f"game rules: flowers must be True or False, not {shown(flowers)}")
         object.__setattr__(self, "flowers", flowers)
         object.__setattr__(self, "carry", dict(carry or {}))
         object.__setattr__(self, "not_modelled", tuple(not_modelled))
