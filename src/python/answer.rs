@@ -121,10 +121,13 @@ pub struct Common {
     pub excluded: Key,
 }
 
+/// The keys every result has, made once (under the GIL, by the first result made; read
+/// without it after that).
+static COMMON: std::sync::OnceLock<Common> = std::sync::OnceLock::new();
+
 /// The keys every result has, made once.
 pub fn common(py: Python<'_>) -> &'static Common {
-    static COMMON: pyo3::sync::PyOnceLock<Common> = pyo3::sync::PyOnceLock::new();
-    COMMON.get_or_init(py, || Common {
+    COMMON.get_or_init(|| Common {
         win: Key::new(py, "win", WIN),
         total: Key::new(py, "total", TOTAL),
         fans: Key::new(py, "fans", FANS),
@@ -137,8 +140,9 @@ pub fn common(py: Python<'_>) -> &'static Common {
 }
 
 /// The common key of `id`, None for a scorer's own.
-pub fn common_key(py: Python<'_>, id: u16) -> Option<&'static Key> {
-    let c = common(py);
+pub fn common_key(id: u16) -> Option<&'static Key> {
+    // Made before any result is: a result's keys are read only once it is made.
+    let c = COMMON.get()?;
     Some(match id {
         WIN => &c.win,
         TOTAL => &c.total,

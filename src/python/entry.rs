@@ -49,26 +49,31 @@ const COUNTS: usize = 16;
 pub struct Counted {
     base: Py<PyDict>,
     by_count: Vec<Py<PyFan>>,
-    /// The JSON text of each entry (see `answer`).
-    json: Vec<Box<[u8]>>,
+    /// The JSON text of an entry (see `answer`) before its count and after it: the text
+    /// of any count is written without Python.
+    json: (Box<[u8]>, Box<[u8]>),
 }
 
 impl Counted {
     pub fn new(py: Python<'_>, base: &Bound<'_, PyDict>) -> PyResult<Counted> {
         let dicts = (0..=COUNTS).map(|n| counted_dict(py, base, n)).collect::<PyResult<Vec<_>>>()?;
-        let json = dicts.iter().map(|d| answer::dumps(d.as_any())).collect::<PyResult<_>>()?;
+        // `"count":0` is the key's own text: a quote inside a str is written `\"`.
+        let text = answer::dumps(dicts[0].as_any())?;
+        let at = text
+            .windows(9)
+            .position(|w| w == b"\"count\":0")
+            .ok_or_else(|| PySystemError::new_err("a fan entry without its count"))?;
+        let json = (text[..at + 8].into(), text[at + 9..].into());
         let by_count =
             dicts.into_iter().map(|d| Ok(untracked(py, PyFan::new(d))?.unbind())).collect::<PyResult<_>>()?;
         Ok(Counted { base: base.clone().unbind(), by_count, json })
     }
 
     /// The JSON text of an entry with this count, written to `out`.
-    pub fn json(&self, py: Python<'_>, count: usize, out: &mut Vec<u8>) -> PyResult<()> {
-        match self.json.get(count) {
-            Some(t) => out.extend_from_slice(t),
-            None => out.extend_from_slice(&answer::dumps(counted_dict(py, self.base.bind(py), count)?.as_any())?),
-        }
-        Ok(())
+    pub fn json(&self, count: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.json.0);
+        answer::int(out, count as i128);
+        out.extend_from_slice(&self.json.1);
     }
 
     /// The entry with this count, shared.

@@ -83,7 +83,7 @@ fn result(py: Python<'_>, r: &Scored) -> PyResult<PyResult_> {
     w.put(&c.total, Val::Int(r.total.into()));
     w.put(&c.fans, Val::Fans(fan_order(&r.fans)));
     w.put(&c.reason, r.reason.as_deref().map_or(Val::None, |s| Val::Str(s.to_owned())));
-    w.put(&c.form, r.form.map_or(Val::None, |f| Val::PyStr(form_name(py, f).clone().unbind())));
+    w.put(&c.form, r.form.map_or(Val::None, |f| Val::Static(form_name(f))));
     if r.complete {
         let (groups, text) = groups_and_text(r)?;
         w.put(&c.arrangement, Val::Str(text));
@@ -169,16 +169,16 @@ fn groups_and_text(r: &Scored) -> PyResult<(Entries, String)> {
     }
 }
 
-/// The form's name as an interned Python string.
-fn form_name<'py>(py: Python<'py>, form: Form) -> &'py Bound<'py, PyString> {
+/// The form's name.
+fn form_name(form: Form) -> &'static str {
     match form {
-        Form::Standard => pyo3::intern!(py, "standard"),
-        Form::SevenPairs => pyo3::intern!(py, "seven_pairs"),
-        Form::EightPairsAndAHalf => pyo3::intern!(py, "eight_pairs_and_a_half"),
-        Form::ThirteenOrphans => pyo3::intern!(py, "thirteen_orphans"),
-        Form::HonoursAndKnitted => pyo3::intern!(py, "honours_and_knitted"),
-        Form::KnittedStraight => pyo3::intern!(py, "knitted_straight"),
-        Form::All258 => pyo3::intern!(py, "all_258"),
+        Form::Standard => "standard",
+        Form::SevenPairs => "seven_pairs",
+        Form::EightPairsAndAHalf => "eight_pairs_and_a_half",
+        Form::ThirteenOrphans => "thirteen_orphans",
+        Form::HonoursAndKnitted => "honours_and_knitted",
+        Form::KnittedStraight => "knitted_straight",
+        Form::All258 => "all_258",
     }
 }
 

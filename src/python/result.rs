@@ -26,8 +26,6 @@ pub enum Val {
     /// Text the scorer keeps (a reason).
     Shared(std::sync::Arc<str>),
     Static(&'static str),
-    /// A str made once (a form's name, a reason kept).
-    PyStr(Py<PyString>),
     /// Texts: a list in the dict, a tuple when read.
     Strs(Vec<String>),
     /// The fans counted: the place of each in the scorer's table, and its count.
@@ -51,8 +49,8 @@ pub enum Source {
 
 impl Source {
     /// The key of `id`: a common key, or one of the scheme's own; None past its keys.
-    fn key<'a>(&'a self, py: Python<'_>, id: u16) -> Option<&'a Key> {
-        match (self, answer::common_key(py, id)) {
+    fn key(&self, id: u16) -> Option<&Key> {
+        match (self, answer::common_key(id)) {
             (_, Some(k)) => Some(k),
             (Source::Scheme(s), None) => s.get().extra_key(id),
             (Source::Mcr, None) => None,
@@ -86,6 +84,104 @@ impl Writer {
     }
 }
 
+/// What a result's JSON text reads of the scorer that wrote it, borrowed: enough to
+/// write the text without Python (a batch writes its lines on every core).
+#[derive(Clone, Copy)]
+pub enum Table<'a> {
+    Mcr(&'a [super::entry::Counted]),
+    /// A scheme, and whether the result is a 陪家's (a loser's fan entries).
+    Scheme(&'a PyScheme, bool),
+}
+
+impl Table<'_> {
+    fn key(&self, id: u16) -> Option<&Key> {
+        match (self, answer::common_key(id)) {
+            (_, Some(k)) => Some(k),
+            (Table::Scheme(s, _), None) => s.extra_key(id),
+            (Table::Mcr(_), None) => None,
+        }
+    }
+}
+
+/// Writes the JSON text of a result's values (what `orjson.dumps` writes of its dict):
+/// all but the values made for one result alone (`explain`'s list), which `made` writes
+/// and which only a caller holding the GIL has.
+pub fn json(
+    table: Table<'_>,
+    vals: &[(u16, Val)],
+    out: &mut Vec<u8>,
+    mut made: impl FnMut(&Val, &mut Vec<u8>) -> PyResult<()>,
+) -> PyResult<()> {
+    let past = || pyo3::exceptions::PySystemError::new_err("a result's value past its table");
+    out.push(b'{');
+    for (i, (k, v)) in vals.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(table.key(*k).ok_or_else(past)?.json());
+        match v {
+            Val::None => out.extend_from_slice(b"null"),
+            Val::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+            Val::Int(n) => answer::int(out, (*n).into()),
+            Val::Str(s) => answer::string(out, s),
+            Val::Shared(s) => answer::string(out, s),
+            Val::Static(s) => answer::string(out, s),
+            Val::Strs(v) => {
+                out.push(b'[');
+                for (i, s) in v.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    answer::string(out, s);
+                }
+                out.push(b']');
+            }
+            Val::Fans(fans) => {
+                let entries = match table {
+                    Table::Mcr(fans) => fans,
+                    Table::Scheme(s, loser) => s.fan_entries(loser),
+                };
+                out.push(b'[');
+                for (i, &(at, n)) in fans.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    entries.get(at as usize).ok_or_else(past)?.json(n as usize, out);
+                }
+                out.push(b']');
+            }
+            Val::Groups(g) => {
+                out.push(b'[');
+                for i in 0..g.len() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    g.get(i).json(out);
+                }
+                out.push(b']');
+            }
+            Val::FaceItems(items) => {
+                let Table::Scheme(s, _) = table else { return Err(past()) };
+                out.push(b'[');
+                for (i, &item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    s.face_item_json(item, out);
+                }
+                out.push(b']');
+            }
+            Val::Const(at) => {
+                let Table::Scheme(s, _) = table else { return Err(past()) };
+                out.extend_from_slice(s.constant_json(*at));
+            }
+            Val::Py(_) | Val::Frozen(_) => made(v, out)?,
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
 /// The result of scoring one situation (`evaluate`): whether it wins, the total, the
 /// fans counted, the arrangement, and the ruleset's own keys.
 ///
@@ -102,13 +198,13 @@ pub struct PyResult_ {
 }
 
 impl PyResult_ {
-    fn find(&self, py: Python<'_>, name: &str) -> Option<&Val> {
-        self.vals.iter().find(|(k, _)| self.source.key(py, *k).is_some_and(|k| k.text() == name)).map(|(_, v)| v)
+    fn find(&self, name: &str) -> Option<&Val> {
+        self.vals.iter().find(|(k, _)| self.source.key(*k).is_some_and(|k| k.text() == name)).map(|(_, v)| v)
     }
 
     /// The key of `id`, which the result's writer was given by its source.
-    fn key(&self, py: Python<'_>, id: u16) -> PyResult<&Key> {
-        self.source.key(py, id).ok_or_else(|| pyo3::exceptions::PySystemError::new_err("a result key past its table"))
+    fn key(&self, id: u16) -> PyResult<&Key> {
+        self.source.key(id).ok_or_else(|| pyo3::exceptions::PySystemError::new_err("a result key past its table"))
     }
 
     fn common(&self, id: u16) -> Option<&Val> {
@@ -139,7 +235,6 @@ impl PyResult_ {
             Val::Str(s) => PyString::new(py, s).into_any(),
             Val::Shared(s) => PyString::new(py, s).into_any(),
             Val::Static(s) => PyString::new(py, s).into_any(),
-            Val::PyStr(s) => s.bind(py).clone().into_any(),
             Val::Strs(v) if frozen => PyTuple::new(py, v)?.into_any(),
             Val::Strs(v) => PyList::new(py, v)?.into_any(),
             Val::Fans(fans) => {
@@ -190,96 +285,34 @@ impl PyResult_ {
         })
     }
 
-    /// The JSON text of a value, as `orjson.dumps` writes it in the dict.
-    fn value_json(&self, py: Python<'_>, v: &Val, out: &mut Vec<u8>) -> PyResult<()> {
-        match v {
-            Val::None => out.extend_from_slice(b"null"),
-            Val::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-            Val::Int(n) => answer::int(out, (*n).into()),
-            Val::Str(s) => answer::string(out, s),
-            Val::Shared(s) => answer::string(out, s),
-            Val::Static(s) => answer::string(out, s),
-            Val::PyStr(s) => answer::string(out, s.bind(py).to_str()?),
-            Val::Strs(v) => {
-                out.push(b'[');
-                for (i, s) in v.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    answer::string(out, s);
-                }
-                out.push(b']');
-            }
-            Val::Fans(fans) => {
-                out.push(b'[');
-                for (i, &(at, n)) in fans.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    self.fan_entry(py, at)?.json(py, n as usize, out)?;
-                }
-                out.push(b']');
-            }
-            Val::Groups(g) => {
-                out.push(b'[');
-                for i in 0..g.len() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    g.get(i).json(out);
-                }
-                out.push(b']');
-            }
-            Val::FaceItems(items) => {
-                let Source::Scheme(s) = &self.source else {
-                    return Err(pyo3::exceptions::PySystemError::new_err("face items without a scheme"));
-                };
-                out.push(b'[');
-                for (i, &item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    s.get().face_item_json(py, item, out)?;
-                }
-                out.push(b']');
-            }
-            Val::Const(at) => {
-                let Source::Scheme(s) = &self.source else {
-                    return Err(pyo3::exceptions::PySystemError::new_err("a constant without a scheme"));
-                };
-                out.extend_from_slice(s.get().constant_json(*at));
-            }
-            Val::Py(o) => out.extend_from_slice(&answer::dumps(o.bind(py))?),
-            Val::Frozen(o) => out.extend_from_slice(&answer::dumps(&thaw(o.bind(py))?)?),
-        }
-        Ok(())
-    }
-
     /// The result's JSON text: what `orjson.dumps(r.to_dict())` writes.
     pub fn json(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
+        let table = match &self.source {
+            Source::Mcr => Table::Mcr(super::mcr::shared_fans(py)?),
+            Source::Scheme(s) => Table::Scheme(s.get(), self.loser),
+        };
         let mut out = Vec::with_capacity(512);
-        out.push(b'{');
-        for (i, (k, v)) in self.vals.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
+        json(table, &self.vals, &mut out, |v, out| {
+            match v {
+                Val::Py(o) => out.extend_from_slice(&answer::dumps(o.bind(py))?),
+                Val::Frozen(o) => out.extend_from_slice(&answer::dumps(&thaw(o.bind(py))?)?),
+                _ => {}
             }
-            out.extend_from_slice(self.key(py, *k)?.json());
-            self.value_json(py, v, &mut out)?;
-        }
-        out.push(b'}');
+            Ok(())
+        })?;
         Ok(out)
     }
 
     fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for (k, v) in self.vals.iter() {
-            d.set_item(self.key(py, *k)?.name(py), self.value(py, v, false)?)?;
+            d.set_item(self.key(*k)?.name(py), self.value(py, v, false)?)?;
         }
         Ok(d)
     }
 
     fn key_name<'py>(&self, py: Python<'py>, k: u16) -> PyResult<Bound<'py, PyString>> {
-        Ok(self.key(py, k)?.name(py).clone())
+        Ok(self.key(k)?.name(py).clone())
     }
 }
 
@@ -358,7 +391,7 @@ impl PyResult_ {
 
     /// A ruleset's own key (`r.tai`, `r.big` ...), or `excluded` with `explain=True`.
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        match self.find(py, name) {
+        match self.find(name) {
             Some(v) => self.value(py, v, true),
             None => Err(PyAttributeError::new_err(format!(
                 "a {} result has no attribute or key {name:?}",
@@ -368,15 +401,15 @@ impl PyResult_ {
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let found = key.cast::<PyString>().ok().and_then(|k| self.find(py, k.to_str().ok()?));
+        let found = key.cast::<PyString>().ok().and_then(|k| self.find(k.to_str().ok()?));
         match found {
             Some(v) => self.value(py, v, true),
             None => Err(PyKeyError::new_err(key.clone().unbind())),
         }
     }
 
-    fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> bool {
-        key.cast::<PyString>().ok().and_then(|k| self.find(py, k.to_str().ok()?)).is_some()
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        key.cast::<PyString>().ok().and_then(|k| self.find(k.to_str().ok()?)).is_some()
     }
 
     fn __len__(&self) -> usize {
@@ -411,7 +444,7 @@ impl PyResult_ {
         key: &Bound<'py, PyAny>,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        match key.cast::<PyString>().ok().and_then(|k| self.find(py, k.to_str().ok()?)) {
+        match key.cast::<PyString>().ok().and_then(|k| self.find(k.to_str().ok()?)) {
             Some(v) => self.value(py, v, true),
             None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
         }
@@ -472,7 +505,6 @@ impl PyResult_ {
                 | Val::Str(_)
                 | Val::Shared(_)
                 | Val::Static(_)
-                | Val::PyStr(_)
                 | Val::Strs(_) => (PLAIN, self.value(py, v, false)?),
                 Val::Py(o) => (MADE, o.bind(py).clone()),
                 _ => (FROZEN, self.value(py, v, true)?),
@@ -496,10 +528,12 @@ impl PyResult_ {
             Err(_) if source.is_none() => Source::Mcr,
             Err(_) => return Err(PyTypeError::new_err("a result's scorer is a Scheme or None")),
         };
+        // The common keys, for a process that unpickles a result before it makes one.
+        answer::common(py);
         let mut vals = Vec::with_capacity(state.len());
         for (name, tag, payload) in state {
             let name = name.to_str()?;
-            let id = (0..u16::MAX).map_while(|id| source.key(py, id).map(|k| (id, k))).find(|(_, k)| k.text() == name);
+            let id = (0..u16::MAX).map_while(|id| source.key(id).map(|k| (id, k))).find(|(_, k)| k.text() == name);
             let Some((id, _)) = id else {
                 return Err(PyTypeError::new_err(format!("a result of this ruleset has no key {name:?}")));
             };

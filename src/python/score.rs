@@ -21,7 +21,7 @@ use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
 use crate::score::arrange::Form;
 use crate::score::evaluate::{evaluate, evaluate_with, Item, Scored};
-use crate::score::group::{write_loose, Group, Groups, Role, Shape, NO_GROUP};
+use crate::score::group::{write_loose, Group, Groups, Shape, NO_GROUP};
 use crate::score::rule::{Context, Rule};
 use crate::score::scheme::Scheme;
 use crate::score::situation::{Prepared, Reader, Value};
@@ -70,14 +70,14 @@ struct Output {
     /// What voided patterns are said to be voided by (`explain`).
     exclusion_text: String,
     /// Form names: the forms of `Form` in order, then the fallbacks.
-    forms: Vec<Py<PyString>>,
+    forms: Vec<Arc<str>>,
     /// The entries of `face_items`, each made when first met: by a group's row of the
     /// point table and kind, then by an extra's row and count (see [`face_slot`]).
     face_items: Box<[pyo3::sync::PyOnceLock<FaceItem>]>,
 }
 
-/// A `face_items` entry, shared, and its JSON text.
-type FaceItem = (Py<PyRecord>, Box<[u8]>);
+/// A `face_items` entry, shared.
+type FaceItem = Py<PyRecord>;
 
 /// Counts of an extra point's rule whose `face_items` entries are kept (more is rare,
 /// and made each time).
@@ -219,7 +219,7 @@ impl PyScheme {
             }
             _ => vec![],
         };
-        let mut forms: Vec<Py<PyString>> = [
+        let mut forms: Vec<Arc<str>> = [
             Form::Standard,
             Form::SevenPairs,
             Form::EightPairs,
@@ -229,9 +229,9 @@ impl PyScheme {
             Form::Partial,
         ]
         .iter()
-        .map(|&f| PyString::intern(py, form_name(&scheme, f)).unbind())
+        .map(|&f| form_name(&scheme, f).into())
         .collect();
-        forms.extend(scheme.fallbacks.iter().map(|f| PyString::intern(py, &f.name).unbind()));
+        forms.extend(scheme.fallbacks.iter().map(|f| f.name.as_str().into()));
         let key_strs = scheme
             .keys
             .iter()
@@ -778,8 +778,15 @@ fn face_slot(scheme: &Scheme, item: Item) -> Option<usize> {
     }
 }
 
-/// The entry `{"name", "hu"}` of a point of the face (Longgang's 牌面胡数), made once:
-/// given to `put` (the shared entry and its JSON text).
+/// The name of a point of the face (Longgang's 牌面胡数): its group and kind, or its rule.
+fn face_item_name(scheme: &Scheme, item: Item) -> String {
+    match item {
+        Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
+        Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
+    }
+}
+
+/// The entry `{"name", "hu"}` of a point of the face, made once: given to `put`.
 fn face_item<R>(
     py: Python<'_>,
     scheme: &Scheme,
@@ -788,37 +795,16 @@ fn face_item<R>(
     put: impl FnOnce(&FaceItem) -> PyResult<R>,
 ) -> PyResult<R> {
     let make = || -> PyResult<FaceItem> {
-        let name = match item {
-            Item::Group(row, t) => format!("{}{}", scheme.group_points[row].name, tiles::name(t)),
-            Item::Extra(row, n) => scheme.extra_points[row].name.replace("{n}", &n.to_string()),
-        };
         let d = PyDict::new(py);
-        d.set_item(pyo3::intern!(py, "name"), name)?;
+        d.set_item(pyo3::intern!(py, "name"), face_item_name(scheme, item))?;
         d.set_item(pyo3::intern!(py, "hu"), hu)?;
-        let text = answer::dumps(d.as_any())?;
-        Ok((untracked(py, PyRecord::new(d))?.unbind(), text))
+        Ok(untracked(py, PyRecord::new(d))?.unbind())
     };
     match face_slot(scheme, item).and_then(|i| out.face_items.get(i)) {
         Some(slot) => put(slot.get_or_try_init(py, make)?),
         None => put(&make()?),
     }
 }
-
-/// The name of a wait (`wait`), an interned str made once a wait.
-fn role_name(py: Python<'_>, role: Role) -> &Bound<'_, PyString> {
-    static NAMES: pyo3::sync::PyOnceLock<[Py<PyString>; Role::ALL.len()]> = pyo3::sync::PyOnceLock::new();
-    let names = NAMES.get_or_init(py, || Role::ALL.map(|r| PyString::intern(py, r.name()).unbind()));
-    names[role as usize].bind(py)
-}
-
-// `Role::ALL` lists the roles in their order, so that a role's name is at `role as usize`.
-const _: () = {
-    let mut i = 0;
-    while i < Role::ALL.len() {
-        assert!(Role::ALL[i] as usize == i);
-        i += 1;
-    }
-};
 
 /// A scored situation's result.
 fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -> PyResult<PyResult_> {
@@ -842,7 +828,7 @@ fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -
             Form::Partial => 6,
             Form::Fallback(i) => 7 + i as usize,
         };
-        w.put(&c.form, Val::PyStr(out.forms[form_index.min(out.forms.len() - 1)].clone_ref(py)));
+        w.put(&c.form, Val::Shared(out.forms[form_index.min(out.forms.len() - 1)].clone()));
         // Room for most texts: nine groups, some with their wilds named (`55m(wild 5m)`).
         let mut text = String::with_capacity(128);
         let groups = if form.is_loose() {
@@ -916,7 +902,7 @@ fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -
             Extra::Instant => Val::Bool(s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant)),
             Extra::FaceItems => Val::FaceItems(s.items(scheme, &p.sets)),
             Extra::Wait => match s.placement {
-                Some(pl) => Val::PyStr(role_name(py, pl.role).clone().unbind()),
+                Some(pl) => Val::Static(pl.role.name()),
                 None => Val::None,
             },
             Extra::VoidWilds => int(s.void_wilds.into()),
@@ -966,17 +952,19 @@ impl PyScheme {
         item: (Item, i32),
         frozen: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        face_item(py, &self.scheme, &self.out, item, |(r, _)| match frozen {
+        face_item(py, &self.scheme, &self.out, item, |r| match frozen {
             true => Ok(r.bind(py).clone().into_any()),
             false => Ok(r.get().dict(py)?.into_any()),
         })
     }
 
-    pub(super) fn face_item_json(&self, py: Python<'_>, item: (Item, i32), out: &mut Vec<u8>) -> PyResult<()> {
-        face_item(py, &self.scheme, &self.out, item, |(_, text)| {
-            out.extend_from_slice(text);
-            Ok(())
-        })
+    /// Its JSON text, as `orjson.dumps` writes the entry's dict.
+    pub(super) fn face_item_json(&self, (item, hu): (Item, i32), out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"name\":");
+        answer::string(out, &face_item_name(&self.scheme, item));
+        out.extend_from_slice(b",\"hu\":");
+        answer::int(out, hu.into());
+        out.push(b'}');
     }
 
     /// The constant of the scheme's own key at `at` (its place among them).
