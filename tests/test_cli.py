@@ -305,8 +305,8 @@ def test_jsonl_batches_answer_as_evaluate_does(haidi_cli, monkeypatch):
 
 @pytest.mark.parametrize("name", haidi.RULESETS)
 def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, monkeypatch, name):
-    """The command writes the results' JSON in Rust (and reads plain lines there for the
-    regional rulesets, answering those it refuses there too): each answer is still,
+    """The command reads plain lines and writes the results' JSON in Rust (a regional
+    ruleset answering there the lines it refuses too): each answer is still,
     byte for byte, orjson's text of what ``evaluate_many`` gives for the line's dict, or
     of the error answer, and the errors are counted once."""
     import orjson
@@ -350,6 +350,61 @@ def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, mo
         assert answer == orjson.dumps(r), (n, line)
     assert errors > 50 and code == 2
     assert err == f"haidi: {errors:,} of {len(lines):,} lines answered with an error\n"
+
+
+def test_jsonl_mcr_lines_read_in_rust_are_answered_as_their_dicts(haidi_cli, monkeypatch):
+    """MCR's plain lines are read, scored and written in Rust; a line it leaves to the dict
+    reader (a value of another type, out of range, options, explain) is answered there.
+    Either way the answer is, byte for byte, what ``evaluate_many`` gives for the dict."""
+    import orjson
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from mcr_peer import random_situation
+
+    rng = random.Random(23)
+    monkeypatch.setattr(_stream, "CHUNK", 8191)
+    variants = {
+        "seat_wind": ["E", "s", "3z", " N ", 0, 3, 4, -1, True, "X", None],
+        "round_wind": ["W", 2, 1.0, None],
+        "flowers": [0, 8, 9, -1, "13f", "", True, None],
+        "self_drawn": [True, False, 1, "true", None],
+        "explain": [False, True, None],
+        "concealed_and_melded_kong": [True, False, 0],
+        "format": ["compact", "COMPACT", 1],
+        "win": [None, 5],
+        "options": [{"concealed_and_melded_kong": True}, {}],
+        "wall_lst": [True],
+    }
+    lines = []
+    for i in range(3000):
+        s = random_situation(rng)
+        if i % 3:
+            key = rng.choice(list(variants))
+            s[key] = rng.choice(variants[key])
+        line = json.dumps(s, ensure_ascii=rng.random() < 0.3)
+        if i % 17 == 0:
+            # An escape in a value: the text is the reader's own copy.
+            line = line.replace('"round_wind": "', '"round_wind": "\\u0020', 1)
+        lines.append(line)
+    code, out, _ = haidi_cli("eval", "--rules", "mcr", "--jsonl", stdin="\n".join(lines))
+    got = out.encode("utf-8").splitlines()
+    assert len(got) == len(lines)
+    rs = haidi.ruleset("mcr")
+    kinds = set()
+    for n, (line, answer) in enumerate(zip(lines, got, strict=True), 1):
+        s = orjson.loads(line)
+        with json_spelling():
+            try:
+                r = rs.evaluate(**s)
+            except haidi.HandError as e:
+                r = {"error": str(e)}
+        if "error" in r:
+            r = {"error": r["error"], "line": n, "input": line.strip()}
+        else:
+            r = r.to_dict()
+        kinds.add("error" in r)
+        assert answer == orjson.dumps(r), (n, line)
+    assert kinds == {True, False}
 
 
 @pytest.mark.parametrize("rules", haidi.RULESETS)

@@ -32,6 +32,7 @@ __all__ = [
     "game_seed",
     "mcr_evaluate",
     "mcr_evaluate_columns",
+    "mcr_evaluate_lines",
     "mcr_evaluate_many",
     "reproduce_published",
     "reproduce_table",
@@ -242,6 +243,12 @@ def mcr_evaluate_many(
     with `json` each result's JSON text (bytes, as `orjson.dumps` writes the dict). A bad
     situation raises `HandError` naming its index, or with `collect` is answered
     `{"error": message}` in its place."""
+
+def mcr_evaluate_lines(
+    lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
+) -> tuple[list[bytes | None], int]:
+    """`Scheme.evaluate_lines` for MCR: lines of JSON (bytes) answered with their results'
+    JSON text on every core; see `lines::evaluate_lines`."""
 
 def mcr_evaluate_columns(
     columns: dict[str, Any],
@@ -465,8 +472,8 @@ class Scheme:
         self, lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
     ) -> tuple[list[bytes | None], int]:
         """Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
-        situation (see `prepare_json`) is read and scored, with the GIL released, and
-        answered with its result's JSON text, as `evaluate_list(..., json=True)` answers
+        situation (see `prepare_json`) is read, scored and answered with its result's
+        JSON text on every core, the GIL released, as `evaluate_list(..., json=True)` answers
         the dict `orjson.loads` makes of it; a plain line the reader refuses with the
         command's error answer, `{"error": message, "line": N, "input": line}` (N counted
         from `first_line`); any other line (or None) with None, for the caller to read as

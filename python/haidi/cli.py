@@ -245,14 +245,15 @@ def _eval(args: argparse.Namespace) -> int:
 def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] | None, out: Output) -> int:
     """``eval --jsonl``: each batch of lines read is scored with one ``evaluate_many``,
     which writes the results' JSON itself where standard output takes UTF-8 (orjson's
-    text of the result dicts, which are then never made). A regional ruleset reads and
-    answers the plain lines itself, errors included; the rest are read here."""
+    text of the result dicts, which are then never made). The ruleset reads and answers
+    the plain lines itself, on every core (``Ruleset.evaluate_lines``); the rest are read
+    here."""
     stdin = _stdin()
     loads = orjson.loads
     dumps = out.json
     as_json = out.utf8
-    # A regional ruleset reads the plain lines itself (the others are read below).
-    fast = rs.scheme.evaluate_lines if as_json and rs.scheme is not None and options is None else None
+    # The ruleset reads the plain lines itself (the others are read below).
+    fast = rs.evaluate_lines if as_json and options is None else None
     n = failed = 0
     for lines in _stream.batches(stdin, progress=not args.quiet) if stdin is not None else ():
         answers: list[Any] = [None] * len(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
@@ -97,6 +97,11 @@ class Ruleset(Generic[R]):
             fast = functools.partial(scheme_evaluate, self.scheme)
         elif getattr(module, "evaluate", None) is not None:
             fast = functools.partial(module.evaluate, self)
+        #: Answers lines of JSON situations in Rust, on every core (``eval --jsonl``):
+        #: the module's own reader, or its scheme's.
+        self.evaluate_lines: Callable[..., tuple[list[bytes | None], int]] | None = getattr(
+            module, "evaluate_lines", None
+        ) or (self.scheme.evaluate_lines if self.scheme is not None else None)
         if fast is not None:
             fast.__doc__ = _evaluate_doc(self)
             fast.__signature__ = _evaluate_signature(self)  # type: ignore[attr-defined]

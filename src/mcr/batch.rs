@@ -2,10 +2,11 @@
 //! on the pool of [`crate::parallel`] unless `HAIDI_PARALLELISM` says not to.
 
 use super::score::{evaluate, Scored};
-use super::situation::{apply_comh, Options, Situation};
+use super::situation::{apply_comh, wind, Options, Situation};
 use crate::error::{HandError, Result};
 use crate::hand::Hand;
 use crate::notation::{parse, parse_tile, Format};
+use crate::score::situation::Value;
 
 /// Batches smaller than this are not worth spreading over threads.
 pub const PARALLEL_MIN: usize = 512;
@@ -23,6 +24,72 @@ pub struct TextSituation<'a> {
     pub options: Option<Options>,
     /// List the fans not counted and why (`explain`).
     pub explain: bool,
+}
+
+/// Reads a situation as a plain JSON line gives it ([`crate::score::json::object`]): the
+/// known keys, each with a value of its usual type. None for any other line (an unknown
+/// key, `options`, `explain`, a value of another type or out of range, no hand): the full
+/// reader reads it, and names what is wrong with it.
+pub fn read_plain<'a>(items: &'a [(&str, Value<'_>)], format: Format) -> Option<TextSituation<'a>> {
+    fn text<'a>(v: &'a Value<'_>) -> Option<&'a str> {
+        match v {
+            Value::Str(s) => Some(s),
+            Value::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn flag(v: &Value<'_>) -> Option<bool> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    fn wind_of(v: &Value<'_>) -> Option<u8> {
+        match v {
+            Value::Str(s) => wind(s).ok(),
+            Value::Int(i @ 0..=3) => Some(*i as u8),
+            _ => None,
+        }
+    }
+    let mut r =
+        TextSituation { hand: "", win: None, format, situation: Situation::default(), options: None, explain: false };
+    let mut hand = None;
+    let s = &mut r.situation;
+    for (k, v) in items {
+        if matches!(v, Value::None) {
+            continue;
+        }
+        match *k {
+            "hand" => hand = Some(text(v)?),
+            "win" => r.win = Some(text(v)?),
+            "format" => {
+                r.format = match text(v)? {
+                    "compact" => Format::Compact,
+                    "comh" => Format::Comh,
+                    _ => return None,
+                }
+            }
+            "self_drawn" => s.self_drawn = flag(v)?,
+            "last_of_kind" => s.last_of_kind = flag(v)?,
+            "wall_last" => s.wall_last = flag(v)?,
+            "kong_replacement" => s.kong_replacement = flag(v)?,
+            "robbing_kong" => s.robbing_kong = flag(v)?,
+            "seat_wind" => s.seat_wind = wind_of(v)?,
+            "round_wind" => s.round_wind = wind_of(v)?,
+            "flowers" => match v {
+                Value::Int(n @ 0..=8) => s.flowers = *n as u8,
+                _ => return None,
+            },
+            "explain" if flag(v)? => return None,
+            "explain" => {}
+            "concealed_and_melded_kong" => {
+                r.options = Some(Options { concealed_and_melded_kong: flag(v)? });
+            }
+            _ => return None,
+        }
+    }
+    r.hand = hand?;
+    Some(r)
 }
 
 /// Reads the hand and winning tile. For COMH strings the situation after `|` is read

@@ -10,11 +10,11 @@ use super::convert;
 use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py, IntoPy};
 use super::kwcall;
-use super::result::{untracked, PyResult_, Source, Val, Writer};
+use super::result::{untracked, PyResult_, Source, Table, Val, Writer};
 use crate::error::{COMPACT_OR_COMH, TRUE_OR_FALSE};
 use crate::forms::Form;
 use crate::hand::MeldKind;
-use crate::mcr::batch::{evaluate_text, evaluate_texts, Row, TextSituation, Texts, PARALLEL_MIN};
+use crate::mcr::batch::{evaluate_text, evaluate_texts, read_plain, Row, TextSituation, Texts, PARALLEL_MIN};
 use crate::mcr::data::FANS;
 use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
@@ -78,20 +78,7 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
 /// The result of one situation (its JSON text is its `json`).
 fn result(py: Python<'_>, r: &Scored) -> PyResult<PyResult_> {
     let c = answer::common(py);
-    let mut w = Writer::new(8);
-    w.put(&c.win, Val::Bool(r.win));
-    w.put(&c.total, Val::Int(r.total.into()));
-    w.put(&c.fans, Val::Fans(fan_order(&r.fans)));
-    w.put(&c.reason, r.reason.as_deref().map_or(Val::None, |s| Val::Str(s.to_owned())));
-    w.put(&c.form, r.form.map_or(Val::None, |f| Val::Static(form_name(f))));
-    if r.complete {
-        let (groups, text) = groups_and_text(r)?;
-        w.put(&c.arrangement, Val::Str(text));
-        w.put(&c.groups, Val::Groups(Box::new(groups)));
-    } else {
-        w.put(&c.arrangement, Val::None);
-        w.put(&c.groups, Val::Groups(Box::new(Entries::NONE)));
-    }
+    let mut w = values(c, r)?;
     if r.explained {
         let ex = PyList::empty(py);
         for e in &r.excluded {
@@ -119,6 +106,25 @@ fn result(py: Python<'_>, r: &Scored) -> PyResult<PyResult_> {
         w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
     }
     Ok(w.finish(Source::Mcr, false))
+}
+
+/// A scored situation's values, but `explain`'s list (which needs Python).
+fn values(c: &answer::Common, r: &Scored) -> PyResult<Writer> {
+    let mut w = Writer::new(8);
+    w.put(&c.win, Val::Bool(r.win));
+    w.put(&c.total, Val::Int(r.total.into()));
+    w.put(&c.fans, Val::Fans(fan_order(&r.fans)));
+    w.put(&c.reason, r.reason.as_deref().map_or(Val::None, |s| Val::Str(s.to_owned())));
+    w.put(&c.form, r.form.map_or(Val::None, |f| Val::Static(form_name(f))));
+    if r.complete {
+        let (groups, text) = groups_and_text(r)?;
+        w.put(&c.arrangement, Val::Str(text));
+        w.put(&c.groups, Val::Groups(Box::new(groups)));
+    } else {
+        w.put(&c.arrangement, Val::None);
+        w.put(&c.groups, Val::Groups(Box::new(Entries::NONE)));
+    }
+    Ok(w)
 }
 
 /// An MCR set as a group of the shared writer.
@@ -725,6 +731,46 @@ pub fn mcr_evaluate_many<'py>(
         }
     })?;
     PyList::new(py, out)
+}
+
+/// MCR's scorer of plain lines, with the fan entries its results' JSON is written from.
+struct Lines {
+    fans: &'static [entry::Counted],
+}
+
+/// A plain line read ([`read_plain`]), scored and written without Python; any other line
+/// (and one the scorer refuses) is left to the dict reader, which names what is wrong.
+impl super::lines::LineScorer for Lines {
+    fn line(&self, common: &answer::Common, line: &[u8], format: Format) -> super::lines::Line {
+        use super::lines::Line;
+        let Some(items) = crate::score::json::object(line) else { return Line::Unread };
+        let Some(situation) = read_plain(&items, format) else { return Line::Unread };
+        let Ok(scored) = evaluate_text(&situation, &Options::default()) else { return Line::Unread };
+        let mut out = Vec::with_capacity(512);
+        let written = values(common, &scored).and_then(|w| {
+            super::result::json(Table::Mcr(self.fans), w.vals(), &mut out, |_, _| {
+                Err(pyo3::exceptions::PySystemError::new_err("a value made in Python"))
+            })
+        });
+        match written {
+            Ok(()) => Line::Json(out),
+            Err(_) => Line::Unread,
+        }
+    }
+}
+
+/// `Scheme.evaluate_lines` for MCR: lines of JSON (bytes) answered with their results'
+/// JSON text on every core; see `lines::evaluate_lines`.
+#[pyfunction]
+#[pyo3(signature = (lines, *, format = None, first_line = 1))]
+pub fn mcr_evaluate_lines<'py>(
+    py: Python<'py>,
+    lines: &Bound<'py, PyList>,
+    format: Option<&Bound<'py, PyAny>>,
+    first_line: u64,
+) -> PyResult<(Bound<'py, PyList>, usize)> {
+    let format = convert::format_arg(format)?;
+    super::lines::evaluate_lines(py, &Lines { fans: shared_fans(py)? }, lines, format, first_line)
 }
 
 /// Situations with their texts copied out of Python (into one string), for another

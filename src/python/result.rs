@@ -79,6 +79,11 @@ impl Writer {
         self.vals.push((key.id(), v));
     }
 
+    /// The values written so far.
+    pub fn vals(&self) -> &[(u16, Val)] {
+        &self.vals
+    }
+
     pub fn finish(self, source: Source, loser: bool) -> PyResult_ {
         PyResult_ { source, loser, vals: self.vals }
     }

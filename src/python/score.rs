@@ -15,7 +15,7 @@ use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
 use super::interrupt;
 use super::kwcall;
-use super::result::{untracked, PyRecord, PyResult_, Source, Val, Writer};
+use super::result::{untracked, PyRecord, PyResult_, Source, Table, Val, Writer};
 use super::scheme::{read, str_tuple};
 use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
@@ -377,8 +377,8 @@ impl PyScheme {
     }
 
     /// Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
-    /// situation (see `prepare_json`) is read and scored, with the GIL released, and
-    /// answered with its result's JSON text, as `evaluate_list(..., json=True)` answers
+    /// situation (see `prepare_json`) is read, scored and answered with its result's
+    /// JSON text on every core, the GIL released, as `evaluate_list(..., json=True)` answers
     /// the dict `orjson.loads` makes of it; a plain line the reader refuses with the
     /// command's error answer, `{"error": message, "line": N, "input": line}` (N counted
     /// from `first_line`); any other line (or None) with None, for the caller to read as
@@ -390,48 +390,8 @@ impl PyScheme {
         format: Option<&Bound<'py, PyAny>>,
         first_line: u64,
     ) -> PyResult<(Bound<'py, PyList>, usize)> {
-        let py = slf.py();
         let fmt = super::convert::format_arg(format)?;
-        let this = slf.get();
-        let mut read: Vec<Line> = Vec::with_capacity(lines.len());
-        for (i, line) in lines.iter().enumerate() {
-            interrupt::check_at(py, i)?;
-            read.push(line.cast::<PyBytes>().map_or(Line::Unread, |b| this.prepare_json(b.as_bytes(), fmt)));
-        }
-        let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> = read
-            .iter()
-            .map(|r| match r {
-                Line::Read(p) => Some((this.scheme.clone(), p)),
-                _ => None,
-            })
-            .collect();
-        let scored = score_in_runs(py, &jobs)?;
-        let out = PyList::empty(py);
-        let mut failed = 0;
-        for (i, ((r, s), line)) in read.iter().zip(scored.iter().flatten()).zip(lines.iter()).enumerate() {
-            interrupt::check_at(py, i)?;
-            match (r, s) {
-                (Line::Read(p), Some(s)) => out.append(answer(slf, p, s, true)?)?,
-                (Line::Refused(e), _) => {
-                    failed += 1;
-                    // A refused line is a plain JSON object, so UTF-8 with only JSON's
-                    // white space around it: the text Python's strip() leaves.
-                    let text = line.cast::<PyBytes>().map(|b| b.as_bytes()).unwrap_or_default();
-                    let text = std::str::from_utf8(text).unwrap_or_default().trim_matches([' ', '\t', '\n', '\r']);
-                    let mut json = Vec::with_capacity(text.len() + e.len() + 40);
-                    json.extend_from_slice(b"{\"error\":");
-                    answer::string(&mut json, e);
-                    json.extend_from_slice(
-                        format!(",\"line\":{},\"input\":", first_line.saturating_add(i as u64)).as_bytes(),
-                    );
-                    answer::string(&mut json, text);
-                    json.push(b'}');
-                    out.append(PyBytes::new(py, &json))?;
-                }
-                _ => out.append(py.None())?,
-            }
-        }
-        Ok((out, failed))
+        super::lines::evaluate_lines(slf.py(), slf.get(), lines, fmt, first_line)
     }
 
     /// Scores columns: a dict of equal-length sequences or numpy arrays keyed like a
@@ -670,22 +630,22 @@ impl PyScheme {
     /// it is a plain object (`crate::score::json`) with no options: the situation, or the
     /// reader's message where it refuses the situation; Unread otherwise, and the line is
     /// read as a dict.
-    fn prepare_json(&self, line: &[u8], format: Format) -> Line {
+    fn prepare_json(&self, line: &[u8], format: Format) -> JsonLine {
         let Some(items) = crate::score::json::object(line) else {
-            return Line::Unread;
+            return JsonLine::Unread;
         };
         if items.iter().any(|(k, _)| self.is_option(k)) {
-            return Line::Unread;
+            return JsonLine::Unread;
         }
         let mut reader = Reader::default();
         for (k, v) in items {
             if let Err(e) = reader.set(&self.scheme, k, v) {
-                return Line::Refused(e.to_string());
+                return JsonLine::Refused(e.to_string());
             }
         }
         match finish(&self.scheme, &mut reader, Some(format)) {
-            Ok(p) => Line::Read(p),
-            Err(e) => Line::Refused(e.to_string()),
+            Ok(p) => JsonLine::Read(p),
+            Err(e) => JsonLine::Refused(e.to_string()),
         }
     }
 
@@ -723,10 +683,35 @@ fn answer<'py>(slf: &Bound<'py, PyScheme>, p: &Prepared, s: &Scored, json: bool)
 // Held in a vector a line, as `Option<Prepared>` was: boxing the situation would cost an
 // allocation a line.
 #[allow(clippy::large_enum_variant)]
-enum Line {
+enum JsonLine {
     Read(Prepared),
     Refused(String),
     Unread,
+}
+
+/// A plain line read, scored and written without Python; an `explain` line is left to
+/// the dict reader (its list of patterns not counted is made in Python).
+impl super::lines::LineScorer for PyScheme {
+    fn line(&self, common: &answer::Common, line: &[u8], format: Format) -> super::lines::Line {
+        use super::lines::Line;
+        match self.prepare_json(line, format) {
+            JsonLine::Read(p) if !p.explain => {
+                let s = evaluate(&self.scheme, &p);
+                let mut out = Vec::with_capacity(512);
+                let written = values(self, common, &p, &s).and_then(|w| {
+                    super::result::json(Table::Scheme(self, s.loser), w.vals(), &mut out, |_, _| {
+                        Err(pyo3::exceptions::PySystemError::new_err("a value made in Python"))
+                    })
+                });
+                match written {
+                    Ok(()) => Line::Json(out),
+                    Err(_) => Line::Unread,
+                }
+            }
+            JsonLine::Refused(e) => Line::Refused(e),
+            _ => Line::Unread,
+        }
+    }
 }
 
 /// The situation read, with the format given for the call where it gives none.
@@ -809,8 +794,27 @@ fn face_item<R>(
 /// A scored situation's result.
 fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -> PyResult<PyResult_> {
     let this = slf.get();
-    let (scheme, out) = (&*this.scheme, &this.out);
     let c = answer::common(py);
+    let mut w = values(this, c, p, s)?;
+    if p.explain {
+        let (scheme, out) = (&*this.scheme, &this.out);
+        let entries = this.fan_entries(s.loser);
+        let ex = PyList::empty(py);
+        for (i, n, by) in s.voided_by(scheme) {
+            let e = entries[i].dict(py, n as usize)?;
+            e.set_item("by", &scheme.patterns[by].id)?;
+            e.set_item("rule", &out.exclusion_text)?;
+            ex.append(e)?;
+        }
+        w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
+    }
+    Ok(w.finish(Source::Scheme(slf.clone().unbind()), s.loser))
+}
+
+/// A scored situation's values, but `explain`'s list (which needs Python): what a
+/// batch's lines are written from on every core.
+fn values(this: &PyScheme, c: &answer::Common, p: &Prepared, s: &Scored) -> PyResult<Writer> {
+    let (scheme, out) = (&*this.scheme, &this.out);
     let mut w = Writer::new(8 + out.extras.len());
     w.put(&c.win, Val::Bool(s.win));
     w.put(&c.total, Val::Int(if s.complete { s.total.into() } else { 0 }));
@@ -911,18 +915,7 @@ fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -
         };
         w.put(key, v);
     }
-    if p.explain {
-        let entries = this.fan_entries(s.loser);
-        let ex = PyList::empty(py);
-        for (i, n, by) in s.voided_by(scheme) {
-            let e = entries[i].dict(py, n as usize)?;
-            e.set_item("by", &scheme.patterns[by].id)?;
-            e.set_item("rule", &out.exclusion_text)?;
-            ex.append(e)?;
-        }
-        w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
-    }
-    Ok(w.finish(Source::Scheme(slf.clone().unbind()), s.loser))
+    Ok(w)
 }
 
 /// What a result reads of the scheme that wrote it.

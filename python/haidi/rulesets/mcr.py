@@ -157,6 +157,10 @@ def evaluate_many(
     )
 
 
+#: ``eval --jsonl``'s reader: plain lines read, scored and written in Rust on every core.
+evaluate_lines = _core.mcr_evaluate_lines
+
+
 #: The longest slice of ``_collect_columns``.
 _LONGEST_SLICE = 1 << 14
 
