@@ -98,3 +98,65 @@ def test_ctrl_c_stops_a_long_batch_with_keyboard_interrupt(batch: str, paralleli
     # Warnings may come first (stderr is in `out` too).
     assert "interrupted" in [line.split(" ")[0] for line in out.splitlines()], out
     assert p.returncode == 0, out
+
+
+
+def test_ctrl_c_while_jsonl_writes_into_a_slow_pipe_leaves_whole_lines() -> None:
+    """Ctrl-C while ``eval --jsonl`` writes a batch into a pipe read slowly: the line being
+    written is finished, so that every line the reader gets is whole JSON, and the
+    command exits 130. Sent at several points of the writing."""
+    import json
+    import random
+
+    sys.path.insert(0, str(HERE.parent / "scripts"))
+    from mcr_peer import random_situation
+
+    rng = random.Random(3)
+    data = "".join(json.dumps(random_situation(rng)) + "\n" for _ in range(40_000)).encode()
+    for run in range(4):
+        with subprocess.Popen(
+            [sys.executable, "-m", "haidi", "eval", "--rules", "mcr", "--jsonl", "--quiet"],
+            env=_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        ) as p:
+            out = _interrupt_while_writing(p, data, 0.1 * run)
+        assert p.returncode == 130
+        assert out.endswith(b"\n")
+        lines = out.splitlines()
+        assert all("win" in json.loads(line) or "error" in json.loads(line) for line in lines)
+        assert len(lines) < 40_000, "the batch was not cut short: Ctrl-C came too late"
+
+
+def _interrupt_while_writing(p: subprocess.Popen[bytes], data: bytes, after: float) -> bytes:
+    """Feeds ``data`` to ``p`` and reads its answers slowly; sends SIGINT once some are in
+    and ``after`` seconds have passed. Returns all it wrote."""
+    import threading
+
+    stdin, stdout = p.stdin, p.stdout
+    assert stdin is not None and stdout is not None
+
+    def feed() -> None:
+        try:
+            stdin.write(data)
+            stdin.close()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    out = b""
+    end = time.monotonic() + after
+    try:
+        while len(out) < 4096 or time.monotonic() < end:
+            if select.select([stdout], [], [], FORK_LIMIT)[0]:
+                out += os.read(stdout.fileno(), 997)
+            time.sleep(0.001)
+        p.send_signal(signal.SIGINT)
+        out += stdout.read()
+        p.wait(timeout=INTERRUPT_LIMIT * 10)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        pytest.fail("not stopped after SIGINT")
+    return out

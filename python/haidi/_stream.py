@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import signal
 import stat
 import sys
 from collections.abc import Iterator
@@ -195,9 +196,48 @@ class Output:
             self.stream.write(data.decode(self.encoding))
             self.stream.flush()
             return
-        # A write cut short by a reader that went away returns what it wrote (the next one
-        # raises BrokenPipeError): write until all is out.
-        view = memoryview(data)
-        while view:
-            view = view[self.buffer.write(view) :]
         self.buffer.flush()
+        try:
+            fd = self.buffer.fileno()
+        except (AttributeError, OSError, ValueError):  # a stream in memory
+            fd = None
+        if fd is None:
+            view = memoryview(data)
+            while view:
+                view = view[self.buffer.write(view) :]
+            self.buffer.flush()
+            return
+        # Written to the descriptor, so that what was written is known to the byte (a
+        # write cut short by a full pipe, a reader that went away or a signal returns what
+        # it wrote; the next one raises). Ctrl-C in the middle of a batch finishes the line
+        # being written, then stops: what was answered stays answered, whole. A second
+        # Ctrl-C stops at once (a reader that no longer reads holds the first).
+        stop: list[bool] = []
+
+        def defer(signum: int, frame: Any) -> None:
+            if stop:
+                raise KeyboardInterrupt
+            stop.append(True)
+
+        try:
+            old = signal.getsignal(signal.SIGINT)
+            if old is signal.default_int_handler:
+                signal.signal(signal.SIGINT, defer)
+        except ValueError:  # not the main thread: signals are not heard here
+            old = None
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+                if stop and view:
+                    written = len(data) - len(view)
+                    if data[written - 1] != ord("\n"):
+                        view = view[: data.index(b"\n", written) + 1 - written]
+                        while view:
+                            view = view[os.write(fd, view) :]
+                    break
+        finally:
+            if old is signal.default_int_handler:
+                signal.signal(signal.SIGINT, old)
+        if stop:
+            raise KeyboardInterrupt
