@@ -629,14 +629,24 @@ macro_rules! entry_class {
         pub struct $rust {
             /// Its keys and values: never handed out, so never changed.
             d: Py<PyDict>,
-            // The typed fields' values, read once from `d` (None: not in it).
-            $($field: Option<Py<PyAny>>,)*
+            // The typed fields' values, read once from `d` (None where it has none: every
+            // entry a scorer makes has them all), each an attribute read as a struct member.
+            $(
+                #[doc = $field_doc]
+                #[pyo3(get)]
+                $field: Py<PyAny>,
+            )*
         }
 
         impl $rust {
             /// An entry of the keys and values of `d` (which nobody else may hold).
             pub fn new(d: Bound<'_, PyDict>) -> Self {
-                $(let $field = d.get_item(stringify!($field)).ok().flatten().map(Bound::unbind);)*
+                $(
+                    let $field = match d.get_item(stringify!($field)).ok().flatten() {
+                        Some(v) => v.unbind(),
+                        None => d.py().None(),
+                    };
+                )*
                 $rust { d: d.unbind(), $($field,)* }
             }
 
@@ -648,17 +658,6 @@ macro_rules! entry_class {
 
         #[pymethods]
         impl $rust {
-            $(
-                #[doc = $field_doc]
-                #[getter]
-                fn $field<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    match &self.$field {
-                        Some(v) => Ok(v.bind(py).clone()),
-                        None => entry_get(self.d.bind(py), stringify!($field), $name),
-                    }
-                }
-            )*
-
             fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
                 entry_get(self.d.bind(py), name, $name)
             }
