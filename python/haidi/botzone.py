@@ -57,9 +57,6 @@ KINDS = ("Deal", "Draw", "Play", "Chi", "Peng", "Gang", "AnGang", "BuGang", "Hu"
 CLAIMS = ("Chi", "Peng", "Gang", "Hu")
 #: Kongs: the player's next ``Draw`` is a replacement from the end of the wall.
 KONGS = ("Gang", "AnGang", "BuGang")
-#: Tiles of a 136-tile Botzone wall, and of one with the eight flowers.
-WALL_SIZE = 136
-WALL_SIZE_FLOWERS = 144
 _HAND = 13
 #: Fan names of Botzone's fan calculator (ChineseOfficialMahjongHelper) that haidi, after
 #: the seed's list, spells otherwise: fan 78.
@@ -174,9 +171,8 @@ def _event(words: list[str], line: int) -> Event:
     kind = words[2]
     if kind == "Deal":
         tiles = tuple(_tile(w, line, "Deal") for w in words[3:])
-        kinds = [t for t in tiles if not t.endswith("f")]
-        if len(tiles) < _HAND or len(kinds) != _HAND:
-            raise _fail(line, "Deal", f"{len(kinds)} tiles that are no flowers; a deal holds 13 besides its flowers")
+        if len(tiles) < _HAND:
+            raise _fail(line, "Deal", f"{len(tiles)} tiles: a deal is 13, then the tiles replacing its flowers")
         return Event(player, kind, tiles, line=line)
     if len(words) < 4:
         raise _fail(line, kind, "no tile")
@@ -316,45 +312,37 @@ def parse(text: str) -> list[Match]:
 # The wall
 
 
-def _tile_set(flowers: bool) -> list[str]:
+def _tile_set() -> list[str]:
+    """haidi's MCR tile set in its order: four of each kind (``tile_names()``), then the
+    eight flowers."""
     from . import tile_names
 
-    kinds = [t for t in tile_names() for _ in range(4)]
-    return kinds + ([f"{f}f" for f in range(1, 9)] if flowers else [])
+    return [t for t in tile_names() for _ in range(4)] + [f"{f}f" for f in range(1, 9)]
 
 
-def _draw_plan(match: Match) -> tuple[list[str], list[str], list[list[str]]]:
-    """The tiles drawn from the front and, in order, from the end of the wall, and each
-    seat's queue of replacements for its dealt flowers (all by the rules of haidi's game:
-    docs/game.md)."""
+def _draws(match: Match) -> tuple[list[str], list[str]]:
+    """The tiles drawn from the front of the wall and, in order, from its end: a ``Draw``
+    right after the same player's kong or flower is a replacement (docs/game.md)."""
     front: list[str] = []
     back: list[str] = []
-    extras = [list(d[_HAND:]) for d in match.deals]
-    from_back = False
-    for i, e in enumerate(match.events):
-        if e.kind != "Draw":
-            continue
-        prev = match.events[i - 1] if i else None
-        after_kong = prev is not None and prev.player == e.player and prev.kind in KONGS
-        after_flower = prev is not None and prev.player == e.player and prev.kind == "Draw" and prev.tile.endswith("f")
-        if i == 0:
-            from_back = False
-        elif after_kong:
-            from_back = True
-        elif not after_flower:
-            from_back = False
-        (back if from_back else front).append(e.tile)
-    return front, back, extras
+    prev: Event | None = None
+    for e in match.events:
+        if e.kind == "Draw":
+            replaced = prev is not None and prev.player == e.player and (
+                prev.kind in KONGS or (prev.kind == "Draw" and prev.tile.endswith("f"))
+            )
+            (back if replaced else front).append(e.tile)
+        prev = e
+    return front, back
 
 
-def _dealt_order(match: Match, first_draw: str | None) -> list[str]:
+def _dealt_replacements(match: Match, first_draw: str) -> list[str]:
     """The replacements of dealt flowers in the order haidi's deal takes them from the end
-    of the wall: the dealer first and then in turn, each seat all of its flowers, and again
-    for flowers so drawn."""
+    of the wall: the dealer first and then in turn, each seat all of its flowers (the
+    dealer's 14th tile, its first ``Draw``, among them), and again for flowers so drawn."""
     queues = [list(d[_HAND:]) for d in match.deals]
     wanted = [sum(t.endswith("f") for t in d[:_HAND]) for d in match.deals]
-    if first_draw is not None and first_draw.endswith("f"):
-        wanted[0] += 1
+    wanted[0] += first_draw.endswith("f")
     order: list[str] = []
     while any(wanted):
         again = [0, 0, 0, 0]
@@ -362,7 +350,7 @@ def _dealt_order(match: Match, first_draw: str | None) -> list[str]:
             for _ in range(wanted[s]):
                 if not queues[s]:
                     raise HandError(
-                        f"line {match.line}: Deal: player {s} holds more flowers than the tiles listed to replace them"
+                        f"line {match.line}: Deal: player {s} has more flowers than tiles listed to replace them"
                     )
                 t = queues[s].pop(0)
                 order.append(t)
@@ -370,85 +358,58 @@ def _dealt_order(match: Match, first_draw: str | None) -> list[str]:
         wanted = again
     for s in range(4):
         if queues[s]:
-            raise HandError(f"line {match.line}: Deal: player {s} lists more tiles than its flowers want replaced")
+            raise HandError(f"line {match.line}: Deal: player {s} lists more tiles than its 13 and their replacements")
     return order
+
+
+#: Fans of a win on the wall's last tile: a log that scores one ended its wall there.
+LAST_TILE_FANS = ("妙手回春", "海底捞月")
 
 
 @dataclass(frozen=True)
 class Wall:
     """A rebuilt wall: ``tiles`` in drawing order (haidi names, the tile set once),
-    ``unseen`` (the tiles no draw of the log shows, in the middle of the wall) and
-    ``kept``: tiles the hand leaves in the wall (``Game(kept=...)``), or None when the
-    hand ended before its last tile."""
+    ``unseen`` (the tiles no line of the log shows, in the middle of the wall) and
+    ``kept``: the tiles the hand leaves in the wall, for ``Game(kept=...)`` (None: the
+    ruleset's, none)."""
 
     tiles: list[str]
     unseen: list[str]
     kept: int | None
 
 
-def _walls_left(match: Match) -> list[int]:
-    """Tiles left in each player's own quarter of the wall at the end of the hand, as
-    Botzone's judge deals and draws (each player from its own quarter)."""
-    size = (WALL_SIZE_FLOWERS if match.flowers else WALL_SIZE) // 4
-    left = [size - len(d) for d in match.deals]
-    for e in match.events:
-        if e.kind == "Draw":
-            left[e.player] -= 1
-    return left
-
-
-def _wall_ended(match: Match) -> bool:
-    """Whether the hand ended with the wall spent as Botzone's judge sees it: a drawn
-    hand, or a win where the next player's quarter is empty (海底捞月, 妙手回春)."""
-    if match.huang:
-        return True
-    last = match.events[-1]
-    prev = match.events[-2] if len(match.events) > 1 else None
-    if prev is None:
-        return False
-    # The seat after the one whose tile is won on (the winner itself, self-drawn).
-    source = last.player if prev.kind == "Draw" and prev.player == last.player else prev.player
-    return _walls_left(match)[(source + 1) % 4] == 0
-
-
 def wall(match: Match) -> Wall:
     """The wall ``match`` was dealt from, in haidi's drawing order (docs/learning.md).
 
     The dealt tiles are put where haidi's deal takes them (four a seat three times from
-    the dealer, then one each, then the dealer's first ``Draw``); the later draws follow
-    at the front, the replacements (after a kong or a flower) at the end, the last first.
-    The tiles no line shows fill the middle in haidi's tile order (``tile_names()``, then
-    the flowers). ``HandError`` if the log shows a tile more often than the set holds.
+    the dealer, then one each, then the dealer's first ``Draw``); the later draws follow at
+    the front, the replacements (after a kong or a flower) at the end, the first taken
+    last. The tiles no line shows (the eight flowers too, in a hand without them) fill
+    the middle in haidi's tile order (``tile_names()``, then the flowers). When the hand
+    ended with the wall spent (``Huang``, or a win the log scores 妙手回春 or 海底捞月),
+    they are the tiles it leaves (``kept``). ``HandError`` if the log shows a tile more
+    often than the set holds.
     """
-    draws = [e for e in match.events if e.kind == "Draw"]
-    if not draws or match.events[0].kind != "Draw" or match.events[0].player != 0:
+    if not match.events or match.events[0].kind != "Draw" or match.events[0].player != 0:
         raise HandError(f"line {match.line}: the dealer's first Draw (its 14th tile) must follow the deals")
-    front, back, _ = _draw_plan(match)
-    first = front[0]
-    dealt = [[None] * 52]
-    positions: list[str | None] = [None] * 52
+    front, back = _draws(match)
+    positions: list[str] = [""] * 52
     for s, d in enumerate(match.deals):
         for i, t in enumerate(d[:_HAND]):
-            pos = (i // 4) * 16 + s * 4 + i % 4 if i < 12 else 48 + s
-            positions[pos] = t
-    del dealt
-    head = [t for t in positions if t is not None] + front
-    tail = _dealt_order(match, first) + back
-    full = _tile_set(match.flowers)
-    counts: dict[str, int] = {}
+            positions[(i // 4) * 16 + s * 4 + i % 4 if i < 12 else 48 + s] = t
+    head = positions + front
+    tail = _dealt_replacements(match, front[0]) + back
+    full = _tile_set()
+    counts = dict.fromkeys(full, 0)
     for t in full:
-        counts[t] = counts.get(t, 0) + 1
+        counts[t] += 1
     for t in head + tail:
-        if counts.get(t, 0) == 0:
+        if counts[t] == 0:
             raise HandError(f"line {match.line}: the hand shows more of {to_botzone(t)} than the wall holds")
         counts[t] -= 1
-    order = {t: k for k, t in enumerate(dict.fromkeys(full))}
-    unseen = sorted((t for t, c in counts.items() for _ in range(c)), key=order.__getitem__)
-    if not match.flowers:
-        # Botzone's hands without flowers: haidi's MCR wall holds the eight, which no draw
-        # of the log reaches (they are among the unseen tiles).
-        unseen += [f"{f}f" for f in range(1, 9)]
-    kept = len(unseen) if _wall_ended(match) else None
+    unseen = [t for t, c in counts.items() for _ in range(c)]
+    ended = match.huang or any(name in LAST_TILE_FANS for name, _ in match.fans)
+    kept = len(unseen) if ended and unseen else None
     return Wall(head + unseen + tail[::-1], unseen, kept)
 
 
@@ -504,14 +465,19 @@ def _pass_all(g: Game, line: int, watch: Observer | None, but: Sequence[int] = (
 
 
 def _claims(g: Game, e: Event, watch: Observer | None) -> None:
-    """A claim of the log and the claims it overrode; the other seats asked pass."""
-    named = [(e.player, e.kind, e.tile), *e.ignored]
-    seats = [p for p, _, _ in named]
-    for p, kind, tile in named:
-        if p not in g.to_act:
+    """A claim of the log and the claims it overrode, stepped with the passes of the other
+    seats asked in the order of ``to_act``."""
+    named = {p: (kind, tile) for p, kind, tile in ((e.player, e.kind, e.tile), *e.ignored)}
+    asked = list(g.to_act)
+    for p, (kind, _) in named.items():
+        if p not in asked:
             raise HandError(f"line {e.line}: {kind}: player {p} may not claim now in haidi's game")
-        _step(g, p, _claim_action(kind, tile, e.line), e.line, watch)
-    _pass_all(g, e.line, watch, but=seats)
+    for s in asked:
+        if s in named:
+            kind, tile = named[s]
+            _step(g, s, _claim_action(kind, tile, e.line), e.line, watch)
+        else:
+            _step(g, s, dict(_PASS), e.line, watch)
 
 
 def replay(match: Match, watch: Observer | None = None) -> Game:
@@ -528,6 +494,9 @@ def replay(match: Match, watch: Observer | None = None) -> Game:
     last_played: str | None = None
     events = match.events
     for i, e in enumerate(events):
+        if g.done and match.huang and all(x.kind == "Draw" for x in events[i:]):
+            # The wall ran out on flowers: the last draws found no replacement.
+            break
         if g.done:
             raise HandError(f"line {e.line}: {e.kind}: haidi's hand is over before it")
         if e.kind == "Draw":
@@ -640,42 +609,37 @@ def write(game: Game | Sequence[Mapping[str, Any]], match_id: str | None = None)
         lines.append(f"Player {s} Deal " + " ".join(to_botzone(t) for t in deals[s]))
     if first is not None:
         lines.append(f"Player 0 Draw {to_botzone(first)}")
-    pending: list[tuple[int, dict[str, Any]]] = []
-    played: str | None = None
-    for e in log[i:]:
+    # The answers to the tile on offer (a discard, or a kong being added) while it is.
+    window: list[tuple[int, Mapping[str, Any]]] | None = None
+    offered: str | None = None
+    for n, e in enumerate(log[i:], i):
         kind = e["event"]
         if kind == "action":
             seat, a = e["seat"], e["action"]
-            t = a["type"]
-            if t in ("chow", "pung", "kong") or (t in ("win", "pass") and (pending or _claiming(log, e))):
-                pending.append((seat, a))
-                continue
-            if t == "discard":
-                lines.append(f"Player {seat} Play {to_botzone(a['tile'])}")
-                played = a["tile"]
-            elif t == "concealed_kong":
-                lines.append(f"Player {seat} AnGang {to_botzone(a['tile'])}")
-            elif t == "added_kong":
-                lines.append(f"Player {seat} BuGang {to_botzone(a['tile'])}")
-                played = a["tile"]
-            elif t == "win":
-                pending.append((seat, a))
-            else:
-                raise HandError(f"write: the action {a} is not one of Botzone's")
+            if window is not None:
+                window.append((seat, a))
+            elif a["type"] in ("discard", "concealed_kong", "added_kong"):
+                word = {"discard": "Play", "concealed_kong": "AnGang", "added_kong": "BuGang"}[a["type"]]
+                lines.append(f"Player {seat} {word} {to_botzone(a['tile'])}")
+                if a["type"] != "concealed_kong":
+                    window, offered = [], a["tile"]
+            elif a["type"] != "win":
+                raise HandError(f"log event {n}: {a} is not an action of Botzone's MCR")
         elif kind in ("claim", "win"):
-            if kind == "win" and pending == [] and False:
-                continue
-            lines.extend(_claim_line(pending, e, played))
-            pending = []
+            if kind == "win" and window is None:
+                lines.append(f"Player {e['seat']} Hu {to_botzone(e['tile'])}")
+            else:
+                lines.append(_claim_line(e, window or [], offered))
+            window = None
         elif kind == "draw":
-            pending = []
             lines.append(f"Player {e['seat']} Draw {to_botzone(e['tile'])}")
+            window = None
         elif kind == "end":
-            pending = []
+            window = None
     result = _result_of(game, log)
     if result["wins"]:
         score = result["wins"][0]["score"]
-        fans = "+".join(f"{f['name']}*{f['count']}" for f in score["fans"])
+        fans = "+".join(f"{_TO_FAN_NAMES.get(f['name'], f['name'])}*{f['count']}" for f in score["fans"])
         lines.append(f"Fan {score['total']} {fans}")
     else:
         lines.append("Huang")
@@ -683,35 +647,25 @@ def write(game: Game | Sequence[Mapping[str, Any]], match_id: str | None = None)
     return "\n".join(lines) + "\n\n"
 
 
-def _claiming(log: Sequence[Mapping[str, Any]], e: Mapping[str, Any]) -> bool:
-    """Whether an action event answers a claim (a tile played or a kong being added)
-    rather than a turn: the seat is not the one whose turn it is."""
-    return False
+_WORDS = {"chow": "Chi", "pung": "Peng", "kong": "Gang", "win": "Hu"}
 
 
-def _claim_line(pending: list[tuple[int, dict[str, Any]]], e: Mapping[str, Any], played: str | None) -> list[str]:
-    words = {"chow": "Chi", "pung": "Peng", "kong": "Gang", "win": "Hu"}
+def _claim_line(e: Mapping[str, Any], window: list[tuple[int, Mapping[str, Any]]], offered: str | None) -> str:
+    """The line of the claim that took the tile on offer, with the claims it overrode."""
     seat = e["seat"]
-    claims = [(s, a) for s, a in pending if a["type"] != "pass"]
-    mine = [a for s, a in claims if s == seat]
-    if e["event"] == "win":
-        tile = e["tile"]
-        head = f"Player {seat} Hu {to_botzone(tile)}"
-    else:
-        a = mine[0] if mine else {"type": e["meld"]}
-        head = f"Player {seat} {words[a['type']]} {_botzone_claim_tile(a, played)}"
-    rest = [
-        f"Ignore Player {s} {words[a['type']]} {_botzone_claim_tile(a, played)}" for s, a in claims if s != seat
-    ]
-    return [" ".join([head, *rest])]
+    claims = [(s, a) for s, a in window if a["type"] != "pass"]
+    if not any(s == seat for s, _ in claims) or offered is None:
+        raise HandError(f"write: the log's claim of seat {seat} has no action before it")
+    words = [f"Player {seat} {_claim_words(a, offered)}" for s, a in claims if s == seat]
+    words += [f"Ignore Player {s} {_claim_words(a, offered)}" for s, a in claims if s != seat]
+    return " ".join(words)
 
 
-def _botzone_claim_tile(a: Mapping[str, Any], played: str | None) -> str:
+def _claim_words(a: Mapping[str, Any], offered: str) -> str:
     if a["type"] == "chow":
         low = a["tile"]
-        return to_botzone(f"{int(low[0]) + 1}{low[1]}")
-    assert played is not None
-    return to_botzone(played)
+        return f"Chi {to_botzone(f'{int(low[0]) + 1}{low[1]}')}"
+    return f"{_WORDS[a['type']]} {to_botzone(offered)}"
 
 
 def _result_of(game: Game | Sequence[Mapping[str, Any]], log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
