@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -38,11 +38,15 @@ from .game import Game
 from .play import from_botzone, to_botzone
 
 __all__ = [
+    "FAN_NAMES",
     "Event",
     "Match",
+    "Wall",
+    "action_json",
     "differences",
     "examples",
     "export",
+    "observation_array",
     "parse",
     "read",
     "replay",
@@ -154,7 +158,9 @@ def _tile(text: str, line: int, field_: str) -> str:
     try:
         return from_botzone(text)
     except HandError:
-        raise _fail(line, field_, f"{text[:20]!r} is no Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3, H1-H8)") from None
+        raise _fail(
+            line, field_, f"{text[:20]!r} is no Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3, H1-H8)"
+        ) from None
 
 
 def _player(words: list[str], at: int, line: int) -> int:
@@ -180,7 +186,7 @@ def _event(words: list[str], line: int) -> Event:
     if tile.endswith("f") and kind != "Draw":
         raise _fail(line, kind, f"{words[3]} is a flower, which is only drawn")
     rest = words[4:]
-    ignored = []
+    ignored: list[tuple[int, str, str]] = []
     while rest:
         if rest[0] != "Ignore" or len(rest) < 5:
             raise _fail(line, "Ignore", f"expected 'Ignore Player <0-3> <claim> <tile>', not {' '.join(rest)[:40]!r}")
@@ -225,6 +231,8 @@ def _match(head: list[tuple[int, str]]) -> Match:
             if ending:
                 raise _fail(n, "Player", "a Player line after the hand's Fan or Huang")
             e = _event(words, n)
+            if events and events[-1].kind == "Hu":
+                raise _fail(n, "Player", "an event after the hand's Hu")
             if e.kind == "Deal":
                 if events or deals[e.player] is not None:
                     raise _fail(n, "Deal", f"player {e.player} is dealt twice, or after play began")
@@ -237,6 +245,8 @@ def _match(head: list[tuple[int, str]]) -> Match:
             if ending:
                 raise _fail(n, "Fan", "a second Fan or Huang")
             ending = True
+            if not events or events[-1].kind != "Hu":
+                raise _fail(n, "Fan", "the hand's last event is no Hu")
             if len(words) != 3:
                 raise _fail(n, "Fan", "expected 'Fan <total> <name>*<count>+...'")
             fan = _int(words[1], n, "Fan", 0, 100_000)
@@ -250,6 +260,8 @@ def _match(head: list[tuple[int, str]]) -> Match:
         elif words[0] == "Huang":
             if ending or len(words) != 1:
                 raise _fail(n, "Huang", "a second Fan or Huang, or words after Huang")
+            if events and events[-1].kind == "Hu":
+                raise _fail(n, "Huang", "a drawn hand, but its last event is a Hu")
             ending = huang = True
         elif words[0] == "Score":
             if not ending:
@@ -269,11 +281,6 @@ def _match(head: list[tuple[int, str]]) -> Match:
         raise _fail(last, "Score", "the hand ends without its Score line")
     if huang and any(scores):
         raise _fail(last, "Score", "a drawn hand (Huang) pays nothing")
-    if not huang and (not events or events[-1].kind != "Hu"):
-        raise _fail(last, "Fan", "a Fan line, but the last event is no Hu")
-    hu = [e for e in events if e.kind == "Hu"]
-    if len(hu) > (0 if huang else 1):
-        raise _fail(hu[-1].line, "Hu", "a Hu before the hand's last event")
     return Match(mid, wind, tuple(d for d in deals if d is not None), tuple(events), fan, fans, scores, huang, n0)
 
 
@@ -328,8 +335,10 @@ def _draws(match: Match) -> tuple[list[str], list[str]]:
     prev: Event | None = None
     for e in match.events:
         if e.kind == "Draw":
-            replaced = prev is not None and prev.player == e.player and (
-                prev.kind in KONGS or (prev.kind == "Draw" and prev.tile.endswith("f"))
+            replaced = (
+                prev is not None
+                and prev.player == e.player
+                and (prev.kind in KONGS or (prev.kind == "Draw" and prev.tile.endswith("f")))
             )
             (back if replaced else front).append(e.tile)
         prev = e
@@ -690,14 +699,6 @@ def action_json(action: Mapping[str, Any], game: Game, seat: int) -> str:
     return orjson.dumps(dict(action), option=orjson.OPT_SORT_KEYS).decode()
 
 
-@dataclass
-class _Pending:
-    seat: list[int] = field(default_factory=list)
-    observation: list[np.ndarray] = field(default_factory=list)
-    action: list[Any] = field(default_factory=list)
-    mask: list[np.ndarray] = field(default_factory=list)
-
-
 def _games(source: Any) -> Iterator[tuple[str, Callable[[Observer], Game]]]:
     """Each hand of ``source`` as ``(name, play)``: ``play(watch)`` plays it with a watcher.
 
@@ -786,7 +787,9 @@ def examples(
     for name, play in _games(source):
         rows: list[dict[str, Any]] = []
 
-        def watch(g: Game, seat: int, action: dict[str, Any], rows: list[dict[str, Any]] = rows) -> None:
+        def watch(
+            g: Game, seat: int, action: dict[str, Any], rows: list[dict[str, Any]] = rows, name: str = name
+        ) -> None:
             row = {
                 "hand": name,
                 "step": len(rows),
@@ -909,3 +912,105 @@ def export(
         if writer is not None:
             writer.close()
     return {"hands": hands, "examples": count, "files": files}
+
+
+# ---------------------------------------------------------------------------------------
+# The command: haidi botzone replay | write | export
+
+
+def add_parser(sub: Any) -> None:
+    """Adds ``haidi botzone`` to the subcommands of ``haidi`` (python/haidi/cli.py)."""
+    import argparse
+
+    p = sub.add_parser(
+        "botzone",
+        help="Botzone's MCR match logs: replay them, write haidi's hands in them, export training examples",
+        description="Read Botzone's Chinese Standard Mahjong match logs (docs/learning.md, 'Logs from real "
+        "play'): replay each hand through haidi's MCR game, write haidi's logged hands in the same format, "
+        "or export one training example per decision.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  haidi botzone replay matches.txt\n  haidi play --bots greedy,greedy,greedy,greedy "
+        "--games 4 --log games.jsonl && haidi botzone write games.jsonl\n  haidi botzone export matches.txt "
+        "games.jsonl -o examples/ --format npz",
+    )
+    bsub = p.add_subparsers(dest="botzone_command", required=True, metavar="ACTION")
+    rp = bsub.add_parser("replay", help="replay each hand and compare with its Fan and Score lines")
+    rp.add_argument("files", nargs="+", metavar="FILE", help="Botzone match logs (text)")
+    rp.add_argument("--json", action="store_true", help="one JSON line a hand")
+    wp = bsub.add_parser("write", help="write haidi's logged MCR hands (JSON lines of Game.log) as Botzone text")
+    wp.add_argument("logs", nargs="+", metavar="FILE", help="JSON-lines logs, as haidi play --log writes")
+    ep = bsub.add_parser("export", help="one training example per decision, to .npz shards or a Parquet file")
+    ep.add_argument(
+        "sources", nargs="+", metavar="FILE", help="Botzone text logs, or haidi logs (.jsonl: JSON lines of Game.log)"
+    )
+    ep.add_argument("--out", "-o", required=True, metavar="PATH", help="a directory (npz) or a file (parquet)")
+    ep.add_argument("--format", default="npz", choices=["npz", "parquet"], help="npz shards (default) or Parquet")
+    ep.add_argument("--shard", type=int, default=100_000, metavar="N", help="examples a file or row group")
+    ep.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def main(args: Any) -> int:
+    """``haidi botzone``: 0 when every hand agrees (or is written), 1 when one differs or is
+    refused, 2 for a file that cannot be read or is not the format."""
+    import sys
+
+    try:
+        if args.botzone_command == "replay":
+            return _replay_main(args, sys.stdout)
+        if args.botzone_command == "write":
+            for name in args.logs:
+                for _, log in _jsonl(name):
+                    sys.stdout.write(write(log))
+            return 0
+        counts = export(args.sources, args.out, format=args.format, shard=args.shard, progress=not args.quiet)
+        print(f"{counts['examples']} examples of {counts['hands']} hands in {counts['files']} files at {args.out}")
+        return 0
+    except OSError as e:
+        print(f"haidi: error: cannot read {e.filename!r}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except HandError as e:
+        print(f"haidi: error: {e}", file=sys.stderr)
+        return 2
+
+
+def _jsonl(name: str) -> Iterator[tuple[int, list[Any]]]:
+    with open(name, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            if not raw.strip() or raw.lstrip().startswith(b"#"):
+                continue
+            try:
+                log = orjson.loads(raw)
+            except orjson.JSONDecodeError as e:
+                raise HandError(f"{name}: line {n}: not JSON ({e})") from None
+            if not isinstance(log, list) or not log:
+                raise HandError(f"{name}: line {n}: not a log (a JSON list of events)")
+            yield n, log
+
+
+def _replay_main(args: Any, out: IO[str]) -> int:
+    agree = hands = 0
+    for name in args.files:
+        for m in read(name):
+            hands += 1
+            row: dict[str, Any] = {"file": name, "match": m.id, "line": m.line}
+            try:
+                g = replay(m)
+            except HandError as e:
+                row.update(agrees=False, error=str(e))
+                text = f"{name}: {m.id}: REFUSED: {e}"
+            else:
+                diff = differences(m, g)
+                result = g.result
+                assert result is not None
+                row.update(agrees=not diff, payments=result["payments"])
+                if diff:
+                    row["error"] = "; ".join(diff)
+                    text = f"{name}: {m.id}: DIFFERS: {row['error']}"
+                else:
+                    agree += 1
+                    how = "drawn" if m.huang else f"player {m.winner} wins, {m.fan} fans"
+                    text = f"{name}: {m.id}: agrees ({how}; payments {' '.join(map(str, result['payments']))})"
+            out.write((orjson.dumps(row).decode() if args.json else text) + "\n")
+    if not args.json:
+        out.write(f"{agree} of {hands} hands agree\n")
+    return 0 if agree == hands else 1
