@@ -358,3 +358,22 @@ def test_the_command_replays_writes_and_exports(haidi_cli, tmp_path) -> None:
 
     code, out, _ = haidi_cli("botzone", "export", str(TEN), "-o", str(tmp_path / "ex"), "-q")
     assert code == 0 and out.startswith(f"{len(list(bz.examples(str(TEN))))} examples of 10 hands")
+
+
+def test_a_replayed_hand_is_written_back_to_the_logs_own_text() -> None:
+    """The wall rebuilt, the replay and the writer together: each real hand, replayed and
+    written, is its own text again, line for line (deal order, claims, fans, payments)."""
+    for block in _blocks(TEN_TEXT) + _blocks(MORE.read_text(encoding="utf-8")):
+        (m,) = bz.parse(block)
+        assert bz.write(bz.replay(m), match_id=m.id) == block.strip() + "\n\n"
+
+
+def test_a_replay_with_kept_tiles_pickles_and_replays_from_its_log() -> None:
+    import pickle
+
+    m = next(m for m in bz.read(MORE) if m.huang)
+    g = bz.replay(m)
+    assert g.log[0]["kept"] == bz.wall(m).kept == 9
+    again = pickle.loads(pickle.dumps(g))
+    assert again.log == g.log and again.result["exhausted"]
+    assert haidi.Game.replay(g.log).log == g.log
