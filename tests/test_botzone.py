@@ -377,3 +377,30 @@ def test_a_replay_with_kept_tiles_pickles_and_replays_from_its_log() -> None:
     again = pickle.loads(pickle.dumps(g))
     assert again.log == g.log and again.result["exhausted"]
     assert haidi.Game.replay(g.log).log == g.log
+
+
+def test_a_robbed_kong_is_written_and_replayed_with_its_maker_paying() -> None:
+    # A hand of haidi's in which seat 1 robs seat 0's added kong (抢杠和): the agent wins
+    # whenever it may, adds kongs and pungs, else discards as the greedy agent does.
+    g = haidi.Game("mcr", seed=38)
+    rng = random.Random(38)
+    while not g.done:
+        s = g.to_act[0]
+        acts = g.legal_actions(s)
+        keen = [a for a in acts if a["type"] in ("added_kong", "pung")]
+        if {"type": "win"} in acts:
+            a = {"type": "win"}
+        elif keen:
+            a = keen[0]
+        elif len(acts) > 1 and all(a["type"] in ("discard", "concealed_kong", "added_kong") for a in acts):
+            a = g._greedy(s)
+        else:
+            a = rng.choice(acts)
+        g.step(s, a)
+    text = bz.write(g)
+    assert "Player 0 BuGang B9\nPlayer 1 Hu B9\nFan 12 抢杠和*1" in text
+    (m,) = bz.parse(text)
+    again = bz.replay(m)
+    assert again.log[1:] == g.log[1:] and bz.differences(m, again) == []
+    # Botzone's judge and haidi's settle alike: the kong's maker pays as a discarder.
+    assert m.scores == (-20, 36, -8, -8)
