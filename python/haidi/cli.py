@@ -654,6 +654,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_quiet(rp)
     _add_play(sub)
     _add_replay(sub)
+    from . import botzone
+
+    botzone.add_parser(sub)
     return p
 
 
@@ -914,6 +917,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return play_main(args)
     if args.command == "replay":
         return replay_main(args)
+    if args.command == "botzone":
+        from . import botzone
+
+        return botzone.main(args)
     try:
         rs = ruleset(args.rules)
     except HandError as e:

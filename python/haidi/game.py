@@ -99,13 +99,16 @@ class Game(_core.Game):
     shuffled one: draws take its front, replacements its end (docs/game.md). ``carry``:
     what the hand before handed on (``result["next"]`` of it): the dealer's table
     position, the 连庄 streak, the prevailing wind and the ruleset's own counts; None for
-    a match's first hand.
+    a match's first hand. ``kept``: tiles left in the wall when the hand is drawn, in
+    place of the ruleset's (its ``GAME.kept``): a given wall replayed from a table that
+    ended its hands with tiles still in the wall (Botzone's judge, docs/learning.md).
     """
 
     _ruleset: Ruleset[Any]
     _options: dict[str, Any]
     _carry: dict[str, Any]
     _seeded: bool
+    _kept: int | None
     _result: dict[str, Any] | None
 
     def __new__(
@@ -116,16 +119,22 @@ class Game(_core.Game):
         *,
         wall: Sequence[str] | None = None,
         carry: Mapping[str, Any] | None = None,
+        kept: int | None = None,
     ) -> Game:
         rs = ruleset(rules)
         given = _given(options)
         carried = read_carry(rs, carry)
         scorer, mingangang = _scorer(rs, given or None)
-        self = super().__new__(cls, flow_rules(rs, carried["round_wind"]), scorer, seed, mingangang, wall)
+        flow = flow_rules(rs, carried["round_wind"])
+        if kept is not None:
+            # Checked by the flow rules' reader as the ruleset's own `kept` is.
+            flow["kept"] = kept
+        self = super().__new__(cls, flow, scorer, seed, mingangang, wall)
         self._ruleset = rs
         self._options = given
         self._carry = carried
         self._seeded = wall is None
+        self._kept = kept
         self._result = None
         return self
 
@@ -137,6 +146,7 @@ class Game(_core.Game):
         *,
         wall: Sequence[str] | None = None,
         carry: Mapping[str, Any] | None = None,
+        kept: int | None = None,
     ) -> None:
         # Everything is done by __new__ (the Rust state is made there).
         pass
@@ -179,6 +189,8 @@ class Game(_core.Game):
             "carry": dict(self._carry),
             "wall": self.wall,
         }
+        if self._kept is not None:
+            start["kept"] = self._kept
         return [start, *self._events()]
 
     @classmethod
@@ -191,11 +203,11 @@ class Game(_core.Game):
         if not isinstance(start, Mapping) or start.get("event") != "start":
             raise HandError("a log starts with its start event")
         rules, seed, options = start.get("rules"), start.get("seed"), start.get("options") or None
-        carry = start.get("carry")
+        carry, kept = start.get("carry"), start.get("kept")
         if seed is None:
-            g = cls(rules, 0, options, wall=start.get("wall"), carry=carry)  # type: ignore[arg-type]
+            g = cls(rules, 0, options, wall=start.get("wall"), carry=carry, kept=kept)  # type: ignore[arg-type]
         else:
-            g = cls(rules, seed, options, carry=carry)  # type: ignore[arg-type]
+            g = cls(rules, seed, options, carry=carry, kept=kept)  # type: ignore[arg-type]
             # The log's wall is read as Game(wall=...) reads one, then compared.
             if "wall" in start and cls(rules, 0, options, wall=start["wall"]).wall != g.wall:  # type: ignore[arg-type]
                 raise HandError("log: the wall differs from the one the seed shuffles")
