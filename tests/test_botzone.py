@@ -1,7 +1,7 @@
-"""Botzone's MCR match logs: ten hands of real play (tests/data/botzone_matches.txt) and six
-more from the same public sample (botzone_more.txt), scored by Botzone's judge with
-ChineseOfficialMahjongHelper, replayed through haidi's game; haidi's own hands written in
-the format and read back; training examples exported."""
+"""Botzone's MCR match logs: ten hands of real play (tests/data/botzone_matches.txt), scored
+by Botzone's judge with ChineseOfficialMahjongHelper, replayed through haidi's game;
+haidi's own hands (with every kind of kong and claim) written in the format, read back and
+replayed; training examples exported."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from haidi.play import to_botzone
 from conftest import DATA
 
 TEN = DATA / "botzone_matches.txt"
-MORE = DATA / "botzone_more.txt"
 TEN_TEXT = TEN.read_text(encoding="utf-8")
 
 
@@ -61,34 +60,38 @@ def test_the_ten_hands_replay_to_their_recorded_fans_and_scores(block: str) -> N
     assert bz.differences(m, g) == []
 
 
-def test_six_more_hands_with_melded_added_and_concealed_kongs_agree() -> None:
-    matches = list(bz.read(MORE))
-    assert len(matches) == 6
-    for m in matches:
-        assert bz.differences(m, bz.replay(m)) == [], m.id
+def _written(seeds: range) -> list[bz.Match]:
+    """haidi's hands of these seeds, written in Botzone's format and read back."""
+    return [m for seed in seeds for m in bz.parse(bz.write(_play(seed)))]
 
 
-def test_every_event_kind_of_the_real_logs_is_read() -> None:
-    matches = list(bz.read(TEN)) + list(bz.read(MORE))
+def test_every_event_kind_of_the_logs_is_read() -> None:
+    matches = list(bz.read(TEN)) + _written(range(90))
     kinds = {e.kind for m in matches for e in m.events}
     assert kinds == {"Draw", "Play", "Chi", "Peng", "Gang", "AnGang", "BuGang", "Hu"}
     ignored = {k for m in matches for e in m.events for _, k, _ in e.ignored}
-    assert ignored == {"Chi", "Peng", "Hu"}
-    assert sum(m.huang for m in matches) == 2
+    assert ignored == {"Chi", "Peng", "Gang"}
+    assert any(m.huang for m in matches)
     # A win overriding another win: the first seat after the discarder takes it (截和).
-    (double,) = [e for m in matches for e in m.events if e.kind == "Hu" and any(k == "Hu" for _, k, _ in e.ignored)]
-    assert double.player == 0 and double.ignored == ((2, "Hu", "7m"),)
+    # (The first real hand's last discard taken by two: read, not replayed.)
+    block = _blocks(TEN_TEXT)[0].replace("Player 1 Hu B7", "Player 1 Hu B7 Ignore Player 3 Hu B7")
+    (m,) = bz.parse(block)
+    assert m.events[-1].kind == "Hu" and m.events[-1].ignored == ((3, "Hu", "7p"),)
 
 
 def test_a_kong_is_replayed_as_haidis_kong_and_its_replacement_comes_from_the_end() -> None:
-    m = next(m for m in bz.read(MORE) if any(e.kind == "Gang" for e in m.events))
-    g = bz.replay(m)
-    melds = [e for e in g.log if e["event"] == "claim" and e["meld"] == "kong"]
-    assert melds and melds[0]["seat"] == 3
-    replacements = [e["tile"] for e in g.log if e["event"] == "draw" and e["replacement"]]
-    # Three kongs (Gang, BuGang, AnGang): three replacements, the wall's last tiles.
-    assert len(replacements) == 3
-    assert bz.wall(m).tiles[-3:][::-1] == replacements
+    for m in _written(range(90)):
+        kongs = [e for e in m.events if e.kind in ("Gang", "AnGang", "BuGang")]
+        if not kongs:
+            continue
+        g = bz.replay(m)
+        assert bz.differences(m, g) == []
+        replacements = [e["tile"] for e in g.log if e["event"] == "draw" and e["replacement"]]
+        # A replacement after each kong (and each flower), the wall's last tiles taken
+        # from its end.
+        assert len(replacements) >= len(kongs)
+        tiles = bz.wall(m).tiles
+        assert tiles[len(tiles) - len(replacements) :][::-1] == replacements
 
 
 def test_a_drawn_hand_ends_where_the_log_says_because_of_kept_tiles() -> None:
@@ -338,9 +341,9 @@ def test_export_streams_npz_shards_and_parquet(tmp_path) -> None:
 def test_the_command_replays_writes_and_exports(haidi_cli, tmp_path) -> None:
     code, out, _ = haidi_cli("botzone", "replay", str(TEN))
     assert code == 0 and out.endswith("10 of 10 hands agree\n")
-    code, out, _ = haidi_cli("botzone", "replay", "--json", str(MORE))
+    code, out, _ = haidi_cli("botzone", "replay", "--json", str(TEN))
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(rows) == 6 and all(r["agrees"] for r in rows)
+    assert code == 0 and len(rows) == 10 and all(r["agrees"] for r in rows)
 
     bad = tmp_path / "bad.txt"
     bad.write_text(FIRST.replace("Score -8 33 -17 -8", "Score -17 33 -8 -8"), encoding="utf-8")
@@ -363,7 +366,7 @@ def test_the_command_replays_writes_and_exports(haidi_cli, tmp_path) -> None:
 def test_a_replayed_hand_is_written_back_to_the_logs_own_text() -> None:
     """The wall rebuilt, the replay and the writer together: each real hand, replayed and
     written, is its own text again, line for line (deal order, claims, fans, payments)."""
-    for block in _blocks(TEN_TEXT) + _blocks(MORE.read_text(encoding="utf-8")):
+    for block in _blocks(TEN_TEXT):
         (m,) = bz.parse(block)
         assert bz.write(bz.replay(m), match_id=m.id) == block.strip() + "\n\n"
 
@@ -371,9 +374,9 @@ def test_a_replayed_hand_is_written_back_to_the_logs_own_text() -> None:
 def test_a_replay_with_kept_tiles_pickles_and_replays_from_its_log() -> None:
     import pickle
 
-    m = next(m for m in bz.read(MORE) if m.huang)
+    m = next(m for m in bz.read(TEN) if m.huang)
     g = bz.replay(m)
-    assert g.log[0]["kept"] == bz.wall(m).kept == 9
+    assert g.log[0]["kept"] == bz.wall(m).kept == 12
     again = pickle.loads(pickle.dumps(g))
     assert again.log == g.log and again.result["exhausted"]
     assert haidi.Game.replay(g.log).log == g.log
