@@ -401,11 +401,10 @@ def test_greedy_hands_win_and_every_win_rescores(rules: str) -> None:
     # The greedy agent wins most hands: each win's situation scores again to the
     # game's total, and the payments sum to zero.
     from haidi import _core
-    from haidi.game import _scorer, flow_rules
+    from haidi.game import flow_rules
 
     rs = haidi.ruleset(rules)
-    scorer, mingangang = _scorer(rs, None)
-    raw = _core.simulate(flow_rules(rs), scorer, 150, 5, "greedy", mingangang)
+    raw = _core.simulate(flow_rules(rs), rs.scorer, 150, 5, "greedy")
     assert (raw["winner"] >= 0).mean() > 0.5
     for _, record in raw["records"]:
         for w in record["wins"]:
@@ -466,11 +465,10 @@ def test_a_win_is_offered_exactly_when_the_scorer_says_the_hand_wins(rules: str)
     # without the game's quick tests of waits; a win offered that it refuses, or a win it
     # scores that is not offered, is a finding. A few of each are scored by `evaluate`.
     from haidi import _core
-    from haidi.game import _scorer, flow_rules
+    from haidi.game import flow_rules
 
     rs = haidi.ruleset(rules)
-    scorer, mingangang = _scorer(rs, None)
-    out = _core._audit_wins(flow_rules(rs), scorer, 2000, 1, mingangang)
+    out = _core._audit_wins(flow_rules(rs), rs.scorer, 2000, 1)
     assert out["findings"] == []
     weighed, offered = out["weighed"], out["offered"]
     assert weighed["draw"] > 50_000 and weighed["discard"] > 200_000 and weighed["rob"] > 100

@@ -53,9 +53,9 @@ def test_the_game_reads_every_declared_rule(row: tuple[str, str, Any, str]) -> N
         flow = {**TILE_SET, **rules.flow()}
         if name == "rob_concealed_kong":
             with pytest.raises(HandError, match="rob_concealed_kong names .一条龙., which is no pattern"):
-                _core.Game(flow, "mcr", 0)  # read, then checked against MCR's scorer
+                _core.Game(flow, _core.McrScorer(), 0)  # read, then checked against MCR's scorer
         else:
-            _core.Game(flow, "mcr", 0)
+            _core.Game(flow, _core.McrScorer(), 0)
 
 
 @pytest.mark.parametrize(

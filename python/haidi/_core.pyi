@@ -19,6 +19,7 @@ __all__ = [
     "Group",
     "Hand",
     "HandError",
+    "McrScorer",
     "Meld",
     "Record",
     "Result",
@@ -32,7 +33,6 @@ __all__ = [
     "game_seed",
     "mcr_evaluate",
     "mcr_evaluate_columns",
-    "mcr_evaluate_lines",
     "mcr_evaluate_many",
     "reproduce_published",
     "reproduce_table",
@@ -244,12 +244,6 @@ def mcr_evaluate_many(
     situation raises `HandError` naming its index, or with `collect` is answered
     `{"error": message}` in its place."""
 
-def mcr_evaluate_lines(
-    lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
-) -> tuple[list[bytes | None], int]:
-    """`Scheme.evaluate_lines` for MCR: lines of JSON (bytes) answered with their results'
-    JSON text on every core; see `lines::evaluate_lines`."""
-
 def mcr_evaluate_columns(
     columns: dict[str, Any],
     *,
@@ -432,6 +426,32 @@ class Record:
         """An entry again from its pickle: its dict, each value frozen."""
 
 @final
+class McrScorer:
+    """MCR's scorer: the tuned fan code with its one option, 明暗杠. It is to MCR what a
+    regional ruleset's `Scheme` is to that ruleset: what `Ruleset.scorer` gives, and what
+    `Game`, `simulate`, `analyze` and `eval --jsonl` score MCR's wins with."""
+
+    def __new__(cls, concealed_and_melded_kong: bool | None = None) -> McrScorer: ...
+    @property
+    def concealed_and_melded_kong(self) -> bool:
+        """Whether one concealed and one melded kong score 明暗杠 (5), not 明杠 + 暗杠."""
+    @property
+    def name(self) -> str:
+        """The ruleset's name."""
+    @property
+    def fan_ids(self) -> tuple[int | None, ...]:
+        """The fan ids in the order of the `fans` columns: None (明暗杠), then 1-81."""
+    def evaluate_lines(
+        self, lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
+    ) -> tuple[list[bytes | None], int]:
+        """Scores lines of JSON (`haidi eval --jsonl`), as `Scheme.evaluate_lines` does:
+        each plain line (bytes) read, scored and answered with its result's JSON text on
+        every core, the GIL released; any other line, and one that cannot be scored, is
+        answered None, for the caller to read as a dict. Returns the answers and how many
+        are errors (none: the errors are the caller's)."""
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+@final
 class Scheme:
     """The scoring of one ruleset (with one set of options)."""
 
@@ -498,12 +518,12 @@ def analyze(
     *,
     format: str = "compact",
     extra_wilds: int | None = None,
-    scorer: str | Scheme | None = None,
+    scorer: McrScorer | Scheme | None = None,
     situation: dict[str, Any] | None = None,
     scoring: bool = False,
 ) -> list[Any]:
     """Analyses one hand: a list of entry dicts, best first (see `haidi.Ruleset.analyze`).
-    `scorer` is `"mcr"`, a regional `Scheme`, or None (waits not scored); `situation` the
+    `scorer` is MCR's `McrScorer`, a regional `Scheme`, or None (waits not scored); `situation` the
     scorer's keys but the hand and the win; `scoring` adds the draws to a winning ready hand."""
 
 def analyze_batch(
@@ -524,9 +544,8 @@ class Game:
     def __new__(
         cls,
         flow: dict[str, Any],
-        scorer: str | Scheme,
+        scorer: McrScorer | Scheme,
         seed: int,
-        concealed_and_melded_kong: bool = False,
         wall: Iterable[str] | None = None,
     ) -> Self: ...
     @property
@@ -579,10 +598,9 @@ def game_seed(seed: int, i: int) -> int:
 
 def _audit_wins(
     flow: dict[str, Any],
-    scorer: str | Scheme,
+    scorer: McrScorer | Scheme,
     games: int,
     seed: int,
-    concealed_and_melded_kong: bool = False,
 ) -> dict[str, Any]:
     """Checks the game's promise on `games` hands (`simulate`'s hands of `seed`) played by
     random agents taking a win one time in four: every chance of a win is scored again by
@@ -591,11 +609,10 @@ def _audit_wins(
 
 def simulate(
     flow: dict[str, Any],
-    scorer: str | Scheme,
+    scorer: McrScorer | Scheme,
     games: int,
     seed: int,
     agents: str | list[str] | None = None,
-    concealed_and_melded_kong: bool = False,
     duplicate: bool = False,
 ) -> dict[str, Any]:
     """Plays `games` hands with the built-in agents (`agents`: one name, or four, of players

@@ -66,15 +66,6 @@ def next_carry(rs: Ruleset[Any], carry: Mapping[str, Any], record: Mapping[str, 
     return dict(rule(carry, record))
 
 
-def _scorer(rs: Ruleset[Any], options: Mapping[str, Any] | None) -> tuple[Any, bool]:
-    """What ``_core.Game`` scores wins with: the ruleset's scheme for these options, or
-    the Rust scorer its module names (``SCORER``: MCR's) with MCR's 明暗杠 option."""
-    opts = rs.options(options)
-    if rs.scheme is not None:
-        return rs._compile(options), False
-    return rs.module.SCORER, bool(opts.get("concealed_and_melded_kong", False))
-
-
 def _given(options: Any) -> dict[str, Any]:
     if options is None:
         return {}
@@ -124,12 +115,12 @@ class Game(_core.Game):
         rs = ruleset(rules)
         given = _given(options)
         carried = read_carry(rs, carry)
-        scorer, mingangang = _scorer(rs, given or None)
+        scorer = rs.scorer_for(given or None)
         flow = flow_rules(rs, carried["round_wind"])
         if kept is not None:
             # Checked by the flow rules' reader as the ruleset's own `kept` is.
             flow["kept"] = kept
-        self = super().__new__(cls, flow, scorer, seed, mingangang, wall)
+        self = super().__new__(cls, flow, scorer, seed, wall)
         self._ruleset = rs
         self._options = given
         self._carry = carried
@@ -267,7 +258,7 @@ def _agents(agents: Any) -> list[str]:
 
 def _fan_columns(rs: Ruleset[Any], scorer: Any) -> tuple[Any, ...]:
     """The pattern ids of the ``fans`` columns: the scorer's (options may add some)."""
-    return tuple(scorer.fan_ids) if rs.scheme is not None else rs.fan_ids
+    return tuple(scorer.fan_ids)
 
 
 def simulate(
@@ -303,9 +294,9 @@ def simulate(
     names = _agents(agents)
     if not isinstance(duplicate, bool):
         raise HandError(f"duplicate must be True or False, not {duplicate!r}")
-    scorer, mingangang = _scorer(rs, given or None)
+    scorer = rs.scorer_for(given or None)
     carry = read_carry(rs, None)
-    out = _core.simulate(flow_rules(rs), scorer, games, seed, names, mingangang, duplicate)
+    out = _core.simulate(flow_rules(rs), scorer, games, seed, names, duplicate)
     n = len(out["winner"])
     fan_ids = _fan_columns(rs, scorer)
     column = {f: k for k, f in enumerate(fan_ids)}

@@ -16,6 +16,7 @@ from ._core import (
     Engine,
     Hand,
     HandError,
+    McrScorer,
     Scheme,
     analyze,
     analyze_batch,
@@ -65,6 +66,10 @@ NOT_HELD_SHANTEN = 127
 NOT_HELD_USEFUL = -1
 
 
+#: What scores a ruleset's wins: the regional engine's compiled ``Scheme``, or a scorer of
+#: code of its own (MCR's ``McrScorer``).
+Scorer = Scheme | McrScorer
+
 #: The result type of a ruleset's ``evaluate`` (see ``haidi.results``).
 R = TypeVar("R", bound=ResultView)
 
@@ -86,22 +91,22 @@ class Ruleset(Generic[R]):
         spec = self.spec
         self.engine = Engine(spec.name, spec.melds, spec.tiles, **spec.forms)
         self._option_table: tuple[Option, ...] = getattr(module, "OPTIONS", ())
-        self._schemes: dict[tuple[Any, ...], Scheme] = {}
-        self.scheme: Scheme | None = None
+        self._scorers: dict[tuple[Any, ...], Scorer] = {}
+        #: What scores the ruleset's wins with its default options: a ``Scheme`` of the
+        #: regional engine, compiled from the module's ``scheme(options)`` data, or the
+        #: scorer of a module with code of its own (``scorer(options)``: MCR's ``McrScorer``).
+        self.scorer: Scorer = self.scorer_for(None)
+        #: The regional engine's scheme (``scheme.evaluate_unbounded``, ``search_size``);
+        #: None for a ruleset scored by code of its own.
+        self.scheme: Scheme | None = self.scorer if isinstance(self.scorer, Scheme) else None
         # The situation is read in Rust, and ``evaluate`` is a partial of the Rust call
         # rather than a method, so that a call costs no Python frame. The partial carries
         # the documentation and signature of this ruleset's evaluate, for help() and inspect.
         fast: functools.partial[Any] | None = None
-        if hasattr(module, "scheme"):
-            self.scheme = self._compile(None)
+        if self.scheme is not None:
             fast = functools.partial(scheme_evaluate, self.scheme)
         elif getattr(module, "evaluate", None) is not None:
             fast = functools.partial(module.evaluate, self)
-        #: Answers lines of JSON situations in Rust, on every core (``eval --jsonl``):
-        #: the module's own reader, or its scheme's.
-        self.evaluate_lines: Callable[..., tuple[list[bytes | None], int]] | None = getattr(
-            module, "evaluate_lines", None
-        ) or (self.scheme.evaluate_lines if self.scheme is not None else None)
         if fast is not None:
             fast.__doc__ = _evaluate_doc(self)
             fast.__signature__ = _evaluate_signature(self)  # type: ignore[attr-defined]
@@ -112,20 +117,43 @@ class Ruleset(Generic[R]):
         unknown name or a wrong value raises ``HandError``."""
         return read_options(self._option_table, given, self.name)
 
-    def _compile(self, given: Any) -> Scheme:
-        """The scoring scheme for these options, built once per set of options that
-        changes scoring."""
+    def scorer_for(self, given: Any) -> Scorer:
+        """The scorer for these options (checked), made once per set of options that
+        changes scoring: the module's own (``scorer(options)``), or a ``Scheme`` compiled
+        from its ``scheme(options)`` data."""
         opts = self.options(given)
         k = options_key(opts, self._option_table)
-        s = self._schemes.get(k)
+        s = self._scorers.get(k)
         if s is None:
-            data = self.module.scheme(opts)
-            data["compile"] = self._compile
-            data["option_keys"] = list(getattr(self.module, "OPTION_KEYS", ()))
-            # Pickled as what makes it again: the ruleset's name and these options.
-            data["reduce"] = (_scheme, (self.name, opts))
-            s = self._schemes[k] = Scheme(data)
+            own = getattr(self.module, "scorer", None)
+            if own is not None:
+                s = own(opts)
+            else:
+                data = self.module.scheme(opts)
+                data["compile"] = self._compile
+                data["option_keys"] = list(getattr(self.module, "OPTION_KEYS", ()))
+                # Pickled as what makes it again: the ruleset's name and these options.
+                data["reduce"] = (_scheme, (self.name, opts))
+                s = Scheme(data)
+            self._scorers[k] = s
         return s
+
+    def _compile(self, given: Any) -> Scheme:
+        """The regional engine's scheme for these options (what a scheme compiles a
+        situation's own options with)."""
+        s = self.scorer_for(given)
+        if not isinstance(s, Scheme):
+            raise HandError(f"{self.name} is not scored by a scheme")
+        return s
+
+    def evaluate_lines(
+        self, lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
+    ) -> tuple[list[bytes | None], int]:
+        """Scores lines of JSON situations in Rust, on every core (``eval --jsonl``): each
+        plain line answered with its result's JSON text, or with the error answer where the
+        reader refuses it; None for a line to read as a dict. Returns the answers and how
+        many are errors."""
+        return self.scorer.evaluate_lines(lines, format=format, first_line=first_line)
 
     def _scoring(self, what: str) -> Any:
         fn = getattr(self.module, what, None)
@@ -203,8 +231,7 @@ class Ruleset(Generic[R]):
         if batch is not None:
             got = batch(self, situations, format=format, errors=errors, options=options, json=as_json, **kwargs)
         else:
-            assert self.scheme is not None
-            scheme = self.scheme if options is None else self._compile(options)
+            scheme = self._compile(options)
             # Options may add patterns (Longgang's optional ones): the columns are this scheme's.
             fan_ids = tuple(scheme.fan_ids)
             if not as_columns:
@@ -232,9 +259,7 @@ class Ruleset(Generic[R]):
     @property
     def fan_ids(self) -> tuple[Any, ...]:
         """The pattern ids, in the order of the ``fans`` columns of ``evaluate_many``."""
-        if self.scheme is not None:
-            return tuple(self.scheme.fan_ids)
-        return tuple(self._scoring("FAN_IDS"))
+        return tuple(self.scorer.fan_ids)
 
     @property
     def name(self) -> str:
@@ -350,7 +375,7 @@ class Ruleset(Generic[R]):
             wilds,
             format=_text(format, "format"),
             extra_wilds=extra_wilds,
-            scorer=self.scheme if self.scheme is not None else self.module.SCORER,
+            scorer=self.scorer,
             situation=situation,
             scoring=scoring,
         )

@@ -12,6 +12,7 @@ use super::entry::untrack;
 use super::errors::{hand_error, to_py, IntoPy};
 use super::hand::PyHand;
 use super::interrupt;
+use super::mcr::PyMcrScorer;
 use super::score::PyScheme;
 use crate::analyze::{self as core, Entry, Scorer};
 use crate::batch::{self, Rows};
@@ -156,7 +157,7 @@ fn parse_visible(py: Python<'_>, text: &str, format: &str) -> PyResult<Hand> {
 }
 
 /// Analyses one hand: a list of entry dicts, best first (see `haidi.Ruleset.analyze`).
-/// `scorer` is `"mcr"`, a regional `Scheme`, or None (waits not scored); `situation` the
+/// `scorer` is MCR's `McrScorer`, a regional `Scheme`, or None (waits not scored); `situation` the
 /// scorer's keys but the hand and the win; `scoring` adds the draws to a winning ready hand.
 #[pyfunction]
 #[pyo3(signature = (engine, hand, visible = None, wilds = None, *, format = "compact", extra_wilds = None,
@@ -189,17 +190,18 @@ pub fn analyze<'py>(
             }
             false
         }
-        Some(s) if s.cast::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s == "mcr")) => {
+        Some(s) if s.cast::<PyMcrScorer>().is_ok() => {
             if w.kinds != 0 || w.extra != 0 {
                 return Err(hand_error(py, "mcr plays no wild tiles: its scorer cannot score a hand with wilds"));
             }
-            let (situation, options) = super::mcr::read_keys(py, situation)?;
+            let (situation, own) = super::mcr::read_keys(py, situation)?;
+            let options = own.unwrap_or(s.cast::<PyMcrScorer>()?.get().options);
             let mut m = Mcr { situation, options };
             run(engine, &mut entries, &h, w, &left, &mut m, scoring).py_err(py)?;
             true
         }
         Some(s) => {
-            let s = s.cast::<PyScheme>().map_err(|_| hand_error(py, "scorer must be 'mcr' or a Scheme"))?;
+            let s = s.cast::<PyScheme>().map_err(|_| hand_error(py, "scorer must be an McrScorer or a Scheme"))?;
             let this = s.get();
             let other = this.scheme_for(py, situation)?;
             let s = other.as_ref().map_or(this, |o| o.get());

@@ -131,13 +131,9 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
 
 /// The rules and the judge of a ruleset, checked against each other: a pattern the rules
 /// name is one the scorer counts.
-fn rules_and_judge(
-    flow: &Bound<'_, PyDict>,
-    scorer: &Bound<'_, PyAny>,
-    concealed_and_melded_kong: bool,
-) -> PyResult<(Arc<Rules>, Arc<Judge>)> {
+fn rules_and_judge(flow: &Bound<'_, PyDict>, scorer: &Bound<'_, PyAny>) -> PyResult<(Arc<Rules>, Arc<Judge>)> {
     let rules = rules(flow)?;
-    let judge = judge(scorer, concealed_and_melded_kong)?;
+    let judge = judge(scorer)?;
     let rob = &rules.rob_concealed_kong;
     if !rob.is_empty() && judge.pattern(rob).is_none() {
         return Err(hand_error(
@@ -148,13 +144,13 @@ fn rules_and_judge(
     Ok((Arc::new(rules), Arc::new(judge)))
 }
 
-fn judge(scorer: &Bound<'_, PyAny>, concealed_and_melded_kong: bool) -> PyResult<Judge> {
+fn judge(scorer: &Bound<'_, PyAny>) -> PyResult<Judge> {
     if let Ok(s) = scorer.cast::<PyScheme>() {
         return Ok(Judge::scheme(s.get().scheme().clone()));
     }
-    match scorer.extract::<String>() {
-        Ok(n) if n == "mcr" => Ok(Judge::mcr(crate::mcr::Options { concealed_and_melded_kong })),
-        _ => Err(hand_error(scorer.py(), "scorer must be 'mcr' or a Scheme")),
+    match scorer.cast::<super::mcr::PyMcrScorer>() {
+        Ok(m) => Ok(Judge::mcr(m.get().options)),
+        Err(_) => Err(hand_error(scorer.py(), "scorer must be an McrScorer or a Scheme")),
     }
 }
 
@@ -424,21 +420,21 @@ fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
 #[pymethods]
 impl PyGame {
     /// Deals a hand. `flow`: the ruleset's flow rules (see `haidi.game`); `scorer`:
-    /// `"mcr"` or the ruleset's `Scheme`.
+    /// the ruleset's scorer for its options (`Ruleset.scorer_for`: MCR's `McrScorer`, or a
+    /// regional ruleset's `Scheme`).
     /// `wall`: the tiles in drawing order (names such as `"5m"`, `"3f"`) instead of a
     /// wall shuffled from `seed`.
     #[new]
-    #[pyo3(signature = (flow, scorer, seed, concealed_and_melded_kong = false, wall = None))]
+    #[pyo3(signature = (flow, scorer, seed, wall = None))]
     fn new(
         py: Python<'_>,
         flow: &Bound<'_, PyDict>,
         scorer: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
-        concealed_and_melded_kong: bool,
         wall: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seed = seed_arg(seed)?;
-        let (rules, judge) = rules_and_judge(flow, scorer, concealed_and_melded_kong)?;
+        let (rules, judge) = rules_and_judge(flow, scorer)?;
         let game = match wall.filter(|w| !w.is_none()) {
             None => Game::new(rules, judge, seed),
             Some(w) => Game::from_wall(rules, judge, wall_codes(w)?).map_err(|e| to_py(py, e))?,
@@ -622,7 +618,7 @@ fn agent(py: Python<'_>, name: &str) -> PyResult<Agent> {
 /// wall's seed) and `records`: `(index, record)` for each hand that may pay (a win or a
 /// kong), for `settle` (see `haidi.simulate`).
 #[pyfunction]
-#[pyo3(signature = (flow, scorer, games, seed, agents = None, concealed_and_melded_kong = false, duplicate = false))]
+#[pyo3(signature = (flow, scorer, games, seed, agents = None, duplicate = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
@@ -631,7 +627,6 @@ pub fn simulate<'py>(
     games: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
     agents: Option<&Bound<'py, PyAny>>,
-    concealed_and_melded_kong: bool,
     duplicate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = convert::count(games, "games", 100_000_000)? as usize;
@@ -653,7 +648,7 @@ pub fn simulate<'py>(
         ));
     }
     let seating = Seating { agents, duplicate };
-    let (rules, judge) = rules_and_judge(flow, scorer, concealed_and_melded_kong)?;
+    let (rules, judge) = rules_and_judge(flow, scorer)?;
     struct Row {
         winner: i8,
         wins: u8,
@@ -723,18 +718,17 @@ fn situation_dict<'py>(py: Python<'py>, judge: &Judge, f: &crate::game::WinFacts
 /// `situation`, `scored`, `offered`); and `samples`, a few chances of each kind with the
 /// total offered (None: no win), for `evaluate` to score again.
 #[pyfunction]
-#[pyo3(name = "_audit_wins", signature = (flow, scorer, games, seed, concealed_and_melded_kong = false))]
+#[pyo3(name = "_audit_wins", signature = (flow, scorer, games, seed))]
 pub fn audit_wins<'py>(
     py: Python<'py>,
     flow: &Bound<'py, PyDict>,
     scorer: &Bound<'py, PyAny>,
     games: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
-    concealed_and_melded_kong: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = convert::count(games, "games", 10_000_000)? as usize;
     let seed = seed_arg(seed)?;
-    let (rules, judge) = rules_and_judge(flow, scorer, concealed_and_melded_kong)?;
+    let (rules, judge) = rules_and_judge(flow, scorer)?;
     let mut report = audit::Report::default();
     for run in crate::parallel::Runs::new(n, 64) {
         let part = py.detach(|| audit::audit(&rules, &judge, run, seed));

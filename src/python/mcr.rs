@@ -733,9 +733,11 @@ pub fn mcr_evaluate_many<'py>(
     PyList::new(py, out)
 }
 
-/// MCR's scorer of plain lines, with the fan entries its results' JSON is written from.
+/// MCR's scorer of plain lines: its options, and the fan entries its results' JSON is
+/// written from.
 struct Lines {
     fans: &'static [entry::Counted],
+    options: Options,
 }
 
 /// A plain line read ([`read_plain`]), scored and written without Python; any other line
@@ -745,7 +747,11 @@ impl super::lines::LineScorer for Lines {
         use super::lines::Line;
         let Some(items) = crate::score::json::object(line) else { return Line::Unread };
         let Some(situation) = read_plain(&items, format) else { return Line::Unread };
-        let Ok(scored) = evaluate_text(&situation, &Options::default()) else { return Line::Unread };
+        // A line's own option beside the scorer's is refused by the dict reader.
+        if situation.options.is_some() && self.options != Options::default() {
+            return Line::Unread;
+        }
+        let Ok(scored) = evaluate_text(&situation, &self.options) else { return Line::Unread };
         let mut out = Vec::with_capacity(512);
         let written = values(common, &scored).and_then(|w| {
             super::result::json(Table::Mcr(self.fans), w.vals(), &mut out, |_, _| {
@@ -759,18 +765,72 @@ impl super::lines::LineScorer for Lines {
     }
 }
 
-/// `Scheme.evaluate_lines` for MCR: lines of JSON (bytes) answered with their results'
-/// JSON text on every core; see `lines::evaluate_lines`.
-#[pyfunction]
-#[pyo3(signature = (lines, *, format = None, first_line = 1))]
-pub fn mcr_evaluate_lines<'py>(
-    py: Python<'py>,
-    lines: &Bound<'py, PyList>,
-    format: Option<&Bound<'py, PyAny>>,
-    first_line: u64,
-) -> PyResult<(Bound<'py, PyList>, usize)> {
-    let format = convert::format_arg(format)?;
-    super::lines::evaluate_lines(py, &Lines { fans: shared_fans(py)? }, lines, format, first_line)
+/// MCR's scorer: the tuned fan code with its one option, 明暗杠. It is to MCR what a
+/// regional ruleset's `Scheme` is to that ruleset: what `Ruleset.scorer` gives, and what
+/// `Game`, `simulate`, `analyze` and `eval --jsonl` score MCR's wins with.
+#[pyclass(name = "McrScorer", module = "haidi._core", frozen)]
+pub struct PyMcrScorer {
+    pub options: Options,
+}
+
+#[pymethods]
+impl PyMcrScorer {
+    #[new]
+    #[pyo3(signature = (concealed_and_melded_kong = None))]
+    fn new(concealed_and_melded_kong: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let concealed_and_melded_kong =
+            convert::flag_arg(concealed_and_melded_kong, "concealed_and_melded_kong", false)?;
+        Ok(PyMcrScorer { options: Options { concealed_and_melded_kong } })
+    }
+
+    /// Whether one concealed and one melded kong score 明暗杠 (5), not 明杠 + 暗杠.
+    #[getter]
+    fn concealed_and_melded_kong(&self) -> bool {
+        self.options.concealed_and_melded_kong
+    }
+
+    /// The ruleset's name.
+    #[getter]
+    fn name(&self) -> &'static str {
+        "mcr"
+    }
+
+    /// The fan ids in the order of the `fans` columns: None (明暗杠), then 1-81.
+    #[getter]
+    fn fan_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let ids: Vec<Option<u8>> = std::iter::once(None).chain((1..=81u8).map(Some)).collect();
+        PyTuple::new(py, ids)
+    }
+
+    /// Scores lines of JSON (`haidi eval --jsonl`), as `Scheme.evaluate_lines` does:
+    /// each plain line (bytes) read, scored and answered with its result's JSON text on
+    /// every core, the GIL released; any other line, and one that cannot be scored, is
+    /// answered None, for the caller to read as a dict. Returns the answers and how many
+    /// are errors (none: the errors are the caller's).
+    #[pyo3(signature = (lines, *, format = None, first_line = 1))]
+    fn evaluate_lines<'py>(
+        &self,
+        py: Python<'py>,
+        lines: &Bound<'py, PyList>,
+        format: Option<&Bound<'py, PyAny>>,
+        first_line: u64,
+    ) -> PyResult<(Bound<'py, PyList>, usize)> {
+        let format = convert::format_arg(format)?;
+        let scorer = Lines { fans: shared_fans(py)?, options: self.options };
+        super::lines::evaluate_lines(py, &scorer, lines, format, first_line)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let kong = slf.get().options.concealed_and_melded_kong;
+        (slf.get_type(), (kong,)).into_pyobject(slf.py()).map(Bound::into_any)
+    }
+
+    fn __repr__(&self) -> String {
+        match self.options.concealed_and_melded_kong {
+            true => "McrScorer(concealed_and_melded_kong=True)".into(),
+            false => "McrScorer()".into(),
+        }
+    }
 }
 
 /// Situations with their texts copied out of Python (into one string), for another
@@ -806,7 +866,7 @@ fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
 
 /// Reads the situation keys of a dict other than the hand and the winning tile, for a
 /// caller that tries each wait as the win (`analyze`): the situation and the options.
-pub fn read_keys(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<(Situation, Options)> {
+pub fn read_keys(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<(Situation, Option<Options>)> {
     let mut r = Reader::new(py, Format::Compact);
     for (k, v) in d.iter() {
         match Keys::get(py).find(py, &k)? {
@@ -819,5 +879,5 @@ pub fn read_keys(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<(Situation, 
             k => r.set(k, v)?,
         }
     }
-    Ok((r.situation, r.own.unwrap_or_default()))
+    Ok((r.situation, r.own))
 }

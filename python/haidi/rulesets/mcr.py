@@ -46,9 +46,11 @@ SPEC = RulesetSpec(
 #: Base of the standard payment (底分).
 BASE = 8
 
-#: MCR is scored by its own code in Rust, not by a ``scheme``: the name that
-#: ``haidi.Game`` and ``analyze`` hand the core for it.
-SCORER = "mcr"
+
+def scorer(options: dict[str, Any]) -> _core.McrScorer:
+    """MCR is scored by its own fan code in Rust, not by a ``scheme``: its scorer for these
+    options (checked), what ``Game``, ``analyze`` and ``eval --jsonl`` score with."""
+    return _core.McrScorer(options["concealed_and_melded_kong"])
 
 
 #: The ids of the ``fans`` columns of ``evaluate_many``, in order: column 0 is the optional
@@ -155,10 +157,6 @@ def evaluate_many(
     return _core.mcr_evaluate_many(
         situations, format=format, concealed_and_melded_kong=mingangang, json=json, collect=errors == "collect"
     )
-
-
-#: ``eval --jsonl``'s reader: plain lines read, scored and written in Rust on every core.
-evaluate_lines = _core.mcr_evaluate_lines
 
 
 #: The longest slice of ``_collect_columns``.
