@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import textwrap
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
