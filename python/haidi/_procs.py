@@ -90,6 +90,7 @@ class StderrSink:
         self.kept = 0
         self.dropped = 0
         self.file: BinaryIO | None = None
+        self.partial = b""
         self.lock = threading.Lock()
         if mode == "file":
             assert path is not None
@@ -106,7 +107,10 @@ class StderrSink:
                 self.file.write(shown)
                 self.file.flush()
                 return
-            for line in shown.splitlines():
+            # Whole lines only: a line may come in two reads. (Split at newlines only,
+            # so that a carriage return shows as one.)
+            *lines, self.partial = (self.partial + shown).split(b"\n")
+            for line in lines:
                 report(f"[{self.label}] {_printable(line)}")
 
     def drain(self, fd: int) -> None:
@@ -126,6 +130,9 @@ class StderrSink:
     def close(self) -> str | None:
         """Closes the file; a note of what was left out, if anything was."""
         with self.lock:
+            if self.partial and self.mode == "show":
+                report(f"[{self.label}] {_printable(self.partial)}")
+            self.partial = b""
             if self.file is not None:
                 self.file.close()
                 self.file = None
