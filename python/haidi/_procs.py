@@ -2,14 +2,14 @@
 kept apart, and every process a bot starts ended with it (docs/game.md, "Running
 untrusted bots").
 
-A bot is a shell command in a session and process group of its own. Its standard input
+A bot is a shell command started by ``setsid``: a process group of its own. Its standard input
 is written without blocking and its standard output read, both through ``select`` and
 both before the same deadline, so that a bot that reads nothing, or writes before it
 reads, is late like one that does not answer, never a hang. Its standard error goes to a
-thread that labels, bounds and passes it on. When it stops, its process, its group, its
-session and every descendant the process table shows are killed; a :class:`Guard` (the
-command line's) makes haidi the reaper of orphans, so that a helper that left the bot's
-session (``setsid``) and lost its parent is found among haidi's own children.
+thread that labels, bounds and passes it on. When it stops, its process, all that shares its group or its
+``setsid``, and every descendant the process table shows are killed; a :class:`Guard` (the
+command line's) makes haidi the reaper of orphans, so that a process that called ``setsid``
+itself and lost its parent is found among haidi's own children.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ _running: weakref.WeakSet[Program] = weakref.WeakSet()
 
 class Program:
     """A bot program: ``command`` run by the shell, its standard input and output pipes to
-    haidi, its standard error to ``stderr`` (discarded when None), in a session of its own."""
+    haidi, its standard error to ``stderr`` (discarded when None), in a ``setsid`` group of its own."""
 
     def __init__(
         self, command: str, timeout: float, stderr: StderrSink | None = None, max_answer: int = MAX_ANSWER
@@ -277,7 +277,7 @@ class Program:
 
     def stop(self, grace: float = GRACE) -> None:
         """Closes the program's input, gives it ``grace`` seconds to end, then kills what is
-        left of it: its group, its session and its descendants."""
+        left of it: its group, its ``setsid`` and its descendants."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
@@ -344,7 +344,7 @@ def process_table() -> dict[int, tuple[int, int, int, str]]:
 
 
 def _family(roots: set[int], table: dict[int, tuple[int, int, int, str]]) -> set[int]:
-    """``roots``, the processes of their sessions and groups, and all their descendants."""
+    """``roots``, the processes that share their groups or ``setsid``, and all their descendants."""
     found = {p for p, (_, pgid, sid, _) in table.items() if sid in roots or pgid in roots} | (roots & table.keys())
     children: dict[int, list[int]] = {}
     for p, (ppid, *_rest) in table.items():
@@ -373,7 +373,7 @@ def _kill(pids: set[int], table: dict[int, tuple[int, int, int, str]], spare: in
 
 
 def kill_tree(root: int, rounds: int = 20) -> None:
-    """Kills ``root`` (a session leader), its group and session, and every descendant
+    """Kills ``root`` (a ``setsid`` leader), all that shares its group or ``setsid``, and every descendant
     the process table shows, again until none is left (a process may fork while its
     family is killed)."""
     with contextlib.suppress(OSError):
@@ -451,7 +451,7 @@ class Guard:
 
     def sweep(self) -> None:
         """Kills the processes that came to haidi as orphans since the guard began (a
-        bot's helper whose parent is gone), and their families."""
+        bot's child process whose parent is gone), and their families."""
         for _ in range(20):
             table = process_table()
             live = {p.proc.pid for p in _running if p.proc is not None}
@@ -479,7 +479,7 @@ def _reap(pids: set[int], table: dict[int, tuple[int, int, int, str]]) -> None:
 
 
 def _reap_orphans() -> None:
-    """With a guard, ends the orphans that reached haidi (a helper of a bot just killed)."""
+    """With a guard, ends the orphans that reached haidi (a child process of a bot just killed)."""
     if _guarded is not None:
         _guarded.sweep()
 
