@@ -21,6 +21,7 @@ and write it a line at a time.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -928,7 +929,15 @@ def reproduce_main(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What a write that cannot be done raises (besides a closed pipe): a full disk or
+#: quota, a file too large, a device error, a closed descriptor.
+_WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:  # started with its standard output closed (`>&-`)
+        print("haidi: error: cannot write standard output: it is closed", file=sys.stderr)
+        return EXIT_WRITE_FAILED
     _stream.tolerate(sys.stdout)
     _stream.tolerate(sys.stderr)
     try:
@@ -944,6 +953,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`haidi ... | head`): stop quietly, as shell tools do.
         _quiet_stdout()
         return EXIT_OUTPUT_CLOSED
+    except OSError as e:
+        if e.errno not in _WRITE_ERRORS:
+            raise
+        # Standard output cannot take what is written (`> /dev/full`): one line, no traceback.
+        _quiet_stdout()
+        print(f"haidi: error: cannot write standard output: {e.strerror or e}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
 
 
 def _quiet_stdout() -> None:
@@ -1055,6 +1071,9 @@ def play_main(args: argparse.Namespace) -> int:
         key = play.read_key(args.key_file) if args.key_file else None
         options = _given([], args.set) or None
         ruleset(args.rules).options(options)
+        if args.log and os.path.exists(args.log) and not os.path.isfile(args.log):
+            # (The log is written beside it and renamed over it: never over a device.)
+            raise HandError(f"--log: {args.log!r} is there and is not a regular file")
         if args.bot_stderr not in ("show", "discard") and not os.path.isdir(args.bot_stderr):
             raise HandError(f"--bot-stderr: {args.bot_stderr!r} is not show, discard or a directory")
         players = play.make_players(
@@ -1087,6 +1106,7 @@ def play_main(args: argparse.Namespace) -> int:
     if not args.quiet and _stream.stderr_is_terminal():
         bar = _stream.progress_bar(total=args.games, unit="hand", desc="play")
     signum = 0
+    write_failed = None
     try:
         # Every bot, and every process a bot left, is ended before the guard is left,
         # whatever ends the match; only then is the log written.
@@ -1094,7 +1114,13 @@ def play_main(args: argparse.Namespace) -> int:
             try:
                 for game in match.hands(args.games):
                     if log is not None:
-                        log.add(game)
+                        try:
+                            log.add(game)
+                        except OSError as e:
+                            # The match is played to its end all the same, for its summary.
+                            write_failed = f"--log: cannot write {args.log!r}: {e.strerror or e}"
+                            log.close()
+                            log = None
                     if bar is not None:
                         bar.update(1)
             except KeyboardInterrupt:
@@ -1110,7 +1136,6 @@ def play_main(args: argparse.Namespace) -> int:
             bar.close()
     for note in play.stderr_notes(players):
         _procs.report(f"haidi play: {note}")
-    write_failed = None
     if log is not None:
         try:
             log.finish(match.header(args.games))
@@ -1140,6 +1165,8 @@ def play_main(args: argparse.Namespace) -> int:
     elif status != EXIT_OK:
         faulted = sum(p.faults > 0 for p in players)
         _procs.report(f"haidi play: {faulted} of 4 players faulted (exit status {status})")
+    if write_failed is not None:
+        args.log = None  # (not written: the summary names no log)
     if args.json:
         print(json.dumps(summary, ensure_ascii=not utf8, default=_stream.plain))
     else:
