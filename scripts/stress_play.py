@@ -63,13 +63,17 @@ def run(protocol: str, hands: int, tmp: Path) -> dict[str, object]:
     argv = [sys.executable, "-m", "haidi", "play", "--bots", ",".join(bots), "--games", str(hands), "--json"]
     argv += ["--timeout", "0.5", "--restart", "hand", "--log", str(log), "--bot-stderr-bytes", "4096", *extra]
     started = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peak, hwm = 0, 0
-    while proc.poll() is None:
-        st = _status(proc.pid)
-        peak, hwm = max(peak, st.get("VmRSS", 0)), max(hwm, st.get("VmHWM", 0))
-        time.sleep(0.1)
-    out, err = proc.communicate()
+    # (Files, not pipes: a pipe this process did not read would fill and stop haidi.)
+    with open(tmp / f"out-{protocol}", "w+b") as out_file, open(tmp / f"err-{protocol}", "w+b") as err_file:
+        proc = subprocess.Popen(argv, stdout=out_file, stderr=err_file)
+        peak, hwm = 0, 0
+        while proc.poll() is None:
+            st = _status(proc.pid)
+            peak, hwm = max(peak, st.get("VmRSS", 0)), max(hwm, st.get("VmHWM", 0))
+            time.sleep(0.1)
+        out_file.seek(0)
+        err_file.seek(0)
+        out, err = out_file.read(), err_file.read()
     seconds = time.monotonic() - started
     summary = json.loads(out)
     replay = subprocess.run([sys.executable, "-m", "haidi", "replay", str(log), "--json"], capture_output=True)
