@@ -1293,12 +1293,13 @@ def replay_main(args: argparse.Namespace) -> int:
             answer(row, text_row)
     except OSError as e:
         return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
+    wrong_match = 0
     if key is not None and not seen_header:
-        differs += 1
+        wrong_match += 1
         answer({"match": False, "error": "no match header to check the key with"}, "no match header: NOT AUTHENTICATED")
     if match is not None:
         wrong = match.finish()
-        differs += len(wrong)
+        wrong_match += len(wrong)
         proved = "; authenticated with the key" if key is not None and not wrong else ""
         for w in wrong:
             answer({"match": False, "error": w}, f"DIFFERS: {w}")
@@ -1308,7 +1309,7 @@ def replay_main(args: argparse.Namespace) -> int:
         print(f"{hands - differs - bad} of {hands} hands agree" + (f"; {bad} lines are no log" if bad else ""))
     if bad:
         return EXIT_BAD_INPUT
-    return EXIT_DIFFERS if differs else EXIT_OK
+    return EXIT_DIFFERS if differs or wrong_match else EXIT_OK
 
 
 def _replayed(log: list[Any]) -> tuple[Any, str | None]:
