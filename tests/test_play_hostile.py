@@ -128,7 +128,8 @@ def test_helpers_a_bot_leaves_are_ended_and_never_hold_haidis_output(tmp_path):
     """haidi run as a program whose output is read to its end: a helper that held the
     output open would keep the reader waiting (the ``timeout`` here)."""
     notes = tmp_path / "pids.txt"
-    bots = f"{_bot('helper.py', notes)},greedy,sh -c 'sleep 300 & exec {_bot('helper.py', notes)}',random"
+    shell = f"sh -c 'sleep 300 & echo sleep $! >> {notes}; exec {_bot('helper.py', notes)}'"
+    bots = f"{_bot('helper.py', notes)},greedy,{shell},random"
     log = tmp_path / "games.jsonl"
     argv = ["play", "--bots", bots, "--games", "3", "--seed", "5", "--log", str(log), "--json"]
     started = time.monotonic()
@@ -136,7 +137,7 @@ def test_helpers_a_bot_leaves_are_ended_and_never_hold_haidis_output(tmp_path):
     assert time.monotonic() - started < 30
     assert done.returncode == 0, done.stderr
     ids = _noted(notes)
-    assert len(ids["bot"]) == 2 and len(ids["child"]) == 2 and len(ids["setsid"]) == 2
+    assert len(ids["bot"]) == 2 and len(ids["child"]) == 2 and len(ids["setsid"]) == 2 and len(ids["sleep"]) == 1
     assert not [pid for pids in ids.values() for pid in pids if _alive(pid)]
     assert json.loads(done.stdout)["hands"] == 3
 
