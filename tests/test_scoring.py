@@ -70,7 +70,6 @@ EVERY_ENTRY = {
     "longgang": [WINNING["longgang"], dict(hand="[123m]456p789s111z2255m", win="5m", self_drawn=True)],
 }
 
-
 def entries(result: haidi.Result) -> list:
     """Every fan, group and other entry of a result."""
     keys = ("fans", "groups", "patterns", "face_items")
