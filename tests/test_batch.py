@@ -82,3 +82,23 @@ def test_declared_meld_counts_out_of_range_are_refused(melds):
     counts[:, :5] = [3, 3, 3, 3, 2]
     with pytest.raises(haidi.HandError, match=f"row 1: {melds} declared melds"):
         mcr.win_batch(counts, melds=np.array([0, melds]))
+
+
+@pytest.mark.parametrize("rules", ["mcr", "changsha"])
+def test_a_uint64_past_int64_is_named_by_its_own_digits(rules):
+    rs = haidi.ruleset(rules)
+    big = 2**64 - 1
+    row = {"hand": "123m456p789s1122m", "win": "1m"}
+    for call in [
+        lambda: rs.evaluate_many({"hand": [row["hand"]], "win": ["1m"], "flowers": np.array([big], dtype=np.uint64)}),
+        lambda: rs.evaluate_many([{**row, "flowers": np.uint64(big)}]),
+        lambda: rs.evaluate_many([{**row, "flowers": big}]),
+        lambda: rs.evaluate(**row, flowers=big),
+    ]:
+        with pytest.raises(HandError, match=str(big)) as e:
+            call()
+        assert "-1" not in str(e.value)
+    if rules == "mcr":
+        # A uint64 column within int64's range is read as before.
+        flowers = np.array([2], dtype=np.uint64)
+        assert rs.evaluate_many({"hand": [row["hand"]], "win": ["1m"], "flowers": flowers})["total"][0] > 0

@@ -134,3 +134,20 @@ def test_a_partition_is_read_as_pandas_columns_are(client) -> None:
     got = frame.map_partitions(haidi_dask.score_partition, "hainan", meta=haidi_dask.result_meta("hainan"))
     with pytest.raises(haidi.HandError, match="^partition [01]: row 0: self_drawn must be True or False, not NaN"):
         got.compute()
+
+
+def test_bad_keep_and_partition_info_are_hand_errors():
+    import pandas as pd
+
+    frame = pd.DataFrame({"hand": ["123m456p789s1122z"], "win": ["1z"], "game": [7]})
+    bad = [([0], "a column name is a str"), ("game", "a list of column names"), (["x"], "no column 'x'")]
+    for keep, message in bad:
+        with pytest.raises(haidi.HandError, match=message):
+            haidi_dask.score_partition(frame, "mcr", keep=keep)
+    with pytest.raises(haidi.HandError, match="partition_info is Dask's"):
+        haidi_dask.score_partition(frame, "mcr", keep=["game"], partition_info={})
+    with pytest.raises(haidi.HandError, match="as a DataFrame, not int"):
+        haidi_dask.result_meta("mcr", keep=5)
+    # Dask's own partition_info is taken.
+    got = haidi_dask.score_partition(frame, "mcr", keep=["game"], partition_info={"number": 0, "division": None})
+    assert list(got["game"]) == [7] and bool(got["win"][0])

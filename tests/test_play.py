@@ -108,7 +108,10 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def _logs(path: Path) -> list[list[dict]]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    """The hands of a match's log (its first line, the match header, left out)."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["event"] == "match"
+    return lines[1:]
 
 
 def test_a_match_of_bot_programs_and_agents_logs_hands_that_replay(tmp_path, capsys):
@@ -138,7 +141,7 @@ def test_a_match_of_bot_programs_and_agents_logs_hands_that_replay(tmp_path, cap
     answered = [json.loads(line) for line in notes.read_text().splitlines()]
     asked = 0
     for h, events in enumerate(hands):
-        assert events[0]["seed"] == int(haidi.simulate("mcr", 3, seed=5, agents="random")["seeds"][h])
+        assert events[0]["seed"] == play.wall_seed(5, h, False)
         # MCR's deal passes on every hand: players 0 to 3 deal hands 0 to 2 in turn.
         assert events[0]["carry"] == {"dealer": h, "round_wind": "E", "streak": 0}
         g = haidi.Game.replay(events)
@@ -276,6 +279,9 @@ def test_replay_agrees_with_a_log_and_refuses_a_changed_one(tmp_path, capsys):
     assert _run(capsys, "play", "--bots", "random,random,greedy,greedy", "--games", "3", "--log", str(log))[0] == 0
     status, out, _ = _run(capsys, "replay", str(log), "--json")
     rows = [json.loads(line) for line in out.splitlines()]
+    assert rows[0] == {"line": 1, "match": True, "rules": "mcr", "hands": 3}
+    assert rows[-1] == {"match": True, "agrees": True, "authenticated": False}
+    rows = rows[1:-1]
     assert status == 0 and [r["agrees"] for r in rows] == [True] * 3
     assert all(sum(r["payments"]) == 0 for r in rows)
     # A discard changed to another tile of the hand: the replay differs from the log.
@@ -289,9 +295,10 @@ def test_replay_agrees_with_a_log_and_refuses_a_changed_one(tmp_path, capsys):
     other = next(a for a in g.legal_actions(events[i]["seat"]) if a != events[i]["action"])
     events[i] = {**events[i], "action": other}
     changed = tmp_path / "changed.jsonl"
-    changed.write_text("\n".join(json.dumps(h) for h in hands) + "\n")
+    header = log.read_text().splitlines()[0]
+    changed.write_text(header + "\n" + "\n".join(json.dumps(h) for h in hands) + "\n")
     status, out, _ = _run(capsys, "replay", str(changed), "--json")
-    rows = [json.loads(line) for line in out.splitlines()]
+    rows = [json.loads(line) for line in out.splitlines() if "match" not in line]
     assert status == 1 and [r["agrees"] for r in rows] == [True, False, True]
     assert rows[1]["error"].startswith("log event")
     status, out, _ = _run(capsys, "replay", str(changed))

@@ -21,6 +21,7 @@ and write it a line at a time.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -42,6 +43,9 @@ EXIT_OK = 0
 EXIT_OUTPUT_CLOSED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+#: Standard output, or a file haidi writes (``play --log``), could not be written (a
+#: full disk, a closed descriptor).
+EXIT_WRITE_FAILED = 4
 #: ``haidi play``: the match was played, but a bot faulted (its seat played a default move
 #: for it at least once; a bot that stopped played none from then on).
 EXIT_BOT_FAULTED = 3
@@ -166,6 +170,26 @@ def _seconds(text: str) -> float:
     if not 0 < t < 1e6:
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
     return t
+
+
+def _bytes(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 0 < n <= 1 << 40:
+        raise argparse.ArgumentTypeError(f"expected a number of bytes above 0, not {text!r}")
+    return n
+
+
+def _match_seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n < 1 << 256:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**256 - 1, not {text[:80]!r}")
+    return n
 
 
 def _positive(text: str) -> int:
@@ -524,6 +548,8 @@ EXIT_TEXT = """exit status:
   1    standard output closed by its reader (haidi ... | head)
   2    bad usage, or an input (a hand, a line) answered with an error
   3    play: the match was played, but a bot faulted (a seat played a default move)
+  4    standard output or a file could not be written (a full disk, a closed descriptor)
+  129  hung up (SIGHUP); 143 terminated (SIGTERM): play ends its bots first
   130  interrupted (Ctrl-C)
 
 Reference: docs/cli.md."""
@@ -678,9 +704,14 @@ def _add_play(sub: Any) -> None:
     sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
     sp.add_argument("--games", "-n", type=_positive, default=1, metavar="N", help="hands to play (default 1)")
     sp.add_argument(
-        "--seed", type=int, default=0, metavar="S", help="the match's seed: hand i deals simulate's seeds[i]"
+        "--seed",
+        type=_match_seed,
+        default=None,
+        metavar="S",
+        help="the match's seed, to play a match again (default: a secret one drawn at random)",
     )
-    sp.add_argument("--log", metavar="FILE", help="write each hand's Game.log as one JSON line")
+    sp.add_argument("--log", metavar="FILE", help="write the match's header and each hand's Game.log, at its end")
+    sp.add_argument("--key-file", metavar="FILE", help="sign the log's header with an HMAC-SHA256 under this key")
     sp.add_argument(
         "--protocol",
         default="json",
@@ -702,6 +733,30 @@ def _add_play(sub: Any) -> None:
         help="the longest wait for an answer (default 5); a bot that takes longer is stopped",
     )
     sp.add_argument(
+        "--restart",
+        choices=["match", "hand"],
+        default=None,
+        help="start bot programs once a match or afresh each hand (default: hand with --duplicate, else match)",
+    )
+    sp.add_argument(
+        "--bot-stderr",
+        default="show",
+        metavar="WHERE",
+        help="bots' standard error: show (labelled, on haidi's), discard, or a directory for player-N.stderr",
+    )
+    sp.add_argument(
+        "--bot-stderr-bytes", type=_bytes, default=65536, metavar="N", help="kept of each player's (default 65536)"
+    )
+    sp.add_argument(
+        "--max-answer", type=_bytes, default=1 << 20, metavar="N", help="longest answer line (default 1 MiB)"
+    )
+    sp.add_argument(
+        "--max-data", type=_bytes, default=256 << 10, metavar="N", help="longest Botzone data (default 256 KiB)"
+    )
+    sp.add_argument(
+        "--max-history", type=_bytes, default=4 << 20, metavar="N", help="longest Botzone history (default 4 MiB)"
+    )
+    sp.add_argument(
         "--duplicate",
         action="store_true",
         help="play each wall four times, the players rotated a seat each time (games a multiple of 4)",
@@ -721,6 +776,7 @@ def _add_replay(sub: Any) -> None:
     )
     sp.add_argument("logs", nargs="*", metavar="FILE", help="JSON-lines logs; none or '-' reads standard input")
     sp.add_argument("--json", action="store_true", help="one JSON line a hand")
+    sp.add_argument("--key-file", metavar="FILE", help="check the match header's HMAC with this key")
 
 
 def _error(message: object) -> int:
@@ -877,7 +933,15 @@ def reproduce_main(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What a write that cannot be done raises (besides a closed pipe): a full disk or
+#: quota, a file too large, a device error, a closed descriptor.
+_WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:  # started with its standard output closed (`>&-`)
+        print("haidi: error: cannot write standard output: it is closed", file=sys.stderr)
+        return EXIT_WRITE_FAILED
     _stream.tolerate(sys.stdout)
     _stream.tolerate(sys.stderr)
     try:
@@ -893,6 +957,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`haidi ... | head`): stop quietly, as shell tools do.
         _quiet_stdout()
         return EXIT_OUTPUT_CLOSED
+    except OSError as e:
+        if e.errno not in _WRITE_ERRORS:
+            raise
+        # Standard output cannot take what is written (`> /dev/full`): one line, no traceback.
+        _quiet_stdout()
+        print(f"haidi: error: cannot write standard output: {e.strerror or e}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
 
 
 def _quiet_stdout() -> None:
@@ -993,58 +1064,95 @@ EXIT_DIFFERS = 1
 
 def play_main(args: argparse.Namespace) -> int:
     """``haidi play``: the match, its log, and a summary of payments by player and seat."""
-    from . import play
+    from . import _procs, play
 
     if args.protocol == "botzone" and args.rules != "mcr":
         return _error("--protocol botzone is Botzone's Chinese Standard Mahjong: --rules mcr only")
     if args.duplicate and args.games % 4:
         return _error(f"--duplicate plays each wall four times: --games must be a multiple of 4, not {args.games}")
+    if args.key_file and not args.log:
+        return _error("--key-file signs the log: give --log as well")
+    seed = play.match_seed() if args.seed is None else args.seed
+    restart = (args.restart or ("hand" if args.duplicate else "match")) == "hand"
+    log = None
     try:
+        key = play.read_key(args.key_file) if args.key_file else None
         options = _given([], args.set) or None
-        players = play.make_players(
-            args.bots.split(","), seed=args.seed, timeout=args.timeout, protocol=args.protocol, io=args.botzone_io
-        )
         ruleset(args.rules).options(options)
+        if args.log and os.path.exists(args.log) and not os.path.isfile(args.log):
+            # (The log is written beside it and renamed over it: never over a device.)
+            raise HandError(f"--log: {args.log!r} is there and is not a regular file")
+        if args.bot_stderr not in ("show", "discard") and not os.path.isdir(args.bot_stderr):
+            raise HandError(f"--bot-stderr: {args.bot_stderr!r} is not show, discard or a directory")
+        players = play.make_players(
+            args.bots.split(","),
+            seed=seed,
+            timeout=args.timeout,
+            protocol=args.protocol,
+            io=args.botzone_io,
+            restart=restart,
+            stderr=args.bot_stderr,
+            stderr_bytes=args.bot_stderr_bytes,
+            max_answer=args.max_answer,
+            max_data=args.max_data,
+            max_history=args.max_history,
+        )
+        log = play.MatchLog(args.log, key) if args.log else None
     except HandError as e:
         return _error(e)
+    except OSError as e:
+        return _error(f"--log: cannot write beside {args.log!r}: {e.strerror or e}")
     utf8 = _stream.is_utf8(sys.stdout)
 
     def on_fault(f: dict[str, Any]) -> None:
         then = "; the bot is stopped" if f["stopped"] else ""
         played = "no decision" if f["played"] is None else f"played {json.dumps(f['played'])}"
-        print(
-            f"haidi play: hand {f['hand']}, seat {f['seat']} ({f['bot']}): {f['fault']}; {played}{then}",
-            file=sys.stderr,
-            flush=True,
-        )
+        _procs.report(f"haidi play: hand {f['hand']}, seat {f['seat']} ({f['bot']}): {f['fault']}; {played}{then}")
 
-    match = play.Match(args.rules, players, args.seed, options, args.duplicate, args.protocol, on_fault)
-    log = None
-    try:
-        log = open(args.log, "wb") if args.log else None  # noqa: SIM115
-    except OSError as e:
-        return _error(f"--log: cannot write {args.log!r}: {e.strerror or e}")
+    match = play.Match(args.rules, players, seed, options, args.duplicate, args.protocol, on_fault)
     bar = None
     if not args.quiet and _stream.stderr_is_terminal():
         bar = _stream.progress_bar(total=args.games, unit="hand", desc="play")
+    signum = 0
+    write_failed = None
     try:
-        for game in match.hands(args.games):
-            if log is not None:
-                log.write(_stream.dumps(game.log) + b"\n")
-                log.flush()
-            if bar is not None:
-                bar.update(1)
+        # Every bot, and every process a bot left, is ended before the guard is left,
+        # whatever ends the match; only then is the log written.
+        with _procs.Guard():
+            try:
+                for game in match.hands(args.games):
+                    if log is not None:
+                        try:
+                            log.add(game)
+                        except OSError as e:
+                            # The match is played to its end all the same, for its summary.
+                            write_failed = f"--log: cannot write {args.log!r}: {e.strerror or e}"
+                            log.close()
+                            log = None
+                    if bar is not None:
+                        bar.update(1)
+            except KeyboardInterrupt:
+                signum = 2
+            except _procs.Terminated as t:
+                signum = t.signum
     except HandError as e:
+        if log is not None:
+            log.close()
         return _error(e)
     finally:
         if bar is not None:
             bar.close()
-        if log is not None:
-            log.close()
+    for note in play.stderr_notes(players):
+        _procs.report(f"haidi play: {note}")
+    if log is not None:
+        try:
+            log.finish(match.header(args.games))
+        except OSError as e:
+            write_failed = f"--log: cannot write {args.log!r}: {e.strerror or e}"
     summary = {
         "rules": args.rules,
         "hands": match.played,
-        "seed": args.seed,
+        "seed": seed,
         "duplicate": args.duplicate,
         "players": [
             {
@@ -1060,20 +1168,33 @@ def play_main(args: argparse.Namespace) -> int:
         "seat_payments": match.seat_payments,
     }
     status = EXIT_BOT_FAULTED if any(p.faults for p in players) else EXIT_OK
-    if status != EXIT_OK:
+    if signum:
+        _procs.report(f"haidi play: stopped by signal {signum} after {match.played} hands; the bots are ended")
+    elif status != EXIT_OK:
         faulted = sum(p.faults > 0 for p in players)
-        print(f"haidi play: {faulted} of 4 players faulted (exit status {status})", file=sys.stderr)
+        _procs.report(f"haidi play: {faulted} of 4 players faulted (exit status {status})")
+    if write_failed is not None:
+        args.log = None  # (not written: the summary names no log)
     if args.json:
         print(json.dumps(summary, ensure_ascii=not utf8, default=_stream.plain))
-        return status
+    else:
+        _play_text(args, match, players, seed, restart)
+    sys.stdout.flush()
+    if write_failed is not None:
+        print(f"haidi: error: {write_failed}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
+    return 128 + signum if signum else status
+
+
+def _play_text(args: argparse.Namespace, match: Any, players: list[Any], seed: int, restart: bool) -> None:
     kind = ("duplicate " if args.duplicate else "") + ("hand" if match.played == 1 else "hands")
-    print(f"{args.rules}: {match.played} {kind}, seed {args.seed}" + (f"; log {args.log}" if args.log else ""))
+    print(f"{args.rules}: {match.played} {kind}, seed {seed}" + (f"; log {args.log}" if args.log else ""))
     width = max(len("bot"), *(len(p.name) for p in players))
     print(f"{'player':<7} {'bot':<{width}}  {'payments':>9}  {'wins':>5}  {'faults':>6}")
     for p in players:
         print(f"{p.number:<7} {p.name:<{width}}  {p.payments:>+9}  {p.wins:>5}  {p.faults:>6}")
     print("seats (0 the dealer): " + "  ".join(f"{paid:+d}" for paid in match.seat_payments))
-    until = "the end of that hand" if args.protocol == "botzone" else "the end of the match"
+    until = "the end of that hand" if args.protocol == "botzone" or restart else "the end of the match"
     for p in players:
         if p.stops:
             first = p.stops[0]
@@ -1082,11 +1203,11 @@ def play_main(args: argparse.Namespace) -> int:
                 f"player {p.number} ({p.name}) STOPPED{times} in hand {first['hand']} at seat {first['seat']}: "
                 f"{first['fault']}; its seat played the default moves to {until}"
             )
-    return status
 
 
 def _log_lines(args: argparse.Namespace) -> Iterator[bytes | None]:
-    """The lines of ``replay``'s files, or of standard input."""
+    """The lines of ``replay``'s files, or of standard input, as they are read (a line
+    longer than ``MAX_LINE`` as ``TOO_LONG``)."""
     for name in args.logs or ["-"]:
         if name == "-":
             stdin = _stdin()
@@ -1095,61 +1216,118 @@ def _log_lines(args: argparse.Namespace) -> Iterator[bytes | None]:
                     yield from lines
             continue
         with open(name, "rb") as f:
-            yield from f
+            for lines in _stream.batches(f, progress=False):
+                yield from lines
 
 
 def replay_main(args: argparse.Namespace) -> int:
     """``haidi replay``: each logged hand played again; status 0 when all agree, 1 when
-    one does not, 2 for input that is no log."""
+    one does not, 2 for input that is no log. Each line is answered as it is read."""
     from . import play
 
+    try:
+        key = play.read_key(args.key_file) if args.key_file else None
+    except HandError as e:
+        return _error(e)
     out = Output(sys.stdout)
     differs = bad = hands = 0
-    try:
-        lines = list(_log_lines(args))
-    except OSError as e:
-        return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
-    for n, raw in enumerate(lines, 1):
-        error: str | None = None
-        try:
-            text = _text_line(raw).strip()
-        except HandError as e:
-            text, error = "", str(e)
-        if error is None and _skipped(text) is not None:
-            continue
-        hands += 1
-        log = None
-        if error is None:
-            try:
-                log = orjson.loads(text)
-            except orjson.JSONDecodeError as e:
-                error = f"not JSON ({e})"
-        if error is None and not (isinstance(log, list) and log and all(isinstance(e, dict) for e in log)):
-            error = "not a log: a JSON list of event objects, the first the start"
-        if error is not None:
-            bad += 1
-            row: dict[str, Any] = {"line": n, "agrees": False, "error": f"line {n}: {error}"}
-            text_row = f"line {n}: bad input: {error}"
-        else:
-            payments, why = play.check_log(log)
-            start = log[0]  # type: ignore[index]
-            row = {"line": n, "rules": start.get("rules"), "seed": start.get("seed"), "agrees": why is None}
-            if why is None:
-                row["payments"] = payments
-                text_row = f"line {n}: agrees ({row['rules']}, seed {row['seed']}, payments {payments})"
-            else:
-                differs += 1
-                row["error"] = why
-                text_row = f"line {n}: DIFFERS: {why}"
+    match: play.MatchCheck | None = None
+    seen_header = False
+
+    def answer(row: dict[str, Any], text_row: str) -> None:
         if args.json:
             out.json_lines([out.json(row)])
         else:
             out.text([text_row])
+
+    try:
+        for n, raw in enumerate(_log_lines(args), 1):
+            error: str | None = None
+            text = ""
+            if raw is TOO_LONG:
+                error = f"longer than {MAX_LINE:,} bytes"
+            else:
+                try:
+                    text = _text_line(raw).strip()
+                except HandError as e:
+                    error = str(e)
+            if error is None and _skipped(text) is not None:
+                continue
+            log = None
+            if error is None:
+                try:
+                    log = _json(text, "a log line")
+                except HandError as e:
+                    error = str(e)
+                except orjson.JSONDecodeError as e:
+                    error = f"not JSON ({e})"
+            if error is None and isinstance(log, dict) and log.get("event") == "match":
+                if seen_header:
+                    error = "a second match header"
+                else:
+                    seen_header = True
+                    try:
+                        match = play.MatchCheck(log, key)
+                    except HandError as e:
+                        error = f"match header: {e}"
+                if error is None:
+                    answer(
+                        {"line": n, "match": True, "rules": log.get("rules"), "hands": log.get("hands")},
+                        f"line {n}: match header ({log.get('rules')}, {log.get('hands')} hands)",
+                    )
+                    continue
+            hands += 1
+            if error is None and not (isinstance(log, list) and log and all(isinstance(e, dict) for e in log)):
+                error = "not a log: a JSON list of event objects, the first the start"
+            if error is not None:
+                bad += 1
+                answer({"line": n, "agrees": False, "error": f"line {n}: {error}"}, f"line {n}: bad input: {error}")
+                continue
+            assert isinstance(log, list) and raw is not None
+            game, why = _replayed(log)
+            if match is not None:
+                belongs = match.hand(raw, log, game)
+                why = why or belongs
+            start = log[0]
+            row = {"line": n, "rules": start.get("rules"), "seed": start.get("seed"), "agrees": why is None}
+            if why is None:
+                assert game is not None and game.result is not None
+                row["payments"] = list(game.result["payments"])
+                text_row = f"line {n}: agrees ({row['rules']}, seed {row['seed']}, payments {row['payments']})"
+            else:
+                differs += 1
+                row["error"] = why
+                text_row = f"line {n}: DIFFERS: {why}"
+            answer(row, text_row)
+    except OSError as e:
+        return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
+    wrong_match = 0
+    if key is not None and not seen_header:
+        wrong_match += 1
+        answer({"match": False, "error": "no match header to check the key with"}, "no match header: NOT AUTHENTICATED")
+    if match is not None:
+        wrong = match.finish()
+        wrong_match += len(wrong)
+        proved = "; authenticated with the key" if key is not None and not wrong else ""
+        for w in wrong:
+            answer({"match": False, "error": w}, f"DIFFERS: {w}")
+        if not wrong:
+            answer({"match": True, "agrees": True, "authenticated": key is not None}, f"match agrees{proved}")
     if not args.json:
         print(f"{hands - differs - bad} of {hands} hands agree" + (f"; {bad} lines are no log" if bad else ""))
     if bad:
         return EXIT_BAD_INPUT
-    return EXIT_DIFFERS if differs else EXIT_OK
+    return EXIT_DIFFERS if differs or wrong_match else EXIT_OK
+
+
+def _replayed(log: list[Any]) -> tuple[Any, str | None]:
+    """``Game.replay(log)``, or why it is refused."""
+    from .game import Game
+
+    try:
+        return Game.replay(log), None
+    except HandError as e:
+        return None, str(e)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -49,9 +49,16 @@ def score_partition(
         ``win``, ``total``, a column ``fan_<id>`` of counts for each of the ruleset's
         ``fan_ids`` and, with ``errors="collect"``, ``error``.
     """
-    keep = list(keep)
+    keep = _keep_list(keep)
     _check_keep(keep)
+    if partition_info is not None and not (
+        isinstance(partition_info, dict) and type(partition_info.get("number")) is int
+    ):
+        raise HandError("partition_info is Dask's: a dict whose 'number' is the partition's")
     names = list(columns) if columns is not None else [c for c in frame.columns if c not in keep]
+    missing = [c for c in [*keep, *names] if c not in frame.columns]
+    if missing:
+        raise HandError(f"the partition has no column {shown_name(missing[0])}")
     try:
         out = ruleset(rules).evaluate_many(frame[names], options=options, format=format, errors=errors, output="pandas")
     except HandError as e:
@@ -70,7 +77,10 @@ def result_meta(rules: str, *, options: Any = None, errors: str = "raise", keep:
     columns, as a pandas or Dask DataFrame (their types)."""
     out = ruleset(rules).evaluate_many({"hand": [], "win": []}, options=options, errors=errors, output="pandas")
     if keep is not None:
-        keep = getattr(keep, "_meta", keep).iloc[:0]
+        keep = getattr(keep, "_meta", keep)
+        if not (hasattr(keep, "iloc") and hasattr(keep, "columns")):
+            raise HandError(f"keep is the kept columns as a DataFrame, not {type(keep).__name__}")
+        keep = keep.iloc[:0]
         out.index = keep.index
         for i, k in enumerate(keep.columns):
             out.insert(i, k, keep[k].array)
@@ -109,7 +119,7 @@ def score_parquet(
     """
     import dask.dataframe as dd
 
-    keep = list(keep)
+    keep = _keep_list(keep)
     _check_keep(keep)
     wanted = None if columns is None else list(dict.fromkeys([*keep, *columns]))
     # Arrow-backed columns: read and handed to the scorer without Python objects per row.
@@ -130,6 +140,22 @@ def score_parquet(
         return scored
     scored.to_parquet(destination, write_index=False)
     return None
+
+
+def shown_name(name: Any) -> str:
+    """A column's name in a message: quoted, any character that is not text escaped."""
+    return ascii(name) if isinstance(name, str) else repr(name)
+
+
+def _keep_list(keep: Any) -> list[str]:
+    """``keep`` as a list of column names; ``HandError`` for anything else."""
+    if isinstance(keep, (str, bytes)) or not hasattr(keep, "__iter__"):
+        raise HandError(f"keep is a list of column names, not {type(keep).__name__}")
+    out = list(keep)
+    for k in out:
+        if not isinstance(k, str):
+            raise HandError(f"keep: a column name is a str, not {type(k).__name__} ({k!r})")
+    return out
 
 
 def _check_keep(keep: list[str]) -> None:

@@ -8,29 +8,51 @@ Standard Mahjong protocol. docs/game.md ("Matches between bots") is the referenc
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import hmac
 import os
 import random
-import select
-import signal
-import subprocess
+import secrets
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
-from . import _core
+from . import _core, _stream
 from ._core import HandError
 from ._errors import json_spelling
-from .game import AGENTS, Game
+from ._procs import MAX_ANSWER, MAX_STDERR, Fault, Program, StderrSink, report
+from .game import AGENTS, Game, read_carry
 
-#: The longest answer line read from a bot, in bytes.
-MAX_ANSWER = 1 << 20
+__all__ = [
+    "MAX_ANSWER",
+    "MAX_DATA",
+    "MAX_HISTORY",
+    "MAX_RESPONSE",
+    "MAX_STDERR",
+    "Fault",
+    "Match",
+    "MatchLog",
+    "Program",
+    "report",
+]
 
 #: The most characters of a bot's answer that a fault quotes.
 MAX_QUOTED = 80
+
+#: The longest Botzone ``response`` string (the longest a judge reads, ``CHI W2 W3``, is 9).
+MAX_RESPONSE = 256
+
+#: The longest Botzone ``data`` or ``globaldata`` a bot may keep (``--max-data``).
+MAX_DATA = 256 << 10
+
+#: The longest history written to a Botzone program a turn (``--max-history``).
+MAX_HISTORY = 4 << 20
 
 
 def quoted(text: str) -> str:
@@ -44,15 +66,8 @@ KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 PROTOCOLS = ("json", "botzone")
 
-
-class Fault(Exception):
-    """What was wrong with a bot's answer; ``stopped`` when the bot is stopped for it."""
-
-    def __init__(self, message: str, stopped: bool = False) -> None:
-        super().__init__(message)
-        self.stopped = stopped
-        #: Counted and reported already (a Botzone turn's answer, read before the decision).
-        self.reported = False
+#: The largest match seed: a key of BLAKE2b (32 bytes).
+MAX_SEED = (1 << 256) - 1
 
 
 def seating(player: int, hand: int, duplicate: bool, dealer: int = 0) -> int:
@@ -63,10 +78,22 @@ def seating(player: int, hand: int, duplicate: bool, dealer: int = 0) -> int:
     return (player + (hand if duplicate else 0) - dealer) % 4
 
 
+def match_seed() -> int:
+    """A match seed no one can guess: 128 bits from the system's secure source."""
+    return secrets.randbits(128)
+
+
 def wall_seed(seed: int, hand: int, duplicate: bool) -> int:
-    """The seed of the wall of ``hand``: ``simulate``'s ``seeds[hand]`` for the same
-    ``seed`` and ``duplicate``."""
-    return _core.game_seed(seed, hand // 4 if duplicate else hand)
+    """The seed of the wall of ``hand`` (``Game(seed=...)``): BLAKE2b keyed with the match
+    ``seed`` over the wall's number (``hand // 4`` in duplicate play), its first 8 bytes.
+    The hash is one-way: the walls of a match, and every hand's seed, tell nothing of the
+    match seed, so no hand's seed is known before it is dealt unless the match seed is."""
+    if not 0 <= seed <= MAX_SEED:
+        raise HandError(f"a match seed is an integer from 0 to 2**256 - 1, not {seed}")
+    wall = hand // 4 if duplicate else hand
+    key = seed.to_bytes(32, "little")
+    h = hashlib.blake2b(wall.to_bytes(8, "little"), digest_size=8, key=key, person=b"haidi wall")
+    return int.from_bytes(h.digest(), "little")
 
 
 def default_action(game: Game, seat: int) -> dict[str, str]:
@@ -97,101 +124,6 @@ def drawn_tile(events: Sequence[Mapping[str, Any]], seat: int) -> str | None:
     return None
 
 
-class Program:
-    """A bot program: ``command`` run by the shell with pipes to its standard input and
-    output (its standard error is haidi's), in a process group of its own."""
-
-    def __init__(self, command: str, timeout: float) -> None:
-        self.command = command
-        self.timeout = timeout
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.buf = b""
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def start(self) -> None:
-        try:
-            self.proc = subprocess.Popen(
-                self.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
-            )
-        except OSError as e:
-            raise Fault(f"cannot start: {e}", stopped=True) from None
-        self.buf = b""
-
-    def _gone(self) -> Fault:
-        status = None
-        if self.proc is not None:
-            try:
-                status = self.proc.wait(1)  # it has closed its output: its end is near
-            except subprocess.TimeoutExpired:
-                pass
-        return Fault("exited" + (f" with status {status}" if status is not None else ""), stopped=True)
-
-    def send(self, text: str) -> None:
-        if not self.running:
-            raise self._gone()
-        assert self.proc is not None and self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(text.encode())
-            self.proc.stdin.flush()
-        except OSError:
-            raise self._gone() from None
-
-    def line(self, deadline: float) -> str | None:
-        """The next line the program writes (None at its end), waiting until ``deadline``."""
-        assert self.proc is not None and self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Fault(f"no answer in {self.timeout:g} s", stopped=True)
-            if not select.select([fd], [], [], left)[0]:
-                continue
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                if self.buf:
-                    rest, self.buf = self.buf, b""
-                    return rest.decode("utf-8", "replace").strip()
-                return None
-            self.buf += chunk
-            if len(self.buf) > MAX_ANSWER:
-                raise Fault(f"an answer longer than {MAX_ANSWER:,} bytes", stopped=True)
-        raw, _, self.buf = self.buf.partition(b"\n")
-        return raw.decode("utf-8", "replace").strip()
-
-    def answer(self, deadline: float) -> str:
-        """The next line that is not blank; the program's end is a fault."""
-        while True:
-            text = self.line(deadline)
-            if text is None:
-                raise self._gone()
-            if text:
-                return text
-
-    def stop(self) -> None:
-        """Closes the program's input, gives it a second to end, then ends its group."""
-        proc, self.proc = self.proc, None
-        if proc is None:
-            return
-        try:
-            if proc.stdin is not None:
-                proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(1)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
-
-
 @dataclass
 class Player:
     """A player of the match: a built-in agent or a bot program."""
@@ -207,6 +139,8 @@ class Player:
     #: protocol is stopped for the rest of the match; a Botzone bot is started again the
     #: next hand, so it may be stopped once a hand.
     stops: list[dict[str, Any]] = field(default_factory=list)
+    #: Where the bot's standard error goes (a bot program's).
+    stderr: StderrSink | None = None
 
     def begin(self, hand: int, seat: int) -> None:
         """A hand begins with this player at ``seat``."""
@@ -235,17 +169,28 @@ class Builtin(Player):
 
 @dataclass
 class LineBot(Player):
-    """A bot program in the JSON-lines protocol: one request a line, one action a line."""
+    """A bot program in the JSON-lines protocol: one request a line, one action a line.
+    With ``restart``, the program is started afresh for each hand (and a bot stopped in
+    one hand plays the next); else it is kept for the match."""
 
     program: Program | None = None
+    restart: bool = False
+
+    def begin(self, hand: int, seat: int) -> None:
+        if self.restart and self.program is not None:
+            self.program.stop()
+            self.stopped = None
 
     def decide(self, game: Game, seat: int, hand: int) -> dict[str, str]:
         assert self.program is not None
         if self.program.proc is None:
             self.program.start()
         request = {"hand": hand, "seat": seat, "rules": game.ruleset.name, "observation": game.observation(seat)}
+        deadline = time.monotonic() + self.program.timeout
         self.program.send(orjson.dumps(request).decode() + "\n")
-        text = self.program.answer(time.monotonic() + self.program.timeout)
+        text = self.program.answer(deadline)
+        # A bot that answers without reading its requests would fill the pipe.
+        self.program.flush(deadline)
         try:
             action = orjson.loads(text)
         except orjson.JSONDecodeError:
@@ -290,7 +235,8 @@ class BotzoneBot(Player):
     """A bot program in Botzone's protocol. Each hand is a Botzone match: the program is
     started for a turn with every request and response of the hand before it (JSON or
     simple interaction, ``io``); one that prints ``KEEP_RUNNING`` after its response is
-    kept, and given only the new request the next turn (long-running mode)."""
+    kept, and given only the new request the next turn (long-running mode). ``globaldata``
+    is kept from hand to hand unless ``keep_globaldata`` is false (duplicate play)."""
 
     command: str = ""
     timeout: float = 5.0
@@ -300,13 +246,19 @@ class BotzoneBot(Player):
     responses: list[str] = field(default_factory=list)
     data: str = ""
     globaldata: str = ""
+    keep_globaldata: bool = True
+    max_answer: int = MAX_ANSWER
+    max_data: int = MAX_DATA
+    max_history: int = MAX_HISTORY
 
     def begin(self, hand: int, seat: int) -> None:
         # A new Botzone match: a new program, even for one stopped in the hand before.
         if self.program is not None:
             self.program.stop()
-        self.program = Program(self.command, self.timeout)
+        self.program = Program(self.command, self.timeout, self.stderr, self.max_answer)
         self.requests, self.responses, self.data = [], [], ""
+        if not self.keep_globaldata:
+            self.globaldata = ""
         self.stopped = None
 
     def ask(self, request: str) -> str:
@@ -318,14 +270,16 @@ class BotzoneBot(Player):
             self.program.send((request if self.io == "simple" else orjson.dumps(request).decode()) + "\n")
         else:
             self.program.stop()
+            history = self._history()
+            if len(history) > self.max_history:
+                raise Fault(f"its history would be {len(history):,} bytes, more than {self.max_history:,}", True)
             self.program.start()
-            try:
-                self.program.send(self._history())
-            except Fault:
-                pass  # a program may answer, and end, without reading its input
+            self.program.send(history)
         text = self.program.answer(deadline)
+        if len(text) > (self.max_answer if self.io == "json" else MAX_RESPONSE):
+            raise Fault(f"answered a response of {len(text):,} characters, more than {MAX_RESPONSE}", True)
         # The history keeps what the bot answered, read or not (Botzone gives it back).
-        self.responses.append(text)
+        self.responses.append(text[:MAX_RESPONSE])
         # The rest of the output until the program ends, or asks to be kept running.
         while True:
             rest = self.program.line(deadline)
@@ -333,6 +287,9 @@ class BotzoneBot(Player):
                 self.program.stop()
                 break
             if rest == KEEP_RUNNING:
+                # Kept, it must have read what it was given (a program a turn may answer
+                # and end without reading it).
+                self.program.flush(deadline)
                 break
         if self.io == "json":
             text = self.responses[-1] = self._read_json(text)
@@ -356,10 +313,17 @@ class BotzoneBot(Player):
             raise Fault(f"answered {quoted(text)}, which is not JSON") from None
         if not isinstance(out, dict) or not isinstance(out.get("response"), str):
             raise Fault(f"answered {text[:MAX_QUOTED]}, with no response string")
+        response = out["response"]
+        if len(response) > MAX_RESPONSE:
+            raise Fault(f"answered a response of {len(response):,} characters, more than {MAX_RESPONSE}", True)
+        for key in ("data", "globaldata"):
+            value = out.get(key)
+            if isinstance(value, str) and len(value.encode()) > self.max_data:
+                raise Fault(f"kept {key} of {len(value.encode()):,} bytes, more than {self.max_data:,}", True)
         self.data = out.get("data", self.data) if isinstance(out.get("data", ""), str) else self.data
         if isinstance(out.get("globaldata"), str):
             self.globaldata = out["globaldata"]
-        return str(out["response"])
+        return str(response)
 
     def close(self) -> None:
         if self.program is not None:
@@ -481,7 +445,8 @@ class Match:
 
     rules: str
     players: list[Player]
-    seed: int = 0
+    #: The match seed (a key of the walls' hash, ``wall_seed``); None draws one at random.
+    seed: int | None = None
     options: dict[str, Any] | None = None
     duplicate: bool = False
     protocol: str = "json"
@@ -490,6 +455,30 @@ class Match:
     played: int = 0
     #: The carry of the next hand of each rotation (one without duplicate play).
     carries: list[dict[str, Any] | None] = field(default_factory=lambda: [None] * 4)
+
+    def __post_init__(self) -> None:
+        if self.seed is None:
+            self.seed = match_seed()
+
+    def header(self, asked: int | None = None) -> dict[str, Any]:
+        """The first line of the match's log (``MatchLog``): what a replay checks each hand
+        against (the rules and their options, the match seed and the seating, the hands
+        played, the players' payments); ``asked`` the hands the match was to play."""
+        assert self.seed is not None
+        options = Game(self.rules, seed=0, options=self.options).log[0]["options"]
+        return {
+            "event": "match",
+            "haidi": _core.__version__,
+            "rules": self.rules,
+            "options": options,
+            "seed": str(self.seed),
+            "duplicate": self.duplicate,
+            "protocol": self.protocol,
+            "hands": self.played,
+            "complete": asked is None or self.played == asked,
+            "players": [p.name for p in self.players],
+            "payments": [p.payments for p in self.players],
+        }
 
     def hands(self, n: int) -> Iterator[Game]:
         """Plays ``n`` hands, each given back when done."""
@@ -507,6 +496,7 @@ class Match:
 
     def _play(self, hand: int) -> Game:
         rotation = hand % 4 if self.duplicate else 0
+        assert self.seed is not None
         seed = wall_seed(self.seed, hand, self.duplicate)
         game = Game(self.rules, seed=seed, options=self.options, carry=self.carries[rotation])
         dealer = game.carry["dealer"]
@@ -616,9 +606,27 @@ def _first_action(answer: str | Fault | None, parsed: list[dict[str, str]]) -> d
 
 
 def make_players(
-    bots: Sequence[str], *, seed: int = 0, timeout: float = 5.0, protocol: str = "json", io: str = "json"
+    bots: Sequence[str],
+    *,
+    seed: int = 0,
+    timeout: float = 5.0,
+    protocol: str = "json",
+    io: str = "json",
+    restart: bool = False,
+    stderr: str = "show",
+    stderr_bytes: int = MAX_STDERR,
+    max_answer: int = MAX_ANSWER,
+    max_data: int = MAX_DATA,
+    max_history: int = MAX_HISTORY,
 ) -> list[Player]:
-    """The four players of ``--bots``: a built-in agent's name, or a shell command."""
+    """The four players of ``--bots``: a built-in agent's name, or a shell command.
+
+    ``restart``: a bot program is started afresh each hand (Botzone bots always are; with
+    ``restart`` their ``globaldata`` is dropped as well). ``stderr``: where a bot's standard
+    error goes: ``show`` (haidi's, each line labelled ``[player N]``), ``discard``, or a
+    directory for files ``player-N.stderr``; at most ``stderr_bytes`` a player. The
+    ``max_`` limits: an answer line, a Botzone ``data`` or ``globaldata``, a Botzone
+    history, in bytes; a bot past one is stopped."""
     if len(bots) != 4:
         raise HandError(f"--bots names four players, not {len(bots)}")
     players: list[Player] = []
@@ -628,22 +636,99 @@ def make_players(
             raise HandError(f"--bots: player {n} is empty")
         if bot in AGENTS:
             players.append(Builtin(bot, n, rng=random.Random(f"{seed}:{n}")))
-        elif protocol == "botzone":
-            players.append(BotzoneBot(bot, n, command=bot, timeout=timeout, io=io))
+            continue
+        sink = _sink(stderr, n, stderr_bytes)
+        if protocol == "botzone":
+            bz = BotzoneBot(bot, n, command=bot, timeout=timeout, io=io, keep_globaldata=not restart, stderr=sink)
+            bz.max_answer, bz.max_data, bz.max_history = max_answer, max_data, max_history
+            players.append(bz)
         else:
-            players.append(LineBot(bot, n, program=Program(bot, timeout)))
+            program = Program(bot, timeout, sink, max_answer)
+            players.append(LineBot(bot, n, program=program, restart=restart, stderr=sink))
     return players
 
 
-@dataclass
-class Checked:
-    """The replay of one logged hand: ``error`` None when it agrees."""
+def _sink(where: str, n: int, limit: int) -> StderrSink:
+    if where in ("show", "discard"):
+        return StderrSink(f"player {n}", where, limit=limit)
+    try:
+        return StderrSink(f"player {n}", "file", os.path.join(where, f"player-{n}.stderr"), limit)
+    except OSError as e:
+        raise HandError(f"--bot-stderr: cannot write in {where!r}: {e.strerror or e}") from None
 
-    hand: int
-    rules: str | None
-    seed: int | None
-    payments: list[int] | None
-    error: str | None
+
+def stderr_notes(players: Sequence[Player]) -> list[str]:
+    """Closes the players' standard-error files; a note for each that was cut short."""
+    notes = []
+    for p in players:
+        if p.stderr is not None:
+            note = p.stderr.close()
+            if note is not None:
+                notes.append(note)
+    return notes
+
+
+def read_key(path: str) -> bytes:
+    """The key of a log's HMAC from the file ``path`` (its bytes, surrounding white space
+    left out); ``HandError`` for an empty or unreadable one."""
+    try:
+        with open(path, "rb") as f:
+            key = f.read(1 << 16).strip()
+    except OSError as e:
+        raise HandError(f"--key-file: cannot read {path!r}: {e.strerror or e}") from None
+    if len(key) < 16:
+        raise HandError(f"--key-file: {path!r} holds {len(key)} bytes; a key is 16 bytes or more")
+    return key
+
+
+def _header_bytes(header: Mapping[str, Any]) -> bytes:
+    """A match header as its MAC covers it: without ``mac``, keys sorted, one line."""
+    return orjson.dumps({k: v for k, v in header.items() if k != "mac"}, option=orjson.OPT_SORT_KEYS) + b"\n"
+
+
+class MatchLog:
+    """The log of a match (``haidi play --log``): its header, then each hand's
+    ``Game.log``, a JSON line each. While the match is played the hands go to a file with
+    no name (removed as it is made, so that no bot can open it by its path); when it ends,
+    the header and the hands are written to a new file beside ``path`` (mode 0600), which
+    is then renamed to ``path``. With ``key``, the header carries ``mac``, the
+    HMAC-SHA256 of the header without it and every hand line after it."""
+
+    def __init__(self, path: str, key: bytes | None = None) -> None:
+        self.path = path
+        self.dir = os.path.dirname(os.path.abspath(path))
+        self.key = key
+        self.hands: IO[bytes] = tempfile.TemporaryFile(dir=self.dir)  # noqa: SIM115
+
+    def add(self, game: Game) -> None:
+        self.hands.write(_stream.dumps(game.log) + b"\n")
+
+    def finish(self, header: dict[str, Any]) -> None:
+        """Writes the log at ``path``."""
+        head = _header_bytes(header)
+        if self.key is not None:
+            mac = hmac.new(self.key, head, hashlib.sha256)
+            self.hands.seek(0)
+            while chunk := self.hands.read(1 << 20):
+                mac.update(chunk)
+            head = orjson.dumps({**header, "mac": mac.hexdigest()}, option=orjson.OPT_SORT_KEYS) + b"\n"
+        fd, name = tempfile.mkstemp(dir=self.dir, prefix=f".{os.path.basename(self.path)}.", suffix=".partial")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(head)
+                self.hands.seek(0)
+                while chunk := self.hands.read(1 << 20):
+                    out.write(chunk)
+            os.replace(name, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            raise
+        finally:
+            self.hands.close()
+
+    def close(self) -> None:
+        self.hands.close()
 
 
 def check_log(log: Any) -> tuple[list[int] | None, str | None]:
@@ -654,3 +739,70 @@ def check_log(log: Any) -> tuple[list[int] | None, str | None]:
         return None, str(e)
     assert g.result is not None
     return list(g.result["payments"]), None
+
+
+class MatchCheck:
+    """The checks a match header (``MatchLog``) makes possible, beyond each hand's own
+    replay: each hand's rules and options are the header's, its seed is ``wall_seed`` of
+    the match seed, its carry follows from the hand before it (of its rotation, in
+    duplicate play); the hands are as many as the header says and the players' payments
+    add up to its; with ``key``, the header's MAC is the HMAC of the lines."""
+
+    def __init__(self, header: Mapping[str, Any], key: bytes | None = None) -> None:
+        from .ruleset import ruleset
+
+        self.header = header
+        rules, seed = header.get("rules"), header.get("seed")
+        if not isinstance(rules, str) or not isinstance(seed, str) or not seed.isdigit() or len(seed) > 80:
+            raise HandError("a match header names its rules and its seed (a string of digits)")
+        self.rs = ruleset(rules)
+        self.seed = int(seed)
+        self.duplicate = header.get("duplicate") is True
+        self.options = header.get("options")
+        self.carries: list[dict[str, Any] | None] = [None] * 4
+        self.payments = [0, 0, 0, 0]
+        self.count = 0
+        self.mac = hmac.new(key, _header_bytes(header), hashlib.sha256) if key is not None else None
+
+    def hand(self, raw: bytes, log: Sequence[Mapping[str, Any]], g: Game | None) -> str | None:
+        """Checks the next hand (``g`` its replay, None where it failed); why it does not
+        belong to the match, or None."""
+        i, self.count = self.count, self.count + 1
+        if self.mac is not None:
+            self.mac.update(raw + b"\n")
+        start = log[0]
+        rotation = i % 4 if self.duplicate else 0
+        expected = {
+            "rules": self.rs.name,
+            "options": self.options,
+            "seed": wall_seed(self.seed, i, self.duplicate),
+            "carry": read_carry(self.rs, None) if i == rotation else self.carries[rotation],
+        }
+        for key, want in expected.items():
+            # (None: the hand before did not replay, and its carry is not known.)
+            if want is not None and start.get(key) != want:
+                return f"match: hand {i}'s {key} is not the one the match header and the hands before it give"
+        if g is None:
+            self.carries[rotation] = None
+            return None
+        assert g.result is not None
+        self.carries[rotation] = g.result["next"]
+        dealer = start["carry"]["dealer"]
+        for p in range(4):
+            self.payments[p] += g.result["payments"][seating(p, i, self.duplicate, dealer)]
+        return None
+
+    def finish(self) -> list[str]:
+        """What is wrong with the match as a whole (an empty list: nothing)."""
+        wrong = []
+        if self.count != self.header.get("hands"):
+            wrong.append(f"match: the header counts {self.header.get('hands')} hands, the log holds {self.count}")
+        elif self.header.get("payments") != self.payments:
+            wrong.append(f"match: the players' payments add up to {self.payments}, not the header's")
+        if self.mac is not None:
+            given = self.header.get("mac")
+            if not isinstance(given, str):
+                wrong.append("match: the header has no mac, and a key was given")
+            elif not hmac.compare_digest(given, self.mac.hexdigest()):
+                wrong.append("match: the mac does not match: the log was changed, or the key is another")
+        return wrong

@@ -11,15 +11,16 @@ use super::errors::IntoPy;
 use crate::error::Result as CoreResult;
 use crate::parallel::Runs;
 
-/// Runs `work` on `0..n` a run (at least `min` items, but for a shorter batch) at a time,
-/// without the GIL; stops at the first error `work` returns or a signal handler raises.
+/// Runs `work` on `0..n` a run at a time (`Runs`: about 50 ms each, the first at most
+/// `first` items), without the GIL; stops at the first error `work` returns or a signal
+/// handler raises.
 pub fn in_runs(
     py: Python<'_>,
     n: usize,
-    min: usize,
+    first: usize,
     mut work: impl FnMut(Range<usize>) -> CoreResult<()> + Send,
 ) -> PyResult<()> {
-    for run in Runs::new(n, min) {
+    for run in Runs::new(n, first) {
         py.detach(|| work(run)).py_err(py)?;
         py.check_signals()?;
     }

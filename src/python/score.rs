@@ -476,7 +476,8 @@ pub fn value<'a>(o: &'a Bound<'_, PyAny>) -> Value<'a> {
     if let Ok(i) = o.cast::<PyInt>() {
         return match i.extract::<i64>() {
             Ok(v) => Value::Int(v),
-            Err(_) => Value::Other("int too large".into()),
+            // Named by its digits (an int from 0 to 2**64 - 1 is no -1).
+            Err(_) => Value::Other(i.str().map_or_else(|_| "int".into(), |t| t.to_string())),
         };
     }
     if let Ok(f) = o.cast::<PyFloat>() {
@@ -499,9 +500,10 @@ pub fn value<'a>(o: &'a Bound<'_, PyAny>) -> Value<'a> {
         }
     }
     if super::convert::is_integer(o) {
-        if let Ok(v) = o.extract::<i64>() {
-            return Value::Int(v);
-        }
+        return match o.extract::<i64>() {
+            Ok(v) => Value::Int(v),
+            Err(_) => Value::Other(o.str().map_or_else(|_| type_name, |t| t.to_string())),
+        };
     }
     if type_name.starts_with("float") {
         if let Ok(v) = o.extract::<f64>() {

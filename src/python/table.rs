@@ -46,6 +46,11 @@ impl<'py> Column<'py> {
                     let v = v.cast::<PyArray1<bool>>()?.readonly();
                     return Ok(Column::Bools(v.as_slice()?.to_vec()));
                 }
+                // A uint64 past i64's range is read as the ints it holds, not wrapped.
+                b'u' if a.dtype().itemsize() == 8 && {
+                    let max = col.call_method0("max");
+                    max.is_ok_and(|m| m.extract::<i64>().is_err())
+                } => {}
                 b'i' | b'u' => {
                     let v = as_vec("int64")?;
                     let v = v.cast::<PyArray1<i64>>()?.readonly();

@@ -25,7 +25,7 @@ pub enum Value<'a> {
     Text(String),
     List(Vec<Value<'a>>),
     Hand(Box<Hand>),
-    /// Anything else, by its type's name.
+    /// Anything else, by its type's name; an integer too large for `i64`, by its digits.
     Other(String),
 }
 
@@ -65,6 +65,7 @@ impl fmt::Display for Value<'_> {
             Value::List(_) => write!(f, "a list"),
             Value::Hand(h) => write!(f, "Hand({:?})", h.notation()),
             Value::Other(t) if t == "dict" && spelling == Spelling::Json => write!(f, "an object"),
+            Value::Other(t) if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') => write!(f, "{t}"),
             Value::Other(t) => write!(f, "a {t}"),
         }
     }
