@@ -121,7 +121,8 @@ class Game(_core.Game):
         given = _given(options)
         carried = read_carry(rs, carry)
         scorer, mingangang = _scorer(rs, given or None)
-        self = super().__new__(cls, flow_rules(rs, carried["round_wind"]), scorer, seed, mingangang, wall)
+        flow = flow_rules(rs, carried["round_wind"])
+        self = super().__new__(cls, flow, scorer, seed, mingangang, wall, carried["streak"])
         self._ruleset = rs
         self._options = given
         self._carry = carried

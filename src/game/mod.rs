@@ -3,11 +3,14 @@
 //! ruleset's own scorer), a small seeded generator, and whole hands played by built-in
 //! agents on the shared pool. Pure Rust: the bindings are in `src/python/game.rs`.
 
+pub mod actions;
 pub mod audit;
+pub mod encode;
 pub mod rng;
 pub mod rules;
 pub mod simulate;
 pub mod state;
+pub mod view;
 
 pub use rules::{Judge, Rules, WildRule, WinFacts, Winners};
 pub use state::{Action, Chance, Event, Game};

@@ -14,6 +14,7 @@ mod game;
 mod hand;
 mod interrupt;
 mod kwcall;
+mod learn;
 mod mcr;
 mod reproduce;
 mod result;
@@ -39,6 +40,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::game_rules, m)?)?;
     m.add_function(wrap_pyfunction!(game::game_rule_fields, m)?)?;
     m.add_function(wrap_pyfunction!(game::audit_wins, m)?)?;
+    m.add_class::<learn::PyActionSpace>()?;
+    m.add_function(wrap_pyfunction!(learn::action_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::observation_versions, m)?)?;
     m.add_function(wrap_pyfunction!(score::wild_from_indicator, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_batch, m)?)?;
