@@ -73,6 +73,36 @@ def test_mcr_ids_are_the_botzone_baseline_layout() -> None:
     assert space.names[:3] == ["pass", "win", "discard 1m"] and space.names[36] == "chow 123m on 1m"
 
 
+def test_the_baseline_tile_names_are_the_ones_its_fan_calculator_reads() -> None:
+    # PyMahjongGB (the baseline's calculator) is the independent witness of the map from
+    # haidi's tiles to the baseline's W/T/B/F/J: all green is 23468s and 發, reversible
+    # tiles are 1234589p, 245689s and 白.
+    mahjong_gb = pytest.importorskip("MahjongGB")
+
+    def fans(hand: str, win: str) -> list[str]:
+        tiles = [to_botzone(t) for t in _tiles(hand)]
+        out = mahjong_gb.MahjongFanCalculator(
+            pack=(),
+            hand=tuple(tiles),
+            winTile=to_botzone(win),
+            flowerCount=0,
+            isSelfDrawn=True,
+            is4thTile=False,
+            isAboutKong=False,
+            isWallLast=False,
+            seatWind=0,
+            prevalentWind=0,
+            verbose=True,
+        )
+        return [f[3] for f in out]
+
+    assert "All Green" in fans("234234666s88s66z", "6z")
+    assert "Reversible Tiles" in fans("123345888p456s5z", "5z")
+    assert "Reversible Tiles" not in fans("123345888p456s7z", "7z")
+    space = haidi.ruleset("mcr").actions
+    assert [space.action(2 + i)["tile"] for i in (9, 18, 31, 32, 33)] == ["1s", "1p", "7z", "6z", "5z"]
+
+
 def test_regional_rulesets_append_their_own_decisions() -> None:
     sizes = {r: haidi.ruleset(r).actions.size for r in RULESETS}
     assert sizes == {"beijing": 236, "changsha": 236, "hainan": 235, "longgang": 235, "mcr": 235, "tangshan": 269}
@@ -250,7 +280,8 @@ def first_concealed_kong(rules: str) -> haidi.Game:
             legal = g.legal_actions(seat)
             kong = [a for a in legal if a["type"] == "concealed_kong"]
             g.step(seat, kong[0] if kong else policy(g, seat, rng))
-            if kong and not g.done and any(m["type"] == "concealed_kong" for m in g.observation(seat)["meld_info"][seat]):
+            mine = [] if g.done else g.observation(seat)["meld_info"][seat]
+            if kong and any(m["type"] == "concealed_kong" for m in mine):
                 return g
     raise AssertionError("no concealed kong")
 

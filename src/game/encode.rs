@@ -50,7 +50,7 @@ pub const V1_BLOCKS: &[(&str, usize, &str)] = &[
         "state",
         1,
         "column 0: 漏胡 in force for it; 1: a go-round whose discards all follow the dealer's is under way (跟庄, 烧庄); \
-         2: it laid its hand open; 3: it took the 海底 tile; 4: go-rounds followed so far; \
+         2: it laid its hand open; 3: it took the 海底 tile; 4: go-rounds followed until now; \
          5: the ruleset shows concealed kongs' kinds",
     ),
     ("follow", 1, "the tile the go-round under way follows (1 at its kind)"),

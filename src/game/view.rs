@@ -277,7 +277,7 @@ impl<'a> SeatView<'a> {
 
     /// 跟庄 and 烧庄: how many go-rounds from the first the dealer's discard was followed
     /// by the same tile from each other seat, none claimed; and the tile being followed
-    /// in the go-round under way, while every discard in it so far follows.
+    /// in the go-round under way, while every discard made in it follows.
     pub fn followed(&self) -> (u8, Option<Tile>) {
         let r = &self.game.rivers;
         let dealer = self.game.dealer as usize;

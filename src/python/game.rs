@@ -621,7 +621,7 @@ impl PyGame {
         self.game.step(seat, a).map_err(|e| to_py(py, e))
     }
 
-    /// What `seat` may know now (`crate::game::view`, the one rule of what a seat sees):
+    /// What `seat` may know now, by the one rule of what a seat sees (docs/learning.md):
     /// its own tiles, everyone's melds and discards, the flowers set aside, the tile on
     /// offer, the tiles left, the wilds, its own decision and legal actions.
     fn observation<'py>(&mut self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
