@@ -83,9 +83,11 @@ class HaidiEnv(gymnasium.Env[Observation, np.int64]):
         self._illegal = illegal
         self._illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        box = {k: spaces.Box(lo, hi, shape, dtype) for k, (lo, hi, shape, dtype) in space_of(self._probe).items()}
-        self.observation_space = spaces.Dict(box)
-        self.action_space = spaces.Discrete(self._probe.actions)
+        box: dict[str, spaces.Space[Any]] = {
+            k: spaces.Box(lo, hi, shape, dtype) for k, (lo, hi, shape, dtype) in space_of(self._probe).items()
+        }
+        self.observation_space: spaces.Space[Any] = spaces.Dict(box)
+        self.action_space: spaces.Space[Any] = spaces.Discrete(self._probe.actions)
         self._game: Game | None = None
         self._seat = 0
         self._over = False
@@ -107,7 +109,9 @@ class HaidiEnv(gymnasium.Env[Observation, np.int64]):
         """The learning seat of the hand in play."""
         return self._seat
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         """Deals a new hand (from ``seed``'s generator) and plays the built-in agents up to
         the learning seat's first decision. ``options={"seat": s}`` seats the learner at
         ``s`` for this hand."""
@@ -146,8 +150,7 @@ class HaidiEnv(gymnasium.Env[Observation, np.int64]):
                 name = game.ruleset.actions.names[int(action)]
                 raise HandError(f"action id {int(action)} ({name}) is not legal for seat {seat} now")
             self._over = True
-            info = {"seat": seat, "illegal_action": True}
-            return self._observation(), self._illegal_reward, True, False, info
+            return self._observation(), self._illegal_reward, True, False, {"seat": seat, "illegal_action": True}
         game.step(seat, int(action))
         self._play_others()
         info: dict[str, Any] = {"seat": seat}
@@ -202,7 +205,7 @@ def register_envs() -> list[str]:
     for name in REGISTRY:
         eid = env_id(name)
         if eid not in gymnasium.registry:
-            gymnasium.register(id=eid, entry_point=HaidiEnv, kwargs={"rules": name})
+            gymnasium.register(id=eid, entry_point="haidi.envs.gym:HaidiEnv", kwargs={"rules": name})
         ids.append(eid)
     return ids
 

@@ -64,12 +64,15 @@ class HaidiAECEnv(AECEnv[str, Observation, Any]):
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"haidi_{self._probe.rules}_v0"}
         self.possible_agents = list(AGENT_NAMES)
-        self.agents = []
-        box = {k: spaces.Box(lo, hi, shape, dtype) for k, (lo, hi, shape, dtype) in space_of(self._probe).items()}
+        self.agents: list[str] = []
+        box: dict[str, spaces.Space[Any]] = {
+            k: spaces.Box(lo, hi, shape, dtype) for k, (lo, hi, shape, dtype) in space_of(self._probe).items()
+        }
         self.observation_spaces = {a: spaces.Dict(box) for a in AGENT_NAMES}
         self.action_spaces = {a: spaces.Discrete(self._probe.actions) for a in AGENT_NAMES}
         self._np_random, _ = seeding.np_random(None)
         self._game: Game | None = None
+        self.agent_selection: str = AGENT_NAMES[0]
 
     @property
     def rules(self) -> str:
@@ -101,7 +104,7 @@ class HaidiAECEnv(AECEnv[str, Observation, Any]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
 
     def observe(self, agent: str) -> Observation:
@@ -143,12 +146,10 @@ class HaidiAECEnv(AECEnv[str, Observation, Any]):
         pass
 
     def _select(self) -> None:
-        # After the hand, the dead agents are stepped in seat order from the one who acted.
+        # Once the hand is over, the agent who acted last stays selected: the dead agents
+        # are then stepped off by `_was_dead_step` in PettingZoo's order.
         game = self.game
-        if game.done:
-            last = AGENT_NAMES.index(self.agent_selection) if getattr(self, "agent_selection", None) else 0
-            self.agent_selection = AGENT_NAMES[last]
-        else:
+        if not game.done:
             self.agent_selection = AGENT_NAMES[game.to_act[0]]
 
     @staticmethod
