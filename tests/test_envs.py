@@ -142,6 +142,10 @@ def test_an_illegal_id_ends_the_hand_or_raises() -> None:
     assert not env.game.done and not obs["action_mask"].any()
     with pytest.raises(haidi.HandError, match="call reset"):
         env.step(0)
+    env.reset(seed=3)
+    for wrong in (235, -1, True, "0", 1.0, None):
+        with pytest.raises(haidi.HandError, match="an action is an id from 0 to 234"):
+            env.step(wrong)
     strict = HaidiEnv("mcr", seat=0, illegal="raise")
     obs, _ = strict.reset(seed=3)
     with pytest.raises(haidi.HandError, match=rf"action id {bad} \(.*\) is not legal for seat 0"):

@@ -45,8 +45,9 @@ class HaidiEnv(gymnasium.Env[Observation, np.int64]):
             the learning seat in turn order.
         options: the ruleset's options, as ``haidi.Game`` takes them.
         version: the observation encoding (``Game.observation_array``).
-        illegal: what an id outside the mask does: ``"end"`` ends the hand with
-            ``illegal_reward`` (``info["illegal_action"]`` True), ``"raise"`` raises ``HandError``.
+        illegal: what an id of the space outside the mask does: ``"end"`` ends the hand
+            with ``illegal_reward`` (``info["illegal_action"]`` True), ``"raise"`` raises
+            ``HandError``. Anything not an id of the space raises ``HandError`` either way.
         illegal_reward: the reward of an illegal id under ``illegal="end"``.
         render_mode: None or ``"ansi"`` (what the learning seat sees, as text).
 
@@ -142,11 +143,12 @@ class HaidiEnv(gymnasium.Env[Observation, np.int64]):
             raise HandError("the hand is over: call reset()")
         seat = self._seat
         mask = game.legal_mask(seat)
-        legal = isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < len(mask)
-        if not (legal and mask[int(action)]):
+        # Anything but an id of the space is bad input; an id outside the mask is a move
+        # the rules forbid, which `illegal` decides about.
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(mask):
+            raise HandError(f"an action is an id from 0 to {len(mask) - 1}, not {action!r}")
+        if not mask[int(action)]:
             if self._illegal == "raise":
-                if not legal:
-                    raise HandError(f"an action is an id from 0 to {len(mask) - 1}, not {action!r}")
                 name = game.ruleset.actions.names[int(action)]
                 raise HandError(f"action id {int(action)} ({name}) is not legal for seat {seat} now")
             self._over = True
