@@ -29,7 +29,8 @@ struct Kept {
     done: Py<PyArray1<bool>>,
 }
 
-type Step<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
+type Step<'py> =
+    (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
 
 impl PyVectorEnv {
     /// Runs `f` on the output arrays without the GIL, and gives them back: fresh arrays,
@@ -46,7 +47,8 @@ impl PyVectorEnv {
         if let Some(k) = &self.kept {
             let (obs, masks, seats, done) = (k.obs.bind(py), k.masks.bind(py), k.seats.bind(py), k.done.bind(py));
             {
-                let (mut o, mut m, mut s, mut d) = (obs.readwrite(), masks.readwrite(), seats.readwrite(), done.readwrite());
+                let (mut o, mut m, mut s, mut d) =
+                    (obs.readwrite(), masks.readwrite(), seats.readwrite(), done.readwrite());
                 let out = Out {
                     obs: o.as_slice_mut()?,
                     masks: m.as_slice_mut()?,
