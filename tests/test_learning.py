@@ -370,3 +370,100 @@ def _tiles(text: str) -> list[str]:
             out += [d + c for d in digits]
             digits = ""
     return out
+
+
+# -- many games at once -------------------------------------------------------------
+
+
+def first_asked(g: haidi.Game) -> int:
+    """The seat that answers first when seats answer one at a time: the one after the
+    seat offering the tile, in turn order (from the dealer for the dealt hands)."""
+    asked = g.to_act
+    offer = g.observation(asked[0])["offer"]
+    start = offer["from"] + 1 if offer else 0
+    return next(s % 4 for s in range(start, start + 4) if s % 4 in asked)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_vector_env_plays_as_games_stepped_by_hand(rules: str) -> None:
+    # The same ids played in VectorEnv and in haidi.Game by hand: the same observations,
+    # masks, seats, ends and payments; a game that ends is dealt its next hand at the next
+    # step (its action ignored), from the seed the docs give.
+    n, seed = 4, 11
+    env = haidi.VectorEnv(rules, n, seed=seed)
+    obs, info = env.reset()
+    games = [haidi.Game(rules, seed=int(s)) for s in info["seeds"]]
+    assert [int(s) for s in info["seeds"]] == [haidi._core.game_seed(seed, i) for i in range(n)]
+    hands, over, last = [0] * n, [False] * n, [0] * n
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(400):
+        for i, g in enumerate(games):
+            if over[i]:
+                assert obs["seat"][i] == -1 and not obs["action_mask"][i].any()
+                assert np.array_equal(obs["observation"][i], g.observation_array(last[i], "v1"))
+                continue
+            seat = first_asked(g)
+            assert obs["seat"][i] == seat
+            assert np.array_equal(obs["observation"][i], g.observation_array(seat, "v1"))
+            assert np.array_equal(obs["action_mask"][i], g.legal_mask(seat))
+        ids = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 7 for m in obs["action_mask"]])
+        seats = obs["seat"].copy()
+        obs, rewards, terminated, truncated, info = env.step(ids)
+        assert not truncated.any()
+        for i in range(n):
+            if over[i]:
+                hands[i] += 1
+                assert int(info["seeds"][i]) == haidi._core.game_seed(seed, hands[i] * n + i)
+                games[i], over[i] = haidi.Game(rules, seed=int(info["seeds"][i])), False
+                assert not terminated[i] and not rewards[i].any()
+                continue
+            g = games[i]
+            g.step(int(seats[i]), int(ids[i]))
+            assert terminated[i] == g.done
+            if g.done:
+                ended += 1
+                over[i], last[i] = True, int(seats[i])
+                assert rewards[i].tolist() == g.result["payments"]  # type: ignore[index]
+            else:
+                assert not rewards[i].any()
+    assert ended >= 3
+
+
+def test_vector_env_without_copies_writes_the_same_numbers_into_its_own_arrays() -> None:
+    fresh, kept = haidi.VectorEnv("changsha", 70, seed=2), haidi.VectorEnv("changsha", 70, seed=2, copy=False)
+    (a, _), (b, _) = fresh.reset(), kept.reset()
+    rng = np.random.default_rng(0)
+    arrays = None
+    for _ in range(150):
+        for k in a:
+            assert np.array_equal(a[k], b[k])
+        ids = np.argmax(rng.random(a["action_mask"].shape) * a["action_mask"], axis=1)
+        a, ra, da, _, _ = fresh.step(ids)
+        b, rb, db, _, _ = kept.step(ids)
+        assert np.array_equal(ra, rb) and np.array_equal(da, db)
+        arrays = b["observation"] if arrays is None else arrays
+        assert b["observation"] is arrays  # the env's own array, overwritten
+
+
+def test_vector_env_refuses_what_it_cannot_play() -> None:
+    env = haidi.VectorEnv("mcr", 3, seed=1)
+    with pytest.raises(haidi.HandError, match=r"reset\(\) deals the games"):
+        env.step(np.zeros(3, dtype=np.int64))
+    obs, _ = env.reset()
+    with pytest.raises(haidi.HandError, match="actions must be 3 integer ids"):
+        env.step(np.zeros(4, dtype=np.int64))
+    with pytest.raises(haidi.HandError, match="actions must be 3 integer ids"):
+        env.step(np.zeros(3))
+    bad = np.flatnonzero(~obs["action_mask"][1])[0]
+    ids = obs["action_mask"].argmax(axis=1)
+    ids[1] = bad
+    with pytest.raises(haidi.HandError, match=rf"game 1: action id {bad} \(\w+"):
+        env.step(ids)
+    # Nothing was stepped: the legal ids still play.
+    ids[1] = obs["action_mask"][1].argmax()
+    env.step(ids)
+    with pytest.raises(haidi.HandError, match="unknown observation version"):
+        haidi.VectorEnv("mcr", 2, version="v7")
+    with pytest.raises(haidi.HandError, match="num_envs must be at least 1"):
+        haidi.VectorEnv("mcr", 0)

@@ -24,6 +24,7 @@ __all__ = [
     "Record",
     "Result",
     "Scheme",
+    "VectorEnv",
     "__version__",
     "_audit_wins",
     "action_blocks",
@@ -588,6 +589,46 @@ class ActionSpace:
     def id(self, action: dict[str, str], claimed: str | None = None) -> int:
         """The id of `action` (a dict); `claimed`, the tile on offer, is needed for a chow,
         pung or kong on a discard."""
+
+@disjoint_base
+class VectorEnv:
+    """Many hands of one ruleset in play (see `haidi.VectorEnv`)."""
+
+    def __new__(
+        cls,
+        flow: dict[str, Any],
+        scorer: str | Scheme,
+        num_envs: int,
+        seed: int,
+        concealed_and_melded_kong: bool = False,
+        version: str = "v1",
+        copy: bool = True,
+    ) -> Self: ...
+    @property
+    def num_envs(self) -> int:
+        """How many games."""
+    @property
+    def planes(self) -> int:
+        """The observation's planes (of 34 columns)."""
+    @property
+    def action_size(self) -> int:
+        """The size of the action space."""
+    @property
+    def seeds(self) -> NDArray[np.uint64]:
+        """The seed of the hand in play in each game (`Game(rules, seed=...)` deals it again)."""
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int8]]:
+        """Deals every game's first hand again (from `seed`, or the seed given before):
+        `(observations, masks, seats)`, the seat to play in each game."""
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int8], NDArray[np.bool_]]:
+        """Plays one id a game (an int64 array) for each game's seat to play; a game over at
+        the step before is dealt its next hand instead. `(observations, masks, seats,
+        done)`: `done[i]` when game `i` ended at this step (its seat is then -1)."""
+    def _records(self, indices: list[int]) -> list[dict[str, Any]]:
+        """The records of the finished games `indices`, for `settle` (see `haidi.game`)."""
 
 def action_blocks(flow: dict[str, Any]) -> list[tuple[str, int, int]]:
     """The blocks of the baseline layout's ids and the ruleset's own after them: `(name,

@@ -13,6 +13,7 @@ pub mod rng;
 pub mod rules;
 pub mod simulate;
 pub mod state;
+pub mod vector;
 pub mod view;
 
 pub use rules::{Judge, Rules, WildRule, WinFacts, Winners};

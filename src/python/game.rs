@@ -134,7 +134,7 @@ pub(crate) fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
 
 /// The rules and the judge of a ruleset, checked against each other: a pattern the rules
 /// name is one the scorer counts.
-fn rules_and_judge(
+pub(crate) fn rules_and_judge(
     flow: &Bound<'_, PyDict>,
     scorer: &Bound<'_, PyAny>,
     concealed_and_melded_kong: bool,
@@ -162,7 +162,7 @@ fn judge(scorer: &Bound<'_, PyAny>, concealed_and_melded_kong: bool) -> PyResult
 }
 
 /// A seed: an int from 0 to 2^64 - 1 (a numpy integer will do).
-fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+pub(crate) fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.cast::<pyo3::types::PyBool>().is_ok() {
         return Err(hand_error(obj.py(), "seed must be an int from 0 to 2**64 - 1, not a bool"));
     }
@@ -467,7 +467,7 @@ fn observation_dict<'py>(py: Python<'py>, v: &SeatView<'_>, legal: Bound<'py, Py
 }
 
 /// The record of a finished hand that the rulesets' `game_outcome` read.
-fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("dealer", g.dealer)?;
     d.set_item("exhausted", g.exhausted)?;
