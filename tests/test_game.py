@@ -368,7 +368,9 @@ def test_claims_and_kongs_follow_the_rules() -> None:
 def test_observation_shows_own_tiles_and_what_is_public() -> None:
     g = haidi.Game("mcr", seed=3)
     o = g.observation(1)
-    assert o["seat"] == 1 and o["to_act"] == [0] and o["legal_actions"] == []
+    # Seat 1 is not asked: it sees no decision, not even whose it is.
+    assert o["seat"] == 1 and o["to_act"] == [] and o["legal_actions"] == [] and o["decision"] is None
+    assert g.observation(0)["to_act"] == [0] and g.observation(0)["decision"] == "draw"
     assert len(tiles_of(o["hand"])) == 13 and o["concealed_counts"][0] == 14
     assert o["wall"] == 144 - 53 - sum(len(f) for f in o["flowers"])
     assert json.loads(json.dumps(o)) == o

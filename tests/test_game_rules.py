@@ -70,7 +70,9 @@ def test_longgang_turns_the_wild_up_keeps_the_seat_flower_and_replaces_the_other
         {"event": "draw", "seat": 0, "tile": "7z", "replacement": True}
     ]
     o = g.observation(0)
-    assert o["flowers"][0] == ["1f", "3f"] and o["concealed_counts"][0] == 16  # 16 tiles and the 坐花
+    assert o["flowers"][0] == ["1f", "3f"] and o["concealed_counts"][0] == 17  # 16 tiles and the 坐花
+    # The others see the guest flower set aside, not the 坐花 kept among the concealed tiles.
+    assert g.observation(1)["flowers"][0] == ["3f"] and g.observation(1)["concealed_counts"][0] == 17
     discards = [a["tile"] for a in g.legal_actions(0) if a["type"] == "discard"]
     assert "9p" not in discards and "7z" in discards
     g.step(0, {"type": "discard", "tile": "7z"})

@@ -14,6 +14,7 @@ from .display import html
 from .game import Game, simulate
 from .ruleset import Ruleset, ruleset
 from .rulesets import REGISTRY
+from .vector import VectorEnv
 
 # Results and their entries are read-only mappings (``dict(r)``, ``{**r}``).
 for _c in (Result, Fan, Group, Record):
@@ -44,6 +45,7 @@ __all__ = [
     "Record",
     "Result",
     "Ruleset",
+    "VectorEnv",
     "__version__",
     "html",
     "reproduce",

@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from typing_extensions import Self, disjoint_base
 
 __all__ = [
+    "ActionSpace",
     "Engine",
     "Fan",
     "Game",
@@ -24,8 +25,10 @@ __all__ = [
     "Record",
     "Result",
     "Scheme",
+    "VectorEnv",
     "__version__",
     "_audit_wins",
+    "action_blocks",
     "analyze",
     "analyze_batch",
     "game_rule_fields",
@@ -34,6 +37,7 @@ __all__ = [
     "mcr_evaluate",
     "mcr_evaluate_columns",
     "mcr_evaluate_many",
+    "observation_versions",
     "reproduce_published",
     "reproduce_table",
     "scheme_evaluate",
@@ -547,6 +551,7 @@ class Game:
         scorer: McrScorer | Scheme,
         seed: int,
         wall: Iterable[str] | None = None,
+        streak: int | None = None,
     ) -> Self: ...
     @property
     def seed(self) -> int:
@@ -564,17 +569,24 @@ class Game:
         """The actions `seat` may take now (none when it is not to act), as dicts."""
     def _greedy(self, seat: int) -> dict[str, str] | None:
         """The action the built-in greedy agent takes for `seat` (None when it is not to act)."""
-    def step(self, seat: int, action: dict[str, str]) -> None:
-        """Plays `action` (a dict) for `seat`; an illegal one raises `HandError` naming it."""
+    def step(self, seat: int, action: dict[str, str] | int | np.integer[Any]) -> None:
+        """Plays `action` (a dict, or an id of the ruleset's action space) for `seat`; an
+        illegal one raises `HandError` naming it."""
     def observation(self, seat: int) -> dict[str, Any]:
-        """What `seat` may see: its own tiles, everyone's melds, discards and flowers, the
-        tiles left, the indicator, who is to act and its own legal actions."""
-    def observation_array(self, seat: int) -> NDArray[np.uint8]:
-        """`observation` as numbers for learning: an 11 x 34 uint8 array, column k the tile
-        kind k (`haidi.tile_names()` order), rows counted from `seat` (0 itself, 1 the
-        next seat, 2 opposite, 3 the seat before): row 0 its concealed tiles, rows 1-4 each
-        seat's melded tiles, rows 5-8 each seat's discards (claimed ones too), row 9 the
-        wild kinds (1), row 10 the indicator (1)."""
+        """What `seat` may know now, by the one rule of what a seat sees (docs/learning.md):
+        its own tiles, everyone's melds and discards, the flowers set aside, the tile on
+        offer, the tiles left, the wilds, its own decision and legal actions."""
+    def observation_array(self, seat: int, version: str | None = None) -> NDArray[np.uint8]:
+        """`observation` as numbers for learning: a planes x 34 uint8 array of the encoding
+        `version` (`"v0"`, 11 planes, or `"v1"`, complete: docs/learning.md), seats counted
+        from `seat`."""
+    def legal_mask(self, seat: int) -> NDArray[np.bool_]:
+        """The ids `seat` may play now (`haidi.ruleset(...).actions`), as a numpy bool array
+        of the action space's size: all False when it is not to act."""
+    def _reshuffled(self, seat: int, seed: int) -> Game:
+        """`game` with what `seat` may not know dealt again from `seed`: the other seats'
+        concealed tiles and the wall's unseen tiles shuffled together (for the test that no
+        observation of `seat` changes with them)."""
     def _events(self) -> list[dict[str, Any]]:
         """The events of the hand until now, as JSON-ready dicts (without the opening one, which
         `haidi.Game.log` adds)."""
@@ -583,6 +595,73 @@ class Game:
     def _tile_counts(self) -> tuple[list[int], int]:
         """Copies of each kind found in the wall, hands, melds, unclaimed discards and the
         indicator, and the flowers: a check that no tile is lost or made."""
+
+@final
+class ActionSpace:
+    """The integer actions of one ruleset (see `haidi.Ruleset.actions`)."""
+
+    def __new__(cls, flow: dict[str, Any]) -> Self: ...
+    @property
+    def size(self) -> int:
+        """How many ids there are."""
+    def __len__(self) -> int: ...
+    @property
+    def names(self) -> list[str]:
+        """Each id's short name, in order (`"pass"`, `"win"`, `"discard 1m"` ...)."""
+    def action(self, id: int | np.integer[Any]) -> dict[str, str]:
+        """The action dict of `id`, as `Game.step` takes it."""
+    def claimed(self, id: int | np.integer[Any]) -> str | None:
+        """The tile on offer that `id` claims (a chow, pung or kong on a discard), else None."""
+    def id(self, action: dict[str, str], claimed: str | None = None) -> int:
+        """The id of `action` (a dict); `claimed`, the tile on offer, is needed for a chow,
+        pung or kong on a discard."""
+
+@disjoint_base
+class VectorEnv:
+    """Many hands of one ruleset in play (see `haidi.VectorEnv`)."""
+
+    def __new__(
+        cls,
+        flow: dict[str, Any],
+        scorer: McrScorer | Scheme,
+        num_envs: int,
+        seed: int,
+        version: str = "v1",
+        copy: bool = True,
+    ) -> Self: ...
+    @property
+    def num_envs(self) -> int:
+        """How many games."""
+    @property
+    def planes(self) -> int:
+        """The observation's planes (of 34 columns)."""
+    @property
+    def action_size(self) -> int:
+        """The size of the action space."""
+    @property
+    def seeds(self) -> NDArray[np.uint64]:
+        """The seed of the hand in play in each game (`Game(rules, seed=...)` deals it again)."""
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int8]]:
+        """Deals every game's first hand again (from `seed`, or the seed given before):
+        `(observations, masks, seats)`, the seat to play in each game."""
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int8], NDArray[np.bool_]]:
+        """Plays one id a game (an int64 array) for each game's seat to play; a game over at
+        the step before is dealt its next hand instead. `(observations, masks, seats,
+        done)`: `done[i]` when game `i` ended at this step (its seat is then -1)."""
+    def _records(self, indices: list[int]) -> list[dict[str, Any]]:
+        """The records of the finished games `indices`, for `settle` (see `haidi.game`)."""
+
+def action_blocks(flow: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """The blocks of the baseline layout's ids and the ruleset's own after them: `(name,
+    first id, count)` each."""
+
+def observation_versions() -> dict[str, Any]:
+    """The observation encodings: a dict of version name to its blocks of planes, `(name,
+    planes, what they hold)` each, and the decision kinds of the `decision` plane."""
 
 def game_rule_fields() -> tuple[tuple[str, str, bool | int | str, str], ...]:
     """The flow rules a ruleset declares, as `haidi.rulesets.GameRules` takes them: `(name,

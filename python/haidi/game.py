@@ -120,7 +120,7 @@ class Game(_core.Game):
         if kept is not None:
             # Checked by the flow rules' reader as the ruleset's own `kept` is.
             flow["kept"] = kept
-        self = super().__new__(cls, flow, scorer, seed, wall)
+        self = super().__new__(cls, flow, scorer, seed, wall, carried["streak"])
         self._ruleset = rs
         self._options = given
         self._carry = carried

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 import numpy as np
 
-from . import _frames
+from . import _core, _frames
 from ._core import (
     Engine,
     Hand,
@@ -260,6 +260,21 @@ class Ruleset(Generic[R]):
     def fan_ids(self) -> tuple[Any, ...]:
         """The pattern ids, in the order of the ``fans`` columns of ``evaluate_many``."""
         return tuple(self.scorer.fan_ids)
+
+    @property
+    def actions(self) -> _core.ActionSpace:
+        """The ruleset's actions as integers, for learning code: ``size``, ``names``,
+        ``action(id)`` (the dict ``Game.step`` takes), ``claimed(id)`` (the tile on offer
+        a claim's id names) and ``id(action, claimed=None)``. Ids 0-234 are the layout of
+        the Botzone MCR baseline; a ruleset that offers the 海底 tile or lets a hand be
+        laid open (明听) appends its own (docs/learning.md). ``Game.legal_mask(seat)``
+        is a mask over these ids and ``Game.step`` takes one."""
+        space: _core.ActionSpace | None = self.__dict__.get("_actions")
+        if space is None:
+            from .game import flow_rules
+
+            space = self.__dict__["_actions"] = _core.ActionSpace(flow_rules(self))
+        return space
 
     @property
     def name(self) -> str:

@@ -296,6 +296,10 @@ rules! {
         /// id of the ruleset's `fan_ids`, Beijing's 一条龙), scored as self-drawn; `""`:
         /// never robbed.
         rob_concealed_kong: String = String::new();
+        /// A concealed kong (暗杠) shows its kind to the other seats (one tile laid face
+        /// up); False: they see a concealed kong and not its kind. A kong that may be
+        /// robbed (`rob_concealed_kong`) is shown whatever this says: it is offered.
+        concealed_kong_shown: bool = false;
         /// 烧庄: a wind the dealer discards first must be discarded by each seat after it
         /// in the first go-round that holds it, all before it having followed.
         follow_wind: bool = false;

@@ -104,6 +104,8 @@ pub struct Made {
     /// The seat whose discard was claimed; None for a concealed or added kong.
     pub from: Option<u8>,
     pub meld: Meld,
+    /// The discard claimed for it (None for a concealed or added kong).
+    pub claimed: Option<Tile>,
 }
 
 /// A win, its facts and the total scored.
@@ -178,11 +180,11 @@ pub struct Weighed {
 /// What each seat may do about a tile, by bit: win, pung, kong, chows (lowest tile at
 /// offsets -2, -1, 0 of the discard).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Options {
-    win: Option<i32>,
-    pung: bool,
-    kong: bool,
-    chows: u8,
+pub(crate) struct Options {
+    pub(crate) win: Option<i32>,
+    pub(crate) pung: bool,
+    pub(crate) kong: bool,
+    pub(crate) chows: u8,
 }
 
 impl Options {
@@ -192,7 +194,7 @@ impl Options {
 }
 
 #[derive(Clone, Debug)]
-enum Phase {
+pub(crate) enum Phase {
     /// `seat` holds a tile over ready size: discard, kong or win. `drawn` is the tile
     /// drawn, a wall code (None after a claim: no win, no kong); `replacement` after a kong.
     Turn {
@@ -238,8 +240,8 @@ pub struct Game {
     pub seed: u64,
     /// The wall in drawing order; draws take `front`, replacements `back - 1`.
     pub wall: Vec<u8>,
-    front: usize,
-    back: usize,
+    pub(crate) front: usize,
+    pub(crate) back: usize,
     pub hands: [Hand; 4],
     /// Discards by seat, in order, and whether each was claimed.
     pub rivers: [Vec<(Tile, bool)>; 4],
@@ -251,15 +253,15 @@ pub struct Game {
     /// The flower turned up when every flower is wild (花财神).
     pub flower_wilds: Option<u8>,
     pub dealer: u8,
-    phase: Phase,
+    pub(crate) phase: Phase,
     /// 漏胡: seats that passed a discard win and have not drawn since.
     pub passed_win: u8,
     /// 过水碰: by seat, the kinds whose pung it let go since its draw; and the kinds it
     /// discarded since its draw, which it may not chow (`Rules::claim_bars`).
-    passed_pung: [u64; 4],
-    discarded: [u64; 4],
+    pub(crate) passed_pung: [u64; 4],
+    pub(crate) discarded: [u64; 4],
     /// The kinds the seat to move may not discard after its claim (`Rules::claim_bars`).
-    barred: u64,
+    pub(crate) barred: u64,
     waits: [Option<u64>; 4],
     /// Scores of wins tried on the hand as it stands, by the facts that change them (a
     /// ready hand is offered the same tile again and again).
@@ -282,6 +284,9 @@ pub struct Game {
     pub exhausted: bool,
     /// Every win weighed, when the game is audited (None in play).
     pub weighed: Option<Vec<Weighed>>,
+    /// How many hands running the dealer has kept the deal (the carry's 连庄 streak):
+    /// known to every seat, read by the observations only.
+    pub streak: u8,
 }
 
 fn next(seat: u8) -> u8 {
@@ -362,6 +367,7 @@ impl Game {
             open: 0,
             exhausted: false,
             weighed: audited.then(Vec::new),
+            streak: 0,
         };
         g.deal();
         g
@@ -512,7 +518,7 @@ impl Game {
 
     /// The flowers `seat` keeps in its hand as wilds (bit f): every flower when they are
     /// the wilds, else its own flower where the 坐花 is wild (seat 0 the first flower).
-    fn kept_flowers(&self, seat: u8) -> u8 {
+    pub(crate) fn kept_flowers(&self, seat: u8) -> u8 {
         if self.flower_wilds.is_some() {
             0xFF
         } else if self.rules.seat_flower_wild {
@@ -639,7 +645,7 @@ impl Game {
     /// was a wind, every seat since followed it unclaimed, `seat` has not discarded yet
     /// and holds it ("如东家打出的第一张牌是风头 ... 南家如果有这张牌则必须打同样的牌，西家和北家的规则也一样
     /// 如此").
-    fn follow_duty(&self, seat: u8) -> Option<Tile> {
+    pub(crate) fn follow_duty(&self, seat: u8) -> Option<Tile> {
         if !self.rules.follow_wind || seat == self.dealer || !self.rivers[seat as usize].is_empty() {
             return None;
         }
@@ -916,7 +922,7 @@ impl Game {
 
     fn concealed_kong(&mut self, seat: u8, t: Tile) {
         self.hands[seat as usize].concealed[t as usize] -= 4;
-        self.meld(seat, None, Meld { kind: MeldKind::ConcealedKong, tile: t, from: None });
+        self.meld(seat, None, Meld { kind: MeldKind::ConcealedKong, tile: t, from: None }, None);
         self.replacement(seat);
     }
 
@@ -1025,6 +1031,7 @@ impl Game {
                     seat: from,
                     from: None,
                     meld: Meld { kind: MeldKind::AddedKong, tile, from: None },
+                    claimed: None,
                 });
                 self.replacement(from);
             }
@@ -1071,7 +1078,7 @@ impl Game {
                 if self.rules.claim_bars {
                     self.barred = claim_bars(meld, tile);
                 }
-                self.meld(o, Some(from), meld);
+                self.meld(o, Some(from), meld, Some(tile));
                 if a == Action::Kong {
                     self.replacement(o);
                 } else {
@@ -1081,11 +1088,11 @@ impl Game {
         }
     }
 
-    fn meld(&mut self, seat: u8, from: Option<u8>, meld: Meld) {
+    fn meld(&mut self, seat: u8, from: Option<u8>, meld: Meld, claimed: Option<Tile>) {
         let h = &mut self.hands[seat as usize];
         h.melds.push(meld);
         self.changed(seat);
-        self.made.push(Made { seat, from, meld });
+        self.made.push(Made { seat, from, meld, claimed });
     }
 
     /// The draw of `seat` from the front (its turn), or the 海底 offer, or 分张, or the end.
@@ -1228,7 +1235,7 @@ impl Game {
     }
 
     /// The hand of `seat` changed: its waits and scores are found again.
-    fn changed(&mut self, seat: u8) {
+    pub(crate) fn changed(&mut self, seat: u8) {
         self.waits[seat as usize] = None;
         self.scored[seat as usize].clear();
     }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -12,10 +12,13 @@ use super::convert;
 use super::errors::{hand_error, to_py};
 use super::score::PyScheme;
 use crate::error::{Spelling, TRUE_OR_FALSE};
+use crate::game::actions::ActionSpace;
 use crate::game::audit;
+use crate::game::encode;
 use crate::game::rules::{Field, Kind, Setting, FIELDS};
 use crate::game::simulate::{self as play, Agent, Seating};
 use crate::game::state::{describe, Event, FLOWER};
+use crate::game::view::{Decision, SeatView, SeenMeld};
 use crate::game::{Action, Game, Judge, Rules};
 use crate::hand::{Hand, MeldKind};
 use crate::notation::{self, Format};
@@ -105,7 +108,7 @@ pub fn game_rules<'py>(rules: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyDict
 }
 
 /// The flow rules from the dict `haidi.game` builds of a ruleset's `SPEC` and `GAME`.
-fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
+pub(crate) fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
     let py = flow.py();
     let text = |k: &str| -> PyResult<String> { Ok(convert::str_arg(&item(flow, k)?, k)?.to_string()) };
     let small = |k: &str, max: u64| -> PyResult<u8> { Ok(convert::count(&item(flow, k)?, k, max)? as u8) };
@@ -131,7 +134,7 @@ fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
 
 /// The rules and the judge of a ruleset, checked against each other: a pattern the rules
 /// name is one the scorer counts.
-fn rules_and_judge(flow: &Bound<'_, PyDict>, scorer: &Bound<'_, PyAny>) -> PyResult<(Arc<Rules>, Arc<Judge>)> {
+pub(crate) fn rules_and_judge(flow: &Bound<'_, PyDict>, scorer: &Bound<'_, PyAny>) -> PyResult<(Arc<Rules>, Arc<Judge>)> {
     let rules = rules(flow)?;
     let judge = judge(scorer)?;
     let rob = &rules.rob_concealed_kong;
@@ -155,7 +158,7 @@ fn judge(scorer: &Bound<'_, PyAny>) -> PyResult<Judge> {
 }
 
 /// A seed: an int from 0 to 2^64 - 1 (a numpy integer will do).
-fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+pub(crate) fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.cast::<pyo3::types::PyBool>().is_ok() {
         return Err(hand_error(obj.py(), "seed must be an int from 0 to 2**64 - 1, not a bool"));
     }
@@ -206,7 +209,7 @@ fn code_name(t: u8) -> String {
     }
 }
 
-fn action_dict<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn action_dict<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item(pyo3::intern!(py, "type"), PyString::intern(py, a.name()))?;
     if let Some(t) = a.tile() {
@@ -216,7 +219,7 @@ fn action_dict<'py>(py: Python<'py>, a: Action) -> PyResult<Bound<'py, PyDict>> 
 }
 
 /// An action dict: `{"type": ...}` and, for the actions that name one, `"tile"`.
-fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+pub(crate) fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let py = obj.py();
     let q = |s: &str| Spelling::current().text(s);
     let d = obj.cast::<PyDict>().map_err(|_| {
@@ -288,6 +291,35 @@ fn seats_list(mask: u8) -> Vec<usize> {
 }
 
 impl PyGame {
+    /// The action of the id `obj` for `seat`: an int in the action space, whose tile on
+    /// offer (a claim's) is the one offered now; else a `HandError` naming the id.
+    fn action_of_id(&mut self, seat: u8, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+        let py = obj.py();
+        let space = ActionSpace::of(&self.game.rules);
+        if obj.cast::<pyo3::types::PyBool>().is_ok() || obj.extract::<i64>().is_err() {
+            return Err(hand_error(
+                py,
+                format!("an action is {} or an action id (an int), not {}", convert::A_DICT.get(), convert::shown(obj)),
+            ));
+        }
+        let id = obj.extract::<i64>()?;
+        let size = space.size();
+        let Some((a, offer)) = usize::try_from(id).ok().and_then(|i| space.action(i)) else {
+            return Err(hand_error(
+                py,
+                format!("action id {id} is out of range: the ids of {} are 0 to {}", self.game.rules.name, size - 1),
+            ));
+        };
+        let name = space.name(id as usize).unwrap_or_default();
+        if offer.is_some() && offer != offer_tile(&self.game, seat) {
+            return Err(hand_error(py, format!("action id {id} ({name}) is not legal for seat {seat} now")));
+        }
+        if self.game.to_act() >> seat & 1 == 1 && !self.game.legal(seat).contains(&a) {
+            return Err(hand_error(py, format!("action id {id} ({name}) is not legal for seat {seat} now")));
+        }
+        Ok(a)
+    }
+
     fn event<'py>(&self, py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         match e {
@@ -339,8 +371,99 @@ impl PyGame {
     }
 }
 
+/// The tile on offer to `seat` for its decision now (a claim's), if any.
+fn offer_tile(g: &Game, seat: u8) -> Option<Tile> {
+    match SeatView::new(g, seat).decision()? {
+        Decision::Offer { tile, .. } => Some(tile),
+        _ => None,
+    }
+}
+
+/// An encoding's name (None: `"v0"`) and its planes; an unknown one is a `HandError`.
+fn version_arg(version: Option<&Bound<'_, PyAny>>) -> PyResult<(&'static str, usize)> {
+    let Some(v) = version.filter(|v| !v.is_none()) else {
+        return Ok(encode::VERSIONS[0]);
+    };
+    let name = convert::str_arg(v, "version")?;
+    encode::VERSIONS.iter().find(|(n, _)| *n == name).copied().ok_or_else(|| {
+        let known: Vec<String> = encode::VERSIONS.iter().map(|(n, _)| Spelling::current().text(n)).collect();
+        hand_error(v.py(), format!("unknown observation version {}; known: {}", convert::shown(v), known.join(", ")))
+    })
+}
+
+fn seen_meld<'py>(py: Python<'py>, m: &SeenMeld) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("type", m.kind.name())?;
+    d.set_item("tile", m.tile.map(tiles::name))?;
+    d.set_item("from", m.from)?;
+    d.set_item("claimed", m.claimed.map(tiles::name))?;
+    Ok(d)
+}
+
+/// The observation dict of a seat's view; `legal` its legal actions as dicts.
+fn observation_dict<'py>(py: Python<'py>, v: &SeatView<'_>, legal: Bound<'py, PyList>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let s = v.seat();
+    d.set_item("seat", s)?;
+    d.set_item("dealer", v.dealer())?;
+    d.set_item("round_wind", ["E", "S", "W", "N"][v.round_wind() as usize])?;
+    d.set_item("streak", v.streak())?;
+    d.set_item("hand", tiles::counts_to_string(v.hand()))?;
+    d.set_item("drawn", v.drawn().map(code_name))?;
+    let melds = PyList::empty(py);
+    let meld_info = PyList::empty(py);
+    let discards = PyList::empty(py);
+    let claimed = PyList::empty(py);
+    let flowers = PyList::empty(py);
+    let sizes = PyList::empty(py);
+    let open = PyList::empty(py);
+    for o in 0..4u8 {
+        let seen: Vec<SeenMeld> = v.melds(o).collect();
+        melds.append(seen.iter().map(|m| m.notation(o)).collect::<Vec<_>>())?;
+        meld_info.append(PyList::new(py, seen.iter().map(|m| seen_meld(py, m)).collect::<PyResult<Vec<_>>>()?)?)?;
+        // The tile names interned once: a request to a bot is mostly this dict.
+        let river = v.rivers(o);
+        discards.append(PyList::new(py, river.iter().map(|&(t, _)| tile_name(py, t)))?)?;
+        claimed.append(PyList::new(py, (0..river.len()).filter(|&i| river[i].1))?)?;
+        let f = v.flowers(o);
+        flowers.append((0..8).filter(|k| f >> k & 1 == 1).map(tiles::flower_name).collect::<Vec<_>>())?;
+        sizes.append(v.tiles_held(o))?;
+        open.append(v.open_hand(o).map(|c| tiles::counts_to_string(&c)))?;
+    }
+    d.set_item("melds", melds)?;
+    d.set_item("meld_info", meld_info)?;
+    d.set_item("discards", discards)?;
+    d.set_item("claimed", claimed)?;
+    d.set_item("flowers", flowers)?;
+    d.set_item("concealed_counts", sizes)?;
+    d.set_item("open_hands", open)?;
+    d.set_item("wall", v.drawable())?;
+    d.set_item("indicator", v.turned().map(code_name))?;
+    d.set_item("wilds", convert::mask_names(v.wild_kinds()))?;
+    let offer = v.offer().map(|(t, from, chance)| {
+        let o = PyDict::new(py);
+        o.set_item("tile", tiles::name(t))?;
+        o.set_item("from", from)?;
+        o.set_item("chance", chance.name())?;
+        Ok::<_, PyErr>(o)
+    });
+    d.set_item("offer", offer.transpose()?)?;
+    d.set_item("decision", v.decision().map(Decision::name))?;
+    let (rounds, lead) = v.followed();
+    let followed = PyDict::new(py);
+    followed.set_item("rounds", rounds)?;
+    followed.set_item("tile", lead.map(tiles::name))?;
+    d.set_item("followed", followed)?;
+    d.set_item("passed_win", v.passed_win())?;
+    d.set_item("haidi_taker", v.haidi_taker())?;
+    d.set_item("to_act", seats_list(v.to_act()))?;
+    d.set_item("done", v.done())?;
+    d.set_item("legal_actions", legal)?;
+    Ok(d)
+}
+
 /// The record of a finished hand that the rulesets' `game_outcome` read.
-fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn record<'py>(py: Python<'py>, g: &Game) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("dealer", g.dealer)?;
     d.set_item("exhausted", g.exhausted)?;
@@ -425,20 +548,23 @@ impl PyGame {
     /// `wall`: the tiles in drawing order (names such as `"5m"`, `"3f"`) instead of a
     /// wall shuffled from `seed`.
     #[new]
-    #[pyo3(signature = (flow, scorer, seed, wall = None))]
+    #[pyo3(signature = (flow, scorer, seed, wall = None, streak = None))]
     fn new(
         py: Python<'_>,
         flow: &Bound<'_, PyDict>,
         scorer: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
         wall: Option<&Bound<'_, PyAny>>,
+        streak: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seed = seed_arg(seed)?;
+        let streak = streak.map(|s| convert::count(s, "streak", 255)).transpose()?.unwrap_or(0) as u8;
         let (rules, judge) = rules_and_judge(flow, scorer)?;
-        let game = match wall.filter(|w| !w.is_none()) {
+        let mut game = match wall.filter(|w| !w.is_none()) {
             None => Game::new(rules, judge, seed),
             Some(w) => Game::from_wall(rules, judge, wall_codes(w)?).map_err(|e| to_py(py, e))?,
         };
+        game.streak = streak;
         Ok(PyGame { game, legal: Vec::with_capacity(24) })
     }
 
@@ -483,79 +609,60 @@ impl PyGame {
         a.map(|a| action_dict(py, a)).transpose()
     }
 
-    /// Plays `action` (a dict) for `seat`; an illegal one raises `HandError` naming it.
+    /// Plays `action` (a dict, or an id of the ruleset's action space) for `seat`; an
+    /// illegal one raises `HandError` naming it.
     fn step(&mut self, py: Python<'_>, seat: &Bound<'_, PyAny>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let seat = seat_arg(seat)?;
-        let a = read_action(action)?;
+        let a = if action.cast::<PyDict>().is_ok() { read_action(action)? } else { self.action_of_id(seat, action)? };
         self.game.step(seat, a).map_err(|e| to_py(py, e))
     }
 
-    /// What `seat` may see: its own tiles, everyone's melds, discards and flowers, the
-    /// tiles left, the indicator, who is to act and its own legal actions.
+    /// What `seat` may know now, by the one rule of what a seat sees (docs/learning.md):
+    /// its own tiles, everyone's melds and discards, the flowers set aside, the tile on
+    /// offer, the tiles left, the wilds, its own decision and legal actions.
     fn observation<'py>(&mut self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let s = seat_arg(seat)?;
-        let g = &self.game;
-        let d = PyDict::new(py);
-        d.set_item("seat", s)?;
-        d.set_item("dealer", g.dealer)?;
-        d.set_item("round_wind", ["E", "S", "W", "N"][g.rules.round_wind as usize])?;
-        let h = &g.hands[s as usize];
-        d.set_item("hand", tiles::counts_to_string(&h.concealed))?;
-        let melds = PyList::empty(py);
-        let discards = PyList::empty(py);
-        let flowers = PyList::empty(py);
-        let sizes = PyList::empty(py);
-        for o in 0..4 {
-            let oh = &g.hands[o];
-            // Others' concealed kongs show as kongs: their kind is hidden only at some tables.
-            melds.append(oh.melds.iter().map(|m| m.notation()).collect::<Vec<_>>())?;
-            // The tile names interned once: a request to a bot is mostly this dict.
-            discards.append(PyList::new(py, g.rivers[o].iter().map(|&(t, _)| tile_name(py, t)))?)?;
-            let fl: Vec<String> = (0..8).filter(|f| oh.flowers >> f & 1 == 1).map(tiles::flower_name).collect();
-            flowers.append(fl)?;
-            sizes.append(oh.concealed_len())?;
-        }
-        d.set_item("melds", melds)?;
-        d.set_item("discards", discards)?;
-        d.set_item("flowers", flowers)?;
-        d.set_item("concealed_counts", sizes)?;
-        d.set_item("wall", g.drawable())?;
-        d.set_item("indicator", g.turned().map(code_name))?;
-        d.set_item("wilds", convert::mask_names(g.wild_kinds))?;
-        d.set_item("to_act", seats_list(g.to_act()))?;
-        d.set_item("done", g.done())?;
-        d.set_item("legal_actions", self.legal_actions(py, seat)?)?;
-        Ok(d)
+        let legal = self.legal_actions(py, seat)?;
+        observation_dict(py, &SeatView::new(&self.game, s), legal)
     }
 
-    /// `observation` as numbers for learning: an 11 x 34 uint8 array, column k the tile
-    /// kind k (`haidi.tile_names()` order), rows counted from `seat` (0 itself, 1 the
-    /// next seat, 2 opposite, 3 the seat before): row 0 its concealed tiles, rows 1-4 each
-    /// seat's melded tiles, rows 5-8 each seat's discards (claimed ones too), row 9 the
-    /// wild kinds (1), row 10 the indicator (1).
+    /// `observation` as numbers for learning: a planes x 34 uint8 array of the encoding
+    /// `version` (`"v0"`, 11 planes, or `"v1"`, complete: docs/learning.md), seats counted
+    /// from `seat`.
+    #[pyo3(signature = (seat, version = None))]
     fn observation_array<'py>(
         &self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
+        version: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, numpy::PyArray2<u8>>> {
         let s = seat_arg(seat)?;
-        let g = &self.game;
-        let mut rows = vec![vec![0u8; KINDS]; 11];
-        rows[0].copy_from_slice(&g.hands[s as usize].concealed);
-        for r in 0..4u8 {
-            let o = ((s + r) % 4) as usize;
-            rows[1 + r as usize].copy_from_slice(&g.hands[o].melded());
-            for &(t, _) in &g.rivers[o] {
-                rows[5 + r as usize][t as usize] += 1;
-            }
-        }
-        for t in tiles::mask_tiles(g.wild_kinds) {
-            rows[9][t as usize] = 1;
-        }
-        if let Some(t) = g.indicator {
-            rows[10][t as usize] = 1;
-        }
-        numpy::PyArray2::from_vec2(py, &rows).map_err(|e| hand_error(py, e.to_string()))
+        let (name, planes) = version_arg(version)?;
+        let mut buf = vec![0u8; planes * KINDS];
+        encode::encode(name, &SeatView::new(&self.game, s), &mut buf);
+        PyArray1::from_vec(py, buf).reshape([planes, KINDS]).map_err(|e| hand_error(py, e.to_string()))
+    }
+
+    /// The ids `seat` may play now (`haidi.ruleset(...).actions`), as a numpy bool array
+    /// of the action space's size: all False when it is not to act.
+    fn legal_mask<'py>(&mut self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let s = seat_arg(seat)?;
+        let space = ActionSpace::of(&self.game.rules);
+        let mut legal = std::mem::take(&mut self.legal);
+        self.game.legal_into(s, &mut legal);
+        let mut mask = vec![false; space.size()];
+        space.mask(&legal, offer_tile(&self.game, s), &mut mask);
+        self.legal = legal;
+        Ok(PyArray1::from_vec(py, mask))
+    }
+
+    /// `game` with what `seat` may not know dealt again from `seed`: the other seats'
+    /// concealed tiles and the wall's unseen tiles shuffled together (for the test that no
+    /// observation of `seat` changes with them).
+    fn _reshuffled(&self, seat: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let s = seat_arg(seat)?;
+        let game = crate::game::view::reshuffled(&self.game, s, seed_arg(seed)?);
+        Ok(PyGame { game, legal: Vec::with_capacity(24) })
     }
 
     /// The events of the hand until now, as JSON-ready dicts (without the opening one, which

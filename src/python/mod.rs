@@ -14,6 +14,7 @@ mod game;
 mod hand;
 mod interrupt;
 mod kwcall;
+mod learn;
 mod lines;
 mod mcr;
 mod reproduce;
@@ -21,6 +22,7 @@ mod result;
 mod scheme;
 mod score;
 mod table;
+mod vector;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -40,6 +42,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::game_rules, m)?)?;
     m.add_function(wrap_pyfunction!(game::game_rule_fields, m)?)?;
     m.add_function(wrap_pyfunction!(game::audit_wins, m)?)?;
+    m.add_class::<learn::PyActionSpace>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
+    m.add_function(wrap_pyfunction!(learn::action_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::observation_versions, m)?)?;
     m.add_function(wrap_pyfunction!(score::wild_from_indicator, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_batch, m)?)?;

@@ -405,6 +405,7 @@ GAME = GameRules(
     last_discard_drawn=True,
     instant_wilds=4,
     rob_concealed_kong="straight",
+    concealed_kong_shown=True,
     follow_wind=True,
     carry={"floor": 2},
     not_modelled=(
@@ -419,6 +420,7 @@ GAME = GameRules(
         "haidi": "海底捞月的这张牌抓到后如果不和，必须打出去，不得换其他牌打出（可以选择放弃抓“海底牌”）",
         "instant_wilds": "摸齐四个“惠牌”时自动和牌",
         "rob_concealed_kong": "“一条龙”的“龙身”可以抢其他选手的“暗杠”胡牌，算作自摸胡牌",
+        "concealed_kong_shown": "“一条龙”的“龙身”可以抢其他选手的“暗杠”胡牌",
         "follow_wind": "南家如果有这张牌则必须打同样的牌，西家和北家的规则也一样如此",
         "next_carry": (
             "游戏开始时由东家做庄，然后依次轮到南家，西家，北家，东家,如果轮到庄家和牌（或荒牌），则庄家可以连庄，"

@@ -328,7 +328,9 @@ GAME = GameRules(
     kept=15,
     last_discard=False,
     before_last_won_only=True,
+    concealed_kong_shown=False,
     sources={
+        "concealed_kong_shown": "吃、碰、杠的牌要翻开摆出。暗杠不需翻开牌。",
         "chow": "其中，“杠”、“碰”比“吃”优先，吃牌只能吃上家。",
         "winners": "C 、截胡：打出一张牌，多人要胡，按照顺序只有第一人算胡，后面的不能算胡。",
         "kept": "如果还剩下七墩半牌时仍然无人胡牌（即黄庄），则由庄家继续坐庄。",

@@ -720,6 +720,7 @@ GAME = GameRules(
     claim_bars=True,
     heavenly_kongs=True,
     fourth_tile_kept=True,
+    concealed_kong_shown=True,
     not_modelled=(
         "诈胡 and 相公 penalties",
         "concealed kongs declared in turn, East to North, right after the deal (made at the seat's own turn)",
@@ -743,6 +744,7 @@ GAME = GameRules(
         ),
         "heavenly_kongs": "天和：庄家起牌或者补完花（可暗杠）而胡牌",
         "fourth_tile_kept": "有小明杠若不补杠，则不能打出这张牌",
+        "concealed_kong_shown": "抓在手中四张相同的牌可以暗杠，需要三张暗放一张明放立牌前",
         "liable": "若打出红中或青发被别家胡牌，要包三家筹码。陪家间另算。",
         "next_carry": "庄家只有胡牌才能连庄，流局或闲家胡牌，轮庄（下家坐庄）",
         "round_wind": "第一圈是东方圈、第二圈是西风圈、接着是南方圈北风圈",

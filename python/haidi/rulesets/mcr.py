@@ -293,7 +293,11 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 #: rules are followed: chows from the left, one winner on a discard (截和), no 漏胡.
 GAME = GameRules(
     winners="first",
-    sources={"flowers": "81 花牌 即春夏秋冬，梅蘭竹菊，每花計一分。不計在起和分內"},
+    concealed_kong_shown=False,
+    sources={
+        "flowers": "81 花牌 即春夏秋冬，梅蘭竹菊，每花計一分。不計在起和分內",
+        "concealed_kong_shown": "58 和絕張 和牌池、桌面已亮明的3張牌所剩的第4張牌",
+    },
 )
 
 

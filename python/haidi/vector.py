@@ -1,0 +1,97 @@
+"""``haidi.VectorEnv``: many hands of one ruleset stepped at once from integer actions,
+in Rust on every core (the GIL released), for reinforcement learning by self-play.
+
+Every seat of every game is played by the caller: each step takes one action id a game
+(``haidi.ruleset(rules).actions``) for the seat to play in it, and gives back each
+game's observation of that seat (``Game.observation_array``'s encoding), its mask of
+legal ids and the seat. Seats asked about one tile answer one at a time, in turn order
+from the seat offering it; the game resolves their answers by the ruleset's priority.
+A hand that ends pays each seat what the ruleset's ``settle`` says (the ``rewards``) and
+is dealt again on the next step, its action then ignored (Gymnasium's next-step
+autoreset). docs/learning.md has the details.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _core
+from ._core import HandError
+from .game import _given, _result, flow_rules, read_carry
+from .ruleset import ruleset
+
+__all__ = ["VectorEnv"]
+
+
+class VectorEnv:
+    """``num_envs`` hands of ``rules`` in play at once, dealt from ``seed`` (game ``i``'s
+    hand ``h`` from the seed ``haidi._core.game_seed(seed, h * num_envs + i)``, so its first
+    hand is ``simulate``'s hand ``i``), observed by the encoding ``version`` (``"v1"``).
+    ``options``: the ruleset's options, for scoring and ``settle``. Each hand is a match's
+    first (no carry from the hand before).
+
+    ``reset(seed=None)`` -> ``(obs, info)``; ``step(actions)`` -> ``(obs, rewards,
+    terminated, truncated, info)``. ``obs`` is a dict of arrays: ``observation``
+    (num_envs x planes x 34 uint8), ``action_mask`` (num_envs x actions, bool) and
+    ``seat`` (the seat to play, -1 in a game that just ended). ``rewards`` is num_envs x
+    4, each seat's payment in a game that ended at this step (0 elsewhere); ``info`` has
+    ``seeds``, the seed of the hand in play in each game. ``copy=False``: every step
+    writes into the same arrays (faster; copy what you keep), as Gymnasium's
+    ``copy=False``.
+    """
+
+    def __init__(
+        self,
+        rules: str,
+        num_envs: int,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        *,
+        version: str = "v1",
+        copy: bool = True,
+    ) -> None:
+        rs = ruleset(rules)
+        given = _given(options)
+        scorer = rs.scorer_for(given or None)
+        if not isinstance(version, str):
+            raise HandError(f"version must be a str such as 'v1', not {type(version).__name__}")
+        self.ruleset = rs
+        self.actions = rs.actions
+        self._options = given
+        self._carry = read_carry(rs, None)
+        if not isinstance(copy, bool):
+            raise HandError(f"copy must be True or False, not {copy!r}")
+        self._env = _core.VectorEnv(flow_rules(rs), scorer, num_envs, seed, version, copy)
+        self.num_envs: int = self._env.num_envs
+
+    def reset(self, seed: int | None = None) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+        """Deals each game's first hand (from ``seed``, or the seed given before)."""
+        obs, masks, seats = self._env.reset(seed)
+        return {"observation": obs, "action_mask": masks, "seat": seats}, {"seeds": self._env.seeds}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, NDArray[Any]], NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+        """Plays ``actions[i]`` (an id) in game ``i``; an id not legal there raises
+        ``HandError`` naming the game, and no game is stepped."""
+        ids = np.asarray(actions)
+        if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
+            raise HandError(
+                f"actions must be {self.num_envs} integer ids (one a game), not an array of shape "
+                f"{ids.shape} and dtype {ids.dtype}"
+            )
+        obs, masks, seats, done = self._env.step(np.ascontiguousarray(ids, dtype=np.int64))
+        rewards = np.zeros((self.num_envs, 4), dtype=np.float32)
+        ended = np.flatnonzero(done)
+        if len(ended):
+            for i, record in zip(ended, self._env._records(ended.tolist()), strict=True):
+                rewards[i] = _result(self.ruleset, record, self._options, self._carry)["payments"]
+        observation = {"observation": obs, "action_mask": masks, "seat": seats}
+        return observation, rewards, done, np.zeros(self.num_envs, dtype=bool), {"seeds": self._env.seeds}
+
+    def __repr__(self) -> str:
+        return f"VectorEnv({self.ruleset.name!r}, num_envs={self.num_envs})"

@@ -1,0 +1,226 @@
+//! Many hands stepped at once from integer actions, for learning: every seat is played
+//! by the caller (self-play), one decision a game a step. Seats asked about one tile
+//! answer one at a time, in turn order from the seat offering it (from the dealer for
+//! wins on the dealt hands); the game resolves their answers by the ruleset's priority
+//! once all are in. A game that ends is dealt again on the step after (Gymnasium's
+//! next-step autoreset), from the seed of its next hand. Pure Rust: the payments of a
+//! finished hand are the ruleset's `settle`, which the binding asks of Python.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::actions::ActionSpace;
+use super::encode;
+use super::rng::game_seed;
+use super::rules::{Judge, Rules};
+use super::state::{Action, Game, Phase};
+use super::view::{Decision, SeatView};
+use crate::error::{HandError, Result};
+use crate::parallel;
+use crate::tiles::{Tile, KINDS};
+
+/// The seat that answers first among those awaited: the one after the seat offering a
+/// tile, in turn order; from the dealer for the dealt hands.
+pub fn first_to_act(g: &Game) -> Option<u8> {
+    let awaited = g.to_act();
+    if awaited == 0 {
+        return None;
+    }
+    let start = match g.phase {
+        Phase::Claims { from, .. } => from + 1,
+        _ => g.dealer,
+    };
+    (0..4).map(|i| (start + i) % 4).find(|&s| awaited >> s & 1 == 1)
+}
+
+/// One game of the batch.
+struct Slot {
+    game: Game,
+    /// Hands dealt in this slot before the one in play.
+    hand: u64,
+    /// The seat to play, None when the game is over (it is dealt again at the next step).
+    seat: Option<u8>,
+    /// The legal actions of `seat`, and the tile on offer to it.
+    legal: Vec<Action>,
+    offer: Option<Tile>,
+}
+
+/// The arrays one step fills: an observation, a mask and the seat to play of each game,
+/// and whether the game ended at this step.
+pub struct Out<'a> {
+    pub obs: &'a mut [u8],
+    pub masks: &'a mut [bool],
+    pub seats: &'a mut [i8],
+    pub done: &'a mut [bool],
+}
+
+/// A batch of games of one ruleset.
+pub struct VectorEnv {
+    rules: Arc<Rules>,
+    judge: Arc<Judge>,
+    pub space: ActionSpace,
+    pub version: &'static str,
+    pub planes: usize,
+    seed: u64,
+    slots: Vec<Slot>,
+}
+
+impl VectorEnv {
+    /// `n` games of `rules`, the observations of the encoding `version`; the hands dealt
+    /// from `seed` (game `i`'s hand `h` from `game_seed(seed, h * n + i)`).
+    pub fn new(rules: Arc<Rules>, judge: Arc<Judge>, n: usize, seed: u64, version: &str) -> Result<VectorEnv> {
+        let (version, planes) = *encode::VERSIONS
+            .iter()
+            .find(|(v, _)| *v == version)
+            .ok_or_else(|| HandError::invalid(format!("unknown observation version {version:?}")))?;
+        if n == 0 {
+            return Err(HandError::invalid("num_envs must be at least 1"));
+        }
+        let space = ActionSpace::of(&rules);
+        let slots = (0..n as u64)
+            .map(|i| Slot {
+                game: Game::new(rules.clone(), judge.clone(), game_seed(seed, i)),
+                hand: 0,
+                seat: None,
+                legal: Vec::with_capacity(24),
+                offer: None,
+            })
+            .collect();
+        Ok(VectorEnv { rules, judge, space, version, planes, seed, slots })
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The seed of the hand in play in game `i` (`Game::new` deals it again).
+    pub fn seed(&self, i: usize) -> u64 {
+        self.slots[i].game.seed
+    }
+
+    /// The game `i` (finished until the next step deals it again).
+    pub fn game(&self, i: usize) -> &Game {
+        &self.slots[i].game
+    }
+
+    /// Deals every game again, from `seed` (None: the seed given before), its first hand.
+    pub fn reset(&mut self, seed: Option<u64>, out: Out<'_>) -> Result<()> {
+        if let Some(s) = seed {
+            self.seed = s;
+        }
+        let (rules, judge, seed) = (self.rules.clone(), self.judge.clone(), self.seed);
+        self.run(out, move |i, slot| {
+            slot.seat = None;
+            slot.hand = 0;
+            slot.game = Game::new(rules.clone(), judge.clone(), game_seed(seed, i as u64));
+            Ok(false)
+        })
+    }
+
+    /// Plays `actions[i]` (an id) for the seat to play in game `i`; a game over at the
+    /// step before is dealt again and its action ignored. An id that is not legal is an
+    /// error naming the game, and no game is stepped.
+    pub fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<()> {
+        if actions.len() != self.slots.len() {
+            return Err(HandError::invalid(format!(
+                "actions: one id a game, {} ids for {} games",
+                actions.len(),
+                self.slots.len()
+            )));
+        }
+        let mut chosen: Vec<Option<Action>> = Vec::with_capacity(actions.len());
+        for (i, (slot, &id)) in self.slots.iter().zip(actions).enumerate() {
+            let Some(seat) = slot.seat else {
+                chosen.push(None);
+                continue;
+            };
+            let found = usize::try_from(id).ok().and_then(|k| self.space.action(k));
+            match found {
+                Some((a, offer)) if (offer.is_none() || offer == slot.offer) && slot.legal.contains(&a) => {
+                    chosen.push(Some(a))
+                }
+                _ => {
+                    let name = usize::try_from(id).ok().and_then(|k| self.space.name(k));
+                    let what = name.map_or(String::new(), |n| format!(" ({n})"));
+                    return Err(HandError::invalid(format!(
+                        "game {i}: action id {id}{what} is not legal for seat {seat} now"
+                    )));
+                }
+            }
+        }
+        let (rules, judge) = (self.rules.clone(), self.judge.clone());
+        let n = self.slots.len() as u64;
+        let seed = self.seed;
+        self.run(out, move |i, slot| match chosen[i] {
+            Some(a) => {
+                let seat = slot.seat.expect("a game in play has a seat to play");
+                slot.game.step(seat, a)?;
+                Ok(slot.game.done())
+            }
+            None => {
+                slot.hand += 1;
+                slot.game = Game::new(rules.clone(), judge.clone(), game_seed(seed, slot.hand * n + i as u64));
+                Ok(false)
+            }
+        })
+    }
+
+    /// `act(i, slot)` for each game (true: the game ended), then its observation and mask
+    /// written, in parallel on the shared pool.
+    fn run(&mut self, out: Out<'_>, act: impl Fn(usize, &mut Slot) -> Result<bool> + Sync) -> Result<()> {
+        let (space, version) = (self.space, self.version);
+        let width = self.planes * KINDS;
+        let size = space.size();
+        let one = |i: usize, slot: &mut Slot, obs: &mut [u8], mask: &mut [bool], seat: &mut i8, done: &mut bool| {
+            let acted = slot.seat;
+            *done = act(i, slot)?;
+            slot.seat = first_to_act(&slot.game);
+            // A game over shows its last player the end.
+            let viewer = slot.seat.or(acted).unwrap_or(0);
+            let view = SeatView::new(&slot.game, viewer);
+            encode::encode(version, &view, obs);
+            slot.offer = match view.decision() {
+                Some(Decision::Offer { tile, .. }) if slot.seat.is_some() => Some(tile),
+                _ => None,
+            };
+            match slot.seat {
+                Some(s) => {
+                    slot.game.legal_into(s, &mut slot.legal);
+                    space.mask(&slot.legal, slot.offer, mask);
+                }
+                None => {
+                    slot.legal.clear();
+                    mask.fill(false);
+                }
+            }
+            *seat = slot.seat.map_or(-1, |s| s as i8);
+            Ok(())
+        };
+        let Out { obs, masks, seats, done } = out;
+        let slots = &mut self.slots;
+        match parallel::pool().filter(|_| slots.len() >= 64) {
+            Some(pool) => pool.install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(obs.par_chunks_mut(width))
+                    .zip(masks.par_chunks_mut(size))
+                    .zip(seats.par_iter_mut().zip(done.par_iter_mut()))
+                    .enumerate()
+                    .with_min_len(16)
+                    .try_for_each(|(i, (((slot, o), m), (s, d)))| one(i, slot, o, m, s, d))
+            }),
+            None => slots
+                .iter_mut()
+                .zip(obs.chunks_mut(width))
+                .zip(masks.chunks_mut(size))
+                .zip(seats.iter_mut().zip(done.iter_mut()))
+                .enumerate()
+                .try_for_each(|(i, (((slot, o), m), (s, d)))| one(i, slot, o, m, s, d)),
+        }
+    }
+}

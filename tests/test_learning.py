@@ -1,0 +1,469 @@
+"""Integer actions, masks and observations for learning: the ids of each ruleset, the
+mask against the legal actions, and that no observation shows a seat what it may not
+know (docs/learning.md)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+from test_game import stacked_wall
+from test_game_rules import ROB_CONCEALED
+
+import haidi
+from haidi.play import to_botzone
+from haidi.rulesets import REGISTRY
+
+RULESETS = sorted(REGISTRY)
+PREFERRED = {"concealed_kong", "added_kong", "kong", "open_ready", "take", "pung"}
+
+
+def policy(g: haidi.Game, seat: int, rng: random.Random) -> dict[str, Any]:
+    """Random play that reaches the rarer decisions: kongs and pungs taken, wins taken
+    one time in three (so that hands go on to the last tiles), discards mostly greedy
+    (so that hands get ready and may rob a kong)."""
+    legal = g.legal_actions(seat)
+    wins = [a for a in legal if a["type"] == "win"]
+    others = [a for a in legal if a["type"] != "win"] or legal
+    preferred = [a for a in legal if a["type"] in PREFERRED]
+    if wins and rng.random() < 0.3:
+        return wins[0]
+    if preferred and rng.random() < 0.8:
+        return rng.choice(preferred)
+    if any(a["type"] == "discard" for a in legal) and rng.random() < 0.9:
+        a = g._greedy(seat)
+        if a is not None and a["type"] != "win":
+            return a
+    return rng.choice(others)
+
+
+# -- the action space ---------------------------------------------------------------
+
+
+def test_mcr_ids_are_the_botzone_baseline_layout() -> None:
+    # The baseline's blocks: pass 0, win 1, discard 2, chow 36, pung 99, kong 133,
+    # concealed kong 167, added kong 201 (235 ids), each tile block in the order W1-9,
+    # T1-9, B1-9, F1-4, J1-3; a chow is suit (W T B) x middle 2-8 x the claimed tile's
+    # place in it. Botzone's names come from haidi.play (its protocol), not from the space.
+    space = haidi.ruleset("mcr").actions
+    assert space.size == len(space) == 235
+    order = [f"{s}{r}" for s in "WTB" for r in range(1, 10)] + [f"F{r}" for r in range(1, 5)] + ["J1", "J2", "J3"]
+    names = haidi.tile_names()
+    botzone = {to_botzone(t): t for t in names}
+    assert space.action(0) == {"type": "pass"} and space.action(1) == {"type": "win"}
+    for i, b in enumerate(order):
+        t = botzone[b]
+        assert space.action(2 + i) == {"type": "discard", "tile": t}
+        assert space.action(99 + i) == {"type": "pung"} and space.claimed(99 + i) == t
+        assert space.action(133 + i) == {"type": "kong"} and space.claimed(133 + i) == t
+        assert space.action(167 + i) == {"type": "concealed_kong", "tile": t}
+        assert space.action(201 + i) == {"type": "added_kong", "tile": t}
+    for s, suit in enumerate("WTB"):
+        for middle in range(2, 9):
+            for which in range(3):
+                i = 36 + s * 21 + (middle - 2) * 3 + which
+                low = botzone[f"{suit}{middle - 1}"]
+                claimed = botzone[f"{suit}{middle - 1 + which}"]
+                assert space.action(i) == {"type": "chow", "tile": low}
+                assert space.claimed(i) == claimed
+                assert space.id({"type": "chow", "tile": low}, claimed=claimed) == i
+    assert space.names[:3] == ["pass", "win", "discard 1m"] and space.names[36] == "chow 123m on 1m"
+
+
+def test_the_baseline_tile_names_are_the_ones_its_fan_calculator_reads() -> None:
+    # PyMahjongGB (the baseline's calculator) is the independent witness of the map from
+    # haidi's tiles to the baseline's W/T/B/F/J: all green is 23468s and 發, reversible
+    # tiles are 1234589p, 245689s and 白.
+    mahjong_gb = pytest.importorskip("MahjongGB")
+
+    def fans(hand: str, win: str) -> list[str]:
+        tiles = [to_botzone(t) for t in _tiles(hand)]
+        out = mahjong_gb.MahjongFanCalculator(
+            pack=(),
+            hand=tuple(tiles),
+            winTile=to_botzone(win),
+            flowerCount=0,
+            isSelfDrawn=True,
+            is4thTile=False,
+            isAboutKong=False,
+            isWallLast=False,
+            seatWind=0,
+            prevalentWind=0,
+            verbose=True,
+        )
+        return [f[3] for f in out]
+
+    assert "All Green" in fans("234234666s88s66z", "6z")
+    assert "Reversible Tiles" in fans("123345888p456s5z", "5z")
+    assert "Reversible Tiles" not in fans("123345888p456s7z", "7z")
+    space = haidi.ruleset("mcr").actions
+    assert [space.action(2 + i)["tile"] for i in (9, 18, 31, 32, 33)] == ["1s", "1p", "7z", "6z", "5z"]
+
+
+def test_regional_rulesets_append_their_own_decisions() -> None:
+    sizes = {r: haidi.ruleset(r).actions.size for r in RULESETS}
+    assert sizes == {"beijing": 236, "changsha": 236, "hainan": 235, "longgang": 235, "mcr": 235, "tangshan": 269}
+    assert haidi.ruleset("changsha").actions.action(235) == {"type": "take"}
+    ts = haidi.ruleset("tangshan").actions
+    assert ts.action(235) == {"type": "open_ready", "tile": "1m"} and ts.action(268)["tile"] == "7z"
+    assert ts.id({"type": "open_ready", "tile": "5p"}) == 235 + 13
+    with pytest.raises(haidi.HandError, match="no id in the action space of mcr"):
+        haidi.ruleset("mcr").actions.id({"type": "take"})
+    with pytest.raises(haidi.HandError, match="needs the tile it claims"):
+        haidi.ruleset("mcr").actions.id({"type": "pung"})
+    for bad in (-1, 235, True, "3", 2.0):
+        with pytest.raises(haidi.HandError, match="an action id of mcr is an int from 0 to 234"):
+            haidi.ruleset("mcr").actions.action(bad)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_ids_round_trip_and_the_mask_is_the_legal_actions(rules: str) -> None:
+    # Every legal action met in many hands has one id; the id reads back to it; the mask
+    # holds exactly those ids; stepping by id plays the same game as by dict.
+    space = haidi.ruleset(rules).actions
+    met: Counter[str] = Counter()
+    for seed in range(120):
+        g = haidi.Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            for seat in range(4):
+                mask = g.legal_mask(seat)
+                assert mask.dtype == np.bool_ and mask.shape == (space.size,)
+                if seat not in g.to_act:
+                    assert not mask.any()
+                    continue
+                legal = g.legal_actions(seat)
+                offer = g.observation(seat)["offer"]
+                claimed = offer["tile"] if offer else None
+                ids = [space.id(a, claimed=claimed if a["type"] in ("chow", "pung", "kong") else None) for a in legal]
+                assert sorted(ids) == list(np.flatnonzero(mask))
+                for a, i in zip(legal, ids, strict=True):
+                    assert space.action(i) == a
+                    met[a["type"]] += 1
+            seat = rng.choice(g.to_act)
+            a = policy(g, seat, rng)
+            if rng.random() < 0.5:
+                g.step(seat, a)
+            else:
+                i = space.id(a, claimed=(g.observation(seat)["offer"] or {}).get("tile"))
+                g.step(seat, np.int64(i) if i % 2 else i)
+    kinds = {"discard", "chow", "pung", "kong", "concealed_kong", "added_kong", "win", "pass"}
+    if rules in ("changsha", "beijing"):
+        kinds.add("take")
+    if rules in ("changsha",):
+        kinds.discard("kong")  # rare in Changsha's shorter hands; seen in the others
+    assert kinds <= set(met), met
+
+
+def test_a_bad_id_is_refused_naming_it() -> None:
+    g = haidi.Game("mcr", seed=3)
+    with pytest.raises(haidi.HandError, match=r"action id 235 is out of range: the ids of mcr are 0 to 234"):
+        g.step(0, 235)
+    with pytest.raises(haidi.HandError, match="action id -1 is out of range"):
+        g.step(0, -1)
+    with pytest.raises(haidi.HandError, match="or an action id"):
+        g.step(0, True)
+    with pytest.raises(haidi.HandError, match="or an action id"):
+        g.step(0, "2")
+    with pytest.raises(haidi.HandError, match=r"action id 0 \(pass\) is not legal for seat 0 now"):
+        g.step(0, 0)
+    held = np.flatnonzero(g.legal_mask(0))
+    missing = next(i for i in range(2, 36) if i not in held)
+    with pytest.raises(haidi.HandError, match=rf"action id {missing} \(discard \w+\) is not legal"):
+        g.step(0, missing)
+    with pytest.raises(haidi.HandError, match="seat 1 is not to act"):
+        g.step(1, int(held[0]))
+    # A claim's id names the tile on offer: another tile's is not legal.
+    rng = random.Random(1)
+    while True:
+        seat = g.to_act[0]
+        o = g.observation(seat)
+        if o["decision"] == "discard":
+            break
+        g.step(seat, policy(g, seat, rng))
+    other = next(t for t in haidi.tile_names() if t != o["offer"]["tile"])
+    wrong = haidi.ruleset("mcr").actions.id({"type": "pung"}, claimed=other)
+    with pytest.raises(haidi.HandError, match=rf"action id {wrong} \(pung {other}\) is not legal for seat {seat} now"):
+        g.step(seat, wrong)
+
+
+# -- what a seat sees ---------------------------------------------------------------
+
+
+def assert_sees_nothing_hidden(g: haidi.Game, key: int) -> int:
+    """Each seat's observation (dict, both arrays) and mask are the same when what it may
+    not know is dealt again; returns how many other seats' hands the reshuffles changed
+    (the check is void if they change nothing)."""
+    changed = 0
+    for seat in range(4):
+        again = g._reshuffled(seat, key * 4 + seat)
+        assert again.observation(seat) == g.observation(seat)
+        for version in ("v0", "v1"):
+            assert np.array_equal(again.observation_array(seat, version), g.observation_array(seat, version))
+        assert np.array_equal(again.legal_mask(seat), g.legal_mask(seat))
+        changed += sum(again.observation(o)["hand"] != g.observation(o)["hand"] for o in range(4) if o != seat)
+    return changed
+
+
+EXPECTED_DECISIONS = {
+    "mcr": {"draw", "claimed", "discard", "rob"},
+    "changsha": {"draw", "claimed", "discard", "haidi_offer", "haidi", "dealt"},
+    "hainan": {"draw", "claimed", "discard"},
+    "longgang": {"draw", "claimed", "discard", "split"},
+    "tangshan": {"draw", "claimed", "discard"},
+    "beijing": {"draw", "claimed", "discard", "haidi_offer"},
+}
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_no_observation_changes_when_what_a_seat_may_not_know_is_reshuffled(rules: str) -> None:
+    # The other seats' concealed tiles and the wall's unseen tiles shuffled together (each
+    # seat keeping its number of tiles): every seat's observation stays the same, at every
+    # kind of decision, checked at each rare decision and every eighth common one.
+    seen: Counter[str] = Counter()
+    changed = checked = 0
+    for seed in range(200):
+        g = haidi.Game(rules, seed=seed)
+        rng = random.Random(seed)
+        step = 0
+        while not g.done:
+            kinds = {g.observation(s)["decision"] for s in g.to_act}
+            if kinds - {"draw", "discard", "claimed"} or step % 8 == 0:
+                changed += assert_sees_nothing_hidden(g, seed * 1000 + step)
+                seen.update(kinds)
+                checked += 1
+            seat = rng.choice(g.to_act)
+            g.step(seat, policy(g, seat, rng))
+            step += 1
+        assert_sees_nothing_hidden(g, seed)
+    assert EXPECTED_DECISIONS[rules] <= set(seen), seen
+    assert changed > checked  # the reshuffles changed the other seats' hands
+
+
+def test_no_leak_when_a_concealed_kong_is_robbed_or_a_hand_laid_open() -> None:
+    # The two decisions random play hardly meets: Beijing's 一条龙 robbing a concealed kong,
+    # and Tangshan's 明听 (the open hand is excluded from the reshuffle: everyone sees it).
+    g = haidi.Game("beijing", wall=stacked_wall("beijing", ROB_CONCEALED, draws="5m", back="3z9p"))
+    g.step(0, {"type": "discard", "tile": "5z"})
+    g.step(1, {"type": "concealed_kong", "tile": "5m"})
+    assert g.observation(2)["decision"] == "rob_concealed"
+    assert g.observation(3)["offer"] == {"tile": "5m", "from": 1, "chance": "rob_concealed"}
+    assert assert_sees_nothing_hidden(g, 1) > 0
+    hands = ["123m456m789m45p11z9s", "234m567m345s66s66p", "123s456s789s77p3z4z", "456m999p222s55z4z2z"]
+    g = haidi.Game("tangshan", wall=stacked_wall("tangshan", hands, draws="6p7s2m3p", back="4s"))
+    g.step(0, {"type": "open_ready", "tile": "9s"})
+    laid = g.observation(0)["hand"]
+    for seat in range(4):
+        assert g.observation(seat)["open_hands"] == [laid, None, None, None]
+    v1 = g.observation_array(2, "v1")
+    assert v1[189 + 2].sum() == 13  # seat 0 is two seats on from seat 2
+    assert assert_sees_nothing_hidden(g, 2) > 0
+    g.step(1, {"type": "discard", "tile": "6p"})
+    while g.to_act != [0]:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        g.step(seat, {"type": "pass"} if {"type": "pass"} in legal else legal[0])
+    # Its turn: the tile it drew is its own until it plays it.
+    assert g.observation(1)["open_hands"][0] == laid and g.observation(0)["drawn"] == "3p"
+    assert assert_sees_nothing_hidden(g, 3) > 0
+
+
+def first_concealed_kong(rules: str) -> haidi.Game:
+    for seed in range(400):
+        g = haidi.Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            seat = rng.choice(g.to_act)
+            legal = g.legal_actions(seat)
+            kong = [a for a in legal if a["type"] == "concealed_kong"]
+            g.step(seat, kong[0] if kong else policy(g, seat, rng))
+            mine = [] if g.done else g.observation(seat)["meld_info"][seat]
+            if kong and any(m["type"] == "concealed_kong" for m in mine):
+                return g
+    raise AssertionError("no concealed kong")
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_a_concealed_kong_shows_its_kind_only_where_the_ruleset_shows_it(rules: str) -> None:
+    # Hainan: "暗杠不需翻开牌"; Longgang: "三张暗放一张明放"; Beijing robs them, so shows
+    # them; MCR, Changsha and Tangshan keep them face down (docs/learning.md).
+    shown = rules in ("longgang", "beijing")
+    g = first_concealed_kong(rules)
+    maker = next(s for s in range(4) for m in g.observation(s)["meld_info"][s] if m["type"] == "concealed_kong")
+    own = next(m for m in g.observation(maker)["meld_info"][maker] if m["type"] == "concealed_kong")
+    assert own["tile"] is not None and own["from"] is None
+    k = haidi.tile_names().index(own["tile"])
+    for seat in range(4):
+        o = g.observation(seat)
+        seen = next(m for m in o["meld_info"][maker] if m["type"] == "concealed_kong")
+        r = (maker - seat) % 4
+        v0, v1 = g.observation_array(seat, "v0"), g.observation_array(seat, "v1")
+        if seat == maker or shown:
+            assert seen["tile"] == own["tile"] and v1[5 + 8 * r + 3, k] == 1
+            assert f"{{{own['tile'][0] * 4}{own['tile'][1]}}}" in o["melds"][maker]
+        else:
+            assert seen["tile"] is None and "{????}" in o["melds"][maker]
+            assert v1[5 + 8 * r + 4].tolist() == [1] * 34 and v1[5 + 8 * r + 3].sum() == 0
+            assert v0[1 + r, k] < 4
+
+
+def test_each_seat_sees_only_its_own_claim() -> None:
+    # Several seats asked about one discard: each sees its own decision, none the others'.
+    many = 0
+    for seed in range(200):
+        g = haidi.Game("mcr", seed=seed)
+        rng = random.Random(seed)
+        while not g.done:
+            if len(g.to_act) > 1:
+                many += 1
+                for seat in range(4):
+                    o = g.observation(seat)
+                    asked = seat in g.to_act
+                    assert o["to_act"] == ([seat] if asked else [])
+                    assert (o["decision"] in ("discard", "rob")) == asked and o["offer"] is not None
+            seat = rng.choice(g.to_act)
+            g.step(seat, policy(g, seat, rng))
+    assert many > 20
+
+
+def test_the_v1_planes_hold_what_the_dict_shows() -> None:
+    blocks = haidi._core.observation_versions()
+    assert sum(b[1] for b in blocks["v1"]) == 197 and sum(b[1] for b in blocks["v0"]) == 11
+    names = haidi.tile_names()
+    rng = random.Random(5)
+    for rules in RULESETS:
+        g = haidi.Game(rules, seed=7, carry={"streak": 3})
+        for _ in range(60):
+            if g.done:
+                break
+            seat = rng.choice(g.to_act)
+            g.step(seat, policy(g, seat, rng))
+        for seat in range(4):
+            o, a = g.observation(seat), g.observation_array(seat, "v1")
+            assert a.shape == (197, 34) and a.dtype == np.uint8
+            held = Counter(_tiles(o["hand"]))
+            assert all(a[0:4, names.index(t)].sum() == held[t] for t in names)
+            for r in range(4):
+                other = (seat + r) % 4
+                assert a[37 + 34 * r + 32].sum() == len(o["discards"][other])
+                assert a[37 + 34 * r + 33].sum() == len(o["claimed"][other])
+                assert a[185, r] == o["concealed_counts"][other]
+            assert a[179, 0] == 3  # the streak
+            assert a[180, 0] == min(o["wall"], 255)
+            assert a[176, seat] == 1 and a[177, "ESWN".index(o["round_wind"])] == 1
+            decision = blocks["decisions"].index(o["decision"]) if o["decision"] else None
+            assert list(np.flatnonzero(a[175])) == ([decision] if decision is not None else [])
+            assert g.observation_array(seat).shape == (11, 34)  # the default stays v0
+    with pytest.raises(haidi.HandError, match="unknown observation version 'v9'; known: 'v0', 'v1'"):
+        g.observation_array(0, "v9")
+
+
+def _tiles(text: str) -> list[str]:
+    out, digits = [], ""
+    for c in text:
+        if c.isdigit():
+            digits += c
+        else:
+            out += [d + c for d in digits]
+            digits = ""
+    return out
+
+
+# -- many games at once -------------------------------------------------------------
+
+
+def first_asked(g: haidi.Game) -> int:
+    """The seat that answers first when seats answer one at a time: the one after the
+    seat offering the tile, in turn order (from the dealer for the dealt hands)."""
+    asked = g.to_act
+    offer = g.observation(asked[0])["offer"]
+    start = offer["from"] + 1 if offer else 0
+    return next(s % 4 for s in range(start, start + 4) if s % 4 in asked)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_vector_env_plays_as_games_stepped_by_hand(rules: str) -> None:
+    # The same ids played in VectorEnv and in haidi.Game by hand: the same observations,
+    # masks, seats, ends and payments; a game that ends is dealt its next hand at the next
+    # step (its action ignored), from the seed the docs give.
+    n, seed = 4, 11
+    env = haidi.VectorEnv(rules, n, seed=seed)
+    obs, info = env.reset()
+    games = [haidi.Game(rules, seed=int(s)) for s in info["seeds"]]
+    assert [int(s) for s in info["seeds"]] == [haidi._core.game_seed(seed, i) for i in range(n)]
+    hands, over, last = [0] * n, [False] * n, [0] * n
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(400):
+        for i, g in enumerate(games):
+            if over[i]:
+                assert obs["seat"][i] == -1 and not obs["action_mask"][i].any()
+                assert np.array_equal(obs["observation"][i], g.observation_array(last[i], "v1"))
+                continue
+            seat = first_asked(g)
+            assert obs["seat"][i] == seat
+            assert np.array_equal(obs["observation"][i], g.observation_array(seat, "v1"))
+            assert np.array_equal(obs["action_mask"][i], g.legal_mask(seat))
+        ids = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 7 for m in obs["action_mask"]])
+        seats = obs["seat"].copy()
+        obs, rewards, terminated, truncated, info = env.step(ids)
+        assert not truncated.any()
+        for i in range(n):
+            if over[i]:
+                hands[i] += 1
+                assert int(info["seeds"][i]) == haidi._core.game_seed(seed, hands[i] * n + i)
+                games[i], over[i] = haidi.Game(rules, seed=int(info["seeds"][i])), False
+                assert not terminated[i] and not rewards[i].any()
+                continue
+            g = games[i]
+            g.step(int(seats[i]), int(ids[i]))
+            assert terminated[i] == g.done
+            if g.done:
+                ended += 1
+                over[i], last[i] = True, int(seats[i])
+                assert rewards[i].tolist() == g.result["payments"]  # type: ignore[index]
+            else:
+                assert not rewards[i].any()
+    assert ended >= 3
+
+
+def test_vector_env_without_copies_writes_the_same_numbers_into_its_own_arrays() -> None:
+    fresh, kept = haidi.VectorEnv("changsha", 70, seed=2), haidi.VectorEnv("changsha", 70, seed=2, copy=False)
+    (a, _), (b, _) = fresh.reset(), kept.reset()
+    rng = np.random.default_rng(0)
+    arrays = None
+    for _ in range(150):
+        for k in a:
+            assert np.array_equal(a[k], b[k])
+        ids = np.argmax(rng.random(a["action_mask"].shape) * a["action_mask"], axis=1)
+        a, ra, da, _, _ = fresh.step(ids)
+        b, rb, db, _, _ = kept.step(ids)
+        assert np.array_equal(ra, rb) and np.array_equal(da, db)
+        arrays = b["observation"] if arrays is None else arrays
+        assert b["observation"] is arrays  # the env's own array, overwritten
+
+
+def test_vector_env_refuses_what_it_cannot_play() -> None:
+    env = haidi.VectorEnv("mcr", 3, seed=1)
+    with pytest.raises(haidi.HandError, match=r"reset\(\) deals the games"):
+        env.step(np.zeros(3, dtype=np.int64))
+    obs, _ = env.reset()
+    with pytest.raises(haidi.HandError, match="actions must be 3 integer ids"):
+        env.step(np.zeros(4, dtype=np.int64))
+    with pytest.raises(haidi.HandError, match="actions must be 3 integer ids"):
+        env.step(np.zeros(3))
+    bad = np.flatnonzero(~obs["action_mask"][1])[0]
+    ids = obs["action_mask"].argmax(axis=1)
+    ids[1] = bad
+    with pytest.raises(haidi.HandError, match=rf"game 1: action id {bad} \(\w+"):
+        env.step(ids)
+    # Nothing was stepped: the legal ids still play.
+    ids[1] = obs["action_mask"][1].argmax()
+    env.step(ids)
+    with pytest.raises(haidi.HandError, match="unknown observation version"):
+        haidi.VectorEnv("mcr", 2, version="v7")
+    with pytest.raises(haidi.HandError, match="num_envs must be at least 1"):
+        haidi.VectorEnv("mcr", 0)
