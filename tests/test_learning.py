@@ -4,6 +4,7 @@ know (docs/learning.md)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -467,3 +468,42 @@ def test_vector_env_refuses_what_it_cannot_play() -> None:
         haidi.VectorEnv("mcr", 2, version="v7")
     with pytest.raises(haidi.HandError, match="num_envs must be at least 1"):
         haidi.VectorEnv("mcr", 0)
+
+
+#: A JSON-lines bot that notes what each request shows it and claims what it may.
+NOTING = """
+import json, sys
+out = open(sys.argv[1], "a")
+for line in sys.stdin:
+    o = json.loads(line)["observation"]
+    out.write(json.dumps([o["seat"], o["to_act"], o["decision"], o["melds"]]) + "\\n")
+    out.flush()
+    legal = o["legal_actions"]
+    claim = [a for a in legal if a["type"] in ("pung", "kong", "chow", "concealed_kong")]
+    print(json.dumps(claim[0] if claim else legal[0]), flush=True)
+"""
+
+
+def test_a_bot_is_shown_only_its_own_decision_and_no_hidden_kong(tmp_path) -> None:
+    # The JSON-lines protocol of `haidi play` sends the observation: a bot asked about a
+    # discard never learns who else is asked, nor the kind of another's concealed kong.
+    import sys
+
+    from haidi import play
+
+    bot = tmp_path / "noting.py"
+    bot.write_text(NOTING)
+    notes = tmp_path / "notes.jsonl"
+    command = f"{sys.executable} -S {bot} {notes}"
+    match = play.Match("mcr", play.make_players([command] * 4), seed=5)
+    for _ in match.hands(6):
+        pass
+    rows = [json.loads(line) for line in notes.read_text().splitlines()]
+    assert len(rows) > 200
+    for seat, to_act, decision, melds in rows:
+        assert to_act == [seat] and decision is not None
+        for other, shown in enumerate(melds):
+            if other != seat:
+                assert not any(m.startswith("{") and m != "{????}" for m in shown)
+    claims = Counter(decision for _, _, decision, _ in rows)
+    assert claims["discard"] > 10
