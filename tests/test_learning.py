@@ -507,3 +507,51 @@ def test_a_bot_is_shown_only_its_own_decision_and_no_hidden_kong(tmp_path) -> No
                 assert not any(m.startswith("{") and m != "{????}" for m in shown)
     claims = Counter(decision for _, _, decision, _ in rows)
     assert claims["discard"] > 10
+
+
+def greedy_until_asked(g: haidi.Game, learner: int) -> None:
+    """The built-in greedy agent plays every seat asked before the learner's."""
+    while not g.done and first_asked(g) != learner:
+        seat = first_asked(g)
+        g.step(seat, g._greedy(seat))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", ["mcr", "changsha", "longgang", "tangshan"])
+def test_vector_env_against_agents_plays_as_a_game_by_hand(rules: str) -> None:
+    # One learning seat a game, going round the table hand by hand, against the greedy
+    # agent inside the step: the same as haidi.Game played by hand with `_greedy` at the
+    # other seats.
+    n, seed = 3, 4
+    env = haidi.VectorEnv(rules, n, seed=seed, opponents="greedy")
+    obs, info = env.reset()
+    hands = [0] * n
+    learners = [i % 4 for i in range(n)]
+    games = [haidi.Game(rules, seed=int(s)) for s in info["seeds"]]
+    for i, g in enumerate(games):
+        greedy_until_asked(g, learners[i])
+    over = [False] * n
+    rng = np.random.default_rng(5)
+    ended = 0
+    for _ in range(300):
+        for i, g in enumerate(games):
+            if not over[i]:
+                assert obs["seat"][i] == learners[i]
+                assert np.array_equal(obs["observation"][i], g.observation_array(learners[i], "v1"))
+                assert np.array_equal(obs["action_mask"][i], g.legal_mask(learners[i]))
+        ids = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in obs["action_mask"]])
+        obs, rewards, terminated, _, info = env.step(ids)
+        for i in range(n):
+            if over[i]:
+                hands[i] += 1
+                learners[i] = (hands[i] * n + i) % 4
+                games[i], over[i] = haidi.Game(rules, seed=int(info["seeds"][i])), False
+            else:
+                games[i].step(learners[i], int(ids[i]))
+            greedy_until_asked(games[i], learners[i])
+            assert terminated[i] == games[i].done
+            if games[i].done:
+                ended += 1
+                over[i] = True
+                assert rewards[i].tolist() == games[i].result["payments"]  # type: ignore[index]
+                assert obs["seat"][i] == -1
+    assert ended >= 3

@@ -603,6 +603,7 @@ class VectorEnv:
         concealed_and_melded_kong: bool = False,
         version: str = "v1",
         copy: bool = True,
+        opponents: str | None = None,
     ) -> Self: ...
     @property
     def num_envs(self) -> int:
