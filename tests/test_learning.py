@@ -555,3 +555,121 @@ def test_vector_env_against_agents_plays_as_a_game_by_hand(rules: str) -> None:
                 assert rewards[i].tolist() == games[i].result["payments"]  # type: ignore[index]
                 assert obs["seat"][i] == -1
     assert ended >= 3
+
+
+# -- the same, by walls dealt again -------------------------------------------------
+
+
+#: The place of the tile turned up for the wilds, which every seat sees.
+TURNED = -1
+
+
+def wall_owners(g: haidi.Game) -> list[int | None]:
+    """The seat that took each place of the wall until now (None: not taken; ``TURNED``:
+    the tile turned up), read from the log as the deal and the draws take them."""
+    size = g.ruleset.hand_size
+    owners: list[int | None] = [None] * len(g.wall)
+    front, back = 0, len(g.wall)
+    for e in g.log[1:]:
+        if e["event"] == "indicator":
+            back -= 1
+            owners[back] = TURNED
+        elif e["event"] == "deal" and e["seat"] == 0:
+            # Four tiles a seat at a time from the dealer, then the dealer's extra tile.
+            for r in range(0, size, 4):
+                for s in range(4):
+                    for _ in range(min(4, size - r)):
+                        owners[front], front = s, front + 1
+            owners[front], front = 0, front + 1
+        elif e["event"] == "draw":
+            if e["replacement"]:
+                back -= 1
+                owners[back] = e["seat"]
+            else:
+                owners[front], front = e["seat"], front + 1
+    return owners
+
+
+def dealt_again(g: haidi.Game, seat: int, rng: random.Random) -> list[str]:
+    """The wall with what ``seat`` may not know shuffled: the places of the tiles the
+    other seats hold concealed now (hands laid open kept) and the places not taken,
+    flowers kept where they are."""
+    owners = wall_owners(g)
+    wall = list(g.wall)
+    hidden = [i for i, o in enumerate(owners) if o is None and not wall[i].endswith("f")]
+    for other in range(4):
+        if other == seat or g.observation(seat)["open_hands"][other] is not None:
+            continue
+        held = Counter(_tiles(g.observation(other)["hand"]))
+        for i in reversed(range(len(wall))):
+            if owners[i] == other and held[wall[i]] > 0:
+                held[wall[i]] -= 1
+                hidden.append(i)
+    tiles = [wall[i] for i in hidden]
+    rng.shuffle(tiles)
+    for i, t in zip(hidden, tiles, strict=True):
+        wall[i] = t
+    return wall
+
+
+def replayed(g: haidi.Game, wall: list[str]) -> haidi.Game | None:
+    """The actions of ``g`` played again on ``wall``: a pass for a seat asked there and
+    not in ``g``, a pass left out for a seat asked in ``g`` and not there; None when an
+    action of ``g`` is not legal there (another seat's tiles decided it)."""
+    h = haidi.Game(g.ruleset.name, wall=wall)
+    actions = [(e["seat"], e["action"]) for e in g.log if e["event"] == "action"]
+    i = 0
+    while i < len(actions):
+        seat, a = actions[i]
+        if a in h.legal_actions(seat):
+            h.step(seat, a)
+            i += 1
+        elif a == {"type": "pass"}:
+            i += 1  # asked in g, not there
+        else:
+            # Asked there, not in g (it may be the same seat, asked about a tile first).
+            extra = [s for s in h.to_act if {"type": "pass"} in h.legal_actions(s)]
+            if not extra:
+                return None
+            h.step(extra[0], {"type": "pass"})
+    # Seats asked there at this moment and not here pass, as a game waits for them.
+    while not h.done and not set(h.to_act) <= set(g.to_act):
+        extra = [s for s in h.to_act if s not in g.to_act and {"type": "pass"} in h.legal_actions(s)]
+        if not extra:
+            return None
+        h.step(extra[0], {"type": "pass"})
+    return h
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_no_observation_changes_on_a_wall_dealt_again(rules: str) -> None:
+    # Game(wall=...): the places of the wall holding what a seat may not know shuffled,
+    # the hand played again to the same moment (the other seats asked about a tile there
+    # that were not here pass). The dict, arrays and mask of each seat asked now are the
+    # same. (A seat not asked is shown nothing at such a moment: while others decide on
+    # a discard the game may wait or, nobody able to claim it, move on.)
+    compared = skipped = changed = 0
+    for seed in range(12):
+        g = haidi.Game(rules, seed=seed)
+        rng = random.Random(seed)
+        step = 0
+        while not g.done:
+            if step % 25 == 7:
+                for seat in g.to_act:
+                    wall = dealt_again(g, seat, rng)
+                    assert sorted(wall) == sorted(g.wall)
+                    h = replayed(g, wall)
+                    if h is None:
+                        skipped += 1
+                        continue
+                    assert h.observation(seat) == g.observation(seat)
+                    assert np.array_equal(h.observation_array(seat, "v1"), g.observation_array(seat, "v1"))
+                    assert np.array_equal(h.legal_mask(seat), g.legal_mask(seat))
+                    compared += 1
+                    others = [o for o in range(4) if o != seat]
+                    changed += any(h.observation(o)["hand"] != g.observation(o)["hand"] for o in others)
+            seat = rng.choice(g.to_act)
+            g.step(seat, policy(g, seat, rng))
+            step += 1
+    assert compared > 3 * skipped and compared > 15, (compared, skipped)
+    assert changed > compared / 2  # the other seats' hands were dealt again
