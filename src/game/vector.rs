@@ -295,3 +295,66 @@ impl VectorEnv {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(n: usize, opponents: Option<Agent>) -> VectorEnv {
+        let rules = Rules { name: "mcr".into(), flowers: 0xFF, ..Rules::default() };
+        VectorEnv::new(Arc::new(rules), Arc::new(Judge::mcr(Default::default())), n, 9, "v0", opponents).unwrap()
+    }
+
+    /// Plays `steps` steps of the first legal id a game; the hands ended.
+    fn play(e: &mut VectorEnv, steps: usize) -> usize {
+        let n = e.len();
+        let (width, size) = (e.planes * KINDS, e.space.size());
+        let (mut obs, mut masks, mut seats, mut done) =
+            (vec![0; n * width], vec![false; n * size], vec![0; n], vec![false; n]);
+        e.reset(None, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+        let mut ended = 0;
+        for _ in 0..steps {
+            let ids: Vec<i64> =
+                (0..n).map(|i| masks[i * size..(i + 1) * size].iter().position(|&m| m).unwrap_or(0) as i64).collect();
+            for i in 0..n {
+                let seat = e.slots[i].seat;
+                assert_eq!(seats[i], seat.map_or(-1, |s| s as i8));
+                assert_eq!(seat.is_some(), masks[i * size..(i + 1) * size].iter().any(|&m| m));
+            }
+            e.step(&ids, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+            ended += done.iter().filter(|&&d| d).count();
+        }
+        ended
+    }
+
+    #[test]
+    fn games_end_and_are_dealt_again_the_same_way_each_time() {
+        let (mut a, mut b) = (env(5, None), env(5, None));
+        let ended = play(&mut a, 600);
+        assert!(ended >= 5);
+        assert_eq!(play(&mut b, 600), ended);
+        assert!((0..5).all(|i| a.seed(i) == b.seed(i)));
+    }
+
+    #[test]
+    fn against_agents_the_caller_plays_only_its_seat() {
+        let mut e = env(4, Some(Agent::Random));
+        assert!(play(&mut e, 300) >= 4);
+        for slot in &e.slots {
+            assert!(slot.seat.is_none_or(|s| s == slot.learner));
+        }
+    }
+
+    #[test]
+    fn an_illegal_id_steps_no_game() {
+        let mut e = env(2, None);
+        let size = e.space.size();
+        let (mut obs, mut masks, mut seats, mut done) =
+            (vec![0; 2 * 11 * KINDS], vec![false; 2 * size], vec![0; 2], vec![false; 2]);
+        e.reset(None, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+        let before: Vec<usize> = e.slots.iter().map(|s| s.game.events.len()).collect();
+        let err = e.step(&[0, 0], Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done });
+        assert!(err.unwrap_err().to_string().contains("game 0: action id 0 (pass) is not legal for seat 0 now"));
+        assert_eq!(e.slots.iter().map(|s| s.game.events.len()).collect::<Vec<_>>(), before);
+    }
+}
