@@ -51,6 +51,31 @@ def test_vector_env_one_core(benchmark):
     benchmark.pedantic(_vector, (env, STEPS, rng), rounds=3, iterations=1)
 
 
+@pytest.mark.benchmark(group="vector env")
+def test_vector_env_one_core_no_copy(benchmark):
+    env = haidi.VectorEnv("mcr", GAMES, seed=0, copy=False)
+    rng = np.random.default_rng(0)
+    benchmark.extra_info["items"] = _vector(env, STEPS, rng)
+    benchmark.pedantic(_vector, (env, STEPS, rng), rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="vector env")
+def test_vector_env_v0_one_core_no_copy(benchmark):
+    env = haidi.VectorEnv("mcr", GAMES, seed=0, copy=False, version="v0")
+    rng = np.random.default_rng(0)
+    benchmark.extra_info["items"] = _vector(env, STEPS, rng)
+    benchmark.pedantic(_vector, (env, STEPS, rng), rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="vector env")
+def test_vector_env_against_random_agents_one_core(benchmark):
+    # Items are the learner's steps; the agents' steps inside them are not counted.
+    env = haidi.VectorEnv("mcr", GAMES, seed=0, copy=False, opponents="random")
+    rng = np.random.default_rng(0)
+    benchmark.extra_info["items"] = _vector(env, STEPS, rng)
+    benchmark.pedantic(_vector, (env, STEPS, rng), rounds=3, iterations=1)
+
+
 def _by_hand(hands: int) -> int:
     rng = np.random.default_rng(0)
     steps = 0
@@ -72,5 +97,6 @@ def test_vector_env_by_hand(benchmark):
 
 
 ratio("test_vector_env_one_core", "test_vector_env_by_hand", "VectorEnv (one core) against Game stepped by hand")
+ratio("test_vector_env_one_core_no_copy", "test_vector_env_by_hand", "VectorEnv (one core, copy=False) against by hand")
 ratio("test_vector_env_every_core", "test_vector_env_by_hand", "VectorEnv (every core) against Game stepped by hand")
 ratio("test_vector_env_every_core", "test_step_rlcard", "VectorEnv (every core) against RLCard's mahjong env")

@@ -79,7 +79,7 @@ def test_a_rule_not_declared_or_not_of_its_type_is_refused_by_name(given: dict[s
     if "flowers" not in given and "name" not in given:
         # The game's own reader says the same of a flow dict.
         with pytest.raises(HandError) as e:
-            _core.Game({**TILE_SET, **given}, "mcr", 0)
+            _core.Game({**TILE_SET, **given}, _core.McrScorer(), 0)
         assert str(e.value) == message
 
 

@@ -628,6 +628,7 @@ class VectorEnv:
         seed: int,
         version: str = "v1",
         copy: bool = True,
+        opponents: str | None = None,
     ) -> Self: ...
     @property
     def num_envs(self) -> int:

@@ -84,7 +84,10 @@ class Game(_core.Game):
     ``{"type": "concealed_kong", "tile": ...}``, ``{"type": "added_kong", "tile": ...}``,
     ``{"type": "win"}``, ``{"type": "pass"}``, ``{"type": "take"}`` for the 海底 tile,
     ``{"type": "open_ready", "tile": ...}`` for a discard laying the hand open, 明听);
-    ``step(seat, action)`` plays one (anything else raises ``HandError`` naming it).
+    ``step(seat, action)`` plays one (anything else raises ``HandError`` naming it); it
+    takes an id of ``haidi.ruleset(rules).actions`` too, and ``legal_mask(seat)`` gives
+    the legal ids (docs/learning.md). ``observation(seat)`` is what the seat may know,
+    and nothing more; ``observation_array(seat, version)`` the same as numbers.
     When ``done``, ``result`` has the ``payments`` and the ``wins``. ``wall`` (tile
     names in drawing order, the whole tile set once) deals that wall instead of a
     shuffled one: draws take its front, replacements its end (docs/game.md). ``carry``:

@@ -41,7 +41,10 @@ class VectorEnv:
     4, each seat's payment in a game that ended at this step (0 elsewhere); ``info`` has
     ``seeds``, the seed of the hand in play in each game. ``copy=False``: every step
     writes into the same arrays (faster; copy what you keep), as Gymnasium's
-    ``copy=False``.
+    ``copy=False``. ``opponents`` (``"random"`` or ``"greedy"``, the agents of
+    ``simulate``): the caller plays one seat a game, ``(h * num_envs + i) % 4`` in game
+    ``i``'s hand ``h``, and the agent every other seat, inside the step; ``seat`` is then
+    the learning seat (-1 when its hand ended).
     """
 
     def __init__(
@@ -53,6 +56,7 @@ class VectorEnv:
         *,
         version: str = "v1",
         copy: bool = True,
+        opponents: str | None = None,
     ) -> None:
         rs = ruleset(rules)
         given = _given(options)
@@ -65,7 +69,11 @@ class VectorEnv:
         self._carry = read_carry(rs, None)
         if not isinstance(copy, bool):
             raise HandError(f"copy must be True or False, not {copy!r}")
-        self._env = _core.VectorEnv(flow_rules(rs), scorer, num_envs, seed, version, copy)
+        if opponents is not None and opponents not in ("random", "greedy"):
+            raise HandError(f"opponents must be 'random', 'greedy' or None, not {opponents!r}")
+        self.opponents = opponents
+        flow = flow_rules(rs)
+        self._env = _core.VectorEnv(flow, scorer, num_envs, seed, version, copy, opponents)
         self.num_envs: int = self._env.num_envs
 
     def reset(self, seed: int | None = None) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:

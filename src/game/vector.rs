@@ -1,5 +1,6 @@
-//! Many hands stepped at once from integer actions, for learning: every seat is played
-//! by the caller (self-play), one decision a game a step. Seats asked about one tile
+//! Many hands stepped at once from integer actions, for learning: every seat played by
+//! the caller (self-play), or one learning seat a game against built-in agents playing
+//! the other three inside the step; one decision of the caller a game a step. Seats asked about one tile
 //! answer one at a time, in turn order from the seat offering it (from the dealer for
 //! wins on the dealt hands); the game resolves their answers by the ruleset's priority
 //! once all are in. A game that ends is dealt again on the step after (Gymnasium's
@@ -12,8 +13,9 @@ use rayon::prelude::*;
 
 use super::actions::ActionSpace;
 use super::encode;
-use super::rng::game_seed;
+use super::rng::{game_seed, Rng, AGENT_STREAM};
 use super::rules::{Judge, Rules};
+use super::simulate::{greedy, Agent, MAX_DECISIONS};
 use super::state::{Action, Game, Phase};
 use super::view::{Decision, SeatView};
 use crate::error::{HandError, Result};
@@ -44,6 +46,37 @@ struct Slot {
     /// The legal actions of `seat`, and the tile on offer to it.
     legal: Vec<Action>,
     offer: Option<Tile>,
+    /// The seat the caller plays against the agents, and the agents' generator.
+    learner: u8,
+    rng: Rng,
+}
+
+impl Slot {
+    fn deal(&mut self, game: Game, hand: u64, learner: u8) {
+        self.rng = Rng::new(game.seed ^ AGENT_STREAM);
+        self.game = game;
+        self.hand = hand;
+        self.learner = learner;
+    }
+
+    /// The agents play the seats asked before the learner's, until the learner is asked
+    /// or the hand ends.
+    fn agents_play(&mut self, agent: Agent) {
+        for _ in 0..MAX_DECISIONS {
+            match first_to_act(&self.game) {
+                Some(s) if s != self.learner => {
+                    self.game.legal_into(s, &mut self.legal);
+                    let a = match agent {
+                        Agent::Random => self.legal[self.rng.below(self.legal.len() as u32) as usize],
+                        Agent::Greedy => greedy(&self.game, s, &self.legal),
+                    };
+                    // A legal action is always taken.
+                    let _ = self.game.step(s, a);
+                }
+                _ => return,
+            }
+        }
+    }
 }
 
 /// The arrays one step fills: an observation, a mask and the seat to play of each game,
@@ -63,13 +96,29 @@ pub struct VectorEnv {
     pub version: &'static str,
     pub planes: usize,
     seed: u64,
+    /// The agent of the seats the caller does not play (None: it plays every seat).
+    opponents: Option<Agent>,
     slots: Vec<Slot>,
+}
+
+/// The learning seat of game `i`'s hand `h` of `n` games: it goes round the table.
+fn learner(i: usize, hand: u64, n: usize) -> u8 {
+    ((hand * n as u64 + i as u64) % 4) as u8
 }
 
 impl VectorEnv {
     /// `n` games of `rules`, the observations of the encoding `version`; the hands dealt
     /// from `seed` (game `i`'s hand `h` from `game_seed(seed, h * n + i)`).
-    pub fn new(rules: Arc<Rules>, judge: Arc<Judge>, n: usize, seed: u64, version: &str) -> Result<VectorEnv> {
+    /// `opponents`: the built-in agent playing every seat but game `i`'s learning seat in
+    /// hand `h`, `(h * n + i) % 4`; None: the caller plays every seat.
+    pub fn new(
+        rules: Arc<Rules>,
+        judge: Arc<Judge>,
+        n: usize,
+        seed: u64,
+        version: &str,
+        opponents: Option<Agent>,
+    ) -> Result<VectorEnv> {
         let (version, planes) = *encode::VERSIONS
             .iter()
             .find(|(v, _)| *v == version)
@@ -85,9 +134,11 @@ impl VectorEnv {
                 seat: None,
                 legal: Vec::with_capacity(24),
                 offer: None,
+                learner: learner(i as usize, 0, n),
+                rng: Rng::new(game_seed(seed, i) ^ AGENT_STREAM),
             })
             .collect();
-        Ok(VectorEnv { rules, judge, space, version, planes, seed, slots })
+        Ok(VectorEnv { rules, judge, space, version, planes, seed, opponents, slots })
     }
 
     pub fn len(&self) -> usize {
@@ -113,11 +164,23 @@ impl VectorEnv {
         if let Some(s) = seed {
             self.seed = s;
         }
-        let (rules, judge, seed) = (self.rules.clone(), self.judge.clone(), self.seed);
+        let (rules, judge, seed, opponents) = (self.rules.clone(), self.judge.clone(), self.seed, self.opponents);
+        let n = self.slots.len();
         self.run(out, move |i, slot| {
             slot.seat = None;
-            slot.hand = 0;
-            slot.game = Game::new(rules.clone(), judge.clone(), game_seed(seed, i as u64));
+            // Against agents, a hand they end before the learner's first decision is
+            // passed over: a reset shows every learner a decision.
+            for hand in 0.. {
+                let game = Game::new(rules.clone(), judge.clone(), game_seed(seed, hand * n as u64 + i as u64));
+                slot.deal(game, hand, learner(i, hand, n));
+                match opponents {
+                    Some(agent) => slot.agents_play(agent),
+                    None => break,
+                }
+                if !slot.game.done() {
+                    break;
+                }
+            }
             Ok(false)
         })
     }
@@ -163,8 +226,9 @@ impl VectorEnv {
                 Ok(slot.game.done())
             }
             None => {
-                slot.hand += 1;
-                slot.game = Game::new(rules.clone(), judge.clone(), game_seed(seed, slot.hand * n + i as u64));
+                let hand = slot.hand + 1;
+                let game = Game::new(rules.clone(), judge.clone(), game_seed(seed, hand * n + i as u64));
+                slot.deal(game, hand, learner(i, hand, n as usize));
                 Ok(false)
             }
         })
@@ -173,15 +237,22 @@ impl VectorEnv {
     /// `act(i, slot)` for each game (true: the game ended), then its observation and mask
     /// written, in parallel on the shared pool.
     fn run(&mut self, out: Out<'_>, act: impl Fn(usize, &mut Slot) -> Result<bool> + Sync) -> Result<()> {
-        let (space, version) = (self.space, self.version);
+        let (space, version, opponents) = (self.space, self.version, self.opponents);
         let width = self.planes * KINDS;
         let size = space.size();
         let one = |i: usize, slot: &mut Slot, obs: &mut [u8], mask: &mut [bool], seat: &mut i8, done: &mut bool| {
             let acted = slot.seat;
             *done = act(i, slot)?;
+            if let Some(agent) = opponents {
+                slot.agents_play(agent);
+                // A hand the agents end, even before the learner's first decision, ends
+                // at this step: the learner is paid for it.
+                *done = slot.game.done();
+            }
             slot.seat = first_to_act(&slot.game);
-            // A game over shows its last player the end.
-            let viewer = slot.seat.or(acted).unwrap_or(0);
+            // A game over shows its last player (the learner, against agents) the end.
+            let last = if opponents.is_some() { Some(slot.learner) } else { acted };
+            let viewer = slot.seat.or(last).unwrap_or(0);
             let view = SeatView::new(&slot.game, viewer);
             encode::encode(version, &view, obs);
             slot.offer = match view.decision() {
@@ -222,5 +293,68 @@ impl VectorEnv {
                 .enumerate()
                 .try_for_each(|(i, (((slot, o), m), (s, d)))| one(i, slot, o, m, s, d)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(n: usize, opponents: Option<Agent>) -> VectorEnv {
+        let rules = Rules { name: "mcr".into(), flowers: 0xFF, ..Rules::default() };
+        VectorEnv::new(Arc::new(rules), Arc::new(Judge::mcr(Default::default())), n, 9, "v0", opponents).unwrap()
+    }
+
+    /// Plays `steps` steps of the first legal id a game; the hands ended.
+    fn play(e: &mut VectorEnv, steps: usize) -> usize {
+        let n = e.len();
+        let (width, size) = (e.planes * KINDS, e.space.size());
+        let (mut obs, mut masks, mut seats, mut done) =
+            (vec![0; n * width], vec![false; n * size], vec![0; n], vec![false; n]);
+        e.reset(None, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+        let mut ended = 0;
+        for _ in 0..steps {
+            let ids: Vec<i64> =
+                (0..n).map(|i| masks[i * size..(i + 1) * size].iter().position(|&m| m).unwrap_or(0) as i64).collect();
+            for i in 0..n {
+                let seat = e.slots[i].seat;
+                assert_eq!(seats[i], seat.map_or(-1, |s| s as i8));
+                assert_eq!(seat.is_some(), masks[i * size..(i + 1) * size].iter().any(|&m| m));
+            }
+            e.step(&ids, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+            ended += done.iter().filter(|&&d| d).count();
+        }
+        ended
+    }
+
+    #[test]
+    fn games_end_and_are_dealt_again_the_same_way_each_time() {
+        let (mut a, mut b) = (env(5, None), env(5, None));
+        let ended = play(&mut a, 600);
+        assert!(ended >= 5);
+        assert_eq!(play(&mut b, 600), ended);
+        assert!((0..5).all(|i| a.seed(i) == b.seed(i)));
+    }
+
+    #[test]
+    fn against_agents_the_caller_plays_only_its_seat() {
+        let mut e = env(4, Some(Agent::Random));
+        assert!(play(&mut e, 300) >= 4);
+        for slot in &e.slots {
+            assert!(slot.seat.is_none_or(|s| s == slot.learner));
+        }
+    }
+
+    #[test]
+    fn an_illegal_id_steps_no_game() {
+        let mut e = env(2, None);
+        let size = e.space.size();
+        let (mut obs, mut masks, mut seats, mut done) =
+            (vec![0; 2 * 11 * KINDS], vec![false; 2 * size], vec![0; 2], vec![false; 2]);
+        e.reset(None, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+        let before: Vec<usize> = e.slots.iter().map(|s| s.game.events.len()).collect();
+        let err = e.step(&[0, 0], Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done });
+        assert!(err.unwrap_err().to_string().contains("game 0: action id 0 (pass) is not legal for seat 0 now"));
+        assert_eq!(e.slots.iter().map(|s| s.game.events.len()).collect::<Vec<_>>(), before);
     }
 }

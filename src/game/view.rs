@@ -337,3 +337,58 @@ pub fn reshuffled(game: &Game, seat: u8, seed: u64) -> Game {
     }
     g
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::game::rng::Rng;
+    use crate::game::rules::{Judge, Rules};
+
+    fn mcr(seed: u64) -> Game {
+        let rules = Rules { name: "mcr".into(), flowers: 0xFF, ..Rules::default() };
+        Game::new(Arc::new(rules), Arc::new(Judge::mcr(Default::default())), seed)
+    }
+
+    #[test]
+    fn a_reshuffle_keeps_every_tile_and_each_seats_count_and_changes_only_the_others() {
+        let mut changed = 0;
+        for seed in 0..40 {
+            let mut g = mcr(seed);
+            let mut rng = Rng::new(seed);
+            while !g.done() {
+                let seat = (0..4).find(|&s| g.to_act() >> s & 1 == 1).unwrap();
+                let legal = g.legal(seat);
+                g.step(seat, legal[rng.below(legal.len() as u32) as usize]).unwrap();
+                let again = reshuffled(&g, seat, seed);
+                assert_eq!(again.tile_counts(), g.tile_counts());
+                assert_eq!(again.hands[seat as usize], g.hands[seat as usize]);
+                for o in 0..4 {
+                    let (a, b) = (&again.hands[o], &g.hands[o]);
+                    assert_eq!(
+                        (a.concealed_len(), a.melds.len(), a.flowers),
+                        (b.concealed_len(), b.melds.len(), b.flowers)
+                    );
+                    changed += (a.concealed != b.concealed) as usize;
+                }
+                assert_eq!(
+                    again.rest().iter().filter(|&&t| t >= FLOWER).count(),
+                    g.rest().iter().filter(|&&t| t >= FLOWER).count()
+                );
+            }
+        }
+        assert!(changed > 1000);
+    }
+
+    #[test]
+    fn a_seat_is_shown_only_its_own_decision() {
+        let g = mcr(3);
+        let dealer = SeatView::new(&g, 0);
+        assert!(matches!(dealer.decision(), Some(Decision::Draw { .. })) && dealer.to_act() == 1);
+        for s in 1..4 {
+            let v = SeatView::new(&g, s);
+            assert_eq!((v.decision(), v.to_act(), v.drawn()), (None, 0, None));
+        }
+    }
+}

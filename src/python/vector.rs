@@ -9,6 +9,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use super::convert;
 use super::errors::{hand_error, to_py};
 use super::game::{record, rules_and_judge, seed_arg};
+use crate::game::simulate::Agent;
 use crate::game::vector::{Out, VectorEnv};
 use crate::tiles::KINDS;
 
@@ -75,9 +76,10 @@ impl PyVectorEnv {
 impl PyVectorEnv {
     /// `num_envs` hands of the ruleset of `flow` scored by `scorer`, dealt from `seed`,
     /// observed by the encoding `version`; `copy=False`: each step writes into the same
-    /// arrays.
+    /// arrays; `opponents` (`"random"` or `"greedy"`): the built-in agent playing every
+    /// seat but each game's learning seat (None: the caller plays every seat).
     #[new]
-    #[pyo3(signature = (flow, scorer, num_envs, seed, version = "v1", copy = true))]
+    #[pyo3(signature = (flow, scorer, num_envs, seed, version = "v1", copy = true, opponents = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -87,11 +89,21 @@ impl PyVectorEnv {
         seed: &Bound<'_, PyAny>,
         version: &str,
         copy: bool,
+        opponents: Option<&str>,
     ) -> PyResult<Self> {
         let n = convert::count(num_envs, "num_envs", 1 << 20)? as usize;
         let seed = seed_arg(seed)?;
         let (rules, judge) = rules_and_judge(flow, scorer)?;
-        let env = VectorEnv::new(rules, judge, n, seed, version).map_err(|e| to_py(py, e))?;
+        let opponents = match opponents {
+            None => None,
+            Some("random") => Some(Agent::Random),
+            Some("greedy") => Some(Agent::Greedy),
+            Some(other) => {
+                let shown = convert::shown(&pyo3::types::PyString::new(py, other).into_any());
+                return Err(hand_error(py, format!("opponents must be 'random' or 'greedy', not {shown}")));
+            }
+        };
+        let env = VectorEnv::new(rules, judge, n, seed, version, opponents).map_err(|e| to_py(py, e))?;
         let kept = (!copy)
             .then(|| -> PyResult<Kept> {
                 let (planes, size) = (env.planes, env.space.size());
