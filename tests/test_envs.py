@@ -269,3 +269,48 @@ def test_make_vec_steps_several_hands() -> None:
         ended += int(terminated.sum())
     assert ended > 0
     envs.close()
+
+
+@pytest.mark.parametrize("rules", ["mcr", "tangshan"])
+def test_the_rust_vector_env_pays_each_learning_seat_its_payment(rules: str) -> None:
+    """``make_vec`` with the vector entry point steps ``haidi.VectorEnv`` against the
+    agents: its observations are in its space, and a game's reward is its learning seat's
+    payment, read from the same ids played in a ``haidi.VectorEnv`` of its own."""
+    from haidi.envs import HaidiVectorEnv
+
+    envs = gymnasium.make_vec(env_id(rules), num_envs=16, vectorization_mode="vector_entry_point")
+    assert isinstance(envs, HaidiVectorEnv)
+    same = haidi.VectorEnv(rules, 16, opponents="greedy")
+    obs, info = envs.reset(seed=5)
+    mine, _ = same.reset(seed=5)
+    assert np.array_equal(obs["observation"], mine["observation"])
+    rng = np.random.default_rng(1)
+    ended = paid = 0
+    for _ in range(300):
+        assert envs.observation_space.contains(obs)
+        mask = obs["action_mask"].astype(bool)
+        ids = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        obs, rewards, terminated, truncated, info = envs.step(ids)
+        mine, payments, done, _, _ = same.step(ids)
+        assert np.array_equal(terminated, done) and not truncated.any()
+        learners = info["seat"]
+        assert np.array_equal(learners, same.learners) and ((learners >= 0) & (learners < 4)).all()
+        want = np.where(done, payments[np.arange(16), learners], 0)
+        assert np.array_equal(rewards, want) and np.array_equal(info["payments"], payments)
+        ended += int(done.sum())
+        paid += int((rewards != 0).sum())
+    assert ended > 20 and paid > 0
+    with pytest.raises(haidi.HandError, match="game"):
+        envs.step(np.full(16, 10_000))
+    envs.close()
+
+
+def test_the_rust_vector_env_reads_its_arguments_strictly() -> None:
+    from haidi.envs import HaidiVectorEnv
+
+    with pytest.raises(haidi.HandError, match="opponents"):
+        HaidiVectorEnv("mcr", 4, opponents="clever")
+    with pytest.raises(haidi.HandError, match="rules"):
+        HaidiVectorEnv("mahjong", 4)
+    with pytest.raises(haidi.HandError, match="seed"):
+        HaidiVectorEnv("mcr", 4).reset(seed=[1, 2, 3, 4])

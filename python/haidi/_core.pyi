@@ -631,6 +631,11 @@ class VectorEnv:
         opponents: str | None = None,
     ) -> Self: ...
     @property
+    def learners(self) -> NDArray[np.int8]:
+        """The learning seat of the hand in play in each game (of the hand that just ended,
+        until the next step deals again), against agents; -1 where the caller plays
+        every seat."""
+    @property
     def num_envs(self) -> int:
         """How many games."""
     @property

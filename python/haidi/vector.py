@@ -101,5 +101,11 @@ class VectorEnv:
         observation = {"observation": obs, "action_mask": masks, "seat": seats}
         return observation, rewards, done, np.zeros(self.num_envs, dtype=bool), {"seeds": self._env.seeds}
 
+    @property
+    def learners(self) -> NDArray[np.int8]:
+        """With ``opponents``, the learning seat of the hand in play in each game (of the
+        hand that just ended, until the next step deals again); -1 in self-play."""
+        return self._env.learners
+
     def __repr__(self) -> str:
         return f"VectorEnv({self.ruleset.name!r}, num_envs={self.num_envs})"

@@ -154,6 +154,12 @@ impl VectorEnv {
         self.slots[i].game.seed
     }
 
+    /// The learning seat of the hand in play in game `i` (of the hand that just ended,
+    /// until the next step deals again), where the agents play the other seats.
+    pub fn learner(&self, i: usize) -> Option<u8> {
+        self.opponents.map(|_| self.slots[i].learner)
+    }
+
     /// The game `i` (finished until the next step deals it again).
     pub fn game(&self, i: usize) -> &Game {
         &self.slots[i].game

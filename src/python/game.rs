@@ -134,7 +134,10 @@ pub(crate) fn rules(flow: &Bound<'_, PyDict>) -> PyResult<Rules> {
 
 /// The rules and the judge of a ruleset, checked against each other: a pattern the rules
 /// name is one the scorer counts.
-pub(crate) fn rules_and_judge(flow: &Bound<'_, PyDict>, scorer: &Bound<'_, PyAny>) -> PyResult<(Arc<Rules>, Arc<Judge>)> {
+pub(crate) fn rules_and_judge(
+    flow: &Bound<'_, PyDict>,
+    scorer: &Bound<'_, PyAny>,
+) -> PyResult<(Arc<Rules>, Arc<Judge>)> {
     let rules = rules(flow)?;
     let judge = judge(scorer)?;
     let rob = &rules.rob_concealed_kong;

@@ -142,6 +142,15 @@ impl PyVectorEnv {
         PyArray1::from_vec(py, (0..self.env.len()).map(|i| self.env.seed(i)).collect())
     }
 
+    /// The learning seat of the hand in play in each game (of the hand that just ended,
+    /// until the next step deals again), against agents; -1 where the caller plays
+    /// every seat.
+    #[getter]
+    fn learners<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let seats = (0..self.env.len()).map(|i| self.env.learner(i).map_or(-1, |s| s as i8)).collect();
+        PyArray1::from_vec(py, seats)
+    }
+
     /// Deals every game's first hand again (from `seed`, or the seed given before):
     /// `(observations, masks, seats)`, the seat to play in each game.
     #[pyo3(signature = (seed = None))]

@@ -5,5 +5,6 @@ importing ``haidi.envs`` imports Gymnasium and registers the ids ``haidi/MCR-v0`
 """
 
 from .gym import HaidiEnv, env_id, register_envs
+from .vector import HaidiVectorEnv
 
-__all__ = ["HaidiEnv", "env_id", "register_envs"]
+__all__ = ["HaidiEnv", "HaidiVectorEnv", "env_id", "register_envs"]

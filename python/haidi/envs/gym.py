@@ -207,7 +207,12 @@ def register_envs() -> list[str]:
     for name in REGISTRY:
         eid = env_id(name)
         if eid not in gymnasium.registry:
-            gymnasium.register(id=eid, entry_point="haidi.envs.gym:HaidiEnv", kwargs={"rules": name})
+            gymnasium.register(
+                id=eid,
+                entry_point="haidi.envs.gym:HaidiEnv",
+                vector_entry_point="haidi.envs.vector:HaidiVectorEnv",
+                kwargs={"rules": name},
+            )
         ids.append(eid)
     return ids
 
