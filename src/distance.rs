@@ -22,25 +22,36 @@ pub const GROUPS: [(usize, usize); 4] = [(0, 9), (9, 18), (18, 27), (27, 34)];
 pub fn group_distances(view: &View, g: usize, pair_ok: u64) -> Distances {
     let (lo, hi) = GROUPS[g];
     let counts = &view.counts[lo..hi];
-    let caps = &view.caps[lo..hi];
-    let chows = g < 3;
-    if let Some(table) = group_table(view, g, pair_ok) {
-        return *table.get(counts);
+    if let Some(d) = group_table(view, g, pair_ok).and_then(|t| t.get(counts)) {
+        return *d;
     }
-    slow_group(counts, caps, (pair_ok >> lo) as u16, chows)
+    slow_group(counts, &view.caps[lo..hi], (pair_ok >> lo) as u16, g < 3)
 }
 
 /// The precomputed table group `g` of `view` reads its distances from, if any
 /// ([`tables::for_caps`]: the caps and the kinds that may be the pair as a table has
-/// them; counts past four, which only a caller adding tiles makes, read none).
+/// them). The table holds the group's counts unless they pass [`tables::LIMIT`] tiles.
 #[inline]
 pub fn group_table(view: &View, g: usize, pair_ok: u64) -> Option<&'static tables::Table> {
     let (lo, hi) = GROUPS[g];
-    let table = tables::for_caps(&view.caps[lo..hi], g < 3, (pair_ok >> lo) as u16)?;
-    if view.caps[lo] > 4 && view.counts[lo..hi].iter().any(|&c| c > 4) {
-        return None;
+    tables::for_caps(&view.caps[lo..hi], g < 3, (pair_ok >> lo) as u16)
+}
+
+/// The distances of a suit's counts (`chows`) or the honours', four copies a kind and
+/// any pair: from the table, or past its limit by the dynamic programming.
+#[inline(always)]
+pub fn plain_group(counts: &[u8], chows: bool) -> Distances {
+    let table = if chows { tables::suit() } else { tables::honours() };
+    match table.get(counts) {
+        Some(d) => *d,
+        None => plain_group_past_limit(counts, chows),
     }
-    Some(table)
+}
+
+#[cold]
+#[inline(never)]
+fn plain_group_past_limit(counts: &[u8], chows: bool) -> Distances {
+    slow_group(counts, &[4; 9][..counts.len()], 0x1FF, chows)
 }
 
 /// Most groups [`slow_group`] keeps the distances of, per thread.
@@ -49,6 +60,7 @@ const SLOW_KEPT: usize = 1 << 16;
 /// The same distances by dynamic programming over the group's kinds, for groups with
 /// reduced caps or a restricted pair; the distances of the groups met last are kept
 /// (waits try every tile in each group, and hands with melds repeat their caps).
+#[inline(never)]
 pub fn slow_group(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Distances {
     thread_local! {
         static KEPT: std::cell::RefCell<std::collections::HashMap<u128, Distances, crate::hash::Fast>> =
@@ -456,8 +468,30 @@ fn melds_left(forms: &Forms, view: &View) -> usize {
 
 /// Standard form (melds + pair), any pair kind allowed by `pair_ok`.
 pub fn standard_with(view: &View, melds: usize, pair_ok: u64) -> u8 {
+    if pair_ok == tiles::ALL_KINDS && all_caps_four(&view.caps) {
+        // The common case: every group reads the plain tables, with no caps to look at.
+        let c = &view.counts;
+        let groups = [
+            plain_group(&c[0..9], true),
+            plain_group(&c[9..18], true),
+            plain_group(&c[18..27], true),
+            plain_group(&c[27..34], false),
+        ];
+        return combine(&groups, melds);
+    }
     let groups = [0, 1, 2, 3].map(|g| group_distances(view, g, pair_ok));
     combine(&groups, melds)
+}
+
+/// Whether every kind may hold four tiles (all kinds played, no melded copies, no wilds
+/// standing past the copies): four words compared.
+#[inline(always)]
+pub fn all_caps_four(caps: &[u8; KINDS]) -> bool {
+    const FOURS: u64 = 0x0404_0404_0404_0404;
+    let word = |i: usize| u64::from_le_bytes(caps[i..i + 8].try_into().unwrap_or([0; 8]));
+    (word(0) ^ FOURS) | (word(8) ^ FOURS) | (word(16) ^ FOURS) | (word(24) ^ FOURS) == 0
+        && caps[32] == 4
+        && caps[33] == 4
 }
 
 /// Bitmasks of kinds by how many tiles the hand holds and how many may stand for them:
@@ -470,8 +504,14 @@ pub struct KindMasks {
 
 impl KindMasks {
     pub fn of(view: &View) -> KindMasks {
-        // Caps pass 4 where wilds may stand beyond the copies; the masks read 0 to 4.
-        KindMasks { held: threshold_masks(&view.counts), room: threshold_masks(&view.caps.map(|c| c.min(4))) }
+        const ALL: u64 = tiles::ALL_KINDS;
+        let room = if all_caps_four(&view.caps) {
+            [ALL; 4]
+        } else {
+            // Caps pass 4 where wilds may stand beyond the copies; the masks read 0 to 4.
+            threshold_masks(&view.caps.map(|c| c.min(4)))
+        };
+        KindMasks { held: threshold_masks(&view.counts), room }
     }
 
     /// The kinds held exactly `count` times with room for exactly `room` (each 0 to 4).
@@ -1002,8 +1042,7 @@ fn complete_plain(check: Check, forms: &Forms, view: &View) -> bool {
                     r => {
                         pairs += (r == 2) as u8;
                         let k = (n / 3) as usize * 2 + (r == 2) as usize;
-                        let table = if g < 3 { tables::suit() } else { tables::honours() };
-                        if pairs > 1 || k >= TARGETS || table.get(counts)[k] != 0 {
+                        if pairs > 1 || k >= TARGETS || plain_group(counts, g < 3)[k] != 0 {
                             return false;
                         }
                     }
@@ -1117,7 +1156,9 @@ mod tests {
             if counts.iter().map(|&c| c as usize).sum::<usize>() > 17 {
                 continue;
             }
-            assert_eq!(slow_group(&counts, &[4; 9], 0x1FF, true), *t.get(&counts), "{counts:?}");
+            if let Some(d) = t.get(&counts) {
+                assert_eq!(slow_group(&counts, &[4; 9], 0x1FF, true), *d, "{counts:?}");
+            }
         }
         let h = tables::honours();
         for i in 0..78125usize {
@@ -1127,7 +1168,9 @@ mod tests {
                 *c = (x % 5) as u8;
                 x /= 5;
             }
-            assert_eq!(slow_group(&c7, &[4; 7], 0x7F, false), *h.get(&c7));
+            if let Some(d) = h.get(&c7) {
+                assert_eq!(slow_group(&c7, &[4; 7], 0x7F, false), *d);
+            }
         }
     }
 
@@ -1152,11 +1195,9 @@ mod tests {
                     let caps = &caps[..kinds];
                     for pairs in [all, tables::PAIRS_258] {
                         if let Some(t) = tables::for_caps(caps, chows, pairs) {
-                            assert_eq!(
-                                *t.get(counts),
-                                slow_group_dp(counts, caps, pairs, chows),
-                                "{counts:?} {caps:?}"
-                            );
+                            if let Some(d) = t.get(counts) {
+                                assert_eq!(*d, slow_group_dp(counts, caps, pairs, chows), "{counts:?} {caps:?}");
+                            }
                         } else {
                             let mixed = caps.contains(&5) && caps.iter().any(|&c| c > 5);
                             assert!(!chows && (mixed || pairs != all) || chows && pairs != all && caps[0] != 4);

@@ -167,7 +167,7 @@ type Need = u8;
 const ANY_NEED: Need = 0;
 
 /// The [`Need`] of every counts of a suit (`chows`) or of the honours, by
-/// [`crate::tables::Table::index`]. The distance tables cannot tell it where wilds may
+/// [`crate::tables::base5_index`]. The distance tables cannot tell it where wilds may
 /// stand past a kind's four copies (惠牌 beyond the copies), so these count none: the
 /// counts that some melds and a pair hold, a kind's count clipped at four, and every
 /// counts below those.
@@ -212,7 +212,7 @@ impl Needs {
         static HONOURS: std::sync::OnceLock<Needs> = std::sync::OnceLock::new();
         let table = if counts.len() == 9 { &SUIT } else { &HONOURS };
         let table = table.get_or_init(|| Needs::build(counts.len(), counts.len() == 9));
-        table.0[crate::tables::Table::index(counts)]
+        table.0[crate::tables::base5_index(counts)]
     }
 }
 
@@ -501,13 +501,11 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
 /// own, which the tables of distances tell at a glance. Most hands that are not complete
 /// fail here, before any search.
 fn may_be_standard(counts: &Counts, dragon_sets: bool) -> bool {
-    let fits = |table: &crate::tables::Table, c: &[u8]| {
+    let fits = |c: &[u8], chows: bool| {
         let n: u8 = c.iter().sum();
-        n % 3 != 1 && table.get(c).get((n / 3) as usize * 2 + (n % 3 == 2) as usize) == Some(&0)
+        n % 3 != 1 && crate::distance::plain_group(c, chows).get((n / 3) as usize * 2 + (n % 3 == 2) as usize) == Some(&0)
     };
-    let suit = crate::tables::suit();
-    (0..3).all(|s| fits(suit, &counts[9 * s..9 * s + 9]))
-        && (dragon_sets || fits(crate::tables::honours(), &counts[27..]))
+    (0..3).all(|s| fits(&counts[9 * s..9 * s + 9], true)) && (dragon_sets || fits(&counts[27..], false))
 }
 
 /// Seven pairs (`triplet` false) or eight pairs and a half: every real tile in a pair
