@@ -167,6 +167,20 @@ fn summary() {
 criterion_group!(benches, bench);
 
 fn main() {
+    // A steady loop of one side, for a profiler.
+    if let Some(which) = std::env::args().find_map(|a| a.strip_prefix("--loop=").map(str::to_string)) {
+        std::env::set_var("HAIDI_PARALLELISM", "off");
+        let h = hands();
+        let engine = if which == "mcr" { mcr() } else { riichi() };
+        for _ in 0..300 {
+            if which == "useful" {
+                black_box(haidi_useful(&engine, &h.rows));
+            } else {
+                black_box(haidi_shanten(&engine, &h.flat));
+            }
+        }
+        return;
+    }
     if std::env::args().any(|a| a == "--summary") {
         summary();
         return;

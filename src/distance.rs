@@ -744,19 +744,35 @@ pub fn honours_and_knitted_draws(m: &KindMasks, now: u8) -> u64 {
 }
 
 /// Knitted straight (组合龙), which takes the place of three melds, plus the remaining
-/// meld(s) and a pair. Arrangements that cannot beat `bound` are not counted out.
+/// meld(s) and a pair. Arrangements that cannot beat `bound` are not counted out: each
+/// is first bounded below by its kinds not held, plus one where the tiles left beside it
+/// hold no pair and one more where they hold no meld (a pung, or three kinds in a row)
+/// while a meld is left to make; most arrangements of most hands stop there.
 pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, bound: u8) -> u8 {
     if melds < 3 {
         return INF;
     }
+    // Kinds that may begin a chow: the first seven of each suit.
+    const CHOW_STARTS: u64 = 0x7F | 0x7F << 9 | 0x7F << 18;
     let (once, playable) = (m.held[0], m.room[0]);
+    // The straight's kinds held, by arrangement: when no arrangement comes below the
+    // bound by them alone (most hands), nothing more is counted.
+    let held = KNITTED_MASKS.map(|k| (once & k).count_ones() as u8);
+    if 9 - held.iter().max().copied().unwrap_or(0) >= bound {
+        return INF;
+    }
     let mut best = bound;
-    for (ks, &k) in KNITTED.iter().zip(KNITTED_MASKS.iter()) {
-        if playable & k != k {
+    for ((ks, &k), &held) in KNITTED.iter().zip(KNITTED_MASKS.iter()).zip(held.iter()) {
+        let lower = 9 - held;
+        if lower >= best || playable & k != k {
             continue;
         }
-        let lower = 9 - (once & k).count_ones() as u8;
-        if lower >= best {
+        // The tiles left once the straight has taken one of each of its kinds held.
+        let left = |level: usize| (m.held[level] & !k) | (m.held[level + 1] & k);
+        let no_pair = left(1) & pair_ok == 0;
+        let one = left(0);
+        let no_meld = melds > 3 && left(2) == 0 && one & one >> 1 & one >> 2 & CHOW_STARTS == 0;
+        if lower + no_pair as u8 + no_meld as u8 >= best {
             continue;
         }
         best = best.min(lower + standard_with(&knitted_rest(view, ks, melds), melds - 3, pair_ok));
