@@ -105,16 +105,14 @@ pub fn suit_258() -> &'static Table {
 /// kind reach no count that a pung and a chow through it do not, so caps of five and
 /// more give the same distances (tested against the dynamic programming).
 pub fn suit_past_four() -> &'static Table {
-    static T: Table =
-        Table::of(include_bytes!(concat!(env!("OUT_DIR"), "/suit_past_four.bin")), Shape::SUIT_PAST_FOUR);
+    static T: Table = Table::of(include_bytes!(concat!(env!("OUT_DIR"), "/suit_past_four.bin")), Shape::SUIT_PAST_FOUR);
     &T
 }
 
 /// The tables of the honours whose every kind may hold five tiles (`five`), or six and
 /// more (no chows: two pungs of a kind need six; more gives nothing).
 pub fn honours_past_four(five: bool) -> &'static Table {
-    static FIVE: Table =
-        Table::of(include_bytes!(concat!(env!("OUT_DIR"), "/honours_five.bin")), Shape::HONOURS_FIVE);
+    static FIVE: Table = Table::of(include_bytes!(concat!(env!("OUT_DIR"), "/honours_five.bin")), Shape::HONOURS_FIVE);
     static SIX: Table = Table::of(include_bytes!(concat!(env!("OUT_DIR"), "/honours_six.bin")), Shape::HONOURS_SIX);
     if five {
         &FIVE
