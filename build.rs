@@ -10,6 +10,12 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     for (shape, file) in table_gen::Shape::ALL {
-        std::fs::write(out.join(file), table_gen::build(shape)).expect("the tables are written to OUT_DIR");
+        let dist = table_gen::build(shape);
+        if shape == table_gen::Shape::SUIT_PAST_FOUR || shape == table_gen::Shape::HONOURS_SIX {
+            let needs = table_gen::needs(&dist, shape.kinds);
+            let name = if shape.kinds == 9 { "suit_needs.bin" } else { "honours_needs.bin" };
+            std::fs::write(out.join(name), needs).expect("the tables are written to OUT_DIR");
+        }
+        std::fs::write(out.join(file), dist).expect("the tables are written to OUT_DIR");
     }
 }

@@ -133,7 +133,8 @@ impl Shape {
     pub const HONOURS_FIVE: Shape = Shape { cap: 5, ..Shape::HONOURS };
     pub const HONOURS_SIX: Shape = Shape { cap: 6, ..Shape::HONOURS };
 
-    /// Every table the crate embeds, with the file the build script writes it to.
+    /// Every distance table the crate embeds, with the file the build script writes it
+    /// to.
     pub const ALL: [(Shape, &'static str); 6] = [
         (Shape::SUIT, "suit.bin"),
         (Shape::HONOURS, "honours.bin"),
@@ -270,4 +271,29 @@ pub fn build(shape: Shape) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The need of every entry of a table of `kinds` kinds (its distances `dist`, as
+/// [`build`] makes them): the fewest melds all of the counts' tiles lie inside, without
+/// a pair in the low four bits and with one in the high four (15: none). Counts lie inside
+/// a target exactly when the distance to it is the target's size less their tiles.
+/// Read from the tables of groups whose caps do not bind (past four), it is what
+/// scoring with wilds asks of a group of real tiles.
+pub fn needs(dist: &[u8], kinds: usize) -> Vec<u8> {
+    let start = if kinds == 9 { Ranks::<9>::new().start } else { Ranks::<7>::new().start };
+    let mut tiles = 0;
+    (0..dist.len() / TARGETS)
+        .map(|r| {
+            while r as u32 >= start[tiles + 1] {
+                tiles += 1;
+            }
+            let d = &dist[r * TARGETS..(r + 1) * TARGETS];
+            let least = |h: usize| {
+                (0..=MAX_MELDS)
+                    .find(|&m| d[2 * m + h] as usize + tiles == target_size(2 * m + h) as usize)
+                    .map_or(15, |m| m as u8)
+            };
+            least(0) | least(1) << 4
+        })
+        .collect()
 }

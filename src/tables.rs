@@ -143,6 +143,21 @@ pub fn for_caps(caps: &[u8], chows: bool, pairs: u16) -> Option<&'static Table> 
     }
 }
 
+/// The fewest melds all of the tiles of a suit's counts (nine) or the honours' (seven)
+/// lie inside, wilds added for the rest, without a pair in the low four bits and with one
+/// in the high four (15: none), any number of tiles standing for a kind (see
+/// [`crate::table_gen::needs`]); `None` past [`LIMIT`] tiles.
+#[inline]
+pub fn need(counts: &[u8]) -> Option<u8> {
+    static SUIT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/suit_needs.bin"));
+    static HONOURS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/honours_needs.bin"));
+    if counts.len() == 9 {
+        RANKS_9.rank(counts).map(|r| SUIT[r])
+    } else {
+        RANKS_7.rank(counts).map(|r| HONOURS[r])
+    }
+}
+
 /// The draws that lower each target of a group's `counts` in `table`: bit k of the j-th
 /// is set where one more tile of the j-th kind lowers the distance to target k (none
 /// where the kind has four). `None` where the table cannot hold every counts a draw

@@ -166,22 +166,24 @@ type Need = u8;
 /// Every number of melds from none, with a pair or without.
 const ANY_NEED: Need = 0;
 
-/// The [`Need`] of the counts of a suit or of the honours. The distance tables of a group
-/// whose kinds may hold past four tiles (wilds standing past a kind's copies, 惠牌) tell
-/// it, since no cap binds there: counts lie inside some target exactly when every one of
-/// their tiles is used, when the distance to it is the target's size less the counts'.
+/// The [`Need`] of the counts of a suit or of the honours: read from a table made at
+/// build time from the distance tables of groups whose caps do not bind (wilds standing
+/// past a kind's copies, 惠牌), see [`crate::tables::need`]; past its limit, worked out
+/// the same way from the dynamic programming's distances.
 struct Needs;
 
 impl Needs {
     /// The need of a suit's counts (nine) or the honours' (seven).
+    #[inline]
     fn of(counts: &[u8]) -> Need {
+        crate::tables::need(counts).unwrap_or_else(|| Self::past_limit(counts))
+    }
+
+    #[cold]
+    fn past_limit(counts: &[u8]) -> Need {
         use crate::tables::{target_size, MAX_MELDS};
         let chows = counts.len() == 9;
-        let table = if chows { crate::tables::suit_past_four() } else { crate::tables::honours_past_four(false) };
-        let dist = match table.get(counts) {
-            Some(d) => *d,
-            None => crate::distance::slow_group(counts, &[6; 9][..counts.len()], 0x1FF, chows),
-        };
+        let dist = crate::distance::slow_group(counts, &[6; 9][..counts.len()], 0x1FF, chows);
         let tiles: usize = counts.iter().map(|&c| c as usize).sum();
         let least = |h: usize| {
             (0..=MAX_MELDS)
