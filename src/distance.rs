@@ -687,7 +687,6 @@ pub fn thirteen_orphans_draws(view: &View, m: &KindMasks, now: u8) -> u64 {
 
 /// The kinds of the six ways to give 147, 258 and 369 to the three suits.
 pub const KNITTED: [[u8; 9]; 6] = {
-    const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     let mut out = [[0u8; 9]; 6];
     let mut p = 0;
     while p < 6 {
@@ -704,6 +703,33 @@ pub const KNITTED: [[u8; 9]; 6] = {
     }
     out
 };
+
+/// Which of 147, 258 and 369 (0, 1, 2) each suit is given by each arrangement of
+/// [`KNITTED`].
+const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+/// For the nine bits of a suit, how many of its kinds 147, 258 and 369 they hold.
+const RESIDUE_COUNTS: [[u8; 3]; 512] = {
+    let mut out = [[0u8; 3]; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        let mut rank = 0;
+        while rank < 9 {
+            out[bits][rank % 3] += (bits >> rank & 1) as u8;
+            rank += 1;
+        }
+        bits += 1;
+    }
+    out
+};
+
+/// How many kinds of `mask` each arrangement of [`KNITTED`] holds (a look-up a suit,
+/// rather than a count of bits an arrangement).
+#[inline]
+pub fn knitted_counts(mask: u64) -> [u8; 6] {
+    let suits = [0, 1, 2].map(|s| RESIDUE_COUNTS[(mask >> (9 * s) & 0x1FF) as usize]);
+    PERMS.map(|p| suits[0][p[0] as usize] + suits[1][p[1] as usize] + suits[2][p[2] as usize])
+}
 
 /// The same as bitmasks over kinds.
 pub const KNITTED_MASKS: [u64; 6] = {
@@ -724,12 +750,16 @@ pub const KNITTED_MASKS: [u64; 6] = {
 /// arrangement plus the seven honours.
 pub fn honours_and_knitted(m: &KindMasks) -> u8 {
     let (once, playable) = (m.held[0], m.room[0]);
-    KNITTED_MASKS
-        .iter()
-        .filter(|&&k| (playable & (k | HONOUR_MASK)).count_ones() >= 14)
-        .map(|&k| 14 - ((once & (k | HONOUR_MASK)).count_ones() as u8).min(14))
-        .min()
-        .unwrap_or(INF)
+    let (held, room) = (knitted_counts(once), knitted_counts(playable));
+    let (held_honours, room_honours) =
+        ((once & HONOUR_MASK).count_ones() as u8, (playable & HONOUR_MASK).count_ones() as u8);
+    let mut best = INF;
+    for p in 0..6 {
+        if room[p] + room_honours >= 14 {
+            best = best.min(14 - (held[p] + held_honours).min(14));
+        }
+    }
+    best
 }
 
 /// The kinds whose draw lowers [`honours_and_knitted`] from `now`: a kind not held of an
@@ -754,17 +784,17 @@ pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, 
     }
     // Kinds that may begin a chow: the first seven of each suit.
     const CHOW_STARTS: u64 = 0x7F | 0x7F << 9 | 0x7F << 18;
-    let (once, playable) = (m.held[0], m.room[0]);
     // The straight's kinds held, by arrangement: when no arrangement comes below the
     // bound by them alone (most hands), nothing more is counted.
-    let held = KNITTED_MASKS.map(|k| (once & k).count_ones() as u8);
+    let held = knitted_counts(m.held[0]);
     if 9 - held.iter().max().copied().unwrap_or(0) >= bound {
         return INF;
     }
+    let room = knitted_counts(m.room[0]);
     let mut best = bound;
-    for ((ks, &k), &held) in KNITTED.iter().zip(KNITTED_MASKS.iter()).zip(held.iter()) {
-        let lower = 9 - held;
-        if lower >= best || playable & k != k {
+    for (p, (ks, &k)) in KNITTED.iter().zip(KNITTED_MASKS.iter()).enumerate() {
+        let lower = 9 - held[p];
+        if lower >= best || room[p] < 9 {
             continue;
         }
         // The tiles left once the straight has taken one of each of its kinds held.
@@ -1315,6 +1345,17 @@ mod tests {
             }
             let fat = round % 2 == 0;
             assert_eq!(eight_pairs_and_a_half(&KindMasks::of(&v), fat), plain(&v, fat), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn knitted_counts_are_the_bits_of_each_arrangement() {
+        let mut x = 5u64;
+        for _ in 0..10_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mask = x >> 20 & ((1 << 34) - 1);
+            let plain = KNITTED_MASKS.map(|k| (mask & k).count_ones() as u8);
+            assert_eq!(knitted_counts(mask), plain, "{mask:#x}");
         }
     }
 
