@@ -122,20 +122,21 @@ def main() -> None:
     for rules in args.rules:
         for entry in args.entry:
             runs = [run(rules, entry) for _ in range(args.repeat)]
-            best = min(runs, key=lambda r: float(r["first_ms"]) - float(r["again_ms"]))  # type: ignore[arg-type]
-            wait = float(best["first_ms"]) - float(best["again_ms"])  # type: ignore[arg-type]
+            best = min(runs, key=lambda r: float(r["first_ms"]) - float(r["again_ms"]))
+            wait = float(best["first_ms"]) - float(best["again_ms"])
             rows.append({"rules": rules, "entry": entry, "wait_ms": round(wait, 2), **best})
             if not args.json:
                 note = f"  ({best['error']})" if best["error"] else ""
+                first, again, imported = (float(best[k]) for k in ("first_ms", "again_ms", "import_ms"))
                 print(
-                    f"{rules:9} {entry:14} first {float(best['first_ms']):7.2f} ms  again "  # type: ignore[arg-type]
-                    f"{float(best['again_ms']):7.2f} ms  wait {wait:6.2f} ms  import {float(best['import_ms']):5.0f} ms{note}",  # type: ignore[arg-type]
+                    f"{rules:9} {entry:14} first {first:7.2f} ms  again {again:7.2f} ms  wait {wait:6.2f} ms"
+                    f"  import {imported:5.0f} ms{note}",
                     flush=True,
                 )
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        worst = max(rows, key=lambda r: float(r["wait_ms"]))  # type: ignore[arg-type]
+        worst = max(rows, key=lambda r: float(r["wait_ms"]))
         print(f"worst wait: {worst['wait_ms']} ms ({worst['rules']} {worst['entry']})")
 
 

@@ -7,9 +7,10 @@ show that a change to the engine's method left every answer as it was.
 
 For each ruleset, hands are dealt from its tile set by a seeded generator, in chunks of
 ``CHUNK`` hands (where the ruleset has wilds, each chunk names one of three wild kinds
-in turn, and its hands hold what copies of it the deal gives); a chunk's digest is the SHA-256 of ``shanten_batch`` and ``waits_batch``
-of its ready-size hands and of ``analyze_batch`` (shanten and useful draws after each
-discard) of its complete-size hands. The recorded digests were made by the engine
+in turn, and its hands hold what copies of it the deal gives); a chunk's digest is the
+SHA-256 of ``shanten_batch`` and ``waits_batch`` of its ready-size hands and of
+``analyze_batch`` (shanten and useful draws after each discard) of its complete-size
+hands. The recorded digests were made by the engine
 before the tables were made at build time; ``tests/test_unchanged.py`` checks the
 first chunks, and ``--check --hands 1000000`` all of a million hands a ruleset.
 """
@@ -95,9 +96,10 @@ def main() -> None:
         want = recorded.get(rules, [])
         if len(want) < len(got):
             sys.exit(f"{rules}: {len(want)} chunks recorded, {len(got)} asked for")
-        differ = [c for c, (a, b) in enumerate(zip(got, want)) if a != b]
+        differ = [c for c, (a, b) in enumerate(zip(got, want[: len(got)], strict=True)) if a != b]
         bad += len(differ)
-        print(f"{rules}: {len(got) * CHUNK} hands, {len(differ)} chunks differ {differ[:10]} ({seconds:.0f} s)", flush=True)
+        hands = len(got) * CHUNK
+        print(f"{rules}: {hands} hands, {len(differ)} chunks differ {differ[:10]} ({seconds:.0f} s)", flush=True)
     if args.write:
         DATA.write_text(json.dumps(recorded, indent=1) + "\n")
     elif bad:

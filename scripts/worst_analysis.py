@@ -90,7 +90,7 @@ def mutate(rng: random.Random, rules: str, hand: str) -> str:
     if not plain:
         return hand
     plain[rng.randrange(len(plain))] = rng.choice(KINDS[rules])
-    return situations.compact(plain) + melds + situations.compact(flowers) if flowers else situations.compact(plain) + melds
+    return situations.compact(plain) + melds + (situations.compact(flowers) if flowers else "")
 
 
 def search(rules: str, seconds: float, rng: random.Random, top: int) -> list[tuple[float, str, dict[str, Any]]]:
@@ -98,8 +98,9 @@ def search(rules: str, seconds: float, rng: random.Random, top: int) -> list[tup
     found: list[tuple[float, str, dict[str, Any]]] = []
     end = time.perf_counter() + seconds / 2
     while time.perf_counter() < end:
-        if rng.random() < 0.5 and rules != "mcr":
-            hand, keys = call(rules, situations.situation(rng, rules))
+        s = situations.situation(rng, rules) if rules != "mcr" else {}
+        if rng.random() < 0.5 and "win" in s:
+            hand, keys = call(rules, s)
         else:
             hand, keys = one_suit(rng, rules)
         c = cost(rs, hand, keys, repeat=2)

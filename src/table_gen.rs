@@ -30,6 +30,12 @@ pub struct Ranks<const K: usize> {
     pub start: [u32; LIMIT + 2],
 }
 
+impl<const K: usize> Default for Ranks<K> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<const K: usize> Ranks<K> {
     pub const fn new() -> Self {
         // ways[k][r]: counts of k kinds holding r tiles.

@@ -57,7 +57,7 @@ impl Table {
 
     /// Entries of the table (the tests' sweeps).
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub fn entries(&self) -> usize {
         self.dist.len()
     }
 }
@@ -235,7 +235,7 @@ mod tests {
         // Past the limit, or past four of a kind, the table holds nothing.
         assert!(t.get(&[4, 4, 4, 3, 0, 0, 0, 0, 0]).is_none());
         assert!(t.get(&[5, 0, 0, 0, 0, 0, 0, 0, 0]).is_none());
-        assert_eq!(t.len(), 405_350);
+        assert_eq!(t.entries(), 405_350);
     }
 
     /// Every counts of at most LIMIT tiles has its own entry, in order of tile count.
