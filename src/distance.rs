@@ -843,35 +843,48 @@ pub fn knitted_rest(view: &View, ks: &[u8; 9], melds: usize) -> View {
 }
 
 /// A hand of pungs and one pair, any pair kind.
+///
+/// Each pung a kind has room for keeps some of its real tiles (a kind's pungs in turn,
+/// after the pair where the kind is the pair's; past four copies, wilds standing for
+/// more, a kind may hold a pung and the pair, or two pungs). The tiles a kind's next pung
+/// keeps never grow, so the best pungs are the ones keeping most, whichever kinds they
+/// are of: only how many pungs keep 0, 1, 2 or 3 tiles matters. Those counts are summed
+/// over the kinds once; each choice of the pair's kind then swaps its own kind's counts
+/// for the ones it has as the pair's.
 pub fn all_pungs(view: &View, melds: usize) -> u8 {
-    let mut best = INF;
-    let mut kept = Vec::with_capacity(KINDS);
-    for p in (0..KINDS).filter(|&t| view.caps[t] >= 2) {
-        // Each pung a kind has room for, and the real tiles it keeps: a kind's pungs in
-        // turn, after the pair where the kind is the pair's. Past four copies (wilds
-        // standing for more) a kind may hold a pung and the pair, or two pungs. The
-        // tiles a kind's next pung keeps never grow, so the best pungs are the ones
-        // keeping most, whichever kinds they are of.
-        kept.clear();
-        let mut room = 0;
-        for t in 0..KINDS {
-            let (count, cap) = (view.counts[t] as usize, view.caps[t] as usize);
-            let mut used = if t == p { 2 } else { 0 };
-            while used + 3 <= cap {
-                room += 1;
-                let more = count.min(used + 3) - count.min(used);
-                if more > 0 {
-                    kept.push(more as u32);
-                }
-                used += 3;
-            }
+    /// How many pungs of a kind keep 0, 1, 2 and 3 of its `count` tiles, the first
+    /// `used` places taken.
+    fn pungs(count: usize, cap: usize, mut used: usize) -> [u32; 4] {
+        let mut out = [0u32; 4];
+        while used + 3 <= cap {
+            out[count.min(used + 3) - count.min(used)] += 1;
+            used += 3;
         }
-        if room < melds {
+        out
+    }
+    let mut all = [0u32; 4];
+    for t in 0..KINDS {
+        let p = pungs(view.counts[t] as usize, view.caps[t] as usize, 0);
+        for k in 0..4 {
+            all[k] += p[k];
+        }
+    }
+    let mut best = INF;
+    for p in (0..KINDS).filter(|&t| view.caps[t] >= 2) {
+        let (count, cap) = (view.counts[p] as usize, view.caps[p] as usize);
+        let (without, with) = (pungs(count, cap, 0), pungs(count, cap, 2));
+        let here: [u32; 4] = std::array::from_fn(|k| all[k] - without[k] + with[k]);
+        if (here.iter().sum::<u32>() as usize) < melds {
             continue;
         }
-        kept.sort_unstable_by(|a, b| b.cmp(a));
-        let total = view.counts[p].min(2) as u32 + kept.iter().take(melds).sum::<u32>();
-        best = best.min((3 * melds as u32 + 2 - total) as u8);
+        // The best `melds` pungs: those keeping three first.
+        let (mut left, mut kept) = (melds as u32, count.min(2) as u32);
+        for k in (1..4).rev() {
+            let n = here[k].min(left);
+            kept += n * k as u32;
+            left -= n;
+        }
+        best = best.min((3 * melds as u32 + 2 - kept) as u8);
     }
     best
 }
