@@ -750,9 +750,14 @@ pub const KNITTED_MASKS: [u64; 6] = {
 /// arrangement plus the seven honours.
 pub fn honours_and_knitted(m: &KindMasks) -> u8 {
     let (once, playable) = (m.held[0], m.room[0]);
-    let (held, room) = (knitted_counts(once), knitted_counts(playable));
-    let (held_honours, room_honours) =
-        ((once & HONOUR_MASK).count_ones() as u8, (playable & HONOUR_MASK).count_ones() as u8);
+    let held = knitted_counts(once);
+    let held_honours = (once & HONOUR_MASK).count_ones() as u8;
+    // Every kind playable (the common case): every arrangement has room.
+    let (room, room_honours) = if playable == tiles::ALL_KINDS {
+        ([9; 6], 7)
+    } else {
+        (knitted_counts(playable), (playable & HONOUR_MASK).count_ones() as u8)
+    };
     let mut best = INF;
     for p in 0..6 {
         if room[p] + room_honours >= 14 {
@@ -790,7 +795,7 @@ pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, 
     if 9 - held.iter().max().copied().unwrap_or(0) >= bound {
         return INF;
     }
-    let room = knitted_counts(m.room[0]);
+    let room = if m.room[0] == tiles::ALL_KINDS { [9; 6] } else { knitted_counts(m.room[0]) };
     let mut best = bound;
     for (p, (ks, &k)) in KNITTED.iter().zip(KNITTED_MASKS.iter()).enumerate() {
         let lower = 9 - held[p];
