@@ -22,25 +22,36 @@ pub const GROUPS: [(usize, usize); 4] = [(0, 9), (9, 18), (18, 27), (27, 34)];
 pub fn group_distances(view: &View, g: usize, pair_ok: u64) -> Distances {
     let (lo, hi) = GROUPS[g];
     let counts = &view.counts[lo..hi];
-    let caps = &view.caps[lo..hi];
-    let chows = g < 3;
-    if let Some(table) = group_table(view, g, pair_ok) {
-        return *table.get(counts);
+    if let Some(d) = group_table(view, g, pair_ok).and_then(|t| t.get(counts)) {
+        return *d;
     }
-    slow_group(counts, caps, (pair_ok >> lo) as u16, chows)
+    slow_group(counts, &view.caps[lo..hi], (pair_ok >> lo) as u16, g < 3)
 }
 
 /// The precomputed table group `g` of `view` reads its distances from, if any
 /// ([`tables::for_caps`]: the caps and the kinds that may be the pair as a table has
-/// them; counts past four, which only a caller adding tiles makes, read none).
+/// them). The table holds the group's counts unless they pass [`tables::LIMIT`] tiles.
 #[inline]
 pub fn group_table(view: &View, g: usize, pair_ok: u64) -> Option<&'static tables::Table> {
     let (lo, hi) = GROUPS[g];
-    let table = tables::for_caps(&view.caps[lo..hi], g < 3, (pair_ok >> lo) as u16)?;
-    if view.caps[lo] > 4 && view.counts[lo..hi].iter().any(|&c| c > 4) {
-        return None;
+    tables::for_caps(&view.caps[lo..hi], g < 3, (pair_ok >> lo) as u16)
+}
+
+/// The distances of a suit's counts (`chows`) or the honours', four copies a kind and
+/// any pair: from the table, or past its limit by the dynamic programming.
+#[inline(always)]
+pub fn plain_group(counts: &[u8], chows: bool) -> Distances {
+    let table = if chows { tables::suit() } else { tables::honours() };
+    match table.get(counts) {
+        Some(d) => *d,
+        None => plain_group_past_limit(counts, chows),
     }
-    Some(table)
+}
+
+#[cold]
+#[inline(never)]
+fn plain_group_past_limit(counts: &[u8], chows: bool) -> Distances {
+    slow_group(counts, &[4; 9][..counts.len()], 0x1FF, chows)
 }
 
 /// Most groups [`slow_group`] keeps the distances of, per thread.
@@ -49,6 +60,7 @@ const SLOW_KEPT: usize = 1 << 16;
 /// The same distances by dynamic programming over the group's kinds, for groups with
 /// reduced caps or a restricted pair; the distances of the groups met last are kept
 /// (waits try every tile in each group, and hands with melds repeat their caps).
+#[inline(never)]
 pub fn slow_group(counts: &[u8], caps: &[u8], pair_ok: u16, chows: bool) -> Distances {
     thread_local! {
         static KEPT: std::cell::RefCell<std::collections::HashMap<u128, Distances, crate::hash::Fast>> =
@@ -456,8 +468,30 @@ fn melds_left(forms: &Forms, view: &View) -> usize {
 
 /// Standard form (melds + pair), any pair kind allowed by `pair_ok`.
 pub fn standard_with(view: &View, melds: usize, pair_ok: u64) -> u8 {
+    if pair_ok == tiles::ALL_KINDS && all_caps_four(&view.caps) {
+        // The common case: every group reads the plain tables, with no caps to look at.
+        let c = &view.counts;
+        let groups = [
+            plain_group(&c[0..9], true),
+            plain_group(&c[9..18], true),
+            plain_group(&c[18..27], true),
+            plain_group(&c[27..34], false),
+        ];
+        return combine(&groups, melds);
+    }
     let groups = [0, 1, 2, 3].map(|g| group_distances(view, g, pair_ok));
     combine(&groups, melds)
+}
+
+/// Whether every kind may hold four tiles (all kinds played, no melded copies, no wilds
+/// standing past the copies): four words compared.
+#[inline(always)]
+pub fn all_caps_four(caps: &[u8; KINDS]) -> bool {
+    const FOURS: u64 = 0x0404_0404_0404_0404;
+    let word = |i: usize| u64::from_le_bytes(caps[i..i + 8].try_into().unwrap_or([0; 8]));
+    (word(0) ^ FOURS) | (word(8) ^ FOURS) | (word(16) ^ FOURS) | (word(24) ^ FOURS) == 0
+        && caps[32] == 4
+        && caps[33] == 4
 }
 
 /// Bitmasks of kinds by how many tiles the hand holds and how many may stand for them:
@@ -470,8 +504,14 @@ pub struct KindMasks {
 
 impl KindMasks {
     pub fn of(view: &View) -> KindMasks {
-        // Caps pass 4 where wilds may stand beyond the copies; the masks read 0 to 4.
-        KindMasks { held: threshold_masks(&view.counts), room: threshold_masks(&view.caps.map(|c| c.min(4))) }
+        const ALL: u64 = tiles::ALL_KINDS;
+        let room = if all_caps_four(&view.caps) {
+            [ALL; 4]
+        } else {
+            // Caps pass 4 where wilds may stand beyond the copies; the masks read 0 to 4.
+            threshold_masks(&view.caps.map(|c| c.min(4)))
+        };
+        KindMasks { held: threshold_masks(&view.counts), room }
     }
 
     /// The kinds held exactly `count` times with room for exactly `room` (each 0 to 4).
@@ -647,7 +687,6 @@ pub fn thirteen_orphans_draws(view: &View, m: &KindMasks, now: u8) -> u64 {
 
 /// The kinds of the six ways to give 147, 258 and 369 to the three suits.
 pub const KNITTED: [[u8; 9]; 6] = {
-    const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     let mut out = [[0u8; 9]; 6];
     let mut p = 0;
     while p < 6 {
@@ -664,6 +703,33 @@ pub const KNITTED: [[u8; 9]; 6] = {
     }
     out
 };
+
+/// Which of 147, 258 and 369 (0, 1, 2) each suit is given by each arrangement of
+/// [`KNITTED`].
+const PERMS: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+/// For the nine bits of a suit, how many of its kinds 147, 258 and 369 they hold.
+const RESIDUE_COUNTS: [[u8; 3]; 512] = {
+    let mut out = [[0u8; 3]; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        let mut rank = 0;
+        while rank < 9 {
+            out[bits][rank % 3] += (bits >> rank & 1) as u8;
+            rank += 1;
+        }
+        bits += 1;
+    }
+    out
+};
+
+/// How many kinds of `mask` each arrangement of [`KNITTED`] holds (a look-up a suit,
+/// rather than a count of bits an arrangement).
+#[inline]
+pub fn knitted_counts(mask: u64) -> [u8; 6] {
+    let suits = [0, 1, 2].map(|s| RESIDUE_COUNTS[(mask >> (9 * s) & 0x1FF) as usize]);
+    PERMS.map(|p| suits[0][p[0] as usize] + suits[1][p[1] as usize] + suits[2][p[2] as usize])
+}
 
 /// The same as bitmasks over kinds.
 pub const KNITTED_MASKS: [u64; 6] = {
@@ -684,12 +750,21 @@ pub const KNITTED_MASKS: [u64; 6] = {
 /// arrangement plus the seven honours.
 pub fn honours_and_knitted(m: &KindMasks) -> u8 {
     let (once, playable) = (m.held[0], m.room[0]);
-    KNITTED_MASKS
-        .iter()
-        .filter(|&&k| (playable & (k | HONOUR_MASK)).count_ones() >= 14)
-        .map(|&k| 14 - ((once & (k | HONOUR_MASK)).count_ones() as u8).min(14))
-        .min()
-        .unwrap_or(INF)
+    let held = knitted_counts(once);
+    let held_honours = (once & HONOUR_MASK).count_ones() as u8;
+    // Every kind playable (the common case): every arrangement has room.
+    let (room, room_honours) = if playable == tiles::ALL_KINDS {
+        ([9; 6], 7)
+    } else {
+        (knitted_counts(playable), (playable & HONOUR_MASK).count_ones() as u8)
+    };
+    let mut best = INF;
+    for p in 0..6 {
+        if room[p] + room_honours >= 14 {
+            best = best.min(14 - (held[p] + held_honours).min(14));
+        }
+    }
+    best
 }
 
 /// The kinds whose draw lowers [`honours_and_knitted`] from `now`: a kind not held of an
@@ -704,19 +779,35 @@ pub fn honours_and_knitted_draws(m: &KindMasks, now: u8) -> u64 {
 }
 
 /// Knitted straight (组合龙), which takes the place of three melds, plus the remaining
-/// meld(s) and a pair. Arrangements that cannot beat `bound` are not counted out.
+/// meld(s) and a pair. Arrangements that cannot beat `bound` are not counted out: each
+/// is first bounded below by its kinds not held, plus one where the tiles left beside it
+/// hold no pair and one more where they hold no meld (a pung, or three kinds in a row)
+/// while a meld is left to make; most arrangements of most hands stop there.
 pub fn knitted_straight(view: &View, m: &KindMasks, melds: usize, pair_ok: u64, bound: u8) -> u8 {
     if melds < 3 {
         return INF;
     }
-    let (once, playable) = (m.held[0], m.room[0]);
+    // Kinds that may begin a chow: the first seven of each suit.
+    const CHOW_STARTS: u64 = 0x7F | 0x7F << 9 | 0x7F << 18;
+    // The straight's kinds held, by arrangement: when no arrangement comes below the
+    // bound by them alone (most hands), nothing more is counted.
+    let held = knitted_counts(m.held[0]);
+    if 9 - held.iter().max().copied().unwrap_or(0) >= bound {
+        return INF;
+    }
+    let room = if m.room[0] == tiles::ALL_KINDS { [9; 6] } else { knitted_counts(m.room[0]) };
     let mut best = bound;
-    for (ks, &k) in KNITTED.iter().zip(KNITTED_MASKS.iter()) {
-        if playable & k != k {
+    for (p, (ks, &k)) in KNITTED.iter().zip(KNITTED_MASKS.iter()).enumerate() {
+        let lower = 9 - held[p];
+        if lower >= best || room[p] < 9 {
             continue;
         }
-        let lower = 9 - (once & k).count_ones() as u8;
-        if lower >= best {
+        // The tiles left once the straight has taken one of each of its kinds held.
+        let left = |level: usize| (m.held[level] & !k) | (m.held[level + 1] & k);
+        let no_pair = left(1) & pair_ok == 0;
+        let one = left(0);
+        let no_meld = melds > 3 && left(2) == 0 && one & one >> 1 & one >> 2 & CHOW_STARTS == 0;
+        if lower + no_pair as u8 + no_meld as u8 >= best {
             continue;
         }
         best = best.min(lower + standard_with(&knitted_rest(view, ks, melds), melds - 3, pair_ok));
@@ -757,35 +848,48 @@ pub fn knitted_rest(view: &View, ks: &[u8; 9], melds: usize) -> View {
 }
 
 /// A hand of pungs and one pair, any pair kind.
+///
+/// Each pung a kind has room for keeps some of its real tiles (a kind's pungs in turn,
+/// after the pair where the kind is the pair's; past four copies, wilds standing for
+/// more, a kind may hold a pung and the pair, or two pungs). The tiles a kind's next pung
+/// keeps never grow, so the best pungs are the ones keeping most, whichever kinds they
+/// are of: only how many pungs keep 0, 1, 2 or 3 tiles matters. Those counts are summed
+/// over the kinds once; each choice of the pair's kind then swaps its own kind's counts
+/// for the ones it has as the pair's.
 pub fn all_pungs(view: &View, melds: usize) -> u8 {
-    let mut best = INF;
-    let mut kept = Vec::with_capacity(KINDS);
-    for p in (0..KINDS).filter(|&t| view.caps[t] >= 2) {
-        // Each pung a kind has room for, and the real tiles it keeps: a kind's pungs in
-        // turn, after the pair where the kind is the pair's. Past four copies (wilds
-        // standing for more) a kind may hold a pung and the pair, or two pungs. The
-        // tiles a kind's next pung keeps never grow, so the best pungs are the ones
-        // keeping most, whichever kinds they are of.
-        kept.clear();
-        let mut room = 0;
-        for t in 0..KINDS {
-            let (count, cap) = (view.counts[t] as usize, view.caps[t] as usize);
-            let mut used = if t == p { 2 } else { 0 };
-            while used + 3 <= cap {
-                room += 1;
-                let more = count.min(used + 3) - count.min(used);
-                if more > 0 {
-                    kept.push(more as u32);
-                }
-                used += 3;
-            }
+    /// How many pungs of a kind keep 0, 1, 2 and 3 of its `count` tiles, the first
+    /// `used` places taken.
+    fn pungs(count: usize, cap: usize, mut used: usize) -> [u32; 4] {
+        let mut out = [0u32; 4];
+        while used + 3 <= cap {
+            out[count.min(used + 3) - count.min(used)] += 1;
+            used += 3;
         }
-        if room < melds {
+        out
+    }
+    let mut all = [0u32; 4];
+    for t in 0..KINDS {
+        let p = pungs(view.counts[t] as usize, view.caps[t] as usize, 0);
+        for k in 0..4 {
+            all[k] += p[k];
+        }
+    }
+    let mut best = INF;
+    for p in (0..KINDS).filter(|&t| view.caps[t] >= 2) {
+        let (count, cap) = (view.counts[p] as usize, view.caps[p] as usize);
+        let (without, with) = (pungs(count, cap, 0), pungs(count, cap, 2));
+        let here: [u32; 4] = std::array::from_fn(|k| all[k] - without[k] + with[k]);
+        if (here.iter().sum::<u32>() as usize) < melds {
             continue;
         }
-        kept.sort_unstable_by(|a, b| b.cmp(a));
-        let total = view.counts[p].min(2) as u32 + kept.iter().take(melds).sum::<u32>();
-        best = best.min((3 * melds as u32 + 2 - total) as u8);
+        // The best `melds` pungs: those keeping three first.
+        let (mut left, mut kept) = (melds as u32, count.min(2) as u32);
+        for k in (1..4).rev() {
+            let n = here[k].min(left);
+            kept += n * k as u32;
+            left -= n;
+        }
+        best = best.min((3 * melds as u32 + 2 - kept) as u8);
     }
     best
 }
@@ -1002,8 +1106,7 @@ fn complete_plain(check: Check, forms: &Forms, view: &View) -> bool {
                     r => {
                         pairs += (r == 2) as u8;
                         let k = (n / 3) as usize * 2 + (r == 2) as usize;
-                        let table = if g < 3 { tables::suit() } else { tables::honours() };
-                        if pairs > 1 || k >= TARGETS || table.get(counts)[k] != 0 {
+                        if pairs > 1 || k >= TARGETS || plain_group(counts, g < 3)[k] != 0 {
                             return false;
                         }
                     }
@@ -1117,7 +1220,9 @@ mod tests {
             if counts.iter().map(|&c| c as usize).sum::<usize>() > 17 {
                 continue;
             }
-            assert_eq!(slow_group(&counts, &[4; 9], 0x1FF, true), *t.get(&counts), "{counts:?}");
+            if let Some(d) = t.get(&counts) {
+                assert_eq!(slow_group(&counts, &[4; 9], 0x1FF, true), *d, "{counts:?}");
+            }
         }
         let h = tables::honours();
         for i in 0..78125usize {
@@ -1127,7 +1232,9 @@ mod tests {
                 *c = (x % 5) as u8;
                 x /= 5;
             }
-            assert_eq!(slow_group(&c7, &[4; 7], 0x7F, false), *h.get(&c7));
+            if let Some(d) = h.get(&c7) {
+                assert_eq!(slow_group(&c7, &[4; 7], 0x7F, false), *d);
+            }
         }
     }
 
@@ -1152,11 +1259,9 @@ mod tests {
                     let caps = &caps[..kinds];
                     for pairs in [all, tables::PAIRS_258] {
                         if let Some(t) = tables::for_caps(caps, chows, pairs) {
-                            assert_eq!(
-                                *t.get(counts),
-                                slow_group_dp(counts, caps, pairs, chows),
-                                "{counts:?} {caps:?}"
-                            );
+                            if let Some(d) = t.get(counts) {
+                                assert_eq!(*d, slow_group_dp(counts, caps, pairs, chows), "{counts:?} {caps:?}");
+                            }
                         } else {
                             let mixed = caps.contains(&5) && caps.iter().any(|&c| c > 5);
                             assert!(!chows && (mixed || pairs != all) || chows && pairs != all && caps[0] != 4);
@@ -1258,6 +1363,17 @@ mod tests {
             }
             let fat = round % 2 == 0;
             assert_eq!(eight_pairs_and_a_half(&KindMasks::of(&v), fat), plain(&v, fat), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn knitted_counts_are_the_bits_of_each_arrangement() {
+        let mut x = 5u64;
+        for _ in 0..10_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mask = x >> 20 & ((1 << 34) - 1);
+            let plain = KNITTED_MASKS.map(|k| (mask & k).count_ones() as u8);
+            assert_eq!(knitted_counts(mask), plain, "{mask:#x}");
         }
     }
 

@@ -21,6 +21,7 @@ pub mod notation;
 pub mod parallel;
 pub mod reproduce;
 pub mod score;
+pub mod table_gen;
 pub mod tables;
 pub mod tiles;
 

@@ -18,7 +18,7 @@ use crate::engine::{Engine, Wilds};
 use crate::error::{ErrorKind, HandError, Result};
 use crate::forms::{Forms, View};
 use crate::hand::Hand;
-use crate::tables::{self, Distances, Lowering, Table, TARGETS};
+use crate::tables::{self, Distances, Lowering, TARGETS};
 use crate::tiles::{self, Counts, Tile, KINDS};
 
 mod discards;
@@ -431,8 +431,8 @@ fn lower_mask(after: &Distances, now: &Distances) -> u16 {
 /// [`Lowering`] of group `g` of `view`, whose distances are `now`.
 fn lowering(view: &View, g: usize, pair_kinds: u64, now: &Distances) -> Lowering {
     let (lo, hi) = GROUPS[g];
-    if let Some(table) = group_table(view, g, pair_kinds) {
-        return tables::lowering(table, Table::index(&view.counts[lo..hi]));
+    if let Some(l) = group_table(view, g, pair_kinds).and_then(|t| tables::lowering(t, &view.counts[lo..hi])) {
+        return l;
     }
     let mut out = [0u16; 9];
     let mut v = view.clone();

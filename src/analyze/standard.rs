@@ -7,9 +7,9 @@
 //! rest beside each arrangement of the knitted straight use it alike.
 
 use super::{lowering, standard_draws};
-use crate::distance::{convolve, group_distances, group_table, join, GROUPS, INF};
+use crate::distance::{convolve, group_distances, join, INF};
 use crate::forms::View;
-use crate::tables::{self, Distances, Lowering, Table, TARGETS};
+use crate::tables::{Distances, Lowering, TARGETS};
 
 pub(super) struct Standard {
     /// The hand whose standard form this is.
@@ -22,10 +22,6 @@ pub(super) struct Standard {
     pairs: [[Distances; 4]; 4],
     /// `others[g]`: the three groups but g combined.
     others: [Distances; 4],
-    /// The precomputed tables the groups read (`distance::group_table`), and their
-    /// indexes in them: a tile gone moves the index down a power of five.
-    tables: [Option<&'static Table>; 4],
-    index: [usize; 4],
     kept: [Option<Lowering>; 4],
 }
 
@@ -50,9 +46,7 @@ impl Standard {
             convolve(&pairs[0][1], &groups[3], melds),
             convolve(&pairs[0][1], &groups[2], melds),
         ];
-        let tables = [0, 1, 2, 3].map(|g| group_table(view, g, pair_kinds));
-        let index = GROUPS.map(|(lo, hi)| Table::index(&view.counts[lo..hi]));
-        Standard { view: view.clone(), melds, pair_kinds, groups, pairs, others, tables, index, kept: [None; 4] }
+        Standard { view: view.clone(), melds, pair_kinds, groups, pairs, others, kept: [None; 4] }
     }
 
     /// The distance of the whole hand.
@@ -66,13 +60,9 @@ impl Standard {
         let g = group_of(d);
         let mut view = self.view.clone();
         view.counts[d] -= 1;
-        let dist = if let Some(table) = self.tables[g] {
-            table.dist[self.index[g] - tables::POW5[d - g * 9]]
-        } else {
-            group_distances(&view, g, self.pair_kinds)
-        };
+        let dist = group_distances(&view, g, self.pair_kinds);
         let distance = join(&dist, &self.others[g], self.melds);
-        After { view, kind: d, g, dist, distance }
+        After { view, g, dist, distance }
     }
 
     /// The distance of the hand with one more tile of kind `t` (not wild): that group's
@@ -105,11 +95,9 @@ impl Standard {
                 *slot = convolve(&after.dist, &self.pairs[a][b], self.melds);
             }
         }
-        let Standard { view, pair_kinds, groups, kept, tables, index, .. } = self;
+        let Standard { view, pair_kinds, groups, kept, .. } = self;
         standard_draws(&dist, &rest, self.melds, best, todo, |o| {
-            if let (true, Some(table)) = (o == g, tables[g]) {
-                tables::lowering(table, index[g] - tables::POW5[after.kind - GROUPS[g].0])
-            } else if o == g {
+            if o == g {
                 lowering(&after.view, g, *pair_kinds, &after.dist)
             } else {
                 *kept[o].get_or_insert_with(|| lowering(view, o, *pair_kinds, &groups[o]))
@@ -121,8 +109,7 @@ impl Standard {
 /// A hand with one tile gone, as [`Standard::without`] gives it.
 pub(super) struct After {
     pub view: View,
-    /// The kind gone, its group, and the group's distances now.
-    kind: usize,
+    /// The group of the kind gone, and its distances now.
     g: usize,
     dist: Distances,
     /// The standard form's distance of the hand left.

@@ -346,7 +346,7 @@ pub fn chow_fans(chows: &[Tile], fans: &mut FanCounts) -> u8 {
     // rules are asked.
     let slot = |t: Tile| if t < 27 && t % 9 < 7 { (t / 9) as usize * 7 + (t % 9) as usize } else { usize::MAX / 8 };
     let slots = chows.iter().map(|&t| slot(t));
-    match looked_up::outcome(&looked_up::TABLES.get_or_init(looked_up::build).chows, slots) {
+    match looked_up::outcome(&looked_up::TABLES.get_or_init(looked_up::build).chows, slots, looked_up::chow_code) {
         Some(code) => looked_up::apply(code, fans),
         None => chow_fans_by_rule(chows, fans),
     }
@@ -355,7 +355,7 @@ pub fn chow_fans(chows: &[Tile], fans: &mut FanCounts) -> u8 {
 /// Adds the fans of combining pungs and kongs (their tiles) to `fans`.
 pub fn pung_fans(pungs: &[Tile], fans: &mut FanCounts) {
     let slots = pungs.iter().map(|&t| t as usize);
-    match looked_up::outcome(&looked_up::TABLES.get_or_init(looked_up::build).pungs, slots) {
+    match looked_up::outcome(&looked_up::TABLES.get_or_init(looked_up::build).pungs, slots, looked_up::pung_code) {
         Some(code) => {
             looked_up::apply(code, fans);
         }
@@ -364,13 +364,15 @@ pub fn pung_fans(pungs: &[Tile], fans: &mut FanCounts) {
 }
 
 /// The outcomes of [`chow_fans_by_rule`] and [`pung_fans_by_rule`], looked up. Each
-/// depends only on the multiset of tiles it is given, so the outcome of every multiset
-/// of two to four is worked out once, on first use (about 12,600 of chows and 73,800
-/// of pungs, a few milliseconds), and packed in 32 bits: three (fan, count) pairs and
+/// depends only on the multiset of tiles it is given, so the outcome of each multiset
+/// of two to four is worked out once, the first time it is met (of about 12,600 of chows
+/// and 73,800 of pungs: working them all out at once made a first call wait 7 ms), and
+/// packed in 32 bits: three (fan, count) pairs and
 /// the two-chow fans dropped. The rules branch on the tiles at every step, which the
 /// processor cannot foresee from one hand to the next; a look-up does not.
 mod looked_up {
     use super::{chow_fans_by_rule, pung_fans_by_rule, FanCounts, Tile};
+    use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::OnceLock;
 
     /// Lowest tiles of chows: ranks 1-7 of the three suits.
@@ -381,11 +383,14 @@ mod looked_up {
     /// repeat a pung have one, as `[1m, 1p, 1m, 1p]` makes 双同刻 four times; no hand
     /// holds them.)
     const UNPACKED: u32 = u32::MAX;
+    /// An outcome not yet worked out (no packed outcome has bit 29 or 30 set).
+    const NOT_YET: u32 = u32::MAX - 1;
 
-    /// Outcomes by number of sets (2 to 4), then by [`index`].
+    /// Outcomes by number of sets (2 to 4), then by [`index`]. Threads that meet the same
+    /// multiset first at once both work out its outcome, the same, and store it.
     pub struct Tables {
-        pub chows: [Vec<u32>; 5],
-        pub pungs: [Vec<u32>; 5],
+        pub chows: [Vec<AtomicU32>; 5],
+        pub pungs: [Vec<AtomicU32>; 5],
     }
 
     pub static TABLES: OnceLock<Tables> = OnceLock::new();
@@ -414,7 +419,11 @@ mod looked_up {
 
     /// The packed outcome for the tiles in `slots` (two to four of them), or `None` for
     /// fewer or more (no fan), or one the table does not hold.
-    pub fn outcome(table: &[Vec<u32>; 5], slots: impl Iterator<Item = usize>) -> Option<u32> {
+    pub fn outcome(
+        table: &[Vec<AtomicU32>; 5],
+        slots: impl Iterator<Item = usize>,
+        rule: fn(&[usize]) -> u32,
+    ) -> Option<u32> {
         let mut v = [usize::MAX; 4];
         let mut k = 0;
         for (slot, x) in v.iter_mut().zip(slots) {
@@ -431,7 +440,12 @@ mod looked_up {
         swap(0, 2);
         swap(1, 3);
         swap(1, 2);
-        let code = *table.get(k)?.get(index(&v[..k]))?;
+        let cell = table.get(k)?.get(index(&v[..k]))?;
+        let mut code = cell.load(Ordering::Relaxed);
+        if code == NOT_YET {
+            code = rule(&v[..k]);
+            cell.store(code, Ordering::Relaxed);
+        }
         (code != UNPACKED).then_some(code)
     }
 
@@ -460,39 +474,39 @@ mod looked_up {
         code | (dropped as u32) << 27
     }
 
-    /// Every sorted multiset of `k` values below `values`, its outcome at its index.
-    fn table(values: usize, k: usize, outcome: impl Fn(&[usize]) -> u32) -> Vec<u32> {
-        let mut out = vec![UNPACKED; BINOMIAL[values + k - 1][k] as usize];
-        let mut v = vec![0usize; k];
-        loop {
-            if let Some(slot) = out.get_mut(index(&v)) {
-                *slot = outcome(&v);
-            }
-            let Some(i) = (0..k).rev().find(|&i| v[i] + 1 < values) else {
-                return out;
-            };
-            let next = v[i] + 1;
-            v[i..].iter_mut().for_each(|x| *x = next);
+    /// The packed outcome of chows of lowest tiles `v` (slots, sorted).
+    pub fn chow_code(v: &[usize]) -> u32 {
+        let mut tiles = [0 as Tile; 4];
+        for (t, &x) in tiles.iter_mut().zip(v) {
+            *t = (x / 7 * 9 + x % 7) as Tile;
         }
+        let mut fans = FanCounts::default();
+        let dropped = chow_fans_by_rule(&tiles[..v.len()], &mut fans);
+        pack(&fans, dropped)
+    }
+
+    /// The packed outcome of pungs of tiles `v` (sorted).
+    pub fn pung_code(v: &[usize]) -> u32 {
+        let mut tiles = [0 as Tile; 4];
+        for (t, &x) in tiles.iter_mut().zip(v) {
+            *t = x as Tile;
+        }
+        let mut fans = FanCounts::default();
+        pung_fans_by_rule(&tiles[..v.len()], &mut fans);
+        pack(&fans, 0)
+    }
+
+    /// Room for the outcome of every sorted multiset of two to four values below
+    /// `values`, none worked out yet.
+    fn empty(values: usize) -> [Vec<AtomicU32>; 5] {
+        [0, 1, 2, 3, 4].map(|k| {
+            let size = if k < 2 { 0 } else { BINOMIAL[values + k - 1][k] as usize };
+            (0..size).map(|_| AtomicU32::new(NOT_YET)).collect()
+        })
     }
 
     pub fn build() -> Tables {
-        let chow = |v: &[usize]| {
-            let tiles: Vec<Tile> = v.iter().map(|&x| (x / 7 * 9 + x % 7) as Tile).collect();
-            let mut fans = FanCounts::default();
-            let dropped = chow_fans_by_rule(&tiles, &mut fans);
-            pack(&fans, dropped)
-        };
-        let pung = |v: &[usize]| {
-            let tiles: Vec<Tile> = v.iter().map(|&x| x as Tile).collect();
-            let mut fans = FanCounts::default();
-            pung_fans_by_rule(&tiles, &mut fans);
-            pack(&fans, 0)
-        };
-        let tables = |values: usize, f: &dyn Fn(&[usize]) -> u32| {
-            [0, 1, 2, 3, 4].map(|k| if k < 2 { Vec::new() } else { table(values, k, f) })
-        };
-        Tables { chows: tables(CHOW_SLOTS, &chow), pungs: tables(PUNG_SLOTS, &pung) }
+        Tables { chows: empty(CHOW_SLOTS), pungs: empty(PUNG_SLOTS) }
     }
 }
 

@@ -273,7 +273,8 @@ fn group_ways<F: FnMut(&mut Sets)>(counts: &Counts, g: usize, r: [u8; 4], acc: &
     // A suit of the usual range is looked up; beyond it (a fifth copy, more than 14
     // tiles) it is walked.
     if let Some((key, _)) = suit_key(&c) {
-        for &way in split_suits().get(key) {
+        let (ways, n) = ways_of(key);
+        for &way in &ways[..n] {
             let mark = acc.len();
             push_way(way, lo as Tile, acc);
             next(acc);
@@ -304,10 +305,11 @@ fn suit_splits_walked(c: &mut [u8; 9], residue: u8, base: Tile, acc: &mut Sets, 
     }
 }
 
-/// Every way each complete suit (see [`complete_suits`]) splits into sets and its pair,
-/// found once by walking it and looked up by its key: a walk branches on the counts at
-/// every rank, which the processor cannot foresee from one hand to the next. The ways
-/// keep the walk's order.
+/// Every way complete suits (see [`complete_suits`]) split into sets and their pair,
+/// each found once by walking it and then looked up by its key: a walk branches on the
+/// counts at every rank, which the processor cannot foresee from one hand to the next.
+/// The ways keep the walk's order. Each thread fills its own as suits are met (see
+/// [`ways_of`]), so that no call waits for all 21,743 of them to be walked.
 struct SplitSuits {
     /// Open addressing by [`SplitSuits::slot`]: `(key + 1, first way << 4 | ways)`,
     /// `(0, 0)` where empty.
@@ -323,21 +325,65 @@ impl SplitSuits {
         ((key as u32).wrapping_mul(0x9E37_79B1) >> (32 - 15)) as usize
     }
 
-    /// The ways of the suit of key `key`; none when it is not complete.
-    fn get(&self, key: usize) -> &[u32] {
+    /// The ways of the suit of key `key`, if it has been walked.
+    fn find(&self, key: usize) -> Option<&[u32]> {
         let mut i = Self::slot(key);
         loop {
-            let Some(&(k, v)) = self.slots.get(i) else { return &[] };
+            let &(k, v) = self.slots.get(i)?;
             if k == 0 {
-                return &[];
+                return None;
             }
             if k as usize == key + 1 {
                 let first = (v >> 4) as usize;
-                return self.ways.get(first..first + (v & 15) as usize).unwrap_or(&[]);
+                return self.ways.get(first..first + (v & 15) as usize);
             }
             i = (i + 1) % SPLIT_SLOTS;
         }
     }
+
+    /// Records the ways of the suit of key `key` (a complete suit: at most 21,743 keys,
+    /// which the slots hold).
+    fn insert(&mut self, key: usize, ways: &[u32]) {
+        let first = self.ways.len();
+        self.ways.extend_from_slice(ways);
+        let mut i = Self::slot(key);
+        while self.slots[i].0 != 0 {
+            i = (i + 1) % SPLIT_SLOTS;
+        }
+        self.slots[i] = (key as u32 + 1, (first as u32) << 4 | ways.len() as u32);
+    }
+}
+
+/// Most ways one complete suit splits (the count has four bits).
+const MOST_WAYS: usize = 15;
+
+/// The ways the suit of key `key` splits into sets and its pair (none when it is not
+/// complete), packed as [`pack_way`] does and copied out, so that the caller may ask
+/// again while it goes through them.
+fn ways_of(key: usize) -> ([u32; MOST_WAYS], usize) {
+    thread_local! {
+        static WALKED: std::cell::RefCell<SplitSuits> =
+            std::cell::RefCell::new(SplitSuits { slots: vec![(0, 0); SPLIT_SLOTS], ways: Vec::new() });
+    }
+    let mut out = [0u32; MOST_WAYS];
+    if !complete_key(key) {
+        return (out, 0);
+    }
+    WALKED.with(|w| {
+        let mut table = w.borrow_mut();
+        if let Some(ways) = table.find(key) {
+            out[..ways.len()].copy_from_slice(ways);
+            return (out, ways.len());
+        }
+        let mut c = suit_of_key(key);
+        let residue = (c.iter().map(|&n| n as u32).sum::<u32>() % 3) as u8;
+        let mut ways = Vec::new();
+        suit_splits_walked(&mut c, residue, 0, &mut Sets::new(), &mut |acc| ways.push(pack_way(acc, 0)));
+        table.insert(key, &ways);
+        let n = ways.len().min(MOST_WAYS);
+        out[..n].copy_from_slice(&ways[..n]);
+        (out, n)
+    })
 }
 
 /// A suit's way packed in 32 bits: up to five sets of 6 bits each, the kind (chow 0,
@@ -365,31 +411,6 @@ fn push_way(way: u32, base: Tile, acc: &mut Sets) {
         acc.push(plain(kind, base + (w & 15) as Tile));
         w >>= 6;
     }
-}
-
-fn split_suits() -> &'static SplitSuits {
-    static TABLE: std::sync::OnceLock<SplitSuits> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table = SplitSuits { slots: vec![(0, 0); SPLIT_SLOTS], ways: Vec::new() };
-        for (w, &bits) in complete_suits().iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let key = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let mut c = suit_of_key(key);
-                let residue = (c.iter().map(|&n| n as u32).sum::<u32>() % 3) as u8;
-                let first = table.ways.len();
-                let ways = &mut table.ways;
-                suit_splits_walked(&mut c, residue, 0, &mut Sets::new(), &mut |acc| ways.push(pack_way(acc, 0)));
-                let mut i = SplitSuits::slot(key);
-                while table.slots[i].0 != 0 {
-                    i = (i + 1) % SPLIT_SLOTS;
-                }
-                table.slots[i] = (key as u32 + 1, (first as u32) << 4 | (table.ways.len() - first) as u32);
-            }
-        }
-        table
-    })
 }
 
 /// The ways the ranks `i..` of one suit split into sets, given the chows begun one and
@@ -748,7 +769,6 @@ mod tests {
 
     #[test]
     fn the_split_table_holds_every_way_of_every_complete_suit() {
-        let table = split_suits();
         let mut most = 0;
         for key in 0..5usize.pow(9) {
             let mut c = suit_of_key(key);
@@ -757,7 +777,8 @@ mod tests {
             if residue != 1 && c.iter().map(|&n| n as u32).sum::<u32>() <= 14 {
                 suit_splits_walked(&mut c, residue, 0, &mut Sets::new(), &mut |acc| walked.push(pack_way(acc, 0)));
             }
-            assert_eq!(table.get(key), walked.as_slice(), "{c:?}");
+            let (ways, n) = ways_of(key);
+            assert_eq!(&ways[..n], walked.as_slice(), "{c:?}");
             most = most.max(walked.len());
         }
         // The count of ways has four bits.

@@ -166,53 +166,31 @@ type Need = u8;
 /// Every number of melds from none, with a pair or without.
 const ANY_NEED: Need = 0;
 
-/// The [`Need`] of every counts of a suit (`chows`) or of the honours, by
-/// [`crate::tables::Table::index`]. The distance tables cannot tell it where wilds may
-/// stand past a kind's four copies (惠牌 beyond the copies), so these count none: the
-/// counts that some melds and a pair hold, a kind's count clipped at four, and every
-/// counts below those.
-struct Needs(Vec<Need>);
+/// The [`Need`] of the counts of a suit or of the honours: read from a table made at
+/// build time from the distance tables of groups whose caps do not bind (wilds standing
+/// past a kind's copies, 惠牌), see [`crate::tables::need`]; past its limit, worked out
+/// the same way from the dynamic programming's distances.
+struct Needs;
 
 impl Needs {
-    fn build(kinds: usize, chows: bool) -> Needs {
-        use crate::tables::POW5;
-        /// Bit `m` (or `8 + m` with a pair) of the counts some `m` melds hold.
-        fn mark(counts: &mut [u8], from: usize, melds: usize, chows: bool, out: &mut [u16]) {
-            let index = |c: &[u8]| c.iter().rev().fold(0usize, |a, &n| a * 5 + n.min(4) as usize);
-            let kinds = counts.len();
-            out[index(counts)] |= 1 << melds;
-            for p in 0..kinds {
-                counts[p] += 2;
-                out[index(counts)] |= 1 << (8 + melds);
-                counts[p] -= 2;
-            }
-            if melds == 5 {
-                return;
-            }
-            let choices = if chows { 2 * kinds - 2 } else { kinds };
-            for choice in from..choices {
-                let (start, len, each) = if choice < kinds { (choice, 1, 3) } else { (choice - kinds, 3, 1) };
-                (start..start + len).for_each(|t| counts[t] += each);
-                mark(counts, choice, melds + 1, chows, out);
-                (start..start + len).for_each(|t| counts[t] -= each);
-            }
-        }
-        let size = POW5[kinds];
-        let mut held = vec![0u16; size];
-        mark(&mut vec![0; kinds], 0, 0, chows, &mut held);
-        // Downwards: counts below held ones are held too.
-        crate::tables::fill_down(&mut held, kinds);
-        let least = |bits: u16| (bits & 0x3f).trailing_zeros().min(15) as u8;
-        Needs(held.iter().map(|&r| least(r) | least(r >> 8) << 4).collect())
+    /// The need of a suit's counts (nine) or the honours' (seven).
+    #[inline]
+    fn of(counts: &[u8]) -> Need {
+        crate::tables::need(counts).unwrap_or_else(|| Self::past_limit(counts))
     }
 
-    /// The need of a suit's counts (nine) or the honours' (seven).
-    fn of(counts: &[u8]) -> Need {
-        static SUIT: std::sync::OnceLock<Needs> = std::sync::OnceLock::new();
-        static HONOURS: std::sync::OnceLock<Needs> = std::sync::OnceLock::new();
-        let table = if counts.len() == 9 { &SUIT } else { &HONOURS };
-        let table = table.get_or_init(|| Needs::build(counts.len(), counts.len() == 9));
-        table.0[crate::tables::Table::index(counts)]
+    #[cold]
+    fn past_limit(counts: &[u8]) -> Need {
+        use crate::tables::{target_size, MAX_MELDS};
+        let chows = counts.len() == 9;
+        let dist = crate::distance::slow_group(counts, &[6; 9][..counts.len()], 0x1FF, chows);
+        let tiles: usize = counts.iter().map(|&c| c as usize).sum();
+        let least = |h: usize| {
+            (0..=MAX_MELDS)
+                .find(|&m| dist[2 * m + h] as usize + tiles == target_size(2 * m + h) as usize)
+                .map_or(15, |m| m as u8)
+        };
+        least(0) | least(1) << 4
     }
 }
 
@@ -501,13 +479,12 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
 /// own, which the tables of distances tell at a glance. Most hands that are not complete
 /// fail here, before any search.
 fn may_be_standard(counts: &Counts, dragon_sets: bool) -> bool {
-    let fits = |table: &crate::tables::Table, c: &[u8]| {
+    let fits = |c: &[u8], chows: bool| {
         let n: u8 = c.iter().sum();
-        n % 3 != 1 && table.get(c).get((n / 3) as usize * 2 + (n % 3 == 2) as usize) == Some(&0)
+        n % 3 != 1
+            && crate::distance::plain_group(c, chows).get((n / 3) as usize * 2 + (n % 3 == 2) as usize) == Some(&0)
     };
-    let suit = crate::tables::suit();
-    (0..3).all(|s| fits(suit, &counts[9 * s..9 * s + 9]))
-        && (dragon_sets || fits(crate::tables::honours(), &counts[27..]))
+    (0..3).all(|s| fits(&counts[9 * s..9 * s + 9], true)) && (dragon_sets || fits(&counts[27..], false))
 }
 
 /// Seven pairs (`triplet` false) or eight pairs and a half: every real tile in a pair
@@ -979,6 +956,54 @@ mod tests {
         });
         assert_eq!(n, 1);
         assert_eq!(all(&Forms::standard(4), &t).len(), 0);
+    }
+
+    /// The needs as first worked out: the counts some melds and a pair hold, a kind's
+    /// count clipped at four, marked and carried down to every counts below.
+    fn needs_marked(kinds: usize, chows: bool) -> Vec<Need> {
+        use crate::tables::POW5;
+        /// Bit `m` (or `8 + m` with a pair) of the counts some `m` melds hold.
+        fn mark(counts: &mut [u8], from: usize, melds: usize, chows: bool, out: &mut [u16]) {
+            let index = |c: &[u8]| c.iter().rev().fold(0usize, |a, &n| a * 5 + n.min(4) as usize);
+            let kinds = counts.len();
+            out[index(counts)] |= 1 << melds;
+            for p in 0..kinds {
+                counts[p] += 2;
+                out[index(counts)] |= 1 << (8 + melds);
+                counts[p] -= 2;
+            }
+            if melds == 5 {
+                return;
+            }
+            let choices = if chows { 2 * kinds - 2 } else { kinds };
+            for choice in from..choices {
+                let (start, len, each) = if choice < kinds { (choice, 1, 3) } else { (choice - kinds, 3, 1) };
+                (start..start + len).for_each(|t| counts[t] += each);
+                mark(counts, choice, melds + 1, chows, out);
+                (start..start + len).for_each(|t| counts[t] -= each);
+            }
+        }
+        let size = POW5[kinds];
+        let mut held = vec![0u16; size];
+        mark(&mut vec![0; kinds], 0, 0, chows, &mut held);
+        // Downwards: counts below held ones are held too.
+        crate::tables::fill_down(&mut held, kinds);
+        let least = |bits: u16| (bits & 0x3f).trailing_zeros().min(15) as u8;
+        held.iter().map(|&r| least(r) | least(r >> 8) << 4).collect()
+    }
+
+    #[test]
+    fn needs_match_the_marked_counts() {
+        use crate::tables::POW5;
+        for (kinds, chows) in [(9, true), (7, false)] {
+            let marked = needs_marked(kinds, chows);
+            // Every counts of the honours; of a suit a stride (every counts in release:
+            // the ones past the tables' limit go to the dynamic programming).
+            for i in (0..POW5[kinds]).step_by(if kinds == 9 { 7 } else { 1 }) {
+                let counts: Vec<u8> = (0..kinds).map(|j| (i / POW5[j] % 5) as u8).collect();
+                assert_eq!(Needs::of(&counts), marked[i], "{counts:?}");
+            }
+        }
     }
 
     #[test]
