@@ -179,7 +179,7 @@ LONG = 10.0
 MOST = {
     "analyze_batch": 1_000_000,
     "mcr_columns": 3_000_000,
-    "mcr_list": 500_000,
+    "mcr_list": 2_000_000,
     "tangshan_columns": 200_000,
     "tangshan_list": 100_000,
 }
