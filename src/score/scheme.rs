@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::group::Shape;
-use super::rule::{Admits, Conditions, KindSet, Needs, Quantity, Rule};
+use super::rule::{Admits, Conditions, KindSet, Needs, Quantity, Reads, Rule};
 use crate::engine::Engine;
 use crate::error::{HandError, Result};
 use crate::forms::Forms;
@@ -259,7 +259,7 @@ pub struct Scheme {
     /// those judged for each place of the winning tile.
     pub situational: u64,
     pub placed: u64,
-    /// Patterns whose count is known once some groups are (see `Rule::of_groups_known`).
+    /// Patterns whose count is known once some groups are (see `Reads::of_groups_known`).
     pub known_from_groups: u64,
     /// The patterns with a value, for a winner and for a player who did not win (by
     /// `loser as usize`); None where a value is negative (no bound is then worked out).
@@ -311,58 +311,51 @@ impl Scheme {
             return bad("at most 16 forms granted whatever the shape".into());
         }
         // A refusal is judged before any arrangement is known.
-        if let Some(r) = self.refuse.iter().find(|r| !r.rule.of_declared()) {
+        if let Some(r) = self.refuse.iter().find(|r| !r.rule.reads().of_declared()) {
             return bad(format!(
                 "refuse {:?}: its rule reads more than the situation and the declared melds",
                 r.message
             ));
         }
-        let mut kinds = vec![];
-        let mut suits = vec![];
-        let mut rules: Vec<&Rule> = self.patterns.iter().map(|p| &p.rule).collect();
-        rules.extend(self.valid.iter().chain(&self.no_win).chain(&self.refuse).map(|s| &s.rule));
-        rules.extend(self.extra_points.iter().map(|e| &e.rule));
-        rules.extend(self.fallbacks.iter().map(|f| &f.rule));
-        let mut uses = vec![];
-        let mut read = vec![];
-        for r in &rules {
-            r.sets(&mut kinds, &mut suits);
-            r.set_uses(&mut uses);
-            r.quantities(&mut read);
-        }
-        kinds.extend(self.group_points.iter().map(|g| g.kinds));
+        let patterns: Vec<Reads> = self.patterns.iter().map(|p| p.rule.reads()).collect();
+        let valid: Vec<Reads> = self.valid.iter().map(|v| v.rule.reads()).collect();
+        let extras: Vec<Reads> = self.extra_points.iter().map(|e| e.rule.reads()).collect();
+        let others =
+            self.no_win.iter().chain(&self.refuse).map(|s| &s.rule).chain(self.fallbacks.iter().map(|f| &f.rule));
+        let read = others.map(Rule::reads).chain(patterns.iter().chain(&valid).chain(&extras).copied());
+        let mut read = read.fold(Reads::default(), Reads::with);
         for g in &self.group_points {
-            uses.push((g.kinds, if g.state == GroupState::Pair { 0b100 } else { 0b001 }));
+            read =
+                read.with(Reads::default().set_for(g.kinds, if g.state == GroupState::Pair { 0b100 } else { 0b001 }));
         }
         let n_sets = self.sets.len();
-        if kinds.iter().chain(&suits).any(|&s| s as usize >= n_sets) {
+        if read.far_set || (read.sets | read.suit_sets) >> n_sets != 0 {
             return bad("a rule names a set that is not in the list".into());
         }
-        for p in &self.patterns {
-            if let Some(i) = pattern_refs(&p.rule).into_iter().find(|&i| i as usize >= self.patterns.len()) {
+        for (p, r) in self.patterns.iter().zip(&patterns) {
+            let beyond = r.patterns.checked_shr(self.patterns.len() as u32).unwrap_or(0);
+            if r.far_pattern.is_some() || beyond != 0 {
+                let i = r.far_pattern.unwrap_or(beyond.trailing_zeros() as u8 + self.patterns.len() as u8);
                 return bad(format!("pattern {} names pattern {i}, which does not exist", p.id));
             }
         }
-        self.placement_sensitive = rules.iter().any(|r| r.reads_placement())
-            || self.group_points.iter().any(|g| g.state == GroupState::ExposedPung);
-        self.reads_waits = rules.iter().any(|r| r.reads_waits());
-        self.pung_ranks = rules.iter().any(|r| r.reads_pung_ranks());
-        let bits = |pred: &dyn Fn(&Rule) -> bool, rules: &mut dyn Iterator<Item = &Rule>| {
-            rules.enumerate().filter(|(_, r)| pred(r)).fold(0u64, |m, (i, _)| m | 1 << i)
+        self.placement_sensitive =
+            read.placement() || self.group_points.iter().any(|g| g.state == GroupState::ExposedPung);
+        self.reads_waits = read.waits();
+        self.pung_ranks = read.pung_ranks;
+        let bits = |reads: &[Reads], pred: fn(&Reads) -> bool| {
+            reads.iter().enumerate().filter(|(_, r)| pred(r)).fold(0u64, |m, (i, _)| m | 1 << i)
         };
-        self.late = bits(&|r| !r.before_scoring(), &mut self.patterns.iter().map(|p| &p.rule));
-        self.late_exact = bits(&|r| !r.before_scoring() && r.of_counted(), &mut self.patterns.iter().map(|p| &p.rule));
-        self.late_reads = self
-            .patterns
+        self.late = bits(&patterns, |r| !r.before_scoring());
+        self.late_exact = bits(&patterns, |r| !r.before_scoring() && r.of_counted());
+        self.late_reads = patterns
             .iter()
             .enumerate()
             .filter(|&(i, _)| self.late_exact >> i & 1 == 1)
-            .flat_map(|(_, p)| pattern_refs(&p.rule))
-            .fold(0u64, |m, i| m | 1 << i);
-        self.situational =
-            bits(&|r| r.before_scoring() && r.of_situation(), &mut self.patterns.iter().map(|p| &p.rule));
-        self.placed = bits(&|r| r.reads_placement(), &mut self.patterns.iter().map(|p| &p.rule)) & !self.late;
-        self.known_from_groups = bits(&Rule::of_groups_known, &mut self.patterns.iter().map(|p| &p.rule));
+            .fold(0u64, |m, (_, r)| m | r.patterns);
+        self.situational = bits(&patterns, |r| r.before_scoring() && r.of_situation());
+        self.placed = bits(&patterns, Reads::placement) & !self.late;
+        self.known_from_groups = bits(&patterns, Reads::of_groups_known);
         self.valued = [false, true].map(|loser| {
             let mut valued = 0u64;
             for (i, p) in self.patterns.iter().enumerate() {
@@ -381,26 +374,27 @@ impl Scheme {
             .filter(|&(i, _)| self.situational >> i & 1 == 0)
             .filter_map(|(i, p)| {
                 let Rule::All(parts) = &p.rule else { return None };
-                let gate: Vec<Rule> = parts.iter().filter(|r| r.of_situation() && !r.reads_waits()).cloned().collect();
+                let gate: Vec<Rule> = parts
+                    .iter()
+                    .filter(|r| {
+                        let reads = r.reads();
+                        reads.of_situation() && !reads.waits()
+                    })
+                    .cloned()
+                    .collect();
                 (!gate.is_empty()).then_some((i as u8, Rule::All(gate)))
             })
             .collect();
-        self.valid_placed = bits(&Rule::reads_placement, &mut self.valid.iter().map(|v| &v.rule));
-        self.extra_placed = bits(&Rule::reads_placement, &mut self.extra_points.iter().map(|e| &e.rule));
-        suits.sort_unstable();
-        suits.dedup();
-        self.class_sets = [0b001u8, 0b010, 0b100].map(|bit| {
-            let mut sets: Vec<u8> = uses.iter().filter(|(_, u)| u & bit != 0).map(|&(s, _)| s).collect();
-            sets.sort_unstable();
-            sets.dedup();
-            sets
-        });
-        self.suit_sets = suits;
-        self.reads_suits = read.iter().any(|q| matches!(q, Quantity::Suits | Quantity::Honours));
-        self.reads_home = read.contains(&Quantity::HomeWilds);
-        self.reads_same_chows = read.contains(&Quantity::SameChows);
-        self.reads_fours = read.contains(&Quantity::Fours);
-        self.reads_chow_ends = rules.iter().any(|r| r.reads_chow_ends());
+        self.valid_placed = bits(&valid, Reads::placement);
+        self.extra_placed = bits(&extras, Reads::placement);
+        let indices = |m: u64| (0..64u8).filter(|i| m >> i & 1 == 1).collect::<Vec<u8>>();
+        self.class_sets = read.uses.map(indices);
+        self.suit_sets = indices(read.suit_sets);
+        self.reads_suits = read.quantity(Quantity::Suits) || read.quantity(Quantity::Honours);
+        self.reads_home = read.quantity(Quantity::HomeWilds);
+        self.reads_same_chows = read.quantity(Quantity::SameChows);
+        self.reads_fours = read.quantity(Quantity::Fours);
+        self.reads_chow_ends = read.chow_ends;
         let conditions: Vec<Conditions> = self.patterns.iter().map(|p| Conditions::of(&p.rule)).collect();
         for (p, c) in self.patterns.iter_mut().zip(&conditions) {
             p.needs = c.needs;
@@ -470,16 +464,6 @@ impl Scheme {
                 && if winner { row.winners } else { row.losers };
             applies.then(|| (i, if tiles::is_orphan(g.tile) { row.big } else { row.small }))
         })
-    }
-}
-
-/// The patterns a rule names.
-fn pattern_refs(rule: &Rule) -> Vec<u8> {
-    match rule {
-        Rule::Pattern(i) => vec![*i],
-        Rule::Not(r) | Rule::Compare(r, _, _) => pattern_refs(r),
-        Rule::All(v) | Rule::Any(v) => v.iter().flat_map(pattern_refs).collect(),
-        _ => vec![],
     }
 }
 
