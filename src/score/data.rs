@@ -5,7 +5,7 @@
 //! in it is a `HandError` naming the part at fault.
 
 use super::group::Role;
-use super::rule::{role_bit, Cmp, KindSet, Needs, Quantity, Rule};
+use super::rule::{role_bit, Cmp, KindSet, Quantity, Rule};
 use super::scheme::{
     self, Exclusion, ExtraPoints, Fallback, GroupPoints, GroupState, Pattern, RankKey, Said, Scheme, Total, Unwon,
     MAX_PATTERNS,
@@ -281,7 +281,7 @@ fn rule(o: &Data, names: &Names<'_>) -> Result<Rule> {
 fn said(o: &Data, names: &Names<'_>, what: &str) -> Result<Said> {
     let parts = seq(o, what)?;
     match parts {
-        [r, m] => Ok(Said { rule: rule(r, names)?, needs: Needs::NONE, message: string(m, what)?.into() }),
+        [r, m] => Ok(Said { rule: rule(r, names)?, message: string(m, what)?.into() }),
         _ => Err(err(what, "expected (rule, message)")),
     }
 }
@@ -390,7 +390,6 @@ pub fn read(d: &Data) -> Result<Scheme> {
             value: points(item(p, "value")?, &id)?,
             loser_value: opt(p, "loser_value")?.map(|v| points(v, &id)).transpose()?,
             rule: rule(item(p, "rule")?, &names)?,
-            needs: Needs::NONE,
             excludes: pattern_bits(item(p, "excludes")?)?,
             lazi: boolean(item(p, "lazi")?, &id)?,
             instant: boolean(item(p, "instant")?, &id)?,

@@ -34,8 +34,6 @@ pub struct Pattern {
     /// Its value for a player who did not win, if it counts for one.
     pub loser_value: Option<i32>,
     pub rule: Rule,
-    /// What the rule needs to count (worked out by [`Scheme::prepare`]).
-    pub needs: Needs,
     /// The patterns it makes void, by bit.
     pub excludes: u64,
     /// A limit hand (腊子): the total is the cap.
@@ -158,15 +156,14 @@ pub enum Unwon {
 #[derive(Clone, Debug)]
 pub struct Said {
     pub rule: Rule,
-    /// What the rule needs to count (worked out by [`Scheme::prepare`]).
-    pub needs: Needs,
     /// Shared, so that a result quotes it without copying.
     pub message: Arc<str>,
 }
 
-/// A ruleset's scoring.
+/// A ruleset's scoring as the ruleset declares it: what its data says, checked and
+/// compiled into a [`Scheme`] by [`Spec::prepare`].
 #[derive(Clone, Debug)]
-pub struct Scheme {
+pub struct Spec {
     pub name: String,
     /// Kinds played, and flowers in the set (bit f for flower f + 1).
     pub tiles: u64,
@@ -228,9 +225,39 @@ pub struct Scheme {
     pub tiles_note: String,
     /// The name of the eight-pairs form in results.
     pub eight_pairs_name: String,
+}
 
-    // Worked out by `Scheme::prepare`.
+/// A ruleset's scoring, ready to score: its [`Spec`] (read through this, by `Deref`; it
+/// cannot change once compiled) and what the search needs to know of it.
+#[derive(Clone, Debug)]
+pub struct Scheme {
+    spec: Spec,
+    /// The core's hand analysis for the ruleset's tiles and forms.
     pub engine: Engine,
+    /// The search's tables and masks.
+    pub(crate) plan: Plan,
+}
+
+impl std::ops::Deref for Scheme {
+    type Target = Spec;
+
+    fn deref(&self) -> &Spec {
+        &self.spec
+    }
+}
+
+/// What the search needs to know of a scheme, worked out from its [`Spec`] once, when it
+/// is compiled: masks of the patterns by what their rules read, tables that rule patterns
+/// out before their rules are walked, the patterns that never count together, and the
+/// kind sets that tell free groups apart.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    /// What each rule needs to count (see [`Conditions`]): of the patterns, of `valid`, of
+    /// `no_win` and of `refuse`, in their order.
+    pub pattern_needs: Vec<Needs>,
+    pub valid_needs: Vec<Needs>,
+    pub no_win_needs: Vec<Needs>,
+    pub refuse_needs: Vec<Needs>,
     /// Some rule reads where the winning tile sits.
     pub placement_sensitive: bool,
     /// Some rule reads the waits.
@@ -291,9 +318,10 @@ pub struct Scheme {
     pub most_copies: [u8; KINDS],
 }
 
-impl Scheme {
-    /// Checks the scheme and works out what the search needs to know about it.
-    pub fn prepare(mut self) -> Result<Scheme> {
+impl Spec {
+    /// Checks the specification and compiles it: works out what the search needs to know
+    /// of it.
+    pub fn prepare(self) -> Result<Scheme> {
         let bad = |m: String| Err(HandError::invalid(format!("{}: {m}", self.name)));
         if self.patterns.len() > MAX_PATTERNS {
             return bad(format!("{} patterns; at most {MAX_PATTERNS}", self.patterns.len()));
@@ -339,24 +367,25 @@ impl Scheme {
                 return bad(format!("pattern {} names pattern {i}, which does not exist", p.id));
             }
         }
-        self.placement_sensitive =
+        let mut plan = Plan::empty();
+        plan.placement_sensitive =
             read.placement() || self.group_points.iter().any(|g| g.state == GroupState::ExposedPung);
-        self.reads_waits = read.waits();
-        self.pung_ranks = read.pung_ranks;
+        plan.reads_waits = read.waits();
+        plan.pung_ranks = read.pung_ranks;
         let bits = |reads: &[Reads], pred: fn(&Reads) -> bool| {
             reads.iter().enumerate().filter(|(_, r)| pred(r)).fold(0u64, |m, (i, _)| m | 1 << i)
         };
-        self.late = bits(&patterns, |r| !r.before_scoring());
-        self.late_exact = bits(&patterns, |r| !r.before_scoring() && r.of_counted());
-        self.late_reads = patterns
+        plan.late = bits(&patterns, |r| !r.before_scoring());
+        plan.late_exact = bits(&patterns, |r| !r.before_scoring() && r.of_counted());
+        plan.late_reads = patterns
             .iter()
             .enumerate()
-            .filter(|&(i, _)| self.late_exact >> i & 1 == 1)
+            .filter(|&(i, _)| plan.late_exact >> i & 1 == 1)
             .fold(0u64, |m, (_, r)| m | r.patterns);
-        self.situational = bits(&patterns, |r| r.before_scoring() && r.of_situation());
-        self.placed = bits(&patterns, Reads::placement) & !self.late;
-        self.known_from_groups = bits(&patterns, Reads::of_groups_known);
-        self.valued = [false, true].map(|loser| {
+        plan.situational = bits(&patterns, |r| r.before_scoring() && r.of_situation());
+        plan.placed = bits(&patterns, Reads::placement) & !plan.late;
+        plan.known_from_groups = bits(&patterns, Reads::of_groups_known);
+        plan.valued = [false, true].map(|loser| {
             let mut valued = 0u64;
             for (i, p) in self.patterns.iter().enumerate() {
                 match if loser { p.loser_value } else { Some(p.value) } {
@@ -367,11 +396,11 @@ impl Scheme {
             }
             Some(valued)
         });
-        self.gates = self
+        plan.gates = self
             .patterns
             .iter()
             .enumerate()
-            .filter(|&(i, _)| self.situational >> i & 1 == 0)
+            .filter(|&(i, _)| plan.situational >> i & 1 == 0)
             .filter_map(|(i, p)| {
                 let Rule::All(parts) = &p.rule else { return None };
                 let gate: Vec<Rule> = parts
@@ -385,43 +414,42 @@ impl Scheme {
                 (!gate.is_empty()).then_some((i as u8, Rule::All(gate)))
             })
             .collect();
-        self.valid_placed = bits(&valid, Reads::placement);
-        self.extra_placed = bits(&extras, Reads::placement);
+        plan.valid_placed = bits(&valid, Reads::placement);
+        plan.extra_placed = bits(&extras, Reads::placement);
         let indices = |m: u64| (0..64u8).filter(|i| m >> i & 1 == 1).collect::<Vec<u8>>();
-        self.class_sets = read.uses.map(indices);
-        self.suit_sets = indices(read.suit_sets);
-        self.reads_suits = read.quantity(Quantity::Suits) || read.quantity(Quantity::Honours);
-        self.reads_home = read.quantity(Quantity::HomeWilds);
-        self.reads_same_chows = read.quantity(Quantity::SameChows);
-        self.reads_fours = read.quantity(Quantity::Fours);
-        self.reads_chow_ends = read.chow_ends;
+        plan.class_sets = read.uses.map(indices);
+        plan.suit_sets = indices(read.suit_sets);
+        plan.reads_suits = read.quantity(Quantity::Suits) || read.quantity(Quantity::Honours);
+        plan.reads_home = read.quantity(Quantity::HomeWilds);
+        plan.reads_same_chows = read.quantity(Quantity::SameChows);
+        plan.reads_fours = read.quantity(Quantity::Fours);
+        plan.reads_chow_ends = read.chow_ends;
         let conditions: Vec<Conditions> = self.patterns.iter().map(|p| Conditions::of(&p.rule)).collect();
-        for (p, c) in self.patterns.iter_mut().zip(&conditions) {
-            p.needs = c.needs;
-        }
-        for s in self.valid.iter_mut().chain(&mut self.no_win).chain(&mut self.refuse) {
-            s.needs = Conditions::of(&s.rule).needs;
-        }
-        self.admits = Admits::of(conditions.iter(), |q| !q.of_situation(), ADMITS_MOST);
-        self.situation_admits = Admits::of(conditions.iter(), Quantity::of_situation, ADMITS_MOST);
-        self.disjoint = conditions
+        plan.pattern_needs = conditions.iter().map(|c| c.needs).collect();
+        let needs = |said: &[Said]| said.iter().map(|s| Conditions::of(&s.rule).needs).collect();
+        (plan.valid_needs, plan.no_win_needs, plan.refuse_needs) =
+            (needs(&self.valid), needs(&self.no_win), needs(&self.refuse));
+        plan.admits = Admits::of(conditions.iter(), |q| !q.of_situation(), ADMITS_MOST);
+        plan.situation_admits = Admits::of(conditions.iter(), Quantity::of_situation, ADMITS_MOST);
+        plan.disjoint = conditions
             .iter()
             .map(|a| conditions.iter().enumerate().filter(|(_, b)| a.never_with(b)).fold(0u64, |m, (j, _)| m | 1 << j))
             .collect();
-        self.loser_patterns =
+        plan.loser_patterns =
             self.patterns.iter().enumerate().filter(|(_, p)| p.loser_value.is_some()).fold(0, |m, (i, _)| m | 1 << i);
         let nothing = super::facts::Situation::default();
         for (i, set) in self.sets.iter().enumerate() {
             if set.is_fixed() {
-                self.fixed_sets[i] = set.resolve(&nothing);
+                plan.fixed_sets[i] = set.resolve(&nothing);
             } else {
-                self.situation_sets |= 1 << i;
+                plan.situation_sets |= 1 << i;
             }
         }
-        self.fixed_classes = super::evaluate::fixed_classes(&self);
-        self.most_copies = std::array::from_fn(|k| 4 * (self.tiles >> k & 1) as u8);
-        self.engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
-        Ok(self)
+        plan.most_copies = std::array::from_fn(|k| 4 * (self.tiles >> k & 1) as u8);
+        let engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
+        let mut scheme = Scheme { spec: self, engine, plan };
+        scheme.plan.fixed_classes = super::evaluate::fixed_classes(&scheme);
+        Ok(scheme)
     }
 
     /// Whether the ruleset counts face points (a point table or extra points).
@@ -467,13 +495,12 @@ impl Scheme {
     }
 }
 
-/// A scheme with nothing in it, to be filled in (and then [`Scheme::prepare`]d).
-pub fn empty(name: &str, forms: Forms) -> Scheme {
-    Scheme {
+/// A specification with nothing in it, to be filled in (and then [`Spec::prepare`]d).
+pub fn empty(name: &str, forms: Forms) -> Spec {
+    Spec {
         name: name.to_string(),
         tiles: tiles::ALL_KINDS,
         flowers: 0,
-        engine: Engine::new(name, forms.clone(), tiles::ALL_KINDS),
         forms,
         dragon_sets: false,
         sets: vec![],
@@ -504,34 +531,46 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         wild_name: "wild".into(),
         tiles_note: String::new(),
         eight_pairs_name: "eight_pairs_and_a_half".into(),
-        placement_sensitive: false,
-        reads_waits: false,
-        pung_ranks: false,
-        class_sets: [vec![], vec![], vec![]],
-        suit_sets: vec![],
-        reads_suits: false,
-        reads_home: false,
-        reads_chow_ends: false,
-        reads_same_chows: false,
-        reads_fours: false,
-        late: 0,
-        late_exact: 0,
-        late_reads: 0,
-        situational: 0,
-        gates: vec![],
-        admits: Admits::default(),
-        situation_admits: Admits::default(),
-        disjoint: vec![],
-        known_from_groups: 0,
-        valued: [None; 2],
-        placed: 0,
-        valid_placed: 0,
-        extra_placed: 0,
-        fixed_sets: [0; MAX_SETS],
-        situation_sets: 0,
-        loser_patterns: 0,
-        fixed_classes: [[0; KINDS]; 3],
-        most_copies: [0; KINDS],
+    }
+}
+
+impl Plan {
+    /// Nothing worked out yet.
+    fn empty() -> Plan {
+        Plan {
+            pattern_needs: vec![],
+            valid_needs: vec![],
+            no_win_needs: vec![],
+            refuse_needs: vec![],
+            placement_sensitive: false,
+            reads_waits: false,
+            pung_ranks: false,
+            class_sets: [vec![], vec![], vec![]],
+            suit_sets: vec![],
+            reads_suits: false,
+            reads_home: false,
+            reads_chow_ends: false,
+            reads_same_chows: false,
+            reads_fours: false,
+            late: 0,
+            late_exact: 0,
+            late_reads: 0,
+            situational: 0,
+            gates: vec![],
+            admits: Admits::default(),
+            situation_admits: Admits::default(),
+            disjoint: vec![],
+            known_from_groups: 0,
+            valued: [None; 2],
+            placed: 0,
+            valid_placed: 0,
+            extra_placed: 0,
+            fixed_sets: [0; MAX_SETS],
+            situation_sets: 0,
+            loser_patterns: 0,
+            fixed_classes: [[0; KINDS]; 3],
+            most_copies: [0; KINDS],
+        }
     }
 }
 
@@ -558,7 +597,6 @@ mod tests {
             value: 1,
             loser_value: None,
             rule,
-            needs: Needs::NONE,
             excludes: 0,
             lazi: false,
             instant: false,
@@ -577,13 +615,13 @@ mod tests {
         ];
         s.sets = vec![KindSet::Fixed(1)];
         let s = s.prepare().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(s.gates, vec![(0, Rule::All(vec![wilds_held, Rule::Flag(0)]))]);
+        assert_eq!(s.plan.gates, vec![(0, Rule::All(vec![wilds_held, Rule::Flag(0)]))]);
     }
 
     #[test]
     fn refusals_read_the_situation_and_the_declared_melds_alone() {
         use super::super::rule::{Cmp, Quantity};
-        let said = |rule: Rule| Said { rule, needs: Needs::NONE, message: "no".into() };
+        let said = |rule: Rule| Said { rule, message: "no".into() };
         let mut s = empty("test", Forms::standard(4));
         // 杠上花 without a kong: the declared melds are known before any arrangement.
         s.refuse = vec![said(Rule::All(vec![Rule::Flag(0), Rule::Is(Quantity::Kongs, Cmp::Eq, 0)]))];
