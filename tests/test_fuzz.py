@@ -415,6 +415,13 @@ SCHEME_FIELDS = {
     "a result of four items": (lambda: _changed(results=[("n", "const", 1, 2)]), "results[0]: a result is"),
     "option keys a str": (lambda: _changed(option_keys="abc"), "Written.option_keys"),
     "no patterns": (lambda: {k: v for k, v in _changed().items() if k != "patterns"}, "missing key 'patterns'"),
+    # The scoring's part: the item of a list, then the part of it.
+    "a pattern value a str": (lambda: _changed(pattern={"value": "3"}), '", value: expected an int'),
+    "a rule of a valid row short": (
+        lambda: _changed(valid=[(("win",), "no")]),
+        "valid[0], rule: win needs an argument",
+    ),
+    "a key of no kind": (lambda: _changed(keys=[("hand",)]), "keys[0], key: no kind"),
 }
 
 
