@@ -243,6 +243,8 @@ fn check(rule: &Rule) {
     assert_eq!((r.sets, r.suit_sets), (mask(kinds), mask(suits)), "sets of {at}");
     assert_eq!(r.patterns, mask(old_pattern_refs(rule)), "patterns of {at}");
     assert_eq!((r.far_set, r.far_pattern), (false, None), "{at}");
+    // The bounds' lighter walk reads the same kinds of facts.
+    assert_eq!(rule.facts_read(), Reads { facts: r.facts, ..Reads::default() }, "{at}");
 }
 
 /// The rule and each of its parts, at every depth.
