@@ -988,7 +988,9 @@ impl<'a> Bound<'a> {
                 let any = matches!(rule, Rule::Any(_));
                 let mut all_decided = true;
                 for r in rules {
-                    match self.decided(r) {
+                    // A rule on other patterns is mostly a list of them, read here.
+                    let d = if let Rule::Pattern(i) = r { self.pattern_decided(*i) } else { self.decided(r) };
+                    match d {
                         Some(b) if b == any => return Some(any),
                         Some(_) => {}
                         None => all_decided = false,
