@@ -783,7 +783,23 @@ impl<'a> Bound<'a> {
         let ctx = &self.ctx;
         let free = match rule {
             Rule::All(_) | Rule::Any(_) => None,
-            _ => {
+            Rule::Always
+            | Rule::Not(_)
+            | Rule::Flag(_)
+            | Rule::Form(_)
+            | Rule::Is(..)
+            | Rule::Count(_)
+            | Rule::Compare(..)
+            | Rule::Triplets(_)
+            | Rule::Pairs(_)
+            | Rule::AllTiles(_)
+            | Rule::AnyTile(_)
+            | Rule::Straight(_)
+            | Rule::Win { .. }
+            | Rule::OnlyWait(_)
+            | Rule::Run { .. }
+            | Rule::SameRankKongs
+            | Rule::Pattern(_) => {
                 let reads = rule.facts_read();
                 if reads.of_situation() {
                     return ctx.eval(rule);
