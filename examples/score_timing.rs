@@ -1,7 +1,7 @@
 //! Times the scoring engine of the regional rulesets on one situation, without Python:
 //! `cargo run --release --example score_timing [N]`. A development aid (the
 //! benchmarks in `benches/` are the measure).
-use _core::score::rule::{Cmp, Needs, Quantity, Rule};
+use _core::score::rule::{Cmp, Quantity, Rule};
 use _core::score::scheme::{self, Pattern};
 use _core::score::situation::{Key, KeyKind, Reader, Value};
 use _core::Forms;
@@ -30,7 +30,6 @@ fn main() {
             value: 1,
             loser_value: None,
             rule: Rule::Is(*q, Cmp::Eq, 0),
-            needs: Needs::NONE,
             excludes: 0,
             lazi: false,
             instant: false,

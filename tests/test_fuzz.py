@@ -402,6 +402,36 @@ def test_scheme_data_found_by_fuzzing_raises_hand_error(data):
         _core.Scheme(data())
 
 
+#: Mistakes in the part of the scheme data the binding reads (entries, result keys,
+#: options), and the field each message names.
+SCHEME_FIELDS = {
+    "no entry": (lambda: _changed(pattern={"entry": None}), "Entries.entry"),
+    "a loser entry not a dict": (lambda: _changed(pattern={"loser_entry": 5}), "Entries.loser_entry"),
+    "a result key not a str": (lambda: _changed(results=[(1, "role")]), "ResultKey.key"),
+    "a result kind not a str": (
+        lambda: _changed(results=[("n", 5)]),
+        "results[0]: failed to extract field ResultKey.kind",
+    ),
+    "a result of four items": (lambda: _changed(results=[("n", "const", 1, 2)]), "results[0]: a result is"),
+    "option keys a str": (lambda: _changed(option_keys="abc"), "Written.option_keys"),
+    "no patterns": (lambda: {k: v for k, v in _changed().items() if k != "patterns"}, "missing key 'patterns'"),
+    # The scoring's part: the item of a list, then the part of it.
+    "a pattern value a str": (lambda: _changed(pattern={"value": "3"}), '", value: expected an int'),
+    "a rule of a valid row short": (
+        lambda: _changed(valid=[(("win",), "no")]),
+        "valid[0], rule: win needs an argument",
+    ),
+    "a key of no kind": (lambda: _changed(keys=[("hand",)]), "keys[0], key: no kind"),
+}
+
+
+@pytest.mark.parametrize(("data", "field"), SCHEME_FIELDS.values(), ids=SCHEME_FIELDS.keys())
+def test_scheme_data_mistakes_name_the_field(data, field):
+    with pytest.raises(HandError, match="ruleset data") as e:
+        _core.Scheme(data())
+    assert field in str(e.value)
+
+
 def test_points_at_their_bound_sum_exactly():
     # Every pattern worth the most the reader takes: the total is still the exact sum of
     # the fans counted, for the arrangement with the most of them.

@@ -16,7 +16,7 @@ use super::hand::PyHand;
 use super::interrupt;
 use super::kwcall;
 use super::result::{untracked, PyRecord, PyResult_, Source, Table, Val, Writer};
-use super::scheme::{read, str_tuple};
+use super::scheme::{read, str_tuple, Written};
 use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
 use crate::score::arrange::Form;
@@ -110,57 +110,26 @@ fn bad_data(py: Python<'_>, what: &str, m: impl std::fmt::Display) -> PyErr {
     hand_error(py, format!("ruleset data, {what}: {m}"))
 }
 
-/// The items of a sequence of ruleset data.
-fn data_seq<'py>(o: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let py = o.py();
-    if o.is_instance_of::<PyString>() || o.is_instance_of::<PyDict>() {
-        return Err(bad_data(py, what, "expected a sequence"));
-    }
-    let items = o.try_iter().map_err(|_| bad_data(py, what, "expected a sequence"))?;
-    items.map(|i| i.map_err(|e| bad_data(py, what, e))).collect()
-}
-
-fn data_dict<'py>(o: Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyDict>> {
-    let py = o.py();
-    o.cast_into::<PyDict>().map_err(|_| bad_data(py, what, "expected a dict"))
-}
-
 #[pymethods]
 impl PyScheme {
     /// Builds a scheme from the data of `haidi.rulesets._scheme.build`.
     #[new]
     fn new(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let data = &data_dict(data.clone(), "the data")?;
-        let scheme = read(data)?;
-        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
-            data.get_item(k)?.ok_or_else(|| hand_error(py, format!("ruleset data: {k} missing")))
-        };
+        let written = Written::read(data)?;
+        let scheme = read(data.cast::<PyDict>()?)?;
         let mut entries = vec![];
         let mut loser_entries = vec![];
-        for p in data_seq(&get("patterns")?, "patterns")? {
-            let p = data_dict(p, "patterns")?;
-            let e = p.get_item("entry")?.ok_or_else(|| hand_error(py, "a pattern needs its entry"))?;
-            let e = data_dict(e, "entry")?;
-            let le = match p.get_item("loser_entry")? {
-                Some(le) if !le.is_none() => data_dict(le, "loser_entry")?,
-                _ => e.clone(),
-            };
-            entries.push(entry::Counted::new(py, &e)?);
-            loser_entries.push(entry::Counted::new(py, &le)?);
+        for e in written.entries()? {
+            let le = e.loser_entry.as_ref().unwrap_or(&e.entry);
+            entries.push(entry::Counted::new(py, &e.entry)?);
+            loser_entries.push(entry::Counted::new(py, le)?);
         }
         let mut extras = vec![];
         let names = &scheme;
-        for r in data_seq(&get("results")?, "results")? {
-            let parts = data_seq(&r, "results")?;
-            let [key, kind, ..] = &parts[..] else {
-                return Err(bad_data(py, "results", "a result is (key, kind) or (key, kind, argument)"));
-            };
-            let key: String = key.extract().map_err(|_| bad_data(py, "results", "a key is a str"))?;
-            let kind: String = kind.extract().map_err(|_| bad_data(py, &key, "a kind is a str"))?;
-            let arg = parts.get(2);
+        for r in written.result_keys()? {
+            let (key, kind, arg) = (&r.key, &r.kind, r.argument.as_ref());
             let need = || arg.ok_or_else(|| hand_error(py, format!("result key {key}: needs an argument")));
-            let key_ref = &key;
-            let bad = |what: &'static str| move |_: PyErr| bad_data(py, key_ref, format!("expected {what}"));
+            let bad = |what: &'static str| move |_: PyErr| bad_data(py, key, format!("expected {what}"));
             let extra = match kind.as_str() {
                 "flag" => Extra::Flag(
                     names
@@ -170,7 +139,7 @@ impl PyScheme {
                 "classes" => {
                     let classes: Vec<u8> = need()?.extract().map_err(bad("a list of classes, 0 to 31"))?;
                     if classes.iter().any(|&c| c >= 32) {
-                        return Err(bad_data(py, &key, "expected a list of classes, 0 to 31"));
+                        return Err(bad_data(py, key, "expected a list of classes, 0 to 31"));
                     }
                     Extra::Classes(classes.iter().fold(0, |m, c| m | 1 << c))
                 }
@@ -180,7 +149,7 @@ impl PyScheme {
                 "wild_kinds" => Extra::WildKinds,
                 "const" => {
                     let v = need()?;
-                    Extra::Const(v.clone().unbind(), answer::dumps(v).map_err(|e| bad_data(py, &key, e))?)
+                    Extra::Const(v.clone().unbind(), answer::dumps(v).map_err(|e| bad_data(py, key, e))?)
                 }
                 "role" => Extra::Role,
                 "face" => Extra::Face,
@@ -190,7 +159,7 @@ impl PyScheme {
                 "follow" => {
                     let (table, lazi): (Vec<i32>, i32) = need()?.extract().map_err(bad("(a list of ints, an int)"))?;
                     if table.is_empty() {
-                        return Err(bad_data(py, &key, "expected (a list of ints, an int), the list not empty"));
+                        return Err(bad_data(py, key, "expected (a list of ints, an int), the list not empty"));
                     }
                     Extra::Follow(table, lazi)
                 }
@@ -204,21 +173,13 @@ impl PyScheme {
             };
             let id = u16::try_from(extras.len()).ok().and_then(|n| n.checked_add(answer::OWN_KEYS));
             let id = id.ok_or_else(|| bad_data(py, "results", "too many keys"))?;
-            extras.push((answer::Key::new(py, &key, id), extra));
+            extras.push((answer::Key::new(py, key, id), extra));
         }
         let ids = str_tuple(py, &super::scheme::ids(&scheme))?.unbind();
-        let exclusion_text = match data.get_item("exclusion_text")? {
-            Some(t) if !t.is_none() => t.extract().map_err(|_| bad_data(py, "exclusion_text", "expected a str"))?,
-            _ => "excluded (不计)".to_string(),
-        };
-        let compile = data.get_item("compile")?.filter(|c| !c.is_none()).map(Bound::unbind);
-        let reduce = data.get_item("reduce")?.filter(|c| !c.is_none()).map(Bound::unbind);
-        let option_keys: Vec<String> = match data.get_item("option_keys")? {
-            Some(k) if !k.is_none() => {
-                k.extract().map_err(|_| bad_data(py, "option_keys", "expected a list of str"))?
-            }
-            _ => vec![],
-        };
+        let exclusion_text = written.exclusion_text.unwrap_or_else(|| "excluded (不计)".to_string());
+        let compile = written.compile.map(Bound::unbind);
+        let reduce = written.reduce.map(Bound::unbind);
+        let option_keys = written.option_keys.unwrap_or_default();
         let mut forms: Vec<Arc<str>> = [
             Form::Standard,
             Form::SevenPairs,

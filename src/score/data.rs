@@ -5,13 +5,13 @@
 //! in it is a `HandError` naming the part at fault.
 
 use super::group::Role;
-use super::rule::{role_bit, Cmp, KindSet, Needs, Quantity, Rule};
+use super::rule::{role_bit, Cmp, KindSet, Quantity, Rule};
 use super::scheme::{
     self, Exclusion, ExtraPoints, Fallback, GroupPoints, GroupState, Pattern, RankKey, Said, Scheme, Total, Unwon,
     MAX_PATTERNS,
 };
 use super::situation::{Key, KeyKind};
-use crate::error::{HandError, Result};
+use crate::error::{ErrorKind, HandError, Result};
 use crate::forms::Forms;
 use crate::notation::{self, Format};
 use crate::tiles::{self, KINDS};
@@ -65,8 +65,25 @@ impl Data {
     }
 }
 
+const MISTAKE: &str = "ruleset data, ";
+
 fn err(what: &str, m: impl std::fmt::Display) -> HandError {
-    HandError::invalid(format!("ruleset data, {what}: {m}"))
+    HandError::invalid(format!("{MISTAKE}{what}: {m}"))
+}
+
+/// The reading of item `at` of a list (`patterns[3] "ping_hu"`), its error placed there.
+fn within<T>(at: impl FnOnce() -> String, r: Result<T>) -> Result<T> {
+    r.map_err(|e| match &e.kind {
+        ErrorKind::Invalid(m) => {
+            HandError::invalid(format!("{MISTAKE}{}, {}", at(), m.strip_prefix(MISTAKE).unwrap_or(m)))
+        }
+        _ => e,
+    })
+}
+
+/// Each item of a list read, its error placed at the item (`valid[2]`).
+fn each<'d, T>(list: &'d [Data], what: &str, read: impl Fn(&'d Data) -> Result<T>) -> Result<Vec<T>> {
+    list.iter().enumerate().map(|(i, d)| within(|| format!("{what}[{i}]"), read(d))).collect()
 }
 
 fn item<'d>(d: &'d Data, key: &str) -> Result<&'d Data> {
@@ -281,7 +298,7 @@ fn rule(o: &Data, names: &Names<'_>) -> Result<Rule> {
 fn said(o: &Data, names: &Names<'_>, what: &str) -> Result<Said> {
     let parts = seq(o, what)?;
     match parts {
-        [r, m] => Ok(Said { rule: rule(r, names)?, needs: Needs::NONE, message: string(m, what)?.into() }),
+        [r, m] => Ok(Said { rule: rule(r, names)?, message: string(m, what)?.into() }),
         _ => Err(err(what, "expected (rule, message)")),
     }
 }
@@ -359,7 +376,7 @@ pub fn read(d: &Data) -> Result<Scheme> {
     s.dragon_sets = dragon_sets;
     s.tiles = kinds(&string(item(d, "tiles")?, "tiles")?, "tiles")?;
     s.flowers = flowers(&string(item(d, "flowers")?, "flowers")?, "flowers")?;
-    s.sets = seq(item(d, "sets")?, "sets")?.iter().map(kind_set).collect::<Result<_>>()?;
+    s.sets = each(seq(item(d, "sets")?, "sets")?, "sets", kind_set)?;
     s.flags = seq(item(d, "flags")?, "flags")?.iter().map(|f| string(f, "flags")).collect::<Result<_>>()?;
     let pattern_data = seq(item(d, "patterns")?, "patterns")?;
     // Patterns are bits of a u64 from here on (`prepare` checks the rest of the limits).
@@ -384,31 +401,31 @@ pub fn read(d: &Data) -> Result<Scheme> {
         }
         Ok(m)
     };
-    for p in pattern_data {
+    for (i, p) in pattern_data.iter().enumerate() {
         let id = string(item(p, "id")?, "patterns")?;
-        s.patterns.push(Pattern {
-            value: points(item(p, "value")?, &id)?,
-            loser_value: opt(p, "loser_value")?.map(|v| points(v, &id)).transpose()?,
-            rule: rule(item(p, "rule")?, &names)?,
-            needs: Needs::NONE,
-            excludes: pattern_bits(item(p, "excludes")?)?,
-            lazi: boolean(item(p, "lazi")?, &id)?,
-            instant: boolean(item(p, "instant")?, &id)?,
-            // Results count patterns by class in a 32-bit mask.
-            class: small(item(p, "class")?, &id, 31)?,
-            id,
-        });
+        let pattern = || -> Result<Pattern> {
+            Ok(Pattern {
+                value: points(item(p, "value")?, "value")?,
+                loser_value: opt(p, "loser_value")?.map(|v| points(v, "loser_value")).transpose()?,
+                rule: rule(item(p, "rule")?, &names)?,
+                excludes: pattern_bits(item(p, "excludes")?)?,
+                lazi: boolean(item(p, "lazi")?, "lazi")?,
+                instant: boolean(item(p, "instant")?, "instant")?,
+                // Results count patterns by class in a 32-bit mask.
+                class: small(item(p, "class")?, "class", 31)?,
+                id: id.clone(),
+            })
+        };
+        // The id as given, cut short: it is in the message only to find the pattern.
+        let at = || format!("patterns[{i}] {:?}", id.chars().take(40).collect::<String>());
+        s.patterns.push(within(at, pattern())?);
     }
-    for f in fallback_data {
+    s.fallbacks = each(fallback_data, "fallbacks", |f| {
         let parts = seq(f, "fallbacks")?;
         let [n, r, pats] = parts else { return Err(err("fallbacks", "(name, rule, patterns)")) };
-        s.fallbacks.push(Fallback {
-            name: string(n, "fallbacks")?,
-            rule: rule(r, &names)?,
-            patterns: pattern_bits(pats)?,
-        });
-    }
-    s.keys = seq(item(d, "keys")?, "keys")?.iter().map(|k| key(k, &names)).collect::<Result<_>>()?;
+        Ok(Fallback { name: string(n, "fallbacks")?, rule: rule(r, &names)?, patterns: pattern_bits(pats)? })
+    })?;
+    s.keys = each(seq(item(d, "keys")?, "keys")?, "keys", |k| key(k, &names))?;
     for i in seq(item(d, "implies")?, "implies")? {
         let parts = seq(i, "implies")?;
         let [a, b, m] = parts else { return Err(err("implies", "(flag, flag, message)")) };
@@ -418,15 +435,14 @@ pub fn read(d: &Data) -> Result<Scheme> {
             string(m, "implies")?,
         ));
     }
-    s.refuse = seq(item(d, "refuse")?, "refuse")?.iter().map(|r| said(r, &names, "refuse")).collect::<Result<_>>()?;
-    s.valid = seq(item(d, "valid")?, "valid")?.iter().map(|r| said(r, &names, "valid")).collect::<Result<_>>()?;
-    s.no_win = seq(item(d, "no_win")?, "no_win")?.iter().map(|r| said(r, &names, "no_win")).collect::<Result<_>>()?;
+    let saids = |what: &str| each(seq(item(d, what)?, what)?, what, |r| said(r, &names, what));
+    (s.refuse, s.valid, s.no_win) = (saids("refuse")?, saids("valid")?, saids("no_win")?);
     s.exclusion = match string(item(d, "exclusion")?, "exclusion")?.as_str() {
         "every_hit" => Exclusion::EveryHit,
         "top_down" => Exclusion::TopDown,
         other => return Err(err("exclusion", other)),
     };
-    for g in seq(item(d, "group_points")?, "group_points")? {
+    s.group_points = each(seq(item(d, "group_points")?, "group_points")?, "group_points", |g| {
         let parts = seq(g, "group_points")?;
         let [n, state, set, small, big, winners, losers] = parts else {
             return Err(err("group_points", "(name, state, set, small, big, winners, losers)"));
@@ -439,7 +455,7 @@ pub fn read(d: &Data) -> Result<Scheme> {
             "pair" => GroupState::Pair,
             other => return Err(err("group_points", other)),
         };
-        s.group_points.push(GroupPoints {
+        Ok(GroupPoints {
             name: string(n, "group_points")?,
             state,
             kinds: set_index(set)?,
@@ -447,21 +463,21 @@ pub fn read(d: &Data) -> Result<Scheme> {
             big: points(big, "group_points")?,
             winners: boolean(winners, "group_points")?,
             losers: boolean(losers, "group_points")?,
-        });
-    }
-    for e in seq(item(d, "extra_points")?, "extra_points")? {
+        })
+    })?;
+    s.extra_points = each(seq(item(d, "extra_points")?, "extra_points")?, "extra_points", |e| {
         let parts = seq(e, "extra_points")?;
         let [n, r, pts, winners, losers] = parts else {
             return Err(err("extra_points", "(name, rule, points, winners, losers)"));
         };
-        s.extra_points.push(ExtraPoints {
+        Ok(ExtraPoints {
             name: string(n, "extra_points")?,
             rule: rule(r, &names)?,
             points: points(pts, "extra_points")?,
             winners: boolean(winners, "extra_points")?,
             losers: boolean(losers, "extra_points")?,
-        });
-    }
+        })
+    })?;
     let total = seq(item(d, "total")?, "total")?;
     s.total = match string(at(total, 0, "total")?, "total")?.as_str() {
         "sum" => Total::Sum,

@@ -115,9 +115,9 @@ impl Scored {
 fn situational(scheme: &Scheme, ctx: &Context) -> (u64, [u8; MAX_PATTERNS]) {
     let mut counts = [0u8; MAX_PATTERNS];
     let mut hits = 0u64;
-    for i in bits(scheme.situational) {
+    for i in bits(scheme.plan.situational) {
         let pat = &scheme.patterns[i];
-        let n = ctx.judge(&pat.rule, &pat.needs);
+        let n = ctx.judge(&pat.rule, &scheme.plan.pattern_needs[i]);
         if n > 0 {
             hits |= 1 << i;
             counts[i] = n.min(255) as u8;
@@ -136,7 +136,7 @@ struct Judged {
 
 /// The patterns whose situation parts fail here (see `Scheme::gates`), by bit.
 fn shut(scheme: &Scheme, ctx: &Context) -> u64 {
-    scheme.gates.iter().filter(|(_, gate)| ctx.eval(gate) == 0).fold(0, |m, &(i, _)| m | 1 << i)
+    scheme.plan.gates.iter().filter(|(_, gate)| ctx.eval(gate) == 0).fold(0, |m, &(i, _)| m | 1 << i)
 }
 
 /// One arrangement scored, the winning tile placed.
@@ -322,9 +322,9 @@ const ORPHAN_CLASS: u64 = 1 << 63;
 /// kind, with the 大子 / 小子 of the point tables, the kinds a pair may be, and which kinds
 /// are wild (财神归位) where rules read them.
 fn classes(scheme: &Scheme, p: &Prepared) -> [[u64; KINDS]; 3] {
-    let mut sig = scheme.fixed_classes;
-    add_class_sets(scheme, &p.sets, scheme.situation_sets, &mut sig);
-    if scheme.reads_home {
+    let mut sig = scheme.plan.fixed_classes;
+    add_class_sets(scheme, &p.sets, scheme.plan.situation_sets, &mut sig);
+    if scheme.plan.reads_home {
         for k in tiles::mask_tiles(p.situation.wild_kinds) {
             for t in 0..3 {
                 sig[t][k as usize] |= 1 << 61;
@@ -338,7 +338,7 @@ fn classes(scheme: &Scheme, p: &Prepared) -> [[u64; KINDS]; 3] {
 /// the sets that are the same in every situation, the point tables and the pair rule.
 pub fn fixed_classes(scheme: &Scheme) -> [[u64; KINDS]; 3] {
     let mut sig = [[0u64; KINDS]; 3];
-    add_class_sets(scheme, &scheme.fixed_sets, !scheme.situation_sets, &mut sig);
+    add_class_sets(scheme, &scheme.plan.fixed_sets, !scheme.plan.situation_sets, &mut sig);
     let points = !scheme.group_points.is_empty();
     let pair_rule = scheme.forms.pair_kinds != tiles::ALL_KINDS;
     for k in 0..KINDS {
@@ -354,7 +354,7 @@ pub fn fixed_classes(scheme: &Scheme) -> [[u64; KINDS]; 3] {
 
 /// Marks in `sig` the kinds of each class set among `which` (by bit), as `sets` resolve it.
 fn add_class_sets(scheme: &Scheme, sets: &[u64], which: u64, sig: &mut [[u64; KINDS]; 3]) {
-    for (t, class_sets) in scheme.class_sets.iter().enumerate() {
+    for (t, class_sets) in scheme.plan.class_sets.iter().enumerate() {
         for (bit, &set) in class_sets.iter().enumerate() {
             if which >> set & 1 == 1 {
                 for k in tiles::mask_tiles(sets[set as usize]) {
@@ -373,7 +373,7 @@ pub fn evaluate(scheme: &Scheme, p: &Prepared) -> Scored {
 /// Scores a prepared situation; without `bounded`, every arrangement is scored (no bound
 /// cuts the search short: the same result, the way to test the bounds).
 pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
-    let special_suits = scheme.suit_sets.iter().fold(0u8, |m, &s| m | p.sets[s as usize] as u8);
+    let special_suits = scheme.plan.suit_sets.iter().fold(0u8, |m, &s| m | p.sets[s as usize] as u8);
     let waits = Waits::new(scheme, p);
     let mut s = Search {
         scheme,
@@ -426,7 +426,8 @@ impl Search<'_> {
     /// and wherever the winning tile sits (`places`, those of its groups).
     fn ceiling_of(&mut self, found: &Found, places: &Places) -> [i32; 4] {
         let (scheme, p) = (self.scheme, self.p);
-        let mut f = facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false, scheme.reads_fours);
+        let mut f =
+            facts::facts(found.form, &found.groups, None, p.situation.wild_kinds, false, scheme.plan.reads_fours);
         (f.seat_flower_used, f.real_wilds_used) = complete_wilds(&p.situation);
         let ctx = Context::new(&f, &p.situation, &p.sets, Some(self.waits));
         let known = Known::Groups {
@@ -522,7 +523,7 @@ impl Search<'_> {
         }
         let room = |k: usize| caps[k].saturating_sub(stand[k]);
         // Runs of pungs tell pung kinds apart by rank; otherwise only the sets do.
-        let ranked = scheme.pung_ranks;
+        let ranked = scheme.plan.pung_ranks;
         // Suits are told apart only where a rule reads the suits held (then a suit some
         // group holds is like any other such, the rules counting the suits, and a suit
         // none holds too) or names the suit for a straight; runs of pungs tell the held
@@ -531,7 +532,7 @@ impl Search<'_> {
             let s = tiles::suit(k as Tile);
             if self.special_suits >> s & 1 == 1 {
                 s as u64
-            } else if !scheme.reads_suits {
+            } else if !scheme.plan.reads_suits {
                 5
             } else if s == 3 || (ranked && suits >> s & 1 == 1) {
                 s as u64
@@ -581,13 +582,13 @@ impl Search<'_> {
                     let start = s % 9;
                     let special = self.special_suits >> tiles::suit(s as Tile) & 1 == 1;
                     // A straight's chows start at 1, 4 and 7; an edge wait needs 123 or 789.
-                    let place = if (special && start % 3 == 0) || (scheme.reads_chow_ends && (start == 0 || start == 6))
-                    {
-                        start as u64
-                    } else {
-                        9
-                    };
-                    let same = (scheme.reads_same_chows && chow_starts >> s & 1 == 1) as u64;
+                    let place =
+                        if (special && start % 3 == 0) || (scheme.plan.reads_chow_ends && (start == 0 || start == 6)) {
+                            start as u64
+                        } else {
+                            9
+                        };
+                    let same = (scheme.plan.reads_same_chows && chow_starts >> s & 1 == 1) as u64;
                     let sk = [key(s, 1), key(s + 1, 1), key(s + 2, 1)];
                     let key = (
                         sk[0].0 ^ sk[1].0.rotate_left(21) ^ sk[2].0.rotate_left(42),
@@ -638,7 +639,7 @@ impl Search<'_> {
             return;
         }
         let mut places = known.copied().unwrap_or_else(|| self.places(groups));
-        if !self.scheme.placement_sensitive {
+        if !self.scheme.plan.placement_sensitive {
             places.truncate(1);
         } else {
             // The group holding the tile matters only through its shape, kind and
@@ -747,7 +748,7 @@ impl Search<'_> {
         let sit = &p.situation;
         let loser = p.loser;
         let discard_win = scheme.self_drawn_flag.is_some_and(|b| !sit.flag(b)) && !loser;
-        let mut base = facts::facts(form, groups, None, sit.wild_kinds, false, scheme.reads_fours);
+        let mut base = facts::facts(form, groups, None, sit.wild_kinds, false, scheme.plan.reads_fours);
         match partial {
             Some((seat_used, real, _)) => {
                 base.seat_flower_used = seat_used;
@@ -755,11 +756,11 @@ impl Search<'_> {
             }
             None => (base.seat_flower_used, base.real_wilds_used) = complete_wilds(sit),
         }
-        let eligible = allowed & if loser { scheme.loser_patterns } else { u64::MAX };
+        let eligible = allowed & if loser { scheme.plan.loser_patterns } else { u64::MAX };
         // What the place of the winning tile does not change.
         let ctx = Context::new(&base, sit, &p.sets, Some(self.waits));
         for (i, v) in scheme.valid.iter().enumerate() {
-            if scheme.valid_placed >> i & 1 == 0 && ctx.judge(&v.rule, &v.needs) == 0 {
+            if scheme.plan.valid_placed >> i & 1 == 0 && ctx.judge(&v.rule, &scheme.plan.valid_needs[i]) == 0 {
                 self.best.refused.get_or_insert(i);
                 return;
             }
@@ -770,14 +771,14 @@ impl Search<'_> {
         let (mut arr_hits, mut arr_counts) = situational;
         arr_hits &= eligible;
         // The patterns the quantities leave, of the situation (once) and the arrangement.
-        let of_situation = *self.admitted.get_or_insert_with(|| scheme.situation_admits.admitted(&ctx));
-        let admitted = of_situation & scheme.admits.admitted(&ctx);
+        let of_situation = *self.admitted.get_or_insert_with(|| scheme.plan.situation_admits.admitted(&ctx));
+        let admitted = of_situation & scheme.plan.admits.admitted(&ctx);
         let patterns = u64::MAX.checked_shr(64 - scheme.patterns.len() as u32).unwrap_or(0);
         let per_arrangement =
-            patterns & !scheme.situational & !scheme.placed & !scheme.late & eligible & open & admitted;
+            patterns & !scheme.plan.situational & !scheme.plan.placed & !scheme.plan.late & eligible & open & admitted;
         for i in bits(per_arrangement) {
             let pat = &scheme.patterns[i];
-            let n = ctx.judge(&pat.rule, &pat.needs);
+            let n = ctx.judge(&pat.rule, &scheme.plan.pattern_needs[i]);
             if n > 0 {
                 arr_hits |= 1 << i;
                 arr_counts[i] = n.min(255) as u8;
@@ -792,13 +793,13 @@ impl Search<'_> {
                 }
             }
             for (i, e) in scheme.extra_points.iter().enumerate() {
-                if scheme.extra_placed >> i & 1 == 0 && (if loser { e.losers } else { e.winners }) {
+                if scheme.plan.extra_placed >> i & 1 == 0 && (if loser { e.losers } else { e.winners }) {
                     // Saturating: a rule may count the patterns' value (any data's points).
                     base_face = base_face.saturating_add(e.points.saturating_mul(ctx.eval(&e.rule) as i32));
                 }
             }
         }
-        let placed = scheme.placed & eligible & open;
+        let placed = scheme.plan.placed & eligible & open;
         for &placement in placements {
             self.best.tried += 1;
             let mut f = base;
@@ -812,32 +813,33 @@ impl Search<'_> {
             }
             let mut ctx = Context::new(&f, sit, &p.sets, Some(self.waits));
             let refused = (0..scheme.valid.len()).find(|&i| {
-                scheme.valid_placed >> i & 1 == 1 && ctx.judge(&scheme.valid[i].rule, &scheme.valid[i].needs) == 0
+                scheme.plan.valid_placed >> i & 1 == 1
+                    && ctx.judge(&scheme.valid[i].rule, &scheme.plan.valid_needs[i]) == 0
             });
             if let Some(i) = refused {
                 self.best.refused.get_or_insert(i);
                 continue;
             }
             // A pung completed on a discard is not concealed: looked up again.
-            let admitted = if f.pung_on_discard { of_situation & scheme.admits.admitted(&ctx) } else { admitted };
+            let admitted = if f.pung_on_discard { of_situation & scheme.plan.admits.admitted(&ctx) } else { admitted };
             let (mut hits, mut counts) = (arr_hits, arr_counts);
             for i in bits(placed & admitted) {
                 let pat = &scheme.patterns[i];
-                let n = ctx.judge(&pat.rule, &pat.needs);
+                let n = ctx.judge(&pat.rule, &scheme.plan.pattern_needs[i]);
                 if n > 0 {
                     hits |= 1 << i;
                     counts[i] = n.min(255) as u8;
                 }
             }
             let mut counted = exclude(scheme, hits);
-            if scheme.late != 0 {
+            if scheme.plan.late != 0 {
                 let (value, _) = value_of(scheme, loser, counted, &counts);
                 ctx.counted = counted;
                 ctx.value = value;
                 ctx.fan_count = counted.count_ones() as i32;
-                for i in bits(scheme.late & eligible & open & admitted) {
+                for i in bits(scheme.plan.late & eligible & open & admitted) {
                     let pat = &scheme.patterns[i];
-                    let n = ctx.judge(&pat.rule, &pat.needs);
+                    let n = ctx.judge(&pat.rule, &scheme.plan.pattern_needs[i]);
                     if n > 0 {
                         hits |= 1 << i;
                         counts[i] = n.min(255) as u8;
@@ -856,7 +858,7 @@ impl Search<'_> {
                     face = face.saturating_add(exposed - concealed);
                 }
                 for (i, e) in scheme.extra_points.iter().enumerate() {
-                    if scheme.extra_placed >> i & 1 == 1 && (if loser { e.losers } else { e.winners }) {
+                    if scheme.plan.extra_placed >> i & 1 == 1 && (if loser { e.losers } else { e.winners }) {
                         face = face.saturating_add(e.points.saturating_mul(ctx.eval(&e.rule) as i32));
                     }
                 }
@@ -1001,7 +1003,8 @@ impl Search<'_> {
                 fan_count: s.counted.count_ones() as i32,
                 ..Context::new(&s.facts, &s.situation, &p.sets, Some(self.waits))
             };
-            if let Some(nw) = scheme.no_win.iter().find(|nw| ctx.judge(&nw.rule, &nw.needs) > 0) {
+            let mut no_win = scheme.no_win.iter().zip(&scheme.plan.no_win_needs);
+            if let Some((nw, _)) = no_win.find(|(nw, needs)| ctx.judge(&nw.rule, needs) > 0) {
                 s.win = false;
                 s.reason = Some(nw.message.clone());
             }
@@ -1095,7 +1098,7 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mu
         return [i32::MAX; 4];
     }
     let declared =
-        facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false, scheme.reads_fours);
+        facts::facts(Form::Standard, &p.tiles.melds, None, p.situation.wild_kinds, false, scheme.plan.reads_fours);
     let held = tiles::kinds_mask(&p.tiles.counts);
     let straights = if form & Form::Standard.bit() != 0 { straights() } else { 0 };
     let mut suits = 0u8;
@@ -1139,7 +1142,7 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mu
 /// chow: in such an arrangement a group holds at most three tiles of one kind (or, where
 /// 中发白 is a group, three dragons), so the kinds held need no more groups than there
 /// are. The wilds, free to stand for anything, fill the rest (the tiles always add up).
-fn pungs_may_fit(scheme: &Scheme, t: &Tiles) -> bool {
+fn pungs_may_fit(scheme: &super::scheme::Spec, t: &Tiles) -> bool {
     let groups = (scheme.forms.melds as usize + 1).saturating_sub(t.melds.len());
     let dragons = if scheme.dragon_sets { tiles::WHITE as usize..KINDS } else { 0..0 };
     let mut needed: usize = 0;
@@ -1224,7 +1227,7 @@ fn bound_given(
     if face == i32::MAX && unbounded(scheme) {
         return [i32::MAX; 4];
     }
-    let Some(valued) = scheme.valued[p.loser as usize] else {
+    let Some(valued) = scheme.plan.valued[p.loser as usize] else {
         return [i32::MAX; 4];
     };
     // The situation's own patterns, as they are.
@@ -1242,7 +1245,7 @@ fn bound_given(
     // known which of those may count.
     let mut optional = 0u64;
     for late in [false, true] {
-        let these = valued & !scheme.situational & !shut & if late { scheme.late } else { !scheme.late };
+        let these = valued & !scheme.plan.situational & !shut & if late { scheme.plan.late } else { !scheme.plan.late };
         if late {
             let possible = fixed | optional;
             let void = bits(possible).fold(0u64, |m, i| m | scheme.patterns[i].excludes);
@@ -1250,16 +1253,18 @@ fn bound_given(
             b.possible = possible;
         }
         for i in bits(these) {
-            let pat = &scheme.patterns[i];
-            if !form.map_or(pat.needs.met_flags(flags), |form| pat.needs.met(flags, form)) {
+            let (pat, needs) = (&scheme.patterns[i], &scheme.plan.pattern_needs[i]);
+            if !form.map_or(needs.met_flags(flags), |form| needs.met(flags, form)) {
                 continue;
             }
             let rule = &pat.rule;
             let n = match known {
                 _ if late => b.decided(rule).map_or_else(|| b.most(rule), |d| d as u32),
-                Known::Groups { .. } if scheme.known_from_groups >> i & 1 == 1 => b.ctx.eval(rule),
+                Known::Groups { .. } if scheme.plan.known_from_groups >> i & 1 == 1 => b.ctx.eval(rule),
                 // Every group known, and the rule does not read the winning tile's place.
-                Known::Groups { free_melds: 0, free_pairs: 0, .. } if scheme.placed >> i & 1 == 0 => b.ctx.eval(rule),
+                Known::Groups { free_melds: 0, free_pairs: 0, .. } if scheme.plan.placed >> i & 1 == 0 => {
+                    b.ctx.eval(rule)
+                }
                 _ => b.most(rule),
             };
             if n > 0 {
@@ -1284,11 +1289,11 @@ fn bound_given(
     }
     // Late patterns that read only the patterns counted (a plain win where no other
     // counts) are worked out for each choice of those they read, as scoring does.
-    let derived = optional & scheme.late_exact;
+    let derived = optional & scheme.plan.late_exact;
     // Patterns that never count with another that may (see `Scheme::disjoint`) are
     // chosen among too.
     let apart = bits(all).filter(|&i| disjoint(scheme, i) & all != 0).fold(0u64, |m, i| m | 1 << i);
-    let entangled = optional & (voided | voiding | apart | scheme.late_reads) & !derived;
+    let entangled = optional & (voided | voiding | apart | scheme.plan.late_reads) & !derived;
     let free = optional & !entangled & !derived;
     let (free_value, _) = value_of(scheme, p.loser, free, &counts);
     let chosen: Inline<u32, 10> = Inline::collect_with(0, bits(entangled).take(10).map(|i| i as u32));
@@ -1355,7 +1360,7 @@ fn bound_given(
 
 /// The patterns pattern `i` never counts with.
 fn disjoint(scheme: &Scheme, i: usize) -> u64 {
-    scheme.disjoint.get(i).copied().unwrap_or(0)
+    scheme.plan.disjoint.get(i).copied().unwrap_or(0)
 }
 
 /// The kinds (bits) with a copy left for free groups to stand for, beside `groups`'

@@ -53,7 +53,7 @@ impl KindSet {
             KindSet::Fixed(_) | KindSet::Suits(_) => true,
             KindSet::Union(v) => v.iter().all(KindSet::is_fixed),
             KindSet::Minus(a, b) => a.is_fixed() && b.is_fixed(),
-            _ => false,
+            KindSet::SeatWind | KindSet::RoundWind | KindSet::Wilds | KindSet::WildSuits => false,
         }
     }
 }
@@ -166,31 +166,64 @@ impl Quantity {
             .ok_or_else(|| HandError::invalid(format!("rule: no quantity {name:?}")))
     }
 
+    /// The kind of facts it is (see [`Reads`]): every quantity is classified here, by a
+    /// match with no catch-all arm.
+    pub fn reads(self) -> u16 {
+        use Quantity as Q;
+        match self {
+            Q::Chows
+            | Q::Triplets
+            | Q::Pairs
+            | Q::DoubledPairs
+            | Q::FreeMelds
+            | Q::FreePairs
+            | Q::DragonSets
+            | Q::SameChows
+            | Q::Suits
+            | Q::Honours
+            | Q::WildsUsed
+            | Q::HomeWilds
+            | Q::Fours => Reads::GROUPS,
+            // Kongs are declared.
+            Q::Kongs | Q::Declared | Q::Exposed => Reads::DECLARED,
+            // A pung the winning tile completes on a discard is exposed.
+            Q::ConcealedTriplets => Reads::GROUPS | Reads::PLACEMENT,
+            Q::SeatFlowerUsed | Q::RealWildsUsed => Reads::USED_WILDS,
+            Q::WildTiles
+            | Q::ExtraWilds
+            | Q::Wilds
+            | Q::WildKinds
+            | Q::SeatFlower
+            | Q::GuestFlowers
+            | Q::Flowers
+            | Q::AllFlowers
+            | Q::FlowerWilds
+            | Q::Seat
+            | Q::SeatGiven
+            | Q::Won
+            | Q::Discarder => Reads::SITUATION,
+            Q::Total | Q::Value | Q::FanCount => Reads::TOTALS,
+        }
+    }
+
+    /// Its bit in [`Reads::quantities`].
+    pub fn bit(self) -> u64 {
+        1 << self as u32
+    }
+
     /// Whether it is known only after the patterns are counted.
     pub fn after_scoring(self) -> bool {
-        matches!(self, Quantity::Total | Quantity::Value | Quantity::FanCount)
+        self.reads() == Reads::TOTALS
     }
 
     /// Whether it is a fact of the situation alone (the same for every arrangement).
     pub fn of_situation(self) -> bool {
-        matches!(
-            self,
-            Quantity::WildTiles
-                | Quantity::ExtraWilds
-                | Quantity::Wilds
-                | Quantity::WildKinds
-                | Quantity::SeatFlower
-                | Quantity::GuestFlowers
-                | Quantity::Flowers
-                | Quantity::AllFlowers
-                | Quantity::FlowerWilds
-                | Quantity::Seat
-                | Quantity::SeatGiven
-                | Quantity::Won
-                | Quantity::Discarder
-        )
+        self.reads() == Reads::SITUATION
     }
 }
+
+// Every quantity has a bit of a `u64`.
+const _: () = assert!(Quantity::NAMES.len() <= 64);
 
 /// A comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -371,26 +404,69 @@ impl Conditions {
                 Rule::Flag(b) => needing(Needs { off: 1 << b, ..Needs::NONE }),
                 Rule::Form(m) => needing(Needs { not_forms: *m, ..Needs::NONE }),
                 Rule::Is(q, op, v) => compared(*q, op.contrary(), *v),
-                _ => Conditions::NONE,
+                // Where a count is 0, or a combination fails: nothing read here.
+                Rule::Always
+                | Rule::Not(_)
+                | Rule::All(_)
+                | Rule::Any(_)
+                | Rule::Count(_)
+                | Rule::Compare(..)
+                | Rule::Triplets(_)
+                | Rule::Pairs(_)
+                | Rule::AllTiles(_)
+                | Rule::AnyTile(_)
+                | Rule::Straight(_)
+                | Rule::Win { .. }
+                | Rule::OnlyWait(_)
+                | Rule::Run { .. }
+                | Rule::SameRankKongs
+                | Rule::Pattern(_) => Conditions::NONE,
             },
             Rule::Compare(r, op, v) => {
                 // The least a count is where `op v` holds of it, when that is above 0.
                 let least = match op {
                     Cmp::Eq | Cmp::Ge => *v,
                     Cmp::Gt => v.saturating_add(1),
-                    _ => 0,
+                    Cmp::Ne | Cmp::Lt | Cmp::Le => 0,
                 };
+                if least <= 0 {
+                    return Conditions::NONE;
+                }
                 match &**r {
-                    _ if least <= 0 => Conditions::NONE,
                     Rule::Count(q) => compared(*q, Cmp::Ge, least),
                     Rule::Triplets(_) => compared(Quantity::Triplets, Cmp::Ge, least),
                     Rule::Pairs(_) => compared(Quantity::Pairs, Cmp::Ge, least),
-                    _ => Conditions::NONE,
+                    // Counts whose values are not a quantity's.
+                    Rule::Always
+                    | Rule::Not(_)
+                    | Rule::All(_)
+                    | Rule::Any(_)
+                    | Rule::Flag(_)
+                    | Rule::Form(_)
+                    | Rule::Is(..)
+                    | Rule::Compare(..)
+                    | Rule::AllTiles(_)
+                    | Rule::AnyTile(_)
+                    | Rule::Straight(_)
+                    | Rule::Win { .. }
+                    | Rule::OnlyWait(_)
+                    | Rule::Run { .. }
+                    | Rule::SameRankKongs
+                    | Rule::Pattern(_) => Conditions::NONE,
                 }
             }
             Rule::All(rules) => rules.iter().map(Conditions::of).fold(Conditions::NONE, Conditions::and),
             Rule::Any(rules) => rules.iter().map(Conditions::of).reduce(Conditions::or).unwrap_or(Conditions::NONE),
-            _ => Conditions::NONE,
+            // What holds where these count is not read as needs or values.
+            Rule::Always
+            | Rule::AllTiles(_)
+            | Rule::AnyTile(_)
+            | Rule::Straight(_)
+            | Rule::Win { .. }
+            | Rule::OnlyWait(_)
+            | Rule::Run { .. }
+            | Rule::SameRankKongs
+            | Rule::Pattern(_) => Conditions::NONE,
         }
     }
 
@@ -704,33 +780,54 @@ impl<'a> Bound<'a> {
         // All and Any count as their parts do, each part bounded (a part the situation
         // or the known groups decide is judged exactly): classifying the whole first would
         // walk each part again at every level.
-        match rule {
-            Rule::All(rules) => return all_of(rules, |r| self.most(r)),
-            Rule::Any(rules) => return rules.iter().map(|r| self.most(r)).max().unwrap_or(0),
-            _ => {}
-        }
         let ctx = &self.ctx;
-        if rule.of_situation() {
-            return ctx.eval(rule);
-        }
-        let free = match self.known {
-            Known::Groups { .. } if rule.of_groups_known() => return ctx.eval(rule),
-            // Every group known: only the place of the winning tile is not.
-            Known::Groups { free_melds: 0, free_pairs: 0, .. } if !rule.reads_placement() && rule.before_scoring() => {
-                return ctx.eval(rule)
+        let free = match rule {
+            Rule::All(_) | Rule::Any(_) => None,
+            Rule::Always
+            | Rule::Not(_)
+            | Rule::Flag(_)
+            | Rule::Form(_)
+            | Rule::Is(..)
+            | Rule::Count(_)
+            | Rule::Compare(..)
+            | Rule::Triplets(_)
+            | Rule::Pairs(_)
+            | Rule::AllTiles(_)
+            | Rule::AnyTile(_)
+            | Rule::Straight(_)
+            | Rule::Win { .. }
+            | Rule::OnlyWait(_)
+            | Rule::Run { .. }
+            | Rule::SameRankKongs
+            | Rule::Pattern(_) => {
+                let reads = rule.facts_read();
+                if reads.of_situation() {
+                    return ctx.eval(rule);
+                }
+                match self.known {
+                    Known::Groups { .. } if reads.of_groups_known() => return ctx.eval(rule),
+                    // Every group known: only the place of the winning tile is not.
+                    Known::Groups { free_melds: 0, free_pairs: 0, .. }
+                        if !reads.placement() && reads.before_scoring() =>
+                    {
+                        return ctx.eval(rule)
+                    }
+                    Known::Groups { free_melds, free_pairs, .. } => Some((free_melds, free_pairs)),
+                    // The context's facts are those of the declared melds.
+                    Known::Form { .. } if reads.of_declared() => return ctx.eval(rule),
+                    Known::Form { .. } => None,
+                }
             }
-            Known::Groups { free_melds, free_pairs, .. } => Some((free_melds, free_pairs)),
-            // The context's facts are those of the declared melds.
-            Known::Form { .. } if rule.of_declared() => return ctx.eval(rule),
-            Known::Form { .. } => None,
         };
         let f = ctx.facts;
         match rule {
-            Rule::Is(q, op, v) if self.range(*q).is_some() => {
-                let (lo, hi) = self.range(*q).unwrap_or_default();
-                (lo..=hi).any(|x| op.holds(x, *v)) as u32
-            }
-            Rule::Count(Quantity::Total | Quantity::Value | Quantity::FanCount) => u32::MAX >> 8,
+            Rule::All(rules) => all_of(rules, |r| self.most(r)),
+            Rule::Any(rules) => rules.iter().map(|r| self.most(r)).max().unwrap_or(0),
+            Rule::Is(q, op, v) => match self.range(*q) {
+                Some((lo, hi)) => (lo..=hi).any(|x| op.holds(x, *v)) as u32,
+                None => 1,
+            },
+            Rule::Count(q) if q.after_scoring() => u32::MAX >> 8,
             // Groups (and pairs: eight of them at most) or tiles counted.
             Rule::Count(_) => 4 * self.melds + 2,
             Rule::Win { roles, kinds } => {
@@ -761,7 +858,8 @@ impl<'a> Bound<'a> {
                         }
                         Known::Groups { .. } => 1,
                     },
-                    _ => 1,
+                    // No winning tile: a hand that did not win.
+                    (None, None) => 1,
                 }
             }
             Rule::Form(mask) => match self.known {
@@ -773,14 +871,50 @@ impl<'a> Bound<'a> {
                 Rule::Win { roles, kinds } => {
                     self.win_places(roles, ctx.set(kinds)).map_or(1, |(_, every)| !every as u32)
                 }
-                _ => 1,
+                Rule::Always
+                | Rule::Not(_)
+                | Rule::All(_)
+                | Rule::Any(_)
+                | Rule::Flag(_)
+                | Rule::Form(_)
+                | Rule::Is(..)
+                | Rule::Count(_)
+                | Rule::Compare(..)
+                | Rule::Triplets(_)
+                | Rule::Pairs(_)
+                | Rule::AllTiles(_)
+                | Rule::AnyTile(_)
+                | Rule::Straight(_)
+                | Rule::OnlyWait(_)
+                | Rule::Run { .. }
+                | Rule::SameRankKongs
+                | Rule::Pattern(_) => 1,
             },
-            // A count of pungs or pairs is at least that of the groups known (every
-            // arrangement holds them) and at most its bound.
-            Rule::Compare(r, op, v) if matches!(**r, Rule::Triplets(_) | Rule::Pairs(_)) => {
-                let (lo, hi) = (ctx.eval(r), self.most(r));
-                (lo..=hi.max(lo)).any(|x| op.holds(x as i32, *v)) as u32
-            }
+            Rule::Compare(r, op, v) => match **r {
+                // A count of pungs or pairs is at least that of the groups known (every
+                // arrangement holds them) and at most its bound.
+                Rule::Triplets(_) | Rule::Pairs(_) => {
+                    let (lo, hi) = (ctx.eval(r), self.most(r));
+                    (lo..=hi.max(lo)).any(|x| op.holds(x as i32, *v)) as u32
+                }
+                Rule::Always
+                | Rule::Not(_)
+                | Rule::All(_)
+                | Rule::Any(_)
+                | Rule::Flag(_)
+                | Rule::Form(_)
+                | Rule::Is(..)
+                | Rule::Count(_)
+                | Rule::Compare(..)
+                | Rule::AllTiles(_)
+                | Rule::AnyTile(_)
+                | Rule::Straight(_)
+                | Rule::Win { .. }
+                | Rule::OnlyWait(_)
+                | Rule::Run { .. }
+                | Rule::SameRankKongs
+                | Rule::Pattern(_) => 1,
+            },
             Rule::Straight(suits) => {
                 let suits = ctx.set(*suits);
                 match self.known {
@@ -820,7 +954,15 @@ impl<'a> Bound<'a> {
             // Groups to come may add kinds, never take them away.
             Rule::AllTiles(set) if free.is_some() => (f.kinds & !ctx.set(*set) == 0) as u32,
             Rule::AnyTile(_) if free == Some((0, 0)) => ctx.eval(rule),
-            _ => 1,
+            Rule::AllTiles(_) | Rule::AnyTile(_) => 1,
+            // The situation or the declared melds decide these (judged exactly above);
+            // other patterns are bounded by `decided`.
+            Rule::Always
+            | Rule::Flag(_)
+            | Rule::OnlyWait(_)
+            | Rule::Run { kongs: true, .. }
+            | Rule::SameRankKongs
+            | Rule::Pattern(_) => 1,
         }
     }
 
@@ -863,10 +1005,7 @@ impl<'a> Bound<'a> {
                 let mut all_decided = true;
                 for r in rules {
                     // A rule on other patterns is mostly a list of them, read here.
-                    let d = match r {
-                        Rule::Pattern(i) => self.pattern_decided(*i),
-                        _ => self.decided(r),
-                    };
+                    let d = if let Rule::Pattern(i) = r { self.pattern_decided(*i) } else { self.decided(r) };
                     match d {
                         Some(b) if b == any => return Some(any),
                         Some(_) => {}
@@ -875,7 +1014,22 @@ impl<'a> Bound<'a> {
                 }
                 all_decided.then_some(!any)
             }
-            _ => None,
+            // Rules not on other patterns are bounded by `most`.
+            Rule::Always
+            | Rule::Flag(_)
+            | Rule::Form(_)
+            | Rule::Is(..)
+            | Rule::Count(_)
+            | Rule::Compare(..)
+            | Rule::Triplets(_)
+            | Rule::Pairs(_)
+            | Rule::AllTiles(_)
+            | Rule::AnyTile(_)
+            | Rule::Straight(_)
+            | Rule::Win { .. }
+            | Rule::OnlyWait(_)
+            | Rule::Run { .. }
+            | Rule::SameRankKongs => None,
         }
     }
 
@@ -892,41 +1046,73 @@ impl<'a> Bound<'a> {
 
     /// The least and most a quantity can be, for the quantities bounded here.
     fn range(&self, q: Quantity) -> Option<(i32, i32)> {
+        use Quantity as Q;
+        let f = self.ctx.facts;
+        // A count of the groups', to which each free meld to come may add one.
+        let grown = |known: u8| match self.known {
+            Known::Groups { free_melds, .. } => Some((known as i32, (known as u32 + free_melds) as i32)),
+            Known::Form { .. } => None,
+        };
+        // The suits held (bit 3 the honours), and whether more may come.
         let (held, more) = match self.known {
-            Known::Form { chows: Some(chows), .. } if q == Quantity::Chows => {
-                return Some(if chows { (1, self.melds as i32) } else { (0, 0) });
-            }
             Known::Form { suits, wilds, .. } => (suits, wilds > 0),
-            Known::Groups { free_melds, free_pairs, .. } => {
-                let f = self.ctx.facts;
-                match q {
-                    Quantity::Chows => return Some((f.n_chows as i32, (f.n_chows as u32 + free_melds) as i32)),
-                    Quantity::Triplets => {
-                        return Some((f.n_triplets as i32, (f.n_triplets as u32 + free_melds) as i32))
-                    }
-                    // Free melds may each repeat the most repeated chow.
-                    Quantity::SameChows => {
-                        return Some((f.same_chows as i32, (f.same_chows as u32 + free_melds) as i32))
-                    }
-                    // A pung the winning tile completes on a discard is not concealed.
-                    Quantity::ConcealedTriplets => {
-                        let known = f.concealed_triplets as i32;
-                        return Some(((known - 1).max(0), known + free_melds as i32));
-                    }
-                    _ => (f.suits, free_melds + free_pairs > 0),
-                }
-            }
+            Known::Groups { free_melds, free_pairs, .. } => (f.suits, free_melds + free_pairs > 0),
         };
         match q {
-            Quantity::Suits => {
+            Q::Chows => match self.known {
+                Known::Form { chows: Some(chows), .. } => Some(if chows { (1, self.melds as i32) } else { (0, 0) }),
+                Known::Form { chows: None, .. } => None,
+                Known::Groups { .. } => grown(f.n_chows),
+            },
+            Q::Triplets => grown(f.n_triplets),
+            // Free melds may each repeat the most repeated chow.
+            Q::SameChows => grown(f.same_chows),
+            // A pung the winning tile completes on a discard is not concealed.
+            Q::ConcealedTriplets => match self.known {
+                Known::Groups { free_melds, .. } => {
+                    let known = f.concealed_triplets as i32;
+                    Some(((known - 1).max(0), known + free_melds as i32))
+                }
+                Known::Form { .. } => None,
+            },
+            Q::Suits => {
                 let lo = (held & 0b111).count_ones() as i32;
                 Some((lo, if more { 3 } else { lo }))
             }
-            Quantity::Honours => {
+            Q::Honours => {
                 let lo = (held >> 3 & 1) as i32;
                 Some((lo, if more { 1 } else { lo }))
             }
-            _ => None,
+            // Not bounded here: any value is possible.
+            Q::Kongs
+            | Q::Pairs
+            | Q::DoubledPairs
+            | Q::Declared
+            | Q::Exposed
+            | Q::FreeMelds
+            | Q::FreePairs
+            | Q::DragonSets
+            | Q::WildTiles
+            | Q::ExtraWilds
+            | Q::Wilds
+            | Q::WildKinds
+            | Q::WildsUsed
+            | Q::HomeWilds
+            | Q::SeatFlowerUsed
+            | Q::RealWildsUsed
+            | Q::SeatFlower
+            | Q::GuestFlowers
+            | Q::Flowers
+            | Q::AllFlowers
+            | Q::FlowerWilds
+            | Q::Fours
+            | Q::Seat
+            | Q::SeatGiven
+            | Q::Won
+            | Q::Discarder
+            | Q::Total
+            | Q::Value
+            | Q::FanCount => None,
         }
     }
 }
@@ -960,158 +1146,238 @@ pub fn role_bit(r: Role) -> u8 {
 }
 
 impl Rule {
-    /// Whether the rule reads where the winning tile sits.
-    pub fn reads_placement(&self) -> bool {
+    /// What the rule reads (see [`Reads`]): what each of its parts reads itself, at every
+    /// depth.
+    pub fn reads(&self) -> Reads {
+        self.fold(&Rule::own_reads, &Reads::with)
+    }
+
+    /// The kinds of facts the rule reads ([`Reads::facts`]), the other fields of the
+    /// `Reads` left empty: the same walk, for the search's bounds, which ask nothing else
+    /// of a rule's parts (and are in the hot path: this carries 16 bits, not all).
+    #[inline]
+    pub fn facts_read(&self) -> Reads {
+        Reads::of(self.fold(&|r: &Rule| r.own_reads().facts, &|a, b| a | b))
+    }
+
+    /// `own` of the rule and of each of its parts at every depth, combined by `with`.
+    fn fold<T>(&self, own: &impl Fn(&Rule) -> T, with: &impl Fn(T, T) -> T) -> T {
+        let here = own(self);
         match self {
-            Rule::Win { .. } | Rule::Count(Quantity::ConcealedTriplets) => true,
-            Rule::Is(q, _, _) => *q == Quantity::ConcealedTriplets,
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_placement(),
-            Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_placement),
-            _ => false,
+            Rule::Not(r) | Rule::Compare(r, _, _) => with(here, r.fold(own, with)),
+            Rule::All(v) | Rule::Any(v) => v.iter().fold(here, |m, r| with(m, r.fold(own, with))),
+            Rule::Always
+            | Rule::Flag(_)
+            | Rule::Form(_)
+            | Rule::Is(..)
+            | Rule::Count(_)
+            | Rule::Triplets(_)
+            | Rule::Pairs(_)
+            | Rule::AllTiles(_)
+            | Rule::AnyTile(_)
+            | Rule::Straight(_)
+            | Rule::Win { .. }
+            | Rule::OnlyWait(_)
+            | Rule::Run { .. }
+            | Rule::SameRankKongs
+            | Rule::Pattern(_) => here,
         }
     }
 
-    /// Whether the rule reads the situation alone: it has the same count for every
-    /// arrangement, so it is judged once.
-    pub fn of_situation(&self) -> bool {
+    /// What the rule reads itself, its parts aside: every kind of rule is classified
+    /// here, by a match with no catch-all arm.
+    #[inline(always)]
+    fn own_reads(&self) -> Reads {
+        let of = Reads::of;
         match self {
-            Rule::Always | Rule::Flag(_) | Rule::OnlyWait(_) => true,
-            Rule::Is(q, _, _) | Rule::Count(q) => q.of_situation(),
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.of_situation(),
-            Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::of_situation),
-            _ => false,
-        }
-    }
-
-    /// Whether the rule reads the patterns counted and the situation alone (no total).
-    pub fn of_counted(&self) -> bool {
-        match self {
-            Rule::Pattern(_) => true,
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.of_counted(),
-            Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::of_counted),
-            r => r.of_situation(),
-        }
-    }
-
-    /// Whether the rule's count is known once some groups of a complete hand are: it
-    /// reads the situation (not the waits), the form, the declared melds and the wilds a
-    /// complete hand is scored with (all the situation's) alone.
-    pub fn of_groups_known(&self) -> bool {
-        self.of_known(true)
-    }
-
-    /// Whether the rule reads the situation (not the waits) and the declared melds
-    /// alone: its count is known before any arrangement is (kongs are declared).
-    pub fn of_declared(&self) -> bool {
-        self.of_known(false)
-    }
-
-    fn of_known(&self, form: bool) -> bool {
-        match self {
-            Rule::Always | Rule::Flag(_) => true,
-            Rule::Form(_) => form,
-            Rule::Is(q, _, _) | Rule::Count(q) => {
-                q.of_situation()
-                    || matches!(q, Quantity::Declared | Quantity::Exposed | Quantity::Kongs)
-                    || (form && matches!(q, Quantity::SeatFlowerUsed | Quantity::RealWildsUsed))
+            // A combination reads what its parts do (see `fold`).
+            Rule::Always | Rule::Not(_) | Rule::Compare(..) | Rule::All(_) | Rule::Any(_) => Reads::default(),
+            Rule::Flag(_) => of(Reads::SITUATION),
+            Rule::Form(_) => of(Reads::FORM),
+            Rule::Is(q, _, _) | Rule::Count(q) => Reads { quantities: q.bit(), ..of(q.reads()) },
+            Rule::Triplets(s) => of(Reads::GROUPS).set_for(*s, 0b001),
+            Rule::Pairs(s) => of(Reads::GROUPS).set_for(*s, 0b100),
+            Rule::AllTiles(s) | Rule::AnyTile(s) => of(Reads::GROUPS).set_for(*s, 0b111),
+            Rule::Straight(s) => {
+                let mut r = of(Reads::GROUPS);
+                r.suit_sets |= r.set_bit(*s);
+                r
             }
-            Rule::Run { kongs: true, .. } | Rule::SameRankKongs => true,
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.of_known(form),
-            Rule::All(v) | Rule::Any(v) => v.iter().all(|r| r.of_known(form)),
-            _ => false,
+            Rule::Win { roles, kinds } => {
+                let has = |r: Role| roles >> role_bit(r) & 1 == 1;
+                let chows = has(Role::Closed) || has(Role::Edge) || has(Role::Open);
+                let uses = has(Role::Pung) as u8 | (chows as u8) << 1 | (has(Role::Single) as u8) << 2;
+                Reads { chow_ends: has(Role::Edge) || has(Role::Open), ..of(Reads::PLACEMENT) }.set_for(*kinds, uses)
+            }
+            Rule::OnlyWait(s) => of(Reads::WAITS).set(*s),
+            Rule::Run { kongs, .. } => {
+                Reads { pung_ranks: true, ..of(if *kongs { Reads::DECLARED } else { Reads::GROUPS }) }
+            }
+            Rule::SameRankKongs => Reads { pung_ranks: true, ..of(Reads::DECLARED) },
+            Rule::Pattern(i) => of(Reads::PATTERNS).pattern(*i),
         }
+    }
+
+    /// Whether the rule reads the situation alone (see [`Reads::of_situation`]).
+    pub fn of_situation(&self) -> bool {
+        self.reads().of_situation()
     }
 
     /// Whether the rule reads the waits of the hand.
     pub fn reads_waits(&self) -> bool {
-        match self {
-            Rule::OnlyWait(_) => true,
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_waits(),
-            Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_waits),
-            _ => false,
-        }
+        self.reads().waits()
     }
+}
 
-    /// Whether the rule tells kinds apart by rank beyond the sets it names: runs of pungs.
-    pub fn reads_pung_ranks(&self) -> bool {
-        match self {
-            Rule::Run { .. } | Rule::SameRankKongs => true,
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_pung_ranks(),
-            Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_pung_ranks),
-            _ => false,
-        }
-    }
-
-    /// The sets it names with the groups they tell apart: bit 0 pungs, bit 1 chows, bit 2
+/// What a rule reads, worked out by one walk over it ([`Rule::reads`]): the kinds of
+/// facts its count depends on, the quantities it compares or counts, the kind sets it
+/// names (and the groups each tells apart), the suit sets of its straights and the
+/// patterns it names. Every question the search asks of a rule's shape (is it judged once
+/// a situation, known from the declared melds, judged after scoring ...) is asked of
+/// this, so that a new kind of rule is classified in one place, [`Rule::reads`], whose
+/// match has no catch-all arm.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reads {
+    /// The kinds of facts read, by the bits [`Reads::SITUATION`] ... [`Reads::TOTALS`].
+    pub facts: u16,
+    /// Runs of pungs or kongs: kinds told apart by rank beyond the sets named.
+    pub pung_ranks: bool,
+    /// A chow's ends: the edge or open roles of the winning tile.
+    pub chow_ends: bool,
+    /// The quantities compared or counted, by [`Quantity::bit`].
+    pub quantities: u64,
+    /// The kind sets named, by index; of them, those that tell apart pungs, chows and
     /// pairs (a set of winning-tile kinds tells apart the groups its roles fall in).
-    pub fn set_uses(&self, out: &mut Vec<(u8, u8)>) {
-        match self {
-            Rule::Triplets(s) => out.push((*s, 0b001)),
-            Rule::Pairs(s) => out.push((*s, 0b100)),
-            Rule::AllTiles(s) | Rule::AnyTile(s) => out.push((*s, 0b111)),
-            Rule::Win { roles, kinds } => {
-                let bit = |r: Role| roles >> role_bit(r) & 1 == 1;
-                let mut uses = 0u8;
-                if bit(Role::Pung) {
-                    uses |= 0b001;
-                }
-                if bit(Role::Closed) || bit(Role::Edge) || bit(Role::Open) {
-                    uses |= 0b010;
-                }
-                if bit(Role::Single) {
-                    uses |= 0b100;
-                }
-                out.push((*kinds, uses));
+    pub sets: u64,
+    pub uses: [u64; 3],
+    /// The sets of suits straights are of, by index.
+    pub suit_sets: u64,
+    /// The patterns named, by index.
+    pub patterns: u64,
+    /// A set of index 64 or more is named, and the first pattern of index 64 or more (they
+    /// have no bit above; no ruleset has that many).
+    pub far_set: bool,
+    pub far_pattern: Option<u8>,
+}
+
+impl Reads {
+    /// The situation's flags and quantities (the same in every arrangement).
+    pub const SITUATION: u16 = 1;
+    /// The waits of the hand.
+    pub const WAITS: u16 = 1 << 1;
+    /// The arrangement's form.
+    pub const FORM: u16 = 1 << 2;
+    /// The declared melds (kongs are declared).
+    pub const DECLARED: u16 = 1 << 3;
+    /// The wilds a complete hand is scored with: all the situation's.
+    pub const USED_WILDS: u16 = 1 << 4;
+    /// The arrangement's groups.
+    pub const GROUPS: u16 = 1 << 5;
+    /// Where the winning tile sits.
+    pub const PLACEMENT: u16 = 1 << 6;
+    /// Other patterns counted.
+    pub const PATTERNS: u16 = 1 << 7;
+    /// The total, the sum of values or the number of patterns counted.
+    pub const TOTALS: u16 = 1 << 8;
+
+    fn of(facts: u16) -> Reads {
+        Reads { facts, ..Reads::default() }
+    }
+
+    /// Set `i` named.
+    fn set(mut self, i: u8) -> Reads {
+        self.sets |= self.set_bit(i);
+        self
+    }
+
+    /// Set `i` named as telling apart the groups of `uses` (bit 0 pungs, 1 chows, 2 pairs).
+    pub fn set_for(mut self, i: u8, uses: u8) -> Reads {
+        let b = self.set_bit(i);
+        for (g, mask) in self.uses.iter_mut().enumerate() {
+            if uses >> g & 1 == 1 {
+                *mask |= b;
             }
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.set_uses(out),
-            Rule::All(v) | Rule::Any(v) => v.iter().for_each(|r| r.set_uses(out)),
-            _ => {}
+        }
+        self.set(i)
+    }
+
+    /// The bit of set `i`.
+    fn set_bit(&mut self, i: u8) -> u64 {
+        self.far_set |= i >= 64;
+        1u64.checked_shl(i as u32).unwrap_or(0)
+    }
+
+    /// Pattern `i` named.
+    fn pattern(mut self, i: u8) -> Reads {
+        self.patterns |= 1u64.checked_shl(i as u32).unwrap_or(0);
+        self.far_pattern = self.far_pattern.or((i >= 64).then_some(i));
+        self
+    }
+
+    /// What either reads.
+    pub fn with(self, o: Reads) -> Reads {
+        let u = |i: usize| self.uses[i] | o.uses[i];
+        Reads {
+            facts: self.facts | o.facts,
+            pung_ranks: self.pung_ranks | o.pung_ranks,
+            chow_ends: self.chow_ends | o.chow_ends,
+            quantities: self.quantities | o.quantities,
+            sets: self.sets | o.sets,
+            uses: [u(0), u(1), u(2)],
+            suit_sets: self.suit_sets | o.suit_sets,
+            patterns: self.patterns | o.patterns,
+            far_set: self.far_set | o.far_set,
+            far_pattern: self.far_pattern.or(o.far_pattern),
         }
     }
 
-    /// The quantities it reads.
-    pub fn quantities(&self, out: &mut Vec<Quantity>) {
-        match self {
-            Rule::Is(q, _, _) | Rule::Count(q) => out.push(*q),
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.quantities(out),
-            Rule::All(v) | Rule::Any(v) => v.iter().for_each(|r| r.quantities(out)),
-            _ => {}
-        }
+    /// Whether it reads facts of the kinds of `kinds` alone.
+    fn only(&self, kinds: u16) -> bool {
+        self.facts & !kinds == 0
     }
 
-    /// Whether it reads a chow's ends (the edge or open roles of the winning tile).
-    pub fn reads_chow_ends(&self) -> bool {
-        match self {
-            Rule::Win { roles, .. } => roles >> role_bit(Role::Edge) & 1 == 1 || roles >> role_bit(Role::Open) & 1 == 1,
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.reads_chow_ends(),
-            Rule::All(v) | Rule::Any(v) => v.iter().any(Rule::reads_chow_ends),
-            _ => false,
-        }
+    /// Whether it reads where the winning tile sits.
+    pub fn placement(&self) -> bool {
+        self.facts & Reads::PLACEMENT != 0
     }
 
-    /// The sets it names, and the suits its straights are of (by set index).
-    pub fn sets(&self, kinds: &mut Vec<u8>, suits: &mut Vec<u8>) {
-        match self {
-            Rule::Triplets(s) | Rule::Pairs(s) | Rule::AllTiles(s) | Rule::AnyTile(s) | Rule::OnlyWait(s) => {
-                kinds.push(*s)
-            }
-            Rule::Win { kinds: s, .. } => kinds.push(*s),
-            Rule::Straight(s) => suits.push(*s),
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.sets(kinds, suits),
-            Rule::All(v) | Rule::Any(v) => v.iter().for_each(|r| r.sets(kinds, suits)),
-            _ => {}
-        }
+    /// Whether it reads the waits of the hand.
+    pub fn waits(&self) -> bool {
+        self.facts & Reads::WAITS != 0
+    }
+
+    /// Whether it reads the situation alone: it has the same count for every arrangement,
+    /// so it is judged once.
+    pub fn of_situation(&self) -> bool {
+        self.only(Reads::SITUATION | Reads::WAITS)
+    }
+
+    /// Whether it reads the patterns counted and the situation alone (no total).
+    pub fn of_counted(&self) -> bool {
+        self.only(Reads::SITUATION | Reads::WAITS | Reads::PATTERNS)
+    }
+
+    /// Whether its count is known once some groups of a complete hand are: it reads the
+    /// situation (not the waits), the form, the declared melds and the wilds a complete
+    /// hand is scored with alone.
+    pub fn of_groups_known(&self) -> bool {
+        self.only(Reads::SITUATION | Reads::FORM | Reads::DECLARED | Reads::USED_WILDS)
+    }
+
+    /// Whether it reads the situation (not the waits) and the declared melds alone: its
+    /// count is known before any arrangement is.
+    pub fn of_declared(&self) -> bool {
+        self.only(Reads::SITUATION | Reads::DECLARED)
     }
 
     /// Whether it can be judged before the patterns are counted.
     pub fn before_scoring(&self) -> bool {
-        match self {
-            Rule::Pattern(_) => false,
-            Rule::Is(q, _, _) | Rule::Count(q) => !q.after_scoring(),
-            Rule::Not(r) | Rule::Compare(r, _, _) => r.before_scoring(),
-            Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::before_scoring),
-            _ => true,
-        }
+        self.facts & (Reads::PATTERNS | Reads::TOTALS) == 0
+    }
+
+    /// Whether it reads quantity `q`.
+    pub fn quantity(&self, q: Quantity) -> bool {
+        self.quantities & q.bit() != 0
     }
 }
 

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::group::Shape;
-use super::rule::{Admits, Conditions, KindSet, Needs, Quantity, Rule};
+use super::rule::{Admits, Conditions, KindSet, Needs, Quantity, Reads, Rule};
 use crate::engine::Engine;
 use crate::error::{HandError, Result};
 use crate::forms::Forms;
@@ -34,8 +34,6 @@ pub struct Pattern {
     /// Its value for a player who did not win, if it counts for one.
     pub loser_value: Option<i32>,
     pub rule: Rule,
-    /// What the rule needs to count (worked out by [`Scheme::prepare`]).
-    pub needs: Needs,
     /// The patterns it makes void, by bit.
     pub excludes: u64,
     /// A limit hand (腊子): the total is the cap.
@@ -158,15 +156,14 @@ pub enum Unwon {
 #[derive(Clone, Debug)]
 pub struct Said {
     pub rule: Rule,
-    /// What the rule needs to count (worked out by [`Scheme::prepare`]).
-    pub needs: Needs,
     /// Shared, so that a result quotes it without copying.
     pub message: Arc<str>,
 }
 
-/// A ruleset's scoring.
+/// A ruleset's scoring as the ruleset declares it: what its data says, checked and
+/// compiled into a [`Scheme`] by [`Spec::prepare`].
 #[derive(Clone, Debug)]
-pub struct Scheme {
+pub struct Spec {
     pub name: String,
     /// Kinds played, and flowers in the set (bit f for flower f + 1).
     pub tiles: u64,
@@ -228,9 +225,39 @@ pub struct Scheme {
     pub tiles_note: String,
     /// The name of the eight-pairs form in results.
     pub eight_pairs_name: String,
+}
 
-    // Worked out by `Scheme::prepare`.
+/// A ruleset's scoring, ready to score: its [`Spec`] (read through this, by `Deref`; it
+/// cannot change once compiled) and what the search needs to know of it.
+#[derive(Clone, Debug)]
+pub struct Scheme {
+    spec: Spec,
+    /// The core's hand analysis for the ruleset's tiles and forms.
     pub engine: Engine,
+    /// The search's tables and masks.
+    pub(crate) plan: Plan,
+}
+
+impl std::ops::Deref for Scheme {
+    type Target = Spec;
+
+    fn deref(&self) -> &Spec {
+        &self.spec
+    }
+}
+
+/// What the search needs to know of a scheme, worked out from its [`Spec`] once, when it
+/// is compiled: masks of the patterns by what their rules read, tables that rule patterns
+/// out before their rules are walked, the patterns that never count together, and the
+/// kind sets that tell free groups apart.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    /// What each rule needs to count (see [`Conditions`]): of the patterns, of `valid`, of
+    /// `no_win` and of `refuse`, in their order.
+    pub pattern_needs: Vec<Needs>,
+    pub valid_needs: Vec<Needs>,
+    pub no_win_needs: Vec<Needs>,
+    pub refuse_needs: Vec<Needs>,
     /// Some rule reads where the winning tile sits.
     pub placement_sensitive: bool,
     /// Some rule reads the waits.
@@ -259,7 +286,7 @@ pub struct Scheme {
     /// those judged for each place of the winning tile.
     pub situational: u64,
     pub placed: u64,
-    /// Patterns whose count is known once some groups are (see `Rule::of_groups_known`).
+    /// Patterns whose count is known once some groups are (see `Reads::of_groups_known`).
     pub known_from_groups: u64,
     /// The patterns with a value, for a winner and for a player who did not win (by
     /// `loser as usize`); None where a value is negative (no bound is then worked out).
@@ -291,9 +318,10 @@ pub struct Scheme {
     pub most_copies: [u8; KINDS],
 }
 
-impl Scheme {
-    /// Checks the scheme and works out what the search needs to know about it.
-    pub fn prepare(mut self) -> Result<Scheme> {
+impl Spec {
+    /// Checks the specification and compiles it: works out what the search needs to know
+    /// of it.
+    pub fn prepare(self) -> Result<Scheme> {
         let bad = |m: String| Err(HandError::invalid(format!("{}: {m}", self.name)));
         if self.patterns.len() > MAX_PATTERNS {
             return bad(format!("{} patterns; at most {MAX_PATTERNS}", self.patterns.len()));
@@ -311,59 +339,53 @@ impl Scheme {
             return bad("at most 16 forms granted whatever the shape".into());
         }
         // A refusal is judged before any arrangement is known.
-        if let Some(r) = self.refuse.iter().find(|r| !r.rule.of_declared()) {
+        if let Some(r) = self.refuse.iter().find(|r| !r.rule.reads().of_declared()) {
             return bad(format!(
                 "refuse {:?}: its rule reads more than the situation and the declared melds",
                 r.message
             ));
         }
-        let mut kinds = vec![];
-        let mut suits = vec![];
-        let mut rules: Vec<&Rule> = self.patterns.iter().map(|p| &p.rule).collect();
-        rules.extend(self.valid.iter().chain(&self.no_win).chain(&self.refuse).map(|s| &s.rule));
-        rules.extend(self.extra_points.iter().map(|e| &e.rule));
-        rules.extend(self.fallbacks.iter().map(|f| &f.rule));
-        let mut uses = vec![];
-        let mut read = vec![];
-        for r in &rules {
-            r.sets(&mut kinds, &mut suits);
-            r.set_uses(&mut uses);
-            r.quantities(&mut read);
-        }
-        kinds.extend(self.group_points.iter().map(|g| g.kinds));
+        let patterns: Vec<Reads> = self.patterns.iter().map(|p| p.rule.reads()).collect();
+        let valid: Vec<Reads> = self.valid.iter().map(|v| v.rule.reads()).collect();
+        let extras: Vec<Reads> = self.extra_points.iter().map(|e| e.rule.reads()).collect();
+        let others =
+            self.no_win.iter().chain(&self.refuse).map(|s| &s.rule).chain(self.fallbacks.iter().map(|f| &f.rule));
+        let read = others.map(Rule::reads).chain(patterns.iter().chain(&valid).chain(&extras).copied());
+        let mut read = read.fold(Reads::default(), Reads::with);
         for g in &self.group_points {
-            uses.push((g.kinds, if g.state == GroupState::Pair { 0b100 } else { 0b001 }));
+            read =
+                read.with(Reads::default().set_for(g.kinds, if g.state == GroupState::Pair { 0b100 } else { 0b001 }));
         }
         let n_sets = self.sets.len();
-        if kinds.iter().chain(&suits).any(|&s| s as usize >= n_sets) {
+        if read.far_set || (read.sets | read.suit_sets) >> n_sets != 0 {
             return bad("a rule names a set that is not in the list".into());
         }
-        for p in &self.patterns {
-            if let Some(i) = pattern_refs(&p.rule).into_iter().find(|&i| i as usize >= self.patterns.len()) {
+        for (p, r) in self.patterns.iter().zip(&patterns) {
+            let beyond = r.patterns.checked_shr(self.patterns.len() as u32).unwrap_or(0);
+            if r.far_pattern.is_some() || beyond != 0 {
+                let i = r.far_pattern.unwrap_or(beyond.trailing_zeros() as u8 + self.patterns.len() as u8);
                 return bad(format!("pattern {} names pattern {i}, which does not exist", p.id));
             }
         }
-        self.placement_sensitive = rules.iter().any(|r| r.reads_placement())
-            || self.group_points.iter().any(|g| g.state == GroupState::ExposedPung);
-        self.reads_waits = rules.iter().any(|r| r.reads_waits());
-        self.pung_ranks = rules.iter().any(|r| r.reads_pung_ranks());
-        let bits = |pred: &dyn Fn(&Rule) -> bool, rules: &mut dyn Iterator<Item = &Rule>| {
-            rules.enumerate().filter(|(_, r)| pred(r)).fold(0u64, |m, (i, _)| m | 1 << i)
+        let mut plan = Plan::empty();
+        plan.placement_sensitive =
+            read.placement() || self.group_points.iter().any(|g| g.state == GroupState::ExposedPung);
+        plan.reads_waits = read.waits();
+        plan.pung_ranks = read.pung_ranks;
+        let bits = |reads: &[Reads], pred: fn(&Reads) -> bool| {
+            reads.iter().enumerate().filter(|(_, r)| pred(r)).fold(0u64, |m, (i, _)| m | 1 << i)
         };
-        self.late = bits(&|r| !r.before_scoring(), &mut self.patterns.iter().map(|p| &p.rule));
-        self.late_exact = bits(&|r| !r.before_scoring() && r.of_counted(), &mut self.patterns.iter().map(|p| &p.rule));
-        self.late_reads = self
-            .patterns
+        plan.late = bits(&patterns, |r| !r.before_scoring());
+        plan.late_exact = bits(&patterns, |r| !r.before_scoring() && r.of_counted());
+        plan.late_reads = patterns
             .iter()
             .enumerate()
-            .filter(|&(i, _)| self.late_exact >> i & 1 == 1)
-            .flat_map(|(_, p)| pattern_refs(&p.rule))
-            .fold(0u64, |m, i| m | 1 << i);
-        self.situational =
-            bits(&|r| r.before_scoring() && r.of_situation(), &mut self.patterns.iter().map(|p| &p.rule));
-        self.placed = bits(&|r| r.reads_placement(), &mut self.patterns.iter().map(|p| &p.rule)) & !self.late;
-        self.known_from_groups = bits(&Rule::of_groups_known, &mut self.patterns.iter().map(|p| &p.rule));
-        self.valued = [false, true].map(|loser| {
+            .filter(|&(i, _)| plan.late_exact >> i & 1 == 1)
+            .fold(0u64, |m, (_, r)| m | r.patterns);
+        plan.situational = bits(&patterns, |r| r.before_scoring() && r.of_situation());
+        plan.placed = bits(&patterns, Reads::placement) & !plan.late;
+        plan.known_from_groups = bits(&patterns, Reads::of_groups_known);
+        plan.valued = [false, true].map(|loser| {
             let mut valued = 0u64;
             for (i, p) in self.patterns.iter().enumerate() {
                 match if loser { p.loser_value } else { Some(p.value) } {
@@ -374,60 +396,60 @@ impl Scheme {
             }
             Some(valued)
         });
-        self.gates = self
+        plan.gates = self
             .patterns
             .iter()
             .enumerate()
-            .filter(|&(i, _)| self.situational >> i & 1 == 0)
+            .filter(|&(i, _)| plan.situational >> i & 1 == 0)
             .filter_map(|(i, p)| {
                 let Rule::All(parts) = &p.rule else { return None };
-                let gate: Vec<Rule> = parts.iter().filter(|r| r.of_situation() && !r.reads_waits()).cloned().collect();
+                let gate: Vec<Rule> = parts
+                    .iter()
+                    .filter(|r| {
+                        let reads = r.reads();
+                        reads.of_situation() && !reads.waits()
+                    })
+                    .cloned()
+                    .collect();
                 (!gate.is_empty()).then_some((i as u8, Rule::All(gate)))
             })
             .collect();
-        self.valid_placed = bits(&Rule::reads_placement, &mut self.valid.iter().map(|v| &v.rule));
-        self.extra_placed = bits(&Rule::reads_placement, &mut self.extra_points.iter().map(|e| &e.rule));
-        suits.sort_unstable();
-        suits.dedup();
-        self.class_sets = [0b001u8, 0b010, 0b100].map(|bit| {
-            let mut sets: Vec<u8> = uses.iter().filter(|(_, u)| u & bit != 0).map(|&(s, _)| s).collect();
-            sets.sort_unstable();
-            sets.dedup();
-            sets
-        });
-        self.suit_sets = suits;
-        self.reads_suits = read.iter().any(|q| matches!(q, Quantity::Suits | Quantity::Honours));
-        self.reads_home = read.contains(&Quantity::HomeWilds);
-        self.reads_same_chows = read.contains(&Quantity::SameChows);
-        self.reads_fours = read.contains(&Quantity::Fours);
-        self.reads_chow_ends = rules.iter().any(|r| r.reads_chow_ends());
+        plan.valid_placed = bits(&valid, Reads::placement);
+        plan.extra_placed = bits(&extras, Reads::placement);
+        let indices = |m: u64| (0..64u8).filter(|i| m >> i & 1 == 1).collect::<Vec<u8>>();
+        plan.class_sets = read.uses.map(indices);
+        plan.suit_sets = indices(read.suit_sets);
+        plan.reads_suits = read.quantity(Quantity::Suits) || read.quantity(Quantity::Honours);
+        plan.reads_home = read.quantity(Quantity::HomeWilds);
+        plan.reads_same_chows = read.quantity(Quantity::SameChows);
+        plan.reads_fours = read.quantity(Quantity::Fours);
+        plan.reads_chow_ends = read.chow_ends;
         let conditions: Vec<Conditions> = self.patterns.iter().map(|p| Conditions::of(&p.rule)).collect();
-        for (p, c) in self.patterns.iter_mut().zip(&conditions) {
-            p.needs = c.needs;
-        }
-        for s in self.valid.iter_mut().chain(&mut self.no_win).chain(&mut self.refuse) {
-            s.needs = Conditions::of(&s.rule).needs;
-        }
-        self.admits = Admits::of(conditions.iter(), |q| !q.of_situation(), ADMITS_MOST);
-        self.situation_admits = Admits::of(conditions.iter(), Quantity::of_situation, ADMITS_MOST);
-        self.disjoint = conditions
+        plan.pattern_needs = conditions.iter().map(|c| c.needs).collect();
+        let needs = |said: &[Said]| said.iter().map(|s| Conditions::of(&s.rule).needs).collect();
+        (plan.valid_needs, plan.no_win_needs, plan.refuse_needs) =
+            (needs(&self.valid), needs(&self.no_win), needs(&self.refuse));
+        plan.admits = Admits::of(conditions.iter(), |q| !q.of_situation(), ADMITS_MOST);
+        plan.situation_admits = Admits::of(conditions.iter(), Quantity::of_situation, ADMITS_MOST);
+        plan.disjoint = conditions
             .iter()
             .map(|a| conditions.iter().enumerate().filter(|(_, b)| a.never_with(b)).fold(0u64, |m, (j, _)| m | 1 << j))
             .collect();
-        self.loser_patterns =
+        plan.loser_patterns =
             self.patterns.iter().enumerate().filter(|(_, p)| p.loser_value.is_some()).fold(0, |m, (i, _)| m | 1 << i);
         let nothing = super::facts::Situation::default();
         for (i, set) in self.sets.iter().enumerate() {
             if set.is_fixed() {
-                self.fixed_sets[i] = set.resolve(&nothing);
+                plan.fixed_sets[i] = set.resolve(&nothing);
             } else {
-                self.situation_sets |= 1 << i;
+                plan.situation_sets |= 1 << i;
             }
         }
-        self.fixed_classes = super::evaluate::fixed_classes(&self);
-        self.most_copies = std::array::from_fn(|k| 4 * (self.tiles >> k & 1) as u8);
-        self.engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
-        Ok(self)
+        plan.most_copies = std::array::from_fn(|k| 4 * (self.tiles >> k & 1) as u8);
+        let engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
+        let mut scheme = Scheme { spec: self, engine, plan };
+        scheme.plan.fixed_classes = super::evaluate::fixed_classes(&scheme);
+        Ok(scheme)
     }
 
     /// Whether the ruleset counts face points (a point table or extra points).
@@ -473,23 +495,12 @@ impl Scheme {
     }
 }
 
-/// The patterns a rule names.
-fn pattern_refs(rule: &Rule) -> Vec<u8> {
-    match rule {
-        Rule::Pattern(i) => vec![*i],
-        Rule::Not(r) | Rule::Compare(r, _, _) => pattern_refs(r),
-        Rule::All(v) | Rule::Any(v) => v.iter().flat_map(pattern_refs).collect(),
-        _ => vec![],
-    }
-}
-
-/// A scheme with nothing in it, to be filled in (and then [`Scheme::prepare`]d).
-pub fn empty(name: &str, forms: Forms) -> Scheme {
-    Scheme {
+/// A specification with nothing in it, to be filled in (and then [`Spec::prepare`]d).
+pub fn empty(name: &str, forms: Forms) -> Spec {
+    Spec {
         name: name.to_string(),
         tiles: tiles::ALL_KINDS,
         flowers: 0,
-        engine: Engine::new(name, forms.clone(), tiles::ALL_KINDS),
         forms,
         dragon_sets: false,
         sets: vec![],
@@ -520,34 +531,46 @@ pub fn empty(name: &str, forms: Forms) -> Scheme {
         wild_name: "wild".into(),
         tiles_note: String::new(),
         eight_pairs_name: "eight_pairs_and_a_half".into(),
-        placement_sensitive: false,
-        reads_waits: false,
-        pung_ranks: false,
-        class_sets: [vec![], vec![], vec![]],
-        suit_sets: vec![],
-        reads_suits: false,
-        reads_home: false,
-        reads_chow_ends: false,
-        reads_same_chows: false,
-        reads_fours: false,
-        late: 0,
-        late_exact: 0,
-        late_reads: 0,
-        situational: 0,
-        gates: vec![],
-        admits: Admits::default(),
-        situation_admits: Admits::default(),
-        disjoint: vec![],
-        known_from_groups: 0,
-        valued: [None; 2],
-        placed: 0,
-        valid_placed: 0,
-        extra_placed: 0,
-        fixed_sets: [0; MAX_SETS],
-        situation_sets: 0,
-        loser_patterns: 0,
-        fixed_classes: [[0; KINDS]; 3],
-        most_copies: [0; KINDS],
+    }
+}
+
+impl Plan {
+    /// Nothing worked out yet.
+    fn empty() -> Plan {
+        Plan {
+            pattern_needs: vec![],
+            valid_needs: vec![],
+            no_win_needs: vec![],
+            refuse_needs: vec![],
+            placement_sensitive: false,
+            reads_waits: false,
+            pung_ranks: false,
+            class_sets: [vec![], vec![], vec![]],
+            suit_sets: vec![],
+            reads_suits: false,
+            reads_home: false,
+            reads_chow_ends: false,
+            reads_same_chows: false,
+            reads_fours: false,
+            late: 0,
+            late_exact: 0,
+            late_reads: 0,
+            situational: 0,
+            gates: vec![],
+            admits: Admits::default(),
+            situation_admits: Admits::default(),
+            disjoint: vec![],
+            known_from_groups: 0,
+            valued: [None; 2],
+            placed: 0,
+            valid_placed: 0,
+            extra_placed: 0,
+            fixed_sets: [0; MAX_SETS],
+            situation_sets: 0,
+            loser_patterns: 0,
+            fixed_classes: [[0; KINDS]; 3],
+            most_copies: [0; KINDS],
+        }
     }
 }
 
@@ -574,7 +597,6 @@ mod tests {
             value: 1,
             loser_value: None,
             rule,
-            needs: Needs::NONE,
             excludes: 0,
             lazi: false,
             instant: false,
@@ -593,13 +615,13 @@ mod tests {
         ];
         s.sets = vec![KindSet::Fixed(1)];
         let s = s.prepare().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(s.gates, vec![(0, Rule::All(vec![wilds_held, Rule::Flag(0)]))]);
+        assert_eq!(s.plan.gates, vec![(0, Rule::All(vec![wilds_held, Rule::Flag(0)]))]);
     }
 
     #[test]
     fn refusals_read_the_situation_and_the_declared_melds_alone() {
         use super::super::rule::{Cmp, Quantity};
-        let said = |rule: Rule| Said { rule, needs: Needs::NONE, message: "no".into() };
+        let said = |rule: Rule| Said { rule, message: "no".into() };
         let mut s = empty("test", Forms::standard(4));
         // 杠上花 without a kong: the declared melds are known before any arrangement.
         s.refuse = vec![said(Rule::All(vec![Rule::Flag(0), Rule::Is(Quantity::Kongs, Cmp::Eq, 0)]))];

@@ -598,7 +598,7 @@ impl<'a> Reader<'a> {
         let held = hand.held();
         // One pass over the counts (vectorised) finds whether some kind is held more
         // often than it may be; then the first such is named.
-        if held.iter().zip(&scheme.most_copies).fold(false, |over, (h, most)| over | (h > most)) {
+        if held.iter().zip(&scheme.plan.most_copies).fold(false, |over, (h, most)| over | (h > most)) {
             for k in 0..KINDS {
                 if held[k] > 4 {
                     return Err(HandError::new(ErrorKind::FifthCopy(tiles::name(k as Tile))));
@@ -674,16 +674,16 @@ impl<'a> Reader<'a> {
             fan_count: 0,
         };
         // Only the sets that read the situation are resolved for it.
-        let mut sets = scheme.fixed_sets;
-        let mut left = scheme.situation_sets;
+        let mut sets = scheme.plan.fixed_sets;
+        let mut left = scheme.plan.situation_sets;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
             sets[i] = scheme.sets[i].resolve(&situation);
         }
         let ctx = Context { sets: &sets, ..ctx };
-        for r in &scheme.refuse {
-            if ctx.judge(&r.rule, &r.needs) > 0 {
+        for (r, needs) in scheme.refuse.iter().zip(&scheme.plan.refuse_needs) {
+            if ctx.judge(&r.rule, needs) > 0 {
                 return bad(r.message.to_string());
             }
         }
