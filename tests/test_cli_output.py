@@ -47,9 +47,11 @@ def test_a_log_that_cannot_be_written_is_said_after_the_summary(tmp_path):
     log = tmp_path / "games.jsonl"
 
     def small() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000))
+        # Far less than ten hands' log, whatever the walls.
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
-    argv = ["play", "--bots", "random,random,random,random", "--games", "10", "--log", str(log), "--json"]
+    bots = "random,random,random,random"
+    argv = ["play", "--bots", bots, "--games", "10", "--seed", "1", "--log", str(log), "--json"]
     done = _haidi(argv, b"", subprocess.PIPE, preexec_fn=small)
     assert done.returncode == 4 and b'"hands": 10' in done.stdout
     assert done.stderr.decode().endswith("cannot write '" + str(log) + "': File too large\n")
