@@ -150,20 +150,36 @@ def test_helpers_are_ended_in_process_too(tmp_path, capsys):
     assert ids["setsid"] and not [pid for pids in ids.values() for pid in pids if _alive(pid)]
 
 
+def _default_signals() -> None:
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_ends_the_bots_and_their_helpers_then_haidi(tmp_path, sig):
     notes = tmp_path / "pids.txt"
     log = tmp_path / "games.jsonl"
     bots = f"greedy,{_bot('sleeper.py', notes)},greedy,greedy"
     argv = ["play", "--bots", bots, "--games", "4", "--timeout", "100", "--log", str(log)]
-    proc = subprocess.Popen([sys.executable, "-m", "haidi", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while not (notes.exists() and len(notes.read_text().splitlines()) == 2):
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.05)
-    time.sleep(0.2)
-    proc.send_signal(sig)
-    out, err = proc.communicate(timeout=30)
+    # Started with the signals' default dispositions: a job in the background (CI run
+    # with `&`) inherits SIGINT ignored, which Python then leaves ignored.
+    with subprocess.Popen(
+        [sys.executable, "-m", "haidi", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_default_signals,
+    ) as proc:
+        try:
+            deadline = time.monotonic() + 30
+            while not (notes.exists() and len(notes.read_text().splitlines()) == 2):
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.05)
+            time.sleep(0.2)
+            proc.send_signal(sig)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
     assert proc.returncode == 128 + sig, err
     ids = _noted(notes)
     assert not [pid for pids in ids.values() for pid in pids if _alive(pid)]

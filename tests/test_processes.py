@@ -121,6 +121,9 @@ def test_ctrl_c_while_jsonl_writes_into_a_slow_pipe_leaves_whole_lines() -> None
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
+            # SIGINT heard, even where this runs as a job in the background (which
+            # inherits it ignored, and Python then leaves it so).
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         ) as p:
             out = _interrupt_while_writing(p, data, 0.1 * run)
         assert p.returncode == 130
