@@ -1,0 +1,242 @@
+"""A played match as one self-contained HTML page that steps through it.
+
+``page(logs)`` replays each hand of a haidi log (``Game.log`` lists, after an optional
+match header, as ``haidi play --log`` writes them) and returns the HTML of a page holding
+the state of every seat after each action, the events between actions, and each hand's
+result; the page's script only shows that data (no rule of the game is in it).
+``haidi.html(log)`` and ``haidi replay --html OUT LOG`` give it. docs/viewer.md has the
+page's controls.
+
+The states are stored as differences: each step holds only the keys that changed since
+the step before, and the page rebuilds a hand's steps when the hand is shown.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+from ._core import HandError, tile_glyph, tile_names
+
+__all__ = ["hand_data", "page", "read_logs"]
+
+#: Seat winds by seat, seat 0 the dealer.
+_WINDS = "ESWN"
+#: The flowers' names (1f-8f), which ``tile_names`` leaves out.
+_FLOWERS = tuple(f"{i}f" for i in range(1, 9))
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON-ready data (tuples as lists)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tiles(text: str) -> list[str]:
+    """The tiles of compact notation without melds (``"123m55z"``), in order."""
+    tiles, digits = [], ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            tiles += [d + ch for d in digits]
+            digits = ""
+    return tiles
+
+
+def _state(game: Any) -> dict[str, Any]:
+    """The flat state of ``game`` shown by the page: each seat's own view of its hand,
+    melds and flowers, what the others see of them, and the table's shared facts."""
+    obs = [game.observation(s) for s in range(4)]
+    table = obs[0]
+    st: dict[str, Any] = {
+        "wall": table["wall"],
+        "ind": table["indicator"],
+        "wilds": list(table["wilds"]),
+        "offer": _plain(table["offer"]),
+        "ta": list(game.to_act),
+        "fol": _plain(table["followed"]),
+        "ht": table["haidi_taker"],
+        "done": bool(game.done),
+    }
+    for s in range(4):
+        o, other = obs[s], obs[(s + 1) % 4]
+        hand = _tiles(o["hand"])
+        drawn = o["drawn"]
+        if drawn is not None and drawn in hand:
+            hand.remove(drawn)
+        melds = []
+        for m, seen in zip(o["meld_info"][s], other["meld_info"][s], strict=True):
+            meld = {"type": m["type"], "tile": m["tile"], "from": m["from"], "claimed": m["claimed"]}
+            if seen["tile"] is None:
+                meld["hidden"] = True
+            melds.append(meld)
+        st[f"h{s}"] = hand
+        st[f"dr{s}"] = drawn
+        st[f"m{s}"] = melds
+        st[f"d{s}"] = list(table["discards"][s])
+        st[f"c{s}"] = list(table["claimed"][s])
+        st[f"f{s}"] = list(o["flowers"][s])
+        st[f"fp{s}"] = list(other["flowers"][s])
+        st[f"n{s}"] = o["concealed_counts"][s]
+        st[f"oh{s}"] = o["open_hands"][s]
+        st[f"dec{s}"] = o["decision"]
+        st[f"pw{s}"] = o["passed_win"]
+    return st
+
+
+def _delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in after.items() if before.get(k, _MISSING) != v}
+
+
+_MISSING = object()
+
+
+def _win(win: Mapping[str, Any]) -> dict[str, Any]:
+    score, situation = win["score"], win["situation"]
+    return {
+        "seat": win["seat"],
+        "win": situation.get("win"),
+        "self_drawn": bool(situation.get("self_drawn")),
+        "hand": situation.get("hand"),
+        "total": score["total"],
+        "form": score["form"],
+        "arrangement": score["arrangement"],
+        "groups": [{"kind": g.kind, "tiles": list(g.tiles), "wilds": list(g.wilds), "meld": g.meld} for g in score["groups"]],
+        "fans": [
+            {"name": f.name, "name_en": f.name_en, "value": f.value, "count": f.count} for f in score["fans"]
+        ],
+    }
+
+
+def _start_game(start: Mapping[str, Any]) -> Any:
+    """A new ``Game`` dealt as the log's start says (``Game.replay`` checks the rest)."""
+    from .game import Game
+
+    rules, seed, options = start.get("rules"), start.get("seed"), start.get("options") or None
+    carry, kept = start.get("carry"), start.get("kept")
+    if seed is None:
+        return Game(rules, 0, options, wall=start.get("wall"), carry=carry, kept=kept)  # type: ignore[arg-type]
+    return Game(rules, seed, options, carry=carry, kept=kept)  # type: ignore[arg-type]
+
+
+def _events_text(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The log's events of a step, without the start's wall."""
+    return [dict(e) for e in events if e.get("event") not in ("start",)]
+
+
+def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One hand's page data: the steps of ``log`` (the first the state after the deal,
+    then one after each action) as differences, each with its events, and the result.
+    The log is checked by ``Game.replay`` first (``HandError`` when it does not replay)."""
+    from .game import Game
+
+    checked = Game.replay(log)
+    start = log[0]
+    game = _start_game(start)
+    steps: list[dict[str, Any]] = []
+    events: list[Mapping[str, Any]] = []
+    prev: dict[str, Any] = {}
+
+    def snap(by: Any) -> None:
+        nonlocal prev
+        st = _state(game)
+        step: dict[str, Any] = {"s": _delta(prev, st), "ev": _events_text(events)}
+        if by is not None:
+            step["by"] = by
+        steps.append(step)
+        prev = st
+        events.clear()
+
+    pending: Any = None
+    for e in log[1:]:
+        if e.get("event") == "action":
+            snap(pending)
+            game.step(e["seat"], e["action"])
+            pending = e["seat"]
+        events.append(e)
+    snap(pending)
+    result = checked.result
+    assert result is not None
+    return {
+        "rules": start.get("rules"),
+        "seed": None if start.get("seed") is None else str(start.get("seed")),
+        "carry": _plain(start.get("carry")),
+        "steps": steps,
+        "payments": list(result["payments"]),
+        "exhausted": bool(result["exhausted"]),
+        "wins": [_win(w) for w in result["wins"] or []],
+    }
+
+
+def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]]]]:
+    """The match header (or None) and the hands' logs of ``obj``: a ``Game``, a
+    ``Game.log``, a list of them, or the text of a JSON-lines log."""
+    from .game import Game
+
+    if isinstance(obj, Game):
+        return None, [obj.log]
+    if isinstance(obj, bytes):
+        obj = obj.decode("utf-8")
+    if isinstance(obj, str):
+        rows = [json.loads(line) for line in obj.splitlines() if line.strip()]
+    elif isinstance(obj, Sequence) and obj and isinstance(obj[0], Mapping):
+        rows = [list(obj)]
+    elif isinstance(obj, Sequence):
+        rows = [x.log if isinstance(x, Game) else x for x in obj]
+    else:
+        raise HandError(f"a log is a Game, a Game.log, a list of them or JSON lines, not {type(obj).__name__}")
+    header = None
+    logs = []
+    for i, row in enumerate(rows):
+        if isinstance(row, Mapping) and row.get("event") == "match":
+            if header is not None or i:
+                raise HandError("the match header must be the log's first line, once")
+            header = dict(row)
+        elif isinstance(row, list) and row and all(isinstance(e, Mapping) for e in row):
+            logs.append(row)
+        else:
+            raise HandError(f"hand {i}: not a log (a list of event objects, the first the start)")
+    if not logs:
+        raise HandError("the log holds no hand")
+    return header, logs
+
+
+def _glyphs() -> dict[str, str]:
+    return {t: tile_glyph(t) for t in (*tile_names(), *_FLOWERS)}
+
+
+def page(obj: Any, title: str | None = None) -> str:
+    """The HTML page of ``obj`` (what ``read_logs`` reads): every hand, stepped."""
+    header, logs = read_logs(obj)
+    hands = []
+    for i, log in enumerate(logs):
+        try:
+            hands.append(hand_data(log))
+        except HandError as e:
+            raise HandError(f"hand {i + 1}: {e}") from None
+    rules = hands[0]["rules"]
+    if title is None:
+        title = f"haidi: {rules}, {len(hands)} hand{'s' if len(hands) != 1 else ''}"
+    match = {k: header.get(k) for k in ("rules", "hands", "players", "payments", "seed")} if header else None
+    data = {"hands": hands, "match": match, "glyphs": _glyphs(), "winds": _WINDS}
+    # "</" is escaped so that no text in the data can close the script element.
+    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    asset = resources.files("haidi").joinpath("data/viewer")
+    css = asset.joinpath("viewer.css").read_text("utf-8")
+    js = asset.joinpath("viewer.js").read_text("utf-8")
+    body = asset.joinpath("viewer.html").read_text("utf-8")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="light dark">'
+        f"<title>{_html.escape(title)}</title><style>{css}</style></head><body>{body}"
+        f'<script type="application/json" id="haidi-data">{blob}</script>'
+        f"<script>{js}</script></body></html>\n"
+    )
