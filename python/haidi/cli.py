@@ -535,6 +535,7 @@ EXAMPLES = {
     "replay": [
         "haidi replay games.jsonl",
         "haidi replay --json < games.jsonl            # one JSON line a hand",
+        "haidi replay --html games.html games.jsonl   # a page to step through the hands",
     ],
     "reproduce": [
         "haidi reproduce",
@@ -777,6 +778,7 @@ def _add_replay(sub: Any) -> None:
     sp.add_argument("logs", nargs="*", metavar="FILE", help="JSON-lines logs; none or '-' reads standard input")
     sp.add_argument("--json", action="store_true", help="one JSON line a hand")
     sp.add_argument("--key-file", metavar="FILE", help="check the match header's HMAC with this key")
+    sp.add_argument("--html", metavar="OUT", help="write a page stepping through every hand to OUT (docs/viewer.md)")
 
 
 def _error(message: object) -> int:
@@ -1225,6 +1227,8 @@ def replay_main(args: argparse.Namespace) -> int:
     one does not, 2 for input that is no log. Each line is answered as it is read."""
     from . import play
 
+    if args.html:
+        return _replay_html(args)
     try:
         key = play.read_key(args.key_file) if args.key_file else None
     except HandError as e:
@@ -1318,6 +1322,25 @@ def replay_main(args: argparse.Namespace) -> int:
     if bad:
         return EXIT_BAD_INPUT
     return EXIT_DIFFERS if differs or wrong_match else EXIT_OK
+
+
+def _replay_html(args: argparse.Namespace) -> int:
+    """``haidi replay --html OUT``: the logs as one page (``haidi.viewer``)."""
+    from . import viewer
+
+    try:
+        text = "\n".join(_text_line(raw) for raw in _log_lines(args))
+        page = viewer.page(text)
+    except OSError as e:
+        return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
+    except HandError as e:
+        return _error(e)
+    try:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as e:
+        return _error(f"cannot write {args.html!r}: {e.strerror or e}")
+    return EXIT_OK
 
 
 def _replayed(log: list[Any]) -> tuple[Any, str | None]:

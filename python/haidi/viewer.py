@@ -108,10 +108,10 @@ def _win(win: Mapping[str, Any]) -> dict[str, Any]:
         "total": score["total"],
         "form": score["form"],
         "arrangement": score["arrangement"],
-        "groups": [{"kind": g.kind, "tiles": list(g.tiles), "wilds": list(g.wilds), "meld": g.meld} for g in score["groups"]],
-        "fans": [
-            {"name": f.name, "name_en": f.name_en, "value": f.value, "count": f.count} for f in score["fans"]
+        "groups": [
+            {"kind": g.kind, "tiles": list(g.tiles), "wilds": list(g.wilds), "meld": g.meld} for g in score["groups"]
         ],
+        "fans": [{"name": f.name, "name_en": f.name_en, "value": f.value, "count": f.count} for f in score["fans"]],
     }
 
 
@@ -133,7 +133,8 @@ def _events_text(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """One hand's page data: the steps of ``log`` (the first the state after the deal,
-    then one after each action) as differences, each with its events, and the result.
+    then one after each action) as differences, each with its events, and the result
+    (``payments`` None for a log that ends before its hand does).
     The log is checked by ``Game.replay`` first (``HandError`` when it does not replay)."""
     from .game import Game
 
@@ -162,14 +163,14 @@ def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             pending = e["seat"]
         events.append(e)
     snap(pending)
-    result = checked.result
-    assert result is not None
+    # A log may end before its hand does (a match stopped): no result then.
+    result = checked.result or {"payments": None, "exhausted": False, "wins": None}
     return {
         "rules": start.get("rules"),
         "seed": None if start.get("seed") is None else str(start.get("seed")),
         "carry": _plain(start.get("carry")),
         "steps": steps,
-        "payments": list(result["payments"]),
+        "payments": None if result["payments"] is None else list(result["payments"]),
         "exhausted": bool(result["exhausted"]),
         "wins": [_win(w) for w in result["wins"] or []],
     }
@@ -185,7 +186,13 @@ def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]
     if isinstance(obj, bytes):
         obj = obj.decode("utf-8")
     if isinstance(obj, str):
-        rows = [json.loads(line) for line in obj.splitlines() if line.strip()]
+        rows = []
+        for n, line in enumerate(obj.splitlines(), 1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                try:
+                    rows.append(json.loads(line))
+                except ValueError as e:
+                    raise HandError(f"line {n}: not JSON ({e})") from None
     elif isinstance(obj, Sequence) and obj and isinstance(obj[0], Mapping):
         rows = [list(obj)]
     elif isinstance(obj, Sequence):
@@ -233,7 +240,7 @@ def page(obj: Any, title: str | None = None) -> str:
     js = asset.joinpath("viewer.js").read_text("utf-8")
     body = asset.joinpath("viewer.html").read_text("utf-8")
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
         f"<title>{_html.escape(title)}</title><style>{css}</style></head><body>{body}"

@@ -88,7 +88,7 @@
       p.id = "seat-" + s;
       const h2 = el("h2");
       h2.appendChild(el("span", "", seatName(s) + (st.ta.includes(s) ? " · to act: " + (st["dec" + s] || "") : "")));
-      if (last) {
+      if (last && H.payments) {
         const v = H.payments[s];
         h2.appendChild(el("span", "pay", (v > 0 ? "+" : "") + v));
       }
@@ -159,7 +159,8 @@
     if (evs.length) ev.appendChild(el("div", "", evs.map(describe).join("; ")));
     const res = $("result");
     res.textContent = "";
-    if (last) {
+    if (last && !H.payments) res.appendChild(el("p", "", "The log ends here, before the hand does."));
+    if (last && H.payments) {
       if (!H.wins.length) res.appendChild(el("p", "", H.exhausted ? "Drawn: nobody won." : "No win."));
       H.wins.forEach((w) => {
         const box = el("div", "win");

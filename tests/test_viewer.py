@@ -1,0 +1,289 @@
+"""The replay page (haidi.viewer, ``haidi.html(log)``, ``haidi replay --html``): self-contained,
+its data what the log says, and, in a real browser where Chromium is installed, the DOM at
+chosen steps what the game held then."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_game import ONE_DISCARD_TWO_WINS, decline_dealt_wins, stacked_wall
+
+import haidi
+from haidi import viewer
+
+
+def played(rules: str, seed: int) -> haidi.Game:
+    """A hand played by a simple agent: wins when it may, makes every kong, pungs half
+    the time, else a random action (no chow); most hands end in a win."""
+    g = haidi.Game(rules, seed)
+    rng = random.Random(seed)
+    while not g.done:
+        s = g.to_act[0]
+        acts = g.legal_actions(s)
+        wins = [a for a in acts if a["type"] == "win"]
+        kongs = [a for a in acts if "kong" in a["type"]]
+        if wins:
+            a = wins[0]
+        elif kongs:
+            a = kongs[0]
+        elif {"type": "pung"} in acts and rng.random() < 0.5:
+            a = {"type": "pung"}
+        else:
+            a = rng.choice([a for a in acts if a["type"] != "chow"] or acts)
+        g.step(s, a)
+    return g
+
+
+def two_winners() -> haidi.Game:
+    """Changsha's 通炮: seats 1 and 2 win on the dealer's discard."""
+    g = haidi.Game("changsha", wall=stacked_wall("changsha", ONE_DISCARD_TWO_WINS, draws="7p"))
+    decline_dealt_wins(g)
+    g.step(0, {"type": "discard", "tile": "4s"})
+    g.step(1, {"type": "win"})
+    g.step(2, {"type": "win"})
+    return g
+
+
+#: A hand of each ruleset with what it shows: (rules, seed) found by playing `played`.
+HANDS = {
+    "mcr flowers, kong": ("mcr", 0),
+    "mcr win": ("mcr", 22),
+    "changsha kong": ("changsha", 1),
+    "hainan flowers": ("hainan", 2),
+    "longgang wilds, flowers": ("longgang", 0),
+    "tangshan wilds, kong": ("tangshan", 0),
+    "beijing wilds, kong": ("beijing", 0),
+}
+
+
+def page_data(page: str) -> dict[str, Any]:
+    m = re.search(r'<script type="application/json" id="haidi-data">(.*?)</script>', page, re.S)
+    assert m is not None
+    return json.loads(m.group(1))
+
+
+def final_states(hand: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every step's state, the differences applied in order (as the page's script does)."""
+    cur: dict[str, Any] = {}
+    out = []
+    for step in hand["steps"]:
+        cur = {**cur, **step["s"]}
+        out.append(cur)
+    return out
+
+
+def logged_discards(log: list[dict[str, Any]], actions: int | None = None) -> list[list[str]]:
+    """Each seat's discards, from the log's actions alone (the first ``actions`` of them)."""
+    out: list[list[str]] = [[], [], [], []]
+    done = 0
+    for e in log:
+        if e["event"] != "action":
+            continue
+        if actions is not None and done == actions:
+            break
+        done += 1
+        if e["action"]["type"] in ("discard", "open_ready"):
+            out[e["seat"]].append(e["action"]["tile"])
+    return out
+
+
+def test_the_page_is_self_contained() -> None:
+    page = haidi.html(played("mcr", 22))
+    assert page.startswith("<!DOCTYPE html>")
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", page, re.I)
+    assert not re.search(r"https?://", page)
+    assert "<link" not in page and "@import" not in page and "url(" not in page
+    # Every tile's glyph and its text are in the file.
+    glyphs = page_data(page)["glyphs"]
+    assert glyphs["5m"] == haidi.tile_glyph("5m") and glyphs["1f"] == haidi.tile_glyph("1f")
+
+
+@pytest.mark.parametrize("name", HANDS)
+def test_the_data_is_what_the_log_says(name: str) -> None:
+    g = played(*HANDS[name])
+    log = g.log
+    data = page_data(haidi.html(log))
+    (hand,) = data["hands"]
+    actions = sum(e["event"] == "action" for e in log)
+    assert len(hand["steps"]) == actions + 1
+    # Every event of the log is in exactly one step, in order.
+    assert [e for s in hand["steps"] for e in s["ev"]] == log[1:]
+    states = final_states(hand)
+    for k in (0, actions // 2, actions):
+        assert [states[k][f"d{s}"] for s in range(4)] == logged_discards(log, k)
+    assert hand["payments"] == haidi.Game.replay(log).result["payments"]
+    assert [w["seat"] for w in hand["wins"]] == [w["seat"] for w in g.result["wins"]]
+    assert [w["total"] for w in hand["wins"]] == [w["score"]["total"] for w in g.result["wins"]]
+
+
+def test_the_features_of_the_chosen_hands() -> None:
+    # The hands above show what their names say (a guard against the rules changing under them).
+    for name, (rules, seed) in HANDS.items():
+        log = played(rules, seed).log
+        kinds = {e["event"] for e in log} | {e["action"]["type"] for e in log if e["event"] == "action"}
+        if "kong" in name:
+            assert kinds & {"kong", "concealed_kong", "added_kong"}, name
+        if "flowers" in name:
+            assert "flower" in kinds, name
+        if "wilds" in name:
+            assert "indicator" in kinds, name
+        if "win" in name:
+            assert "win" in kinds, name
+
+
+def test_a_match_log_and_two_winners() -> None:
+    games = [played("changsha", 1), two_winners()]
+    header = {"event": "match", "rules": "changsha", "hands": 2, "players": ["a", "b", "c", "d"], "payments": [0] * 4}
+    text = "\n".join(json.dumps(x) for x in [header, *[g.log for g in games]])
+    data = page_data(viewer.page(text))
+    assert data["match"]["hands"] == 2 and len(data["hands"]) == 2
+    assert [w["seat"] for w in data["hands"][1]["wins"]] == [1, 2]
+    assert data["hands"][1]["payments"] == games[1].result["payments"]
+
+
+def test_bad_logs_are_refused() -> None:
+    log = played("mcr", 22).log
+    wrong = [dict(e, tile="1m") if e["event"] == "draw" else e for e in log]
+    with pytest.raises(haidi.HandError, match="hand 1: log event"):
+        viewer.page([wrong])
+    with pytest.raises(haidi.HandError, match="not JSON"):
+        viewer.page("{")
+    with pytest.raises(haidi.HandError, match="no hand"):
+        viewer.page('{"event": "match"}')
+    with pytest.raises(haidi.HandError):
+        viewer.page(5)
+
+
+def test_a_log_that_ends_before_its_hand_is_shown_to_its_end() -> None:
+    log = played("mcr", 22).log
+    cut = len(log) - 1 - [e["event"] for e in reversed(log)].index("action")
+    (hand,) = page_data(haidi.html(log[:cut]))["hands"]
+    assert hand["payments"] is None and hand["wins"] == []
+    assert [e for s in hand["steps"] for e in s["ev"]] == log[1:cut]
+
+
+def test_replay_html_writes_the_page(haidi_cli: Any, tmp_path: Path) -> None:
+    logs = tmp_path / "games.jsonl"
+    logs.write_text(json.dumps(played("mcr", 22).log) + "\n", encoding="utf-8")
+    out = tmp_path / "games.html"
+    code, _, err = haidi_cli("replay", "--html", str(out), str(logs))
+    assert code == 0, err
+    assert page_data(out.read_text(encoding="utf-8"))["hands"][0]["payments"] == played("mcr", 22).result["payments"]
+    code, _, err = haidi_cli("replay", "--html", str(out), stdin="[1]\n")
+    assert code == 2 and "not a log" in err
+
+
+# ---- in a real browser
+
+CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+browser = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found (apt-get install chromium) to load the page in"
+)
+
+
+class Tiles(HTMLParser):
+    """The tiles of a DOM, each with the ids and classes of the elements around it; and
+    the text of elements by id."""
+
+    VOID = {"meta", "input", "br", "img", "hr", "link", "col", "wbr", "source"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, str, str]] = []
+        self.tiles: list[tuple[str | None, set[str]]] = []
+        self.cells: dict[str, str] = {}
+        self.text: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        cls = a.get("class") or ""
+        if tag == "span" and "tile" in cls.split():
+            around = {x for _, i, c in self.stack for x in [i, *c.split()] if x} | set(cls.split())
+            self.tiles.append((a.get("data-t"), around))
+        if tag in self.VOID:
+            return
+        self.stack.append((tag, a.get("id") or "", cls))
+        if tag == "td" and a.get("data-seat") is not None:
+            self.stack[-1] = (tag, f"pay-{a['data-seat']}", cls)
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for _, i, _ in self.stack:
+            if i:
+                self.text[i] = self.text.get(i, "") + data
+
+    def of(self, *where: str) -> list[str | None]:
+        return [t for t, around in self.tiles if set(where) <= around]
+
+
+def dom(path: Path, fragment: str) -> Tiles:
+    assert CHROMIUM is not None
+    out = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", f"{path.as_uri()}#{fragment}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    p = Tiles()
+    p.feed(out)
+    return p
+
+
+def stepped(log: list[dict[str, Any]], actions: int) -> haidi.Game:
+    """A new game of the log's start, with its first ``actions`` actions played."""
+    start = log[0]
+    g = haidi.Game(start["rules"], 0, start["options"] or None, wall=start["wall"], carry=start["carry"])
+    for e in [e for e in log if e["event"] == "action"][:actions]:
+        g.step(e["seat"], e["action"])
+    return g
+
+
+@browser
+def test_the_browser_shows_the_hands_discards_and_payments(tmp_path: Path) -> None:
+    games = [played("mcr", 0), played("tangshan", 0), two_winners()]
+    path = tmp_path / "match.html"
+    path.write_text(haidi.html(games), encoding="utf-8")
+    for h, g in enumerate(games, 1):
+        log = g.log
+        actions = sum(e["event"] == "action" for e in log)
+        k = actions // 2 if h < 3 else actions
+        d = dom(path, f"hand={h}&step={k}&view=all")
+        assert f"hand {h} of 3" in d.text["where"] and f"step {k} of {actions}" in d.text["where"]
+        then = stepped(log, k)
+        for s in range(4):
+            obs = then.observation(s)
+            assert Counter(d.of(f"seat-{s}", "hand")) == Counter(viewer._tiles(obs["hand"])), (h, s)
+            assert d.of(f"seat-{s}", "discards") == logged_discards(log, k)[s]
+            claimed = [t for t, around in d.tiles if {f"seat-{s}", "discards", "claimed"} <= around]
+            assert claimed == [obs["discards"][s][i] for i in obs["claimed"][s]]
+        assert d.text["wall"].strip() == f"wall: {then.observation(0)['wall']}"
+        end = dom(path, f"hand={h}&step={actions}")
+        assert [int(end.text[f"pay-{s}"]) for s in range(4)] == g.result["payments"]
+    # The two winners of the 通炮, each with its fans.
+    assert end.text["result"].count("wins on 4s") == 2
+
+
+@browser
+def test_the_browser_hides_the_other_hands_in_a_seats_view(tmp_path: Path) -> None:
+    g = played("mcr", 0)
+    path = tmp_path / "hand.html"
+    path.write_text(haidi.html(g), encoding="utf-8")
+    d = dom(path, "hand=1&step=10&view=1")
+    then = stepped(g.log, 10)
+    assert Counter(d.of("seat-1", "hand")) == Counter(viewer._tiles(then.observation(1)["hand"]))
+    for s in (0, 2, 3):
+        assert d.of(f"seat-{s}", "hand") == [None] * then.observation(1)["concealed_counts"][s]
