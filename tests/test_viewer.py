@@ -5,10 +5,12 @@ chosen steps what the game held then."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
 import subprocess
+import time
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
@@ -287,3 +289,114 @@ def test_the_browser_hides_the_other_hands_in_a_seats_view(tmp_path: Path) -> No
     assert Counter(d.of("seat-1", "hand")) == Counter(viewer._tiles(then.observation(1)["hand"]))
     for s in (0, 2, 3):
         assert d.of(f"seat-{s}", "hand") == [None] * then.observation(1)["concealed_counts"][s]
+
+
+def _pipe_ends(read: int, write: int) -> None:
+    # Chromium's --remote-debugging-pipe reads commands from fd 3 and answers on fd 4.
+    a, b = os.dup(read), os.dup(write)
+    os.dup2(a, 3)
+    os.dup2(b, 4)
+
+
+class Browser:
+    """Headless Chromium driven over its DevTools pipe: ``call(method, **params)``."""
+
+    def __init__(self, url: str) -> None:
+        assert CHROMIUM is not None
+        to_r, to_w = os.pipe()
+        from_r, from_w = os.pipe()
+        self.proc = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe", url],
+            close_fds=False,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=lambda: _pipe_ends(to_r, from_w),
+        )
+        os.close(to_r)
+        os.close(from_w)
+        self.to, self.back = to_w, from_r
+        self.n, self.buf, self.session = 0, b"", None
+        page = next(t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
+        self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
+        for _ in range(200):
+            if self.js("document.getElementById('where') && document.getElementById('where').textContent"):
+                break
+            time.sleep(0.05)
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        self.n += 1
+        msg: dict[str, Any] = {"id": self.n, "method": method, "params": params}
+        if self.session is not None and not method.startswith("Target."):
+            msg["sessionId"] = self.session
+        os.write(self.to, json.dumps(msg).encode() + b"\0")
+        while True:
+            while b"\0" not in self.buf:
+                chunk = os.read(self.back, 1 << 16)
+                assert chunk, "Chromium closed its DevTools pipe"
+                self.buf += chunk
+            raw, self.buf = self.buf.split(b"\0", 1)
+            answer = json.loads(raw)
+            if answer.get("id") == self.n:
+                assert "error" not in answer, answer
+                return answer["result"]
+
+    def js(self, expression: str) -> Any:
+        return self.call("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
+
+    def key(self, key: str) -> None:
+        code = {"ArrowLeft": 37, "ArrowRight": 39, "PageUp": 33, "PageDown": 34, "Home": 36, "End": 35}[key]
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code)
+
+    def dom(self) -> Tiles:
+        p = Tiles()
+        p.feed(self.js("document.documentElement.outerHTML"))
+        return p
+
+    def close(self) -> None:
+        try:
+            self.call("Browser.close")
+            self.proc.wait(10)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            os.close(self.to)
+            os.close(self.back)
+
+
+@browser
+def test_the_keys_and_buttons_step_through_the_match(tmp_path: Path) -> None:
+    games = [played("mcr", 22), played("hainan", 2)]
+    path = tmp_path / "match.html"
+    path.write_text(haidi.html(games), encoding="utf-8")
+    b = Browser(path.as_uri())
+    try:
+        log = games[0].log
+        for k in range(1, 13):
+            b.key("ArrowRight")
+            d = b.dom()
+            assert f"step {k} of" in d.text["where"]
+            assert [d.of(f"seat-{s}", "discards") for s in range(4)] == logged_discards(log, k)
+        b.key("ArrowLeft")
+        assert "step 11 of" in b.js("document.getElementById('where').textContent")
+        b.key("End")
+        d = b.dom()
+        assert [int(d.text[f"pay-{s}"]) for s in range(4)] == games[0].result["payments"]
+        b.key("PageDown")
+        assert "hand 2 of 2" in b.js("document.getElementById('where').textContent")
+        # The next decision of seat 3: the first step at which it is asked to act.
+        asked = [
+            k for k, st in enumerate(final_states(page_data(path.read_text("utf-8"))["hands"][1])) if 3 in st["ta"]
+        ]
+        b.js("const f = document.getElementById('follow'); f.value = '3'; f.dispatchEvent(new Event('change'))")
+        b.js("document.getElementById('decnext').click()")
+        assert f"step {asked[0]} of" in b.js("document.getElementById('where').textContent")
+        b.js("document.getElementById('decnext').click()")
+        assert f"step {asked[1]} of" in b.js("document.getElementById('where').textContent")
+        b.key("Home")
+        b.key("PageUp")
+        assert "hand 1 of 2 (mcr" in b.js("document.getElementById('where').textContent")
+        assert b.js("location.hash").startswith("#hand=1&step=0")
+    finally:
+        b.close()
