@@ -78,7 +78,12 @@ def final_states(hand: dict[str, Any]) -> list[dict[str, Any]]:
     cur: dict[str, Any] = {}
     out = []
     for step in hand["steps"]:
-        cur = {**cur, **step["s"]}
+        cur = dict(cur)
+        for k, v in step[0].items():
+            if k.startswith("+"):
+                cur[k[1:]] = cur[k[1:]] + v
+            else:
+                cur[k] = v
         out.append(cur)
     return out
 
@@ -117,8 +122,11 @@ def test_the_data_is_what_the_log_says(name: str) -> None:
     (hand,) = data["hands"]
     actions = sum(e["event"] == "action" for e in log)
     assert len(hand["steps"]) == actions + 1
-    # Every event of the log is in exactly one step, in order.
-    assert [e for s in hand["steps"] for e in s["ev"]] == log[1:]
+    # Every event of the log is in exactly one step, in order: each step's first the action.
+    assert sum(len(s[1]) for s in hand["steps"]) == len(log) - 1
+    texts = [t for s in hand["steps"][1:] for t in s[1][:1]]
+    acts = [e for e in log if e["event"] == "action"]
+    assert [t.split(" ")[1] for t in texts] == [e["action"]["type"] for e in acts]
     states = final_states(hand)
     for k in (0, actions // 2, actions):
         assert [states[k][f"d{s}"] for s in range(4)] == logged_discards(log, k)
@@ -170,7 +178,7 @@ def test_a_log_that_ends_before_its_hand_is_shown_to_its_end() -> None:
     cut = len(log) - 1 - [e["event"] for e in reversed(log)].index("action")
     (hand,) = page_data(haidi.html(log[:cut]))["hands"]
     assert hand["payments"] is None and hand["wins"] == []
-    assert [e for s in hand["steps"] for e in s["ev"]] == log[1:cut]
+    assert sum(len(s[1]) for s in hand["steps"]) == cut - 1
 
 
 def test_replay_html_writes_the_page(haidi_cli: Any, tmp_path: Path) -> None:

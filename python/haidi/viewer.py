@@ -59,7 +59,7 @@ def _state(game: Any) -> dict[str, Any]:
         "wall": table["wall"],
         "ind": table["indicator"],
         "wilds": list(table["wilds"]),
-        "offer": _plain(table["offer"]),
+        "offer": None if table["offer"] is None else [table["offer"][k] for k in ("tile", "from", "chance")],
         "ta": list(game.to_act),
         "fol": _plain(table["followed"]),
         "ht": table["haidi_taker"],
@@ -67,24 +67,24 @@ def _state(game: Any) -> dict[str, Any]:
     }
     for s in range(4):
         o, other = obs[s], obs[(s + 1) % 4]
-        hand = _tiles(o["hand"])
         drawn = o["drawn"]
-        if drawn is not None and drawn in hand:
-            hand.remove(drawn)
         melds = []
         for m, seen in zip(o["meld_info"][s], other["meld_info"][s], strict=True):
             meld = {"type": m["type"], "tile": m["tile"], "from": m["from"], "claimed": m["claimed"]}
             if seen["tile"] is None:
                 meld["hidden"] = True
             melds.append(meld)
-        st[f"h{s}"] = hand
+        # Compact notation (the drawn tile in it too): the page splits it.
+        st[f"h{s}"] = o["hand"]
         st[f"dr{s}"] = drawn
         st[f"m{s}"] = melds
         st[f"d{s}"] = list(table["discards"][s])
         st[f"c{s}"] = list(table["claimed"][s])
         st[f"f{s}"] = list(o["flowers"][s])
         st[f"fp{s}"] = list(other["flowers"][s])
-        st[f"n{s}"] = o["concealed_counts"][s]
+        # Tiles held concealed: None when they are the hand's tiles (kept wild flowers add).
+        count = o["concealed_counts"][s]
+        st[f"n{s}"] = None if count == len(_tiles(o["hand"])) else count
         st[f"oh{s}"] = o["open_hands"][s]
         st[f"dec{s}"] = o["decision"]
         st[f"pw{s}"] = o["passed_win"]
@@ -92,7 +92,18 @@ def _state(game: Any) -> dict[str, Any]:
 
 
 def _delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in after.items() if before.get(k, _MISSING) != v}
+    """The keys of ``after`` that differ from ``before``; a list that only grew (the
+    discards) as ``"+key"``, the tiles added."""
+    out = {}
+    for k, v in after.items():
+        was = before.get(k, _MISSING)
+        if was == v:
+            continue
+        if isinstance(v, list) and isinstance(was, list) and was and v[: len(was)] == was:
+            out["+" + k] = v[len(was) :]
+        else:
+            out[k] = v
+    return out
 
 
 _MISSING = object()
@@ -126,9 +137,29 @@ def _start_game(start: Mapping[str, Any]) -> Any:
     return Game(rules, seed, options, carry=carry, kept=kept)  # type: ignore[arg-type]
 
 
-def _events_text(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The log's events of a step, without the start's wall."""
-    return [dict(e) for e in events if e.get("event") not in ("start",)]
+def _event_text(e: Mapping[str, Any]) -> str:
+    """One event of the log, shortly: ``"S discard 5m"``, ``"W draws 3p"``."""
+    kind = e.get("event")
+    seat = e.get("seat")
+    who = f"{_WINDS[seat]} " if isinstance(seat, int) and 0 <= seat < 4 else ""
+    if kind == "deal":
+        return f"{who}dealt {len(e.get('tiles') or ())}"
+    if kind == "draw":
+        return f"{who}draws {e.get('tile')}" + (" (replacement)" if e.get("replacement") else "")
+    if kind == "action":
+        a = e.get("action") or {}
+        return f"{who}{a.get('type')}" + (f" {a['tile']}" if a.get("tile") else "")
+    rest = ", ".join(f"{k} {_compact(v)}" for k, v in e.items() if k not in ("event", "seat"))
+    return f"{who}{kind}" + (f": {rest}" if rest else "")
+
+
+def _compact(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(_plain(value), ensure_ascii=False, separators=(",", ":"))
+
+
+def _events_text(events: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The log's events of a step, each as a short text."""
+    return [_event_text(e) for e in events]
 
 
 def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -141,28 +172,24 @@ def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     checked = Game.replay(log)
     start = log[0]
     game = _start_game(start)
-    steps: list[dict[str, Any]] = []
+    # Each step: [the state's differences from the step before, its events as texts].
+    steps: list[list[Any]] = []
     events: list[Mapping[str, Any]] = []
     prev: dict[str, Any] = {}
 
-    def snap(by: Any) -> None:
+    def snap() -> None:
         nonlocal prev
         st = _state(game)
-        step: dict[str, Any] = {"s": _delta(prev, st), "ev": _events_text(events)}
-        if by is not None:
-            step["by"] = by
-        steps.append(step)
+        steps.append([_delta(prev, st), _events_text(events)])
         prev = st
         events.clear()
 
-    pending: Any = None
     for e in log[1:]:
         if e.get("event") == "action":
-            snap(pending)
+            snap()
             game.step(e["seat"], e["action"])
-            pending = e["seat"]
         events.append(e)
-    snap(pending)
+    snap()
     # A log may end before its hand does (a match stopped): no result then.
     result = checked.result or {"payments": None, "exhausted": False, "wins": None}
     return {

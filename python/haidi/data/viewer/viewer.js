@@ -10,7 +10,15 @@
   function states(i) {
     if (!cache[i]) {
       let cur = {};
-      cache[i] = D.hands[i].steps.map((s) => (cur = Object.assign({}, cur, s.s)));
+      cache[i] = D.hands[i].steps.map((s) => {
+        cur = Object.assign({}, cur);
+        const d = s[0];
+        for (const k in d) {
+          if (k[0] === "+") cur[k.slice(1)] = cur[k.slice(1)].concat(d[k]);
+          else cur[k] = d[k];
+        }
+        return cur;
+      });
     }
     return cache[i];
   }
@@ -38,6 +46,16 @@
     list.forEach((t) => box.appendChild(tile(t)));
     return box;
   }
+  // Compact notation ("123m55z") as tiles.
+  function split(text) {
+    const out = [];
+    let digits = "";
+    for (const ch of text || "") {
+      if (ch >= "0" && ch <= "9") digits += ch;
+      else { for (const d of digits) out.push(d + ch); digits = ""; }
+    }
+    return out;
+  }
   function seatName(s) {
     return "seat " + s + " " + W[s] + (s === 0 ? " (dealer)" : "");
   }
@@ -56,23 +74,6 @@
     r.appendChild(content);
     return r;
   }
-  function describe(e) {
-    const who = e.seat !== undefined && e.seat !== null ? W[e.seat] + " (seat " + e.seat + ")" : "";
-    switch (e.event) {
-      case "deal": return who + " dealt " + e.tiles.length + " tiles";
-      case "draw": return who + " draws" + (e.replacement ? " a replacement" : "");
-      case "action": {
-        const a = e.action;
-        return who + " " + a.type.replace("_", " ") + (a.tile ? " " + a.tile : "");
-      }
-      default: {
-        const rest = Object.keys(e).filter((k) => k !== "event" && k !== "seat")
-          .map((k) => k + " " + JSON.stringify(e[k])).join(", ");
-        return (who ? who + " " : "") + e.event + (rest ? ": " + rest : "");
-      }
-    }
-  }
-
   function render() {
     const H = D.hands[hand], S = states(hand), st = S[step], last = step === S.length - 1;
     document.body.classList.toggle("text", text);
@@ -95,12 +96,15 @@
       p.appendChild(h2);
       const handBox = el("span", "tiles hand");
       if (open) {
-        st["h" + s].forEach((t) => handBox.appendChild(tile(t)));
-        if (st["dr" + s]) handBox.appendChild(tile(st["dr" + s], "drawn"));
+        const held = split(st["h" + s]), dr = st["dr" + s];
+        if (dr && held.indexOf(dr) >= 0) held.splice(held.indexOf(dr), 1);
+        held.forEach((t) => handBox.appendChild(tile(t)));
+        if (dr) handBox.appendChild(tile(dr, "drawn"));
       } else if (st["oh" + s]) {
         handBox.appendChild(el("span", "", "open: " + st["oh" + s]));
       } else {
-        for (let k = 0; k < st["n" + s]; k++) handBox.appendChild(tile(null));
+        const n = st["n" + s] === null ? split(st["h" + s]).length : st["n" + s];
+        for (let k = 0; k < n; k++) handBox.appendChild(tile(null));
       }
       p.appendChild(row("hand", handBox));
       const melds = el("span", "tiles melds");
@@ -125,7 +129,7 @@
       const claimed = st["c" + s], d = st["d" + s];
       d.forEach((t, k) => {
         let cls = claimed.includes(k) ? "claimed" : "";
-        if (st.offer && st.offer.from === s && st.offer.chance === "discard" && k === d.length - 1) cls += " last";
+        if (st.offer && st.offer[1] === s && st.offer[2] === "discard" && k === d.length - 1) cls += " last";
         ds.appendChild(tile(t, cls));
       });
       p.appendChild(row("discards", ds));
@@ -147,16 +151,16 @@
     if (st.wilds.length) fact("wilds", tiles(st.wilds));
     if (st.offer) {
       const o = el("span");
-      o.appendChild(tile(st.offer.tile));
-      o.appendChild(document.createTextNode(" from " + seatName(st.offer.from) + " (" + st.offer.chance + ")"));
+      o.appendChild(tile(st.offer[0]));
+      o.appendChild(document.createTextNode(" from " + seatName(st.offer[1]) + " (" + st.offer[2] + ")"));
       fact("on offer", o).id = "offer";
     }
     if (st.fol && st.fol.rounds) fact("followed", st.fol.rounds + " rounds");
     if (st.ht !== null && st.ht !== undefined) fact("海底 taken by", seatName(st.ht));
     const ev = $("events");
     ev.textContent = "";
-    const evs = H.steps[step].ev;
-    if (evs.length) ev.appendChild(el("div", "", evs.map(describe).join("; ")));
+    const evs = H.steps[step][1];
+    if (evs.length) ev.appendChild(el("div", "", evs.join("; ")));
     const res = $("result");
     res.textContent = "";
     if (last && !H.payments) res.appendChild(el("p", "", "The log ends here, before the hand does."));
