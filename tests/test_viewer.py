@@ -156,6 +156,8 @@ def test_a_match_log_and_two_winners() -> None:
     assert data["match"]["hands"] == 2 and len(data["hands"]) == 2
     assert [w["seat"] for w in data["hands"][1]["wins"]] == [1, 2]
     assert data["hands"][1]["payments"] == games[1].result["payments"]
+    # The record settled on, with Changsha's birds.
+    assert data["hands"][1]["outcome"]["birds"] == games[1].result["outcome"]["birds"]
 
 
 def test_bad_logs_are_refused() -> None:
@@ -281,8 +283,9 @@ def test_the_browser_shows_the_hands_discards_and_payments(tmp_path: Path) -> No
         assert d.text["wall"].strip() == f"wall: {then.observation(0)['wall']}"
         end = dom(path, f"hand={h}&step={actions}")
         assert [int(end.text[f"pay-{s}"]) for s in range(4)] == g.result["payments"]
-    # The two winners of the 通炮, each with its fans.
+    # The two winners of the 通炮, each with its fans, and the birds settled on.
     assert end.text["result"].count("wins on 4s") == 2
+    assert end.of("outcome")[:3] == g.result["outcome"]["birds"][:3]
 
 
 @browser

@@ -191,7 +191,7 @@ def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         events.append(e)
     snap()
     # A log may end before its hand does (a match stopped): no result then.
-    result = checked.result or {"payments": None, "exhausted": False, "wins": None}
+    result = checked.result or {"payments": None, "exhausted": False, "wins": None, "outcome": None}
     return {
         "rules": start.get("rules"),
         "seed": None if start.get("seed") is None else str(start.get("seed")),
@@ -200,6 +200,8 @@ def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "payments": None if result["payments"] is None else list(result["payments"]),
         "exhausted": bool(result["exhausted"]),
         "wins": [_win(w) for w in result["wins"] or []],
+        # The record the ruleset's settle read (birds, kongs, 烧庄 rounds ...).
+        "outcome": _plain(result["outcome"]),
     }
 
 

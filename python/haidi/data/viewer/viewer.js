@@ -206,6 +206,24 @@
         box.appendChild(t);
         res.appendChild(box);
       });
+      if (H.outcome) {
+        const det = el("details");
+        det.id = "outcome";
+        det.appendChild(el("summary", "", "what the payments were settled on"));
+        const ot = el("table"), isTile = (v) => typeof v === "string" && G[v] !== undefined;
+        for (const k in H.outcome) {
+          const v = H.outcome[k], tr = el("tr");
+          tr.appendChild(el("th", "", k));
+          const td = el("td");
+          if (Array.isArray(v) && v.length && v.every(isTile)) td.appendChild(tiles(v));
+          else if (isTile(v)) td.appendChild(tile(v));
+          else td.textContent = JSON.stringify(v);
+          tr.appendChild(td);
+          ot.appendChild(tr);
+        }
+        det.appendChild(ot);
+        res.appendChild(det);
+      }
       const pt = el("table");
       pt.id = "payments";
       const hr = el("tr"), br = el("tr");
