@@ -409,3 +409,22 @@ def test_the_keys_and_buttons_step_through_the_match(tmp_path: Path) -> None:
         assert b.js("location.hash").startswith("#hand=1&step=0")
     finally:
         b.close()
+
+
+def test_analyze_html_is_the_table_of_analyze(haidi_cli: Any, tmp_path: Path) -> None:
+    out = tmp_path / "analysis.html"
+    hand = "123m456m78p11s5z[567s]"
+    code, text, err = haidi_cli("analyze", hand, "--visible", "9p9p", "--scoring", "--html", str(out))
+    assert code == 0, err
+    assert text.startswith(hand)
+    page = out.read_text(encoding="utf-8")
+    assert not re.search(r"https?://", page)
+    entries = haidi.ruleset("mcr").analyze(hand, visible="9p9p", scoring=True)
+    rows = re.findall(r"<tr><td>(.*?)</td></tr>", page)
+    assert len(rows) == len(entries)
+    for row, e in zip(rows, entries, strict=True):
+        cells = row.split("</td><td")
+        assert re.findall(r'data-t="([^"]+)"', cells[0]) == [e["discard"]]
+        assert cells[1].endswith(f">{e['shanten']}") and cells[2].endswith(f">{e['useful_count']}")
+        assert re.findall(r'data-t="([^"]+)"', cells[3]) == e["useful"]
+        assert re.findall(r'data-t="([^"]+)"', cells[5]) == [w["tile"] for w in e["winning_waits"]]

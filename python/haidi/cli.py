@@ -140,6 +140,8 @@ def _decompose(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[s
 def _analyze(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     situation = _given([("self_drawn", "--self-drawn", True if args.self_drawn else None)], args.set)
     entries = rs.analyze(hand, args.visible, args.wild, format=args.format, scoring=args.scoring, **situation)
+    if args.html:
+        args.analyses.append((hand, entries))
     lines = [f"{hand}:"]
     head = f"  {'discard':<8}{'shanten':>7}  {'copies':>6}  {'useful':<28}"
     lines.append(head + ("  draws" if args.scoring else "") + "  winning waits (copies, total)")
@@ -657,6 +659,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "--self-drawn", dest="self_drawn", action="store_true", help="score the waits as self-drawn (自摸)"
             )
             sp.add_argument("--scoring", action="store_true", help="add the draws to a ready hand with a winning wait")
+            sp.add_argument("--html", metavar="OUT", help="also write the hands' tables as a page to OUT")
             sp.add_argument(
                 "--set",
                 action="append",
@@ -1024,6 +1027,8 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
             return _error(f"HAND {i} is empty: give a hand, or '-' to read hands from standard input")
     out = Output(sys.stdout)
     args.glyphs = out.glyphs
+    args.analyses = []
+    args.html = getattr(args, "html", None)
     n = failed = 0
     for from_stdin, lines in _inputs(args):
         answers: list[Any] = []
@@ -1055,6 +1060,15 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
             out.json_lines(answers)
         else:
             out.text(answers)
+    if args.html:
+        from .viewer import analysis_page
+
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(analysis_page(rs.name, args.analyses, args.scoring))
+        except OSError as e:
+            print(f"haidi: error: cannot write {args.html!r}: {e.strerror or e}", file=sys.stderr)
+            return EXIT_WRITE_FAILED
     if args.json:
         return _stream_status(failed, n)
     return EXIT_BAD_INPUT if failed else EXIT_OK

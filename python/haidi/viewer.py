@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import html as _html
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
 from ._core import HandError, tile_glyph, tile_names
 
-__all__ = ["hand_data", "page", "read_logs"]
+__all__ = ["analysis_page", "hand_data", "page", "read_logs"]
 
 #: Seat winds by seat, seat 0 the dealer.
 _WINDS = "ESWN"
@@ -275,4 +276,80 @@ def page(obj: Any, title: str | None = None) -> str:
         f"<title>{_html.escape(title)}</title><style>{css}</style></head><body>{body}"
         f'<script type="application/json" id="haidi-data">{blob}</script>'
         f"<script>{js}</script></body></html>\n"
+    )
+
+
+#: The analysis page's script: tiles as text where no font draws the mahjong glyphs (two
+#: different tiles drawn alike), or when the box is ticked.
+_ANALYSIS_JS = """(function () {
+  const box = document.getElementById("text");
+  const show = () => document.querySelectorAll(".tile").forEach((t) => {
+    t.textContent = box.checked ? t.dataset.t : t.dataset.g;
+    document.body.classList.toggle("text", box.checked);
+  });
+  try {
+    const cv = document.createElement("canvas"), cx = cv.getContext("2d");
+    cv.width = cv.height = 40;
+    const ink = (ch) => { cx.clearRect(0, 0, 40, 40); cx.font = "32px sans-serif"; cx.fillText(ch, 2, 34);
+      return cx.getImageData(0, 0, 40, 40).data.join(); };
+    if (ink("\\u{1F007}") === ink("\\u{1F01D}")) box.checked = true;
+  } catch (e) { /* keep the glyphs */ }
+  box.onchange = show;
+  show();
+})();"""
+
+
+def _tile_span(t: str, note: str = "") -> str:
+    g = tile_glyph(t)
+    e = _html.escape
+    return f'<span class="tile" title="{e(t + note)}" data-t="{e(t)}" data-g="{e(g)}">{e(g)}</span>'
+
+
+def analysis_page(
+    rules: str, analyses: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], scoring: bool = False
+) -> str:
+    """A page of ``Ruleset.analyze``'s answers (``haidi analyze --html``): for each hand,
+    its tiles and a row a discard with its shanten, useful copies, useful tiles, the draws
+    to a win (``scoring``) and the winning waits (copies left, total)."""
+    from .display import html as hand_html
+
+    e = _html.escape
+    out = [f"<h1>haidi analyze: {e(rules)}</h1>"]
+    for hand, entries in analyses:
+        out.append(f'<section class="analysis"><h2>{e(hand)}</h2>')
+        try:
+            tiles = re.findall(r'<span title="([^"]+)">', str(hand_html(hand)))
+            out.append('<p class="tiles hand">' + "".join(_tile_span(t) for t in tiles) + "</p>")
+        except HandError:
+            pass
+        head = "<th>discard</th><th class=num>shanten</th><th class=num>copies</th><th>useful</th>"
+        head += "<th class=num>draws</th>" if scoring else ""
+        out.append(f"<table><thead><tr>{head}<th>winning waits (copies, total)</th></tr></thead><tbody>")
+        for x in entries:
+            useful = "".join(_tile_span(t) for t in x["useful"]) or "-"
+            winning = " ".join(
+                f'<span class="wait">{_tile_span(w["tile"])} ({w["left"]}, {w["total"]})</span>'
+                for w in x["winning_waits"]
+            )
+            if x["shanten"] == 0 and not winning:
+                winning = "none (completed by " + "".join(_tile_span(w["tile"]) for w in x["waits"]) + ")"
+            discard = _tile_span(x["discard"]) if x["discard"] else "-"
+            draws = ""
+            if scoring:
+                draws = f"<td class=num>{x['draws']}{'' if x['draws_exact'] else '+'}</td>"
+            out.append(
+                f"<tr><td>{discard}</td><td class=num>{x['shanten']}</td><td class=num>{x['useful_count']}</td>"
+                f"<td>{useful}</td>{draws}<td>{winning}</td></tr>"
+            )
+        out.append("</tbody></table></section>")
+    css = resources.files("haidi").joinpath("data/viewer/viewer.css").read_text("utf-8")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="light dark">'
+        f"<title>haidi analyze: {e(rules)}</title><style>{css}"
+        "h1{font-size:1.2em}h2{font-size:1em;font-family:ui-monospace,monospace}.wait{margin-right:.6em}"
+        "</style></head><body><header><label><input type=checkbox id=text> tiles as text</label></header><main>"
+        + "".join(out)
+        + f"</main><script>{_ANALYSIS_JS}</script></body></html>\n"
     )
