@@ -428,3 +428,57 @@ def test_analyze_html_is_the_table_of_analyze(haidi_cli: Any, tmp_path: Path) ->
         assert cells[1].endswith(f">{e['shanten']}") and cells[2].endswith(f">{e['useful_count']}")
         assert re.findall(r'data-t="([^"]+)"', cells[3]) == e["useful"]
         assert re.findall(r'data-t="([^"]+)"', cells[5]) == [w["tile"] for w in e["winning_waits"]]
+
+
+@pytest.mark.parametrize("name", ["mcr kong, flowers", "longgang kong, flowers, wilds"])
+def test_the_analysis_at_each_discard_decision(name: str) -> None:
+    rules, seed = HANDS[name]
+    g = played(rules, seed)
+    log = g.log
+    rs = haidi.ruleset(rules)
+    (hand,) = page_data(viewer.page([log], analysis=True))["hands"]
+    actions = [e for e in log if e["event"] == "action"]
+    checked = 0
+    for k, step in enumerate(hand["steps"][:-1]):
+        then = stepped(log, k)
+        asked = step[2] if len(step) > 2 else {}
+        # Exactly the seats asked to discard have an analysis.
+        assert set(asked) == {str(s) for s in then.to_act if any(a["type"] == "discard" for a in then.legal_actions(s))}
+        seat = actions[k]["seat"]
+        if str(seat) not in asked or actions[k]["action"]["type"] != "discard":
+            continue
+        a = asked[str(seat)]
+        assert a["chose"] == actions[k]["action"]["tile"]
+        row = next(r for r in a["rows"] if r[0] == a["chose"])
+        # The shanten of the hand the discard left, by the engine's shanten.
+        after = stepped(log, k + 1).observation(seat)
+        kept = after["concealed_counts"][seat] - len(viewer._tiles(after["hand"]))  # flowers kept as wilds
+        text = after["hand"] + "".join(after["melds"][seat])
+        assert row[1] == rs.shanten(text, after["wilds"] or None, extra_wilds=kept)
+        assert [r[1] for r in a["rows"]] == sorted(r[1] for r in a["rows"])
+        checked += 1
+    assert checked > 10
+
+
+@browser
+def test_the_browser_shows_the_analysis_of_the_followed_seat(tmp_path: Path) -> None:
+    log = played("mcr", 22).log
+    path = tmp_path / "hand.html"
+    text = viewer.page([log], analysis=True)
+    path.write_text(text, encoding="utf-8")
+    (hand,) = page_data(text)["hands"]
+    # The first discard that left a worse hand than the best one analyze names.
+    k, seat, a = next(
+        (k, int(s), a)
+        for k, step in enumerate(hand["steps"])
+        for s, a in (step[2].items() if len(step) > 2 else ())
+        if a.get("chose") in [r[0] for r in a["rows"][1:]]
+        and a["rows"][0][1:3] != next(r for r in a["rows"] if r[0] == a["chose"])[1:3]
+    )
+    d = dom(path, f"hand=1&step={k}&follow={seat}")
+    assert d.of("analysis") == [r[0] for r in a["rows"]] + [w[0] for r in a["rows"] for w in r[3]]
+    assert d.of("analysis", "chose")[:1] == [a["chose"]]
+    assert "discarded " + a["chose"] in d.text["analysis"] and "the best: " + a["rows"][0][0] in d.text["analysis"]
+    # Another seat followed: no analysis of this one shown.
+    other = dom(path, f"hand=1&step={k}&follow={(seat + 1) % 4}")
+    assert other.text.get("analysis", "").strip() == ""

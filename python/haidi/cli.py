@@ -782,6 +782,7 @@ def _add_replay(sub: Any) -> None:
     sp.add_argument("--json", action="store_true", help="one JSON line a hand")
     sp.add_argument("--key-file", metavar="FILE", help="check the match header's HMAC with this key")
     sp.add_argument("--html", metavar="OUT", help="write a page stepping through every hand to OUT (docs/viewer.md)")
+    sp.add_argument("--analysis", action="store_true", help="with --html: analyze each discard decision on the page")
 
 
 def _error(message: object) -> int:
@@ -1344,7 +1345,7 @@ def _replay_html(args: argparse.Namespace) -> int:
 
     try:
         text = "\n".join(_text_line(raw) for raw in _log_lines(args))
-        page = viewer.page(text)
+        page = viewer.page(text, analysis=args.analysis)
     except OSError as e:
         return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
     except HandError as e:

@@ -51,10 +51,10 @@ def _tiles(text: str) -> list[str]:
     return tiles
 
 
-def _state(game: Any) -> dict[str, Any]:
-    """The flat state of ``game`` shown by the page: each seat's own view of its hand,
-    melds and flowers, what the others see of them, and the table's shared facts."""
-    obs = [game.observation(s) for s in range(4)]
+def _state(game: Any, obs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The flat state of ``game`` shown by the page (``obs`` its four observations): each
+    seat's own view of its hand, melds and flowers, what the others see of them, and the
+    table's shared facts."""
     table = obs[0]
     st: dict[str, Any] = {
         "wall": table["wall"],
@@ -163,10 +163,58 @@ def _events_text(events: Iterable[Mapping[str, Any]]) -> list[str]:
     return [_event_text(e) for e in events]
 
 
-def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _meld_tiles(m: Mapping[str, Any]) -> list[str]:
+    t = m["tile"]
+    if m["type"] == "chow":
+        return [f"{int(t[0]) + k}{t[1]}" for k in range(3)]
+    return [t] * (3 if m["type"] == "pung" else 4)
+
+
+def _analysis(rs: Any, seat: int, o: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``analyze`` says of the seat's discards (its observation ``o``): each
+    discard, best first, as ``[tile, shanten, useful copies, [[wait, copies, total] ...]]``;
+    the tiles it has seen elsewhere (discards not claimed, the others' melds it sees, the
+    indicator) are taken off the copies; flowers kept as wilds count as wilds held."""
+    seen: list[str] = []
+    for t in range(4):
+        claimed = set(o["claimed"][t])
+        seen += [d for i, d in enumerate(o["discards"][t]) if i not in claimed]
+        if t != seat:
+            seen += [x for m in o["meld_info"][t] if m["tile"] is not None for x in _meld_tiles(m)]
+    if o["indicator"]:
+        seen.append(o["indicator"])
+    hand = o["hand"] + "".join(o["melds"][seat])
+    # Flowers kept as wilds (Longgang) are held concealed but are not in the hand's text.
+    kept = o["concealed_counts"][seat] - len(_tiles(o["hand"]))
+    try:
+        entries = rs.analyze(
+            hand,
+            seen or None,
+            o["wilds"] or None,
+            extra_wilds=kept,
+            seat_wind=_WINDS[seat],
+            round_wind=o["round_wind"],
+        )
+    except HandError as e:
+        return {"error": str(e)}
+    rows = [
+        [
+            x["discard"],
+            x["shanten"],
+            x["useful_count"],
+            [[w["tile"], w["left"], w["total"]] for w in x["winning_waits"]],
+        ]
+        for x in entries
+    ]
+    return {"rows": rows}
+
+
+def hand_data(log: Sequence[Mapping[str, Any]], analysis: bool = False) -> dict[str, Any]:
     """One hand's page data: the steps of ``log`` (the first the state after the deal,
     then one after each action) as differences, each with its events, and the result
-    (``payments`` None for a log that ends before its hand does).
+    (``payments`` None for a log that ends before its hand does). ``analysis``: each
+    step asking a seat to discard carries ``analyze``'s answer for it, as a third item
+    (by seat: ``rows`` and ``chose``, the tile discarded or the action taken instead).
     The log is checked by ``Game.replay`` first (``HandError`` when it does not replay)."""
     from .game import Game
 
@@ -180,14 +228,30 @@ def hand_data(log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
     def snap() -> None:
         nonlocal prev
-        st = _state(game)
-        steps.append([_delta(prev, st), _events_text(events)])
+        obs = [game.observation(s) for s in range(4)]
+        st = _state(game, obs)
+        step = [_delta(prev, st), _events_text(events)]
+        if analysis:
+            asked = {
+                str(s): _analysis(game.ruleset, s, obs[s])
+                for s in game.to_act
+                if any(a["type"] == "discard" for a in obs[s]["legal_actions"])
+            }
+            if asked:
+                step.append(asked)
+        steps.append(step)
         prev = st
         events.clear()
 
     for e in log[1:]:
         if e.get("event") == "action":
             snap()
+            asked = steps[-1][2] if len(steps[-1]) > 2 else {}
+            if str(e["seat"]) in asked:
+                # What the seat did: the tile it discarded, else the action's type.
+                action = e["action"]
+                chose = action.get("tile") if action.get("type") in ("discard", "open_ready") else action.get("type")
+                asked[str(e["seat"])]["chose"] = chose
             game.step(e["seat"], e["action"])
         events.append(e)
     snap()
@@ -249,13 +313,15 @@ def _glyphs() -> dict[str, str]:
     return {t: tile_glyph(t) for t in (*tile_names(), *_FLOWERS)}
 
 
-def page(obj: Any, title: str | None = None) -> str:
-    """The HTML page of ``obj`` (what ``read_logs`` reads): every hand, stepped."""
+def page(obj: Any, title: str | None = None, analysis: bool = False) -> str:
+    """The HTML page of ``obj`` (what ``read_logs`` reads): every hand, stepped.
+    ``analysis``: at each discard asked of a seat, what ``analyze`` says of each discard
+    (the page shows it for the seat followed)."""
     header, logs = read_logs(obj)
     hands = []
     for i, log in enumerate(logs):
         try:
-            hands.append(hand_data(log))
+            hands.append(hand_data(log, analysis))
         except HandError as e:
             raise HandError(f"hand {i + 1}: {e}") from None
     rules = hands[0]["rules"]

@@ -161,6 +161,7 @@
     ev.textContent = "";
     const evs = H.steps[step][1];
     if (evs.length) ev.appendChild(el("div", "", evs.join("; ")));
+    renderAnalysis(H.steps[step][2]);
     const res = $("result");
     res.textContent = "";
     if (last && !H.payments) res.appendChild(el("p", "", "The log ends here, before the hand does."));
@@ -239,8 +240,42 @@
       pt.appendChild(br);
       res.appendChild(pt);
     }
-    const frag = "#hand=" + (hand + 1) + "&step=" + step + "&view=" + view + (text ? "&text=1" : "");
+    const frag = "#hand=" + (hand + 1) + "&step=" + step + "&view=" + view + "&follow=" + follow + (text ? "&text=1" : "");
     if (location.hash !== frag) history.replaceState(null, "", frag);
+  }
+
+  // What analyze says of the followed seat's discards at this step, its choice marked.
+  function renderAnalysis(asked) {
+    const box = $("analysis");
+    box.textContent = "";
+    const a = asked && asked[String(follow)];
+    if (!a) return;
+    box.appendChild(el("h3", "", "analysis: " + seatName(follow) + "'s discards, best first"));
+    if (a.error) { box.appendChild(el("p", "", a.error)); return; }
+    const rows = a.rows, best = rows[0], mine = rows.find((r) => r[0] === a.chose);
+    if (mine && best && (mine[1] > best[1] || (mine[1] === best[1] && mine[2] < best[2]))) {
+      box.appendChild(el("p", "departed", "discarded " + mine[0] + " (shanten " + mine[1] + ", " + mine[2] +
+        " useful copies); the best: " + best[0] + " (shanten " + best[1] + ", " + best[2] + ")"));
+    } else if (a.chose && !mine) {
+      box.appendChild(el("p", "", "did not discard: " + a.chose));
+    }
+    const t = el("table");
+    t.innerHTML = "<thead><tr><th>discard</th><th class=num>shanten</th><th class=num>useful copies</th><th>winning waits (copies, total)</th></tr></thead>";
+    const tb = el("tbody");
+    rows.forEach((r) => {
+      const tr = el("tr", r === mine ? "chose" : "");
+      const d = el("td");
+      if (r[0]) d.appendChild(tile(r[0]));
+      tr.appendChild(d);
+      tr.appendChild(el("td", "num", String(r[1])));
+      tr.appendChild(el("td", "num", String(r[2])));
+      const w = el("td");
+      r[3].forEach((x) => { w.appendChild(tile(x[0])); w.appendChild(document.createTextNode(" (" + x[1] + ", " + x[2] + ") ")); });
+      tr.appendChild(w);
+      tb.appendChild(tr);
+    });
+    t.appendChild(tb);
+    box.appendChild(t);
   }
 
   function go(h, k) {
@@ -281,6 +316,9 @@
   const q = new URLSearchParams(location.hash.slice(1));
   if (q.get("view")) view = q.get("view");
   if (q.get("text")) text = q.get("text") === "1";
+  if (view !== "all") follow = +view;
+  if (q.get("follow")) follow = +q.get("follow");
+  $("follow").value = String(follow);
   $("view").value = view;
   $("text").checked = text;
 
@@ -291,8 +329,12 @@
   $("prevhand").onclick = () => go(hand - 1, 0);
   $("nexthand").onclick = () => go(hand + 1, 0);
   $("hand").onchange = (e) => go(+e.target.value, 0);
-  $("view").onchange = (e) => { view = e.target.value; render(); };
-  $("follow").onchange = (e) => { follow = +e.target.value; };
+  $("view").onchange = (e) => {
+    view = e.target.value;
+    if (view !== "all") { follow = +view; $("follow").value = view; }
+    render();
+  };
+  $("follow").onchange = (e) => { follow = +e.target.value; render(); };
   $("decnext").onclick = () => decision(1);
   $("decprev").onclick = () => decision(-1);
   $("text").onchange = (e) => { text = e.target.checked; render(); };
