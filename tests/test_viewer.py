@@ -4,6 +4,7 @@ chosen steps what the game held then."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import random
@@ -111,6 +112,12 @@ def test_the_page_is_self_contained() -> None:
     # Every tile's glyph and its text are in the file.
     glyphs = page_data(page)["glyphs"]
     assert glyphs["5m"] == haidi.tile_glyph("5m") and glyphs["1f"] == haidi.tile_glyph("1f")
+
+
+def test_a_notebook_shows_the_page_in_a_frame() -> None:
+    page = haidi.html(played("mcr", 22))
+    frame = page._repr_html_()
+    assert frame.startswith("<iframe srcdoc=") and html.unescape(frame.split('"')[1]) == str(page)
 
 
 @pytest.mark.parametrize("name", HANDS)
@@ -482,3 +489,20 @@ def test_the_browser_shows_the_analysis_of_the_followed_seat(tmp_path: Path) -> 
     # Another seat followed: no analysis of this one shown.
     other = dom(path, f"hand=1&step={k}&follow={(seat + 1) % 4}")
     assert other.text.get("analysis", "").strip() == ""
+
+
+@browser
+def test_the_browser_shows_a_hand_laid_open_to_the_other_seats(tmp_path: Path) -> None:
+    # Tangshan's 明听: the hand laid open is shown to all, its later draws as backs.
+    log = played("tangshan", 1).log
+    actions = [e for e in log if e["event"] == "action"]
+    k = next(i for i, e in enumerate(actions) if e["action"]["type"] == "open_ready")
+    seat = actions[k]["seat"]
+    path = tmp_path / "hand.html"
+    path.write_text(haidi.html(log), encoding="utf-8")
+    for after in (k + 1, k + 2):
+        seen = stepped(log, after).observation((seat + 1) % 4)
+        d = dom(path, f"hand=1&step={after}&view={(seat + 1) % 4}")
+        laid = viewer._tiles(seen["open_hands"][seat])
+        assert d.of(f"seat-{seat}", "hand") == laid + [None] * (seen["concealed_counts"][seat] - len(laid))
+        assert "明听" in d.text[f"seat-{seat}"]

@@ -88,7 +88,8 @@
       const p = el("div", "seat" + (st.ta.includes(s) ? " turn" : ""));
       p.id = "seat-" + s;
       const h2 = el("h2");
-      h2.appendChild(el("span", "", seatName(s) + (st.ta.includes(s) ? " · to act: " + (st["dec" + s] || "") : "")));
+      h2.appendChild(el("span", "", seatName(s) + (st["oh" + s] ? " · 明听 (open hand)" : "") +
+        (st.ta.includes(s) ? " · to act: " + (st["dec" + s] || "") : "")));
       if (last && H.payments) {
         const v = H.payments[s];
         h2.appendChild(el("span", "pay", (v > 0 ? "+" : "") + v));
@@ -100,11 +101,12 @@
         if (dr && held.indexOf(dr) >= 0) held.splice(held.indexOf(dr), 1);
         held.forEach((t) => handBox.appendChild(tile(t)));
         if (dr) handBox.appendChild(tile(dr, "drawn"));
-      } else if (st["oh" + s]) {
-        handBox.appendChild(el("span", "", "open: " + st["oh" + s]));
       } else {
+        // A hand laid open (明听) shows its tiles as laid; the tiles drawn since are backs.
+        const laid = split(st["oh" + s]);
+        laid.forEach((t) => handBox.appendChild(tile(t, "open")));
         const n = st["n" + s] === null ? split(st["h" + s]).length : st["n" + s];
-        for (let k = 0; k < n; k++) handBox.appendChild(tile(null));
+        for (let k = laid.length; k < n; k++) handBox.appendChild(tile(null));
       }
       p.appendChild(row("hand", handBox));
       const melds = el("span", "tiles melds");
