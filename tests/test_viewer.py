@@ -506,3 +506,31 @@ def test_the_browser_shows_a_hand_laid_open_to_the_other_seats(tmp_path: Path) -
         laid = viewer._tiles(seen["open_hands"][seat])
         assert d.of(f"seat-{seat}", "hand") == laid + [None] * (seen["concealed_counts"][seat] - len(laid))
         assert "明听" in d.text[f"seat-{seat}"]
+
+
+@browser
+def test_the_browser_shows_a_won_hand_of_every_ruleset(tmp_path: Path) -> None:
+    games = [played(*HANDS[name]) for name in HANDS] + [two_winners()]
+    path = tmp_path / "rulesets.html"
+    path.write_text(haidi.html(games), encoding="utf-8")
+    b = Browser(path.as_uri())
+    try:
+        for h, g in enumerate(games):
+            if h:
+                b.key("PageDown")
+            b.key("End")
+            d = b.dom()
+            assert f"hand {h + 1} of {len(games)} ({g.ruleset.name}" in d.text["where"]
+            assert [int(d.text[f"pay-{s}"]) for s in range(4)] == g.result["payments"]
+            wins = g.result["wins"]
+            assert d.text["result"].count(" wins on ") == len(wins)
+            for w in wins:
+                assert f"seat {w['seat']} {'ESWN'[w['seat']]}" in d.text["result"]
+                assert f": {w['score']['total']}" in d.text["result"]
+            # Every kind of meld of the hand is drawn, with its supplier.
+            final = g.observation(0)
+            assert len(d.of("melds")) == sum(
+                3 if m["type"] in ("chow", "pung") else 4 for s in range(4) for m in final["meld_info"][s]
+            )
+    finally:
+        b.close()
