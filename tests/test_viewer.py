@@ -176,6 +176,10 @@ def test_bad_logs_are_refused() -> None:
         viewer.page("{")
     with pytest.raises(haidi.HandError, match="no hand"):
         viewer.page('{"event": "match"}')
+    with pytest.raises(haidi.HandError, match="nested too deep"):
+        viewer.page("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(haidi.HandError, match="entry 2: not a log"):
+        viewer.page([log, [1]])
     with pytest.raises(haidi.HandError):
         viewer.page(5)
 

@@ -287,6 +287,8 @@ def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]
                     rows.append(json.loads(line))
                 except ValueError as e:
                     raise HandError(f"line {n}: not JSON ({e})") from None
+                except RecursionError:
+                    raise HandError(f"line {n}: nested too deep to be a log") from None
     elif isinstance(obj, Sequence) and obj and isinstance(obj[0], Mapping):
         rows = [list(obj)]
     elif isinstance(obj, Sequence):
@@ -303,7 +305,7 @@ def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]
         elif isinstance(row, list) and row and all(isinstance(e, Mapping) for e in row):
             logs.append(row)
         else:
-            raise HandError(f"hand {i}: not a log (a list of event objects, the first the start)")
+            raise HandError(f"entry {i + 1}: not a log (a list of event objects, the first the start)")
     if not logs:
         raise HandError("the log holds no hand")
     return header, logs
