@@ -201,6 +201,8 @@ def test_replay_html_writes_the_page(haidi_cli: Any, tmp_path: Path) -> None:
     assert page_data(out.read_text(encoding="utf-8"))["hands"][0]["payments"] == played("mcr", 22).result["payments"]
     code, _, err = haidi_cli("replay", "--html", str(out), stdin="[1]\n")
     assert code == 2 and "not a log" in err
+    code, _, err = haidi_cli("replay", "--html", str(out), "--key-file", str(logs), str(logs))
+    assert code == 2 and "HMAC" in err
 
 
 # ---- in a real browser

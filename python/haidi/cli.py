@@ -1343,6 +1343,8 @@ def _replay_html(args: argparse.Namespace) -> int:
     """``haidi replay --html OUT``: the logs as one page (``haidi.viewer``)."""
     from . import viewer
 
+    if args.key_file:
+        return _error("--html does not check the header's HMAC: run haidi replay --key-file on the log first")
     try:
         text = "\n".join(_text_line(raw) for raw in _log_lines(args))
         page = viewer.page(text, analysis=args.analysis)
