@@ -167,6 +167,15 @@ def test_a_match_log_and_two_winners() -> None:
     assert data["hands"][1]["outcome"]["birds"] == games[1].result["outcome"]["birds"]
 
 
+def test_no_text_of_a_log_reaches_the_page_as_markup() -> None:
+    g = played("mcr", 22)
+    evil = "</script><script>alert(1)</script><!--"
+    header = {"event": "match", "rules": "mcr", "hands": 1, "players": [evil] * 4, "payments": [0] * 4}
+    page = viewer.page("\n".join([json.dumps(header), json.dumps(g.log)]))
+    assert "alert" in page and "<script>alert" not in page and "<!--" not in page
+    assert page_data(page)["match"]["players"] == [evil] * 4
+
+
 def test_bad_logs_are_refused() -> None:
     log = played("mcr", 22).log
     wrong = [dict(e, tile="1m") if e["event"] == "draw" else e for e in log]

@@ -331,8 +331,8 @@ def page(obj: Any, title: str | None = None, analysis: bool = False) -> str:
         title = f"haidi: {rules}, {len(hands)} hand{'s' if len(hands) != 1 else ''}"
     match = {k: header.get(k) for k in ("rules", "hands", "players", "payments", "seed")} if header else None
     data = {"hands": hands, "match": match, "glyphs": _glyphs(), "winds": _WINDS}
-    # "</" is escaped so that no text in the data can close the script element.
-    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    # Every "<" escaped (JSON's \u003c): no text in the data can end the script element.
+    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     asset = resources.files("haidi").joinpath("data/viewer")
     css = asset.joinpath("viewer.css").read_text("utf-8")
     js = asset.joinpath("viewer.js").read_text("utf-8")
