@@ -293,7 +293,9 @@ def test_replay_with_a_key_proves_who_wrote_the_log(tmp_path, capsys):
     # only the key tells.
     header, *hands = log.read_text().splitlines()
     h = json.loads(header)
-    h["payments"] = [h["payments"][1], h["payments"][0], *h["payments"][2:]]
+    # (A point moved from one player to another: swapping two that ended even would change
+    # nothing.)
+    h["payments"] = [h["payments"][0] + 1, h["payments"][1] - 1, *h["payments"][2:]]
     forged = tmp_path / "forged.jsonl"
     forged.write_text("\n".join([json.dumps(h), *hands]) + "\n")
     status, rows = _replay(capsys, forged, "--key-file", str(key))

@@ -140,6 +140,8 @@ def _decompose(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[s
 def _analyze(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     situation = _given([("self_drawn", "--self-drawn", True if args.self_drawn else None)], args.set)
     entries = rs.analyze(hand, args.visible, args.wild, format=args.format, scoring=args.scoring, **situation)
+    if args.html:
+        args.analyses.append((hand, entries))
     lines = [f"{hand}:"]
     head = f"  {'discard':<8}{'shanten':>7}  {'copies':>6}  {'useful':<28}"
     lines.append(head + ("  draws" if args.scoring else "") + "  winning waits (copies, total)")
@@ -535,6 +537,7 @@ EXAMPLES = {
     "replay": [
         "haidi replay games.jsonl",
         "haidi replay --json < games.jsonl            # one JSON line a hand",
+        "haidi replay --html games.html games.jsonl   # a page to step through the hands",
     ],
     "reproduce": [
         "haidi reproduce",
@@ -656,6 +659,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "--self-drawn", dest="self_drawn", action="store_true", help="score the waits as self-drawn (自摸)"
             )
             sp.add_argument("--scoring", action="store_true", help="add the draws to a ready hand with a winning wait")
+            sp.add_argument("--html", metavar="OUT", help="also write the hands' tables as a page to OUT")
             sp.add_argument(
                 "--set",
                 action="append",
@@ -777,6 +781,8 @@ def _add_replay(sub: Any) -> None:
     sp.add_argument("logs", nargs="*", metavar="FILE", help="JSON-lines logs; none or '-' reads standard input")
     sp.add_argument("--json", action="store_true", help="one JSON line a hand")
     sp.add_argument("--key-file", metavar="FILE", help="check the match header's HMAC with this key")
+    sp.add_argument("--html", metavar="OUT", help="write a page stepping through every hand to OUT (docs/viewer.md)")
+    sp.add_argument("--analysis", action="store_true", help="with --html: analyze each discard decision on the page")
 
 
 def _error(message: object) -> int:
@@ -1022,6 +1028,8 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
             return _error(f"HAND {i} is empty: give a hand, or '-' to read hands from standard input")
     out = Output(sys.stdout)
     args.glyphs = out.glyphs
+    args.analyses = []
+    args.html = getattr(args, "html", None)
     n = failed = 0
     for from_stdin, lines in _inputs(args):
         answers: list[Any] = []
@@ -1053,6 +1061,15 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
             out.json_lines(answers)
         else:
             out.text(answers)
+    if args.html:
+        from .viewer import analysis_page
+
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(analysis_page(rs.name, args.analyses, args.scoring))
+        except OSError as e:
+            print(f"haidi: error: cannot write {args.html!r}: {e.strerror or e}", file=sys.stderr)
+            return EXIT_WRITE_FAILED
     if args.json:
         return _stream_status(failed, n)
     return EXIT_BAD_INPUT if failed else EXIT_OK
@@ -1225,6 +1242,8 @@ def replay_main(args: argparse.Namespace) -> int:
     one does not, 2 for input that is no log. Each line is answered as it is read."""
     from . import play
 
+    if args.html:
+        return _replay_html(args)
     try:
         key = play.read_key(args.key_file) if args.key_file else None
     except HandError as e:
@@ -1318,6 +1337,27 @@ def replay_main(args: argparse.Namespace) -> int:
     if bad:
         return EXIT_BAD_INPUT
     return EXIT_DIFFERS if differs or wrong_match else EXIT_OK
+
+
+def _replay_html(args: argparse.Namespace) -> int:
+    """``haidi replay --html OUT``: the logs as one page (``haidi.viewer``)."""
+    from . import viewer
+
+    if args.key_file:
+        return _error("--html does not check the header's HMAC: run haidi replay --key-file on the log first")
+    try:
+        text = "\n".join(_text_line(raw) for raw in _log_lines(args))
+        page = viewer.page(text, analysis=args.analysis)
+    except OSError as e:
+        return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
+    except HandError as e:
+        return _error(e)
+    try:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as e:
+        return _error(f"cannot write {args.html!r}: {e.strerror or e}")
+    return EXIT_OK
 
 
 def _replayed(log: list[Any]) -> tuple[Any, str | None]:

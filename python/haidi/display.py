@@ -36,18 +36,39 @@ class HTML(str):
         return str(self)
 
 
-def html(obj: Hand | str | Mapping[str, Any]) -> HTML:
+class Page(HTML):
+    """A whole HTML page (``str``); a notebook shows it in a frame of its own, so that its
+    script and ids meet nothing else in the notebook."""
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        frame = _html.escape(str(self), quote=True)
+        return f'<iframe srcdoc="{frame}" style="width:100%;height:760px;border:0" title="haidi replay"></iframe>'
+
+
+def html(obj: Any) -> HTML:
     """``obj`` as HTML: a ``Hand`` (or its compact text) in tile glyphs, or a result of
     ``evaluate`` as its arrangement in glyphs, its fans in a table with the total, why it
     does not win where it does not, and the ruleset's other figures. Every text is
-    escaped."""
+    escaped. A ``haidi.Game``, a ``Game.log`` or a list of them (a match) is a whole page
+    stepping through each hand (``haidi.viewer``, docs/viewer.md), which a notebook shows
+    in a frame."""
+    from .game import Game
+
+    if isinstance(obj, Game) or (isinstance(obj, list) and obj and isinstance(obj[0], (Mapping, list, Game))):
+        from .viewer import page
+
+        return Page(page(obj))
     if isinstance(obj, str):
         obj = Hand(obj)
     if isinstance(obj, Hand):
         return HTML(_hand(obj))
     if isinstance(obj, Mapping) and "win" in obj and "fans" in obj:
         return HTML(_result(obj))
-    raise HandError(f"haidi.html takes a Hand, its text or a result of evaluate, not {type(obj).__name__}")
+    raise HandError(
+        f"haidi.html takes a Hand, its text, a result of evaluate, a Game or a log, not {type(obj).__name__}"
+    )
 
 
 def _e(value: Any) -> str:
