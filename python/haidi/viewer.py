@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 from ._core import HandError, tile_glyph, tile_names
+from .display import _tiles_of as _tiles
 
 __all__ = ["analysis_page", "hand_data", "page", "read_logs"]
 
@@ -37,18 +38,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
-
-
-def _tiles(text: str) -> list[str]:
-    """The tiles of compact notation without melds (``"123m55z"``), in order."""
-    tiles, digits = [], ""
-    for ch in text:
-        if ch.isdigit():
-            digits += ch
-        else:
-            tiles += [d + ch for d in digits]
-            digits = ""
-    return tiles
 
 
 def _state(game: Any, obs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

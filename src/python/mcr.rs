@@ -115,7 +115,7 @@ fn values(c: &answer::Common, r: &Scored) -> PyResult<Writer> {
     w.put(&c.total, Val::Int(r.total.into()));
     w.put(&c.fans, Val::Fans(fan_order(&r.fans)));
     w.put(&c.reason, r.reason.as_deref().map_or(Val::None, |s| Val::Str(s.to_owned())));
-    w.put(&c.form, r.form.map_or(Val::None, |f| Val::Static(form_name(f))));
+    w.put(&c.form, r.form.map_or(Val::None, |f| Val::Static(f.name())));
     if r.complete {
         let (groups, text) = groups_and_text(r)?;
         w.put(&c.arrangement, Val::Str(text));
@@ -172,19 +172,6 @@ fn groups_and_text(r: &Scored) -> PyResult<(Entries, String)> {
             entries.groups(r.sets.iter().map(group_of), &mut text)?;
             Ok((entries, text))
         }
-    }
-}
-
-/// The form's name.
-fn form_name(form: Form) -> &'static str {
-    match form {
-        Form::Standard => "standard",
-        Form::SevenPairs => "seven_pairs",
-        Form::EightPairsAndAHalf => "eight_pairs_and_a_half",
-        Form::ThirteenOrphans => "thirteen_orphans",
-        Form::HonoursAndKnitted => "honours_and_knitted",
-        Form::KnittedStraight => "knitted_straight",
-        Form::All258 => "all_258",
     }
 }
 

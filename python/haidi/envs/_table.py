@@ -8,13 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from numpy.typing import NDArray
 
 from .._core import HandError
 from ..game import AGENTS, Game
 from ..ruleset import ruleset
 
-__all__ = ["AGENTS", "Probe", "agent_action", "read_agents", "read_seat", "shown_text", "space_of"]
+__all__ = ["AGENTS", "InPlay", "Probe", "agent_action", "read_agents", "read_seat", "shown_text", "space_of"]
 
 #: The largest seed a hand is dealt from (``Game`` takes an unsigned 64-bit seed; numpy's
 #: generators draw below 2**63 as an int64).
@@ -69,14 +70,34 @@ class Probe:
         self.actions: int = len(game.ruleset.actions)
 
 
-def space_of(probe: Probe) -> dict[str, Any]:
-    """The bounds of the observation dict's two arrays (for ``gymnasium.spaces``): the
-    planes are counts and flags in ``uint8``, the mask 0 or 1 in ``int8`` (what
-    ``Discrete.sample(mask=...)`` takes)."""
-    return {
-        "observation": (0, 255, probe.shape, np.uint8),
-        "action_mask": (0, 1, (probe.actions,), np.int8),
-    }
+class InPlay:
+    """What both environments say of their hand: the ruleset and the ``haidi.Game``."""
+
+    _probe: Probe
+    _game: Game | None
+
+    @property
+    def rules(self) -> str:
+        """The ruleset played."""
+        return self._probe.rules
+
+    @property
+    def game(self) -> Game:
+        """The hand in play (``haidi.Game``: its log, result and observation dict)."""
+        if self._game is None:
+            raise HandError("the environment has no hand yet: call reset() first")
+        return self._game
+
+
+def space_of(probe: Probe) -> spaces.Dict:
+    """The space of an observation dict: its planes, counts and flags in ``uint8``, and its
+    mask, 0 or 1 in ``int8`` (what ``Discrete.sample(mask=...)`` takes)."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0, 255, probe.shape, np.uint8),
+            "action_mask": spaces.Box(0, 1, (probe.actions,), np.int8),
+        }
+    )
 
 
 def observed(game: Game, seat: int, version: str, acting: bool) -> dict[str, NDArray[Any]]:

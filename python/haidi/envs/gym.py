@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from .._core import HandError
 from ..game import Game
 from ..rulesets import REGISTRY
-from ._table import SEED_LIMIT, Probe, agent_action, observed, read_agents, read_seat, shown_text, space_of
+from ._table import SEED_LIMIT, InPlay, Probe, agent_action, observed, read_agents, read_seat, shown_text, space_of
 
 __all__ = ["HaidiEnv", "env_id", "register_envs"]
 
@@ -34,7 +34,7 @@ REDEALS = 100
 Observation = dict[str, NDArray[Any]]
 
 
-class HaidiEnv(gymnasium.Env[Observation, np.int64]):
+class HaidiEnv(InPlay, gymnasium.Env[Observation, np.int64]):
     """One hand of ``rules`` a reset, the learning seat against three built-in agents.
 
     Args:
@@ -84,26 +84,11 @@ class HaidiEnv(gymnasium.Env[Observation, np.int64]):
         self._illegal = illegal
         self._illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        box: dict[str, spaces.Space[Any]] = {
-            k: spaces.Box(lo, hi, shape, dtype) for k, (lo, hi, shape, dtype) in space_of(self._probe).items()
-        }
-        self.observation_space: spaces.Space[Any] = spaces.Dict(box)
+        self.observation_space: spaces.Space[Any] = space_of(self._probe)
         self.action_space: spaces.Space[Any] = spaces.Discrete(self._probe.actions)
         self._game: Game | None = None
         self._seat = 0
         self._over = False
-
-    @property
-    def rules(self) -> str:
-        """The ruleset played."""
-        return self._probe.rules
-
-    @property
-    def game(self) -> Game:
-        """The hand in play (``haidi.Game``: its log, result and observation dict)."""
-        if self._game is None:
-            raise HandError("the environment has no hand yet: call reset() first")
-        return self._game
 
     @property
     def seat(self) -> int:

@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 
 from .._core import HandError
 from ..game import Game
-from ._table import SEED_LIMIT, Probe, observed, shown_text, space_of
+from ._table import SEED_LIMIT, InPlay, Probe, observed, shown_text, space_of
 
 __all__ = ["AGENT_NAMES", "HaidiAECEnv", "env", "raw_env"]
 
@@ -31,7 +31,7 @@ AGENT_NAMES = ("player_0", "player_1", "player_2", "player_3")
 Observation = dict[str, NDArray[Any]]
 
 
-class HaidiAECEnv(AECEnv[str, Observation, Any]):
+class HaidiAECEnv(InPlay, AECEnv[str, Observation, Any]):
     """One hand of ``rules`` a reset, every seat an agent.
 
     Args:
@@ -65,26 +65,11 @@ class HaidiAECEnv(AECEnv[str, Observation, Any]):
         self.metadata = {**self.metadata, "name": f"haidi_{self._probe.rules}_v0"}
         self.possible_agents = list(AGENT_NAMES)
         self.agents: list[str] = []
-        box: dict[str, spaces.Space[Any]] = {
-            k: spaces.Box(lo, hi, shape, dtype) for k, (lo, hi, shape, dtype) in space_of(self._probe).items()
-        }
-        self.observation_spaces = {a: spaces.Dict(box) for a in AGENT_NAMES}
+        self.observation_spaces = {a: space_of(self._probe) for a in AGENT_NAMES}
         self.action_spaces = {a: spaces.Discrete(self._probe.actions) for a in AGENT_NAMES}
         self._np_random, _ = seeding.np_random(None)
         self._game: Game | None = None
         self.agent_selection: str = AGENT_NAMES[0]
-
-    @property
-    def rules(self) -> str:
-        """The ruleset played."""
-        return self._probe.rules
-
-    @property
-    def game(self) -> Game:
-        """The hand in play (``haidi.Game``: its log, result and observation dict)."""
-        if self._game is None:
-            raise HandError("the environment has no hand yet: call reset() first")
-        return self._game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -58,9 +58,7 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
         self._env = VectorEnv(probe.rules, num_envs, 0, options, version=version, opponents=opponents)
         self.rules = probe.rules
         self.num_envs = self._env.num_envs
-        self.single_observation_space = spaces.Dict(
-            {k: spaces.Box(lo, hi, shape, dtype) for k, (lo, hi, shape, dtype) in space_of(probe).items()}
-        )
+        self.single_observation_space = space_of(probe)
         self.single_action_space = spaces.Discrete(probe.actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
