@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from test_game import stacked_wall
 from test_game_rules import ROB_CONCEALED
+from test_play import _tiles
 
 import haidi
 from haidi.play import to_botzone
@@ -360,17 +361,6 @@ def test_the_v1_planes_hold_what_the_dict_shows() -> None:
             assert g.observation_array(seat).shape == (11, 34)  # the default stays v0
     with pytest.raises(haidi.HandError, match="unknown observation version 'v9'; known: 'v0', 'v1'"):
         g.observation_array(0, "v9")
-
-
-def _tiles(text: str) -> list[str]:
-    out, digits = [], ""
-    for c in text:
-        if c.isdigit():
-            digits += c
-        else:
-            out += [d + c for d in digits]
-            digits = ""
-    return out
 
 
 # -- many games at once -------------------------------------------------------------
