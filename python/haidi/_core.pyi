@@ -578,8 +578,8 @@ class Game:
         offer, the tiles left, the wilds, its own decision and legal actions."""
     def observation_array(self, seat: int, version: str | None = None) -> NDArray[np.uint8]:
         """`observation` as numbers for learning: a planes x 34 uint8 array of the encoding
-        `version` (`"v0"`, 11 planes, or `"v1"`, complete: docs/learning.md), seats counted
-        from `seat`."""
+        `version` (`"v0"`, 11 planes; `"v1"`, complete; `"v2"`, v1 and the analysis of its
+        own hand: docs/learning.md), seats counted from `seat`."""
     def legal_mask(self, seat: int) -> NDArray[np.bool_]:
         """The ids `seat` may play now (`haidi.ruleset(...).actions`), as a numpy bool array
         of the action space's size: all False when it is not to act."""

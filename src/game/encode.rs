@@ -11,7 +11,7 @@ use crate::hand::MeldKind;
 use crate::tiles::KINDS;
 
 /// The encodings by name, and their plane counts.
-pub const VERSIONS: [(&str, usize); 2] = [("v0", V0_PLANES), ("v1", V1_PLANES)];
+pub const VERSIONS: [(&str, usize); 3] = [("v0", V0_PLANES), ("v1", V1_PLANES), ("v2", V2_PLANES)];
 
 pub const V0_PLANES: usize = 11;
 
@@ -60,6 +60,23 @@ pub const V1_BLOCKS: &[(&str, usize, &str)] = &[
 
 pub const V1_PLANES: usize = 197;
 
+/// The blocks `"v2"` adds after those of `"v1"`: the analysis engine's reading of the
+/// seat's own hand against the tiles it sees (`crate::analyze`, the greedy agent's
+/// measures). "With a discard" is a hand holding a tile to discard (3n+2 tiles).
+pub const V2_BLOCKS: &[(&str, usize, &str)] = &[
+    (
+        "shanten",
+        1,
+        "with a discard: 1 + the shanten (向听, 0 ready) left after discarding kind k, 0 where k is not held; \
+         otherwise 1 + the hand's shanten in every column",
+    ),
+    ("useful", 1, "as `shanten`: the unseen copies of the kinds whose draw lowers the shanten, up to 255"),
+    ("winning", 1, "as `shanten`: the unseen copies of the waits that score a win, up to 255"),
+    ("useful_kinds", 1, "without a discard: 1 at the kinds whose draw lowers the shanten; with one: all 0"),
+];
+
+pub const V2_PLANES: usize = V1_PLANES + 4;
+
 /// Plane counts of the encoding `version`; None for a name not known.
 pub fn planes(version: &str) -> Option<usize> {
     VERSIONS.iter().find(|(n, _)| *n == version).map(|&(_, p)| p)
@@ -75,7 +92,12 @@ pub fn encode(version: &str, view: &SeatView<'_>, out: &mut [u8]) -> bool {
     out.fill(0);
     match version {
         "v0" => v0(view, out),
-        _ => v1(view, out),
+        "v1" => v1(view, out),
+        _ => {
+            let (v1_part, rest) = out.split_at_mut(V1_PLANES * KINDS);
+            v1(view, v1_part);
+            analysis(view, rest);
+        }
     }
     true
 }
@@ -228,6 +250,35 @@ fn v1(view: &SeatView<'_>, out: &mut [u8]) {
     debug_assert_eq!(plane(0), V1_PLANES);
 }
 
+/// The blocks of `V2_BLOCKS`; all 0 where the hand cannot be analysed (none is dealt).
+fn analysis(view: &SeatView<'_>, out: &mut [u8]) {
+    let Ok(entries) = view.analysis() else {
+        return;
+    };
+    let cap = |n: u32| n.min(255) as u8;
+    let (shanten, rest) = out.split_at_mut(KINDS);
+    let (useful, rest) = rest.split_at_mut(KINDS);
+    let (winning, kinds) = rest.split_at_mut(KINDS);
+    for e in &entries {
+        let row = (1 + e.shanten).max(0) as u8;
+        let (useful_n, winning_n) = (cap(e.useful_count), cap(e.winning_count));
+        match e.discard {
+            Some(d) => {
+                let d = d as usize;
+                (shanten[d], useful[d], winning[d]) = (row, useful_n, winning_n);
+            }
+            None => {
+                shanten.fill(row);
+                useful.fill(useful_n);
+                winning.fill(winning_n);
+                for (t, k) in kinds.iter_mut().enumerate() {
+                    *k = (e.useful >> t & 1) as u8;
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +286,6 @@ mod tests {
     #[test]
     fn the_blocks_add_up_to_the_planes() {
         assert_eq!(V1_BLOCKS.iter().map(|b| b.1).sum::<usize>(), V1_PLANES);
+        assert_eq!(V1_PLANES + V2_BLOCKS.iter().map(|b| b.1).sum::<usize>(), V2_PLANES);
     }
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use super::rng::{game_seed, Rng, AGENT_STREAM};
 use super::rules::{Judge, Rules};
 use super::state::{Action, Game};
+use super::view::SeatView;
 use crate::analyze;
-use crate::engine::Wilds;
 use crate::parallel;
 
 /// A built-in agent.
@@ -32,11 +32,7 @@ pub fn greedy(g: &Game, seat: u8, legal: &[Action]) -> Action {
     let Some(&first) = legal.iter().find(|a| matches!(a, Action::Discard(_))) else {
         return Action::Pass;
     };
-    // A wild flower held (Longgang's 坐花, every flower under a 花财神) is one wild more.
-    let hand = &g.hands[seat as usize];
-    let wilds = Wilds { kinds: g.wild_kinds, extra: g.held_wilds(seat, hand) };
-    let engine = g.judge.engine();
-    match analyze::analyze(engine, hand, wilds, &g.seen_by(seat)) {
+    match SeatView::new(g, seat).analysis() {
         Ok(mut entries) => {
             analyze::order(&mut entries);
             entries.iter().filter_map(|e| e.discard.map(Action::Discard)).find(|a| legal.contains(a)).unwrap_or(first)

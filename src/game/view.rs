@@ -275,6 +275,16 @@ impl<'a> SeatView<'a> {
         self.game.haidi_taker
     }
 
+    /// The analysis of this seat's own hand (`crate::analyze`) against the tiles it sees
+    /// outside it: for a hand with a tile to discard, an entry a discard; otherwise one
+    /// entry for the hand as it is. A wild flower it keeps counts as one wild more.
+    pub fn analysis(&self) -> crate::error::Result<Vec<crate::analyze::Entry>> {
+        let g = self.game;
+        let hand = &g.hands[self.seat as usize];
+        let wilds = crate::engine::Wilds { kinds: g.wild_kinds, extra: g.held_wilds(self.seat, hand) };
+        crate::analyze::analyze(g.judge.engine(), hand, wilds, &g.seen_by(self.seat))
+    }
+
     /// 跟庄 and 烧庄: how many go-rounds from the first the dealer's discard was followed
     /// by the same tile from each other seat, none claimed; and the tile being followed
     /// in the go-round under way, while every discard made in it follows.

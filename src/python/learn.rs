@@ -150,6 +150,7 @@ pub fn observation_versions(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     ];
     d.set_item("v0", v0)?;
     d.set_item("v1", encode::V1_BLOCKS.to_vec())?;
+    d.set_item("v2", [encode::V1_BLOCKS, encode::V2_BLOCKS].concat())?;
     d.set_item("decisions", PyList::new(py, Decision::NAMES)?)?;
     Ok(d)
 }
