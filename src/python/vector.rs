@@ -18,8 +18,10 @@ use crate::tiles::KINDS;
 pub struct PyVectorEnv {
     env: VectorEnv,
     started: bool,
-    /// The arrays each step writes into when they are not copied (`copy=False`).
-    kept: Option<Kept>,
+    /// Whether the arrays a step gives are the caller's to keep.
+    copy: bool,
+    /// The arrays steps write into (one set without `copy`, two going round with it).
+    buffers: Vec<Kept>,
 }
 
 /// The output arrays kept across steps.
@@ -33,10 +35,45 @@ struct Kept {
 type Step<'py> =
     (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
 
+impl Kept {
+    fn zeros(py: Python<'_>, n: usize, planes: usize, size: usize) -> Kept {
+        Kept {
+            obs: PyArray3::zeros(py, [n, planes, KINDS], false).unbind(),
+            masks: PyArray2::zeros(py, [n, size], false).unbind(),
+            seats: PyArray1::zeros(py, n, false).unbind(),
+            done: PyArray1::zeros(py, n, false).unbind(),
+        }
+    }
+
+    /// Nothing but this env holds any of the arrays: no name, container, view or buffer
+    /// of the caller's can see them written again.
+    fn unshared(&self) -> bool {
+        fn alone(p: *mut pyo3::ffi::PyObject) -> bool {
+            // SAFETY: `p` is an array this env holds a reference to, so it is alive; the
+            // caller holds the GIL (`filled` takes `py`).
+            unsafe { pyo3::ffi::Py_REFCNT(p) == 1 }
+        }
+        alone(self.obs.as_ptr())
+            && alone(self.masks.as_ptr())
+            && alone(self.seats.as_ptr())
+            && alone(self.done.as_ptr())
+    }
+
+    /// None of the arrays was made read-only (a caller may do so to arrays it holds).
+    fn writeable(&self, py: Python<'_>) -> bool {
+        self.obs.bind(py).try_readwrite().is_ok()
+            && self.masks.bind(py).try_readwrite().is_ok()
+            && self.seats.bind(py).try_readwrite().is_ok()
+            && self.done.bind(py).try_readwrite().is_ok()
+    }
+}
+
 impl PyVectorEnv {
-    /// Runs `f` on the output arrays without the GIL, and gives them back: fresh arrays,
-    /// or the env's own (overwritten at each step: writing 7 MB of new pages a step costs
-    /// more than encoding them, `benches/bench_vector.py`).
+    /// Runs `f` on the output arrays without the GIL, and gives them back. With `copy`
+    /// the arrays are the caller's to keep: those of a step before are written again only
+    /// when the caller holds none of them any more (its loop has moved on from them), as
+    /// writing 7 MB of new pages a step costs more than encoding them
+    /// (`benches/bench_vector.py`); else fresh ones. Without `copy`, always the env's own.
     fn filled<'py>(
         &mut self,
         py: Python<'py>,
@@ -44,31 +81,33 @@ impl PyVectorEnv {
     ) -> PyResult<Step<'py>> {
         let n = self.env.len();
         let (planes, size) = (self.env.planes, self.env.space.size());
-        let env = &mut self.env;
-        if let Some(k) = &self.kept {
-            let (obs, masks, seats, done) = (k.obs.bind(py), k.masks.bind(py), k.seats.bind(py), k.done.bind(py));
-            {
-                let (mut o, mut m, mut s, mut d) =
-                    (obs.readwrite(), masks.readwrite(), seats.readwrite(), done.readwrite());
-                let out = Out {
-                    obs: o.as_slice_mut()?,
-                    masks: m.as_slice_mut()?,
-                    seats: s.as_slice_mut()?,
-                    done: d.as_slice_mut()?,
-                };
-                py.detach(|| f(env, out)).map_err(|e| to_py(py, e))?;
+        let usable = |k: &Kept| (!self.copy || k.unshared()) && k.writeable(py);
+        let at = match self.buffers.iter().position(usable) {
+            Some(at) => at,
+            None => {
+                // Two sets go round: the caller holds the last step's while it asks for the next.
+                if self.buffers.len() >= 2 {
+                    self.buffers.remove(0);
+                }
+                self.buffers.push(Kept::zeros(py, n, planes, size));
+                self.buffers.len() - 1
             }
-            return Ok((obs.clone(), masks.clone(), seats.clone(), done.clone()));
+        };
+        let k = &self.buffers[at];
+        let (obs, masks, seats, done) = (k.obs.bind(py), k.masks.bind(py), k.seats.bind(py), k.done.bind(py));
+        {
+            let (mut o, mut m, mut s, mut d) =
+                (obs.readwrite(), masks.readwrite(), seats.readwrite(), done.readwrite());
+            let out = Out {
+                obs: o.as_slice_mut()?,
+                masks: m.as_slice_mut()?,
+                seats: s.as_slice_mut()?,
+                done: d.as_slice_mut()?,
+            };
+            let env = &mut self.env;
+            py.detach(|| f(env, out)).map_err(|e| to_py(py, e))?;
         }
-        let mut obs = vec![0u8; n * planes * KINDS];
-        let mut masks = vec![false; n * size];
-        let mut seats = vec![-1i8; n];
-        let mut done = vec![false; n];
-        py.detach(|| f(env, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }))
-            .map_err(|e| to_py(py, e))?;
-        let obs = PyArray1::from_vec(py, obs).reshape([n, planes, KINDS])?;
-        let masks = PyArray1::from_vec(py, masks).reshape([n, size])?;
-        Ok((obs, masks, PyArray1::from_vec(py, seats), PyArray1::from_vec(py, done)))
+        Ok((obs.clone(), masks.clone(), seats.clone(), done.clone()))
     }
 }
 
@@ -104,18 +143,7 @@ impl PyVectorEnv {
             }
         };
         let env = VectorEnv::new(rules, judge, n, seed, version, opponents).map_err(|e| to_py(py, e))?;
-        let kept = (!copy)
-            .then(|| -> PyResult<Kept> {
-                let (planes, size) = (env.planes, env.space.size());
-                Ok(Kept {
-                    obs: PyArray3::zeros(py, [n, planes, KINDS], false).unbind(),
-                    masks: PyArray2::zeros(py, [n, size], false).unbind(),
-                    seats: PyArray1::zeros(py, n, false).unbind(),
-                    done: PyArray1::zeros(py, n, false).unbind(),
-                })
-            })
-            .transpose()?;
-        Ok(PyVectorEnv { env, started: false, kept })
+        Ok(PyVectorEnv { env, started: false, copy, buffers: Vec::new() })
     }
 
     /// How many games.
