@@ -203,7 +203,7 @@ def assert_sees_nothing_hidden(g: haidi.Game, key: int) -> int:
     for seat in range(4):
         again = g._reshuffled(seat, key * 4 + seat)
         assert again.observation(seat) == g.observation(seat)
-        for version in ("v0", "v1"):
+        for version in ("v0", "v1", "v2"):
             assert np.array_equal(again.observation_array(seat, version), g.observation_array(seat, version))
         assert np.array_equal(again.legal_mask(seat), g.legal_mask(seat))
         changed += sum(again.observation(o)["hand"] != g.observation(o)["hand"] for o in range(4) if o != seat)
@@ -363,6 +363,53 @@ def test_the_v1_planes_hold_what_the_dict_shows() -> None:
         g.observation_array(0, "v9")
 
 
+def test_the_v2_planes_are_the_analysis_of_the_hand_dealt() -> None:
+    # At the first decision nothing is seen outside a seat's hand: planes 197-200 equal
+    # what Ruleset.analyze says of the hand alone, the dealer's 14 tiles (an entry a
+    # discard) and the other seats' 13 (one entry).
+    names = haidi.tile_names()
+    for rules in ("mcr", "hainan"):
+        rs = haidi.ruleset(rules)
+        for seed in range(40):
+            g = haidi.Game(rules, seed=seed)
+            for seat in range(4):
+                o, a = g.observation(seat), g.observation_array(seat, "v2")
+                assert a.shape == (201, 34) and np.array_equal(a[:197], g.observation_array(seat, "v1"))
+                entries = rs.analyze(o["hand"])
+                if o["decision"] == "draw":
+                    held = {e["discard"] for e in entries}
+                    assert {names[k] for k in np.flatnonzero(a[197])} == held
+                    for e in entries:
+                        k = names.index(e["discard"])
+                        assert (a[197, k], a[198, k], a[199, k]) == (1 + e["shanten"], e["useful_count"], e["winning_count"])
+                    assert not a[200].any()
+                else:
+                    (e,) = entries
+                    assert set(a[197]) == {1 + e["shanten"]} and set(a[198]) == {min(e["useful_count"], 255)}
+                    assert [names[k] for k in np.flatnonzero(a[200])] == e["useful"]
+
+
+def test_the_v2_planes_rank_the_discards_as_the_greedy_agent_does() -> None:
+    # The greedy agent discards by (lowest shanten, most useful copies, most winning
+    # copies, first kind): read from the planes alone, at its every discard, every ruleset.
+    names = haidi.tile_names()
+    for rules in RULESETS:
+        checked = 0
+        for seed in range(6):
+            g = haidi.Game(rules, seed=seed)
+            while not g.done:
+                seat = g.to_act[0]
+                choice = g._greedy(seat)
+                if choice["type"] == "discard" and g.observation(seat)["decision"] in ("draw", "claimed"):
+                    a = g.observation_array(seat, "v2").astype(int)
+                    held = np.flatnonzero(a[197])
+                    best = min(held, key=lambda k: (a[197, k], -a[198, k], -a[199, k], k))
+                    assert names[best] == choice["tile"], (rules, seed, g.observation(seat)["hand"])
+                    checked += 1
+                g.step(seat, choice)
+        assert checked > 50
+
+
 # -- many games at once -------------------------------------------------------------
 
 
@@ -435,6 +482,31 @@ def test_vector_env_without_copies_writes_the_same_numbers_into_its_own_arrays()
         assert np.array_equal(ra, rb) and np.array_equal(da, db)
         arrays = b["observation"] if arrays is None else arrays
         assert b["observation"] is arrays  # the env's own array, overwritten
+
+
+def test_vector_env_never_writes_again_into_arrays_the_caller_holds() -> None:
+    # With copies (the default) the env writes again into a step's arrays once the caller
+    # has dropped them; whatever the caller still holds (an array, a view of one, an array
+    # it made read-only and dropped) keeps its numbers.
+    env = haidi.VectorEnv("hainan", 40, seed=3)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(3)
+    held, seen = [], set()
+    for step in range(150):
+        mask = obs["action_mask"]
+        ids = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        obs, *_ = env.step(ids)
+        seen.add(id(obs["observation"]))
+        if step % 7 == 0:
+            held.append((obs["observation"], obs["observation"].copy()))
+        if step % 11 == 0:
+            view = obs["action_mask"][3]
+            held.append((view, view.copy()))
+        if step % 13 == 0:
+            obs["seat"].flags.writeable = False
+    for array, numbers in held:
+        assert np.array_equal(array, numbers)
+    assert len(seen) < 60  # arrays let go of are written again, not made anew each step
 
 
 def test_vector_env_refuses_what_it_cannot_play() -> None:
