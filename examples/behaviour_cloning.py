@@ -2,14 +2,14 @@
 duplicate matches against the random and the greedy agents.
 
     pip install '.[learn]'      # scikit-learn
-    python examples/behaviour_cloning.py                      # 400 hands to learn from
-    python examples/behaviour_cloning.py --hands 2000 --walls 300
+    python examples/behaviour_cloning.py                      # 1,000 hands to learn from
+    python examples/behaviour_cloning.py --hands 3000 --walls 300
 
 1. Data: the greedy agent plays every seat of ``--hands`` hands (``haidi.Game``); each
-   decision gives an example: the seat's observation (``observation_array``: of the v1
-   planes, its hand, the melds, each seat's discards in all, the tile on offer, the
-   decision asked, the winds and the tiles left) and the id greedy chose
-   (``ruleset.actions``).
+   decision gives an example: the seat's observation (``observation_array``: of the v2
+   planes, its hand and the tile it drew, the tile on offer, the decision asked and the
+   analysis of its hand: the shanten, useful and winning copies each discard leaves),
+   its mask of legal ids, and the id greedy chose (``ruleset.actions``).
 2. Learning: a small neural network (scikit-learn's ``MLPClassifier``) predicts the id
    from the observation; playing, the policy takes the most likely legal id.
 3. Evaluation, duplicate: each of ``--walls`` walls is dealt four times, the learner at
@@ -55,14 +55,19 @@ def random_agent(rng: np.random.Generator) -> Agent:
     return lambda game, seat: int(rng.choice(legal_ids(game, seat)))
 
 
-#: The v1 planes learned from (docs/learning.md has the table): the hand and the drawn
-#: tile, the melds, each seat's discards in all and those claimed, the tile on offer and
-#: who offers it, the decision asked, the winds, the dealer, the streak and the tiles left.
-PLANES = [*range(0, 37), *(37 + 34 * r + k for r in range(4) for k in (32, 33)), *range(173, 181)]
+#: The v2 planes learned from (docs/learning.md has the table): the hand (0-3), the tile
+#: drawn (4), the tile on offer (173), the decision asked (175) and the analysis of the
+#: hand (197-200: shanten, useful copies and winning copies by discard, useful kinds).
+PLANES = [*range(0, 5), 173, 175, *range(197, 201)]
+#: Each plane's scale to about 0-1: the shanten plane holds 1 + shanten, the copies up to
+#: a few dozen.
+SCALE = np.array([1.0] * 7 + [1 / 4, 1 / 16, 1 / 16, 1.0], dtype=np.float32)[:, None]
 
 
 def observe(game: haidi.Game, seat: int) -> np.ndarray:
-    return game.observation_array(seat, version="v1")[PLANES].reshape(-1)
+    """The features of one decision: the planes, scaled, and the mask of legal ids."""
+    planes = game.observation_array(seat, version="v2")[PLANES] * SCALE
+    return np.concatenate([planes.reshape(-1), game.legal_mask(seat)]).astype(np.float32)
 
 
 def record(hands: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -90,7 +95,7 @@ class Cloned:
     def __call__(self, game: haidi.Game, seat: int) -> int:
         legal = game.legal_mask(seat)
         p = np.full(ACTIONS.size, -1.0)
-        p[self.classes] = self.model.predict_proba(observe(game, seat)[None, :].astype(np.float32))[0]
+        p[self.classes] = self.model.predict_proba(observe(game, seat)[None, :])[0]
         p[~legal] = -2.0
         best = int(np.argmax(p))
         if p[best] < 0:
@@ -117,7 +122,7 @@ def duplicate(learner: Agent, opponent: Agent, walls: int, seed: int) -> tuple[f
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, default=400, help="hands of greedy self-play to learn from")
+    ap.add_argument("--hands", type=int, default=1000, help="hands of greedy self-play to learn from")
     ap.add_argument("--walls", type=int, default=100, help="walls of each duplicate evaluation")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -128,18 +133,21 @@ def main() -> None:
     print(f"{len(y):,} decisions from {args.hands} hands of greedy self-play ({time.perf_counter() - t:.0f} s)")
 
     t = time.perf_counter()
-    model = MLPClassifier(hidden_layer_sizes=(256,), max_iter=40, early_stopping=True, random_state=args.seed)
+    model = MLPClassifier(hidden_layer_sizes=(256,), max_iter=60, early_stopping=True, random_state=args.seed)
     model.fit(x, y)
     print(f"learned in {time.perf_counter() - t:.0f} s: {model.best_validation_score_:.1%} of held-out choices")
 
     policy = Cloned(model, rng)
     # Walls never learned from: seeds past the data's.
     walls_seed = args.seed + 1_000_000
-    for name, opponent in (("random", random_agent(rng)), ("greedy", greedy)):
+    # The learner against each agent, then greedy itself against random agents for scale.
+    matches = (("learner", policy, "random", random_agent(rng)), ("learner", policy, "greedy", greedy))
+    matches += (("greedy", greedy, "random", random_agent(rng)),)
+    for who, agent, name, opponent in matches:
         t = time.perf_counter()
-        mean, half = duplicate(policy, opponent, args.walls, walls_seed)
+        mean, half = duplicate(agent, opponent, args.walls, walls_seed)
         print(
-            f"vs {name}: {mean:+.2f} a hand, 95% interval {mean - half:+.2f} to {mean + half:+.2f}"
+            f"{who} vs {name}: {mean:+.2f} a hand, 95% interval {mean - half:+.2f} to {mean + half:+.2f}"
             f" ({args.walls} walls x 4 seats, {time.perf_counter() - t:.0f} s)"
         )
 

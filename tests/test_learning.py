@@ -381,7 +381,8 @@ def test_the_v2_planes_are_the_analysis_of_the_hand_dealt() -> None:
                     assert {names[k] for k in np.flatnonzero(a[197])} == held
                     for e in entries:
                         k = names.index(e["discard"])
-                        assert (a[197, k], a[198, k], a[199, k]) == (1 + e["shanten"], e["useful_count"], e["winning_count"])
+                        expected = (1 + e["shanten"], e["useful_count"], e["winning_count"])
+                        assert (a[197, k], a[198, k], a[199, k]) == expected
                     assert not a[200].any()
                 else:
                     (e,) = entries
