@@ -18,6 +18,7 @@ from conftest import ratio
 gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
+import haidi  # noqa: E402
 from haidi.envs import HaidiEnv, HaidiVectorEnv  # noqa: E402
 from haidi.envs import pettingzoo as hz  # noqa: E402
 
@@ -74,8 +75,7 @@ def test_pettingzoo_env(benchmark):
 def _vector(envs: HaidiVectorEnv, steps: int, rng: np.random.Generator) -> int:
     obs, _ = envs.reset(seed=0)
     for _ in range(steps):
-        mask = obs["action_mask"]
-        obs, *_ = envs.step(np.argmax(rng.random(mask.shape) * mask, axis=1))
+        obs, *_ = envs.step(haidi.VectorEnv.sample(obs["action_mask"], rng))
     return steps * envs.num_envs
 
 

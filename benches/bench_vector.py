@@ -1,5 +1,6 @@
 """Learning speed: ``haidi.VectorEnv`` stepping 1,024 MCR games at once with observations
-(v1) and masks, the actions drawn from the masks in numpy, against ``haidi.Game`` played
+(v1) and masks, the actions drawn from the masks in numpy (``VectorEnv.sample``; one
+case with ``argmax`` of a random array times the mask), against ``haidi.Game`` played
 the same way one step at a time in Python (and RLCard's mahjong environment, when
 installed, in bench_game.py) in the same run.
 
@@ -28,9 +29,15 @@ STEPS = 60
 def _vector(env: haidi.VectorEnv, steps: int, rng: np.random.Generator) -> int:
     obs, _ = env.reset()
     for _ in range(steps):
+        obs, *_ = env.step(env.sample(obs["action_mask"], rng))
+    return steps * env.num_envs
+
+
+def _vector_argmax(env: haidi.VectorEnv, steps: int, rng: np.random.Generator) -> int:
+    obs, _ = env.reset()
+    for _ in range(steps):
         masks = obs["action_mask"]
-        ids = np.argmax(rng.random(masks.shape) * masks, axis=1)
-        obs, *_ = env.step(ids)
+        obs, *_ = env.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
     return steps * env.num_envs
 
 
@@ -41,6 +48,15 @@ def test_vector_env_every_core(benchmark):
         rng = np.random.default_rng(0)
         benchmark.extra_info["items"] = _vector(env, STEPS, rng)
         benchmark.pedantic(_vector, (env, STEPS, rng), rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="vector env")
+def test_vector_env_every_core_argmax_draw(benchmark):
+    with all_cores():
+        env = haidi.VectorEnv("mcr", GAMES, seed=0)
+        rng = np.random.default_rng(0)
+        benchmark.extra_info["items"] = _vector_argmax(env, STEPS, rng)
+        benchmark.pedantic(_vector_argmax, (env, STEPS, rng), rounds=3, iterations=1)
 
 
 @pytest.mark.benchmark(group="vector env")

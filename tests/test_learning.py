@@ -510,6 +510,36 @@ def test_vector_env_never_writes_again_into_arrays_the_caller_holds() -> None:
     assert len(seen) < 60  # arrays let go of are written again, not made anew each step
 
 
+def test_vector_env_sample_draws_each_legal_id_alike() -> None:
+    env = haidi.VectorEnv("mcr", 64, seed=4)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        masks = obs["action_mask"]
+        ids = haidi.VectorEnv.sample(masks, rng)
+        some = masks.any(axis=1)
+        assert masks[some, ids[some]].all() and (ids[~some] == 0).all()
+        obs, *_ = env.step(ids)
+    # Rows of 1, 3 and 7 legal ids (and an empty one) drawn 30,000 times: each id near a
+    # third, a seventh, ...; never an id that is not legal.
+    masks = np.zeros((4, 40), dtype=bool)
+    masks[0, 5] = True
+    masks[1, [0, 17, 39]] = True
+    masks[2, [1, 2, 3, 10, 20, 30, 38]] = True
+    draws = np.array([haidi.VectorEnv.sample(masks, rng) for _ in range(30_000)])
+    for row in range(3):
+        legal = np.flatnonzero(masks[row])
+        counts = np.bincount(draws[:, row], minlength=40)
+        assert counts.sum() == counts[legal].sum()
+        assert np.all(np.abs(counts[legal] / 30_000 - 1 / len(legal)) < 0.01)
+    assert (draws[:, 3] == 0).all()
+    as_int8 = haidi.VectorEnv.sample(masks.astype(np.int8), rng)  # the Gymnasium envs' masks
+    assert masks[[0, 1, 2], as_int8[:3]].all() and as_int8[3] == 0
+    for bad in (masks.astype(np.float32), masks[0]):
+        with pytest.raises(haidi.HandError, match="masks must be a 2-d bool or integer array"):
+            haidi.VectorEnv.sample(bad, rng)
+
+
 def test_vector_env_refuses_what_it_cannot_play() -> None:
     env = haidi.VectorEnv("mcr", 3, seed=1)
     with pytest.raises(haidi.HandError, match=r"reset\(\) deals the games"):

@@ -101,6 +101,29 @@ class VectorEnv:
         observation = {"observation": obs, "action_mask": masks, "seat": seats}
         return observation, rewards, done, np.zeros(self.num_envs, dtype=bool), {"seeds": self._env.seeds}
 
+    @staticmethod
+    def sample(masks: NDArray[np.bool_], rng: np.random.Generator | None = None) -> NDArray[np.int64]:
+        """A legal id a game, each drawn uniformly from its row of ``masks`` (num_envs x
+        actions, ``obs["action_mask"]``: bool, or integers nonzero where legal, as the
+        Gymnasium environments give them); 0 where a row is empty (a game that just ended,
+        whose id the next step ignores). One random number a game: about a tenth of
+        ``np.argmax(rng.random(masks.shape) * masks, axis=1)``'s time on 1,024 MCR games."""
+        masks = np.asarray(masks)
+        if masks.ndim != 2 or not (masks.dtype == np.bool_ or np.issubdtype(masks.dtype, np.integer)):
+            raise HandError(
+                f"masks must be a 2-d bool or integer array (games x actions), not {masks.dtype} of shape {masks.shape}"
+            )
+        rng = np.random.default_rng() if rng is None else rng
+        games, width = masks.shape
+        legal = np.flatnonzero(masks)  # row-major: each game's legal ids together, in order
+        counts = np.bincount(legal // width, minlength=games)
+        first = np.cumsum(counts) - counts
+        ids = np.zeros(games, dtype=np.int64)
+        some = np.flatnonzero(counts)
+        pick = first[some] + (rng.random(len(some)) * counts[some]).astype(np.int64)
+        ids[some] = legal[pick] - some * width
+        return ids
+
     @property
     def learners(self) -> NDArray[np.int8]:
         """With ``opponents``, the learning seat of the hand in play in each game (of the
