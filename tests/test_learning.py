@@ -334,6 +334,7 @@ def test_each_seat_sees_only_its_own_claim() -> None:
 def test_the_v1_planes_hold_what_the_dict_shows() -> None:
     blocks = haidi._core.observation_versions()
     assert sum(b[1] for b in blocks["v1"]) == 197 and sum(b[1] for b in blocks["v0"]) == 11
+    assert blocks["v2"][:-4] == blocks["v1"] and sum(b[1] for b in blocks["v2"]) == 201
     names = haidi.tile_names()
     rng = random.Random(5)
     for rules in RULESETS:
@@ -359,7 +360,7 @@ def test_the_v1_planes_hold_what_the_dict_shows() -> None:
             decision = blocks["decisions"].index(o["decision"]) if o["decision"] else None
             assert list(np.flatnonzero(a[175])) == ([decision] if decision is not None else [])
             assert g.observation_array(seat).shape == (11, 34)  # the default stays v0
-    with pytest.raises(haidi.HandError, match="unknown observation version 'v9'; known: 'v0', 'v1'"):
+    with pytest.raises(haidi.HandError, match="unknown observation version 'v9'; known: 'v0', 'v1', 'v2'$"):
         g.observation_array(0, "v9")
 
 

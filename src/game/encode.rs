@@ -3,8 +3,8 @@
 //! seats counted from the observer (0 itself, 1 the next seat, 2 opposite, 3 the one
 //! before). Everything is read through [`SeatView`], so an encoding shows a seat what it
 //! may know and nothing more. `"v0"` is the first 11-plane encoding; `"v1"` is complete
-//! (docs/learning.md lists each plane). Both write into a caller's buffer, so that many
-//! games can be encoded into one array.
+//! (docs/learning.md lists each plane); `"v2"` adds the analysis of the seat's own hand.
+//! Each writes into a caller's buffer, so that many games can be encoded into one array.
 
 use super::view::{Decision, SeatView};
 use crate::hand::MeldKind;
