@@ -511,7 +511,41 @@ def test_vector_env_never_writes_again_into_arrays_the_caller_holds() -> None:
     assert len(seen) < 60  # arrays let go of are written again, not made anew each step
 
 
-def test_vector_env_sample_draws_each_legal_id_alike() -> None:
+@pytest.mark.parametrize("rules", ["mcr", "changsha"])
+def test_vector_env_shaped_rewards_add_up_to_the_dealt_shanten(rules: str) -> None:
+    # Two envs stepped alike, one with shaping=2: the difference of their rewards is the
+    # shaped reward, and over each hand it adds up to 2 x each seat's shanten as dealt
+    # (the potential going from -2 x that shanten to 0), whatever was played.
+    plain, shaped = haidi.VectorEnv(rules, 24, seed=6), haidi.VectorEnv(rules, 24, seed=6, shaping=2)
+    rs = haidi.ruleset(rules)
+    (obs, info), _ = plain.reset(), shaped.reset()
+
+    def dealt(seed: int) -> np.ndarray:
+        g = haidi.Game(rules, seed=int(seed))
+        return np.array([rs.shanten(g.observation(s)["hand"]) for s in range(4)], dtype=float)
+
+    expected = [dealt(seed) for seed in info["seeds"]]
+    sums = np.zeros((24, 4))
+    rng = np.random.default_rng(6)
+    hands = moved = 0
+    redealt = np.array([], dtype=int)
+    for _ in range(2500):
+        ids = plain.sample(obs["action_mask"], rng)
+        obs, r0, done, _, info = plain.step(ids)
+        _, r1, done1, _, _ = shaped.step(ids)
+        assert np.array_equal(done, done1)
+        for i in redealt:  # dealt again at this step, which pays nothing
+            assert not (r1[i] - r0[i]).any()
+            expected[i] = dealt(info["seeds"][i])
+        sums += r1 - r0
+        moved += int(np.count_nonzero(r1 - r0))
+        for i in np.flatnonzero(done):
+            assert np.allclose(sums[i], 2 * expected[i]), (i, sums[i], expected[i])
+            hands += 1
+            sums[i] = 0
+        redealt = np.flatnonzero(done)
+    assert hands > 10 and moved > 1000
+
     env = haidi.VectorEnv("mcr", 64, seed=4)
     obs, _ = env.reset()
     rng = np.random.default_rng(4)
@@ -562,6 +596,13 @@ def test_vector_env_refuses_what_it_cannot_play() -> None:
         haidi.VectorEnv("mcr", 2, version="v7")
     with pytest.raises(haidi.HandError, match="num_envs must be at least 1"):
         haidi.VectorEnv("mcr", 0)
+    for bad in ("1", True, None, [1]):
+        with pytest.raises(haidi.HandError, match="shaping must be a number"):
+            haidi.VectorEnv("mcr", 2, shaping=bad)
+    with pytest.raises(haidi.HandError, match="shaping must be a finite number, not nan"):
+        haidi.VectorEnv("mcr", 2, shaping=float("nan"))
+    with pytest.raises(haidi.HandError, match="opponents must be"):
+        haidi.VectorEnv("mcr", 2, opponents="greedyy")
 
 
 #: A JSON-lines bot that notes what each request shows it and claims what it may.

@@ -629,6 +629,7 @@ class VectorEnv:
         version: str = "v1",
         copy: bool = True,
         opponents: str | None = None,
+        shaping: float = 0.0,
     ) -> Self: ...
     @property
     def learners(self) -> NDArray[np.int8]:
@@ -654,10 +655,11 @@ class VectorEnv:
         `(observations, masks, seats)`, the seat to play in each game."""
     def step(
         self, actions: NDArray[np.int64]
-    ) -> tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int8], NDArray[np.bool_]]:
+    ) -> tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int8], NDArray[np.bool_], NDArray[np.float32]]:
         """Plays one id a game (an int64 array) for each game's seat to play; a game over at
         the step before is dealt its next hand instead. `(observations, masks, seats,
-        done)`: `done[i]` when game `i` ended at this step (its seat is then -1)."""
+        done, shaped)`: `done[i]` when game `i` ended at this step (its seat is then -1);
+        `shaped` (games x 4) the shaped reward of each seat, 0 without `shaping`."""
     def _records(self, indices: list[int]) -> list[dict[str, Any]]:
         """The records of the finished games `indices`, for `settle` (see `haidi.game`)."""
 

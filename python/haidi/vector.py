@@ -45,6 +45,13 @@ class VectorEnv:
     ``simulate``): the caller plays one seat a game, ``(h * num_envs + i) % 4`` in game
     ``i``'s hand ``h``, and the agent every other seat, inside the step; ``seat`` is then
     the learning seat (-1 when its hand ended).
+
+    ``shaping`` (a number, 0 by default: none) adds a shaped reward to ``rewards`` at every
+    step: a seat's potential is ``-shaping`` times its hand's shanten while the hand is in
+    play and 0 once it is over, and each step pays each seat the change of its potential
+    (the step that deals a hand pays nothing). A hand's shaped rewards add up to
+    ``shaping`` times the seat's shanten as dealt, whatever is played, so the best play
+    for the payments stays the best (potential-based shaping, Ng, Harada and Russell 1999).
     """
 
     def __init__(
@@ -57,6 +64,7 @@ class VectorEnv:
         version: str = "v1",
         copy: bool = True,
         opponents: str | None = None,
+        shaping: float = 0.0,
     ) -> None:
         rs = ruleset(rules)
         given = _given(options)
@@ -72,8 +80,13 @@ class VectorEnv:
         if opponents is not None and opponents not in ("random", "greedy"):
             raise HandError(f"opponents must be 'random', 'greedy' or None, not {opponents!r}")
         self.opponents = opponents
+        if isinstance(shaping, (bool, np.bool_)) or not isinstance(shaping, (int, float, np.integer, np.floating)):
+            raise HandError(f"shaping must be a number (0 for none), not {shaping!r}")
+        if not np.isfinite(shaping):
+            raise HandError(f"shaping must be a finite number, not {shaping!r}")
+        self.shaping = float(shaping)
         flow = flow_rules(rs)
-        self._env = _core.VectorEnv(flow, scorer, num_envs, seed, version, copy, opponents)
+        self._env = _core.VectorEnv(flow, scorer, num_envs, seed, version, copy, opponents, self.shaping)
         self.num_envs: int = self._env.num_envs
 
     def reset(self, seed: int | None = None) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
@@ -92,12 +105,12 @@ class VectorEnv:
                 f"actions must be {self.num_envs} integer ids (one a game), not an array of shape "
                 f"{ids.shape} and dtype {ids.dtype}"
             )
-        obs, masks, seats, done = self._env.step(np.ascontiguousarray(ids, dtype=np.int64))
-        rewards = np.zeros((self.num_envs, 4), dtype=np.float32)
+        obs, masks, seats, done, shaped = self._env.step(np.ascontiguousarray(ids, dtype=np.int64))
+        rewards = shaped.copy() if self.shaping else np.zeros((self.num_envs, 4), dtype=np.float32)
         ended = np.flatnonzero(done)
         if len(ended):
             for i, record in zip(ended, self._env._records(ended.tolist()), strict=True):
-                rewards[i] = _result(self.ruleset, record, self._options, self._carry)["payments"]
+                rewards[i] += _result(self.ruleset, record, self._options, self._carry)["payments"]
         observation = {"observation": obs, "action_mask": masks, "seat": seats}
         return observation, rewards, done, np.zeros(self.num_envs, dtype=bool), {"seeds": self._env.seeds}
 

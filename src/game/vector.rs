@@ -49,6 +49,8 @@ struct Slot {
     /// The seat the caller plays against the agents, and the agents' generator.
     learner: u8,
     rng: Rng,
+    /// Each seat's shanten after the last step, for the shaped reward.
+    shanten: [i8; 4],
 }
 
 impl Slot {
@@ -86,7 +88,26 @@ pub struct Out<'a> {
     pub masks: &'a mut [bool],
     pub seats: &'a mut [i8],
     pub done: &'a mut [bool],
+    /// Four a game, by seat: the shaped reward of this step when `VectorEnv::shaping` is
+    /// not 0 (else left as it is). A seat's potential is `-shaping` times the shanten of
+    /// its hand while the hand is in play and 0 once it is over; a step pays each seat the
+    /// change of its potential, and the step that deals a hand pays nothing. So a hand's
+    /// shaped rewards add up to `shaping` times the seat's shanten as dealt, whatever is
+    /// played: the payments' best play stays the best (potential-based shaping).
+    pub shaped: &'a mut [f32],
 }
+
+/// One game's part of [`Out`].
+struct OneOut<'a> {
+    obs: &'a mut [u8],
+    mask: &'a mut [bool],
+    seat: &'a mut i8,
+    done: &'a mut bool,
+    shaped: &'a mut [f32],
+}
+
+/// One game's slot and parts of the output, as `run` zips them.
+type Parts<'a> = ((((&'a mut Slot, &'a mut [u8]), &'a mut [bool]), (&'a mut i8, &'a mut bool)), &'a mut [f32]);
 
 /// A batch of games of one ruleset.
 pub struct VectorEnv {
@@ -98,6 +119,8 @@ pub struct VectorEnv {
     seed: u64,
     /// The agent of the seats the caller does not play (None: it plays every seat).
     opponents: Option<Agent>,
+    /// The weight of the shaped reward (0: none), see [`Out::shaped`].
+    pub shaping: f32,
     slots: Vec<Slot>,
 }
 
@@ -136,9 +159,10 @@ impl VectorEnv {
                 offer: None,
                 learner: learner(i as usize, 0, n),
                 rng: Rng::new(game_seed(seed, i) ^ AGENT_STREAM),
+                shanten: [0; 4],
             })
             .collect();
-        Ok(VectorEnv { rules, judge, space, version, planes, seed, opponents, slots })
+        Ok(VectorEnv { rules, judge, space, version, planes, seed, opponents, shaping: 0.0, slots })
     }
 
     pub fn len(&self) -> usize {
@@ -243,10 +267,11 @@ impl VectorEnv {
     /// `act(i, slot)` for each game (true: the game ended), then its observation and mask
     /// written, in parallel on the shared pool.
     fn run(&mut self, out: Out<'_>, act: impl Fn(usize, &mut Slot) -> Result<bool> + Sync) -> Result<()> {
-        let (space, version, opponents) = (self.space, self.version, self.opponents);
+        let (space, version, opponents, shaping) = (self.space, self.version, self.opponents, self.shaping);
         let width = self.planes * KINDS;
         let size = space.size();
-        let one = |i: usize, slot: &mut Slot, obs: &mut [u8], mask: &mut [bool], seat: &mut i8, done: &mut bool| {
+        let one = |i: usize, slot: &mut Slot, out: OneOut<'_>| {
+            let OneOut { obs, mask, seat, done, shaped } = out;
             let acted = slot.seat;
             *done = act(i, slot)?;
             if let Some(agent) = opponents {
@@ -254,6 +279,21 @@ impl VectorEnv {
                 // A hand the agents end, even before the learner's first decision, ends
                 // at this step: the learner is paid for it.
                 *done = slot.game.done();
+            }
+            if shaping != 0.0 {
+                // Potential-based: a seat's potential is -shaping x its shanten, 0 once the
+                // hand is over; a step pays the change, and a deal (no step of a seat) 0.
+                let dealt = acted.is_none();
+                let now: [i8; 4] = std::array::from_fn(|s| SeatView::new(&slot.game, s as u8).shanten());
+                for (s, r) in shaped.iter_mut().enumerate() {
+                    let before = slot.shanten[s] as f32;
+                    *r = match (dealt, *done) {
+                        (true, _) => 0.0,
+                        (false, true) => shaping * before,
+                        (false, false) => shaping * (before - now[s] as f32),
+                    };
+                }
+                slot.shanten = now;
             }
             slot.seat = first_to_act(&slot.game);
             // A game over shows its last player (the learner, against agents) the end.
@@ -278,8 +318,11 @@ impl VectorEnv {
             *seat = slot.seat.map_or(-1, |s| s as i8);
             Ok(())
         };
-        let Out { obs, masks, seats, done } = out;
+        let Out { obs, masks, seats, done, shaped } = out;
         let slots = &mut self.slots;
+        let each = |(i, ((((slot, obs), mask), (seat, done)), shaped)): (usize, Parts<'_>)| {
+            one(i, slot, OneOut { obs, mask, seat, done, shaped })
+        };
         match parallel::pool().filter(|_| slots.len() >= 64) {
             Some(pool) => pool.install(|| {
                 slots
@@ -287,17 +330,19 @@ impl VectorEnv {
                     .zip(obs.par_chunks_mut(width))
                     .zip(masks.par_chunks_mut(size))
                     .zip(seats.par_iter_mut().zip(done.par_iter_mut()))
+                    .zip(shaped.par_chunks_mut(4))
                     .enumerate()
                     .with_min_len(16)
-                    .try_for_each(|(i, (((slot, o), m), (s, d)))| one(i, slot, o, m, s, d))
+                    .try_for_each(each)
             }),
             None => slots
                 .iter_mut()
                 .zip(obs.chunks_mut(width))
                 .zip(masks.chunks_mut(size))
                 .zip(seats.iter_mut().zip(done.iter_mut()))
+                .zip(shaped.chunks_mut(4))
                 .enumerate()
-                .try_for_each(|(i, (((slot, o), m), (s, d)))| one(i, slot, o, m, s, d)),
+                .try_for_each(each),
         }
     }
 }
@@ -315,9 +360,14 @@ mod tests {
     fn play(e: &mut VectorEnv, steps: usize) -> usize {
         let n = e.len();
         let (width, size) = (e.planes * KINDS, e.space.size());
-        let (mut obs, mut masks, mut seats, mut done) =
-            (vec![0; n * width], vec![false; n * size], vec![0; n], vec![false; n]);
-        e.reset(None, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+        let (mut obs, mut masks, mut seats, mut done, mut shaped) =
+            (vec![0; n * width], vec![false; n * size], vec![0; n], vec![false; n], vec![0.0; 4 * n]);
+        macro_rules! out {
+            () => {
+                Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done, shaped: &mut shaped }
+            };
+        }
+        e.reset(None, out!()).unwrap();
         let mut ended = 0;
         for _ in 0..steps {
             let ids: Vec<i64> =
@@ -327,7 +377,7 @@ mod tests {
                 assert_eq!(seats[i], seat.map_or(-1, |s| s as i8));
                 assert_eq!(seat.is_some(), masks[i * size..(i + 1) * size].iter().any(|&m| m));
             }
-            e.step(&ids, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+            e.step(&ids, out!()).unwrap();
             ended += done.iter().filter(|&&d| d).count();
         }
         ended
@@ -355,11 +405,16 @@ mod tests {
     fn an_illegal_id_steps_no_game() {
         let mut e = env(2, None);
         let size = e.space.size();
-        let (mut obs, mut masks, mut seats, mut done) =
-            (vec![0; 2 * 11 * KINDS], vec![false; 2 * size], vec![0; 2], vec![false; 2]);
-        e.reset(None, Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done }).unwrap();
+        let (mut obs, mut masks, mut seats, mut done, mut shaped) =
+            (vec![0; 2 * 11 * KINDS], vec![false; 2 * size], vec![0; 2], vec![false; 2], vec![0.0; 8]);
+        macro_rules! out {
+            () => {
+                Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done, shaped: &mut shaped }
+            };
+        }
+        e.reset(None, out!()).unwrap();
         let before: Vec<usize> = e.slots.iter().map(|s| s.game.events.len()).collect();
-        let err = e.step(&[0, 0], Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done });
+        let err = e.step(&[0, 0], out!());
         assert!(err.unwrap_err().to_string().contains("game 0: action id 0 (pass) is not legal for seat 0 now"));
         assert_eq!(e.slots.iter().map(|s| s.game.events.len()).collect::<Vec<_>>(), before);
     }

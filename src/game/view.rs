@@ -279,10 +279,23 @@ impl<'a> SeatView<'a> {
     /// outside it: for a hand with a tile to discard, an entry a discard; otherwise one
     /// entry for the hand as it is. A wild flower it keeps counts as one wild more.
     pub fn analysis(&self) -> crate::error::Result<Vec<crate::analyze::Entry>> {
+        let (hand, wilds) = self.own_hand();
+        crate::analyze::analyze(self.game.judge.engine(), hand, wilds, &self.game.seen_by(self.seat))
+    }
+
+    /// The shanten of this seat's own hand (0 ready, -1 complete); 0 where it cannot be
+    /// read (a hand not dealt).
+    pub fn shanten(&self) -> i8 {
+        let (hand, wilds) = self.own_hand();
+        self.game.judge.engine().shanten(hand, wilds).unwrap_or(0)
+    }
+
+    /// This seat's hand and its wilds: a wild flower it keeps (Longgang's 坐花, every
+    /// flower under a 花财神) is one wild more.
+    fn own_hand(&self) -> (&crate::hand::Hand, crate::engine::Wilds) {
         let g = self.game;
         let hand = &g.hands[self.seat as usize];
-        let wilds = crate::engine::Wilds { kinds: g.wild_kinds, extra: g.held_wilds(self.seat, hand) };
-        crate::analyze::analyze(g.judge.engine(), hand, wilds, &g.seen_by(self.seat))
+        (hand, crate::engine::Wilds { kinds: g.wild_kinds, extra: g.held_wilds(self.seat, hand) })
     }
 
     /// 跟庄 and 烧庄: how many go-rounds from the first the dealer's discard was followed

@@ -30,10 +30,16 @@ struct Kept {
     masks: Py<PyArray2<bool>>,
     seats: Py<PyArray1<i8>>,
     done: Py<PyArray1<bool>>,
+    shaped: Py<PyArray2<f32>>,
 }
 
-type Step<'py> =
-    (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
+type Step<'py> = (
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray1<i8>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray2<f32>>,
+);
 
 impl Kept {
     fn zeros(py: Python<'_>, n: usize, planes: usize, size: usize) -> Kept {
@@ -42,6 +48,7 @@ impl Kept {
             masks: PyArray2::zeros(py, [n, size], false).unbind(),
             seats: PyArray1::zeros(py, n, false).unbind(),
             done: PyArray1::zeros(py, n, false).unbind(),
+            shaped: PyArray2::zeros(py, [n, 4], false).unbind(),
         }
     }
 
@@ -53,10 +60,9 @@ impl Kept {
             // caller holds the GIL (`filled` takes `py`).
             unsafe { pyo3::ffi::Py_REFCNT(p) == 1 }
         }
-        alone(self.obs.as_ptr())
-            && alone(self.masks.as_ptr())
-            && alone(self.seats.as_ptr())
-            && alone(self.done.as_ptr())
+        [self.obs.as_ptr(), self.masks.as_ptr(), self.seats.as_ptr(), self.done.as_ptr(), self.shaped.as_ptr()]
+            .into_iter()
+            .all(alone)
     }
 
     /// None of the arrays was made read-only (a caller may do so to arrays it holds).
@@ -65,6 +71,7 @@ impl Kept {
             && self.masks.bind(py).try_readwrite().is_ok()
             && self.seats.bind(py).try_readwrite().is_ok()
             && self.done.bind(py).try_readwrite().is_ok()
+            && self.shaped.bind(py).try_readwrite().is_ok()
     }
 }
 
@@ -95,19 +102,22 @@ impl PyVectorEnv {
         };
         let k = &self.buffers[at];
         let (obs, masks, seats, done) = (k.obs.bind(py), k.masks.bind(py), k.seats.bind(py), k.done.bind(py));
+        let shaped = k.shaped.bind(py);
         {
             let (mut o, mut m, mut s, mut d) =
                 (obs.readwrite(), masks.readwrite(), seats.readwrite(), done.readwrite());
+            let mut r = shaped.readwrite();
             let out = Out {
                 obs: o.as_slice_mut()?,
                 masks: m.as_slice_mut()?,
                 seats: s.as_slice_mut()?,
                 done: d.as_slice_mut()?,
+                shaped: r.as_slice_mut()?,
             };
             let env = &mut self.env;
             py.detach(|| f(env, out)).map_err(|e| to_py(py, e))?;
         }
-        Ok((obs.clone(), masks.clone(), seats.clone(), done.clone()))
+        Ok((obs.clone(), masks.clone(), seats.clone(), done.clone(), shaped.clone()))
     }
 }
 
@@ -116,9 +126,10 @@ impl PyVectorEnv {
     /// `num_envs` hands of the ruleset of `flow` scored by `scorer`, dealt from `seed`,
     /// observed by the encoding `version`; `copy=False`: each step writes into the same
     /// arrays; `opponents` (`"random"` or `"greedy"`): the built-in agent playing every
-    /// seat but each game's learning seat (None: the caller plays every seat).
+    /// seat but each game's learning seat (None: the caller plays every seat); `shaping`:
+    /// the weight of the shaped reward (`crate::game::vector::Out::shaped`; 0: none).
     #[new]
-    #[pyo3(signature = (flow, scorer, num_envs, seed, version = "v1", copy = true, opponents = None))]
+    #[pyo3(signature = (flow, scorer, num_envs, seed, version = "v1", copy = true, opponents = None, shaping = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -129,7 +140,11 @@ impl PyVectorEnv {
         version: &str,
         copy: bool,
         opponents: Option<&str>,
+        shaping: f64,
     ) -> PyResult<Self> {
+        if !shaping.is_finite() {
+            return Err(hand_error(py, format!("shaping must be a finite number, not {shaping}")));
+        }
         let n = convert::count(num_envs, "num_envs", 1 << 20)? as usize;
         let seed = seed_arg(seed)?;
         let (rules, judge) = rules_and_judge(flow, scorer)?;
@@ -142,7 +157,8 @@ impl PyVectorEnv {
                 return Err(hand_error(py, format!("opponents must be 'random' or 'greedy', not {shown}")));
             }
         };
-        let env = VectorEnv::new(rules, judge, n, seed, version, opponents).map_err(|e| to_py(py, e))?;
+        let mut env = VectorEnv::new(rules, judge, n, seed, version, opponents).map_err(|e| to_py(py, e))?;
+        env.shaping = shaping as f32;
         Ok(PyVectorEnv { env, started: false, copy, buffers: Vec::new() })
     }
 
@@ -184,21 +200,22 @@ impl PyVectorEnv {
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyTuple>> {
         let seed = seed.filter(|s| !s.is_none()).map(seed_arg).transpose()?;
-        let (obs, masks, seats, _) = self.filled(py, move |env, out| env.reset(seed, out))?;
+        let (obs, masks, seats, _, _) = self.filled(py, move |env, out| env.reset(seed, out))?;
         self.started = true;
         PyTuple::new(py, [obs.into_any(), masks.into_any(), seats.into_any()])
     }
 
     /// Plays one id a game (an int64 array) for each game's seat to play; a game over at
     /// the step before is dealt its next hand instead. `(observations, masks, seats,
-    /// done)`: `done[i]` when game `i` ended at this step (its seat is then -1).
+    /// done, shaped)`: `done[i]` when game `i` ended at this step (its seat is then -1);
+    /// `shaped` (games x 4) the shaped reward of each seat, 0 without `shaping`.
     fn step<'py>(&mut self, py: Python<'py>, actions: PyReadonlyArray1<'py, i64>) -> PyResult<Bound<'py, PyTuple>> {
         if !self.started {
             return Err(hand_error(py, "reset() deals the games: call it before step()"));
         }
         let ids = actions.as_slice().map_err(|_| hand_error(py, "actions must be a contiguous array of ids"))?.to_vec();
-        let (obs, masks, seats, done) = self.filled(py, move |env, out| env.step(&ids, out))?;
-        PyTuple::new(py, [obs.into_any(), masks.into_any(), seats.into_any(), done.into_any()])
+        let (obs, masks, seats, done, shaped) = self.filled(py, move |env, out| env.step(&ids, out))?;
+        PyTuple::new(py, [obs.into_any(), masks.into_any(), seats.into_any(), done.into_any(), shaped.into_any()])
     }
 
     /// The records of the finished games `indices`, for `settle` (see `haidi.game`).

@@ -35,7 +35,9 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
     ``info["seat"]`` says which). Observations are ``HaidiEnv``'s, batched: a dict of
     ``observation`` (num_envs x planes x 34 ``uint8``) and ``action_mask`` (num_envs x
     actions, ``int8``). The reward is 0 until a game's hand ends, then its learning seat's
-    payment from the ruleset's ``settle`` (``info["payments"]`` has the four, by seat).
+    payment from the ruleset's ``settle`` (``info["payments"]`` has the four, by seat);
+    with ``shaping``, ``haidi.VectorEnv``'s shaped reward is added at every step (to
+    ``info["payments"]`` too).
     Autoreset is Gymnasium's next-step mode: a game that ended is dealt again at the next
     step, the action given for it then ignored. An id outside a game's mask raises
     ``HandError`` naming the game, and no game is stepped.
@@ -51,11 +53,14 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
         opponents: str = "greedy",
         options: Mapping[str, Any] | None = None,
         version: str = "v1",
+        shaping: float = 0.0,
     ) -> None:
         if opponents not in ("greedy", "random"):
             raise HandError(f"opponents is 'greedy' or 'random', not {opponents!r}")
         probe = Probe(rules, options, version)
-        self._env = VectorEnv(probe.rules, num_envs, 0, options, version=version, opponents=opponents)
+        self._env = VectorEnv(
+            probe.rules, num_envs, 0, options, version=version, opponents=opponents, shaping=shaping
+        )
         self.rules = probe.rules
         self.num_envs = self._env.num_envs
         self.single_observation_space = space_of(probe)
@@ -77,7 +82,8 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
     def step(self, actions: Any) -> tuple[Observation, NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
         obs, payments, terminated, truncated, info = self._env.step(actions)
         learners = self._env.learners
-        rewards = np.where(terminated, payments[np.arange(self.num_envs), learners], 0).astype(np.float32)
+        # The learner's column: its payment where the hand ended, and its shaped reward.
+        rewards = payments[np.arange(self.num_envs), learners].astype(np.float32)
         info = {**info, "seat": learners.copy(), "payments": payments}
         return self._observed(obs), rewards, terminated, truncated, info
 
