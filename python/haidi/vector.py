@@ -50,8 +50,9 @@ class VectorEnv:
     step: a seat's potential is ``-shaping`` times its hand's shanten while the hand is in
     play and 0 once it is over, and each step pays each seat the change of its potential
     (the step that deals a hand pays nothing). A hand's shaped rewards add up to
-    ``shaping`` times the seat's shanten as dealt, whatever is played, so the best play
-    for the payments stays the best (potential-based shaping, Ng, Harada and Russell 1999).
+    ``shaping`` times the seat's shanten at the step that dealt the hand (against agents,
+    after their moves in that step), whatever is played, so the best play for the
+    payments stays the best (potential-based shaping, Ng, Harada and Russell 1999).
     """
 
     def __init__(

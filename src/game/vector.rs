@@ -92,8 +92,9 @@ pub struct Out<'a> {
     /// not 0 (else left as it is). A seat's potential is `-shaping` times the shanten of
     /// its hand while the hand is in play and 0 once it is over; a step pays each seat the
     /// change of its potential, and the step that deals a hand pays nothing. So a hand's
-    /// shaped rewards add up to `shaping` times the seat's shanten as dealt, whatever is
-    /// played: the payments' best play stays the best (potential-based shaping).
+    /// shaped rewards add up to `shaping` times the seat's shanten at the step that dealt
+    /// it (against agents, after their moves in that step), whatever is played: the
+    /// payments' best play stays the best (potential-based shaping).
     pub shaped: &'a mut [f32],
 }
 
