@@ -6,6 +6,7 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex, PoisonError};
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
@@ -344,11 +345,15 @@ pub fn evaluate_columns<'py, S: ColumnScorer>(
         // long the columns: the reader waits (without the GIL) when they are all taken.
         let (to_score, queue) = mpsc::sync_channel::<Job<'_, S::Run>>(WAITING_RUNS);
         let queue = Mutex::new(queue);
+        // Set when the reading stops short (Ctrl-C): the runs waiting are not scored.
+        let stop = AtomicBool::new(false);
         // Scores runs until none are left to take.
         let work = || loop {
             let job = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
             let Ok(job) = job else { break };
-            score(job);
+            if !stop.load(Ordering::Relaxed) {
+                score(job);
+            }
         };
         let (finished, done) = mpsc::channel::<()>();
         // Reads every run (once `start_helpers` has set the pool's threads scoring), then
@@ -394,6 +399,7 @@ pub fn evaluate_columns<'py, S: ColumnScorer>(
                 }
             }
             drop(to_score);
+            stop.store(read_error.is_some(), Ordering::Relaxed);
             // The rest is scored here too, without the GIL, until every helper is done.
             py.detach(move || {
                 work();
