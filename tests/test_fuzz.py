@@ -149,8 +149,8 @@ def _entry_points():
         ("ruleset", haidi.ruleset, [], 1),
         ("wild_from_indicator", _core.wild_from_indicator, [], 1),
         ("reproduce_table", _core.reproduce_table, ["honours"], 1),
-        ("mcr_evaluate_many", _core.mcr_evaluate_many, ["format", "concealed_and_melded_kong"], 1),
-        ("mcr_evaluate_columns", _core.mcr_evaluate_columns, ["format", "concealed_and_melded_kong"], 1),
+        ("McrScorer.evaluate_list", _core.McrScorer().evaluate_list, ["format", "errors", "options"], 1),
+        ("McrScorer.evaluate_columns", _core.McrScorer().evaluate_columns, ["format", "errors", "options"], 1),
         ("Engine", _core.Engine, ["tiles", "standard", "pair_kinds", "seven_pairs", "all_258"], 2),
         ("Hand.add", lambda t: haidi.Hand("123m").add(t), [], 1),
     ]
@@ -487,11 +487,11 @@ def test_big_inputs_stay_within_a_memory_limit():
 #: Calls that once raised another exception than HandError (TypeError, ValueError from
 #: numpy, UnicodeEncodeError), found by the tests above.
 FOUND = {
-    "explain='yes'": lambda: _core.mcr_evaluate_many([{"hand": "123m", "win": "1m", "explain": "yes"}]),
-    "format=5": lambda: _core.mcr_evaluate_many([], format=5),
-    "not a list": lambda: _core.mcr_evaluate_many(5),
-    "columns a list": lambda: _core.mcr_evaluate_columns([]),
-    "columns cmk": lambda: _core.mcr_evaluate_columns({}, concealed_and_melded_kong=1),
+    "explain='yes'": lambda: _core.McrScorer().evaluate_list([{"hand": "123m", "win": "1m", "explain": "yes"}]),
+    "format=5": lambda: _core.McrScorer().evaluate_list([], format=5),
+    "not a list": lambda: _core.McrScorer().evaluate_list(5),
+    "columns a list": lambda: _core.McrScorer().evaluate_columns([]),
+    "columns cmk": lambda: _core.McrScorer().evaluate_columns({}, options={"concealed_and_melded_kong": 1}),
     "tile_glyph array": lambda: haidi.tile_glyph(np.zeros((1, 34), np.uint8)),
     "indicator None": lambda: _core.wild_from_indicator(None),
     "honours='yes'": lambda: _core.reproduce_table(4, honours="yes"),

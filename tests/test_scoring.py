@@ -337,10 +337,44 @@ def test_errors_can_be_collected() -> None:
         rs.evaluate_many([good], errors="ignore")
 
 
+@pytest.mark.parametrize("rules", haidi.RULESETS)
+@pytest.mark.parametrize("threads", ["0", "1"])
+def test_collect_answers_a_bad_situation_with_the_error_raise_gives(monkeypatch, rules: str, threads: str) -> None:
+    """One batch path for every ruleset: with errors="collect", a bad situation of a list
+    (one that cannot be read, one that cannot be scored, one that is not a dict) and a bad
+    row of columns get the message that errors="raise" raises for them, less its place;
+    as JSON, the bytes of {"error": message}."""
+    monkeypatch.setenv("HAIDI_PARALLELISM", threads)
+    rs = haidi.ruleset(rules)
+    good = WINNING[rules]
+    bad = [{**good, "hand": "12x"}, {**good, "self_drawn": "no"}, {**good, "hand": "123m"}]
+    sits = [good, bad[0], *[good] * 600, bad[1], 5, bad[2], good]
+    out = rs.evaluate_many(sits, errors="collect")
+    as_json = rs.evaluate_many(sits, errors="collect", output="json")
+    for i, s in enumerate(sits):
+        if s is good:
+            assert out[i]["win"] and json.loads(as_json[i])["win"]
+            continue
+        with pytest.raises(haidi.HandError) as raised:
+            rs.evaluate_many([good, s])
+        assert raised.value.row == 1 and str(raised.value) == f"situation 1: {out[i]['error']}"
+        assert json.loads(as_json[i]) == {"error": out[i]["error"]}
+    rows = [s for s in sits if isinstance(s, dict)]
+    keys = sorted({k for s in rows for k in s})
+    cols = rs.evaluate_many({k: [s.get(k) for s in rows] for k in keys}, errors="collect")
+    for i, s in enumerate(rows):
+        if s is good:
+            assert cols["win"][i] and cols["error"][i] is None
+            continue
+        with pytest.raises(haidi.HandError) as raised:
+            rs.evaluate_many({k: [good.get(k), s.get(k)] for k in keys})
+        assert raised.value.row == 1 and str(raised.value) == f"row 1: {cols['error'][i]}"
+
+
 @pytest.mark.parametrize("threads", ["0", "1"])
 def test_columns_longer_than_a_chunk_keep_their_rows(monkeypatch, threads: str) -> None:
-    # Columns are read and scored a chunk of rows at a time (2,048), the next chunk read
-    # while one is scored: rows keep their places, and the first bad row is named.
+    # Columns are read and scored a run of rows at a time (128), the next runs read
+    # while some are scored: rows keep their places, and the first bad row is named.
     monkeypatch.setenv("HAIDI_PARALLELISM", threads)
     rs = haidi.ruleset("changsha")
     sits = random_situations("changsha", 97)

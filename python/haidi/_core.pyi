@@ -35,8 +35,6 @@ __all__ = [
     "game_rules",
     "game_seed",
     "mcr_evaluate",
-    "mcr_evaluate_columns",
-    "mcr_evaluate_many",
     "observation_versions",
     "reproduce_published",
     "reproduce_table",
@@ -235,31 +233,6 @@ def scheme_evaluate(scheme: Scheme, /, **situation: Any) -> Result:
     """Scores one situation given as keyword arguments with `scheme`, as `scheme.evaluate`
     does, reading the dict Python passes without another made (a ruleset's `evaluate`)."""
 
-def mcr_evaluate_many(
-    situations: Iterable[dict[str, Any]],
-    *,
-    format: str | None = None,
-    concealed_and_melded_kong: bool | None = None,
-    json: bool = False,
-    collect: bool = False,
-) -> list[Any]:
-    """Scores a list of situation dicts with the GIL released; returns a list of results,
-    with `json` each result's JSON text (bytes, as `orjson.dumps` writes the dict). A bad
-    situation raises `HandError` naming its index, or with `collect` is answered
-    `{"error": message}` in its place."""
-
-def mcr_evaluate_columns(
-    columns: dict[str, Any],
-    *,
-    format: str | None = None,
-    concealed_and_melded_kong: bool | None = None,
-) -> tuple[NDArray[np.bool_], NDArray[np.int32], NDArray[np.uint8]]:
-    """Scores columns: `columns` maps situation keys (`hand` and `win` required) to
-    equal-length sequences or numpy arrays. Returns the arrays `win` (bool), `total`
-    (int32) and `fans` (n x 82 uint8 counts by fan id, column 0 the optional 明暗杠).
-    A bad row raises `HandError` naming the row: a value that cannot be read before
-    any that cannot be scored, else the first."""
-
 @final
 class Result:
     """The result of scoring one situation (`evaluate`): whether it wins, the total, the
@@ -453,6 +426,27 @@ class McrScorer:
         every core, the GIL released; any other line, and one that cannot be scored, is
         answered None, for the caller to read as a dict. Returns the answers and how many
         are errors (none: the errors are the caller's)."""
+    def evaluate_list(
+        self,
+        situations: Iterable[dict[str, Any]],
+        *,
+        format: str | None = None,
+        errors: str | None = None,
+        json: bool = False,
+        options: Any = None,
+    ) -> list[Any]:
+        """Scores a list of situation dicts, as `Scheme.evaluate_list` does: `format` and
+        `options` (the call's, over the scorer's) apply to each situation that gives none;
+        a situation's `concealed_and_melded_kong` key contradicts the call's. With
+        `errors="collect"`, `{"error": message}` where a situation cannot be scored."""
+    def evaluate_columns(
+        self, columns: dict[str, Any], *, format: str | None = None, errors: str | None = None, options: Any = None
+    ) -> dict[str, NDArray[Any]]:
+        """Scores columns, as `Scheme.evaluate_columns` does: a dict of equal-length
+        sequences or numpy arrays keyed like a situation (`hand` and `win` required).
+        Returns numpy arrays `win` (bool), `total` (int32) and `fans` (n x 82 uint8 counts
+        in the order of `fan_ids`: column 0 the optional 明暗杠, then fans 1-81), and
+        `error` (None or the message, by row) with `errors="collect"`."""
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 @final
@@ -486,6 +480,7 @@ class Scheme:
         format: str | None = None,
         errors: str | None = None,
         json: bool = False,
+        options: Any = None,
     ) -> list[Any]:
         """Scores a list of situation dicts (returning a list of results) with the GIL
         released. `format` and `options` apply to each situation that gives none.

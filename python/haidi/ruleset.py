@@ -220,30 +220,27 @@ class Ruleset(Generic[R]):
             raise HandError("output is for columns: a list of situations gives a list of results")
         if as_json and as_columns:
             raise HandError("output='json' is for a list of situations: columns give arrays")
-        # Keywords a ruleset's module takes besides these (MCR's concealed_and_melded_kong).
+        # Options a ruleset's module also takes as keywords of the call (MCR's
+        # concealed_and_melded_kong).
         extra = getattr(self.module, "EVALUATE_MANY_KEYWORDS", ())
         unknown = [k for k in kwargs if k not in extra]
         if unknown:
             takes = ", ".join(("format", "errors", "options", *extra)) + " and output"
             raise HandError(f"evaluate_many takes {takes}, not {', '.join(unknown)}")
-        batch = getattr(self.module, "evaluate_many", None)
-        fan_ids = self.fan_ids
-        if batch is not None:
-            got = batch(self, situations, format=format, errors=errors, options=options, json=as_json, **kwargs)
-        else:
-            scheme = self._compile(options)
-            # Options may add patterns (Longgang's optional ones): the columns are this scheme's.
-            fan_ids = tuple(scheme.fan_ids)
-            if not as_columns:
-                if options is not None:
-                    situations = [
-                        s if not isinstance(s, Mapping) or "options" in s else {**s, "options": options}
-                        for s in situations
-                    ]
-                return scheme.evaluate_list(situations, format=format, errors=errors, json=as_json)
-            got = scheme.evaluate_columns(_frames.columns(situations), format=format, errors=errors)
+        for k, v in kwargs.items():
+            if v is None:
+                continue
+            if isinstance(options, Mapping) and options.get(k) is not None:
+                raise HandError(f"{k} is given both as a keyword and in options")
+            options = {**(options or {}), k: v}
+        scorer = self.scorer_for(options)
         if not as_columns:
-            return got
+            # Read whole, so that its length tells whether to use threads.
+            items = situations if isinstance(situations, (list, tuple)) else list(situations)
+            return scorer.evaluate_list(items, format=format, errors=errors, json=as_json, options=options)
+        # Options may add patterns (Longgang's optional ones): the columns are this scorer's.
+        fan_ids = tuple(scorer.fan_ids)
+        got = scorer.evaluate_columns(_frames.columns(situations), format=format, errors=errors)
         if errors == "collect" and "error" not in got:
             # No rows at all: no column is made for their errors.
             got["error"] = np.full(len(got["win"]), None, dtype=object)

@@ -142,7 +142,7 @@ pub fn evaluate_texts(inputs: &[TextSituation<'_>], options: &Options) -> Vec<Re
 pub const FAN_COLUMNS: usize = 82;
 
 /// Scores one situation into its row of the columns: its win, total and fan counts.
-fn score_into(
+pub fn score_into(
     input: &TextSituation<'_>,
     options: &Options,
     win: &mut bool,
@@ -176,44 +176,42 @@ pub struct Row {
     pub explain: bool,
 }
 
+/// None yet, in the compact format.
+impl Default for Texts {
+    fn default() -> Texts {
+        Texts { format: Format::Compact, text: String::new(), rows: vec![] }
+    }
+}
+
 impl Texts {
     pub fn situations(&self) -> impl Iterator<Item = TextSituation<'_>> {
+        (0..self.rows.len()).map(|i| self.situation(i))
+    }
+
+    /// Situation `i`, its texts borrowed from [`Texts::text`].
+    pub fn situation(&self, i: usize) -> TextSituation<'_> {
         let at = |r: &std::ops::Range<usize>| self.text.get(r.clone()).unwrap_or("");
-        self.rows.iter().map(move |row| TextSituation {
+        let row = &self.rows[i];
+        TextSituation {
             hand: at(&row.hand),
             win: row.win.as_ref().map(at),
             format: row.format.unwrap_or(self.format),
             situation: row.situation,
             options: row.options,
             explain: row.explain,
-        })
-    }
-}
-
-/// A run of rows read out of columns, for one thread to score: their texts, and where
-/// their results go.
-pub struct Chunk<'o> {
-    /// The index of the first row.
-    pub first: usize,
-    pub texts: Texts,
-    pub wins: &'o mut [bool],
-    pub totals: &'o mut [i32],
-    pub fans: &'o mut [u8],
-}
-
-impl Chunk<'_> {
-    /// Scores every row; the first bad one is returned with its index.
-    pub fn score(self, options: &Options) -> Option<(usize, HandError)> {
-        let Chunk { first, texts, wins, totals, fans } = self;
-        let outs = wins.iter_mut().zip(totals.iter_mut()).zip(fans.chunks_mut(FAN_COLUMNS));
-        let mut bad = None;
-        for (i, (input, ((win, total), fans))) in texts.situations().zip(outs).enumerate() {
-            if let Err(e) = score_into(&input, options, win, total, fans) {
-                let i = first + i;
-                bad = bad.or(Some((i, e.in_row("row", i))));
-            }
         }
-        bad
+    }
+
+    /// Adds a situation, its texts copied.
+    pub fn push(&mut self, s: &TextSituation<'_>) {
+        let mut add = |t: &str| {
+            self.text.push_str(t);
+            self.text.len() - t.len()..self.text.len()
+        };
+        let hand = add(s.hand);
+        let win = s.win.map(add);
+        let (situation, format, options, explain) = (s.situation, Some(s.format), s.options, s.explain);
+        self.rows.push(Row { hand, win, situation, format, options, explain });
     }
 }
 
@@ -236,30 +234,21 @@ mod tests {
     }
 
     #[test]
-    fn a_chunk_scores_into_its_columns_and_names_its_first_bad_row() {
-        let hands = ["[111z][2222z]55p33344z", "12x", "123m456p789s1122z", "123m"];
-        let mut text = String::new();
-        let rows = hands
-            .iter()
-            .map(|h| {
-                let hand = text.len()..text.len() + h.len();
-                text.push_str(h);
-                let win = text.len()..text.len() + 2;
-                text.push_str(if h.ends_with("44z") { "4z" } else { "1z" });
-                let situation = Situation { self_drawn: true, ..Default::default() };
-                Row { hand, win: Some(win), situation, format: None, options: None, explain: false }
-            })
-            .collect();
-        let (mut wins, mut totals, mut fans) = ([false; 4], [0i32; 4], [0u8; 4 * FAN_COLUMNS]);
-        let texts = Texts { format: Format::Compact, text, rows };
-        let chunk = Chunk { first: 10, texts, wins: &mut wins, totals: &mut totals, fans: &mut fans };
-        let (i, e) = chunk.score(&Options::default()).unwrap();
-        assert_eq!(i, 11);
-        assert!(e.to_string().starts_with("row 11:"), "{e}");
-        assert_eq!(totals, [98, 0, totals[2], 0]);
-        assert!(wins[0] && totals[2] > 0);
-        // 大四喜 is fan 1, counted once in row 0.
+    fn a_row_scores_into_its_columns() {
+        let mut text = Texts::default();
+        for (hand, win) in [("[111z][2222z]55p33344z", "4z"), ("12x", "1z")] {
+            let situation = Situation { self_drawn: true, ..Default::default() };
+            let format = Format::Compact;
+            text.push(&TextSituation { hand, win: Some(win), format, situation, options: None, explain: false });
+        }
+        let (mut win, mut total, mut fans) = (false, 0i32, [0u8; FAN_COLUMNS]);
+        score_into(&text.situation(0), &Options::default(), &mut win, &mut total, &mut fans).unwrap();
+        assert!(win);
+        assert_eq!(total, 98);
+        // 大四喜 is fan 1, counted once.
         assert_eq!(fans[1], 1);
+        let e = score_into(&text.situation(1), &Options::default(), &mut win, &mut total, &mut fans).unwrap_err();
+        assert_eq!(e.place.and_then(|p| p.key).as_deref(), Some("hand"));
     }
 
     #[test]

@@ -1,28 +1,18 @@
-//! `evaluate_many` on columns: a table of situations given as equal-length lists or
-//! numpy arrays, read a run of rows at a time and scored while the next run is read.
-//!
-//! Reading needs the GIL and scoring does not, so the thread that holds the GIL reads
-//! runs of rows (copying their texts out of Python) and hands them to the thread pool;
-//! once all are read it scores what is left alongside the pool.
+//! MCR's columns of `evaluate_many` (`many::evaluate_columns`): a table of situations
+//! given as equal-length lists or numpy arrays, read a run of rows at a time (their
+//! texts copied out of Python, the values Python keeps one object of known by address)
+//! and scored by MCR's fan code. Also the reader of text columns every ruleset uses.
 
-use std::sync::{mpsc, Mutex, PoisonError};
-
-use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
 use super::convert;
-use super::errors::{hand_error, to_py};
+use super::errors::hand_error;
+use super::many::{ColumnScorer, Refused, RowOut, RUN};
 use crate::error::HandError;
-use crate::mcr::batch::{Chunk, Row, Texts, FAN_COLUMNS, PARALLEL_MIN};
+use crate::mcr::batch::{score_into, Row, Texts, FAN_COLUMNS};
 use crate::mcr::{Options, Situation};
-
-/// Rows read and scored as one run: small enough that the pool starts early and
-/// shares the work evenly, big enough that handing a run over costs little.
-const RUN: usize = 128;
-
-/// Runs read and waiting to be scored, at most (about 8,000 rows).
-const WAITING_RUNS: usize = 64;
 
 /// One column of small values as it will be read.
 enum Source<'py, T> {
@@ -128,8 +118,8 @@ struct Small<'py, T> {
 }
 
 impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
-    /// The value of row `i`, or the error naming the row.
-    fn at(&self, py: Python<'py>, i: usize) -> PyResult<T> {
+    /// The value of row `i`, or the error naming the key.
+    fn at(&self, py: Python<'py>, i: usize) -> Result<T, HandError> {
         let mut value = [T::default()];
         match self.fill(py, i..i + 1, &mut value) {
             Some(()) => Ok(value[0]),
@@ -147,7 +137,7 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
                     Some(v) => format!("{} must be {}, not {v}", self.name, self.expected),
                     None => format!("{} must be {}", self.name, self.expected),
                 };
-                Err(to_py(py, HandError::invalid(message).for_key(self.name).in_row("row", i)))
+                Err(HandError::invalid(message).for_key(self.name))
             }
         }
     }
@@ -206,7 +196,7 @@ fn format_of(code: u8) -> Option<crate::notation::Format> {
 }
 
 /// The situation columns of one call, ready to be read a run of rows at a time.
-struct Table<'py> {
+pub struct Table<'py> {
     py: Python<'py>,
     hands: TextColumn<'py>,
     wins: TextColumn<'py>,
@@ -224,12 +214,28 @@ struct Table<'py> {
 }
 
 impl<'py> Table<'py> {
-    fn new(columns: &Bound<'py, PyDict>, format: &str) -> PyResult<Table<'py>> {
+    fn new(columns: &Bound<'py, PyDict>, format: crate::notation::Format) -> PyResult<Table<'py>> {
         let py = columns.py();
         let get = |k: &str| columns.get_item(k);
         let (Some(hands), Some(wins)) = (get("hand")?, get("win")?) else {
             return Err(hand_error(py, "columns need at least 'hand' and 'win'"));
         };
+        for k in ["options", "concealed_and_melded_kong"] {
+            if columns.contains(k)? {
+                return Err(hand_error(py, format!("{k:?} is not a column: every row takes the call's options (evaluate_many(columns, options={{...}}))")));
+            }
+        }
+        let mut unknown = vec![];
+        for k in columns.keys() {
+            let k = k.str()?.to_string();
+            if !COLUMNS.contains(&k.as_str()) {
+                unknown.push(k);
+            }
+        }
+        if !unknown.is_empty() {
+            unknown.sort();
+            return Err(hand_error(py, format!("unknown columns: {}", unknown.join(", "))));
+        }
         let bools = [
             (PyBool::new(py, false).to_owned().into_any(), false),
             (PyBool::new(py, true).to_owned().into_any(), true),
@@ -261,7 +267,7 @@ impl<'py> Table<'py> {
             py,
             hands: TextColumn::new(&hands)?,
             wins: TextColumn::new(&wins)?,
-            format: convert::format(py, format)?,
+            format,
             flags: [
                 flag_column("self_drawn")?,
                 flag_column("last_of_kind")?,
@@ -307,22 +313,14 @@ impl<'py> Table<'py> {
         self.hands.len()
     }
 
-    /// Reads rows `first..first + wins.len()` into a run, its results to go to the slices:
-    /// a column at a time, or, when some value cannot be read, a row at a time to name
-    /// the first bad row.
-    fn read<'o>(
-        &self,
-        first: usize,
-        wins: &'o mut [bool],
-        totals: &'o mut [i32],
-        fans: &'o mut [u8],
-    ) -> PyResult<Chunk<'o>> {
-        let (text, rows) = match self.read_columns(first, wins.len()) {
-            Some(read) => read,
-            None => self.read_rows(first, wins.len())?,
+    /// Reads rows `first..first + n` into a run: a column at a time, or, when some value
+    /// cannot be read, a row at a time, each bad row with its error.
+    fn read(&self, first: usize, n: usize) -> (Texts, Refused) {
+        let (text, rows, refused) = match self.read_columns(first, n) {
+            Some((text, rows)) => (text, rows, vec![]),
+            None => self.read_rows(first, n),
         };
-        let texts = Texts { format: self.format, text, rows };
-        Ok(Chunk { first, texts, wins, totals, fans })
+        (Texts { format: self.format, text, rows }, refused)
     }
 
     fn read_columns(&self, first: usize, n: usize) -> Option<(String, Vec<Row>)> {
@@ -372,32 +370,95 @@ impl<'py> Table<'py> {
         Some((String::from_utf8(text).ok()?, rows))
     }
 
-    fn read_rows(&self, first: usize, n: usize) -> PyResult<(String, Vec<Row>)> {
-        let py = self.py;
+    /// Reads rows `first..first + n` one at a time: the text of their hands and winning
+    /// tiles, the rows (a bad one's left empty), and the bad rows' errors by place.
+    fn read_rows(&self, first: usize, n: usize) -> (String, Vec<Row>, Refused) {
         let mut text = Vec::new();
         let mut rows = Vec::with_capacity(n);
+        let mut refused = vec![];
         for i in first..first + n {
-            let hand = self.hands.text_at(py, i, "hand", false, &mut text)?.unwrap_or(0..0);
-            let win = self.wins.text_at(py, i, "win", true, &mut text)?;
-            let [self_drawn, last_of_kind, wall_last, kong_replacement, robbing_kong] =
-                [0, 1, 2, 3, 4].map(|f| self.flags[f].at(py, i));
-            let situation = Situation {
-                win: 0,
-                self_drawn: self_drawn?,
-                seat_wind: self.winds[0].at(py, i)?,
-                round_wind: self.winds[1].at(py, i)?,
-                flowers: self.flowers.at(py, i)?,
-                last_of_kind: last_of_kind?,
-                wall_last: wall_last?,
-                kong_replacement: kong_replacement?,
-                robbing_kong: robbing_kong?,
-            };
-            let format = format_of(self.formats.at(py, i)?);
-            self.explain.at(py, i)?;
-            rows.push(Row { hand, win, situation, format, options: None, explain: false });
+            let at = text.len();
+            match self.read_row(i, &mut text) {
+                Ok(row) => rows.push(row),
+                Err(e) => {
+                    text.truncate(at);
+                    let situation = Situation::default();
+                    rows.push(Row { hand: 0..0, win: None, situation, format: None, options: None, explain: false });
+                    refused.push((i - first, e));
+                }
+            }
         }
-        let text = String::from_utf8(text).map_err(|_| hand_error(py, "the text columns are not valid text"))?;
-        Ok((text, rows))
+        // Text of str items and of UCS-4 code points is valid UTF-8.
+        let text = String::from_utf8(text).unwrap_or_default();
+        (text, rows, refused)
+    }
+
+    /// Reads row `i`, its texts onto the end of `text`; the error names the key.
+    fn read_row(&self, i: usize, text: &mut Vec<u8>) -> Result<Row, HandError> {
+        let py = self.py;
+        let hand = self.hands.text_at(i, "hand", false, text)?.unwrap_or(0..0);
+        let win = self.wins.text_at(i, "win", true, text)?;
+        let [self_drawn, last_of_kind, wall_last, kong_replacement, robbing_kong] =
+            [0, 1, 2, 3, 4].map(|f| self.flags[f].at(py, i));
+        let situation = Situation {
+            win: 0,
+            self_drawn: self_drawn?,
+            seat_wind: self.winds[0].at(py, i)?,
+            round_wind: self.winds[1].at(py, i)?,
+            flowers: self.flowers.at(py, i)?,
+            last_of_kind: last_of_kind?,
+            wall_last: wall_last?,
+            kong_replacement: kong_replacement?,
+            robbing_kong: robbing_kong?,
+        };
+        let format = format_of(self.formats.at(py, i)?);
+        self.explain.at(py, i)?;
+        Ok(Row { hand, win, situation, format, options: None, explain: false })
+    }
+}
+
+/// The columns MCR reads.
+const COLUMNS: [&str; 12] = [
+    "hand",
+    "win",
+    "format",
+    "explain",
+    "self_drawn",
+    "last_of_kind",
+    "wall_last",
+    "kong_replacement",
+    "robbing_kong",
+    "seat_wind",
+    "round_wind",
+    "flowers",
+];
+
+/// MCR's columns of `evaluate_many`: the call's format and options.
+pub struct McrColumns {
+    pub format: crate::notation::Format,
+    pub options: Options,
+}
+
+impl ColumnScorer for McrColumns {
+    type Table<'py> = Table<'py>;
+    type Run = Texts;
+
+    fn table<'py>(&self, columns: &Bound<'py, PyDict>) -> PyResult<(Table<'py>, usize)> {
+        let table = Table::new(columns, self.format)?;
+        let n = table.len();
+        Ok((table, n))
+    }
+
+    fn patterns(&self) -> usize {
+        FAN_COLUMNS
+    }
+
+    fn read(&self, table: &Table<'_>, rows: std::ops::Range<usize>) -> PyResult<(Texts, Refused)> {
+        Ok(table.read(rows.start, rows.len()))
+    }
+
+    fn score(&self, run: &Texts, k: usize, out: RowOut<'_>) -> crate::error::Result<()> {
+        score_into(&run.situation(k), &self.options, out.win, out.total, out.fans)
     }
 }
 
@@ -498,144 +559,23 @@ impl<'py> TextColumn<'py> {
         Ok(Some(start..text.len()))
     }
 
-    /// [`TextColumn::text_of`], with the error naming the row.
+    /// [`TextColumn::text_of`], with the error naming the key.
     fn text_at(
         &self,
-        py: Python<'py>,
         i: usize,
         name: &str,
         optional: bool,
         text: &mut Vec<u8>,
-    ) -> PyResult<Option<std::ops::Range<usize>>> {
+    ) -> Result<Option<std::ops::Range<usize>>, HandError> {
+        let not_str = || HandError::invalid(format!("{name} must be a str")).for_key(name);
         if let TextColumn::List(list) = self {
-            let p = item(list, i)?;
+            let p = item(list, i).map_err(|_| not_str())?;
             // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.
             if unsafe { !(optional && p == pyo3::ffi::Py_None()) && pyo3::ffi::PyUnicode_Check(p) == 0 } {
-                return Err(to_py(
-                    py,
-                    HandError::invalid(format!("{name} must be a str")).for_key(name).in_row("row", i),
-                ));
+                return Err(not_str());
             }
         }
-        self.text_of(i, optional, text).map_err(|()| {
-            to_py(py, HandError::invalid(format!("{name} is not valid text")).for_key(name).in_row("row", i))
-        })
+        self.text_of(i, optional, text)
+            .map_err(|()| HandError::invalid(format!("{name} is not valid text")).for_key(name))
     }
-}
-
-/// Scores columns: `columns` maps situation keys (`hand` and `win` required) to
-/// equal-length sequences or numpy arrays. Returns the arrays `win` (bool), `total`
-/// (int32) and `fans` (n x 82 uint8 counts by fan id, column 0 the optional 明暗杠).
-/// A bad row raises `HandError` naming the row: a value that cannot be read before
-/// any that cannot be scored, else the first.
-#[pyfunction]
-#[pyo3(signature = (columns, *, format = None, concealed_and_melded_kong = None))]
-#[allow(clippy::type_complexity)]
-pub fn mcr_evaluate_columns<'py>(
-    py: Python<'py>,
-    columns: &Bound<'py, PyAny>,
-    format: Option<&Bound<'py, PyAny>>,
-    concealed_and_melded_kong: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyArray1<bool>>, Bound<'py, PyArray1<i32>>, Bound<'py, PyArray2<u8>>)> {
-    let columns = columns.cast::<PyDict>().map_err(|_| hand_error(py, "columns must be a dict of sequences"))?;
-    let format = match convert::format_arg(format)? {
-        crate::notation::Format::Compact => "compact",
-        crate::notation::Format::Comh => "comh",
-    };
-    let concealed_and_melded_kong = convert::flag_arg(concealed_and_melded_kong, "concealed_and_melded_kong", false)?;
-    let table = Table::new(columns, format)?;
-    let n = table.len();
-    let options = Options { concealed_and_melded_kong };
-    let (mut wins, mut totals, mut fans) = (vec![false; n], vec![0i32; n], vec![0u8; n * FAN_COLUMNS]);
-    let (read_error, first_bad) = {
-        let runs = wins.chunks_mut(RUN).zip(totals.chunks_mut(RUN)).zip(fans.chunks_mut(RUN * FAN_COLUMNS));
-        // The pool's threads score while this one reads, and this one joins them once
-        // all is read. (Measured on two cores: leaving a core to the reader instead
-        // made the time vary more from call to call, and its mean worse.)
-        let pool = crate::parallel::pool().filter(|_| n >= PARALLEL_MIN);
-        let helpers = pool.map_or(0, |p| p.current_num_threads());
-        // At most this many runs wait to be scored, so that memory stays bounded however
-        // long the columns: the reader waits (without the GIL) when they are all taken.
-        let (to_score, queue) = mpsc::sync_channel::<Chunk<'_>>(WAITING_RUNS);
-        let queue = Mutex::new(queue);
-        let first_bad: Mutex<Option<(usize, HandError)>> = Mutex::new(None);
-        let keep_first = |bad: Option<(usize, HandError)>| {
-            let Some((i, e)) = bad else { return };
-            let mut first = first_bad.lock().unwrap_or_else(PoisonError::into_inner);
-            if first.as_ref().is_none_or(|(j, _)| i < *j) {
-                *first = Some((i, e));
-            }
-        };
-        // Scores runs until none are left to take.
-        let work = || loop {
-            let run = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
-            let Ok(run) = run else { break };
-            keep_first(run.score(&options));
-        };
-        let (finished, done) = mpsc::channel::<()>();
-        // Reads every run (once `start_helpers` has set the pool's threads scoring), then
-        // scores what is left.
-        let read_all = |start_helpers: &mut dyn FnMut()| {
-            start_helpers();
-            let mut read_error = None;
-            for (k, ((w, t), f)) in runs.enumerate() {
-                // Ctrl-C stops the reading; what was read is scored, a few runs at most.
-                if let Err(e) = py.check_signals() {
-                    read_error = Some(e);
-                    break;
-                }
-                let run = match table.read(k * RUN, w, t, f) {
-                    Ok(run) => run,
-                    Err(e) => {
-                        read_error = Some(e);
-                        break;
-                    }
-                };
-                // Without threads each run is scored as soon as it is read.
-                if helpers == 0 {
-                    py.detach(|| keep_first(run.score(&options)));
-                    continue;
-                }
-                let sent = match to_score.try_send(run) {
-                    Err(mpsc::TrySendError::Full(run)) => py.detach(|| to_score.send(run).is_ok()),
-                    sent => sent.is_ok(),
-                };
-                if !sent {
-                    break;
-                }
-            }
-            drop(to_score);
-            // The rest is scored here too, without the GIL, until every helper is done.
-            py.detach(move || {
-                work();
-                for _ in 0..helpers {
-                    let _ = done.recv();
-                }
-            });
-            read_error
-        };
-        let read_error = match pool {
-            Some(pool) => pool.in_place_scope(|scope| {
-                read_all(&mut || {
-                    for _ in 0..helpers {
-                        let finished = finished.clone();
-                        scope.spawn(move |_| {
-                            work();
-                            let _ = finished.send(());
-                        });
-                    }
-                })
-            }),
-            None => read_all(&mut || {}),
-        };
-        (read_error, first_bad.into_inner().unwrap_or_else(PoisonError::into_inner))
-    };
-    if let Some(e) = read_error {
-        return Err(e);
-    }
-    if let Some((_, e)) = first_bad {
-        return Err(to_py(py, e));
-    }
-    let fans = PyArray1::from_vec(py, fans).reshape([n, FAN_COLUMNS])?;
-    Ok((PyArray1::from_vec(py, wins), PyArray1::from_vec(py, totals), fans))
 }

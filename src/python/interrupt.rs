@@ -26,14 +26,3 @@ pub fn in_runs(
     }
     Ok(())
 }
-
-/// Every this many items read or written with the GIL held, a batch looks for signals.
-pub const CHECK_EVERY: usize = 4096;
-
-/// Runs Python's signal handlers every [`CHECK_EVERY`] items (`i` the item's index).
-pub fn check_at(py: Python<'_>, i: usize) -> PyResult<()> {
-    if i % CHECK_EVERY == 0 {
-        py.check_signals()?;
-    }
-    Ok(())
-}

@@ -14,7 +14,7 @@ use super::result::{untracked, PyResult_, Source, Table, Val, Writer};
 use crate::error::{COMPACT_OR_COMH, TRUE_OR_FALSE};
 use crate::forms::Form;
 use crate::hand::MeldKind;
-use crate::mcr::batch::{evaluate_text, evaluate_texts, read_plain, Row, TextSituation, Texts, PARALLEL_MIN};
+use crate::mcr::batch::{evaluate_text, read_plain, TextSituation, Texts, PARALLEL_MIN};
 use crate::mcr::data::FANS;
 use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
@@ -558,166 +558,56 @@ fn evaluate_one<'py>(py: Python<'py>, situation: Option<&Bound<'py, PyDict>>) ->
     untracked(py, result(py, &scored)?)
 }
 
-/// A result as a list of them holds it: the object, or with `json` its JSON text.
-pub(super) fn answer_of(py: Python<'_>, r: PyResult_, json: bool) -> PyResult<Bound<'_, PyAny>> {
-    Ok(match json {
-        true => pyo3::types::PyBytes::new(py, &r.json(py)?).into_any(),
-        false => untracked(py, r)?.into_any(),
-    })
+/// MCR's situations of `evaluate_many`: the call's format and options.
+struct Batch {
+    format: Format,
+    options: Options,
+    /// Whether the call gave `concealed_and_melded_kong`: a situation's key then
+    /// contradicts it (its own `options` replace the call's).
+    kong_by_call: bool,
 }
 
-/// The answer for a situation that cannot be scored under `errors="collect"`:
-/// `{"error": message}`, or its JSON text.
-pub(super) fn error_answer<'py>(py: Python<'py>, message: &str, json: bool) -> PyResult<Bound<'py, PyAny>> {
-    if json {
-        let mut out = Vec::with_capacity(message.len() + 12);
-        out.extend_from_slice(b"{\"error\":");
-        answer::string(&mut out, message);
-        out.push(b'}');
-        return Ok(pyo3::types::PyBytes::new(py, &out).into_any());
+impl Batch {
+    /// The call's: `options` (a dict, checked; None) over the scorer's.
+    fn new(
+        py: Python<'_>,
+        scorer: &PyMcrScorer,
+        format: Format,
+        options: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Batch> {
+        let mut r = Reader::new(py, format);
+        if let Some(o) = options.filter(|o| !o.is_none()) {
+            r.set(Key::Options, o.clone())?;
+        }
+        let kong_by_call = r.kong_in_options;
+        Ok(Batch { format, options: r.own.filter(|_| kong_by_call).unwrap_or(scorer.options), kong_by_call })
     }
-    let d = PyDict::new(py);
-    d.set_item(pyo3::intern!(py, "error"), message)?;
-    Ok(d.into_any())
 }
 
-/// Scores a list of situation dicts with the GIL released; returns a list of results,
-/// with `json` each result's JSON text (bytes, as `orjson.dumps` writes the dict). A bad
-/// situation raises `HandError` naming its index, or with `collect` is answered
-/// `{"error": message}` in its place.
-#[pyfunction]
-#[pyo3(signature = (situations, *, format = None, concealed_and_melded_kong = None, json = false, collect = false))]
-pub fn mcr_evaluate_many<'py>(
-    py: Python<'py>,
-    situations: &Bound<'py, PyAny>,
-    format: Option<&Bound<'py, PyAny>>,
-    concealed_and_melded_kong: Option<&Bound<'py, PyAny>>,
-    json: bool,
-    collect: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    let format = convert::format_arg(format)?;
-    let kong_by_call = concealed_and_melded_kong.is_some_and(|k| !k.is_none());
-    let concealed_and_melded_kong = convert::flag_arg(concealed_and_melded_kong, "concealed_and_melded_kong", false)?;
-    let options = Options { concealed_and_melded_kong };
-    let not_list = || hand_error(py, "evaluate_many takes a list of situation dicts, or columns");
-    if situations.cast::<PyString>().is_ok() || situations.cast::<PyDict>().is_ok() {
-        return Err(not_list());
+impl super::many::BatchScorer for Batch {
+    type Read = Texts;
+    type Scored = Scored;
+    const PARALLEL_MIN: usize = PARALLEL_MIN;
+
+    fn read_dict(&self, d: &Bound<'_, PyDict>, read: &mut Texts) -> PyResult<()> {
+        read.push(&read_situation(d.py(), d, self.format, self.kong_by_call)?.text()?);
+        Ok(())
     }
-    let mut items = situations.try_iter().map_err(|_| not_list())?.enumerate();
-    // With `collect`, the situations that cannot be read, by index, each with its error.
-    let refused = std::cell::RefCell::new(std::collections::VecDeque::<(usize, String)>::new());
-    // Reads up to `size` situations; at a bad one, those before it and the error. (They
-    // are scored first, so that the error raised is always the first bad situation's.)
-    // With `collect`, a bad one is put aside and reading goes on.
-    // Also says whether the list ended.
-    let mut read_chunk = |size: usize| -> (Vec<Read<'py>>, Option<PyErr>, bool) {
-        let mut read = Vec::with_capacity(size);
-        let mut taken = 0;
-        while taken < size {
-            let Some((i, item)) = items.next() else { break };
-            taken += 1;
-            let situation = item.and_then(|item| {
-                let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "must be a dict"))?;
-                read_situation(py, d, format, kong_by_call)
-            });
-            match situation {
-                Ok(r) => read.push(r),
-                Err(e) if collect => refused.borrow_mut().push_back((i, e.value(py).to_string())),
-                Err(e) => return (read, Some(prefix(py, e, i)), true),
-            }
-        }
-        (read, None, taken < size)
-    };
-    // The results, made a list at the end (at its length, with no list grown item by item).
-    // (A list's or tuple's length, not a `__len__` that might claim any.)
-    let known = situations.cast::<PyList>().map(|l| l.len()).or_else(|_| situations.cast::<PyTuple>().map(|t| t.len()));
-    let mut out: Vec<Bound<'py, PyAny>> = Vec::with_capacity(known.unwrap_or(0));
-    // The answers of the situations put aside up to the next to answer.
-    let put_aside = |out: &mut Vec<Bound<'py, PyAny>>| -> PyResult<()> {
-        loop {
-            let mut refused = refused.borrow_mut();
-            if refused.front().is_none_or(|(i, _)| *i != out.len()) {
-                return Ok(());
-            }
-            let message = refused.pop_front().map(|(_, m)| m).unwrap_or_default();
-            out.push(error_answer(py, &message, json)?);
-        }
-    };
-    // Appends the results of the situations from `first` on, or raises the first error.
-    let append = |out: &mut Vec<Bound<'py, PyAny>>, results: Vec<crate::error::Result<Scored>>| -> PyResult<()> {
-        // A dozen containers a result: collections would start every 60 results.
-        let _paused = super::engine::GcPause::new(py);
-        for r in results {
-            put_aside(out)?;
-            match r {
-                Ok(r) => out.push(answer_of(py, result(py, &r)?, json)?),
-                Err(e) if collect => out.push(error_answer(py, &e.to_string(), json)?),
-                Err(e) => return Err(to_py(py, e.in_row("situation", out.len()))),
-            }
-        }
-        put_aside(out)
-    };
-    // Short lists, and any list when threads are off, are read, scored and turned into
-    // dicts in chunks small enough to stay in cache.
-    if !crate::parallel::enabled() || situations.len().unwrap_or(0) < PARALLEL_MIN {
-        loop {
-            // Ctrl-C stops the batch between chunks.
-            py.check_signals()?;
-            let (read, bad, ended) = read_chunk(128);
-            let inputs = read.iter().map(Read::text).collect::<PyResult<Vec<_>>>()?;
-            append(&mut out, py.detach(|| evaluate_texts(&inputs, &options)))?;
-            match bad {
-                Some(e) => return Err(e),
-                None if ended => return PyList::new(py, out),
-                None => {}
-            }
-        }
+
+    fn score(&self, read: &Texts, i: usize) -> crate::error::Result<Scored> {
+        evaluate_text(&read.situation(i), &self.options)
     }
-    // With threads, reading and building results (which need the GIL) go on here while
-    // the chunk before is scored on the other threads; waiting for them releases the GIL.
-    // A chunk is big enough for the thread pool to share (see `evaluate_texts`).
-    let chunk = 1024;
-    std::thread::scope(|scope| -> PyResult<()> {
-        let (to_scorer, inbox) = std::sync::mpsc::channel::<Texts>();
-        let (to_main, mut scored) = std::sync::mpsc::channel::<Vec<crate::error::Result<Scored>>>();
-        scope.spawn(move || {
-            for texts in inbox {
-                if to_main.send(evaluate_texts(&texts.situations().collect::<Vec<_>>(), &options)).is_err() {
-                    break;
-                }
-            }
-        });
-        let (mut in_flight, mut done) = (0, false);
-        let mut bad = None;
-        loop {
-            py.check_signals()?;
-            // Two chunks ahead: one being scored, one waiting.
-            while in_flight < 2 && !done {
-                let (read, error, ended) = read_chunk(chunk);
-                (done, bad) = (ended, error);
-                if read.is_empty() {
-                    continue;
-                }
-                if to_scorer.send(copy_texts(&read, format)?).is_err() {
-                    break;
-                }
-                in_flight += 1;
-            }
-            if in_flight == 0 {
-                put_aside(&mut out)?;
-                return bad.map_or(Ok(()), Err);
-            }
-            let (receiver, results) = py.detach(move || {
-                let results = scored.recv();
-                (scored, results)
-            });
-            scored = receiver;
-            in_flight -= 1;
-            let results = results.map_err(|_| hand_error(py, "the scoring thread stopped"))?;
-            append(&mut out, results)?;
-        }
-    })?;
-    PyList::new(py, out)
+
+    fn answer<'py>(
+        &self,
+        py: Python<'py>,
+        _: &Texts,
+        _: usize,
+        scored: &Scored,
+        json: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        super::many::answer_of(py, result(py, scored)?, json)
+    }
 }
 
 /// MCR's scorer of plain lines: its options, and the fan entries its results' JSON is
@@ -807,6 +697,44 @@ impl PyMcrScorer {
         super::lines::evaluate_lines(py, &scorer, lines, format, first_line)
     }
 
+    /// Scores a list of situation dicts, as `Scheme.evaluate_list` does: `format` and
+    /// `options` (the call's, over the scorer's) apply to each situation that gives none;
+    /// a situation's `concealed_and_melded_kong` key contradicts the call's. With
+    /// `errors="collect"`, `{"error": message}` where a situation cannot be scored.
+    #[pyo3(signature = (situations, *, format = None, errors = None, json = false, options = None))]
+    fn evaluate_list<'py>(
+        &self,
+        py: Python<'py>,
+        situations: &Bound<'py, PyAny>,
+        format: Option<&Bound<'py, PyAny>>,
+        errors: Option<&Bound<'py, PyAny>>,
+        json: bool,
+        options: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let collect = super::many::collect_errors(errors)?;
+        let batch = Batch::new(py, self, convert::format_arg(format)?, options)?;
+        super::many::evaluate_list(py, &batch, situations, json, collect)
+    }
+
+    /// Scores columns, as `Scheme.evaluate_columns` does: a dict of equal-length
+    /// sequences or numpy arrays keyed like a situation (`hand` and `win` required).
+    /// Returns numpy arrays `win` (bool), `total` (int32) and `fans` (n x 82 uint8 counts
+    /// in the order of `fan_ids`: column 0 the optional 明暗杠, then fans 1-81), and
+    /// `error` (None or the message, by row) with `errors="collect"`.
+    #[pyo3(signature = (columns, *, format = None, errors = None, options = None))]
+    fn evaluate_columns<'py>(
+        &self,
+        py: Python<'py>,
+        columns: &Bound<'py, PyAny>,
+        format: Option<&Bound<'py, PyAny>>,
+        errors: Option<&Bound<'py, PyAny>>,
+        options: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let collect = super::many::collect_errors(errors)?;
+        let Batch { format, options, .. } = Batch::new(py, self, convert::format_arg(format)?, options)?;
+        super::many::evaluate_columns(py, &super::columns::McrColumns { format, options }, columns, collect)
+    }
+
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let kong = slf.get().options.concealed_and_melded_kong;
         (slf.get_type(), (kong,)).into_pyobject(slf.py()).map(Bound::into_any)
@@ -818,37 +746,6 @@ impl PyMcrScorer {
             false => "McrScorer()".into(),
         }
     }
-}
-
-/// Situations with their texts copied out of Python (into one string), for another
-/// thread to score.
-fn copy_texts(read: &[Read<'_>], format: Format) -> PyResult<Texts> {
-    let mut text = String::new();
-    let mut rows = Vec::with_capacity(read.len());
-    let mut add = |s: &str| {
-        text.push_str(s);
-        text.len() - s.len()..text.len()
-    };
-    for r in read {
-        let hand = add(convert::text(&r.hand, "the hand")?);
-        let win = match &r.win {
-            Some(w) => Some(add(convert::text(w, "win")?)),
-            None => None,
-        };
-        rows.push(Row {
-            hand,
-            win,
-            situation: r.situation,
-            format: Some(r.format),
-            options: r.options,
-            explain: r.explain,
-        });
-    }
-    Ok(Texts { format, text, rows })
-}
-
-fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
-    super::errors::in_row(py, e, "situation", i)
 }
 
 /// Reads the situation keys of a dict other than the hand and the winning tile, for a

@@ -16,6 +16,7 @@ mod interrupt;
 mod kwcall;
 mod learn;
 mod lines;
+mod many;
 mod mcr;
 mod reproduce;
 mod result;
@@ -52,9 +53,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hand::tile_glyph, m)?)?;
     m.add_function(wrap_pyfunction!(hand::tile_names, m)?)?;
     mcr::add_evaluate(m)?;
-    m.add_function(wrap_pyfunction!(mcr::mcr_evaluate_many, m)?)?;
     m.add_class::<mcr::PyMcrScorer>()?;
-    m.add_function(wrap_pyfunction!(columns::mcr_evaluate_columns, m)?)?;
     m.add_function(wrap_pyfunction!(reproduce::reproduce_table, m)?)?;
     m.add_function(wrap_pyfunction!(reproduce::reproduce_published, m)?)?;
     m.add_function(wrap_pyfunction!(errors::spelling, m)?)?;

@@ -5,15 +5,13 @@
 
 use std::sync::Arc;
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::answer;
 use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
-use super::interrupt;
 use super::kwcall;
 use super::result::{untracked, PyRecord, PyResult_, Source, Table, Val, Writer};
 use super::scheme::{read, str_tuple, Written};
@@ -99,10 +97,6 @@ pub struct PyScheme {
     /// How to make this scheme again in another process: `(callable, args)`, for
     /// `__reduce__` (a ruleset's name and options).
     reduce: Option<Py<PyAny>>,
-}
-
-fn seq<'py>(o: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    o.try_iter()?.collect()
 }
 
 /// A mistake in the ruleset data, at `what`.
@@ -279,62 +273,20 @@ impl PyScheme {
     /// `errors="collect"` puts `{"error": message}` where a situation cannot be read;
     /// `"raise"` raises `HandError` naming the first. With `json`, each result is its
     /// JSON text (bytes, as `orjson.dumps` writes the dict).
-    #[pyo3(signature = (situations, *, format = None, errors = None, json = false))]
+    #[pyo3(signature = (situations, *, format = None, errors = None, json = false, options = None))]
     fn evaluate_list<'py>(
         slf: &Bound<'py, Self>,
         situations: &Bound<'py, PyAny>,
         format: Option<&Bound<'py, PyAny>>,
         errors: Option<&Bound<'py, PyAny>>,
         json: bool,
+        options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let py = slf.py();
-        let collect = collect_errors(errors)?;
-        let fmt = super::convert::format_arg(format)?;
-        let items = match situations.cast::<PyList>() {
-            Ok(l) => l.iter().collect::<Vec<_>>(),
-            Err(_) => seq(situations)
-                .map_err(|_| hand_error(py, "evaluate_many takes a list of situation dicts, or columns"))?,
-        };
-        let this = slf.get();
-        let mut work: Vec<CoreResult<(Option<Py<PyScheme>>, Prepared)>> = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            interrupt::check_at(py, i)?;
-            let read = (|| -> PyResult<(Option<Py<PyScheme>>, Prepared)> {
-                let d = item.cast::<PyDict>().map_err(|_| hand_error(py, "a situation is a dict"))?;
-                this.read(py, d, Some(fmt))
-            })();
-            match read {
-                Ok(x) => work.push(Ok(x)),
-                Err(e) if collect => work.push(Err(HandError::invalid(e.value(py).to_string()))),
-                Err(e) => return Err(super::errors::in_row(py, e, "situation", i)),
-            }
-        }
-        fn scheme_of<'s>(this: &'s PyScheme, o: &'s Option<Py<PyScheme>>) -> &'s PyScheme {
-            o.as_ref().map_or(this, |o| o.get())
-        }
-        let jobs: Vec<Option<(Arc<Scheme>, &Prepared)>> =
-            work.iter().map(|w| w.as_ref().ok().map(|(s, p)| (scheme_of(this, s).scheme.clone(), p))).collect();
-        let scored = score_in_runs(py, &jobs)?;
-        let out = PyList::empty(py);
-        for (i, (w, s)) in work.iter().zip(scored.iter().flatten()).enumerate() {
-            interrupt::check_at(py, i)?;
-            match (w, s) {
-                (Ok((scheme, p)), Some(s)) => {
-                    let scheme = scheme.as_ref().map_or_else(|| slf.clone(), |o| o.bind(py).clone());
-                    out.append(answer(&scheme, p, s, json)?)?
-                }
-                (Err(e), _) => {
-                    let d = PyDict::new(py);
-                    d.set_item("error", e.to_string())?;
-                    match json {
-                        true => out.append(PyBytes::new(py, &answer::dumps(d.as_any())?))?,
-                        false => out.append(d)?,
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(out)
+        let collect = super::many::collect_errors(errors)?;
+        let format = super::convert::format_arg(format)?;
+        let options = options.filter(|o| !o.is_none()).map(|o| o.clone().unbind());
+        let batch = Batch { this: slf.clone().unbind(), format, options };
+        super::many::evaluate_list(slf.py(), &batch, situations, json, collect)
     }
 
     /// Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
@@ -368,8 +320,7 @@ impl PyScheme {
         options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let py = slf.py();
-        let columns = columns.cast::<PyDict>().map_err(|_| hand_error(py, "columns must be a dict of sequences"))?;
-        let collect = collect_errors(errors)?;
+        let collect = super::many::collect_errors(errors)?;
         let fmt = super::convert::format_arg(format)?;
         let this = slf.get();
         let other = match options {
@@ -380,8 +331,8 @@ impl PyScheme {
             }
             _ => None,
         };
-        let s = other.as_ref().map_or(this, |o| o.get());
-        super::table::evaluate_columns(py, s, columns, fmt, collect)
+        let scheme = other.as_ref().map_or(this, |o| o.get());
+        super::many::evaluate_columns(py, &super::table::SchemeColumns { scheme, format: fmt }, columns, collect)
     }
 }
 
@@ -392,32 +343,6 @@ pub fn wild_from_indicator(py: Python<'_>, indicator: &Bound<'_, PyAny>) -> PyRe
     let indicator = super::convert::str_arg(indicator, "indicator")?;
     let t = crate::notation::parse_tile(indicator, Format::Compact).map_err(|e| to_py(py, e))?;
     Ok(tiles::name(crate::score::situation::next_kind(t)))
-}
-
-fn collect_errors(errors: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
-    let Some(errors) = errors.filter(|e| !e.is_none()) else { return Ok(false) };
-    let py = errors.py();
-    match super::convert::str_arg(errors, "errors")? {
-        "raise" => Ok(false),
-        "collect" => Ok(true),
-        other => Err(hand_error(py, format!("errors must be 'raise' or 'collect', not {other:?}"))),
-    }
-}
-
-/// Scores many prepared situations, spread over the pool when there are enough.
-pub fn score_all(jobs: &[Option<(Arc<Scheme>, &Prepared)>]) -> Vec<Option<Scored>> {
-    crate::parallel::map(jobs.len(), 64, 16, |i| jobs[i].as_ref().map(|(s, p)| evaluate(s, p)))
-}
-
-/// Scores `jobs` with the GIL released, in runs of 256 between which Ctrl-C is heard; each
-/// run's scores stay where they are (moving them would copy every score).
-fn score_in_runs(py: Python<'_>, jobs: &[Option<(Arc<Scheme>, &Prepared)>]) -> PyResult<Vec<Vec<Option<Scored>>>> {
-    let mut scored = vec![];
-    interrupt::in_runs(py, jobs.len(), 256, |run| {
-        scored.push(score_all(&jobs[run]));
-        Ok(())
-    })?;
-    Ok(scored)
 }
 
 /// A Python value as the situation reader takes it.
@@ -635,10 +560,54 @@ impl PyScheme {
     }
 }
 
-/// The result of a scored situation as a list holds it: the object, or with `json` its
-/// JSON text (bytes).
-fn answer<'py>(slf: &Bound<'py, PyScheme>, p: &Prepared, s: &Scored, json: bool) -> PyResult<Bound<'py, PyAny>> {
-    super::mcr::answer_of(slf.py(), result(slf.py(), slf, p, s)?, json)
+/// A scheme's situations of `evaluate_many`: the call's format and options.
+struct Batch {
+    this: Py<PyScheme>,
+    format: Format,
+    /// The call's options, for each situation that gives none.
+    options: Option<Py<PyAny>>,
+}
+
+/// Situations read, each with the scheme its options make (None: the call's).
+type ReadSituations = Vec<(Option<Py<PyScheme>>, Prepared)>;
+
+impl super::many::BatchScorer for Batch {
+    type Read = ReadSituations;
+    type Scored = Scored;
+    const PARALLEL_MIN: usize = 64;
+
+    fn read_dict(&self, d: &Bound<'_, PyDict>, read: &mut ReadSituations) -> PyResult<()> {
+        let py = d.py();
+        let this = self.this.get();
+        let situation = match &self.options {
+            Some(o) if !d.contains(pyo3::intern!(py, "options"))? => {
+                let with = d.copy()?;
+                with.set_item(pyo3::intern!(py, "options"), o.bind(py))?;
+                this.read(py, &with, Some(self.format))?
+            }
+            _ => this.read(py, d, Some(self.format))?,
+        };
+        read.push(situation);
+        Ok(())
+    }
+
+    fn score(&self, read: &ReadSituations, i: usize) -> CoreResult<Scored> {
+        let (other, p) = &read[i];
+        Ok(evaluate(&other.as_ref().unwrap_or(&self.this).get().scheme, p))
+    }
+
+    fn answer<'py>(
+        &self,
+        py: Python<'py>,
+        read: &ReadSituations,
+        i: usize,
+        scored: &Scored,
+        json: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (other, p) = &read[i];
+        let scheme = other.as_ref().unwrap_or(&self.this).bind(py);
+        super::many::answer_of(py, result(py, scheme, p, scored)?, json)
+    }
 }
 
 /// A line of `evaluate_lines` as read: a situation, the reader's message refusing it, or
@@ -1005,68 +974,6 @@ pub fn add_evaluate(m: &Bound<'_, PyModule>) -> PyResult<()> {
         let scheme = scheme.cast::<PyScheme>()?;
         Ok(evaluate_one(scheme, situation)?.into_any())
     })
-}
-
-/// The result arrays of columns, filled row by row.
-pub struct ColumnsOut {
-    pub win: Vec<bool>,
-    pub total: Vec<i32>,
-    /// Each row's counts of the patterns: `width` a row, the patterns' number (at least 1,
-    /// so that rows can be split off even of a ruleset without patterns).
-    pub fans: Vec<u8>,
-    pub width: usize,
-    pub errors: Vec<Option<String>>,
-}
-
-/// The places of one row's score in [`ColumnsOut`].
-pub struct RowOut<'a> {
-    pub win: &'a mut bool,
-    pub total: &'a mut i32,
-    pub fans: &'a mut [u8],
-}
-
-impl RowOut<'_> {
-    pub fn put(self, s: &Scored) {
-        *self.win = s.win;
-        *self.total = if s.complete { s.total } else { 0 };
-        for (j, n) in s.fans() {
-            self.fans[j] = n;
-        }
-    }
-}
-
-impl ColumnsOut {
-    pub fn new(n: usize, patterns: usize, collect: bool) -> ColumnsOut {
-        let width = patterns.max(1);
-        ColumnsOut {
-            win: vec![false; n],
-            total: vec![0; n],
-            fans: vec![0; n * width],
-            width,
-            errors: if collect { vec![None; n] } else { vec![] },
-        }
-    }
-
-    pub fn into_dict<'py>(mut self, py: Python<'py>, patterns: usize) -> PyResult<Bound<'py, PyDict>> {
-        let n = self.win.len();
-        self.fans.truncate(n * patterns);
-        let d = PyDict::new(py);
-        d.set_item("win", PyArray1::from_vec(py, self.win))?;
-        d.set_item("total", PyArray1::from_vec(py, self.total))?;
-        let fans: Bound<'py, PyArray2<u8>> = PyArray1::from_vec(py, self.fans).reshape([n, patterns])?;
-        d.set_item("fans", fans)?;
-        if !self.errors.is_empty() {
-            let list = PyList::new(py, self.errors)?;
-            let np = py.import("numpy")?;
-            d.set_item("error", np.call_method1("array", (list, "object"))?)?;
-        }
-        Ok(d)
-    }
-
-    /// The places of rows `start..end`, each row's in turn.
-    pub fn rows(&mut self, start: usize, end: usize) -> (&mut [bool], &mut [i32], &mut [u8]) {
-        (&mut self.win[start..end], &mut self.total[start..end], &mut self.fans[start * self.width..end * self.width])
-    }
 }
 
 impl PyScheme {

@@ -1,8 +1,6 @@
-//! `evaluate_many` of the regional rulesets on columns, a chunk of rows at a time: the
-//! Python items taken with the GIL, then each row read as a situation (by the reader of a
-//! single call) and scored on the pool without it.
-
-use std::sync::Arc;
+//! The columns of the regional rulesets' `evaluate_many`, a run of rows at a time
+//! (`many::evaluate_columns`): the Python items taken with the GIL, then each row read
+//! as a situation (by the reader of a single call) and scored without it.
 
 use numpy::PyArray1;
 use numpy::{PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -10,18 +8,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
 
 use super::columns::{as_list, item, TextColumn};
-use super::errors::{hand_error, to_py};
-use super::score::{value, ColumnsOut, PyScheme, RowOut};
-use crate::error::{HandError, Result as CoreResult};
+use super::errors::hand_error;
+use super::many::{ColumnScorer, Refused, RowOut};
+use super::score::{value, PyScheme};
+use crate::error::Result as CoreResult;
 use crate::notation::Format;
 use crate::score::evaluate::evaluate;
-use crate::score::situation::{Key, Reader, Value};
-use crate::score::Scheme;
-use rayon::prelude::*;
-
-/// Rows in a chunk: enough to keep both cores busy, few enough that the situations read
-/// stay in cache.
-const CHUNK: usize = 2048;
+use crate::score::situation::{Reader, Value};
 
 /// One column as it will be read.
 enum Column<'py> {
@@ -79,19 +72,17 @@ impl<'py> Column<'py> {
     }
 }
 
-/// A chunk of rows read with the GIL and owned, so that it can be scored without it
-/// while the next chunk is read: the rows' cells, one a column, their texts copied into
+/// A run of rows read with the GIL and owned, so that it can be scored without it
+/// while the next run is read: the rows' cells, one a column, their texts copied into
 /// one buffer.
-struct Chunk {
-    start: usize,
+pub struct Chunk {
+    /// The places in the scheme's keys of the columns' keys, in the order of the cells.
+    keys: Vec<usize>,
     text: String,
     cells: Vec<Cell>,
     /// The values of the [`Cell::Other`] cells.
     others: Vec<Value<'static>>,
 }
-
-/// A row's cells, and the places of its win, total and pattern counts in the output.
-type RowCells<'a> = (((&'a [Cell], &'a mut bool), &'a mut i32), &'a mut [u8]);
 
 /// A cell as read: small and plain, so that a chunk's cells are one block that is
 /// neither dropped nor moved a value at a time.
@@ -110,11 +101,12 @@ enum Cell {
 
 impl Chunk {
     /// Reads rows `start..end` of the columns (the GIL held), a column at a time.
-    fn read(py: Python<'_>, columns: &[(String, Column<'_>)], start: usize, end: usize) -> PyResult<Chunk> {
+    fn read(py: Python<'_>, table: &Table<'_>, start: usize, end: usize) -> PyResult<Chunk> {
+        let columns = &table.columns;
         let rows = end - start;
         let width = columns.len().max(1);
         let mut c = Chunk {
-            start,
+            keys: table.keys.clone(),
             text: String::with_capacity(rows * 32),
             cells: vec![Cell::None; rows * width],
             others: vec![],
@@ -175,125 +167,86 @@ impl Chunk {
         self.others.push(v);
         Cell::Other(self.others.len() - 1)
     }
-
-    /// Reads each row as a situation (by the reader of a single call) and scores it into
-    /// `out` (the chunk's rows of the output), spread over the pool when `parallel`. The
-    /// rows that cannot be read, with their errors.
-    fn score(
-        &self,
-        scheme: &Scheme,
-        keys: &[&Key],
-        format: Format,
-        parallel: bool,
-        out: (&mut [bool], &mut [i32], &mut [u8]),
-        width: usize,
-    ) -> Vec<(usize, HandError)> {
-        let (text, others) = (self.text.as_str(), &self.others);
-        // The row scored straight into its place in the output, its score not moved.
-        let score = |row: &[Cell], out: RowOut<'_>| -> CoreResult<()> {
-            let mut reader = Reader::default();
-            for (key, cell) in keys.iter().zip(row) {
-                let v = match *cell {
-                    Cell::None if key.none_is_left_out() => continue,
-                    Cell::None => Value::None,
-                    Cell::Bool(b) => Value::Bool(b),
-                    Cell::Int(i) => Value::Int(i),
-                    Cell::Float(f) => Value::Float(f),
-                    Cell::Text(a, b) => Value::Str(&text[a..b]),
-                    Cell::Other(i) => others[i].clone(),
-                };
-                reader.set_key(key, v)?;
-            }
-            reader.default_format(format);
-            out.put(&evaluate(scheme, &reader.finish(scheme)?));
-            Ok(())
-        };
-        let one = |(i, (((row, win), total), fans)): (usize, RowCells<'_>)| {
-            score(row, RowOut { win, total, fans }).err().map(|e| (i, e))
-        };
-        let (win, total, fans) = out;
-        let cells = keys.len().max(1);
-        if parallel {
-            let rows = self.cells.par_chunks(cells).zip(win).zip(total).zip(fans.par_chunks_mut(width));
-            rows.enumerate().with_min_len(16).filter_map(one).collect()
-        } else {
-            let rows = self.cells.chunks(cells).zip(win).zip(total).zip(fans.chunks_mut(width));
-            rows.enumerate().filter_map(one).collect()
-        }
-    }
 }
 
-/// Scores columns (see `Scheme.evaluate_columns`).
-pub fn evaluate_columns<'py>(
+/// A scheme's columns of `evaluate_many`: the scheme the call's options make, and the
+/// call's format.
+pub struct SchemeColumns<'s> {
+    pub scheme: &'s PyScheme,
+    pub format: Format,
+}
+
+/// The columns of a call, with the places of their keys in the scheme's.
+pub struct Table<'py> {
     py: Python<'py>,
-    s: &PyScheme,
-    columns: &Bound<'py, PyDict>,
-    format: Format,
-    collect: bool,
-) -> PyResult<Bound<'py, PyDict>> {
-    let scheme: &Arc<Scheme> = s.scheme();
-    let mut cols: Vec<(String, Column<'py>)> = vec![];
-    for (k, v) in columns.iter() {
-        let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
-        if s.is_option(&k) {
-            return Err(hand_error(py, format!("{k:?} is not a column: every row takes the call's options (evaluate_many(columns, options={{...}}))")));
-        }
-        if !scheme.keys.iter().any(|key| key.name == k) {
-            let known: Vec<&str> = scheme.keys.iter().map(|k| k.name.as_str()).collect();
-            return Err(hand_error(py, format!("unknown column {k:?}; {} takes {}", scheme.name, known.join(", "))));
-        }
-        cols.push((k, Column::new(&v)?));
-    }
-    if !cols.iter().any(|(k, _)| k == "hand") {
-        return Err(hand_error(py, "columns need a 'hand' column"));
-    }
-    let n = cols[0].1.len();
-    if cols.iter().any(|(_, c)| c.len() != n) {
-        return Err(hand_error(py, "columns must all have the same length"));
-    }
-    let patterns = scheme.patterns.len();
-    let mut out = ColumnsOut::new(n, patterns, collect);
-    let keys: Vec<&Key> = cols.iter().filter_map(|(name, _)| scheme.keys.iter().find(|k| &k.name == name)).collect();
-    let keys = &keys[..];
-    let pool = crate::parallel::pool().filter(|_| n >= 64);
-    let width = out.width;
-    // The rows that cannot be read: the first stops the batch unless errors are collected.
-    let refused = |start: usize, errors: Vec<(usize, HandError)>, out: &mut ColumnsOut| -> PyResult<()> {
-        for (k, e) in errors {
-            if !collect {
-                return Err(to_py(py, e.in_row("row", start + k)));
+    columns: Vec<(String, Column<'py>)>,
+    keys: Vec<usize>,
+}
+
+impl ColumnScorer for SchemeColumns<'_> {
+    type Table<'py> = Table<'py>;
+    type Run = Chunk;
+
+    fn table<'py>(&self, columns: &Bound<'py, PyDict>) -> PyResult<(Table<'py>, usize)> {
+        let py = columns.py();
+        let scheme = self.scheme.scheme();
+        let mut cols: Vec<(String, Column<'py>)> = vec![];
+        for (k, v) in columns.iter() {
+            let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
+            if self.scheme.is_option(&k) {
+                return Err(hand_error(py, format!("{k:?} is not a column: every row takes the call's options (evaluate_many(columns, options={{...}}))")));
             }
-            out.errors[start + k] = Some(e.to_string());
+            if !scheme.keys.iter().any(|key| key.name == k) {
+                let known: Vec<&str> = scheme.keys.iter().map(|k| k.name.as_str()).collect();
+                return Err(hand_error(
+                    py,
+                    format!("unknown column {k:?}; {} takes {}", scheme.name, known.join(", ")),
+                ));
+            }
+            cols.push((k, Column::new(&v)?));
         }
-        Ok(())
-    };
-    let mut next = Some(Chunk::read(py, &cols, 0, n.min(CHUNK))?);
-    while let Some(c) = next.take() {
-        // Ctrl-C stops the batch between chunks.
-        py.check_signals()?;
-        let end = (c.start + CHUNK).min(n);
-        let rows = out.rows(c.start, end);
-        let Some(pool) = pool else {
-            let errors = py.detach(|| c.score(scheme, keys, format, false, rows, width));
-            refused(c.start, errors, &mut out)?;
-            next = if end < n { Some(Chunk::read(py, &cols, end, (end + CHUNK).min(n))?) } else { None };
-            continue;
-        };
-        // The pool scores this chunk while this thread, holding the GIL, reads the next;
-        // then it waits without the GIL.
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (read, errors) = pool.in_place_scope(|scope| {
-            let c = &c;
-            scope.spawn(move |_| {
-                let _ = tx.send(c.score(scheme, keys, format, true, rows, width));
-            });
-            let read = if end < n { Chunk::read(py, &cols, end, (end + CHUNK).min(n)).map(Some) } else { Ok(None) };
-            (read, py.detach(move || rx.recv()))
-        });
-        // The job sends before it ends; had it panicked, the scope would have resumed the
-        // panic before this line.
-        refused(c.start, errors.expect("the scoring job sends its errors"), &mut out)?;
-        next = read?;
+        if !cols.iter().any(|(k, _)| k == "hand") {
+            return Err(hand_error(py, "columns need a 'hand' column"));
+        }
+        let n = cols[0].1.len();
+        if cols.iter().any(|(_, c)| c.len() != n) {
+            return Err(hand_error(py, "columns must all have the same length"));
+        }
+        let keys = cols.iter().filter_map(|(name, _)| scheme.keys.iter().position(|k| &k.name == name)).collect();
+        Ok((Table { py, columns: cols, keys }, n))
     }
-    out.into_dict(py, patterns)
+
+    fn patterns(&self) -> usize {
+        self.scheme.scheme().patterns.len()
+    }
+
+    /// Takes the rows' Python values: they are read as a situation in `score`.
+    fn read(&self, table: &Table<'_>, rows: std::ops::Range<usize>) -> PyResult<(Chunk, Refused)> {
+        Ok((Chunk::read(table.py, table, rows.start, rows.end)?, vec![]))
+    }
+
+    /// Reads row `k` as a situation (by the reader of a single call) and scores it
+    /// straight into its place in the output, its score not moved.
+    fn score(&self, run: &Chunk, k: usize, out: RowOut<'_>) -> CoreResult<()> {
+        let scheme = self.scheme.scheme();
+        let width = run.keys.len().max(1);
+        let row = &run.cells[k * width..(k + 1) * width];
+        let mut reader = Reader::default();
+        for (&key, cell) in run.keys.iter().zip(row) {
+            let key = &scheme.keys[key];
+            let v = match *cell {
+                Cell::None if key.none_is_left_out() => continue,
+                Cell::None => Value::None,
+                Cell::Bool(b) => Value::Bool(b),
+                Cell::Int(i) => Value::Int(i),
+                Cell::Float(f) => Value::Float(f),
+                Cell::Text(a, b) => Value::Str(&run.text[a..b]),
+                Cell::Other(i) => run.others[i].clone(),
+            };
+            reader.set_key(key, v)?;
+        }
+        reader.default_format(self.format);
+        out.put(&evaluate(scheme, &reader.finish(scheme)?));
+        Ok(())
+    }
 }

@@ -14,10 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from .. import _core, _frames
-from .._errors import shown
+from .. import _core
 from . import _carry
 from . import _outcome as oc
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
@@ -114,122 +111,6 @@ OPTIONS: tuple[Option, ...] = (
 OPTION_KEYS = ("concealed_and_melded_kong",)
 #: ``Ruleset.evaluate_many``'s keywords of MCR's own: the option as a keyword of the call.
 EVALUATE_MANY_KEYWORDS = ("concealed_and_melded_kong",)
-
-
-def evaluate_many(
-    ruleset: Ruleset,
-    situations: Any,
-    *,
-    format: str = "compact",
-    errors: str = "raise",
-    options: Any = None,
-    json: bool = False,
-    concealed_and_melded_kong: bool | None = None,
-) -> Any:
-    """Scores many situations with the GIL released.
-
-    Args:
-        situations: a list of situation dicts (returns a list of result dicts), or
-            columns: a mapping of equal-length sequences or arrays keyed like a situation,
-            a DataFrame or an Arrow table (docs/data.md; returns a dict of numpy arrays ``win``
-            (bool), ``total`` (int32) and ``fans``: n x 82 counts by fan id, column 0
-            being the optional 明暗杠).
-        options: ``{"concealed_and_melded_kong": bool}`` (also a keyword of its own).
-        json: a list of situations gives each result as its JSON text (bytes, as
-            ``orjson.dumps`` writes the dict), an error as that of ``{"error": ...}``
-            (``Ruleset.evaluate_many``'s ``output="json"``).
-    """
-    ruleset.options(options)  # checked: a dict of MCR options
-    # None where the call does not give it: a situation may then give its own (as a key
-    # or in its options); where the call gives it, a situation's key contradicts it.
-    mingangang = None if options is None else options.get("concealed_and_melded_kong")
-    if concealed_and_melded_kong is not None:
-        if mingangang is not None:
-            raise _core.HandError("concealed_and_melded_kong is given both as a keyword and in options")
-        mingangang = _core_flag(concealed_and_melded_kong)
-    if errors not in ("raise", "collect"):
-        raise _core.HandError(f"errors must be 'raise' or 'collect', not {shown(errors)}")
-    if _frames.is_columns(situations):
-        return _columns(situations, format, mingangang, errors)
-    if isinstance(situations, (str, bytes)):
-        raise _core.HandError("evaluate_many takes a list of situations or columns")
-    situations = list(situations)
-    return _core.mcr_evaluate_many(
-        situations, format=format, concealed_and_melded_kong=mingangang, json=json, collect=errors == "collect"
-    )
-
-
-#: The longest slice of ``_collect_columns``.
-_LONGEST_SLICE = 1 << 14
-
-
-def _core_flag(v: Any) -> bool:
-    if not isinstance(v, (bool, np.bool_)):
-        raise _core.HandError(f"concealed_and_melded_kong must be True or False, not {shown(v)}")
-    return bool(v)
-
-
-def _columns(cols: Any, format: str, mingangang: bool | None, errors: str) -> dict[str, np.ndarray]:
-    # Lists and numpy arrays are read as they are; DataFrame and Arrow columns as numpy.
-    columns = _frames.columns(cols)
-    keys = list(columns)
-    if "hand" not in keys or "win" not in keys:
-        raise _core.HandError("columns need at least 'hand' and 'win'")
-    for k in ("options", *OPTION_KEYS):
-        if k in keys:
-            message = f'"{k}" is not a column: every row takes the call\'s options'
-            raise _core.HandError(message + " (evaluate_many(columns, options={...}))")
-    unknown = set(keys) - {"hand", "win", "format", "explain", "seat_wind", "round_wind", "flowers", *_FLAGS}
-    if unknown:
-        raise _core.HandError(f"unknown columns: {', '.join(sorted(map(str, unknown)))}")
-    try:
-        win, total, fans = _core.mcr_evaluate_columns(columns, format=format, concealed_and_melded_kong=mingangang)
-    except _core.HandError as e:
-        if errors != "collect" or e.row is None:  # not a row's error: the call's
-            raise
-        return _collect_columns(columns, format, mingangang)
-    out = {"win": win, "total": total, "fans": fans}
-    if errors == "collect":
-        out["error"] = np.full(len(win), None, dtype=object)
-    return out
-
-
-def _collect_columns(columns: dict[str, Any], format: str, mingangang: bool | None) -> dict[str, np.ndarray]:
-    """Columns with ``errors="collect"`` once some row cannot be scored. The columns are
-    scored in slices by the same reader as ever. A slice's error names a bad row (the
-    first value that cannot be read, else the first hand that cannot be scored): the row
-    gets its error, and the rows before and after it are scored again as slices of their
-    own, one row long after an error and doubling while they hold no bad row, as
-    ``_collect`` does for lists. An error that names no row (a column that is not a
-    sequence) is raised."""
-    values = {k: v if isinstance(v, (list, np.ndarray)) else list(v) for k, v in columns.items()}
-    n = len(values["hand"])
-    if any(len(v) != n for v in values.values()):
-        raise _core.HandError("columns must all have the same length")
-    win, total = np.zeros(n, bool), np.zeros(n, np.int32)
-    fans, error = np.zeros((n, len(FAN_IDS)), np.uint8), np.full(n, None, dtype=object)
-    todo, size = [(0, n)], _LONGEST_SLICE
-    while todo:
-        a, b = todo.pop()
-        end = min(b, a + size)
-        if end < b:
-            todo.append((end, b))
-        try:
-            part = {k: v[a:end] for k, v in values.items()}
-            win[a:end], total[a:end], fans[a:end] = _core.mcr_evaluate_columns(
-                part, format=format, concealed_and_melded_kong=mingangang
-            )
-            size = min(2 * size, _LONGEST_SLICE)
-            continue
-        except _core.HandError as e:
-            if e.row is None:
-                raise
-            bad = a + e.row
-            error[bad] = str(e).removeprefix(f"row {e.row}: ")
-        # The rows before the bad one first (the stack's top), then those after it.
-        todo += [r for r in ((bad + 1, end), (a, bad)) if r[0] < r[1]]
-        size = 1
-    return {"win": win, "total": total, "fans": fans, "error": error}
 
 
 def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
