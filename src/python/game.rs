@@ -630,8 +630,8 @@ impl PyGame {
     }
 
     /// `observation` as numbers for learning: a planes x 34 uint8 array of the encoding
-    /// `version` (`"v0"`, 11 planes, or `"v1"`, complete: docs/learning.md), seats counted
-    /// from `seat`.
+    /// `version` (`"v0"`, 11 planes; `"v1"`, complete; `"v2"`, v1 and the analysis of its
+    /// own hand: docs/learning.md), seats counted from `seat`.
     #[pyo3(signature = (seat, version = None))]
     fn observation_array<'py>(
         &self,
