@@ -1,6 +1,8 @@
 //! Functions that read the dict of keyword arguments Python made for the call. Through
 //! `#[pyfunction]`, `**kwargs` copies that dict, and named parameters match each key
-//! against each name by text: about a tenth of a call's instructions.
+//! against each name by text. Measured (callgrind, one thread, 6,000 calls of MCR's
+//! `evaluate(**situation)` on random situations, each answer read): 26,400 instructions
+//! a call made and read this way, 31,400 through a `#[pyfunction]` taking `**kwargs`.
 
 use std::ffi::CStr;
 
