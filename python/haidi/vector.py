@@ -40,8 +40,9 @@ class VectorEnv:
     ``seat`` (the seat to play, -1 in a game that just ended). ``rewards`` is num_envs x
     4, each seat's payment in a game that ended at this step (0 elsewhere); ``info`` has
     ``seeds``, the seed of the hand in play in each game. ``copy=False``: every step
-    writes into the same arrays (faster; copy what you keep), as Gymnasium's
-    ``copy=False``. ``opponents`` (``"random"`` or ``"greedy"``, the agents of
+    writes into the same arrays (copy what you keep), as Gymnasium's ``copy=False``;
+    with copies (the default) the arrays a step gives are the caller's, and those of a
+    step before are written again only once the caller holds none of them. ``opponents`` (``"random"`` or ``"greedy"``, the agents of
     ``simulate``): the caller plays one seat a game, ``(h * num_envs + i) % 4`` in game
     ``i``'s hand ``h``, and the agent every other seat, inside the step; ``seat`` is then
     the learning seat (-1 when its hand ended).
