@@ -576,6 +576,9 @@ def test_vector_env_shaped_rewards_add_up_to_the_dealt_shanten(rules: str) -> No
     for bad in (masks.astype(np.float32), masks[0]):
         with pytest.raises(haidi.HandError, match="masks must be a 2-d bool or integer array"):
             haidi.VectorEnv.sample(bad, rng)
+    with pytest.raises(haidi.HandError, match="rng must be a numpy.random.Generator"):
+        haidi.VectorEnv.sample(masks, 7)
+    assert masks[[0, 1, 2], haidi.VectorEnv.sample(masks)[:3]].all()  # a fresh generator
 
 
 def test_vector_env_refuses_what_it_cannot_play() -> None:
