@@ -549,6 +549,8 @@ def test_vector_env_shaped_rewards_add_up_to_the_dealt_shanten(rules: str) -> No
         redealt = np.flatnonzero(done)
     assert hands > 10 and moved > 1000
 
+
+def test_vector_env_sample_draws_each_legal_id_alike() -> None:
     env = haidi.VectorEnv("mcr", 64, seed=4)
     obs, _ = env.reset()
     rng = np.random.default_rng(4)
