@@ -68,6 +68,17 @@ pub const KINDS_258: u64 = {
 };
 
 /// Compact name of a kind, e.g. `"5p"`, `"7z"`.
+/// The places of the bits set in `mask`, lowest first: the kinds of a mask of kinds.
+pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
 pub fn name(t: Tile) -> String {
     format!("{}{}", rank(t), SUIT_LETTERS[suit(t) as usize])
 }

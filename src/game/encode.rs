@@ -8,7 +8,7 @@
 
 use super::view::{Decision, SeatView};
 use crate::hand::MeldKind;
-use crate::tiles::KINDS;
+use crate::tiles::{bits, KINDS};
 
 /// The encodings by name, and their plane counts.
 pub const VERSIONS: [(&str, usize); 3] = [("v0", V0_PLANES), ("v1", V1_PLANES), ("v2", V2_PLANES)];
@@ -124,8 +124,8 @@ fn v0(view: &SeatView<'_>, out: &mut [u8]) {
             out[row(5 + r) + t as usize] += 1;
         }
     }
-    for t in 0..KINDS {
-        out[row(9) + t] = (view.wild_kinds() >> t & 1) as u8;
+    for t in bits(view.wild_kinds()) {
+        out[row(9) + t] = 1;
     }
     if let Some(t) = view.indicator() {
         out[row(10) + t as usize] = 1;
@@ -205,15 +205,14 @@ fn v1(view: &SeatView<'_>, out: &mut [u8]) {
     let flowers = plane(4);
     let held = plane(1);
     for (r, o) in others(view) {
-        let f = view.flowers(o);
-        for k in 0..8 {
-            out[at(flowers + r, k)] = f >> k & 1;
+        for k in bits(view.flowers(o) as u64) {
+            out[at(flowers + r, k)] = 1;
         }
         out[at(held, r)] = view.tiles_held(o).min(255) as u8;
     }
     let wilds = plane(1);
-    for t in 0..KINDS {
-        out[at(wilds, t)] = (view.wild_kinds() >> t & 1) as u8;
+    for t in bits(view.wild_kinds()) {
+        out[at(wilds, t)] = 1;
     }
     let indicator = plane(1);
     if let Some(t) = view.indicator() {
@@ -243,9 +242,11 @@ fn v1(view: &SeatView<'_>, out: &mut [u8]) {
     }
     let passed = plane(1);
     let barred = plane(1);
-    for t in 0..KINDS {
-        out[at(passed, t)] = (view.passed_pungs() >> t & 1) as u8;
-        out[at(barred, t)] = (view.discarded_since_draw() >> t & 1) as u8;
+    for t in bits(view.passed_pungs()) {
+        out[at(passed, t)] = 1;
+    }
+    for t in bits(view.discarded_since_draw()) {
+        out[at(barred, t)] = 1;
     }
     debug_assert_eq!(plane(0), V1_PLANES);
 }

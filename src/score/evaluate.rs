@@ -15,7 +15,7 @@ use super::scheme::{Exclusion, RankKey, Scheme, Total, MAX_PATTERNS};
 use super::situation::{Prepared, Waits};
 use crate::hash::Fast;
 use crate::inline::Inline;
-use crate::tiles::{self, Counts, Tile, KINDS};
+use crate::tiles::{self, bits, Counts, Tile, KINDS};
 
 /// A point of the face: a group's row of the point table, or a situational row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1412,17 +1412,6 @@ fn face_most(scheme: &Scheme, p: &Prepared, groups: &Groups, b: &Bound) -> i32 {
 /// groups are known: the bound of the situation is then `i32::MAX` by every key.
 fn unbounded(scheme: &Scheme) -> bool {
     scheme.has_points() && scheme.rank.contains(&RankKey::Face)
-}
-
-/// The places of the bits set in `mask`, lowest first.
-fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            i
-        })
-    })
 }
 
 /// Whether a rank is as high as the bound by every key.
