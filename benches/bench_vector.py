@@ -26,18 +26,14 @@ GAMES = 1024
 STEPS = 60
 
 
-def _vector(env: haidi.VectorEnv, steps: int, rng: np.random.Generator) -> int:
-    obs, _ = env.reset()
-    for _ in range(steps):
-        obs, *_ = env.step(env.sample(obs["action_mask"], rng))
-    return steps * env.num_envs
+def _argmax_draw(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.argmax(rng.random(masks.shape) * masks, axis=1)
 
 
-def _vector_argmax(env: haidi.VectorEnv, steps: int, rng: np.random.Generator) -> int:
+def _vector(env: haidi.VectorEnv, steps: int, rng: np.random.Generator, draw=haidi.VectorEnv.sample) -> int:
     obs, _ = env.reset()
     for _ in range(steps):
-        masks = obs["action_mask"]
-        obs, *_ = env.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+        obs, *_ = env.step(draw(obs["action_mask"], rng))
     return steps * env.num_envs
 
 
@@ -55,8 +51,8 @@ def test_vector_env_every_core_argmax_draw(benchmark):
     with all_cores():
         env = haidi.VectorEnv("mcr", GAMES, seed=0)
         rng = np.random.default_rng(0)
-        benchmark.extra_info["items"] = _vector_argmax(env, STEPS, rng)
-        benchmark.pedantic(_vector_argmax, (env, STEPS, rng), rounds=3, iterations=1)
+        benchmark.extra_info["items"] = _vector(env, STEPS, rng, _argmax_draw)
+        benchmark.pedantic(_vector, (env, STEPS, rng, _argmax_draw), rounds=3, iterations=1)
 
 
 @pytest.mark.benchmark(group="vector env")

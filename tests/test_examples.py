@@ -44,15 +44,22 @@ def test_the_recorded_choices_are_greedys_and_legal(bc) -> None:
     assert at == len(y)
 
 
-def test_the_cloned_policy_plays_duplicate_hands(bc) -> None:
+def fitted(bc, hands: int, seed: int, hidden: int, iterations: int):
+    """The example's network fitted to ``hands`` hands of greedy play, at a size of the
+    test's (a ConvergenceWarning of so few iterations silenced)."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPClassifier
 
-    x, y = bc.record(4, seed=1)
-    model = MLPClassifier(hidden_layer_sizes=(16,), max_iter=3, random_state=0)
+    x, y = bc.record(hands, seed=seed)
+    model = MLPClassifier(hidden_layer_sizes=(hidden,), max_iter=iterations, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(x, y)
+    return model
+
+
+def test_the_cloned_policy_plays_duplicate_hands(bc) -> None:
+    model = fitted(bc, 4, seed=1, hidden=16, iterations=3)
     policy = bc.Cloned(model, np.random.default_rng(0))
     mean, half = bc.duplicate(policy, bc.random_agent(np.random.default_rng(1)), walls=2, seed=100)
     assert np.isfinite(mean) and half >= 0
@@ -66,14 +73,7 @@ def test_the_cloned_policy_beats_random_agents(bc) -> None:
     # The pipeline at a tenth of the example's size still learns: 600 hands of greedy
     # play, a hidden layer of 128, and against three random agents over 40 walls (each
     # dealt four times) its mean payment a hand is above 0 by more than the 95% interval.
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.neural_network import MLPClassifier
-
-    x, y = bc.record(600, seed=0)
-    model = MLPClassifier(hidden_layer_sizes=(128,), max_iter=25, random_state=0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        model.fit(x, y)
+    model = fitted(bc, 600, seed=0, hidden=128, iterations=25)
     rng = np.random.default_rng(0)
     mean, half = bc.duplicate(bc.Cloned(model, rng), bc.random_agent(rng), walls=40, seed=500_000)
     assert mean - half > 0, (mean, half)

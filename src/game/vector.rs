@@ -358,28 +358,48 @@ mod tests {
     }
 
     /// Plays `steps` steps of the first legal id a game; the hands ended.
-    fn play(e: &mut VectorEnv, steps: usize) -> usize {
-        let n = e.len();
-        let (width, size) = (e.planes * KINDS, e.space.size());
-        let (mut obs, mut masks, mut seats, mut done, mut shaped) =
-            (vec![0; n * width], vec![false; n * size], vec![0; n], vec![false; n], vec![0.0; 4 * n]);
-        macro_rules! out {
-            () => {
-                Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done, shaped: &mut shaped }
-            };
+    /// The arrays a step of `e` fills, owned.
+    struct Arrays {
+        obs: Vec<u8>,
+        masks: Vec<bool>,
+        seats: Vec<i8>,
+        done: Vec<bool>,
+        shaped: Vec<f32>,
+    }
+
+    impl Arrays {
+        fn of(e: &VectorEnv) -> Arrays {
+            let n = e.len();
+            Arrays {
+                obs: vec![0; n * e.planes * KINDS],
+                masks: vec![false; n * e.space.size()],
+                seats: vec![0; n],
+                done: vec![false; n],
+                shaped: vec![0.0; 4 * n],
+            }
         }
-        e.reset(None, out!()).unwrap();
+
+        fn out(&mut self) -> Out<'_> {
+            let Arrays { obs, masks, seats, done, shaped } = self;
+            Out { obs, masks, seats, done, shaped }
+        }
+    }
+
+    fn play(e: &mut VectorEnv, steps: usize) -> usize {
+        let (n, size) = (e.len(), e.space.size());
+        let mut a = Arrays::of(e);
+        e.reset(None, a.out()).unwrap();
         let mut ended = 0;
         for _ in 0..steps {
-            let ids: Vec<i64> =
-                (0..n).map(|i| masks[i * size..(i + 1) * size].iter().position(|&m| m).unwrap_or(0) as i64).collect();
+            let row = |i: usize| &a.masks[i * size..(i + 1) * size];
+            let ids: Vec<i64> = (0..n).map(|i| row(i).iter().position(|&m| m).unwrap_or(0) as i64).collect();
             for i in 0..n {
                 let seat = e.slots[i].seat;
-                assert_eq!(seats[i], seat.map_or(-1, |s| s as i8));
-                assert_eq!(seat.is_some(), masks[i * size..(i + 1) * size].iter().any(|&m| m));
+                assert_eq!(a.seats[i], seat.map_or(-1, |s| s as i8));
+                assert_eq!(seat.is_some(), row(i).iter().any(|&m| m));
             }
-            e.step(&ids, out!()).unwrap();
-            ended += done.iter().filter(|&&d| d).count();
+            e.step(&ids, a.out()).unwrap();
+            ended += a.done.iter().filter(|&&d| d).count();
         }
         ended
     }
@@ -405,17 +425,10 @@ mod tests {
     #[test]
     fn an_illegal_id_steps_no_game() {
         let mut e = env(2, None);
-        let size = e.space.size();
-        let (mut obs, mut masks, mut seats, mut done, mut shaped) =
-            (vec![0; 2 * 11 * KINDS], vec![false; 2 * size], vec![0; 2], vec![false; 2], vec![0.0; 8]);
-        macro_rules! out {
-            () => {
-                Out { obs: &mut obs, masks: &mut masks, seats: &mut seats, done: &mut done, shaped: &mut shaped }
-            };
-        }
-        e.reset(None, out!()).unwrap();
+        let mut a = Arrays::of(&e);
+        e.reset(None, a.out()).unwrap();
         let before: Vec<usize> = e.slots.iter().map(|s| s.game.events.len()).collect();
-        let err = e.step(&[0, 0], out!());
+        let err = e.step(&[0, 0], a.out());
         assert!(err.unwrap_err().to_string().contains("game 0: action id 0 (pass) is not legal for seat 0 now"));
         assert_eq!(e.slots.iter().map(|s| s.game.events.len()).collect::<Vec<_>>(), before);
     }
