@@ -139,10 +139,13 @@ fn search_pair_kinds(forms: &Forms) -> u64 {
     }
 }
 
-struct Standard<'a, F> {
+struct Standard<'a, V> {
     /// Kinds whose real tiles and wilds are not to be swapped between groups (see
     /// [`Visit::fixed`]).
     fixed: u64,
+    /// The kind of a real winning tile, held: once the groups holding its real tiles
+    /// are taken, the visitor is asked whether to go on (see [`Visit::placed`]).
+    win: Option<usize>,
     r: Counts,
     /// The kinds of `r` with a tile left, by bit.
     held: u64,
@@ -155,9 +158,15 @@ struct Standard<'a, F> {
     /// whose tiles left cannot be melds and a pair is given up at once.
     after: [[u8; 2]; 4],
     found: Found,
-    emit: &'a mut F,
+    visit: &'a mut V,
+    /// Arrangements listed so far.
+    listed: u32,
     stopped: bool,
 }
+
+/// Arrangements the search with wilds lists before it asks [`Visit::placed`]: most
+/// searches are shorter, and an answer costs the visitor as much as a few arrangements.
+const PLACED_AFTER: u32 = 8;
 
 /// The fewest melds some real tiles can be exactly all of, wilds added for the rest:
 /// without a pair in the low four bits, with one in the high four (15: none).
@@ -210,7 +219,7 @@ fn group_counts(counts: &Counts, g: usize) -> &[u8] {
     }
 }
 
-impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
+impl<V: Visit> Standard<'_, V> {
     #[inline]
     fn push(&mut self, g: Group) {
         match g.shape {
@@ -313,11 +322,21 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
         if self.stopped {
             return;
         }
+        // Every real tile of the winning kind taken: its places are known, and the
+        // visitor may find nothing below worth listing (asked again at each step, as
+        // the best it has found rises).
+        if self.listed >= PLACED_AFTER
+            && self.win.is_some_and(|t| self.r[t] == 0)
+            && self.visit.placed(&self.found.groups)
+        {
+            return;
+        }
         let Some(k) = self.lowest() else {
             if w == 3 * melds + 2 * pair {
                 self.found.free_melds = melds;
                 self.found.free_pairs = pair;
-                self.stopped = !(self.emit)(&self.found);
+                self.listed += 1;
+                self.stopped = !self.visit.found(&self.found);
             }
             return;
         };
@@ -388,7 +407,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
     }
 }
 
-impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
+impl<V: Visit> Standard<'_, V> {
     /// [`Standard::search`] when no tile is wild: the same arrangements in the same
     /// order, without the wilds' choices. Real tiles never pass a kind's copies, so
     /// nothing needs checking but that the tiles are there.
@@ -400,7 +419,7 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
             if melds == 0 && pair == 0 {
                 self.found.free_melds = 0;
                 self.found.free_pairs = 0;
-                self.stopped = !(self.emit)(&self.found);
+                self.stopped = !self.visit.found(&self.found);
             }
             return;
         };
@@ -443,13 +462,16 @@ impl<F: FnMut(&Found) -> bool> Standard<'_, F> {
 }
 
 /// Standard arrangements: `melds` melds (the declared ones among them) and a pair.
-fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tiles, fixed: u64, emit: &mut F) -> bool {
+fn standard<V: Visit>(forms: &Forms, dragon_sets: bool, t: &Tiles, visit: &mut V) -> bool {
     let melds_left = (forms.melds as usize).saturating_sub(t.melds.len()) as u8;
     if t.wilds == 0 && !may_be_standard(&t.counts, dragon_sets) {
         return true;
     }
+    let fixed = visit.fixed();
+    let win = visit.placing().map(usize::from).filter(|&k| t.counts[k] > 0);
     let mut s = Standard {
         fixed,
+        win,
         r: t.counts,
         held: tiles::kinds_mask(&t.counts),
         stand: [0; KINDS],
@@ -458,7 +480,8 @@ fn standard<F: FnMut(&Found) -> bool>(forms: &Forms, dragon_sets: bool, t: &Tile
         dragon_sets,
         after: [[0, 15]; 4],
         found: Found { form: Form::Standard, groups: t.melds, free_melds: 0, free_pairs: 0 },
-        emit,
+        visit,
+        listed: 0,
         stopped: false,
     };
     if t.wilds == 0 {
@@ -657,6 +680,19 @@ pub trait Visit {
     fn fixed(&self) -> u64 {
         u64::MAX
     }
+    /// The kind of a real winning tile whose places the visitor would judge (see
+    /// [`Visit::placed`]), if any.
+    fn placing(&self) -> Option<Tile> {
+        None
+    }
+    /// Asked by the standard form's search with wilds, at each step once it has listed a
+    /// few arrangements and taken the groups that hold every real tile of the kind
+    /// [`Visit::placing`] names: whether
+    /// no arrangement that begins with `groups` is worth listing (the places of the
+    /// winning tile are now those of `groups`, whatever the groups to come).
+    fn placed(&mut self, _groups: &Groups) -> bool {
+        false
+    }
 }
 
 /// A closure that takes every arrangement.
@@ -688,8 +724,7 @@ pub fn complete_with<V: Visit>(forms: &Forms, dragon_sets: bool, t: &Tiles, v: &
     if forms.all_258 && !all_258(forms, t, emit) {
         return false;
     }
-    let fixed = v.fixed();
-    !forms.standard || v.skip(Form::Standard) || standard(forms, dragon_sets, t, fixed, &mut |f: &Found| v.found(f))
+    !forms.standard || v.skip(Form::Standard) || standard(forms, dragon_sets, t, v)
 }
 
 /// One group a kind of a partial hand gives, best first.

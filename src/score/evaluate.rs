@@ -210,6 +210,12 @@ struct Search<'a> {
     /// For a wild winning tile: the arrangements met, by [`WildWinClass`], with the
     /// places of the winning tile scored in them.
     met_places: std::collections::HashMap<WildWinClass, u64, Fast>,
+    /// The bounds of the standard form with a real winning tile in places of these
+    /// roles (bits by `role_bit`), once worked out (see `Visit::placed`).
+    placed_bounds: Inline<(u8, [i32; 4]), 8>,
+    /// Whether the places of the winning tile bound nothing below the standard form's
+    /// own bound (the first such bound came out as that one): then they are not asked.
+    places_idle: bool,
 }
 
 /// What scoring reads of an arrangement but which of its tiles are the wilds: its form
@@ -400,6 +406,8 @@ pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
         memo: BoundMemo::default(),
         ceiling: None,
         met_places: Default::default(),
+        placed_bounds: Inline::filled((0, [0; 4])),
+        places_idle: false,
     };
     if p.dealt {
         if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
@@ -925,7 +933,7 @@ impl Search<'_> {
         let of_form = match best.form_bounds.iter().find(|(f, _)| *f == bit) {
             Some(&(_, b)) => b,
             None => {
-                let b = bound(scheme, p, waits, bit, &mut straights);
+                let b = bound(scheme, p, waits, bit, None, &mut straights);
                 best.form_bounds.push((bit, b));
                 b
             }
@@ -936,7 +944,10 @@ impl Search<'_> {
         best.done_forms |= bit;
         let last = !matches!(form, Form::SevenPairs | Form::EightPairs | Form::ThirteenOrphans | Form::All258);
         best.stop = last
-            || reaches(&best.rank, best.bound.get_or_insert_with(|| bound(scheme, p, waits, u32::MAX, &mut straights)));
+            || reaches(
+                &best.rank,
+                best.bound.get_or_insert_with(|| bound(scheme, p, waits, u32::MAX, None, &mut straights)),
+            );
         true
     }
 
@@ -1029,6 +1040,51 @@ impl arrange::Visit for Search<'_> {
         }
     }
 
+    fn placing(&self) -> Option<Tile> {
+        match self.p.situation.win {
+            // Where a bound can tell (see `placed`).
+            Some((t, false)) if self.bounded && !unbounded(self.scheme) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Whether no arrangement beginning with `groups`, which hold every real tile of the
+    /// winning kind, could rank above the best: the standard form's bound with the
+    /// winning tile in their places (a wait the groups do not make cannot count). Where
+    /// a hand's waits differ by their roles (a closed wait made of wilds among pairs and
+    /// pungs of them), this leaves out the arrangements of the rest below each place that
+    /// cannot win more, rather than scoring each.
+    fn placed(&mut self, groups: &Groups) -> bool {
+        let Some((win, false)) = self.p.situation.win else {
+            return false;
+        };
+        if self.places_idle || self.best.cand.is_none() || !self.bounding() {
+            return false;
+        }
+        let mut places = Places::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
+        facts::placements(groups, win, false, false, &mut places);
+        let roles = places.iter().fold(0u8, |m, pl| m | 1 << super::rule::role_bit(pl.role));
+        let b = match self.placed_bounds.iter().find(|(r, _)| *r == roles) {
+            Some(&(_, b)) => b,
+            None => {
+                let (scheme, p, waits) = (self.scheme, self.p, self.waits);
+                let special = self.special_suits;
+                let mut straights = || *self.straights.get_or_insert_with(|| straight_suits(scheme, &p.tiles, special));
+                let standard = Form::Standard.bit();
+                let b = bound(scheme, p, waits, standard, Some(&places[..]), &mut straights);
+                // Where the places leave the form's bound as it is (no pattern reads the
+                // wait, or none that could count), asking again would cost as much.
+                let form = self.best.form_bounds.iter().find(|(f, _)| *f == standard);
+                self.places_idle = form.is_some_and(|&(_, f)| f == b);
+                if self.placed_bounds.len() < 8 {
+                    self.placed_bounds.push((roles, b));
+                }
+                b
+            }
+        };
+        b <= self.best.rank
+    }
+
     fn found(&mut self, found: &Found) -> bool {
         self.best.met += 1;
         if self.best.stop || self.best.done_forms & found.form.bit() != 0 {
@@ -1093,7 +1149,14 @@ impl arrange::Visit for Search<'_> {
 /// ranks as high, no other arrangement can rank above it.
 /// `straights` gives the suits in which the tiles may make a straight (see
 /// [`straight_suits`]), asked only for the standard form, the one that holds them.
-fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mut impl FnMut() -> u8) -> [i32; 4] {
+fn bound(
+    scheme: &Scheme,
+    p: &Prepared,
+    waits: &Waits,
+    form: u32,
+    places: Option<&[Placement]>,
+    straights: &mut impl FnMut() -> u8,
+) -> [i32; 4] {
     if unbounded(scheme) {
         return [i32::MAX; 4];
     }
@@ -1116,7 +1179,7 @@ fn bound(scheme: &Scheme, p: &Prepared, waits: &Waits, form: u32, straights: &mu
         // Face points are bounded only once the groups are known (see `face_most`).
         let face = if scheme.has_points() { i32::MAX } else { 0 };
         let ctx = Context::new(&declared, &p.situation, &p.sets, Some(waits));
-        bound_given(scheme, p, Bound::new(ctx, known, scheme.forms.melds as u32, None), face, None, None)
+        bound_given(scheme, p, Bound::new(ctx, known, scheme.forms.melds as u32, places), face, None, None)
     };
     // The standard form's arrangements with a chow and those without are bounded apart:
     // patterns of chows (a straight) and of none (all pungs) never count together, which
