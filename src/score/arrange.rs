@@ -687,9 +687,9 @@ pub trait Visit {
     }
     /// Asked by the standard form's search with wilds, at each step once it has listed a
     /// few arrangements and taken the groups that hold every real tile of the kind
-    /// [`Visit::placing`] names: whether
-    /// no arrangement that begins with `groups` is worth listing (the places of the
-    /// winning tile are now those of `groups`, whatever the groups to come).
+    /// [`Visit::placing`] names: whether no arrangement that begins with `groups` is
+    /// worth listing (the places of the winning tile are now those of `groups`,
+    /// whatever the groups to come).
     fn placed(&mut self, _groups: &Groups) -> bool {
         false
     }

@@ -1146,7 +1146,8 @@ impl arrange::Visit for Search<'_> {
 /// for `u32::MAX`) could rank, by each key (`i32::MAX` where no bound is known): the
 /// situation's own patterns as they are, every other pattern as often as it could count,
 /// the exclusions applied to each choice of them when they are few. Once the best found
-/// ranks as high, no other arrangement can rank above it.
+/// ranks as high, no other arrangement can rank above it. `places`, where given, are
+/// the winning tile's places in every arrangement bounded (see `Visit::placed`).
 /// `straights` gives the suits in which the tiles may make a straight (see
 /// [`straight_suits`]), asked only for the standard form, the one that holds them.
 fn bound(
