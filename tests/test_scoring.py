@@ -802,21 +802,24 @@ def test_bounds_change_no_result(rules: str) -> None:
         assert rs.evaluate(**s) == rs.scheme.evaluate_unbounded(**s), s
 
 
-def ready_with_wilds(rng: random.Random, rules: str, wild: str) -> list[dict]:
-    """The waits of a random hand of one or two suits holding two to four of ``wild``,
-    each as a situation: every discard that leaves it ready, every wait of that."""
-    rs = haidi.ruleset(rules)
-    size = rs.hand_size + 1
-    suits = rng.sample("mps", rng.choice((1, 2)))
-    wall = [f"{n}{s}" for s in suits for n in range(1, 10) for _ in range(4) if f"{n}{s}" != wild]
-    tiles = [wild] * rng.randint(2, 4) + rng.sample(wall, size)
-    tiles = tiles[:size]
+def wait_situations(rules: str, tiles: list[str], wild: str) -> list[dict]:
+    """Every wait of every discard that leaves ``tiles`` ready, each as a situation."""
     out = []
-    for e in rs.analyze("".join(tiles), wilds=wild):
+    for e in haidi.ruleset(rules).analyze("".join(tiles), wilds=wild):
         left = list(tiles)
         left.remove(e["discard"])
         out += [dict(hand="".join(left), win=w["tile"], wilds=wild) for w in e["waits"]]
     return out
+
+
+def ready_with_wilds(rng: random.Random, rules: str, wild: str) -> list[dict]:
+    """The waits of a random hand of one or two suits holding two to four of ``wild``
+    (see `wait_situations`)."""
+    size = haidi.ruleset(rules).hand_size + 1
+    suits = rng.sample("mps", rng.choice((1, 2)))
+    wall = [f"{n}{s}" for s in suits for n in range(1, 10) for _ in range(4) if f"{n}{s}" != wild]
+    tiles = [wild] * rng.randint(2, 4) + rng.sample(wall, size)
+    return wait_situations(rules, tiles[:size], wild)
 
 
 @pytest.mark.parametrize(
@@ -841,11 +844,7 @@ def test_a_winning_tiles_places_bound_the_arrangements_below_them(rules: str, ha
     rs = haidi.ruleset(rules)
     rng = random.Random(f"placed-{rules}")
     tiles = [f"{n}{s}" for run, s in re.findall(r"(\d+)([mpsz])", hand) for n in run]
-    sits = []
-    for e in rs.analyze(hand, wilds=wild):
-        left = list(tiles)
-        left.remove(e["discard"])
-        sits += [dict(hand="".join(left), win=w["tile"], wilds=wild) for w in e["waits"]]
+    sits = wait_situations(rules, tiles, wild)
     assert sum(rs.scheme.search_size(**s) for s in sits) <= most
     kinds = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
     while len(sits) < 3_000:

@@ -326,8 +326,7 @@ impl<V: Visit> Standard<'_, V> {
         // visitor may find nothing below worth listing (asked again at each step, as
         // the best it has found rises).
         if self.listed >= PLACED_AFTER
-            && self.win.is_some_and(|t| self.r[t] == 0)
-            && self.visit.placed(&self.found.groups)
+            && self.win.is_some_and(|t| self.r[t] == 0 && self.visit.placed(t as Tile, &self.found.groups))
         {
             return;
         }
@@ -687,10 +686,10 @@ pub trait Visit {
     }
     /// Asked by the standard form's search with wilds, at each step once it has listed a
     /// few arrangements and taken the groups that hold every real tile of the kind
-    /// [`Visit::placing`] names: whether no arrangement that begins with `groups` is
-    /// worth listing (the places of the winning tile are now those of `groups`,
+    /// [`Visit::placing`] names (`win`): whether no arrangement that begins with `groups`
+    /// is worth listing (the places of the winning tile are now those of `groups`,
     /// whatever the groups to come).
-    fn placed(&mut self, _groups: &Groups) -> bool {
+    fn placed(&mut self, _win: Tile, _groups: &Groups) -> bool {
         false
     }
 }

@@ -1054,10 +1054,7 @@ impl arrange::Visit for Search<'_> {
     /// a hand's waits differ by their roles (a closed wait made of wilds among pairs and
     /// pungs of them), this leaves out the arrangements of the rest below each place that
     /// cannot win more, rather than scoring each.
-    fn placed(&mut self, groups: &Groups) -> bool {
-        let Some((win, false)) = self.p.situation.win else {
-            return false;
-        };
+    fn placed(&mut self, win: Tile, groups: &Groups) -> bool {
         if self.places_idle || self.best.cand.is_none() || !self.bounding() {
             return false;
         }
