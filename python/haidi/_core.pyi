@@ -20,6 +20,7 @@ __all__ = [
     "Group",
     "Hand",
     "HandError",
+    "KeyAttribute",
     "McrScorer",
     "Meld",
     "Record",
@@ -268,6 +269,8 @@ class Result:
     @property
     def ruleset(self) -> str:
         """The ruleset that scored it (`"mcr"`, `"changsha"` ...)."""
+    # With `explain=True`: the fans not counted, and why.
+    excluded: KeyAttribute
     def __getitem__(self, key: str, /) -> Any: ...
     def __contains__(self, key: object, /) -> bool: ...
     def __len__(self) -> int: ...
@@ -293,6 +296,14 @@ class Result:
     @staticmethod
     def _restore(source: Scheme | None, loser: bool, state: tuple[tuple[str, int, Any], ...]) -> Result:
         """A result again from its pickle (see `__reduce__`)."""
+
+@final
+class KeyAttribute:
+    """A key that only some rulesets' results or fan entries have (`r.tai`, `f.points`,
+    `r.excluded`), read as an attribute. It is put on the class when a ruleset's tables
+    are made; a result or entry without the key raises `AttributeError`."""
+
+    def __get__(self, instance: object, owner: object = None, /) -> Any: ...
 
 @final
 class Fan:
@@ -380,7 +391,6 @@ class Group:
 class Record:
     """An immutable entry of a result that is neither a fan nor a group: Longgang's
     `face_items` (`name`, `hu`), explain's `excluded` entries."""
-
     def __getitem__(self, key: str, /) -> Any: ...
     def __contains__(self, key: object, /) -> bool: ...
     def __len__(self) -> int: ...

@@ -55,7 +55,13 @@ pub struct Counted {
 }
 
 impl Counted {
+    /// The entries of a fan whose keys are those of `base`; the keys that not every
+    /// fan has (MCR's `points`, Longgang's `tai`) become attributes of `Fan`.
     pub fn new(py: Python<'_>, base: &Bound<'_, PyDict>) -> PyResult<Counted> {
+        let class = py.get_type::<PyFan>();
+        for k in base.keys() {
+            super::result::declare(&class, k.cast::<PyString>()?.to_str()?)?;
+        }
         let dicts = (0..=COUNTS).map(|n| counted_dict(py, base, n)).collect::<PyResult<Vec<_>>>()?;
         // `"count":0` is the key's own text: a quote inside a str is written `\"`.
         let text = answer::dumps(dicts[0].as_any())?;

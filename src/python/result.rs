@@ -10,7 +10,7 @@
 
 use pyo3::exceptions::{PyAttributeError, PyKeyError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
 
 use super::answer::{self, Key};
 use super::entry::Entries;
@@ -223,12 +223,12 @@ impl PyResult_ {
         }
     }
 
-    fn fan_entry(&self, py: Python<'_>, at: u16) -> PyResult<&super::entry::Counted> {
-        let table = match &self.source {
+    /// The fan entries of the scorer that wrote it.
+    fn fan_table(&self, py: Python<'_>) -> PyResult<&[super::entry::Counted]> {
+        Ok(match &self.source {
             Source::Mcr => super::mcr::shared_fans(py)?,
             Source::Scheme(s) => s.get().fan_entries(self.loser),
-        };
-        table.get(at as usize).ok_or_else(|| pyo3::exceptions::PySystemError::new_err("a fan past its table"))
+        })
     }
 
     /// A value as Python reads it: frozen (entries, tuples) or as the dict holds it.
@@ -243,17 +243,18 @@ impl PyResult_ {
             Val::Strs(v) if frozen => PyTuple::new(py, v)?.into_any(),
             Val::Strs(v) => PyList::new(py, v)?.into_any(),
             Val::Fans(fans) => {
-                let items = fans
-                    .iter()
-                    .map(|&(at, n)| {
-                        let e = self.fan_entry(py, at)?;
-                        if frozen {
-                            Ok(e.get(py, n as usize)?.into_any())
-                        } else {
-                            Ok(e.dict(py, n as usize)?.into_any())
-                        }
-                    })
-                    .collect::<PyResult<Vec<_>>>()?;
+                let table = self.fan_table(py)?;
+                let mut items = Vec::with_capacity(fans.len());
+                for &(at, n) in fans {
+                    let e = table
+                        .get(at as usize)
+                        .ok_or_else(|| pyo3::exceptions::PySystemError::new_err("a fan past its table"))?;
+                    items.push(if frozen {
+                        e.get(py, n as usize)?.into_any()
+                    } else {
+                        e.dict(py, n as usize)?.into_any()
+                    });
+                }
                 PyTuple::new(py, items)?.into_any()
             }
             Val::Groups(g) => {
@@ -392,17 +393,6 @@ impl PyResult_ {
     #[getter]
     fn ruleset(&self) -> &str {
         self.source.ruleset()
-    }
-
-    /// A ruleset's own key (`r.tai`, `r.big` ...), or `excluded` with `explain=True`.
-    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        match self.find(name) {
-            Some(v) => self.value(py, v, true),
-            None => Err(PyAttributeError::new_err(format!(
-                "a {} result has no attribute or key {name:?}",
-                self.source.ruleset()
-            ))),
-        }
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
@@ -620,10 +610,13 @@ fn plain_copy<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     Ok(v.clone())
 }
 
-/// The methods every entry class shares: typed attributes for its fields, the others by
-/// `__getattr__`, and the read-only mapping of its dict.
+/// The methods every entry class shares: typed attributes for its fields (struct members,
+/// which Python reads as fast as `__slots__`), the read-only mapping of its dict, and the
+/// class's own `methods`. A class with `__getattr__` is read slower, every attribute
+/// through it: only `Record`, whose keys vary, has one; a ruleset's own fan keys are
+/// attributes by [`declare`].
 macro_rules! entry_class {
-    ($rust:ident, $name:literal, $doc:literal, [$($field:ident: $field_doc:literal),*]) => {
+    ($rust:ident, $name:literal, $doc:literal, [$($field:ident: $field_doc:literal),*] $(, { $($methods:tt)* })?) => {
         #[doc = $doc]
         #[pyclass(name = $name, module = "haidi._core", frozen, mapping)]
         pub struct $rust {
@@ -658,9 +651,7 @@ macro_rules! entry_class {
 
         #[pymethods]
         impl $rust {
-            fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-                entry_get(self.d.bind(py), name, $name)
-            }
+            $($($methods)*)?
 
             fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
                 self.d.bind(py).get_item(key)?.ok_or_else(|| PyKeyError::new_err(key.clone().unbind()))
@@ -743,11 +734,15 @@ macro_rules! entry_class {
                 (restore, (slf.get().d.bind(py).copy()?,)).into_pyobject(py).map(Bound::into_any)
             }
 
-            /// An entry again from its pickle: its dict, each value frozen.
+            /// An entry again from its pickle: its dict, each value frozen, and its keys
+            /// attributes of the class as when its ruleset made it (a pickle may be read
+            /// before the ruleset is).
             #[staticmethod]
             fn _restore(d: &Bound<'_, PyDict>) -> PyResult<Self> {
-                let out = PyDict::new(d.py());
+                let py = d.py();
+                let out = PyDict::new(py);
                 for (k, v) in d.iter() {
+                    declare(&py.get_type::<$rust>(), k.cast::<PyString>()?.to_str()?)?;
                     out.set_item(k, freeze(&v)?)?;
                 }
                 Ok($rust::new(out))
@@ -790,11 +785,77 @@ entry_class!(
     "Record",
     "An immutable entry of a result that is neither a fan nor a group: Longgang's
 `face_items` (`name`, `hu`), explain's `excluded` entries.",
-    []
+    [],
+    {
+        /// Its keys, which vary from entry to entry, as attributes.
+        fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+            entry_get(self.d.bind(py), name, "Record")
+        }
+    }
 );
+
+// The classes have no `__getattr__` for these keys: a class with one has every attribute
+// read through it (`r.win`, `f.id`), and Python then cannot read a typed field directly as
+// it reads a `__slots__` one (about 3x slower a field).
+
+/// A key that only some rulesets' results or fan entries have (`r.tai`, `f.points`,
+/// `r.excluded`), read as an attribute. It is put on the class when a ruleset's tables
+/// are made; a result or entry without the key raises `AttributeError`.
+#[pyclass(name = "KeyAttribute", module = "haidi._core", frozen)]
+pub struct KeyAttribute {
+    name: Py<PyString>,
+}
+
+#[pymethods]
+impl KeyAttribute {
+    fn __get__<'py>(
+        slf: &Bound<'py, Self>,
+        obj: Option<&Bound<'py, PyAny>>,
+        _owner: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let name = slf.get().name.bind(py);
+        let Some(obj) = obj else {
+            return Ok(slf.clone().into_any());
+        };
+        let found = if let Ok(r) = obj.cast::<PyResult_>() {
+            let r = r.get();
+            match r.find(name.to_str()?) {
+                Some(v) => Ok(r.value(py, v, true)?),
+                None => Err(format!("a {} result", r.source.ruleset())),
+            }
+        } else if let Ok(f) = obj.cast::<PyFan>() {
+            f.get().d.bind(py).get_item(name)?.ok_or_else(|| "a Fan entry".to_string())
+        } else {
+            match obj.get_item(name) {
+                Err(e) if e.is_instance_of::<PyKeyError>(py) => Err(format!("a {} entry", obj.get_type().name()?)),
+                other => Ok(other?),
+            }
+        };
+        found.map_err(|whose| {
+            PyAttributeError::new_err(format!("{whose} has no attribute or key {:?}", name.to_string()))
+        })
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<key attribute {:?}>", self.name.bind(py).to_string())
+    }
+}
+
+/// Makes the key `name` an attribute of `class` (a [`KeyAttribute`]), unless the class has
+/// an attribute of that name already: a typed field, a method, or a key declared before.
+pub fn declare(class: &Bound<'_, PyType>, name: &str) -> PyResult<()> {
+    if class.hasattr(name)? {
+        return Ok(());
+    }
+    class.setattr(name, KeyAttribute { name: PyString::new(class.py(), name).unbind() })
+}
 
 /// Adds the result classes to the module.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    declare(&py.get_type::<PyResult_>(), "excluded")?;
+    m.add_class::<KeyAttribute>()?;
     m.add_class::<PyResult_>()?;
     m.add_class::<PyFan>()?;
     m.add_class::<PyGroup>()?;

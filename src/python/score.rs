@@ -167,6 +167,7 @@ impl PyScheme {
             };
             let id = u16::try_from(extras.len()).ok().and_then(|n| n.checked_add(answer::OWN_KEYS));
             let id = id.ok_or_else(|| bad_data(py, "results", "too many keys"))?;
+            super::result::declare(&py.get_type::<super::result::PyResult_>(), key)?;
             extras.push((answer::Key::new(py, key, id), extra));
         }
         let ids = str_tuple(py, &super::scheme::ids(&scheme))?.unbind();
