@@ -94,6 +94,50 @@ def test_haidi_evaluate_per_call(benchmark):
     _record(benchmark, "evaluate")
 
 
+class _Plain:
+    """A result's values read by the benchmark, in a plain ``__slots__`` object."""
+
+    __slots__ = ("win", "total", "fans")
+
+    def __init__(self, win, total, fans):
+        self.win, self.total, self.fans = win, total, fans
+
+
+class _PlainFan:
+    __slots__ = ("id", "count")
+
+    def __init__(self, id, count):
+        self.id, self.count = id, count
+
+
+def test_haidi_read_results(benchmark):
+    """Reading alone: the results, made beforehand, read as a user reads them."""
+    results = [RS.evaluate(**s) for s in SITS]
+
+    def run():
+        for r in results:
+            _read(r)
+
+    benchmark(run)
+    _record(benchmark, "reading results")
+
+
+def test_plain_read(benchmark):
+    """The same values in plain ``__slots__`` objects, read the same way: the floor of
+    reading in Python, for scale."""
+    plain = []
+    for s in SITS:
+        r = RS.evaluate(**s)
+        plain.append(_Plain(r.win, r.total, tuple(_PlainFan(f.id, f.count) for f in r.fans)))
+
+    def run():
+        for r in plain:
+            _read(r)
+
+    benchmark(run)
+    _record(benchmark, "reading __slots__ objects")
+
+
 def test_haidi_evaluate_many_dicts(benchmark):
     def run():
         return [_read(r) for r in RS.evaluate_many(SITS)]

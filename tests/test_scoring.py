@@ -147,11 +147,11 @@ def test_every_key_is_an_attribute_and_a_key_of_another_ruleset_is_not() -> None
     assert not hasattr(mcr, "tai") and not hasattr(mcr.fans[0], "tai") and hasattr(longgang.fans[0], "tai")
     assert not hasattr(longgang.fans[0], "points") and mcr.fans[0].points == mcr.fans[0]["points"]
     with pytest.raises(AttributeError, match='mcr result has no attribute or key "tai"'):
-        mcr.tai
+        _ = mcr.tai
     with pytest.raises(AttributeError, match='Fan entry has no attribute or key "points"'):
-        longgang.fans[0].points
+        _ = longgang.fans[0].points
     with pytest.raises(AttributeError):
-        mcr.no_such_key
+        _ = mcr.no_such_key
     for cls in (haidi.Result, haidi.Fan, haidi.Group):
         assert cls.__getattribute__ is object.__getattribute__ and "__getattr__" not in vars(cls), cls
     assert type(vars(haidi.Fan)["id"]).__name__ == "member_descriptor"
