@@ -189,21 +189,27 @@ impl Engine {
         let candidates = if view.wilds == 0 { candidates & near_held(&view.counts) } else { candidates };
         let mut mask = 0u64;
         let mut v = view.clone();
-        for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
-            let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
-            if candidates & group_mask == 0 {
-                continue;
-            }
-            let others: Vec<Distances> = (0..4).filter(|&o| o != g).map(|o| groups[o]).collect();
-            let others = combine_all(&others);
-            for t in tiles::mask_tiles(candidates & group_mask) {
-                v.counts[t as usize] += 1;
-                if join(&group_distances(&v, g, pair_ok), &others, melds) <= view.wilds {
-                    mask |= 1 << t;
+        // For the first wait, where a declared meld lowers a kind's cap, the groups whose
+        // draws are read from a table are tried before those worked out by the dynamic
+        // programming, each of whose draws costs far more.
+        let slow = |g: usize| first && view.melds.count > 0 && distance::group_table(view, g, pair_ok).is_none();
+        for later in [false, true] {
+            for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
+                let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
+                if candidates & group_mask == 0 || slow(g) != later {
+                    continue;
                 }
-                v.counts[t as usize] -= 1;
-                if first && mask != 0 {
-                    return mask;
+                let others: Vec<Distances> = (0..4).filter(|&o| o != g).map(|o| groups[o]).collect();
+                let others = combine_all(&others);
+                for t in tiles::mask_tiles(candidates & group_mask) {
+                    v.counts[t as usize] += 1;
+                    if join(&group_distances(&v, g, pair_ok), &others, melds) <= view.wilds {
+                        mask |= 1 << t;
+                    }
+                    v.counts[t as usize] -= 1;
+                    if first && mask != 0 {
+                        return mask;
+                    }
                 }
             }
         }
@@ -277,8 +283,13 @@ mod tests {
             ("1234m123p456p789s", Wilds { kinds: 1 << 3, extra: 0 }),
             ("4m5m123p456p789s2z", Wilds { kinds: 1 << 4, extra: 0 }),
             ("1111m234p567p789p", Wilds::default()),
+            // A declared meld lowers its kind's cap: the bamboos are worked out without
+            // a table, and the first wait is looked for in the other suits first.
+            ("46m123p456p22z[999s]", Wilds::default()),
+            ("78s123p456p22z[999s]", Wilds::default()),
+            ("4m5m123p456p2z3z[777s]", Wilds { kinds: 1 << 4, extra: 0 }),
         ];
-        let amongs = [u64::MAX, 0, 1 << 4, 0x1FF, !(1u64 << 4), 0x1FF << 9, 0b1010_1010_1010];
+        let amongs = [u64::MAX, 0, 1 << 4, 0x1FF, !(1u64 << 4), 0x1FF << 9, 0x1FF << 18, 0b1010_1010_1010];
         for (s, wilds) in cases {
             let h = hand(s);
             let view = e.view(&h, wilds);
