@@ -67,8 +67,8 @@ pub const KINDS_258: u64 = {
     m
 };
 
-/// Compact name of a kind, e.g. `"5p"`, `"7z"`.
-/// The places of the bits set in `mask`, lowest first: the kinds of a mask of kinds.
+/// The places of the bits set in `mask`, lowest first (the kinds of a mask of kinds, the
+/// patterns of a mask of patterns); [`mask_tiles`] gives the kinds as tiles.
 pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
@@ -79,6 +79,7 @@ pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// Compact name of a kind, e.g. `"5p"`, `"7z"`.
 pub fn name(t: Tile) -> String {
     format!("{}{}", rank(t), SUIT_LETTERS[suit(t) as usize])
 }

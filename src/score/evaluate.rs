@@ -317,6 +317,17 @@ const CLASSES_MET_AFTER: u32 = 8;
 /// Where the winning tile may sit in an arrangement.
 type Places = Inline<Placement, 24>;
 
+/// What fills the unused places of a [`Places`].
+const NO_PLACE: Placement = Placement { group: 0, role: super::group::Role::Single, kind: 0 };
+
+/// The places of winning tile `win` (a wild one when `wild`) in `groups`, with those a
+/// swap of two tiles gives where `swaps` (see `facts::placements`).
+fn places_of(groups: &[Group], win: Tile, wild: bool, swaps: bool) -> Places {
+    let mut places = Places::filled(NO_PLACE);
+    facts::placements(groups, win, wild, swaps, &mut places);
+    places
+}
+
 /// The best value and fan count of each set of patterns (with their counts) that may
 /// count and void or are voided by one another (the situation's own patterns aside).
 type BoundMemo = std::collections::HashMap<(u64, [u8; 10]), (i32, i32), Fast>;
@@ -484,13 +495,12 @@ impl Search<'_> {
 
     /// Where the winning tile may sit in `groups` (nowhere without a winning tile).
     fn places(&self, groups: &Groups) -> Places {
-        let mut places = Places::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
-        if let Some((win, wild)) = self.p.situation.win {
+        match self.p.situation.win {
             // The places a swap of two tiles gives are of use once arrangements alike are
             // told apart (see `Visit::found`).
-            facts::placements(groups, win, wild, self.best.met > CLASSES_MET_AFTER, &mut places);
+            Some((win, wild)) => places_of(groups, win, wild, self.best.met > CLASSES_MET_AFTER),
+            None => Places::filled(NO_PLACE),
         }
-        places
     }
 
     /// Gives the free groups kinds, one at a time, then places the winning tile (in
@@ -1058,8 +1068,7 @@ impl arrange::Visit for Search<'_> {
         if self.places_idle || self.best.cand.is_none() || !self.bounding() {
             return false;
         }
-        let mut places = Places::filled(Placement { group: 0, role: super::group::Role::Single, kind: 0 });
-        facts::placements(groups, win, false, false, &mut places);
+        let places = places_of(groups, win, false, false);
         let roles = places.iter().fold(0u8, |m, pl| m | 1 << super::rule::role_bit(pl.role));
         let b = match self.placed_bounds.iter().find(|(r, _)| *r == roles) {
             Some(&(_, b)) => b,
@@ -1535,11 +1544,7 @@ mod tests {
             free_melds: 0,
             free_pairs: 1,
         };
-        let places = |groups: &[Group]| {
-            let mut out = Places::filled(Placement { group: 0, role: super::super::group::Role::Single, kind: 0 });
-            facts::placements(groups, 0, true, true, &mut out);
-            out
-        };
+        let places = |groups: &[Group]| places_of(groups, 0, true, true);
         // 456m with a wild 5m and 555m, or the other way round, in either order.
         let a = [Group::new(Shape::Chow, 3, 0b010), Group::new(Shape::Pung, 4, 0)];
         let b = [Group::new(Shape::Pung, 4, 0b001), Group::new(Shape::Chow, 3, 0)];
