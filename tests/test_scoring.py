@@ -155,6 +155,9 @@ def test_every_key_is_an_attribute_and_a_key_of_another_ruleset_is_not() -> None
     for cls in (haidi.Result, haidi.Fan, haidi.Group):
         assert cls.__getattribute__ is object.__getattribute__ and "__getattr__" not in vars(cls), cls
     assert type(vars(haidi.Fan)["id"]).__name__ == "member_descriptor"
+    # A key that is no str (a pickle's dict, made by hand) is an item, not an attribute.
+    odd = haidi.Fan._restore({1: "one", "id": 7})
+    assert odd[1] == "one" and odd.id == 7
 
 
 @pytest.mark.parametrize("rules", ("mcr", *REGIONAL))

@@ -60,7 +60,9 @@ impl Counted {
     pub fn new(py: Python<'_>, base: &Bound<'_, PyDict>) -> PyResult<Counted> {
         let class = py.get_type::<PyFan>();
         for k in base.keys() {
-            super::result::declare(&class, k.cast::<PyString>()?.to_str()?)?;
+            if let Ok(name) = k.cast::<PyString>() {
+                super::result::declare(&class, name.to_str()?)?;
+            }
         }
         let dicts = (0..=COUNTS).map(|n| counted_dict(py, base, n)).collect::<PyResult<Vec<_>>>()?;
         // `"count":0` is the key's own text: a quote inside a str is written `\"`.

@@ -742,7 +742,9 @@ macro_rules! entry_class {
                 let py = d.py();
                 let out = PyDict::new(py);
                 for (k, v) in d.iter() {
-                    declare(&py.get_type::<$rust>(), k.cast::<PyString>()?.to_str()?)?;
+                    if let Ok(name) = k.cast::<PyString>() {
+                        declare(&py.get_type::<$rust>(), name.to_str()?)?;
+                    }
                     out.set_item(k, freeze(&v)?)?;
                 }
                 Ok($rust::new(out))
