@@ -67,6 +67,9 @@ pub enum GroupState {
     Pair,
 }
 
+/// How many [`GroupState`]s there are.
+const GROUP_STATES: usize = 5;
+
 /// A row of a point table (Longgang's 胡数): points for a group.
 #[derive(Clone, Debug)]
 pub struct GroupPoints {
@@ -246,6 +249,43 @@ impl std::ops::Deref for Scheme {
     }
 }
 
+impl Scheme {
+    /// Points of a group, by the first row that applies.
+    #[inline]
+    pub fn group_points(
+        &self,
+        g: &super::group::Group,
+        on_discard: bool,
+        sets: &[u64],
+        winner: bool,
+    ) -> Option<(usize, i32)> {
+        if g.is_free() {
+            // "财神坐花对作将牌，不计将胡数": groups of wilds alone score no points.
+            return None;
+        }
+        let state = match (g.shape, g.meld) {
+            (Shape::Kong, Some(crate::hand::MeldKind::ConcealedKong)) => GroupState::ConcealedKong,
+            (Shape::Kong, _) => GroupState::ExposedKong,
+            (Shape::Pung, Some(_)) => GroupState::ExposedPung,
+            (Shape::Pung, None) if on_discard => GroupState::ExposedPung,
+            (Shape::Pung, None) => GroupState::ConcealedPung,
+            (Shape::Pair, _) => GroupState::Pair,
+            _ => return None,
+        };
+        // Only the rows of the group's state, for its player, are read.
+        let mut rows = self.plan.group_rows[state as usize][winner as usize];
+        while rows != 0 {
+            let i = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            let row = &self.spec.group_points[i];
+            if sets.get(row.kinds as usize).is_some_and(|m| m >> g.tile & 1 == 1) {
+                return Some((i, if tiles::is_orphan(g.tile) { row.big } else { row.small }));
+            }
+        }
+        None
+    }
+}
+
 /// What the search needs to know of a scheme, worked out from its [`Spec`] once, when it
 /// is compiled: masks of the patterns by what their rules read, tables that rule patterns
 /// out before their rules are walked, the patterns that never count together, and the
@@ -316,6 +356,9 @@ pub(crate) struct Plan {
     pub fixed_classes: [[u64; KINDS]; 3],
     /// The most copies of each kind a hand may hold: 4, none of a kind not played.
     pub most_copies: [u8; KINDS],
+    /// The rows of the point table (bits) of each group state, for a player who did not
+    /// win (0) and for the winner (1).
+    pub group_rows: [[u32; 2]; GROUP_STATES],
 }
 
 impl Spec {
@@ -334,6 +377,9 @@ impl Spec {
         }
         if self.valid.len() > 64 || self.extra_points.len() > 64 {
             return bad("at most 64 rules of valid arrangements and 64 extra points".into());
+        }
+        if self.group_points.len() > 32 {
+            return bad(format!("{} rows of group points; at most 32", self.group_points.len()));
         }
         if self.fallbacks.len() > 16 {
             return bad("at most 16 forms granted whatever the shape".into());
@@ -362,8 +408,8 @@ impl Spec {
         }
         for (p, r) in self.patterns.iter().zip(&patterns) {
             let beyond = r.patterns.checked_shr(self.patterns.len() as u32).unwrap_or(0);
-            if r.far_pattern.is_some() || beyond != 0 {
-                let i = r.far_pattern.unwrap_or(beyond.trailing_zeros() as u8 + self.patterns.len() as u8);
+            if beyond != 0 {
+                let i = beyond.trailing_zeros() as usize + self.patterns.len();
                 return bad(format!("pattern {} names pattern {i}, which does not exist", p.id));
             }
         }
@@ -446,6 +492,11 @@ impl Spec {
             }
         }
         plan.most_copies = std::array::from_fn(|k| 4 * (self.tiles >> k & 1) as u8);
+        for (i, row) in self.group_points.iter().enumerate() {
+            for (player, scores) in [row.losers, row.winners].into_iter().enumerate() {
+                plan.group_rows[row.state as usize][player] |= (scores as u32) << i;
+            }
+        }
         let engine = Engine::new(self.name.clone(), self.forms.clone(), self.tiles);
         let mut scheme = Scheme { spec: self, engine, plan };
         scheme.plan.fixed_classes = super::evaluate::fixed_classes(&scheme);
@@ -463,35 +514,6 @@ impl Spec {
 
     pub fn flag(&self, name: &str) -> Option<u8> {
         self.flags.iter().position(|f| f == name).map(|i| i as u8)
-    }
-
-    /// Points of a group, by the first row that applies.
-    pub fn group_points(
-        &self,
-        g: &super::group::Group,
-        on_discard: bool,
-        sets: &[u64],
-        winner: bool,
-    ) -> Option<(usize, i32)> {
-        if g.is_free() {
-            // "财神坐花对作将牌，不计将胡数": groups of wilds alone score no points.
-            return None;
-        }
-        let state = match (g.shape, g.meld) {
-            (Shape::Kong, Some(crate::hand::MeldKind::ConcealedKong)) => GroupState::ConcealedKong,
-            (Shape::Kong, _) => GroupState::ExposedKong,
-            (Shape::Pung, Some(_)) => GroupState::ExposedPung,
-            (Shape::Pung, None) if on_discard => GroupState::ExposedPung,
-            (Shape::Pung, None) => GroupState::ConcealedPung,
-            (Shape::Pair, _) => GroupState::Pair,
-            _ => return None,
-        };
-        self.group_points.iter().enumerate().find_map(|(i, row)| {
-            let applies = row.state == state
-                && sets.get(row.kinds as usize).is_some_and(|m| m >> g.tile & 1 == 1)
-                && if winner { row.winners } else { row.losers };
-            applies.then(|| (i, if tiles::is_orphan(g.tile) { row.big } else { row.small }))
-        })
     }
 }
 
@@ -570,6 +592,7 @@ impl Plan {
             loser_patterns: 0,
             fixed_classes: [[0; KINDS]; 3],
             most_copies: [0; KINDS],
+            group_rows: [[0; 2]; GROUP_STATES],
         }
     }
 }
