@@ -50,7 +50,7 @@ fn old_q_situation(q: Quantity) -> bool {
 /// The patterns a rule names (it was in `scheme.rs`).
 fn old_pattern_refs(rule: &Rule) -> Vec<u8> {
     match rule {
-        Rule::Pattern(i) => vec![*i],
+        Rule::Patterns(m) => (0..64).filter(|i| m >> i & 1 == 1).collect(),
         Rule::Not(r) | Rule::Compare(r, _, _) => old_pattern_refs(r),
         Rule::All(v) | Rule::Any(v) => v.iter().flat_map(old_pattern_refs).collect(),
         _ => vec![],
@@ -84,7 +84,7 @@ impl Old for Rule {
     /// Whether the rule reads the patterns counted and the situation alone (no total).
     fn old_of_counted(&self) -> bool {
         match self {
-            Rule::Pattern(_) => true,
+            Rule::Patterns(_) => true,
             Rule::Not(r) | Rule::Compare(r, _, _) => r.old_of_counted(),
             Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::old_of_counted),
             r => r.old_of_situation(),
@@ -204,7 +204,7 @@ impl Old for Rule {
     /// Whether it can be judged before the patterns are counted.
     fn old_before_scoring(&self) -> bool {
         match self {
-            Rule::Pattern(_) => false,
+            Rule::Patterns(_) => false,
             Rule::Is(q, _, _) | Rule::Count(q) => !old_q_after(*q),
             Rule::Not(r) | Rule::Compare(r, _, _) => r.old_before_scoring(),
             Rule::All(v) | Rule::Any(v) => v.iter().all(Rule::old_before_scoring),
@@ -242,7 +242,7 @@ fn check(rule: &Rule) {
     rule.old_sets(&mut kinds, &mut suits);
     assert_eq!((r.sets, r.suit_sets), (mask(kinds), mask(suits)), "sets of {at}");
     assert_eq!(r.patterns, mask(old_pattern_refs(rule)), "patterns of {at}");
-    assert_eq!((r.far_set, r.far_pattern), (false, None), "{at}");
+    assert!(!r.far_set, "{at}");
     // The bounds' lighter walk reads the same kinds of facts.
     assert_eq!(rule.facts_read(), Reads { facts: r.facts, ..Reads::default() }, "{at}");
 }
@@ -309,8 +309,9 @@ fn rules_of_every_kind_read_as_the_old_walks_said() {
         Rule::Run { kongs: false, len: 3 },
         Rule::Run { kongs: true, len: 4 },
         Rule::SameRankKongs,
-        Rule::Pattern(7),
-        Rule::Pattern(63),
+        Rule::Patterns(1 << 7),
+        Rule::Patterns(1 << 63),
+        Rule::Patterns(1 << 2 | 1 << 40),
     ];
     for r in Role::ALL {
         leaves.push(Rule::Win { roles: roles(&[r]), kinds: 8 });
@@ -339,6 +340,5 @@ fn rules_of_every_kind_read_as_the_old_walks_said() {
     }
     // An index past a mask's bits is noted.
     assert!(Rule::Triplets(64).reads().far_set);
-    assert_eq!(Rule::Any(vec![Rule::Pattern(70), Rule::Pattern(65)]).reads().far_pattern, Some(70));
     assert_eq!(Reads::default(), Rule::Always.reads());
 }

@@ -226,12 +226,13 @@ impl Names<'_> {
         .bit())
     }
 
+    /// The index of pattern `id`, below 64 (a pattern is named by its bit).
     fn pattern(&self, id: &str) -> Result<u8> {
-        self.patterns
-            .iter()
-            .position(|p| p == id)
-            .map(|i| i as u8)
-            .ok_or_else(|| err("rule", format!("no pattern {id:?}")))
+        match self.patterns.iter().position(|p| p == id) {
+            Some(i) if i < 64 => Ok(i as u8),
+            Some(_) => Err(err("rule", format!("pattern {id:?} is past the 64th; at most 64 patterns"))),
+            None => Err(err("rule", format!("no pattern {id:?}"))),
+        }
     }
 }
 
@@ -252,7 +253,7 @@ fn rule(o: &Data, names: &Names<'_>) -> Result<Rule> {
         "always" => Rule::Always,
         "not" => Rule::Not(Box::new(rule(arg(1)?, names)?)),
         "all" => Rule::All(rest()?),
-        "any" => Rule::Any(rest()?),
+        "any" => any_of(rest()?),
         "flag" => Rule::Flag(names.flag(&string(arg(1)?, "rule")?)?),
         "form" => {
             let mut mask = 0;
@@ -290,9 +291,23 @@ fn rule(o: &Data, names: &Names<'_>) -> Result<Rule> {
         // A run is of ranks of one suit: at most nine.
         "run" => Rule::Run { kongs: string(arg(1)?, "rule")? == "kongs", len: small(arg(2)?, "rule", 9)? },
         "same_rank_kongs" => Rule::SameRankKongs,
-        "pattern" => Rule::Pattern(names.pattern(&string(arg(1)?, "rule")?)?),
+        "pattern" => Rule::Patterns(1 << names.pattern(&string(arg(1)?, "rule")?)?),
         other => return Err(err("rule", format!("unknown rule {other:?}"))),
     })
+}
+
+/// The largest count of `rules`: the patterns among them, each counting 0 or 1, are one
+/// mask read at once (a list of patterns is the usual rule on other patterns).
+fn any_of(rules: Vec<Rule>) -> Rule {
+    let mask = rules.iter().fold(0, |m, r| if let Rule::Patterns(p) = r { m | p } else { m });
+    let mut rules: Vec<Rule> = rules.into_iter().filter(|r| !matches!(r, Rule::Patterns(_))).collect();
+    if mask != 0 {
+        rules.insert(0, Rule::Patterns(mask));
+    }
+    match rules.len() {
+        1 => rules.remove(0),
+        _ => Rule::Any(rules),
+    }
 }
 
 fn said(o: &Data, names: &Names<'_>, what: &str) -> Result<Said> {
@@ -545,4 +560,33 @@ pub fn read_rule(o: &Data, scheme: &Scheme) -> Result<Rule> {
     let ids: Vec<String> = scheme.patterns.iter().map(|p| p.id.clone()).collect();
     let fallbacks: Vec<String> = scheme.fallbacks.iter().map(|f| f.name.clone()).collect();
     rule(o, &Names { flags: &scheme.flags, patterns: &ids, fallbacks: &fallbacks })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(items: &[Data]) -> Data {
+        Data::List(items.to_vec())
+    }
+
+    fn s(t: &str) -> Data {
+        Data::Str(t.into())
+    }
+
+    #[test]
+    fn patterns_named_side_by_side_are_one_mask() {
+        let ids: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let flags = vec!["self_drawn".to_string()];
+        let names = Names { flags: &flags, patterns: &ids, fallbacks: &[] };
+        let pattern = |id: &str| list(&[s("pattern"), s(id)]);
+        let read = |o: Data| rule(&o, &names).unwrap_or_else(|e| panic!("{e}"));
+        let flag = list(&[s("flag"), s("self_drawn")]);
+        let mixed = read(list(&[s("any"), pattern("a"), flag.clone(), pattern("c")]));
+        assert_eq!(mixed, Rule::Any(vec![Rule::Patterns(0b101), Rule::Flag(0)]));
+        // Patterns alone are the mask; one rule is itself.
+        assert_eq!(read(list(&[s("any"), pattern("b"), pattern("c")])), Rule::Patterns(0b110));
+        assert_eq!(read(list(&[s("any"), flag])), Rule::Flag(0));
+        assert_eq!(read(list(&[s("any")])), Rule::Any(vec![]));
+    }
 }

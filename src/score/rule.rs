@@ -327,8 +327,10 @@ pub enum Rule {
     },
     /// Kongs of one rank in all three suits.
     SameRankKongs,
-    /// A pattern counts (by its index): for rules judged after the others.
-    Pattern(u8),
+    /// Some of these patterns (bits by index) counts: for rules judged after the others.
+    /// A count of 1 or 0, so that the patterns named side by side in an `Any` are one
+    /// mask, read at once.
+    Patterns(u64),
 }
 
 /// What a rule needs to count, as masks tested before the rule is walked: flags set
@@ -420,7 +422,7 @@ impl Conditions {
                 | Rule::OnlyWait(_)
                 | Rule::Run { .. }
                 | Rule::SameRankKongs
-                | Rule::Pattern(_) => Conditions::NONE,
+                | Rule::Patterns(_) => Conditions::NONE,
             },
             Rule::Compare(r, op, v) => {
                 // The least a count is where `op v` holds of it, when that is above 0.
@@ -452,7 +454,7 @@ impl Conditions {
                     | Rule::OnlyWait(_)
                     | Rule::Run { .. }
                     | Rule::SameRankKongs
-                    | Rule::Pattern(_) => Conditions::NONE,
+                    | Rule::Patterns(_) => Conditions::NONE,
                 }
             }
             Rule::All(rules) => rules.iter().map(Conditions::of).fold(Conditions::NONE, Conditions::and),
@@ -466,7 +468,7 @@ impl Conditions {
             | Rule::OnlyWait(_)
             | Rule::Run { .. }
             | Rule::SameRankKongs
-            | Rule::Pattern(_) => Conditions::NONE,
+            | Rule::Patterns(_) => Conditions::NONE,
         }
     }
 
@@ -728,7 +730,7 @@ impl Context<'_> {
                 let k = f.kongs;
                 (k & k >> 9 & k >> 18 & 0x1FF != 0) as u32
             }
-            Rule::Pattern(i) => (self.counted >> i & 1) as u32,
+            Rule::Patterns(mask) => (self.counted & mask != 0) as u32,
         }
     }
 }
@@ -799,7 +801,7 @@ impl<'a> Bound<'a> {
             | Rule::OnlyWait(_)
             | Rule::Run { .. }
             | Rule::SameRankKongs
-            | Rule::Pattern(_) => {
+            | Rule::Patterns(_) => {
                 let reads = rule.facts_read();
                 if reads.of_situation() {
                     return ctx.eval(rule);
@@ -888,7 +890,7 @@ impl<'a> Bound<'a> {
                 | Rule::OnlyWait(_)
                 | Rule::Run { .. }
                 | Rule::SameRankKongs
-                | Rule::Pattern(_) => 1,
+                | Rule::Patterns(_) => 1,
             },
             Rule::Compare(r, op, v) => match **r {
                 // A count of pungs or pairs is at least that of the groups known (every
@@ -913,7 +915,7 @@ impl<'a> Bound<'a> {
                 | Rule::OnlyWait(_)
                 | Rule::Run { .. }
                 | Rule::SameRankKongs
-                | Rule::Pattern(_) => 1,
+                | Rule::Patterns(_) => 1,
             },
             Rule::Straight(suits) => {
                 let suits = ctx.set(*suits);
@@ -962,7 +964,7 @@ impl<'a> Bound<'a> {
             | Rule::OnlyWait(_)
             | Rule::Run { kongs: true, .. }
             | Rule::SameRankKongs
-            | Rule::Pattern(_) => 1,
+            | Rule::Patterns(_) => 1,
         }
     }
 
@@ -997,7 +999,7 @@ impl<'a> Bound<'a> {
     /// Whether a rule on other patterns surely holds or surely fails, when that is known.
     pub fn decided(&self, rule: &Rule) -> Option<bool> {
         match rule {
-            Rule::Pattern(i) => self.pattern_decided(*i),
+            Rule::Patterns(mask) => self.patterns_decided(*mask),
             Rule::Not(r) => self.decided(r).map(|b| !b),
             // Any holds if one surely does, fails if all surely fail; All the other way.
             Rule::Any(rules) | Rule::All(rules) => {
@@ -1005,7 +1007,7 @@ impl<'a> Bound<'a> {
                 let mut all_decided = true;
                 for r in rules {
                     // A rule on other patterns is mostly a list of them, read here.
-                    let d = if let Rule::Pattern(i) = r { self.pattern_decided(*i) } else { self.decided(r) };
+                    let d = if let Rule::Patterns(m) = r { self.patterns_decided(*m) } else { self.decided(r) };
                     match d {
                         Some(b) if b == any => return Some(any),
                         Some(_) => {}
@@ -1034,10 +1036,10 @@ impl<'a> Bound<'a> {
     }
 
     /// Whether pattern `i` surely counts or surely does not, when that is known.
-    fn pattern_decided(&self, i: u8) -> Option<bool> {
-        if self.sure >> i & 1 == 1 {
+    fn patterns_decided(&self, mask: u64) -> Option<bool> {
+        if self.sure & mask != 0 {
             Some(true)
-        } else if self.possible >> i & 1 == 0 {
+        } else if self.possible & mask == 0 {
             Some(false)
         } else {
             None
@@ -1180,7 +1182,7 @@ impl Rule {
             | Rule::OnlyWait(_)
             | Rule::Run { .. }
             | Rule::SameRankKongs
-            | Rule::Pattern(_) => here,
+            | Rule::Patterns(_) => here,
         }
     }
 
@@ -1214,7 +1216,7 @@ impl Rule {
                 Reads { pung_ranks: true, ..of(if *kongs { Reads::DECLARED } else { Reads::GROUPS }) }
             }
             Rule::SameRankKongs => Reads { pung_ranks: true, ..of(Reads::DECLARED) },
-            Rule::Pattern(i) => of(Reads::PATTERNS).pattern(*i),
+            Rule::Patterns(mask) => Reads { patterns: *mask, ..of(Reads::PATTERNS) },
         }
     }
 
@@ -1254,10 +1256,9 @@ pub struct Reads {
     pub suit_sets: u64,
     /// The patterns named, by index.
     pub patterns: u64,
-    /// A set of index 64 or more is named, and the first pattern of index 64 or more (they
-    /// have no bit above; no ruleset has that many).
+    /// A set of index 64 or more is named (it has no bit above; no ruleset has that
+    /// many).
     pub far_set: bool,
-    pub far_pattern: Option<u8>,
 }
 
 impl Reads {
@@ -1307,13 +1308,6 @@ impl Reads {
         1u64.checked_shl(i as u32).unwrap_or(0)
     }
 
-    /// Pattern `i` named.
-    fn pattern(mut self, i: u8) -> Reads {
-        self.patterns |= 1u64.checked_shl(i as u32).unwrap_or(0);
-        self.far_pattern = self.far_pattern.or((i >= 64).then_some(i));
-        self
-    }
-
     /// What either reads.
     pub fn with(self, o: Reads) -> Reads {
         let u = |i: usize| self.uses[i] | o.uses[i];
@@ -1327,7 +1321,6 @@ impl Reads {
             suit_sets: self.suit_sets | o.suit_sets,
             patterns: self.patterns | o.patterns,
             far_set: self.far_set | o.far_set,
-            far_pattern: self.far_pattern.or(o.far_pattern),
         }
     }
 
