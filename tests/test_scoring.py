@@ -127,6 +127,33 @@ def test_results_and_their_entries_cannot_be_changed(rules: str, call: str) -> N
     assert earlier[0].to_dict() == as_made[0] and score()[0].to_dict() == as_made[0]
 
 
+@pytest.mark.parametrize("rules", ("mcr", *REGIONAL))
+def test_win_total_and_fans_read_first_are_the_values_written_later(rules: str) -> None:
+    """A result reads ``win``, ``total`` and ``fans`` from the score itself, and writes
+    its other values only when one is first read: the three read first are the same as
+    read again once every value is written, and as in its dict."""
+    from mcr_peer import random_situation
+
+    ev = haidi.ruleset(rules).evaluate
+    rng = random.Random(11)
+    sits = [random_situation(rng) for _ in range(300)] if rules == "mcr" else random_situations(rules, 300, seed=11)
+    if rules in ("tangshan", "beijing", "longgang"):
+        sits += situations.scored(random.Random(13), rules, 300, ev, haidi.HandError, wilds=True)
+    wins = 0
+    for s in sits:
+        r = ev(**s)
+        first = (r.win, r.total, r.fans)
+        d = r.to_dict()
+        assert first == (r.win, r.total, r.fans), s
+        assert (first[0], first[1]) == (d["win"], d["total"]) == (r["win"], r["total"]), s
+        assert [f.to_dict() for f in first[2]] == list(d["fans"]), s
+        # The other order: a value written first, then the three.
+        again = ev(**s)
+        assert again["arrangement"] == d["arrangement"] and (again.win, again.total, again.fans) == first, s
+        wins += first[0]
+    assert wins > 100
+
+
 def test_every_key_is_an_attribute_and_a_key_of_another_ruleset_is_not() -> None:
     """Each key of a result and of its fans and groups reads as an attribute, the same
     object as the item; a key only another ruleset writes (Longgang's ``tai`` on an MCR

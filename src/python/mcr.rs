@@ -10,7 +10,7 @@ use super::convert;
 use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py, IntoPy};
 use super::kwcall;
-use super::result::{untracked, PyResult_, Source, Table, Val, Writer};
+use super::result::{untracked, PyResult_, Scoring, Source, Table, Val, Writer};
 use crate::error::{COMPACT_OR_COMH, TRUE_OR_FALSE};
 use crate::forms::Form;
 use crate::hand::MeldKind;
@@ -77,6 +77,10 @@ fn new_fan_dict<'py>(py: Python<'py>, fan: u8) -> PyResult<Bound<'py, PyDict>> {
 
 /// The result of one situation (its JSON text is its `json`).
 fn result(py: Python<'_>, r: &Scored) -> PyResult<PyResult_> {
+    if !r.explained {
+        // Written when first read (most reads are of `win`, `total` and `fans` alone).
+        return Ok(Scoring::Mcr(Box::new(r.clone())).result(Source::Mcr));
+    }
     let c = answer::common(py);
     let mut w = values(c, r)?;
     if r.explained {
@@ -109,11 +113,18 @@ fn result(py: Python<'_>, r: &Scored) -> PyResult<PyResult_> {
 }
 
 /// A scored situation's values, but `explain`'s list (which needs Python).
-fn values(c: &answer::Common, r: &Scored) -> PyResult<Writer> {
+/// A result's `fans`: the fans counted, by place in the table, with their counts.
+pub(super) fn fans_val(r: &Scored) -> Val {
+    Val::Fans(fan_order(&r.fans))
+}
+
+/// A scored situation's values, but `explain`'s list: what a batch's lines are written
+/// from, and a result's when first read.
+pub(super) fn values(c: &answer::Common, r: &Scored) -> PyResult<Writer> {
     let mut w = Writer::new(8);
     w.put(&c.win, Val::Bool(r.win));
     w.put(&c.total, Val::Int(r.total.into()));
-    w.put(&c.fans, Val::Fans(fan_order(&r.fans)));
+    w.put(&c.fans, fans_val(r));
     w.put(&c.reason, r.reason.as_deref().map_or(Val::None, |s| Val::Str(s.to_owned())));
     w.put(&c.form, r.form.map_or(Val::None, |f| Val::Static(f.name())));
     if r.complete {

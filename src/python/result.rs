@@ -85,7 +85,27 @@ impl Writer {
     }
 
     pub fn finish(self, source: Source, loser: bool) -> PyResult_ {
-        PyResult_ { source, loser, vals: self.vals }
+        PyResult_ { source, loser, vals: std::sync::OnceLock::from(self.vals), scored: None }
+    }
+}
+
+/// What a scorer scored, kept by its result until a value other than `win`, `total` and
+/// `fans` is first read: the values are then written from it, once (see
+/// [`PyResult_::vals`]). A result read for those three alone writes nothing else.
+pub enum Scoring {
+    Mcr(Box<crate::mcr::score::Scored>),
+    /// The score and the situation's kind sets (the rules of some keys read them).
+    Scheme(Box<(crate::score::evaluate::Scored, [u64; crate::score::scheme::MAX_SETS])>),
+}
+
+impl Scoring {
+    /// The result of `scored`, its values written when first read.
+    pub fn result(self, source: Source) -> PyResult_ {
+        let loser = match &self {
+            Scoring::Mcr(_) => false,
+            Scoring::Scheme(b) => b.0.loser,
+        };
+        PyResult_ { source, loser, vals: std::sync::OnceLock::new(), scored: Some(self) }
     }
 }
 
@@ -199,12 +219,31 @@ pub struct PyResult_ {
     source: Source,
     /// A 陪家's result: its fans are the loser's entries.
     loser: bool,
-    vals: Vec<(u16, Val)>,
+    /// Its keys in order, each with its value: written when the result is made, or from
+    /// `scored` when first read.
+    vals: std::sync::OnceLock<Vec<(u16, Val)>>,
+    scored: Option<Scoring>,
 }
 
 impl PyResult_ {
-    fn find(&self, name: &str) -> Option<&Val> {
-        self.vals.iter().find(|(k, _)| self.source.key(*k).is_some_and(|k| k.text() == name)).map(|(_, v)| v)
+    /// The values, written from what was scored if they are not yet.
+    fn vals(&self, py: Python<'_>) -> PyResult<&[(u16, Val)]> {
+        if let Some(v) = self.vals.get() {
+            return Ok(v);
+        }
+        let c = answer::common(py);
+        let written = match (&self.scored, &self.source) {
+            (Some(Scoring::Mcr(r)), _) => super::mcr::values(c, r)?,
+            (Some(Scoring::Scheme(b)), Source::Scheme(s)) => super::score::values(s.get(), c, &b.1, &b.0)?,
+            _ => return Err(pyo3::exceptions::PySystemError::new_err("a result without its values")),
+        };
+        // Another thread may have written them meanwhile: the same values, and theirs kept.
+        Ok(self.vals.get_or_init(|| written.vals))
+    }
+
+    fn find(&self, py: Python<'_>, name: &str) -> PyResult<Option<&Val>> {
+        let source = &self.source;
+        Ok(self.vals(py)?.iter().find(|(k, _)| source.key(*k).is_some_and(|k| k.text() == name)).map(|(_, v)| v))
     }
 
     /// The key of `id`, which the result's writer was given by its source.
@@ -212,12 +251,12 @@ impl PyResult_ {
         self.source.key(id).ok_or_else(|| pyo3::exceptions::PySystemError::new_err("a result key past its table"))
     }
 
-    fn common(&self, id: u16) -> Option<&Val> {
-        self.vals.iter().find(|(k, _)| *k == id).map(|(_, v)| v)
+    fn common(&self, py: Python<'_>, id: u16) -> PyResult<Option<&Val>> {
+        Ok(self.vals(py)?.iter().find(|(k, _)| *k == id).map(|(_, v)| v))
     }
 
     fn get_common<'py>(&self, py: Python<'py>, id: u16) -> PyResult<Bound<'py, PyAny>> {
-        match self.common(id) {
+        match self.common(py, id)? {
             Some(v) => self.value(py, v, true),
             None => Ok(py.None().into_bound(py)),
         }
@@ -298,7 +337,7 @@ impl PyResult_ {
             Source::Scheme(s) => Table::Scheme(s.get(), self.loser),
         };
         let mut out = Vec::with_capacity(512);
-        json(table, &self.vals, &mut out, |v, out| {
+        json(table, self.vals(py)?, &mut out, |v, out| {
             match v {
                 Val::Py(o) => out.extend_from_slice(&answer::dumps(o.bind(py))?),
                 Val::Frozen(o) => out.extend_from_slice(&answer::dumps(&thaw(o.bind(py))?)?),
@@ -311,7 +350,7 @@ impl PyResult_ {
 
     fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in self.vals.iter() {
+        for (k, v) in self.vals(py)?.iter() {
             d.set_item(self.key(*k)?.name(py), self.value(py, v, false)?)?;
         }
         Ok(d)
@@ -345,23 +384,36 @@ const MADE: u8 = 2;
 impl PyResult_ {
     /// The situation is a win: complete, and no rule of the ruleset refuses it.
     #[getter]
-    fn win(&self) -> bool {
-        matches!(self.common(answer::WIN), Some(Val::Bool(true)))
+    fn win(&self, py: Python<'_>) -> PyResult<bool> {
+        // Read from the score where the values are not written (nor need to be).
+        Ok(match (self.vals.get(), &self.scored) {
+            (None, Some(Scoring::Mcr(r))) => r.win,
+            (None, Some(Scoring::Scheme(b))) => b.0.win,
+            _ => matches!(self.common(py, answer::WIN)?, Some(Val::Bool(true))),
+        })
     }
 
     /// The score (what it counts in each ruleset: docs/scoring.md); 0 when not complete.
     #[getter]
-    fn total(&self) -> i64 {
-        match self.common(answer::TOTAL) {
-            Some(Val::Int(n)) => *n,
-            _ => 0,
-        }
+    fn total(&self, py: Python<'_>) -> PyResult<i64> {
+        Ok(match (self.vals.get(), &self.scored) {
+            (None, Some(Scoring::Mcr(r))) => r.total.into(),
+            (None, Some(Scoring::Scheme(b))) => super::score::total_of(&b.0),
+            _ => match self.common(py, answer::TOTAL)? {
+                Some(Val::Int(n)) => *n,
+                _ => 0,
+            },
+        })
     }
 
     /// The patterns counted, in the table's order: `Fan` entries.
     #[getter]
     fn fans<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.get_common(py, answer::FANS)
+        match (self.vals.get(), &self.scored) {
+            (None, Some(Scoring::Mcr(r))) => self.value(py, &super::mcr::fans_val(r), true),
+            (None, Some(Scoring::Scheme(b))) => self.value(py, &super::score::fans_val(&b.0), true),
+            _ => self.get_common(py, answer::FANS),
+        }
     }
 
     /// Why `win` is false; None for a win.
@@ -396,23 +448,29 @@ impl PyResult_ {
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let found = key.cast::<PyString>().ok().and_then(|k| self.find(k.to_str().ok()?));
+        let found = match key.cast::<PyString>().ok().and_then(|k| k.to_str().ok()) {
+            Some(k) => self.find(py, k)?,
+            None => None,
+        };
         match found {
             Some(v) => self.value(py, v, true),
             None => Err(PyKeyError::new_err(key.clone().unbind())),
         }
     }
 
-    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
-        key.cast::<PyString>().ok().and_then(|k| self.find(k.to_str().ok()?)).is_some()
+    fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(match key.cast::<PyString>().ok().and_then(|k| k.to_str().ok()) {
+            Some(k) => self.find(py, k)?.is_some(),
+            None => false,
+        })
     }
 
-    fn __len__(&self) -> usize {
-        self.vals.len()
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.vals(py)?.len())
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let keys = self.vals.iter().map(|(k, _)| self.key_name(py, *k)).collect::<PyResult<Vec<_>>>()?;
+        let keys = self.vals(py)?.iter().map(|(k, _)| self.key_name(py, *k)).collect::<PyResult<Vec<_>>>()?;
         Ok(PyTuple::new(py, keys)?.try_iter()?.into_any())
     }
 
@@ -439,7 +497,11 @@ impl PyResult_ {
         key: &Bound<'py, PyAny>,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        match key.cast::<PyString>().ok().and_then(|k| self.find(k.to_str().ok()?)) {
+        let found = match key.cast::<PyString>().ok().and_then(|k| k.to_str().ok()) {
+            Some(k) => self.find(py, k)?,
+            None => None,
+        };
+        match found {
             Some(v) => self.value(py, v, true),
             None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
         }
@@ -469,7 +531,7 @@ impl PyResult_ {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut s = format!("Result({}: ", self.source.ruleset());
-        for (i, (k, v)) in self.vals.iter().enumerate() {
+        for (i, (k, v)) in self.vals(py)?.iter().enumerate() {
             if i > 0 {
                 s.push_str(", ");
             }
@@ -491,8 +553,9 @@ impl PyResult_ {
             Source::Mcr => py.None().into_bound(py),
             Source::Scheme(s) => s.bind(py).clone().into_any(),
         };
-        let mut state = Vec::with_capacity(self.vals.len());
-        for (k, v) in self.vals.iter() {
+        let vals = self.vals(py)?;
+        let mut state = Vec::with_capacity(vals.len());
+        for (k, v) in vals.iter() {
             let (tag, payload) = match v {
                 Val::None
                 | Val::Bool(_)
@@ -543,7 +606,7 @@ impl PyResult_ {
             };
             vals.push((id, v));
         }
-        Ok(PyResult_ { source, loser, vals })
+        Ok(PyResult_ { source, loser, vals: std::sync::OnceLock::from(vals), scored: None })
     }
 }
 
@@ -822,7 +885,7 @@ impl KeyAttribute {
         };
         let found = if let Ok(r) = obj.cast::<PyResult_>() {
             let r = r.get();
-            match r.find(name.to_str()?) {
+            match r.find(py, name.to_str()?)? {
                 Some(v) => Ok(r.value(py, v, true)?),
                 None => Err(format!("a {} result", r.source.ruleset())),
             }

@@ -13,7 +13,7 @@ use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py};
 use super::hand::PyHand;
 use super::kwcall;
-use super::result::{untracked, PyRecord, PyResult_, Source, Table, Val, Writer};
+use super::result::{untracked, PyRecord, PyResult_, Scoring, Source, Table, Val, Writer};
 use super::scheme::{read, str_tuple, Written};
 use crate::error::{HandError, Result as CoreResult};
 use crate::notation::Format;
@@ -631,7 +631,7 @@ impl super::lines::LineScorer for PyScheme {
             JsonLine::Read(p) if !p.explain => {
                 let s = evaluate(&self.scheme, &p);
                 let mut out = Vec::with_capacity(512);
-                let written = values(self, common, &p, &s).and_then(|w| {
+                let written = values(self, common, &p.sets, &s).and_then(|w| {
                     super::result::json(Table::Scheme(self, s.loser), w.vals(), &mut out, |_, _| {
                         Err(pyo3::exceptions::PySystemError::new_err("a value made in Python"))
                     })
@@ -727,8 +727,12 @@ fn face_item<R>(
 /// A scored situation's result.
 fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -> PyResult<PyResult_> {
     let this = slf.get();
+    if !p.explain {
+        // Written when first read (most reads are of `win`, `total` and `fans` alone).
+        return Ok(Scoring::Scheme(Box::new((s.clone(), p.sets))).result(Source::Scheme(slf.clone().unbind())));
+    }
     let c = answer::common(py);
-    let mut w = values(this, c, p, s)?;
+    let mut w = values(this, c, &p.sets, s)?;
     if p.explain {
         let (scheme, out) = (&*this.scheme, &this.out);
         let entries = this.fan_entries(s.loser);
@@ -744,14 +748,28 @@ fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -
     Ok(w.finish(Source::Scheme(slf.clone().unbind()), s.loser))
 }
 
+/// A result's `total`: the score, 0 when not complete.
+pub(super) fn total_of(s: &Scored) -> i64 {
+    if s.complete {
+        s.total.into()
+    } else {
+        0
+    }
+}
+
+/// A result's `fans`: the patterns counted, by place in the table, with their counts.
+pub(super) fn fans_val(s: &Scored) -> Val {
+    Val::Fans(s.fans().map(|(i, n)| (i as u16, n as u16)).collect())
+}
+
 /// A scored situation's values, but `explain`'s list (which needs Python): what a
-/// batch's lines are written from on every core.
-fn values(this: &PyScheme, c: &answer::Common, p: &Prepared, s: &Scored) -> PyResult<Writer> {
+/// batch's lines are written from on every core, and a result's when first read.
+pub(super) fn values(this: &PyScheme, c: &answer::Common, sets: &[u64], s: &Scored) -> PyResult<Writer> {
     let (scheme, out) = (&*this.scheme, &this.out);
     let mut w = Writer::new(8 + out.extras.len());
     w.put(&c.win, Val::Bool(s.win));
-    w.put(&c.total, Val::Int(if s.complete { s.total.into() } else { 0 }));
-    let fans = || Val::Fans(s.fans().map(|(i, n)| (i as u16, n as u16)).collect());
+    w.put(&c.total, Val::Int(total_of(s)));
+    let fans = || fans_val(s);
     w.put(&c.fans, fans());
     w.put(&c.reason, s.reason.as_ref().map_or(Val::None, |r| Val::Shared(r.clone())));
     if let Some(form) = s.form {
@@ -813,7 +831,7 @@ fn values(this: &PyScheme, c: &answer::Common, p: &Prepared, s: &Scored) -> PyRe
                 let ctx = Context {
                     facts: &s.facts,
                     situation: &s.situation,
-                    sets: &p.sets,
+                    sets,
                     waits: None,
                     counted: s.counted,
                     total: s.total,
@@ -837,7 +855,7 @@ fn values(this: &PyScheme, c: &answer::Common, p: &Prepared, s: &Scored) -> PyRe
                 0
             }),
             Extra::Instant => Val::Bool(s.complete && s.fans().any(|(i, _)| scheme.patterns[i].instant)),
-            Extra::FaceItems => Val::FaceItems(s.items(scheme, &p.sets)),
+            Extra::FaceItems => Val::FaceItems(s.items(scheme, sets)),
             Extra::Wait => match s.placement {
                 Some(pl) => Val::Static(pl.role.name()),
                 None => Val::None,
