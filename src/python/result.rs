@@ -94,8 +94,7 @@ impl Writer {
 /// [`PyResult_::vals`]). A result read for those three alone writes nothing else.
 pub enum Scoring {
     Mcr(Box<crate::mcr::score::Scored>),
-    /// The score and the situation's kind sets (the rules of some keys read them).
-    Scheme(Box<(crate::score::evaluate::Scored, [u64; crate::score::scheme::MAX_SETS])>),
+    Scheme(Box<crate::score::evaluate::Scored>),
 }
 
 impl Scoring {
@@ -103,7 +102,7 @@ impl Scoring {
     pub fn result(self, source: Source) -> PyResult_ {
         let loser = match &self {
             Scoring::Mcr(_) => false,
-            Scoring::Scheme(b) => b.0.loser,
+            Scoring::Scheme(s) => s.loser,
         };
         PyResult_ { source, loser, vals: std::sync::OnceLock::new(), scored: Some(self) }
     }
@@ -234,7 +233,11 @@ impl PyResult_ {
         let c = answer::common(py);
         let written = match (&self.scored, &self.source) {
             (Some(Scoring::Mcr(r)), _) => super::mcr::values(c, r)?,
-            (Some(Scoring::Scheme(b)), Source::Scheme(s)) => super::score::values(s.get(), c, &b.1, &b.0)?,
+            (Some(Scoring::Scheme(scored)), Source::Scheme(s)) => {
+                // The kind sets the rules of some keys read, as the situation resolved them.
+                let this = s.get();
+                super::score::values(this, c, &this.scheme().sets_of(&scored.situation), scored)?
+            }
             _ => return Err(pyo3::exceptions::PySystemError::new_err("a result without its values")),
         };
         // Another thread may have written them meanwhile: the same values, and theirs kept.
@@ -388,7 +391,7 @@ impl PyResult_ {
         // Read from the score where the values are not written (nor need to be).
         Ok(match (self.vals.get(), &self.scored) {
             (None, Some(Scoring::Mcr(r))) => r.win,
-            (None, Some(Scoring::Scheme(b))) => b.0.win,
+            (None, Some(Scoring::Scheme(s))) => s.win,
             _ => matches!(self.common(py, answer::WIN)?, Some(Val::Bool(true))),
         })
     }
@@ -398,7 +401,7 @@ impl PyResult_ {
     fn total(&self, py: Python<'_>) -> PyResult<i64> {
         Ok(match (self.vals.get(), &self.scored) {
             (None, Some(Scoring::Mcr(r))) => r.total.into(),
-            (None, Some(Scoring::Scheme(b))) => super::score::total_of(&b.0),
+            (None, Some(Scoring::Scheme(s))) => super::score::total_of(s),
             _ => match self.common(py, answer::TOTAL)? {
                 Some(Val::Int(n)) => *n,
                 _ => 0,
@@ -411,7 +414,7 @@ impl PyResult_ {
     fn fans<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match (self.vals.get(), &self.scored) {
             (None, Some(Scoring::Mcr(r))) => self.value(py, &super::mcr::fans_val(r), true),
-            (None, Some(Scoring::Scheme(b))) => self.value(py, &super::score::fans_val(&b.0), true),
+            (None, Some(Scoring::Scheme(s))) => self.value(py, &super::score::fans_val(s), true),
             _ => self.get_common(py, answer::FANS),
         }
     }

@@ -729,7 +729,7 @@ fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -
     let this = slf.get();
     if !p.explain {
         // Written when first read (most reads are of `win`, `total` and `fans` alone).
-        return Ok(Scoring::Scheme(Box::new((s.clone(), p.sets))).result(Source::Scheme(slf.clone().unbind())));
+        return Ok(Scoring::Scheme(Box::new(s.clone())).result(Source::Scheme(slf.clone().unbind())));
     }
     let c = answer::common(py);
     let mut w = values(this, c, &p.sets, s)?;

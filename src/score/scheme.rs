@@ -250,6 +250,19 @@ impl std::ops::Deref for Scheme {
 }
 
 impl Scheme {
+    /// The kind sets in `situation`, by index: only the sets that read the situation are
+    /// resolved for it.
+    pub fn sets_of(&self, situation: &super::facts::Situation) -> [u64; MAX_SETS] {
+        let mut sets = self.plan.fixed_sets;
+        let mut left = self.plan.situation_sets;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            sets[i] = self.sets[i].resolve(situation);
+        }
+        sets
+    }
+
     /// Points of a group, by the first row that applies.
     #[inline]
     pub fn group_points(

@@ -673,14 +673,7 @@ impl<'a> Reader<'a> {
             value: 0,
             fan_count: 0,
         };
-        // Only the sets that read the situation are resolved for it.
-        let mut sets = scheme.plan.fixed_sets;
-        let mut left = scheme.plan.situation_sets;
-        while left != 0 {
-            let i = left.trailing_zeros() as usize;
-            left &= left - 1;
-            sets[i] = scheme.sets[i].resolve(&situation);
-        }
+        let sets = scheme.sets_of(&situation);
         let ctx = Context { sets: &sets, ..ctx };
         for (r, needs) in scheme.refuse.iter().zip(&scheme.plan.refuse_needs) {
             if ctx.judge(&r.rule, needs) > 0 {
