@@ -81,38 +81,35 @@ fn result(py: Python<'_>, r: &Scored) -> PyResult<PyResult_> {
         // Written when first read (most reads are of `win`, `total` and `fans` alone).
         return Ok(Scoring::Mcr(Box::new(r.clone())).result(Source::Mcr));
     }
+    // explain's list of fans not counted is made in Python, with the result.
     let c = answer::common(py);
     let mut w = values(c, r)?;
-    if r.explained {
-        let ex = PyList::empty(py);
-        for e in &r.excluded {
-            let x = PyDict::new(py);
-            if e.rule == "account_once" {
-                x.set_item("id", None::<u8>)?;
-                x.set_item("name", "一般高/喜相逢/连六/老少副")?;
-                x.set_item("count", e.count)?;
-                x.set_item("by", None::<u8>)?;
-                x.set_item("rule", "套算一次 (account once): a set combines once more with an unused set")?;
-            } else {
-                let (name, _) = fan_name(e.fan);
-                let (by_name, _) = fan_name(e.by);
-                x.set_item("id", e.fan)?;
-                x.set_item("name", name)?;
-                x.set_item("count", e.count)?;
-                x.set_item("by", e.by)?;
-                x.set_item("by_name", by_name)?;
-                let rule =
-                    if e.rule == "list" { "不计 in the list's note" } else { "不重复 (implied by the fan)" };
-                x.set_item("rule", rule)?;
-            }
-            ex.append(x)?;
+    let ex = PyList::empty(py);
+    for e in &r.excluded {
+        let x = PyDict::new(py);
+        if e.rule == "account_once" {
+            x.set_item("id", None::<u8>)?;
+            x.set_item("name", "一般高/喜相逢/连六/老少副")?;
+            x.set_item("count", e.count)?;
+            x.set_item("by", None::<u8>)?;
+            x.set_item("rule", "套算一次 (account once): a set combines once more with an unused set")?;
+        } else {
+            let (name, _) = fan_name(e.fan);
+            let (by_name, _) = fan_name(e.by);
+            x.set_item("id", e.fan)?;
+            x.set_item("name", name)?;
+            x.set_item("count", e.count)?;
+            x.set_item("by", e.by)?;
+            x.set_item("by_name", by_name)?;
+            let rule = if e.rule == "list" { "不计 in the list's note" } else { "不重复 (implied by the fan)" };
+            x.set_item("rule", rule)?;
         }
-        w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
+        ex.append(x)?;
     }
+    w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
     Ok(w.finish(Source::Mcr, false))
 }
 
-/// A scored situation's values, but `explain`'s list (which needs Python).
 /// A result's `fans`: the fans counted, by place in the table, with their counts.
 pub(super) fn fans_val(r: &Scored) -> Val {
     Val::Fans(fan_order(&r.fans))

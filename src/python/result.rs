@@ -1,7 +1,8 @@
 //! `haidi._core.Result`, `Fan`, `Group` and `Record`: what `evaluate` returns, for every
-//! ruleset. A scorer writes a result once, key by key in its dict's order, as Rust values
-//! ([`Val`]); the result keeps them, and makes a Python object of a part only when that
-//! part is read. Its dict (`to_dict`) and its JSON text are written from the same values,
+//! ruleset. A result keeps what its scorer scored ([`Scoring`]) and reads `win`, `total`
+//! and `fans` from it; its other values are written once, key by key in its dict's order,
+//! as Rust values ([`Val`]), when the first of them is read. It makes a Python object of
+//! a part only when that part is read. Its dict (`to_dict`) and its JSON text are written from the same values,
 //! so that the three cannot say different things.
 //!
 //! A result and its entries are immutable: no attribute or item can be set. The fan

@@ -731,20 +731,19 @@ fn result(py: Python<'_>, slf: &Bound<'_, PyScheme>, p: &Prepared, s: &Scored) -
         // Written when first read (most reads are of `win`, `total` and `fans` alone).
         return Ok(Scoring::Scheme(Box::new(s.clone())).result(Source::Scheme(slf.clone().unbind())));
     }
+    // explain's list of patterns not counted is made in Python, with the result.
     let c = answer::common(py);
     let mut w = values(this, c, &p.sets, s)?;
-    if p.explain {
-        let (scheme, out) = (&*this.scheme, &this.out);
-        let entries = this.fan_entries(s.loser);
-        let ex = PyList::empty(py);
-        for (i, n, by) in s.voided_by(scheme) {
-            let e = entries[i].dict(py, n as usize)?;
-            e.set_item("by", &scheme.patterns[by].id)?;
-            e.set_item("rule", &out.exclusion_text)?;
-            ex.append(e)?;
-        }
-        w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
+    let (scheme, out) = (&*this.scheme, &this.out);
+    let entries = this.fan_entries(s.loser);
+    let ex = PyList::empty(py);
+    for (i, n, by) in s.voided_by(scheme) {
+        let e = entries[i].dict(py, n as usize)?;
+        e.set_item("by", &scheme.patterns[by].id)?;
+        e.set_item("rule", &out.exclusion_text)?;
+        ex.append(e)?;
     }
+    w.put(&c.excluded, Val::Py(ex.into_any().unbind()));
     Ok(w.finish(Source::Scheme(slf.clone().unbind()), s.loser))
 }
 
