@@ -637,7 +637,7 @@ impl super::lines::LineScorer for Lines {
             return Line::Unread;
         }
         let Ok(scored) = evaluate_text(&situation, &self.options) else { return Line::Unread };
-        let mut out = Vec::with_capacity(512);
+        let mut out = Vec::with_capacity(answer::JSON_ROOM);
         let written = values(common, &scored).and_then(|w| {
             super::result::json(Table::Mcr(self.fans), w.vals(), &mut out, |_, _| {
                 Err(pyo3::exceptions::PySystemError::new_err("a value made in Python"))

@@ -340,7 +340,7 @@ impl PyResult_ {
             Source::Mcr => Table::Mcr(super::mcr::shared_fans(py)?),
             Source::Scheme(s) => Table::Scheme(s.get(), self.loser),
         };
-        let mut out = Vec::with_capacity(512);
+        let mut out = Vec::with_capacity(answer::JSON_ROOM);
         json(table, self.vals(py)?, &mut out, |v, out| {
             match v {
                 Val::Py(o) => out.extend_from_slice(&answer::dumps(o.bind(py))?),

@@ -630,7 +630,7 @@ impl super::lines::LineScorer for PyScheme {
         match self.prepare_json(line, format) {
             JsonLine::Read(p) if !p.explain => {
                 let s = evaluate(&self.scheme, &p);
-                let mut out = Vec::with_capacity(512);
+                let mut out = Vec::with_capacity(answer::JSON_ROOM);
                 let written = values(self, common, &p.sets, &s).and_then(|w| {
                     super::result::json(Table::Scheme(self, s.loser), w.vals(), &mut out, |_, _| {
                         Err(pyo3::exceptions::PySystemError::new_err("a value made in Python"))

@@ -15,7 +15,10 @@ pub fn object(line: &[u8]) -> Option<Vec<(&str, Value<'_>)>> {
     let mut p = Parser { text, at: 0 };
     p.space();
     p.eat(b'{')?;
-    let mut items: Vec<(&str, Value<'_>)> = Vec::with_capacity(8);
+    // Room for a situation's keys (MCR's lines give ten).
+    let mut items: Vec<(&str, Value<'_>)> = Vec::with_capacity(16);
+    // The signs of the keys read (see below).
+    let mut seen = 0u64;
     p.space();
     if p.peek() == Some(b'}') {
         p.at += 1;
@@ -23,9 +26,13 @@ pub fn object(line: &[u8]) -> Option<Vec<(&str, Value<'_>)>> {
         loop {
             p.space();
             let key = p.string()?;
-            if items.len() == MAX_ITEMS || items.iter().any(|(k, _)| *k == key) {
+            // A key met before is refused: one whose length and first byte no key had
+            // is new without looking.
+            let sign = 1u64 << ((key.len() * 7 + key.bytes().next().map_or(0, usize::from)) & 63);
+            if items.len() == MAX_ITEMS || (seen & sign != 0 && items.iter().any(|(k, _)| *k == key)) {
                 return None;
             }
+            seen |= sign;
             p.space();
             p.eat(b':')?;
             p.space();
@@ -65,6 +72,17 @@ pub fn object(line: &[u8]) -> Option<Vec<(&str, Value<'_>)>> {
     (p.at == text.len()).then_some(items)
 }
 
+/// The bytes of `w` (little-endian) that end a plain string, by their top bits: a quote,
+/// a backslash, a control character (below 0x20). A byte below `n` (`n` at most 0x80)
+/// sets its top bit in `(w - n * ONES) & !w & HIGH`; a byte above one that does may set
+/// it too (the subtraction's borrow), so only the lowest bit set is sure to be one.
+fn ends(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |v: u64, n: u64| v.wrapping_sub(n * ONES) & !v & HIGH;
+    below(w, 0x20) | below(w ^ (b'"' as u64 * ONES), 1) | below(w ^ (b'\\' as u64 * ONES), 1)
+}
+
 struct Parser<'a> {
     text: &'a str,
     at: usize,
@@ -95,12 +113,33 @@ impl<'a> Parser<'a> {
     /// A string without escapes or control characters.
     fn string(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
+        let bytes = self.text.as_bytes();
         let start = self.at;
-        let len = self.text.as_bytes()[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        self.at = start + len;
+        // Eight bytes at a time, to the first that ends a string (a quote, a backslash, a
+        // control character); past the text's end the bytes read are zeros, which end it.
+        let mut at = start;
+        loop {
+            let rest = bytes.get(at..)?;
+            let word = match rest.get(..8) {
+                Some(eight) => u64::from_le_bytes(eight.try_into().ok()?),
+                None => {
+                    let mut eight = [0u8; 8];
+                    eight[..rest.len()].copy_from_slice(rest);
+                    u64::from_le_bytes(eight)
+                }
+            };
+            let ending = ends(word);
+            if ending != 0 {
+                at += (ending.trailing_zeros() / 8) as usize;
+                break;
+            }
+            at += 8;
+        }
+        self.at = at;
+        // A quote ends it; anything else (or the text's end) is not a plain string.
         self.eat(b'"')?;
         // The quotes are ASCII, so the text between them is whole characters.
-        Some(&self.text[start..start + len])
+        Some(&self.text[start..at])
     }
 
     /// A string, an integer that fits 64 bits, true, false or null.
@@ -153,6 +192,44 @@ mod tests {
         assert_eq!(got.len(), 5);
         assert_eq!(keys("{}").unwrap().len(), 0);
         assert!(keys(r#"{"hand":"中"}"#).is_some());
+    }
+
+    #[test]
+    fn the_bytes_ending_a_string_are_found_at_every_place() {
+        let ending = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+        for b in 0..=255u8 {
+            for i in 0..8 {
+                let mut eight = *b"abcdefgh";
+                eight[i] = b;
+                let found = ends(u64::from_le_bytes(eight));
+                assert_eq!(found != 0, ending(b), "{b:#x} at {i}");
+                if ending(b) {
+                    assert_eq!(found.trailing_zeros() / 8, i as u32, "{b:#x} at {i}");
+                }
+            }
+        }
+        // The first of two, whatever is after it.
+        let mut rng = crate::game::rng::Rng::new(7);
+        for _ in 0..100_000 {
+            let eight = (rng.next_u64()).to_le_bytes();
+            let first = eight.iter().position(|&b| ending(b));
+            let found = ends(u64::from_le_bytes(eight));
+            assert_eq!(first, (found != 0).then(|| (found.trailing_zeros() / 8) as usize), "{eight:?}");
+        }
+        // Strings of every length to 20, ended or broken at every place.
+        for len in 0..20 {
+            let plain = "x".repeat(len);
+            assert!(keys(&format!(r#"{{"{plain}": "{plain}"}}"#)).is_some(), "{len}");
+            for at in 0..len {
+                let mut broken = plain.clone().into_bytes();
+                broken[at] = b'\\';
+                let broken = String::from_utf8(broken).unwrap();
+                assert!(keys(&format!(r#"{{"{broken}": 1}}"#)).is_none(), "{len} {at}");
+                assert!(keys(&format!(r#"{{"a": "{broken}"}}"#)).is_none(), "{len} {at}");
+            }
+            // Unterminated at the text's end.
+            assert!(object(format!(r#"{{"a": "{plain}"#).as_bytes()).is_none(), "{len}");
+        }
     }
 
     #[test]
