@@ -192,11 +192,12 @@ impl Engine {
         // For the first wait, where a declared meld lowers a kind's cap, the groups whose
         // draws are read from a table are tried before those worked out by the dynamic
         // programming, each of whose draws costs far more.
-        let slow = |g: usize| first && view.melds.count > 0 && distance::group_table(view, g, pair_ok).is_none();
+        let slow: [bool; 4] =
+            std::array::from_fn(|g| first && view.melds.count > 0 && distance::group_table(view, g, pair_ok).is_none());
         for later in [false, true] {
             for (g, &(lo, hi)) in GROUPS.iter().enumerate() {
                 let group_mask = ((1u64 << (hi - lo)) - 1) << lo;
-                if candidates & group_mask == 0 || slow(g) != later {
+                if candidates & group_mask == 0 || slow[g] != later {
                     continue;
                 }
                 let others: Vec<Distances> = (0..4).filter(|&o| o != g).map(|o| groups[o]).collect();

@@ -2,8 +2,8 @@
 //! ruleset. A result keeps what its scorer scored ([`Scoring`]) and reads `win`, `total`
 //! and `fans` from it; its other values are written once, key by key in its dict's order,
 //! as Rust values ([`Val`]), when the first of them is read. It makes a Python object of
-//! a part only when that part is read. Its dict (`to_dict`) and its JSON text are written from the same values,
-//! so that the three cannot say different things.
+//! a part only when that part is read. Its dict (`to_dict`) and its JSON text are written
+//! from the same values, so that the three cannot say different things.
 //!
 //! A result and its entries are immutable: no attribute or item can be set. The fan
 //! entries (one a pattern and count) and the group entries (one a group) are made once
@@ -106,6 +106,27 @@ impl Scoring {
             Scoring::Scheme(s) => s.loser,
         };
         PyResult_ { source, loser, vals: std::sync::OnceLock::new(), scored: Some(self) }
+    }
+
+    fn win(&self) -> bool {
+        match self {
+            Scoring::Mcr(r) => r.win,
+            Scoring::Scheme(s) => s.win,
+        }
+    }
+
+    fn total(&self) -> i64 {
+        match self {
+            Scoring::Mcr(r) => r.total.into(),
+            Scoring::Scheme(s) => super::score::total_of(s),
+        }
+    }
+
+    fn fans(&self) -> Val {
+        match self {
+            Scoring::Mcr(r) => super::mcr::fans_val(r),
+            Scoring::Scheme(s) => super::score::fans_val(s),
+        }
     }
 }
 
@@ -250,6 +271,14 @@ impl PyResult_ {
         Ok(self.vals(py)?.iter().find(|(k, _)| source.key(*k).is_some_and(|k| k.text() == name)).map(|(_, v)| v))
     }
 
+    /// The value of item `key`: None where it is no key of the result (or no str).
+    fn item(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<&Val>> {
+        match key.cast::<PyString>().ok().and_then(|k| k.to_str().ok()) {
+            Some(k) => self.find(py, k),
+            None => Ok(None),
+        }
+    }
+
     /// The key of `id`, which the result's writer was given by its source.
     fn key(&self, id: u16) -> PyResult<&Key> {
         self.source.key(id).ok_or_else(|| pyo3::exceptions::PySystemError::new_err("a result key past its table"))
@@ -389,21 +418,19 @@ impl PyResult_ {
     /// The situation is a win: complete, and no rule of the ruleset refuses it.
     #[getter]
     fn win(&self, py: Python<'_>) -> PyResult<bool> {
-        // Read from the score where the values are not written (nor need to be).
-        Ok(match (self.vals.get(), &self.scored) {
-            (None, Some(Scoring::Mcr(r))) => r.win,
-            (None, Some(Scoring::Scheme(s))) => s.win,
-            _ => matches!(self.common(py, answer::WIN)?, Some(Val::Bool(true))),
+        // Read from the score where the result keeps one (its values need not be written).
+        Ok(match &self.scored {
+            Some(s) => s.win(),
+            None => matches!(self.common(py, answer::WIN)?, Some(Val::Bool(true))),
         })
     }
 
     /// The score (what it counts in each ruleset: docs/scoring.md); 0 when not complete.
     #[getter]
     fn total(&self, py: Python<'_>) -> PyResult<i64> {
-        Ok(match (self.vals.get(), &self.scored) {
-            (None, Some(Scoring::Mcr(r))) => r.total.into(),
-            (None, Some(Scoring::Scheme(s))) => super::score::total_of(s),
-            _ => match self.common(py, answer::TOTAL)? {
+        Ok(match &self.scored {
+            Some(s) => s.total(),
+            None => match self.common(py, answer::TOTAL)? {
                 Some(Val::Int(n)) => *n,
                 _ => 0,
             },
@@ -413,10 +440,9 @@ impl PyResult_ {
     /// The patterns counted, in the table's order: `Fan` entries.
     #[getter]
     fn fans<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match (self.vals.get(), &self.scored) {
-            (None, Some(Scoring::Mcr(r))) => self.value(py, &super::mcr::fans_val(r), true),
-            (None, Some(Scoring::Scheme(s))) => self.value(py, &super::score::fans_val(s), true),
-            _ => self.get_common(py, answer::FANS),
+        match &self.scored {
+            Some(s) => self.value(py, &s.fans(), true),
+            None => self.get_common(py, answer::FANS),
         }
     }
 
@@ -452,21 +478,14 @@ impl PyResult_ {
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let found = match key.cast::<PyString>().ok().and_then(|k| k.to_str().ok()) {
-            Some(k) => self.find(py, k)?,
-            None => None,
-        };
-        match found {
+        match self.item(py, key)? {
             Some(v) => self.value(py, v, true),
             None => Err(PyKeyError::new_err(key.clone().unbind())),
         }
     }
 
     fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(match key.cast::<PyString>().ok().and_then(|k| k.to_str().ok()) {
-            Some(k) => self.find(py, k)?.is_some(),
-            None => false,
-        })
+        Ok(self.item(py, key)?.is_some())
     }
 
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
@@ -501,11 +520,7 @@ impl PyResult_ {
         key: &Bound<'py, PyAny>,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let found = match key.cast::<PyString>().ok().and_then(|k| k.to_str().ok()) {
-            Some(k) => self.find(py, k)?,
-            None => None,
-        };
-        match found {
+        match self.item(py, key)? {
             Some(v) => self.value(py, v, true),
             None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
         }

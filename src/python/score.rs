@@ -768,8 +768,7 @@ pub(super) fn values(this: &PyScheme, c: &answer::Common, sets: &[u64], s: &Scor
     let mut w = Writer::new(8 + out.extras.len());
     w.put(&c.win, Val::Bool(s.win));
     w.put(&c.total, Val::Int(total_of(s)));
-    let fans = || fans_val(s);
-    w.put(&c.fans, fans());
+    w.put(&c.fans, fans_val(s));
     w.put(&c.reason, s.reason.as_ref().map_or(Val::None, |r| Val::Shared(r.clone())));
     if let Some(form) = s.form {
         let form_index = match form {
@@ -860,7 +859,7 @@ pub(super) fn values(this: &PyScheme, c: &answer::Common, sets: &[u64], s: &Scor
                 None => Val::None,
             },
             Extra::VoidWilds => int(s.void_wilds.into()),
-            Extra::Fans => fans(),
+            Extra::Fans => fans_val(s),
             Extra::Value => int(s.value),
         };
         w.put(key, v);

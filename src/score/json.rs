@@ -211,7 +211,7 @@ mod tests {
         // The first of two, whatever is after it.
         let mut rng = crate::game::rng::Rng::new(7);
         for _ in 0..100_000 {
-            let eight = (rng.next_u64()).to_le_bytes();
+            let eight = rng.next_u64().to_le_bytes();
             let first = eight.iter().position(|&b| ending(b));
             let found = ends(u64::from_le_bytes(eight));
             assert_eq!(first, (found != 0).then(|| (found.trailing_zeros() / 8) as usize), "{eight:?}");

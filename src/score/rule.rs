@@ -1006,9 +1006,7 @@ impl<'a> Bound<'a> {
                 let any = matches!(rule, Rule::Any(_));
                 let mut all_decided = true;
                 for r in rules {
-                    // A rule on other patterns is mostly a list of them, read here.
-                    let d = if let Rule::Patterns(m) = r { self.patterns_decided(*m) } else { self.decided(r) };
-                    match d {
+                    match self.decided(r) {
                         Some(b) if b == any => return Some(any),
                         Some(_) => {}
                         None => all_decided = false,
@@ -1035,7 +1033,8 @@ impl<'a> Bound<'a> {
         }
     }
 
-    /// Whether pattern `i` surely counts or surely does not, when that is known.
+    /// Whether some pattern of `mask` surely counts, or none surely does, when that is
+    /// known.
     fn patterns_decided(&self, mask: u64) -> Option<bool> {
         if self.sure & mask != 0 {
             Some(true)

@@ -254,10 +254,7 @@ impl Scheme {
     /// resolved for it.
     pub fn sets_of(&self, situation: &super::facts::Situation) -> [u64; MAX_SETS] {
         let mut sets = self.plan.fixed_sets;
-        let mut left = self.plan.situation_sets;
-        while left != 0 {
-            let i = left.trailing_zeros() as usize;
-            left &= left - 1;
+        for i in tiles::bits(self.plan.situation_sets) {
             sets[i] = self.sets[i].resolve(situation);
         }
         sets
@@ -286,16 +283,12 @@ impl Scheme {
             _ => return None,
         };
         // Only the rows of the group's state, for its player, are read.
-        let mut rows = self.plan.group_rows[state as usize][winner as usize];
-        while rows != 0 {
-            let i = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
+        let rows = self.plan.group_rows[state as usize][winner as usize];
+        tiles::bits(rows.into()).find_map(|i| {
             let row = &self.spec.group_points[i];
-            if sets.get(row.kinds as usize).is_some_and(|m| m >> g.tile & 1 == 1) {
-                return Some((i, if tiles::is_orphan(g.tile) { row.big } else { row.small }));
-            }
-        }
-        None
+            let applies = sets.get(row.kinds as usize).is_some_and(|m| m >> g.tile & 1 == 1);
+            applies.then(|| (i, if tiles::is_orphan(g.tile) { row.big } else { row.small }))
+        })
     }
 }
 
