@@ -352,6 +352,42 @@ def test_jsonl_answers_are_byte_for_byte_those_of_the_result_dicts(haidi_cli, mo
     assert err == f"haidi: {errors:,} of {len(lines):,} lines answered with an error\n"
 
 
+@pytest.mark.parametrize("name", haidi.RULESETS)
+def test_lines_given_as_one_block_are_answered_as_one_block_or_line_by_line(name):
+    """``evaluate_lines`` answers a block of plain lines with one bytes object, each answer
+    ended by a line break, as the command writes them; a block with a line it leaves to
+    the caller (here a comment) with a list, the same answers apart and None for that
+    line. Anything but bytes is a ``HandError``."""
+    import orjson
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import situations
+    from mcr_peer import random_situation
+
+    rng = random.Random(5)
+    rs = haidi.ruleset(name)
+    sits = [random_situation(rng) if name == "mcr" else situations.situation(rng, name) for _ in range(300)]
+    lines = [json.dumps(s) for s in sits]
+    whole, failed = rs.evaluate_lines("\n".join(lines).encode(), first_line=11)
+    assert isinstance(whole, bytes) and whole.endswith(b"\n")
+    answers = whole.split(b"\n")[:-1]
+    errors = 0
+    for n, (s, line, answer) in enumerate(zip(sits, lines, answers, strict=True), 11):
+        with json_spelling():
+            r = rs.evaluate_many([s], errors="collect")[0]
+        if "error" in r:
+            errors += 1
+            assert orjson.loads(answer) == {"error": r["error"], "line": n, "input": line}
+        else:
+            assert answer == orjson.dumps(r.to_dict())
+    assert failed == errors
+    apart, failed_apart = rs.evaluate_lines("\n".join([*lines, "# a comment"]).encode(), first_line=11)
+    assert apart == [*answers, None] and failed_apart == failed
+    for bad in ("a str", ["a list"], None, 5):
+        with pytest.raises(haidi.HandError, match="lines: expected bytes"):
+            rs.evaluate_lines(bad)  # type: ignore[arg-type]
+
+
 def test_jsonl_mcr_lines_read_in_rust_are_answered_as_their_dicts(haidi_cli, monkeypatch):
     """MCR's plain lines are read, scored and written in Rust; a line it leaves to the dict
     reader (a value of another type, out of range, options, explain) is answered there.

@@ -53,9 +53,20 @@ def test_batches_are_the_lines_whatever_the_reads(parts, cuts, limit, chunk):
     _stream.MAX_LINE, _stream.CHUNK = limit, chunk
     try:
         got = [line for batch in batches(Trickle(pieces)) for line in batch]
+        split = list(batches(Trickle(pieces)))
+        joined = list(batches(Trickle(pieces), joined=True))
     finally:
         _stream.MAX_LINE, _stream.CHUNK = old
     assert got == expected(data, limit)
+    # Joined, a batch is the same lines, as one bytes object where none is too long.
+    assert len(joined) == len(split)
+    for one, lines in zip(joined, split, strict=True):
+        assert one == (b"\n".join(lines) if TOO_LONG not in lines else lines)  # type: ignore[arg-type]
+
+
+def test_a_joined_batch_is_one_bytes_object_of_the_lines_one_read_brings():
+    got = list(batches(Trickle([b"1\n2\n3", b"4\n", b"5\n\n6\n", b"7"]), joined=True))
+    assert got == [b"1\n2", b"34", b"5\n\n6", b"7"]
 
 
 def test_a_batch_is_what_one_read_brings():

@@ -430,13 +430,14 @@ class McrScorer:
     def fan_ids(self) -> tuple[int | None, ...]:
         """The fan ids in the order of the `fans` columns: None (明暗杠), then 1-81."""
     def evaluate_lines(
-        self, lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
-    ) -> tuple[list[bytes | None], int]:
-        """Scores lines of JSON (`haidi eval --jsonl`), as `Scheme.evaluate_lines` does:
-        each plain line (bytes) read, scored and answered with its result's JSON text on
-        every core, the GIL released; any other line, and one that cannot be scored, is
-        answered None, for the caller to read as a dict. Returns the answers and how many
-        are errors (none: the errors are the caller's)."""
+        self, lines: bytes, *, format: str | None = None, first_line: int = 1
+    ) -> tuple[bytes | list[bytes | None], int]:
+        """Scores lines of JSON (`haidi eval --jsonl`), given as one bytes object, as
+        `Scheme.evaluate_lines` does: each plain line read, scored and answered with its
+        result's JSON text on every core, the GIL released. Returns the answers, one bytes
+        object of lines each ended by `\\n`, and how many are errors (none: the errors are
+        the caller's); where some line is not plain or cannot be scored, the answers are a
+        list, a line's answer (without `\\n`) or None for the caller to read as a dict."""
     def evaluate_list(
         self,
         situations: Iterable[dict[str, Any]],
@@ -499,15 +500,17 @@ class Scheme:
         `"raise"` raises `HandError` naming the first. With `json`, each result is its
         JSON text (bytes, as `orjson.dumps` writes the dict)."""
     def evaluate_lines(
-        self, lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
-    ) -> tuple[list[bytes | None], int]:
-        """Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
-        situation (see `prepare_json`) is read, scored and answered with its result's
-        JSON text on every core, the GIL released, as `evaluate_list(..., json=True)` answers
-        the dict `orjson.loads` makes of it; a plain line the reader refuses with the
-        command's error answer, `{"error": message, "line": N, "input": line}` (N counted
-        from `first_line`); any other line (or None) with None, for the caller to read as
-        a dict. Returns the answers and how many are errors."""
+        self, lines: bytes, *, format: str | None = None, first_line: int = 1
+    ) -> tuple[bytes | list[bytes | None], int]:
+        """Scores lines of JSON (`haidi eval --jsonl`), given as one bytes object, the lines
+        separated by `\\n`: each line that is a plain situation (see `prepare_json`) is
+        read, scored and answered with its result's JSON text on every core, the GIL
+        released, as `evaluate_list(..., json=True)` answers the dict `orjson.loads` makes
+        of it; a plain line the reader refuses with the command's error answer,
+        `{"error": message, "line": N, "input": line}` (N counted from `first_line`).
+        Returns the answers, one bytes object of lines each ended by `\\n`, and how many
+        are errors; where some line is not plain, the answers are a list, a line's answer
+        (without `\\n`) or None for the caller to read the line as a dict."""
     def evaluate_columns(
         self, columns: dict[str, Any], *, format: str | None = None, errors: str | None = None, options: Any = None
     ) -> dict[str, NDArray[Any]]:

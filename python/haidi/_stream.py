@@ -16,7 +16,7 @@ import signal
 import stat
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal, overload
 
 import orjson
 
@@ -34,7 +34,11 @@ PROGRESS_DELAY = 1.0
 TOO_LONG = None
 
 
-def batches(stream: Any, progress: bool = False) -> Iterator[list[bytes | None]]:
+@overload
+def batches(stream: Any, progress: bool = ..., joined: Literal[False] = ...) -> Iterator[list[bytes | None]]: ...
+@overload
+def batches(stream: Any, progress: bool = ..., *, joined: bool) -> Iterator[list[bytes | None] | bytes]: ...
+def batches(stream: Any, progress: bool = False, joined: bool = False) -> Iterator[list[bytes | None] | bytes]:
     """The lines of a binary stream, in batches: each batch holds the complete lines of
     one read, without their ``\\n`` (a ``\\r`` before it is kept), a line longer than
     ``MAX_LINE`` as ``TOO_LONG``. A last line without ``\\n`` ends the last batch.
@@ -44,6 +48,8 @@ def batches(stream: Any, progress: bool = False) -> Iterator[list[bytes | None]]
             arrived without waiting for more.
         progress: draw a progress bar on standard error when the stream is a regular
             file (its size is known) and standard error a terminal.
+        joined: give a batch none of whose lines is too long as one bytes object, its
+            lines separated by ``\\n`` (``b"\\n".join`` of the list), not split.
     """
     read = getattr(stream, "read1", None) or stream.read
     bar = _file_bar(stream) if progress else None
@@ -58,8 +64,16 @@ def batches(stream: Any, progress: bool = False) -> Iterator[list[bytes | None]]
                 if skipping:
                     yield [TOO_LONG]
                 elif tail:
-                    yield [tail]
+                    yield tail if joined else [tail]
                 return
+            if joined and not skipping and len(chunk) <= MAX_LINE:
+                # No line but the first (the tail's end) can be too long.
+                last = chunk.rfind(b"\n")
+                if last >= 0 and len(tail) + chunk.find(b"\n") <= MAX_LINE:
+                    block = tail + chunk[:last] if tail else chunk[:last]
+                    tail = chunk[last + 1 :]
+                    yield block
+                    continue
             parts = chunk.split(b"\n")
             rest = parts.pop()
             lines: list[bytes | None] = []
@@ -81,7 +95,7 @@ def batches(stream: Any, progress: bool = False) -> Iterator[list[bytes | None]]
                 if len(tail) > MAX_LINE:
                     tail, skipping = b"", True
             if lines:
-                yield lines
+                yield b"\n".join(lines) if joined and TOO_LONG not in lines else lines  # type: ignore[arg-type]
     finally:
         if bar is not None:
             bar.close()
@@ -184,6 +198,12 @@ class Output:
         """Writes encoded JSON lines (from ``self.json``) and flushes."""
         if lines:
             data = b"\n".join([*lines, b""])  # one copy of a batch's answers, not two
+            self._write(data if self.utf8 else data.decode("ascii").encode(self.encoding))
+
+    def json_block(self, data: bytes) -> None:
+        """Writes encoded JSON lines given as one bytes object, each ended by ``\\n``,
+        and flushes."""
+        if data:
             self._write(data if self.utf8 else data.decode("ascii").encode(self.encoding))
 
     def text(self, lines: list[str]) -> None:

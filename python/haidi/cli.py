@@ -272,8 +272,8 @@ def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] |
     """``eval --jsonl``: each batch of lines read is scored with one ``evaluate_many``,
     which writes the results' JSON itself where standard output takes UTF-8 (orjson's
     text of the result dicts, which are then never made). The ruleset reads and answers
-    the plain lines itself, on every core (``Ruleset.evaluate_lines``); the rest are read
-    here."""
+    the plain lines itself, on every core, from the batch's bytes as read and into one
+    bytes object of answers (``Ruleset.evaluate_lines``); the rest are read here."""
     stdin = _stdin()
     loads = orjson.loads
     dumps = out.json
@@ -281,16 +281,20 @@ def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] |
     # The ruleset reads the plain lines itself (the others are read below).
     fast = rs.evaluate_lines if as_json and options is None else None
     n = failed = 0
-    for lines in _stream.batches(stdin, progress=not args.quiet) if stdin is not None else ():
-        answers: list[Any] = [None] * len(lines)
-        if fast is not None:
-            read, refused = fast(lines, format=args.format, first_line=n + 1)
-            answers = cast("list[Any]", read)
+    for batch in _stream.batches(stdin, progress=not args.quiet, joined=fast is not None) if stdin is not None else ():
+        if isinstance(batch, bytes):
+            assert fast is not None
+            read, refused = fast(batch, format=args.format, first_line=n + 1)
             failed += refused
-            if None not in answers:
-                n += len(lines)
-                out.json_lines(answers)
+            if type(read) is bytes:
+                n += batch.count(b"\n") + 1
+                out.json_block(read)
                 continue
+            lines: list[bytes | None] = cast("list[bytes | None]", batch.split(b"\n"))
+            answers: list[Any] = cast("list[Any]", read)
+        else:
+            lines = batch
+            answers = [None] * len(lines)
         situations: list[dict[str, Any]] = []
         where: list[int] = []
         for i, raw in enumerate(lines):

@@ -147,12 +147,14 @@ class Ruleset(Generic[R]):
         return s
 
     def evaluate_lines(
-        self, lines: list[bytes | None], *, format: str | None = None, first_line: int = 1
-    ) -> tuple[list[bytes | None], int]:
-        """Scores lines of JSON situations in Rust, on every core (``eval --jsonl``): each
-        plain line answered with its result's JSON text, or with the error answer where the
-        reader refuses it; None for a line to read as a dict. Returns the answers and how
-        many are errors."""
+        self, lines: bytes, *, format: str | None = None, first_line: int = 1
+    ) -> tuple[bytes | list[bytes | None], int]:
+        """Scores lines of JSON situations in Rust, on every core (``eval --jsonl``): the
+        lines, one bytes object separated by ``\\n``, each answered with its result's JSON
+        text, or with the error answer where the reader refuses it. Returns the answer
+        lines as one bytes object, each ended by ``\\n`` (or, where some line is to be read
+        as a dict, a list of each line's answer, None for those lines) and how many are
+        errors."""
         return self.scorer.evaluate_lines(lines, format=format, first_line=first_line)
 
     def _scoring(self, what: str) -> Any:

@@ -628,7 +628,7 @@ struct Lines {
 /// A plain line read ([`read_plain`]), scored and written without Python; any other line
 /// (and one the scorer refuses) is left to the dict reader, which names what is wrong.
 impl super::lines::LineScorer for Lines {
-    fn line(&self, common: &answer::Common, line: &[u8], format: Format) -> super::lines::Line {
+    fn line(&self, common: &answer::Common, line: &[u8], format: Format, out: &mut Vec<u8>) -> super::lines::Line {
         use super::lines::Line;
         let Some(items) = crate::score::json::object(line) else { return Line::Unread };
         let Some(situation) = read_plain(&items, format) else { return Line::Unread };
@@ -637,15 +637,18 @@ impl super::lines::LineScorer for Lines {
             return Line::Unread;
         }
         let Ok(scored) = evaluate_text(&situation, &self.options) else { return Line::Unread };
-        let mut out = Vec::with_capacity(answer::JSON_ROOM);
+        let start = out.len();
         let written = values(common, &scored).and_then(|w| {
-            super::result::json(Table::Mcr(self.fans), w.vals(), &mut out, |_, _| {
+            super::result::json(Table::Mcr(self.fans), w.vals(), out, |_, _| {
                 Err(pyo3::exceptions::PySystemError::new_err("a value made in Python"))
             })
         });
         match written {
-            Ok(()) => Line::Json(out),
-            Err(_) => Line::Unread,
+            Ok(()) => Line::Written,
+            Err(_) => {
+                out.truncate(start);
+                Line::Unread
+            }
         }
     }
 }
@@ -687,19 +690,20 @@ impl PyMcrScorer {
         PyTuple::new(py, ids)
     }
 
-    /// Scores lines of JSON (`haidi eval --jsonl`), as `Scheme.evaluate_lines` does:
-    /// each plain line (bytes) read, scored and answered with its result's JSON text on
-    /// every core, the GIL released; any other line, and one that cannot be scored, is
-    /// answered None, for the caller to read as a dict. Returns the answers and how many
-    /// are errors (none: the errors are the caller's).
+    /// Scores lines of JSON (`haidi eval --jsonl`), given as one bytes object, as
+    /// `Scheme.evaluate_lines` does: each plain line read, scored and answered with its
+    /// result's JSON text on every core, the GIL released. Returns the answers, one bytes
+    /// object of lines each ended by `\n`, and how many are errors (none: the errors are
+    /// the caller's); where some line is not plain or cannot be scored, the answers are a
+    /// list, a line's answer (without `\n`) or None for the caller to read as a dict.
     #[pyo3(signature = (lines, *, format = None, first_line = 1))]
     fn evaluate_lines<'py>(
         &self,
         py: Python<'py>,
-        lines: &Bound<'py, PyList>,
+        lines: &Bound<'py, PyAny>,
         format: Option<&Bound<'py, PyAny>>,
         first_line: u64,
-    ) -> PyResult<(Bound<'py, PyList>, usize)> {
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
         let format = convert::format_arg(format)?;
         let scorer = Lines { fans: shared_fans(py)?, options: self.options };
         super::lines::evaluate_lines(py, &scorer, lines, format, first_line)

@@ -290,20 +290,22 @@ impl PyScheme {
         super::many::evaluate_list(slf.py(), &batch, situations, json, collect)
     }
 
-    /// Scores lines of JSON (`haidi eval --jsonl`): each line (bytes) that is a plain
-    /// situation (see `prepare_json`) is read, scored and answered with its result's
-    /// JSON text on every core, the GIL released, as `evaluate_list(..., json=True)` answers
-    /// the dict `orjson.loads` makes of it; a plain line the reader refuses with the
-    /// command's error answer, `{"error": message, "line": N, "input": line}` (N counted
-    /// from `first_line`); any other line (or None) with None, for the caller to read as
-    /// a dict. Returns the answers and how many are errors.
+    /// Scores lines of JSON (`haidi eval --jsonl`), given as one bytes object, the lines
+    /// separated by `\n`: each line that is a plain situation (see `prepare_json`) is
+    /// read, scored and answered with its result's JSON text on every core, the GIL
+    /// released, as `evaluate_list(..., json=True)` answers the dict `orjson.loads` makes
+    /// of it; a plain line the reader refuses with the command's error answer,
+    /// `{"error": message, "line": N, "input": line}` (N counted from `first_line`).
+    /// Returns the answers, one bytes object of lines each ended by `\n`, and how many
+    /// are errors; where some line is not plain, the answers are a list, a line's answer
+    /// (without `\n`) or None for the caller to read the line as a dict.
     #[pyo3(signature = (lines, *, format = None, first_line = 1))]
     fn evaluate_lines<'py>(
         slf: &Bound<'py, Self>,
-        lines: &Bound<'py, PyList>,
+        lines: &Bound<'py, PyAny>,
         format: Option<&Bound<'py, PyAny>>,
         first_line: u64,
-    ) -> PyResult<(Bound<'py, PyList>, usize)> {
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
         let fmt = super::convert::format_arg(format)?;
         super::lines::evaluate_lines(slf.py(), slf.get(), lines, fmt, first_line)
     }
@@ -625,20 +627,23 @@ enum JsonLine {
 /// A plain line read, scored and written without Python; an `explain` line is left to
 /// the dict reader (its list of patterns not counted is made in Python).
 impl super::lines::LineScorer for PyScheme {
-    fn line(&self, common: &answer::Common, line: &[u8], format: Format) -> super::lines::Line {
+    fn line(&self, common: &answer::Common, line: &[u8], format: Format, out: &mut Vec<u8>) -> super::lines::Line {
         use super::lines::Line;
         match self.prepare_json(line, format) {
             JsonLine::Read(p) if !p.explain => {
                 let s = evaluate(&self.scheme, &p);
-                let mut out = Vec::with_capacity(answer::JSON_ROOM);
+                let start = out.len();
                 let written = values(self, common, &p.sets, &s).and_then(|w| {
-                    super::result::json(Table::Scheme(self, s.loser), w.vals(), &mut out, |_, _| {
+                    super::result::json(Table::Scheme(self, s.loser), w.vals(), out, |_, _| {
                         Err(pyo3::exceptions::PySystemError::new_err("a value made in Python"))
                     })
                 });
                 match written {
-                    Ok(()) => Line::Json(out),
-                    Err(_) => Line::Unread,
+                    Ok(()) => Line::Written,
+                    Err(_) => {
+                        out.truncate(start);
+                        Line::Unread
+                    }
                 }
             }
             JsonLine::Refused(e) => Line::Refused(e),
