@@ -197,8 +197,7 @@ class Output:
     def json_lines(self, lines: list[bytes]) -> None:
         """Writes encoded JSON lines (from ``self.json``) and flushes."""
         if lines:
-            data = b"\n".join([*lines, b""])  # one copy of a batch's answers, not two
-            self._write(data if self.utf8 else data.decode("ascii").encode(self.encoding))
+            self.json_block(b"\n".join([*lines, b""]))  # one copy of a batch's answers, not two
 
     def json_block(self, data: bytes) -> None:
         """Writes encoded JSON lines given as one bytes object, each ended by ``\\n``,

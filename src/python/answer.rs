@@ -97,12 +97,12 @@ impl Key {
     }
 }
 
-/// The places of the keys every result has, in their order, and of `excluded`.
 /// Room made for a result's JSON text at once: more than nearly every result's (MCR's
 /// 865 bytes on average and 1,485 at most on random situations; Longgang's 1,179 at the
 /// median), so that writing it seldom moves it.
 pub const JSON_ROOM: usize = 1536;
 
+/// The places of the keys every result has, in their order, and of `excluded`.
 pub const WIN: u16 = 0;
 pub const TOTAL: u16 = 1;
 pub const FANS: u16 = 2;
