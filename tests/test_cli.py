@@ -386,6 +386,22 @@ def test_lines_given_as_one_block_are_answered_as_one_block_or_line_by_line(name
     for bad in ("a str", ["a list"], None, 5):
         with pytest.raises(haidi.HandError, match="lines: expected bytes"):
             rs.evaluate_lines(bad)  # type: ignore[arg-type]
+    for bad in (-1, 2**64, 1.5, "1", True):
+        with pytest.raises(haidi.HandError, match="first_line must be an int from 0"):
+            rs.evaluate_lines(b"", first_line=bad)  # type: ignore[arg-type]
+    # An unknown key is refused whatever its value, null too, and a known key given null
+    # is as if not given, as evaluate_many reads the dict; or the line is left to it.
+    scored = next(s for s in sits if "error" not in rs.evaluate_many([s], errors="collect")[0])
+    for extra in ({"bogus": None}, {"hand ": None}, {"bogus": 1}, {"self_drawn": None}):
+        s = {**scored, **extra}
+        with json_spelling():
+            r = rs.evaluate_many([s], errors="collect")[0]
+        assert ("error" in r) == ("self_drawn" not in extra)
+        answers, _ = rs.evaluate_lines(json.dumps(s).encode())
+        if answers != [None] and "error" in r:
+            assert orjson.loads(answers) == {"error": r["error"], "line": 1, "input": json.dumps(s)}
+        elif answers != [None]:
+            assert answers == orjson.dumps(r.to_dict()) + b"\n"
 
 
 def test_jsonl_mcr_lines_read_in_rust_are_answered_as_their_dicts(haidi_cli, monkeypatch):
@@ -409,7 +425,7 @@ def test_jsonl_mcr_lines_read_in_rust_are_answered_as_their_dicts(haidi_cli, mon
         "format": ["compact", "COMPACT", 1],
         "win": [None, 5],
         "options": [{"concealed_and_melded_kong": True}, {}],
-        "wall_lst": [True],
+        "wall_lst": [True, None, 0],
     }
     lines = []
     for i in range(3000):

@@ -430,7 +430,7 @@ class McrScorer:
     def fan_ids(self) -> tuple[int | None, ...]:
         """The fan ids in the order of the `fans` columns: None (明暗杠), then 1-81."""
     def evaluate_lines(
-        self, lines: bytes, *, format: str | None = None, first_line: int = 1
+        self, lines: bytes, *, format: str | None = None, first_line: int | None = None
     ) -> tuple[bytes | list[bytes | None], int]:
         """Scores lines of JSON (`haidi eval --jsonl`), given as one bytes object, as
         `Scheme.evaluate_lines` does: each plain line read, scored and answered with its
@@ -500,7 +500,7 @@ class Scheme:
         `"raise"` raises `HandError` naming the first. With `json`, each result is its
         JSON text (bytes, as `orjson.dumps` writes the dict)."""
     def evaluate_lines(
-        self, lines: bytes, *, format: str | None = None, first_line: int = 1
+        self, lines: bytes, *, format: str | None = None, first_line: int | None = None
     ) -> tuple[bytes | list[bytes | None], int]:
         """Scores lines of JSON (`haidi eval --jsonl`), given as one bytes object, the lines
         separated by `\\n`: each line that is a plain situation (see `prepare_json`) is

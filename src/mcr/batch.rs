@@ -56,8 +56,10 @@ pub fn read_plain<'a>(items: &'a [(&str, Value<'_>)], format: Format) -> Option<
     let mut hand = None;
     let s = &mut r.situation;
     for (k, v) in items {
+        // A null value is the full reader's: a known key given null is as if not given,
+        // and an unknown one, whatever its value, is named there.
         if matches!(v, Value::None) {
-            continue;
+            return None;
         }
         match *k {
             "hand" => hand = Some(text(v)?),

@@ -52,8 +52,13 @@ pub fn evaluate_lines<'py>(
     scorer: &impl LineScorer,
     block: &Bound<'py, PyAny>,
     format: Format,
-    first_line: u64,
+    first_line: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+    // The number of the first line (1 where not given): an int, as every count is read.
+    let first_line = match first_line.filter(|o| !o.is_none()) {
+        Some(n) => super::convert::count(n, "first_line", i64::MAX as u64)?,
+        None => 1,
+    };
     let Ok(block) = block.cast::<PyBytes>() else {
         let name = block.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         return Err(super::errors::hand_error(py, format!("lines: expected bytes, got {name}")));

@@ -696,13 +696,13 @@ impl PyMcrScorer {
     /// object of lines each ended by `\n`, and how many are errors (none: the errors are
     /// the caller's); where some line is not plain or cannot be scored, the answers are a
     /// list, a line's answer (without `\n`) or None for the caller to read as a dict.
-    #[pyo3(signature = (lines, *, format = None, first_line = 1))]
+    #[pyo3(signature = (lines, *, format = None, first_line = None))]
     fn evaluate_lines<'py>(
         &self,
         py: Python<'py>,
         lines: &Bound<'py, PyAny>,
         format: Option<&Bound<'py, PyAny>>,
-        first_line: u64,
+        first_line: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
         let format = convert::format_arg(format)?;
         let scorer = Lines { fans: shared_fans(py)?, options: self.options };

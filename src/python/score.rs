@@ -299,12 +299,12 @@ impl PyScheme {
     /// Returns the answers, one bytes object of lines each ended by `\n`, and how many
     /// are errors; where some line is not plain, the answers are a list, a line's answer
     /// (without `\n`) or None for the caller to read the line as a dict.
-    #[pyo3(signature = (lines, *, format = None, first_line = 1))]
+    #[pyo3(signature = (lines, *, format = None, first_line = None))]
     fn evaluate_lines<'py>(
         slf: &Bound<'py, Self>,
         lines: &Bound<'py, PyAny>,
         format: Option<&Bound<'py, PyAny>>,
-        first_line: u64,
+        first_line: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
         let fmt = super::convert::format_arg(format)?;
         super::lines::evaluate_lines(slf.py(), slf.get(), lines, fmt, first_line)
