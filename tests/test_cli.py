@@ -800,6 +800,29 @@ def test_jsonl_refuses_a_line_key_the_call_gives(haidi_cli):
     assert code == 2 and "given both as a key and in the call's options" in json.loads(out)["error"]
 
 
+@pytest.mark.parametrize(
+    "arg",
+    [
+        ["--win", "2z"],
+        ["--self-drawn"],
+        ["--seat", "S"],
+        ["--round", "W"],
+        ["--flowers", "2"],
+        ["--wild", "5m"],
+        ["--explain"],
+        ["--wall-last"],
+        ["--set", "self_drawn=true"],
+    ],
+)
+def test_jsonl_refuses_the_situation_arguments_each_line_gives(haidi_cli, arg):
+    """A situation argument would apply to no line: refused, with nothing read or written."""
+    line = '{"hand": "123m456p789s1122z", "win": "2z"}\n'
+    code, out, err = haidi_cli("eval", "--jsonl", *arg, stdin=line)
+    assert code == 2 and out == "" and f"{arg[0]} is a key of each line with --jsonl" in err
+    code, out, _ = haidi_cli("eval", "--jsonl", "--mingangang", "--format", "compact", stdin=line)
+    assert code == 0 and json.loads(out)["win"]
+
+
 def test_a_deep_object_is_refused_for_its_depth_before_its_keys_are_counted(haidi_cli):
     """A line of objects nested 1,000 deep (each key a colon) is answered with the depth
     error, not a RecursionError from walking it for keys given twice."""

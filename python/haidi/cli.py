@@ -234,9 +234,21 @@ def _eval(args: argparse.Namespace) -> int:
     # --format given, or the default: only a given one may clash with --set format=...
     format_given, args.format = args.format, args.format or "compact"
     out = Output(sys.stdout)
+    # The situation's own arguments: with --jsonl, each line gives its situation.
+    situation_args = [
+        ("win", "--win", args.win),
+        ("seat_wind", "--seat", args.seat),
+        ("round_wind", "--round", args.round),
+        ("flowers", "--flowers", args.flowers),
+        ("wilds", "--wild", args.wild),
+        *((k, "--" + k.replace("_", "-"), True if getattr(args, k) else None) for k in (*_FLAGS, "explain")),
+    ]
     if args.jsonl:
         if args.hand is not None:
             return _error("--jsonl reads situations from stdin; give no HAND")
+        given = [arg for _, arg, v in situation_args if v is not None] + ["--set"] * bool(args.set)
+        if given:
+            return _error(f"{given[0]} is a key of each line with --jsonl: give it in the line's JSON")
         return _eval_lines(rs, args, options, out)
     if args.hand is None:
         return _error("give a HAND (or --jsonl)")
@@ -244,13 +256,9 @@ def _eval(args: argparse.Namespace) -> int:
         return _error("HAND is empty: give the hand without its winning tile")
     named = [
         ("hand", "HAND", args.hand),
-        ("win", "--win", args.win),
+        situation_args[0],
         ("format", "--format", format_given),
-        ("seat_wind", "--seat", args.seat),
-        ("round_wind", "--round", args.round),
-        ("flowers", "--flowers", args.flowers),
-        ("wilds", "--wild", args.wild),
-        *((k, "--" + k.replace("_", "-"), True if getattr(args, k) else None) for k in (*_FLAGS, "explain")),
+        *situation_args[1:],
         ("concealed_and_melded_kong", "--mingangang", True if args.mingangang else None),
     ]
     try:
