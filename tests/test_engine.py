@@ -217,7 +217,7 @@ def test_decompose_leaves_the_collector_as_it_found_it():
         (lambda: mcr.settle([]), "settle takes an outcome record"),
         (lambda: mcr.evaluate_many(5), "evaluate_many takes a list"),
         (lambda: haidi.ruleset("changsha").evaluate_many([], format=5), "format must be a str"),
-        (lambda: haidi.ruleset("changsha").evaluate_many({"hand": 5}), "each column must be a sequence"),
+        (lambda: haidi.ruleset("changsha").evaluate_many({"hand": 5}), 'column "hand" must be a sequence'),
         (lambda: haidi.ruleset("changsha").evaluate_many({"hand": "123m"}), "not a str"),
         (lambda: mcr.evaluate_many({"hand": "123m", "win": "5m"}), "not a str"),
         (lambda: haidi.reproduce.figures(honours=5), "honours must be True or False"),

@@ -3,6 +3,7 @@ settlement, errors and the `haidi eval` command."""
 
 from __future__ import annotations
 
+import collections
 import gc
 import json
 import random
@@ -214,10 +215,15 @@ def test_columns_read_values_of_any_kind(monkeypatch, threads: str) -> None:
         "flowers": [np.uint8(f) for f in cols["flowers"]],
         "last_of_kind": [bool(x) for x in cols["last_of_kind"]],
         "wall_last": np.asarray(cols["wall_last"], dtype=np.bool_),
-        "kong_replacement": (x for x in cols["kong_replacement"]),
+        "kong_replacement": collections.deque(cols["kong_replacement"]),
         "robbing_kong": np.asarray(cols["robbing_kong"], dtype=object),
     }
     assert RS.evaluate_many(other)["total"].tolist() == expected
+    # A column without an order of rows, or read once, is refused by name.
+    for bad in (set(cols["hand"]), dict.fromkeys(cols["hand"]), iter(cols["hand"]), (h for h in cols["hand"])):
+        refused = f'column "hand" must be a sequence of values .* not a {type(bad).__name__}'
+        with pytest.raises(haidi.HandError, match=refused):
+            RS.evaluate_many({**cols, "hand": bad})
     # Flags are True or False on every path: numbers, strings and NaN are refused, by row.
     for bad in (
         [int(x) for x in cols["wall_last"]],

@@ -964,3 +964,31 @@ def test_json_output_is_orjsons_text_of_each_result(name):
     assert sum("excluded" in r for r in results) == len(good) // 2
     with pytest.raises(haidi.HandError, match="for a list"):
         rs.evaluate_many({"hand": ["123m"], "win": ["1m"]}, output="json")
+
+
+@pytest.mark.parametrize("rules", haidi.RULESETS)
+def test_a_column_is_a_sequence_of_rows(rules: str) -> None:
+    """A column is read as its rows in order: a list, a tuple, a deque or a numpy array
+    give the same results. A set or a dict holds no order of rows and an iterator is read
+    once: each is refused by the column's name, never read in some order."""
+    import collections
+
+    from mcr_peer import random_situation
+
+    rng = random.Random(31)
+    rs = haidi.ruleset(rules)
+    if rules == "mcr":
+        sits = [random_situation(rng) for _ in range(40)]
+    else:
+        sits = situations.scored(rng, rules, 40, rs.evaluate, haidi.HandError)
+    cols = {k: [s.get(k) for s in sits] for k in sorted({k for s in sits for k in s})}
+    totals = rs.evaluate_many(cols)["total"].tolist()
+    assert totals == [rs.evaluate(**s).total for s in sits]
+    for kind in (tuple, collections.deque, np.asarray):
+        assert rs.evaluate_many({**cols, "hand": kind(cols["hand"])})["total"].tolist() == totals
+    for bad in (set(cols["hand"]), dict.fromkeys(cols["hand"]), iter(cols["hand"]), (h for h in cols["hand"])):
+        refused = f'column "hand" must be a sequence of values .* not a {type(bad).__name__}'
+        with pytest.raises(haidi.HandError, match=refused):
+            rs.evaluate_many({**cols, "hand": bad})
+    with pytest.raises(haidi.HandError, match='column "self_drawn" must be a sequence of values .* not a set'):
+        rs.evaluate_many({**cols, "self_drawn": {True, False}})

@@ -26,28 +26,42 @@ enum Source<'py, T> {
 
 /// A column as a list, unless it is a contiguous numpy array of `T` (then copied).
 /// Other numpy arrays become lists of Python values (`tolist`), other sequences lists.
-fn source<'py, T: numpy::Element + Copy>(col: Option<Bound<'py, PyAny>>) -> PyResult<Source<'py, T>> {
+fn source<'py, T: numpy::Element + Copy>(name: &str, col: Option<Bound<'py, PyAny>>) -> PyResult<Source<'py, T>> {
     let Some(col) = col else {
         return Ok(Source::Absent);
     };
     if let Some(values) = col.cast::<PyArray1<T>>().ok().and_then(|a| a.readonly().as_slice().ok().map(<[T]>::to_vec)) {
         return Ok(Source::Values(values));
     }
-    Ok(Source::List(as_list(&col)?))
+    Ok(Source::List(as_list(name, &col)?))
 }
 
-pub(super) fn as_list<'py>(col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+/// Column `name` as a list: a list, a numpy array's values, or any other sequence's.
+/// Anything else is refused, naming the column: a str (its characters are no rows), and a
+/// set, a dict or an iterator (a set or a dict has no order of rows, an iterator is read
+/// once).
+pub(super) fn as_list<'py>(name: &str, col: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let py = col.py();
+    let refused = || {
+        let kind = col.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        hand_error(
+            py,
+            format!("column {name:?} must be a sequence of values (a list, a tuple or an array), not a {kind}"),
+        )
+    };
     let list = if let Ok(list) = col.cast::<PyList>() {
         list.clone().into_any()
     } else if col.cast::<PyUntypedArray>().is_ok() {
         col.call_method0(pyo3::intern!(py, "tolist"))?
-    } else if col.cast::<PyString>().is_ok() || col.cast::<pyo3::types::PyBytes>().is_ok() {
-        return Err(hand_error(py, "each column must be a sequence of values, not a str"));
+    } else if col.cast::<PyString>().is_err()
+        && col.cast::<pyo3::types::PyBytes>().is_err()
+        && col.cast::<pyo3::types::PySequence>().is_ok()
+    {
+        py.get_type::<PyList>().call1((col,)).map_err(|_| refused())?
     } else {
-        py.get_type::<PyList>().call1((col,)).map_err(|_| hand_error(py, "each column must be a sequence"))?
+        return Err(refused());
     };
-    list.cast_into::<PyList>().map_err(|_| hand_error(py, "each column must be a sequence"))
+    list.cast_into::<PyList>().map_err(|_| refused())
 }
 
 /// Item `i` of `list`, borrowed (no reference is counted in or out), or the error.
@@ -217,25 +231,21 @@ impl<'py> Table<'py> {
     fn new(columns: &Bound<'py, PyDict>, format: crate::notation::Format) -> PyResult<Table<'py>> {
         let py = columns.py();
         let get = |k: &str| columns.get_item(k);
-        let (Some(hands), Some(wins)) = (get("hand")?, get("win")?) else {
-            return Err(hand_error(py, "columns need at least 'hand' and 'win'"));
-        };
         for k in ["options", "concealed_and_melded_kong"] {
             if columns.contains(k)? {
                 return Err(hand_error(py, format!("{k:?} is not a column: every row takes the call's options (evaluate_many(columns, options={{...}}))")));
             }
         }
-        let mut unknown = vec![];
+        // Named as the other rulesets' columns name them.
         for k in columns.keys() {
-            let k = k.str()?.to_string();
+            let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
             if !COLUMNS.contains(&k.as_str()) {
-                unknown.push(k);
+                return Err(hand_error(py, format!("unknown column {k:?}; mcr takes {}", COLUMNS.join(", "))));
             }
         }
-        if !unknown.is_empty() {
-            unknown.sort();
-            return Err(hand_error(py, format!("unknown columns: {}", unknown.join(", "))));
-        }
+        let (Some(hands), Some(wins)) = (get("hand")?, get("win")?) else {
+            return Err(hand_error(py, "columns need at least 'hand' and 'win'"));
+        };
         let bools = [
             (PyBool::new(py, false).to_owned().into_any(), false),
             (PyBool::new(py, true).to_owned().into_any(), true),
@@ -249,14 +259,21 @@ impl<'py> Table<'py> {
         let none = py.None().as_ptr();
         let flag_column = |name: &'static str| -> PyResult<Small<'py, bool>> {
             let known = Known::new(bools.iter().map(|(o, v)| (o.as_ptr(), *v)).chain([(none, false)]));
-            Ok(Small { name, source: source(get(name)?)?, known, read: flag, max: true, expected: "True or False" })
+            Ok(Small {
+                name,
+                source: source(name, get(name)?)?,
+                known,
+                read: flag,
+                max: true,
+                expected: "True or False",
+            })
         };
         let wind_column = |name: &'static str| -> PyResult<Small<'py, u8>> {
             // Winds may be letters or 0-3.
             let known = Known::new(addresses(&letters).into_iter().chain(addresses(&ints[..4])).chain([(none, 0)]));
             Ok(Small {
                 name,
-                source: source(get(name)?)?,
+                source: source(name, get(name)?)?,
                 known,
                 read: super::mcr::wind_of,
                 max: 3,
@@ -265,8 +282,8 @@ impl<'py> Table<'py> {
         };
         let table = Table {
             py,
-            hands: TextColumn::new(&hands)?,
-            wins: TextColumn::new(&wins)?,
+            hands: TextColumn::new("hand", &hands)?,
+            wins: TextColumn::new("win", &wins)?,
             format,
             flags: [
                 flag_column("self_drawn")?,
@@ -278,7 +295,7 @@ impl<'py> Table<'py> {
             winds: [wind_column("seat_wind")?, wind_column("round_wind")?],
             flowers: Small {
                 name: "flowers",
-                source: source(get("flowers")?)?,
+                source: source("flowers", get("flowers")?)?,
                 known: Known::new(addresses(&ints).into_iter().chain([(none, 0)])),
                 read: super::mcr::flowers_count,
                 max: 8,
@@ -286,7 +303,7 @@ impl<'py> Table<'py> {
             },
             formats: Small {
                 name: "format",
-                source: source(get("format")?)?,
+                source: source("format", get("format")?)?,
                 known: Known::new([(none, 0)]),
                 read: format_code,
                 max: 2,
@@ -475,7 +492,7 @@ pub(super) enum TextColumn<'py> {
 }
 
 impl<'py> TextColumn<'py> {
-    pub(super) fn new(col: &Bound<'py, PyAny>) -> PyResult<TextColumn<'py>> {
+    pub(super) fn new(name: &str, col: &Bound<'py, PyAny>) -> PyResult<TextColumn<'py>> {
         if let Ok(a) = col.cast::<PyUntypedArray>() {
             let dtype = a.dtype();
             let native = match dtype.byteorder() {
@@ -488,10 +505,10 @@ impl<'py> TextColumn<'py> {
                 if a.ndim() == 1 && native {
                     return Ok(TextColumn::Unicode { array: a.clone(), chars: dtype.itemsize() / 4 });
                 }
-                return Ok(TextColumn::List(as_list(&col.call_method0(pyo3::intern!(col.py(), "tolist"))?)?));
+                return Ok(TextColumn::List(as_list(name, &col.call_method0(pyo3::intern!(col.py(), "tolist"))?)?));
             }
         }
-        Ok(TextColumn::List(as_list(col)?))
+        Ok(TextColumn::List(as_list(name, col)?))
     }
 
     pub(super) fn len(&self) -> usize {

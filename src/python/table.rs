@@ -26,7 +26,7 @@ enum Column<'py> {
 }
 
 impl<'py> Column<'py> {
-    fn new(col: &Bound<'py, PyAny>) -> PyResult<Column<'py>> {
+    fn new(name: &str, col: &Bound<'py, PyAny>) -> PyResult<Column<'py>> {
         if let Ok(a) = col.cast::<PyUntypedArray>() {
             if a.ndim() != 1 {
                 return Err(hand_error(col.py(), "each column must be one-dimensional"));
@@ -54,11 +54,11 @@ impl<'py> Column<'py> {
                     let v = v.cast::<PyArray1<f64>>()?.readonly();
                     return Ok(Column::Floats(v.as_slice()?.to_vec()));
                 }
-                b'U' => return Ok(Column::Text(TextColumn::new(col)?)),
+                b'U' => return Ok(Column::Text(TextColumn::new(name, col)?)),
                 _ => {}
             }
         }
-        Ok(Column::List(as_list(col)?))
+        Ok(Column::List(as_list(name, col)?))
     }
 
     fn len(&self) -> usize {
@@ -203,7 +203,8 @@ impl ColumnScorer for SchemeColumns<'_> {
                     format!("unknown column {k:?}; {} takes {}", scheme.name, known.join(", ")),
                 ));
             }
-            cols.push((k, Column::new(&v)?));
+            let col = Column::new(&k, &v)?;
+            cols.push((k, col));
         }
         if !cols.iter().any(|(k, _)| k == "hand") {
             return Err(hand_error(py, "columns need a 'hand' column"));
