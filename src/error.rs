@@ -174,6 +174,12 @@ impl Phrase {
     }
 }
 
+/// What a hand must be.
+pub const A_HAND: Phrase = Phrase { python: "a hand (text or a Hand)", json: "a hand (text)" };
+
+/// What a winning tile must be.
+pub const A_TILE: Phrase = Phrase { python: "a tile such as '5p'", json: "a tile such as \"5p\"" };
+
 /// What a flag must be.
 pub const TRUE_OR_FALSE: Phrase = Phrase { python: "True or False", json: "true or false" };
 /// What a format must be.

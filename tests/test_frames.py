@@ -184,7 +184,7 @@ def test_a_null_is_a_key_left_out(rules: str) -> None:
 def test_the_refusals_name_column_and_row() -> None:
     mcr, hainan = haidi.ruleset("mcr"), haidi.ruleset("hainan")
     good = {"hand": ["123m456p789s1122z"] * 3, "win": ["1z"] * 3}
-    with pytest.raises(haidi.HandError, match="row 1: hand must be a str"):
+    with pytest.raises(haidi.HandError, match=r"row 1: hand must be a hand \(text or a Hand\), not None"):
         mcr.evaluate_many(pa.table({**good, "hand": ["123m456p789s1122z", None, "123m456p789s1122z"]}))
     with pytest.raises(haidi.HandError, match="row 0: self_drawn must be True or False, not 'False'"):
         hainan.evaluate_many(pa.table({**good, "self_drawn": ["False"] * 3}))

@@ -111,7 +111,7 @@ def test_bad_hands_raise_hand_error(hand: str) -> None:
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        (dict(hand=123), "hand must be a str"),
+        (dict(hand=123), r"hand must be a hand \(text or a Hand\), not 123"),
         (dict(win=5), "win must be a tile"),
         (dict(self_drawn="yes"), "self_drawn must be True or False, not 'yes'"),
         (dict(self_drawn=1), "self_drawn must be True or False, not 1"),
@@ -297,7 +297,7 @@ def test_columns_name_the_bad_row(monkeypatch, threads: str) -> None:
         RS.evaluate_many(cols)
     cols["flowers"][10] = 0
     cols["hand"][5] = 12
-    with pytest.raises(haidi.HandError, match="row 5: hand must be a str"):
+    with pytest.raises(haidi.HandError, match=r"row 5: hand must be a hand \(text or a Hand\)"):
         RS.evaluate_many(cols)
     cols["hand"][5] = "123m456p789s1122z"
     cols["win"] = cols["win"][:-1]

@@ -992,3 +992,33 @@ def test_a_column_is_a_sequence_of_rows(rules: str) -> None:
             rs.evaluate_many({**cols, "hand": bad})
     with pytest.raises(haidi.HandError, match='column "self_drawn" must be a sequence of values .* not a set'):
         rs.evaluate_many({**cols, "self_drawn": {True, False}})
+
+
+@pytest.mark.parametrize("rules", haidi.RULESETS)
+def test_a_bad_value_is_refused_in_the_same_words_on_every_path(rules: str) -> None:
+    """A value refused by keyword is refused with the same message in a list (after its
+    situation's number) and in columns (after its row's); a hand may be a ``Hand`` on
+    each path."""
+    rs = haidi.ruleset(rules)
+    base = WINNING[rules]
+    bad = [("hand", 5), ("hand", ["123m"]), ("win", 5), ("win", ["5p"]), ("format", "x"), ("format", 1)]
+    bad += [("self_drawn", "yes"), ("self_drawn", 1), ("flowers", "13x"), ("flowers", "1m"), ("flowers", 9)]
+    for key, value in bad:
+        s = {**base, key: value}
+        with pytest.raises(haidi.HandError) as by_keyword:
+            rs.evaluate(**s)
+        message = str(by_keyword.value)
+        if message.startswith(f"unknown {rules} situation key"):
+            continue  # a key the ruleset does not take (flowers)
+        with pytest.raises(haidi.HandError) as in_list:
+            rs.evaluate_many([s])
+        assert str(in_list.value) == f"situation 0: {message}", (key, value)
+        with pytest.raises(haidi.HandError) as in_columns:
+            rs.evaluate_many({k: [v] for k, v in s.items()})
+        assert str(in_columns.value) == f"row 0: {message}", (key, value)
+    hand = haidi.Hand(base["hand"])
+    expected = rs.evaluate(**base).to_dict()
+    assert rs.evaluate(**{**base, "hand": hand}).to_dict() == expected
+    assert rs.evaluate_many([{**base, "hand": hand}])[0].to_dict() == expected
+    cols = rs.evaluate_many({k: [hand if k == "hand" else v] for k, v in base.items()})
+    assert cols["total"].tolist() == [expected["total"]]

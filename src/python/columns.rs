@@ -129,6 +129,9 @@ struct Small<'py, T> {
     /// The largest value allowed.
     max: T,
     expected: &'static str,
+    /// Text is tiles here (flowers): text that is not read is refused with the notation
+    /// reader's error, which points into it, as the situation reader refuses it.
+    tiles: bool,
 }
 
 impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
@@ -138,6 +141,15 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
         match self.fill(py, i..i + 1, &mut value) {
             Some(()) => Ok(value[0]),
             None => {
+                if let (true, Source::List(list)) = (self.tiles, &self.source) {
+                    if let Some(Err(e)) = list.get_item(i).ok().and_then(|v| {
+                        v.cast::<PyString>().ok().map(|t| {
+                            crate::notation::parse(t.to_str().unwrap_or(""), crate::notation::Format::Compact).map(drop)
+                        })
+                    }) {
+                        return Err(e.for_key(self.name));
+                    }
+                }
                 // The value as every reader quotes it (a NaN as the regional columns do).
                 // (A column of numbers read in place holds no Python value to quote.)
                 let shown = match &self.source {
@@ -266,6 +278,7 @@ impl<'py> Table<'py> {
                 read: flag,
                 max: true,
                 expected: "True or False",
+                tiles: false,
             })
         };
         let wind_column = |name: &'static str| -> PyResult<Small<'py, u8>> {
@@ -278,6 +291,7 @@ impl<'py> Table<'py> {
                 read: super::mcr::wind_of,
                 max: 3,
                 expected: "a wind E, S, W or N (or 0-3)",
+                tiles: false,
             })
         };
         let table = Table {
@@ -300,6 +314,7 @@ impl<'py> Table<'py> {
                 read: super::mcr::flowers_count,
                 max: 8,
                 expected: super::mcr::FLOWERS_EXPECTED,
+                tiles: true,
             },
             formats: Small {
                 name: "format",
@@ -308,6 +323,7 @@ impl<'py> Table<'py> {
                 read: format_code,
                 max: 2,
                 expected: "'compact' or 'comh'",
+                tiles: false,
             },
             explain: flag_column("explain")?,
             _held: bools.into_iter().map(|(o, _)| o).chain(letters.into_iter().chain(ints).map(|(o, _)| o)).collect(),
@@ -413,7 +429,16 @@ impl<'py> Table<'py> {
     /// Reads row `i`, its texts onto the end of `text`; the error names the key.
     fn read_row(&self, i: usize, text: &mut Vec<u8>) -> Result<Row, HandError> {
         let py = self.py;
-        let hand = self.hands.text_at(i, "hand", false, text)?.unwrap_or(0..0);
+        // A `Hand` is read as its compact notation, whatever the format.
+        let object = self.hands.hand_at(i);
+        let hand = match &object {
+            Some(h) => {
+                let start = text.len();
+                text.extend_from_slice(h.as_bytes());
+                start..text.len()
+            }
+            None => self.hands.text_at(i, "hand", false, text)?.unwrap_or(0..0),
+        };
         let win = self.wins.text_at(i, "win", true, text)?;
         let [self_drawn, last_of_kind, wall_last, kong_replacement, robbing_kong] =
             [0, 1, 2, 3, 4].map(|f| self.flags[f].at(py, i));
@@ -429,6 +454,7 @@ impl<'py> Table<'py> {
             robbing_kong: robbing_kong?,
         };
         let format = format_of(self.formats.at(py, i)?);
+        let format = if object.is_some() { Some(crate::notation::Format::Compact) } else { format };
         self.explain.at(py, i)?;
         Ok(Row { hand, win, situation, format, options: None, explain: false })
     }
@@ -576,6 +602,12 @@ impl<'py> TextColumn<'py> {
         Ok(Some(start..text.len()))
     }
 
+    /// The compact notation of row `i` where it is a `haidi.Hand`.
+    fn hand_at(&self, i: usize) -> Option<String> {
+        let TextColumn::List(list) = self else { return None };
+        list.get_item(i).ok()?.cast::<super::hand::PyHand>().ok().map(|h| h.get().inner.notation())
+    }
+
     /// [`TextColumn::text_of`], with the error naming the key.
     fn text_at(
         &self,
@@ -584,7 +616,15 @@ impl<'py> TextColumn<'py> {
         optional: bool,
         text: &mut Vec<u8>,
     ) -> Result<Option<std::ops::Range<usize>>, HandError> {
-        let not_str = || HandError::invalid(format!("{name} must be a str")).for_key(name);
+        // Said as the situation reader says it (the hand or the winning tile, and the value).
+        let not_str = || {
+            let what = if name == "hand" { crate::error::A_HAND.get() } else { crate::error::A_TILE.get() };
+            let shown = match self {
+                TextColumn::List(list) => list.get_item(i).map(|v| super::convert::shown(&v)).unwrap_or_default(),
+                TextColumn::Unicode { .. } => String::new(),
+            };
+            HandError::invalid(format!("{name} must be {what}, not {shown}")).for_key(name)
+        };
         if let TextColumn::List(list) = self {
             let p = item(list, i).map_err(|_| not_str())?;
             // SAFETY: `p` is a live object borrowed from the list, and the GIL is held.

@@ -11,7 +11,7 @@ use super::entry::{self, Entries};
 use super::errors::{hand_error, to_py, IntoPy};
 use super::kwcall;
 use super::result::{untracked, PyResult_, Scoring, Source, Table, Val, Writer};
-use crate::error::{COMPACT_OR_COMH, TRUE_OR_FALSE};
+use crate::error::{A_HAND, A_TILE, COMPACT_OR_COMH, TRUE_OR_FALSE};
 use crate::forms::Form;
 use crate::hand::MeldKind;
 use crate::mcr::batch::{evaluate_text, read_plain, TextSituation, Texts, PARALLEL_MIN};
@@ -319,6 +319,8 @@ struct Reader<'py> {
     situation: Situation,
     /// `explain`: list the fans not counted, and why.
     explain: bool,
+    /// The hand was given as a `Hand` (its text then compact whatever the format).
+    hand_object: bool,
     /// The options the situation gives (`options`, `concealed_and_melded_kong`).
     own: Option<Options>,
     /// Where the situation gave `concealed_and_melded_kong`: as a key, in `options`; and
@@ -339,6 +341,7 @@ impl<'py> Reader<'py> {
             format,
             situation: Situation::default(),
             explain: false,
+            hand_object: false,
             own: None,
             kong_key: false,
             kong_in_options: false,
@@ -364,16 +367,33 @@ impl<'py> Reader<'py> {
         };
         let s = &mut self.situation;
         match key {
-            Key::Hand => self.hand = Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "hand must be a str"))?),
+            Key::Hand => {
+                // A `Hand` is read as its compact notation, whatever the format.
+                self.hand = Some(match v.cast::<super::hand::PyHand>() {
+                    Ok(h) => {
+                        self.hand_object = true;
+                        PyString::new(py, &h.get().inner.notation())
+                    }
+                    Err(_) => v.cast_into::<PyString>().map_err(|v| {
+                        hand_error(
+                            py,
+                            format!("hand must be {}, not {}", A_HAND.get(), convert::shown(&v.into_inner())),
+                        )
+                    })?,
+                })
+            }
             Key::Win => {
-                self.win =
-                    Some(v.cast_into::<PyString>().map_err(|_| hand_error(py, "win must be a tile such as \"5p\""))?)
+                let not_tile = |v: &Bound<'_, PyAny>| {
+                    hand_error(py, format!("win must be {}, not {}", A_TILE.get(), convert::shown(v)))
+                };
+                self.win = Some(v.cast_into::<PyString>().map_err(|e| not_tile(&e.into_inner()))?)
             }
             Key::Format => {
-                let f = v
-                    .cast::<PyString>()
-                    .map_err(|_| hand_error(py, format!("format must be {}", COMPACT_OR_COMH.get())))?;
-                self.format = fmt(py, convert::text(f, "format")?)?
+                let bad = |v: &Bound<'_, PyAny>| {
+                    hand_error(py, format!("format must be {}, not {}", COMPACT_OR_COMH.get(), convert::shown(v)))
+                };
+                let f = v.cast::<PyString>().map_err(|_| bad(&v))?;
+                self.format = fmt(py, convert::text(f, "format")?).map_err(|_| bad(&v))?
             }
             Key::SelfDrawn => s.self_drawn = flag(&v)?,
             Key::LastOfKind => s.last_of_kind = flag(&v)?,
@@ -456,7 +476,7 @@ impl<'py> Reader<'py> {
         Ok(Read {
             hand,
             win: self.win,
-            format: self.format,
+            format: if self.hand_object { Format::Compact } else { self.format },
             situation: self.situation,
             options: self.own,
             explain: self.explain,

@@ -72,8 +72,8 @@ impl fmt::Display for Value<'_> {
 }
 
 /// What the value of a key must be, as a message says it.
-const HAND: Phrase = Phrase { python: "a hand (text or a Hand)", json: "a hand (text)" };
-const WIN: Phrase = Phrase { python: "a tile such as '5p'", json: "a tile such as \"5p\"" };
+const HAND: Phrase = crate::error::A_HAND;
+const WIN: Phrase = crate::error::A_TILE;
 const WIND: Phrase = Phrase { python: "a wind E, S, W or N (or 0-3)", json: "a wind E, S, W or N (or 0-3)" };
 const WILDS: Phrase = Phrase {
     python: "tile kinds such as '5z' (or a list of them)",
