@@ -352,3 +352,29 @@ def test_bad_arrow_rows_are_refused_by_row() -> None:
     c[2][0] = 5
     with pytest.raises(haidi.HandError, match="row 2: 5 copies"):
         rs.win_batch(pa.array(c))
+
+
+def test_pandas_arrays_are_read_as_their_series() -> None:
+    """A pandas array (``pd.Categorical``, ``pd.array``) as a column is read as the same
+    values in a Series: a missing value is a key left out."""
+    pd = pytest.importorskip("pandas")
+    rs = haidi.ruleset("mcr")
+    cols = random_columns("mcr", 50)
+    expected = rs.evaluate_many(cols)["total"].tolist()
+    seats = [None if i % 7 == 0 else w for i, w in enumerate(cols["seat_wind"])]
+    with_gaps = rs.evaluate_many({**cols, "seat_wind": seats})["total"].tolist()
+    for array in (pd.Categorical, lambda v: pd.array(v, dtype="string"), lambda v: pd.Series(v, dtype="category")):
+        assert rs.evaluate_many({**cols, "seat_wind": array(cols["seat_wind"])})["total"].tolist() == expected
+        assert rs.evaluate_many({**cols, "seat_wind": array(seats)})["total"].tolist() == with_gaps
+    flowers = pd.array(cols["flowers"], dtype="Int8")
+    assert rs.evaluate_many({**cols, "flowers": flowers})["total"].tolist() == expected
+
+
+def test_polars_data_arrow_cannot_hold_is_refused() -> None:
+    pl = pytest.importorskip("polars")
+    rs = haidi.ruleset("mcr")
+    frame = pl.DataFrame({"hand": ["123m456p789s1122z"], "win": ["2z"], "flowers": [2**70]})
+    with pytest.raises(haidi.HandError, match="polars data that Arrow cannot hold"):
+        rs.evaluate_many(frame)
+    with pytest.raises(haidi.HandError, match="polars data that Arrow cannot hold"):
+        rs.evaluate_many({"hand": ["123m456p789s1122z"], "win": ["2z"], "flowers": frame["flowers"]})

@@ -58,7 +58,7 @@ def _arrow_table(obj: Any, library: str) -> Any:
     if library == "polars":
         if not hasattr(obj, "to_arrow"):
             raise HandError(f"columns must be a polars DataFrame, not a {type(obj).__name__} (collect it first)")
-        obj = obj.to_arrow()
+        obj = _to_arrow(pa, obj)
     if isinstance(obj, pa.RecordBatch):
         return pa.Table.from_batches([obj])
     if isinstance(obj, pa.Table):
@@ -114,11 +114,12 @@ def column(value: Any) -> Any:
 
 
 def _from_pandas(series: Any) -> Any:
-    """A pandas column as numpy. In a column of a numpy type a NaN is a value (refused by
-    the readers: an empty cell of a CSV); in a column of pandas' own types (``str``,
-    ``string``, ``boolean``, ``Int64``, ``category``, Arrow-backed) a missing value is
-    pandas' marker for one, read as None: a key left out, as an Arrow null is."""
-    if isinstance(series.dtype, np.dtype) or not series.hasnans:
+    """A pandas column (a Series, or an array such as ``pd.Categorical`` or ``pd.array``)
+    as numpy. In a column of a numpy type a NaN is a value (refused by the readers: an
+    empty cell of a CSV); in a column of pandas' own types (``str``, ``string``,
+    ``boolean``, ``Int64``, ``category``, Arrow-backed) a missing value is pandas' marker
+    for one, read as None: a key left out, as an Arrow null is."""
+    if isinstance(series.dtype, np.dtype) or not series.isna().any():
         return series.to_numpy()
     return series.to_numpy(dtype=object, na_value=None)
 
@@ -128,7 +129,7 @@ def _arrow_array(value: Any, library: str) -> Any:
     with ``__arrow_c_array__`` or ``__arrow_c_stream__``."""
     pa = _pyarrow("Arrow or polars data")
     if library == "polars" and hasattr(value, "to_arrow") and not hasattr(value, "columns"):
-        value = value.to_arrow()
+        value = _to_arrow(pa, value)
     if isinstance(value, (pa.Array, pa.ChunkedArray)):
         return value
     if hasattr(value, "__arrow_c_array__") and not hasattr(value, "columns"):
@@ -136,6 +137,15 @@ def _arrow_array(value: Any, library: str) -> Any:
     if hasattr(value, "__arrow_c_stream__") and not hasattr(value, "columns"):
         return pa.chunked_array(value)
     raise HandError(f"a column must be a sequence or an array, not a {type(value).__name__}")
+
+
+def _to_arrow(pa: Any, obj: Any) -> Any:
+    """A polars DataFrame or Series as Arrow data; a type Arrow has none of (polars'
+    ``Int128``) is refused, naming it."""
+    try:
+        return obj.to_arrow()
+    except pa.ArrowException as e:
+        raise HandError(f"polars data that Arrow cannot hold: {e}") from None
 
 
 def _from_arrow(col: Any) -> Any:
