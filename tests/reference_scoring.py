@@ -573,6 +573,7 @@ def _refuse(s: Sit) -> None:
     """Situations each ruleset refuses, judged on the situation alone."""
     f = s.flag
     bad = False
+    has_kong = any(m[0] in ("kong", "concealed_kong", "added_kong") for m in s.melds)
     if s.rules == "changsha":
         bad = (
             (f("dealt") and any(f(x) for x in ("kong_replacement", "robbing_kong", "wall_last", "heavenly", "earthly")))
@@ -580,8 +581,9 @@ def _refuse(s: Sit) -> None:
             or (f("heavenly") and f("earthly"))
             or (f("heavenly") and s.seat != 0)
             or (f("earthly") and s.seat == 0 and s.seat_given)
-            or (f("kong_replacement") and not any(m[0] in ("kong", "concealed_kong", "added_kong") for m in s.melds))
+            or (f("kong_replacement") and not has_kong)
             or (f("wall_last") and (f("robbing_kong") or f("heavenly") or f("earthly")))
+            or (f("earthly") and f("robbing_kong"))
         )
     elif s.rules == "hainan":
         bad = f("self_drawn") and f("robbing_kong")
@@ -591,6 +593,8 @@ def _refuse(s: Sit) -> None:
             or (f("robbing_kong") and f("self_drawn"))
             or (f("heavenly") and s.seat != 0)
             or (f("earthly") and s.seat == 0)
+            or (f("kong_replacement") and not has_kong)
+            or (f("wall_last") and (f("heavenly") or f("earthly")))
         )
     elif s.rules == "longgang":
         bad = (
@@ -599,6 +603,8 @@ def _refuse(s: Sit) -> None:
             or (f("earthly") and s.seat == 0)
             or (f("earthly") and f("self_drawn"))
             or (f("robbing_kong") and f("self_drawn"))
+            or ((f("heavenly") or f("earthly")) and f("robbing_kong"))
+            or (f("heavenly") and f("wall_last"))
         )
     if bad:
         raise RefError("the situation's flags contradict each other")

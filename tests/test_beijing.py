@@ -119,7 +119,7 @@ def test_seven_pairs_and_luxury() -> None:
 
 
 def test_one_suit_kong_flower_last_tile() -> None:
-    r = RS.evaluate(hand="1112345678999m", win="5m", seat_wind="N", self_drawn=True, kong_replacement=True)
+    r = RS.evaluate(hand="{1111m}234567999m8m", win="8m", seat_wind="N", self_drawn=True, kong_replacement=True)
     assert {"one_suit", "kong_flower"} <= set(fan_ids(r))
     r = RS.evaluate(hand="123m456p789s1122z", win="1z", seat_wind="S", wall_last=True, discarder_wind="W")
     assert fan_ids(r) == ["concealed", "last_tile"]
@@ -131,6 +131,23 @@ def test_heavenly_not_dealer_fan() -> None:
     assert fan_ids(r) == ["concealed", "heavenly"] and r["total"] == 11
     with pytest.raises(haidi.HandError):
         RS.evaluate(hand="123m456p789s1122z", win="1z", seat_wind="S", self_drawn=True, heavenly=True)
+
+
+def test_situations_that_cannot_happen_are_refused() -> None:
+    # No flowers: the only replacement tile is a kong's; 天和 and 地和 come before a first discard.
+    hand = dict(hand="123m456p789s1122z", win="1z")
+    for flags, named in [
+        (dict(kong_replacement=True), "needs a kong"),
+        (dict(wall_last=True, heavenly=True), "won before a first discard"),
+        (dict(wall_last=True, earthly=True, seat_wind="S"), "won before a first discard"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            RS.evaluate(**hand, **flags)
+        with pytest.raises(haidi.HandError, match=named):
+            RS.evaluate_many({k: [v] for k, v in {**hand, **flags}.items()})
+    assert RS.evaluate(hand="123m456p{7777s}1122z", win="1z", kong_replacement=True)["win"]
+    # A kong made with the last tile still draws from the 保留牌: it may be robbed.
+    assert RS.evaluate(**hand, wall_last=True, robbing_kong=True, seat_wind="S")["win"]
 
 
 def test_four_wilds_win_whatever_the_shape() -> None:

@@ -167,6 +167,8 @@ IMPOSSIBLE = [
     # 天胡 and 地胡 come at the deal and on the first discard: the wall is still full.
     (dict(hand="123m456m789p123p55s", wall_last=True, heavenly=True), "heavenly"),
     (dict(hand="123m456m789p123p5s", win="5s", wall_last=True, earthly=True, seat_wind="S"), "earthly"),
+    # "地胡：指閒家。當莊家打出第一張牌後，閒家胡牌": a discard, not a tile added to a kong.
+    (dict(hand="123m456m789p123p5s", win="5s", robbing_kong=True, earthly=True, seat_wind="S"), "robbing_kong"),
     # "2、起張數目：莊家的起張數目為14張，閒家的起張數目為13張".
     (dict(hand="1111m2345p3467s9s", dealt=True, seat_wind="E"), "seat_wind E"),
     (dict(hand="1234567m2345678p", dealt=True, seat_wind="S"), "seat_wind S"),
@@ -190,6 +192,8 @@ def test_possible_neighbours_of_the_refused_are_taken():
     # The same flags with a kong declared (concealed or not), each alone, or the sizes right.
     assert ids(ev("123m456m789p{2222p}5s", "5s", kong_replacement=True)) == ["kong_bloom"]
     assert ids(ev("123m456m789p123p5s", "5s", wall_last=True)) == ["last_tile_discard"]
+    assert CS.evaluate(hand="123m456m789p123p5s", win="5s", earthly=True, seat_wind="S")["win"]
+    assert CS.evaluate(hand="123m456m789p123p5s", win="5s", robbing_kong=True, seat_wind="S")["win"]
     assert CS.evaluate(hand="1111m2345p3467s9s", dealt=True, seat_wind="S")["win"]
     assert CS.evaluate(hand="1234567m2345678p", dealt=True, seat_wind="E")["win"]
     # Without a seat the size says whose dealt hand it is.

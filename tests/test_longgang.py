@@ -322,6 +322,18 @@ def test_heavenly_and_earthly():
     assert ev(hand=F + "68m55s", win="7m", seat_wind="S", earthly=True)["instant"]
     with pytest.raises(haidi.HandError):
         ev(hand=F + "68m55s", win="7m", seat_wind="S", heavenly=True)
+    # "天和：庄家起牌或者补完花（可暗杠）而胡牌", "地和：庄家出第一张牌被食胡": no kong is robbed then,
+    # and the wall is full; a concealed kong's replacement may still win 天胡.
+    for flags, named in [
+        (dict(heavenly=True, robbing_kong=True), "no kong is robbed"),
+        (dict(earthly=True, robbing_kong=True, seat_wind="S"), "no kong is robbed"),
+        (dict(heavenly=True, wall_last=True, self_drawn=True), "not 海底"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            ev(hand=F + "68m55s", win="7m", **flags)
+        with pytest.raises(haidi.HandError, match=named):
+            RS.evaluate_many({k: [v] for k, v in dict(hand=F + "68m55s", win="7m", **flags).items()})
+    assert ev(hand="[123p][456p]{7777s}[123s]68m55s", win="7m", heavenly=True, kong_replacement=True)["lazi"]
 
 
 def test_plain_hand():

@@ -220,6 +220,17 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
             (flag("robbing_kong") & flag("self_drawn"), "robbing a kong is a win on another's tile, not self-drawn"),
             (flag("heavenly") & (Q.seat != 0), "天和 is the dealer's, self-drawn"),
             (flag("earthly") & (Q.seat == 0), "地和 is a non-dealer's"),
+            # Beijing plays no flowers: the only replacement tile is a kong's, from the 保留牌
+            # ("如果牌局中有人杠牌，则从“保留牌”的最后一张补牌").
+            (
+                flag("kong_replacement") & (Q.kongs == 0),
+                "kong_replacement (杠上开花) needs a kong among the hand's melds",
+            ),
+            # "在一局还没有出过牌的时候构成可和牌牌型": before the player's first discard.
+            (
+                flag("wall_last") & (flag("heavenly") | flag("earthly")),
+                "wall_last (海底) with heavenly (天和) or earthly (地和): those are won before a first discard",
+            ),
         ],
         no_win=no_win,
         # "摸齐四个“惠牌”时自动和牌": four 惠牌 win whatever the shape.

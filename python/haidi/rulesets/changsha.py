@@ -214,6 +214,11 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
                 "抢杠胡 and 地胡 are wins on another player's tile, not self-drawn",
             ),
             (flag("heavenly") & flag("earthly"), "天胡 is the dealer's, 地胡 a non-dealer's: not both"),
+            # "地胡：...當莊家打出第一張牌後，閒家胡牌": won on the dealer's first discard.
+            (
+                flag("earthly") & flag("robbing_kong"),
+                "earthly (地胡) with robbing_kong (抢杠): 地胡 is won on the dealer's first discard, not a kong",
+            ),
             # "5)槓上花：開槓後，系統補張。玩家胡了補張的牌": the replacement follows a kong.
             (
                 flag("kong_replacement") & (Q.kongs == 0),

@@ -541,6 +541,12 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
             (flag("earthly") & (Q.seat == 0), "地胡 is a win on the dealer's first discard: not the dealer's"),
             (flag("earthly") & flag("self_drawn"), "地胡 is won on a discard, not self-drawn"),
             (flag("robbing_kong") & flag("self_drawn"), "抢杠 is a win on another player's kong tile, not self-drawn"),
+            # "天和：庄家起牌或者补完花（可暗杠）而胡牌", "地和：庄家出第一张牌被食胡".
+            (
+                (flag("heavenly") | flag("earthly")) & flag("robbing_kong"),
+                "天胡 is won on the dealt hand and 地胡 on the dealer's first discard: no kong is robbed",
+            ),
+            (flag("heavenly") & flag("wall_last"), "天胡 is won on the dealt hand, the wall full: not 海底"),
         ],
         # 推土机: three 正财神 win at once, whatever the shape ("不必符合一般胡牌条件").
         fallbacks=[("three_wilds", Q.wild_tiles >= options["bulldozer_wilds"], three_wilds)],
