@@ -201,10 +201,10 @@ RULES: dict[str, dict[str, Any]] = {
         tiles=ALL_KINDS,
         flowers=frozenset(range(1, 9)),
         melds=4,
-        flags=("self_drawn", "robbing_kong"),
-        ignored=("last_of_kind", "wall_last", "kong_replacement"),
+        flags=("self_drawn", "robbing_kong", "wall_last", "kong_replacement"),
+        ignored=("last_of_kind",),
         keys=("seat", "seat_wind", "flowers", "round_wind"),
-        implies=(),
+        implies=(("kong_replacement", "self_drawn"),),
         wilds=False,
         seat_flowers=None,  # by option flower_order
     ),
@@ -586,7 +586,7 @@ def _refuse(s: Sit) -> None:
             or (f("earthly") and f("robbing_kong"))
         )
     elif s.rules == "hainan":
-        bad = f("self_drawn") and f("robbing_kong")
+        bad = (f("self_drawn") and f("robbing_kong")) or (f("wall_last") and f("robbing_kong"))
     elif s.rules == "beijing":
         bad = (
             (s.discarder is not None and f("self_drawn"))

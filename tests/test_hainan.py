@@ -383,3 +383,22 @@ def test_evaluate_many():
     assert rows[0]["win"]
     with pytest.raises(haidi.HandError):
         HN.evaluate_many([1])
+
+
+def test_flags_without_a_fan_still_say_what_they_say_of_the_win() -> None:
+    """杠上开花 is self-drawn and no kong is robbed on the last tile, though Hainan counts
+    neither: given alone the flag makes the win self-drawn; the contradictions are refused
+    on every path."""
+    rs = haidi.ruleset("hainan")
+    base = dict(hand="123m456p789s2255m", win="2m")
+    assert rs.evaluate(**base, kong_replacement=True)["self_drawn"]
+    assert not rs.evaluate(**base, wall_last=True)["self_drawn"]
+    for flags, named in [
+        (dict(kong_replacement=True, self_drawn=False), "杠上开花 is self-drawn"),
+        (dict(kong_replacement=True, robbing_kong=True), "not self-drawn"),
+        (dict(wall_last=True, robbing_kong=True), "no kong is made on the last tile"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            rs.evaluate(**base, **flags)
+        with pytest.raises(haidi.HandError, match=named):
+            rs.evaluate_many({k: [v] for k, v in {**base, **flags}.items()})

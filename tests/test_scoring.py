@@ -733,7 +733,12 @@ def test_a_search_stops_once_no_arrangement_can_score_more() -> None:
         # best, 一条龙 3 and 清一色 5, is the most: 混一色 would need an honour, which rules
         # 清一色 out (was about 8,100 placements: the bound added both).
         ("beijing", dict(hand="9999p456999s[123s]", win="9s", wilds="9p9s", variant="draft4", seat_wind="W"), 8, 200),
-        ("beijing", dict(hand="444m9999p456s[789s]", win="4m", wilds="4m9p", variant="draft4", self_drawn=True), 8, 200),
+        (
+            "beijing",
+            dict(hand="444m9999p456s[789s]", win="4m", wilds="4m9p", variant="draft4", self_drawn=True),
+            8,
+            200,
+        ),
     ],
 )
 def test_bounds_see_what_the_tiles_rule_out(rules: str, situation: dict, total: int, most: int) -> None:

@@ -126,6 +126,11 @@ KEY_DOCS: dict[str, str] = {
     "seat_wind": "the winner's seat wind instead of ``seat`` (``E`` the dealer); neither given: the dealer",
     "flowers": "the flowers set aside, added to any written in ``hand``",
     "round_wind": "taken and checked, but it scores nothing in Hainan (no 番 of the text)",
+    "wall_last": "won on the last tile of the wall (海底); no 番 of the text, but not with ``robbing_kong``",
+    "kong_replacement": (
+        "won on a replacement tile (杠上开花); no 番 of the text, but self-drawn: alone it makes the win "
+        "self-drawn, and ``self_drawn=False`` or ``robbing_kong`` with it is refused"
+    ),
 }
 
 KEYS = (
@@ -139,10 +144,11 @@ KEYS = (
     SEAT_WIND_KEY,
     key("flowers", "flowers"),
     ROUND_WIND_KEY,
-    # No 番 of the text: taken so that one situation file serves several rulesets.
+    # No 番 of the text: taken so that one situation file serves several rulesets. What
+    # 海底 and 杠上开花 say of the win still holds (self-drawn; no kong robbed on the last tile).
     ignored_flag("last_of_kind"),
-    ignored_flag("wall_last"),
-    ignored_flag("kong_replacement"),
+    flag_key("wall_last"),
+    flag_key("kong_replacement"),
 )
 
 
@@ -182,8 +188,13 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
             ("discard_win", "rule", Q.fan_count >= 1),
             ("self_drawn", "flag", "self_drawn"),
         ],
+        implies=[("kong_replacement", "self_drawn", "杠上开花 is self-drawn")],
         refuse=[
-            (flag("self_drawn") & flag("robbing_kong"), "抢杠 is a win on another player's kong tile, not self-drawn")
+            (flag("self_drawn") & flag("robbing_kong"), "抢杠 is a win on another player's kong tile, not self-drawn"),
+            (
+                flag("wall_last") & flag("robbing_kong"),
+                "wall_last (海底) with robbing_kong (抢杠): no kong is made on the last tile",
+            ),
         ],
         no_win=[(~flag("self_drawn") & (Q.fan_count == 0), "有番才能胡: no 番, so this hand wins only self-drawn")],
         scoring=Scoring(total=("fixed", 20), rank=("fan_count",)),
