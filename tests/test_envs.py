@@ -171,6 +171,9 @@ def test_an_illegal_id_ends_the_hand_or_raises() -> None:
         ({"illegal_reward": "a lot"}, "illegal_reward is a number"),
         ({"render_mode": "human"}, "render_mode is None or 'ansi'"),
         ({"options": {"no_such_option": 1}}, "no_such_option"),
+        ({"options": 3}, "options must be a dict, not int"),
+        ({"options": "ab"}, "options must be a dict, not str"),
+        ({"options": [("concealed_and_melded_kong", True)]}, "options must be a dict, not list"),
     ],
 )
 def test_bad_arguments_are_hand_errors(kwargs: dict, match: str) -> None:

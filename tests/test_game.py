@@ -185,6 +185,9 @@ def test_illegal_actions_are_refused_by_name() -> None:
         ({"type": "discard", "tile": "5x"}, "tile of a discard action"),
         ({"type": "pung", "tile": "5m"}, "names no tile"),
         ({"type": "fly"}, "unknown action type"),
+        ({"type": "DISCARD", "tile": "5m"}, 'unknown action type "DISCARD"'),
+        (10**20, "action id 100000000000000000000 is out of range"),
+        (-1, "action id -1 is out of range"),
         ({"type": "win", "extra": 1}, "keys type and tile only"),
         ({"type": "discard", "tile": "1z"}, "not legal"),
     ]:

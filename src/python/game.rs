@@ -233,7 +233,33 @@ pub(crate) fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         .get_item(pyo3::intern!(py, "type"))?
         .ok_or_else(|| hand_error(py, format!("an action needs its {}", q("type"))))?;
     let kind = convert::str_arg(&kind, "the action's type")?;
-    let with_tile = matches!(kind, "discard" | "chow" | "concealed_kong" | "added_kong" | "open_ready");
+    // The action of each type, given its tile (read only by the types that name one).
+    let of_kind = |t: Tile| {
+        Some(match kind {
+            "discard" => Action::Discard(t),
+            "chow" => Action::Chow(t),
+            "concealed_kong" => Action::ConcealedKong(t),
+            "added_kong" => Action::AddedKong(t),
+            "open_ready" => Action::OpenReady(t),
+            "pung" => Action::Pung,
+            "kong" => Action::Kong,
+            "win" => Action::Win,
+            "pass" => Action::Pass,
+            "take" => Action::Take,
+            _ => return None,
+        })
+    };
+    // The type is known before its tile is read: a misspelt type is named as such.
+    let Some(a) = of_kind(0) else {
+        return Err(hand_error(
+            py,
+            format!(
+                "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take, open_ready",
+                kind.chars().take(40).collect::<String>()
+            ),
+        ));
+    };
+    let with_tile = a.tile().is_some();
     let tile = match d.get_item(pyo3::intern!(py, "tile"))? {
         Some(t) if with_tile => {
             let text = convert::str_arg(&t, "the action's tile")?;
@@ -249,28 +275,7 @@ pub(crate) fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         let keys: Vec<String> = d.keys().iter().map(|k| convert::shown(&k)).collect();
         return Err(hand_error(py, format!("an action has the keys type and tile only, not {}", keys.join(", "))));
     }
-    let t = tile.unwrap_or(0);
-    Ok(match kind {
-        "discard" => Action::Discard(t),
-        "chow" => Action::Chow(t),
-        "concealed_kong" => Action::ConcealedKong(t),
-        "added_kong" => Action::AddedKong(t),
-        "pung" => Action::Pung,
-        "kong" => Action::Kong,
-        "win" => Action::Win,
-        "pass" => Action::Pass,
-        "take" => Action::Take,
-        "open_ready" => Action::OpenReady(t),
-        other => {
-            return Err(hand_error(
-                py,
-                format!(
-                    "unknown action type {:?}; known: discard, chow, pung, kong, concealed_kong, added_kong, win, pass, take, open_ready",
-                    other.chars().take(40).collect::<String>()
-                ),
-            ))
-        }
-    })
+    Ok(of_kind(tile.unwrap_or(0)).unwrap_or(a))
 }
 
 fn value_to_py<'py>(py: Python<'py>, v: &Value<'_>) -> PyResult<Bound<'py, PyAny>> {
@@ -299,19 +304,21 @@ impl PyGame {
     fn action_of_id(&mut self, seat: u8, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
         let py = obj.py();
         let space = ActionSpace::of(&self.game.rules);
-        if obj.cast::<pyo3::types::PyBool>().is_ok() || obj.extract::<i64>().is_err() {
+        let size = space.size();
+        let out_of_range = |shown: String| {
+            let rules = &self.game.rules.name;
+            hand_error(py, format!("action id {shown} is out of range: the ids of {rules} are 0 to {}", size - 1))
+        };
+        if obj.cast::<pyo3::types::PyBool>().is_ok() || !convert::is_integer(obj) {
             return Err(hand_error(
                 py,
                 format!("an action is {} or an action id (an int), not {}", convert::A_DICT.get(), convert::shown(obj)),
             ));
         }
-        let id = obj.extract::<i64>()?;
-        let size = space.size();
+        // An int past i64 is an id out of range like any other.
+        let id = obj.extract::<i64>().map_err(|_| out_of_range(convert::shown(obj)))?;
         let Some((a, offer)) = usize::try_from(id).ok().and_then(|i| space.action(i)) else {
-            return Err(hand_error(
-                py,
-                format!("action id {id} is out of range: the ids of {} are 0 to {}", self.game.rules.name, size - 1),
-            ));
+            return Err(out_of_range(id.to_string()));
         };
         let name = space.name(id as usize).unwrap_or_default();
         if offer.is_some() && offer != offer_tile(&self.game, seat) {

@@ -12,7 +12,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from .._core import HandError
-from ..game import AGENTS, Game
+from ..game import AGENTS, Game, _given
 from ..ruleset import ruleset
 
 __all__ = ["AGENTS", "InPlay", "Probe", "agent_action", "read_agents", "read_seat", "shown_text", "space_of"]
@@ -63,7 +63,8 @@ class Probe:
         if not isinstance(version, str):
             raise HandError(f"version is an observation version name such as 'v1', not {version!r}")
         self.rules = ruleset(rules).name
-        self.options = dict(options) if options is not None else None
+        # Read as Game reads them: a dict, or None (a HandError for anything else).
+        self.options = _given(options) if options is not None else None
         self.version = version
         game = Game(self.rules, 0, self.options)
         self.shape: tuple[int, ...] = game.observation_array(0, version=version).shape
