@@ -210,7 +210,11 @@ def test_bad_situations_and_outcomes() -> None:
     discarder=st.one_of(st.none(), st.integers(0, 3)),
     total=st.integers(0, 30),
     rounds=st.integers(0, 5),
-    mutual=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)).filter(lambda p: p[0] != p[1]), max_size=3),
+    mutual=st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 3)).filter(lambda p: p[0] != p[1]),
+        max_size=3,
+        unique_by=frozenset,
+    ),
     base=st.integers(1, 5000),
     variant=st.sampled_from(["wanghu", "draft4"]),
     floor=st.integers(0, 2),
@@ -219,7 +223,7 @@ def test_bad_situations_and_outcomes() -> None:
 def test_settlement_sums_to_zero(winner, discarder, total, rounds, mutual, base, variant, floor, follow) -> None:
     if winner is None or discarder == winner:
         discarder = None
-    out = dict(winner=winner, discarder=discarder, total=total, variant=variant)
+    out = dict(winner=winner, discarder=discarder, total=None if winner is None else total, variant=variant)
     if variant == "wanghu":
         out.update(burn_rounds=rounds, mutual=[list(p) for p in mutual], base=base)
     else:
@@ -257,3 +261,18 @@ def test_cli_jsonl_with_a_bad_line(haidi_cli) -> None:
 def test_cli_bad_key_exits_2(haidi_cli) -> None:
     code, _, err = haidi_cli("eval", "-r", "beijing", "123m456p789s1122z", "--win", "1z", "--set", "colour=red")
     assert code == 2 and 'unknown beijing situation key "colour"' in err
+
+
+def test_settlement_refuses_what_no_hand_gives() -> None:
+    """A pair of 互包 given twice would be paid twice; an exhausted wall has no winner,
+    and a hand without a winner no total and (第4稿) no kongs of the winner's."""
+    assert RS.settle({"winner": 1, "total": 5, "mutual": [[1, 2]]}) == [0, 15, -15, 0]
+    for outcome, named in [
+        ({"winner": 1, "total": 5, "mutual": [[1, 2], [2, 1]]}, "given twice"),
+        ({"winner": 1, "discarder": 2, "exhausted": True, "total": 5}, "has no winner"),
+        ({"winner": None, "total": 5}, "has no total"),
+        ({"winner": None, "variant": "draft4", "concealed_kongs": 1}, "the winner's kongs"),
+        ({"winner": None, "variant": "draft4", "exposed_kongs_from": [2]}, "the winner's kongs"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            RS.settle(outcome)

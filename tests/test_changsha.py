@@ -440,3 +440,13 @@ def test_evaluate_many_and_flowers_in_the_hand():
         CS.evaluate_many("123m")
     with pytest.raises(haidi.HandError, match="flowers"):
         ev("123m456m789p123p5s1f", "5s")
+
+
+def test_every_bird_given_is_read() -> None:
+    """Only the first options["birds"] birds count, but each given is read: a bird that is
+    no suited tile (another script's digit too) is refused, counted or not."""
+    win = {"wins": [{"seat": 1, "small": 1}]}
+    assert CS.settle({**win, "birds": ["5m", "3p"]}) == CS.settle({**win, "birds": ["5m"]})
+    for birds in (["²m"], ["٣m"], ["３m"], ["5m", "garbage"], ["5m", 7], ["5z"]):
+        with pytest.raises(haidi.HandError, match="a bird is a suited tile"):
+            CS.settle({**win, "birds": birds})

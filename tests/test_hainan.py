@@ -402,3 +402,14 @@ def test_flags_without_a_fan_still_say_what_they_say_of_the_win() -> None:
             rs.evaluate(**base, **flags)
         with pytest.raises(haidi.HandError, match=named):
             rs.evaluate_many({k: [v] for k, v in {**base, **flags}.items()})
+
+
+def test_unpaid_kongs_are_still_read() -> None:
+    """A drawn hand with kongs_paid_on_draw off pays no kongs, but its record is read as
+    any other: a bad kong is refused whoever won."""
+    off = {"options": {"kongs_paid_on_draw": False}}
+    assert HN.settle({"kongs": [{"seat": 1, "kind": "exposed"}], **off}) == [0, 0, 0, 0]
+    assert HN.settle({"kongs": [{"seat": 1, "kind": "exposed"}]}) == [-10, 30, -10, -10]
+    for bad, named in [({"seat": 9, "kind": "exposed"}, "seat"), ({"seat": 1, "kind": "x"}, "kind")]:
+        with pytest.raises(haidi.HandError, match=named):
+            HN.settle({"kongs": [bad], **off})

@@ -441,6 +441,19 @@ def test_settle_errors():
     with pytest.raises(haidi.HandError):
         RS.settle({"winner": 1, "total": 105})
     assert RS.settle({"winner": None}) == [0, 0, 0, 0]
+    # "流局时各家均计 0 分": a drawn hand's record says nothing more.
+    for extra in ({"discarder": "zzz"}, {"total": "abc"}, {"liable": 9}, {"hands": 5}, {"losers": [0, 0, 0, 0]}):
+        with pytest.raises(haidi.HandError, match="a drawn hand"):
+            RS.settle({"winner": None, **extra})
+    # A self-drawn win (杠开 and 海底 too) has no discarder.
+    others = [{"hand": "123m456p789s123m1133z"}] * 3
+    for flag in ("self_drawn", "kong_replacement", "wall_last"):
+        hands = [{"hand": "123m456p789s123m1122z", "win": "2z", flag: True}, *others]
+        assert sum(RS.settle({"winner": 0, "hands": hands})) == 0
+        with pytest.raises(haidi.HandError, match="self-drawn: no seat discarded"):
+            RS.settle({"winner": 0, "discarder": 2, "hands": hands})
+    hands = [{"hand": "123m456p789s123m1122z", "win": "2z"}, *others]
+    assert sum(RS.settle({"winner": 0, "discarder": 2, "hands": hands})) == 0
 
 
 # --- properties ----------------------------------------------------------------------

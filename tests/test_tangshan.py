@@ -211,7 +211,8 @@ def test_settlement_sums_to_zero(winner, discarder, total, melds, exposed, conce
         dict(
             winner=winner,
             discarder=discarder,
-            total=total,
+            # Nobody won: no total (given, it is refused).
+            total=None if winner is None else total,
             melds=melds,
             exposed_kongs=exposed,
             concealed_kongs=concealed,
@@ -265,3 +266,13 @@ def test_waits_and_shanten_with_the_wild() -> None:
     assert RS.waits("123456789s11z2z5m", wilds="5m") == ["5m", "1z", "2z"]
     assert RS.waits("123456789s11z2z5m") == []
     assert RS.shanten("123456789s11z2z5m", wilds="5m") == 0
+
+
+def test_settlement_refuses_a_winner_on_an_exhausted_wall() -> None:
+    for outcome, named in [
+        ({"winner": 1, "exhausted": True, "total": 3}, "has no winner"),
+        ({"winner": None, "total": 3}, "has no total"),
+        ({"winner": None, "total": "abc"}, "total must be an int"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            RS.settle(outcome)

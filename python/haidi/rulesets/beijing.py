@@ -268,6 +268,8 @@ def _mutual(outcome: Mapping[str, Any]) -> list[tuple[int, int]]:
         a, b = (oc.seat(x, "mutual") for x in p)
         if a == b:
             raise HandError("互包 joins two different seats")
+        if (a, b) in out or (b, a) in out:
+            raise HandError(f"the 互包 pair {a}, {b} is given twice (it would be paid twice)")
         out.append((a, b))
     return out
 
@@ -331,9 +333,14 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         raise HandError("the winner cannot be the discarder")
     if winner is None and discarder is not None:
         raise HandError("a hand without a winner has no discarder")
-    exhausted = oc.flag(oc.get(outcome, "exhausted", False), "exhausted") or winner is None
+    exhausted = oc.flag(oc.get(outcome, "exhausted", False), "exhausted")
+    if exhausted and winner is not None:
+        raise HandError("an exhausted wall (荒牌) has no winner: give winner None")
+    exhausted = exhausted or winner is None
     base = opt["base"]
     total = oc.count(oc.get(outcome, "total", 0), "total", 0, 200)
+    if exhausted and outcome.get("total") is not None:
+        raise HandError("a hand without a winner has no total")
     pay = [0, 0, 0, 0]
 
     def transfer(frm: int, to: int, amount: int) -> None:
@@ -378,6 +385,10 @@ def _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer) 
         for s in (1, 2, 3):
             transfer(0, s, 10)  # "跟庄,庄家付给每家10元"
     if exhausted:
+        # "不赢没钱": the kongs are the winner's, and there is none.
+        for k in ("concealed_kongs", "exposed_kongs_from"):
+            if outcome.get(k) is not None:
+                raise hand_error(f"{k} counts the winner's kongs: a hand without a winner has none", key=k)
         return pay
     fan = 2 ** min(total, 6)
 

@@ -284,7 +284,8 @@ def bird_seats(birds: list[str], origin: int) -> list[int]:
     2 the next seat, 3 opposite, 4 the previous; 5 and 9 wrap to the origin)."""
     out = []
     for t in birds:
-        if not isinstance(t, str) or len(t) != 2 or t[1] not in "mps" or not t[0].isdigit() or t[0] == "0":
+        # ASCII digits 1-9 only: str.isdigit also takes '٣' and '²'.
+        if not isinstance(t, str) or len(t) != 2 or t[1] not in "mps" or t[0] not in "123456789":
             raise HandError(f"a bird is a suited tile such as '5m', not {shown(t)}")
         out.append((origin + int(t[0]) - 1) % 4)
     return out
@@ -344,7 +345,10 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     taker = oc.optional_seat(outcome, "haidi_taker")
     if wall_last and discarder is not None and taker is not None and taker != discarder:
         raise HandError("海底炮: the discarder is the player who took the 海底 tile")
-    birds = oc.items(outcome.get("birds"), "birds", "tiles")[: opt["birds"]]
+    # Every bird given is read (and refused if it is no tile); the first opt["birds"] count.
+    birds = oc.items(outcome.get("birds"), "birds", "tiles")
+    bird_seats(birds, 0)
+    birds = birds[: opt["birds"]]
     pay = [0, 0, 0, 0]
     for winner, big, small in wins:
         origin = dealer if opt["bird_from"] == "dealer" else winner

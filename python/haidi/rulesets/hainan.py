@@ -317,19 +317,21 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         else:
             for s in others:
                 move(s, winner, opt["discard_discarder"] if s == discarder else opt["discard_each"])
-    if winner is not None or opt["kongs_paid_on_draw"]:
-        kongs = oc.items(outcome.get("kongs"), "kongs", "{seat, kind}", _MAX_KONGS)
-        for i, k in enumerate(kongs):
-            k = oc.mapping(k, f"kongs[{i}]")
-            oc.known_keys(k, ("seat", "kind"), f"kongs[{i}]")
-            owner = oc.seat(k.get("seat"), f"kongs[{i}].seat")
-            kind = k.get("kind")
-            if kind not in ("exposed", "added", "concealed"):
-                raise HandError(f"kongs[{i}].kind must be exposed, added or concealed, not {shown(kind)}")
-            each = opt["concealed_kong_each" if kind == "concealed" else "exposed_kong_each"]
-            for s in range(4):
-                if s != owner:
-                    move(s, owner, each)
+    # The kongs are read whether or not they are paid (a drawn hand with
+    # kongs_paid_on_draw off pays none): a record is refused the same way either way.
+    kongs = oc.items(outcome.get("kongs"), "kongs", "{seat, kind}", _MAX_KONGS)
+    paid = winner is not None or opt["kongs_paid_on_draw"]
+    for i, k in enumerate(kongs):
+        k = oc.mapping(k, f"kongs[{i}]")
+        oc.known_keys(k, ("seat", "kind"), f"kongs[{i}]")
+        owner = oc.seat(k.get("seat"), f"kongs[{i}].seat")
+        kind = k.get("kind")
+        if kind not in ("exposed", "added", "concealed"):
+            raise HandError(f"kongs[{i}].kind must be exposed, added or concealed, not {shown(kind)}")
+        each = opt["concealed_kong_each" if kind == "concealed" else "exposed_kong_each"]
+        for s in range(4):
+            if paid and s != owner:
+                move(s, owner, each)
     return pay
 
 

@@ -612,6 +612,11 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     ruleset.options(given)
     winner = oc.optional_seat(outcome, "winner")
     if winner is None:
+        # "流局时各家均计 0 分": a drawn hand pays nothing, so a key that says otherwise is
+        # refused rather than dropped.
+        given = sorted(k for k, v in outcome.items() if v is not None and k not in ("winner", "options"))
+        if given:
+            raise hand_error(f"a drawn hand (winner None) pays nothing: {given[0]} is given", key=given[0])
         return [0, 0, 0, 0]
     discarder = oc.optional_seat(outcome, "discarder")
     liable = oc.optional_seat(outcome, "liable")
@@ -649,6 +654,10 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         w = results[winner]
         if not w["win"]:
             raise HandError(f"the winner's hand is not a win: {w['reason']}")
+        # 杠开 and 海底 are self-drawn too ("开杠...只计自摸2胡", "海底捞月按自摸算").
+        own = hands[winner]
+        if discarder is not None and any(own.get(k) is True for k in ("self_drawn", "kong_replacement", "wall_last")):
+            raise hand_error("the winner's hand is self-drawn: no seat discarded its winning tile", key="discarder")
         total, tai = w["total"], w["tai"]
         losers = [0 if w["instant"] else r["total"] for r in results]
     else:

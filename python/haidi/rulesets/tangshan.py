@@ -196,7 +196,14 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     opt = ruleset.options(oc.options(outcome, ("base",)))
     winner = oc.optional_seat(outcome, "winner")
     discarder = oc.optional_seat(outcome, "discarder")
-    exhausted = oc.flag(oc.get(outcome, "exhausted", False), "exhausted") or winner is None
+    exhausted = oc.flag(oc.get(outcome, "exhausted", False), "exhausted")
+    if exhausted and winner is not None:
+        raise HandError("an exhausted wall (荒庄) has no winner: give winner None")
+    exhausted = exhausted or winner is None
+    # Read whether or not the hand was won, so that a bad total is refused either way.
+    total = oc.count(oc.get(outcome, "total", 0), "total", 0, 60)
+    if exhausted and outcome.get("total") is not None:
+        raise HandError("an exhausted wall has no total: nobody won")
     base = opt["base"]
     # A player has at most four melds, and four kongs.
     melds = oc.per_seat(outcome, "melds", 4)
@@ -212,7 +219,6 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         assert winner is not None
         if discarder == winner:
             raise HandError("the winner cannot be the discarder")
-        total = oc.count(oc.get(outcome, "total", 0), "total", 0, 60)
         for s in range(4):
             if s == winner:
                 continue
