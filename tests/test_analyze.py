@@ -344,3 +344,58 @@ def test_draws_to_a_winning_ready_hand_agree_with_a_search_over_evaluate():
                 assert e["draws"] >= 2 and e["draws"] >= e["shanten"], (text, e)
                 assert e["draws_exact"] == (e["draws"] <= 2), (text, e)
     assert checked > 10
+
+
+@pytest.mark.parametrize("rules", haidi.RULESETS)
+def test_winning_waits_are_tried_wait_by_wait_and_read_as_analyze_reads(rules: str) -> None:
+    """``winning_waits`` are the waits whose ``evaluate`` wins, and its situation is read
+    (and refused) as ``analyze`` reads it, whether or not the hand waits on anything."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import situations
+    from mcr_peer import random_situation
+
+    rs = haidi.ruleset(rules)
+    rng = random.Random(41)
+    tried = 0
+    while tried < 60:
+        s = dict(random_situation(rng) if rules == "mcr" else situations.situation(rng, rules))
+        hand, wilds = s.pop("hand"), s.pop("wilds", None)
+        s.pop("win", None)
+        if s.pop("format", None) == "comh":
+            continue
+        try:
+            got = rs.winning_waits(hand, wilds, **s)
+        except haidi.HandError:
+            continue
+        tried += 1
+        extra = {"wilds": wilds} if wilds is not None else {}
+        expected = [t for t in rs.waits(hand, wilds) if rs.evaluate(hand=hand, win=t, **extra, **s)["win"]]
+        assert got == expected, (hand, wilds, s)
+    never = {"mcr": "159m159p159s1234z", "changsha": "159m159p159s2358m"}.get(rules, "159m159p159s1234z")
+    never = never if rs.hand_size == 13 else never + "135p"
+    assert rs.winning_waits(never) == []
+    for bad, named in [
+        ({"self_drwan": True}, "self_drwan"),
+        ({"self_drawn": "yes"}, "self_drawn"),
+        ({"win": "1m"}, "win"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            rs.winning_waits(never, **bad)
+
+
+def test_analyze_reads_flags_and_counts_as_every_reader_does() -> None:
+    """numpy's bool_ is a flag and its integer scalars are counts, as in evaluate; an int
+    is no flag, a bool no count."""
+    rs = haidi.ruleset("longgang")
+    hand = "123456789m12p11s77z5m5m"
+    expected = rs.analyze(hand, wilds="5m", scoring=True, extra_wilds=0)
+    assert rs.analyze(hand, wilds="5m", scoring=np.bool_(True), extra_wilds=np.int64(0)) == expected
+    for kw, named in [
+        ({"scoring": 1}, "scoring must be True or False"),
+        ({"extra_wilds": True}, "extra_wilds must be"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            rs.analyze(hand, wilds="5m", **kw)

@@ -831,3 +831,10 @@ def test_a_deep_object_is_refused_for_its_depth_before_its_keys_are_counted(haid
     assert code == 2 and "nested more than 16 deep" in json.loads(out)["error"]
     code, _, err = haidi_cli("eval", "123m456p789s1122z", "--win", "2z", "--set", f"x={deep}")
     assert code == 2 and "nested more than 16 deep" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("key", ["hand=123m", "format=compact", "scoring=true", "visible=1m", "wilds=5m"])
+def test_analyze_refuses_a_set_key_its_own_flag_gives(haidi_cli, key):
+    code, out, err = haidi_cli("analyze", "123m456p789s1122z", "--set", key)
+    name = key.partition("=")[0]
+    assert code == 2 and out == "" and f"--set {name}: {name} is given as" in err and "Traceback" not in err

@@ -137,8 +137,21 @@ def _decompose(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[s
     return {"arrangements": arrs, "complete_list": not more}, "\n".join(lines)
 
 
+#: analyze's arguments the command gives by their own flags, which --set may not give too.
+_ANALYZE_ARGS = {
+    "hand": "HAND",
+    "visible": "--visible",
+    "wilds": "--wild",
+    "format": "--format",
+    "scoring": "--scoring",
+}
+
+
 def _analyze(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     situation = _given([("self_drawn", "--self-drawn", True if args.self_drawn else None)], args.set)
+    for k in situation:
+        if k in _ANALYZE_ARGS:
+            raise HandError(f"--set {k}: {k} is given as {_ANALYZE_ARGS[k]}, not as a situation key")
     entries = rs.analyze(hand, args.visible, args.wild, format=args.format, scoring=args.scoring, **situation)
     if args.html:
         args.analyses.append((hand, entries))

@@ -329,12 +329,13 @@ class Ruleset(Generic[R]):
 
         ``situation`` holds the ruleset's other keys (``self_drawn``, ``seat_wind`` ...), as
         for ``evaluate``; the hand is the one waiting, and each wait is tried as ``win``.
+        The situation is read (and refused) as ``analyze`` reads it, whether or not the
+        hand waits on anything: these are ``analyze``'s winning waits.
         """
         h = hand if isinstance(hand, Hand) else Hand(hand, format)
-        if wilds is not None:
-            situation["wilds"] = wilds
-        waits = self.waits(h, wilds)
-        return [t for t in waits if self.evaluate(hand=str(h), win=t, **situation)["win"]]
+        self.waits(h, wilds)  # the hand must be one waiting: refused by its size otherwise
+        (entry,) = self.analyze(h, wilds=wilds, scoring=True, **situation)
+        return [w["tile"] for w in entry["winning_waits"]]
 
     def analyze(
         self,
@@ -369,8 +370,10 @@ class Ruleset(Generic[R]):
         Order: lowest shanten, most useful copies, most winning copies, then the
         discard in tile order.
         """
-        if not isinstance(scoring, bool):
+        # A flag as every reader takes one: True or False, numpy's bool_ too.
+        if not isinstance(scoring, (bool, np.bool_)):
             raise HandError(f"scoring must be True or False, not {shown(scoring)}")
+        scoring = bool(scoring)
         if wilds is not None and not self.spec.has_wilds:
             raise HandError(f"{self.name} plays no wild tiles, so analyze cannot score a hand with them")
         if "indicator" in situation and situation["indicator"] is not None:

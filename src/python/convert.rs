@@ -88,11 +88,12 @@ pub fn flag_arg(obj: Option<&Bound<'_, PyAny>>, what: &str, default: bool) -> Py
         .map_err(|_| hand_error(obj.py(), format!("{what} must be {}, not {}", TRUE_OR_FALSE.get(), shown(obj))))
 }
 
-/// A count given as an int (not a bool) from 0 to `max`, or a `HandError` naming it.
+/// A count given as an int (not a bool; numpy's integer scalars too, as every reader
+/// takes them) from 0 to `max`, or a `HandError` naming it.
 pub fn count(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
     let py = obj.py();
     let bad = || hand_error(py, format!("{what} must be an int from 0 to {max}, not {}", shown(obj)));
-    if obj.cast::<pyo3::types::PyBool>().is_ok() || obj.cast::<pyo3::types::PyInt>().is_err() {
+    if !is_integer(obj) {
         return Err(bad());
     }
     match obj.extract::<i64>() {
