@@ -79,6 +79,20 @@ pub fn check_lengths(rows: &Rows<'_>) -> Result<()> {
 /// (`ready`: 13/16 tiles; `Some(false)`: 14/17; `None`: either).
 pub fn validate(engine: &Engine, rows: &Rows<'_>, ready: Option<bool>) -> Result<()> {
     check_lengths(rows)?;
+    // A row gives how many melds it declared, not their kinds: forms that the melds'
+    // kinds open (Changsha's 碰碰胡 and 清一色 with any pair, 将将胡) cannot be judged. A
+    // guess would answer wrongly for every row whose melds open one: refused instead.
+    let f = &engine.forms;
+    if f.all_pungs_any_pair || f.one_suit_any_pair || f.all_258 {
+        if let Some(i) = (0..rows.len()).find(|&i| rows.melds(i) > 0) {
+            let what = format!(
+                "{} has forms the melds' kinds open (all pungs or one suit with any pair, all 2-5-8), which a \
+                 count of melds cannot tell: give such a hand with its melds to shanten, waits or is_win",
+                engine.name
+            );
+            return Err(row_error(rows, i, what));
+        }
+    }
     let m = engine.forms.melds as usize;
     let missing: [bool; KINDS] = std::array::from_fn(|t| engine.tiles >> t & 1 == 0);
     for i in 0..rows.len() {

@@ -399,3 +399,26 @@ def test_analyze_reads_flags_and_counts_as_every_reader_does() -> None:
     ]:
         with pytest.raises(haidi.HandError, match=named):
             rs.analyze(hand, wilds="5m", **kw)
+
+
+def test_a_batch_refuses_melds_whose_kinds_open_a_form() -> None:
+    """A batch row gives how many melds it declared, not their kinds. Changsha's 碰碰胡 and
+    清一色 take any pair and 将将胡 reads every tile, so its rows with melds are refused
+    (a guess would answer 33344m[777s][555s][777m] wrongly); without melds they are read,
+    and the other rulesets read rows with melds."""
+    cs = haidi.ruleset("changsha")
+    assert cs.is_win("33344m[777s][555s][777m]") and cs.shanten("3334m[777s][555s][777m]") == 0
+    row = np.zeros((1, 34), dtype=np.uint8)
+    row[0, 2], row[0, 3] = 3, 2  # 33344m
+    for call in (cs.win_batch, cs.shanten_batch, cs.waits_batch, cs.analyze_batch):
+        with pytest.raises(haidi.HandError, match="row 0: changsha has forms the melds' kinds open"):
+            call(
+                row if call in (cs.win_batch, cs.analyze_batch) else row - np.eye(34, dtype=np.uint8)[[3]],
+                melds=np.array([3], dtype=np.uint8),
+            )
+    full = np.zeros((1, 34), dtype=np.uint8)
+    full[0, [1, 2, 3, 10, 11, 12, 19, 20, 21]] = 1
+    full[0, 22], full[0, 4] = 3, 2  # 234m 234p 234s 555s 55m: complete, 2-5-8 pair
+    assert cs.win_batch(full).tolist() == [True]
+    mcr = haidi.ruleset("mcr")
+    assert mcr.win_batch(row, melds=np.array([3], dtype=np.uint8)).tolist() == [mcr.is_win("33344m[777s][555s][777m]")]
