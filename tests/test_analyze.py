@@ -422,3 +422,15 @@ def test_a_batch_refuses_melds_whose_kinds_open_a_form() -> None:
     assert cs.win_batch(full).tolist() == [True]
     mcr = haidi.ruleset("mcr")
     assert mcr.win_batch(row, melds=np.array([3], dtype=np.uint8)).tolist() == [mcr.is_win("33344m[777s][555s][777m]")]
+
+
+def test_visible_and_wilds_are_never_read_from_a_mapping() -> None:
+    """A dict would be read as its keys whatever its values say ({"4p": 3} as one 4p):
+    refused, as visible and wilds are tiles, a Hand, or a list of them."""
+    mcr, ts = haidi.ruleset("mcr"), haidi.ruleset("tangshan")
+    with pytest.raises(haidi.HandError, match="visible must be tiles"):
+        mcr.analyze("123m456p789s1122z", visible={"4p": 3})
+    for call in (ts.analyze, ts.shanten, ts.waits):
+        with pytest.raises(haidi.HandError, match="wilds must be tile kinds"):
+            call("123m456p789s112z", wilds={"5m": 1})
+    assert mcr.analyze("123m456p789s1122z", visible=["4p", "4p"]) == mcr.analyze("123m456p789s1122z", visible="4p4p")

@@ -195,6 +195,13 @@ def test_reset_options_and_a_game_before_reset() -> None:
         env.reset(options={"seat": 7})
     with pytest.raises(haidi.HandError, match="reset options take only 'seat'"):
         env.reset(options={"wall": []})
+    # A seed as Game reads one: an int from 0 (numpy's too), a HandError for the rest.
+    assert env.reset(seed=np.int64(3))[1] == env.reset(seed=3)[1]
+    for seed in (-1, 1.5, "a", True):
+        with pytest.raises(haidi.HandError, match="seed is an int from 0"):
+            env.reset(seed=seed)
+    with pytest.raises(haidi.HandError, match="illegal_reward is a finite number"):
+        HaidiEnv("mcr", illegal_reward=float("nan"))
 
 
 def test_seats_drawn_at_reset_cover_the_table() -> None:
@@ -317,3 +324,5 @@ def test_the_rust_vector_env_reads_its_arguments_strictly() -> None:
         HaidiVectorEnv("mahjong", 4)
     with pytest.raises(haidi.HandError, match="seed"):
         HaidiVectorEnv("mcr", 4).reset(seed=[1, 2, 3, 4])
+    with pytest.raises(haidi.HandError, match="reset takes no options here"):
+        HaidiVectorEnv("mcr", 4).reset(seed=1, options={"seat": 1})

@@ -125,6 +125,10 @@ fn visible_counts(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, format: &str) 
                 add(&parse_visible(py, convert::text(s, "visible")?, format)?);
             } else {
                 let bad = || hand_error(py, "visible must be tiles such as \"19m5z\", a Hand, or a list of them");
+                // A mapping would be read as its keys, whatever counts its values say.
+                if o.cast::<pyo3::types::PyMapping>().is_ok() {
+                    return Err(bad());
+                }
                 for item in o.try_iter().map_err(|_| bad())? {
                     let item = item?;
                     if let Ok(h) = item.cast::<PyHand>() {

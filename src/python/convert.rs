@@ -166,6 +166,10 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         return Ok(mask);
     }
     let not_kinds = || hand_error(py, "wilds must be tile kinds such as \"5z\": a str, or a list of them");
+    // A mapping would be read as its keys, whatever its values say.
+    if obj.cast::<PyMapping>().is_ok() {
+        return Err(not_kinds());
+    }
     for item in obj.try_iter().map_err(|_| not_kinds())? {
         let item = item?;
         let s = item.cast::<PyString>().map_err(|_| not_kinds())?;

@@ -79,6 +79,8 @@ class HaidiEnv(InPlay, gymnasium.Env[Observation, np.int64]):
             raise HandError(f"illegal is 'end' or 'raise', not {illegal!r}")
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
             raise HandError(f"illegal_reward is a number, not {illegal_reward!r}")
+        if not np.isfinite(illegal_reward):
+            raise HandError(f"illegal_reward is a finite number, not {illegal_reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise HandError(f"render_mode is None or 'ansi', not {render_mode!r}")
         self._illegal = illegal
@@ -101,6 +103,12 @@ class HaidiEnv(InPlay, gymnasium.Env[Observation, np.int64]):
         """Deals a new hand (from ``seed``'s generator) and plays the built-in agents up to
         the learning seat's first decision. ``options={"seat": s}`` seats the learner at
         ``s`` for this hand."""
+        # A seed as Game reads one (an int from 0, numpy's too), refused as a HandError
+        # before gymnasium's own check could raise its error.
+        if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise HandError(f"seed is an int from 0, not {seed!r}")
+            seed = int(seed)
         super().reset(seed=seed)
         seat = self._fixed_seat
         if options is not None:

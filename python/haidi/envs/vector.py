@@ -75,6 +75,8 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
         learning seat's first decision."""
         if isinstance(seed, list):
             raise HandError("seed is one int for all the games (each game's hands are dealt from it)")
+        if options is not None:
+            raise HandError(f"reset takes no options here (the games' own are the constructor's), not {options!r}")
         super().reset(seed=seed)
         obs, _ = self._env.reset(seed)
         return self._observed(obs), {"seat": self._env.learners.copy(), "seeds": self._env._env.seeds}
