@@ -429,15 +429,16 @@ impl<'py> Table<'py> {
     /// Reads row `i`, its texts onto the end of `text`; the error names the key.
     fn read_row(&self, i: usize, text: &mut Vec<u8>) -> Result<Row, HandError> {
         let py = self.py;
-        // A `Hand` is read as its compact notation, whatever the format.
-        let object = self.hands.hand_at(i);
-        let hand = match &object {
-            Some(h) => {
+        // A `Hand` is read as its compact notation, whatever the format (looked for only
+        // where the row holds no text, so that a column of text pays nothing for it).
+        let (hand, object) = match self.hands.text_at(i, "hand", false, text) {
+            Ok(range) => (range.unwrap_or(0..0), false),
+            Err(e) => {
+                let h = self.hands.hand_at(i).ok_or(e)?;
                 let start = text.len();
                 text.extend_from_slice(h.as_bytes());
-                start..text.len()
+                (start..text.len(), true)
             }
-            None => self.hands.text_at(i, "hand", false, text)?.unwrap_or(0..0),
         };
         let win = self.wins.text_at(i, "win", true, text)?;
         let [self_drawn, last_of_kind, wall_last, kong_replacement, robbing_kong] =
@@ -454,7 +455,7 @@ impl<'py> Table<'py> {
             robbing_kong: robbing_kong?,
         };
         let format = format_of(self.formats.at(py, i)?);
-        let format = if object.is_some() { Some(crate::notation::Format::Compact) } else { format };
+        let format = if object { Some(crate::notation::Format::Compact) } else { format };
         self.explain.at(py, i)?;
         Ok(Row { hand, win, situation, format, options: None, explain: false })
     }
