@@ -592,7 +592,8 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     """Chips each seat receives (positive) or pays, seat 0 the dealer; they sum to zero.
 
     Args:
-        outcome: ``winner`` (seat, or None for a drawn hand: all zero), ``discarder``
+        outcome: ``winner`` (seat, or None for a drawn hand: all zero, and no key but
+            ``options`` beside it), ``discarder``
             (seat or None; it changes nothing unless it is ``liable``), and either
             ``total`` (the winner's 总胡数) with ``tai`` (for 跟胡数) and ``losers`` (four
             胡数 by seat, the winner's ignored), or ``hands``: four situations by seat (the

@@ -182,10 +182,10 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 
     Args:
         outcome: ``winner`` (seat, or None on an exhausted wall), ``discarder`` (seat, or
-            None: self-drawn), ``total`` (the winner's 番), ``melds`` (chows, pungs and
-            exposed kongs each seat made), ``exposed_kongs`` / ``concealed_kongs`` (per
-            seat), ``follow_dealer`` (跟庄 happened), ``exhausted`` (荒庄), ``base`` (the
-            option ``base``, 1), ``options``.
+            None: self-drawn), ``total`` (the winner's 番; none without a winner),
+            ``melds`` (chows, pungs and exposed kongs each seat made), ``exposed_kongs`` /
+            ``concealed_kongs`` (per seat), ``follow_dealer`` (跟庄 happened),
+            ``exhausted`` (荒庄, no winner), ``base`` (the option ``base``, 1), ``options``.
             Seats 0-3, seat 0 the dealer.
 
     Returns:
