@@ -362,6 +362,22 @@ def test_the_command_replays_writes_and_exports(haidi_cli, tmp_path) -> None:
     code, out, _ = haidi_cli("botzone", "export", str(TEN), "-o", str(tmp_path / "ex"), "-q")
     assert code == 0 and out.startswith(f"{len(list(bz.examples(str(TEN))))} examples of 10 hands")
 
+    # The log `haidi play --log` writes: its match header first, then the hands.
+    played = tmp_path / "played.jsonl"
+    code, _, _ = haidi_cli(
+        "play", "--bots", "random,random,random,random", "--games", "2", "--seed", "3", "--log", str(played)
+    )
+    assert code == 0 and orjson.loads(played.read_bytes().splitlines()[0])["event"] == "match"
+    code, out, _ = haidi_cli("botzone", "write", str(played))
+    assert code == 0 and out.count("Match ") == 2
+    code, out, _ = haidi_cli("botzone", "export", str(played), "-o", str(tmp_path / "ex2"), "-q")
+    assert code == 0 and " examples of 2 hands" in out
+    twice = tmp_path / "twice.jsonl"
+    lines = played.read_bytes().splitlines(keepends=True)
+    twice.write_bytes(b"".join([lines[0], lines[1], lines[0]]))
+    code, _, err = haidi_cli("botzone", "write", str(twice))
+    assert code == 2 and "line 3: the match header must be the log's first line, once" in err
+
 
 def test_a_replayed_hand_is_written_back_to_the_logs_own_text() -> None:
     """The wall rebuilt, the replay and the writer together: each real hand, replayed and

@@ -714,14 +714,8 @@ def _games(source: Any) -> Iterator[tuple[str, Callable[[Observer], Game]]]:
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         if path.suffix in (".jsonl", ".json"):
-            with open(path, "rb") as f:
-                for n, raw in enumerate(f, 1):
-                    if raw.strip() and not raw.lstrip().startswith(b"#"):
-                        try:
-                            log = orjson.loads(raw)
-                        except orjson.JSONDecodeError as e:
-                            raise HandError(f"{path}: line {n}: not JSON ({e})") from None
-                        yield from ((f"{path}:{n}", p) for _, p in _games(log))
+            for n, log in _jsonl(path):
+                yield from ((f"{path}:{n}", p) for _, p in _games(log))
             return
         for m in read(path):
             yield from _games(m)
@@ -965,7 +959,11 @@ def main(args: Any) -> int:
         counts = export(args.sources, args.out, format=args.format, shard=args.shard, progress=not args.quiet)
         print(f"{counts['examples']} examples of {counts['hands']} hands in {counts['files']} files at {args.out}")
         return 0
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise  # the command's: stdout closed by its reader, or Ctrl-C
     except OSError as e:
+        if e.filename is None:
+            raise  # not a file read: the command says what failed (a full disk, stdout)
         print(f"haidi: error: cannot read {e.filename!r}: {e.strerror or e}", file=sys.stderr)
         return 2
     except HandError as e:
@@ -973,7 +971,11 @@ def main(args: Any) -> int:
         return 2
 
 
-def _jsonl(name: str) -> Iterator[tuple[int, list[Any]]]:
+def _jsonl(name: str | os.PathLike[str]) -> Iterator[tuple[int, list[Any]]]:
+    """The hands of a file of JSON lines of haidi logs, with their line numbers: blank and
+    ``#`` lines skipped, and the match header ``haidi play --log`` writes first (it is
+    no hand)."""
+    hands = 0
     with open(name, "rb") as f:
         for n, raw in enumerate(f, 1):
             if not raw.strip() or raw.lstrip().startswith(b"#"):
@@ -982,8 +984,13 @@ def _jsonl(name: str) -> Iterator[tuple[int, list[Any]]]:
                 log = orjson.loads(raw)
             except orjson.JSONDecodeError as e:
                 raise HandError(f"{name}: line {n}: not JSON ({e})") from None
+            if isinstance(log, Mapping) and log.get("event") == "match":
+                if hands or n > 1:
+                    raise HandError(f"{name}: line {n}: the match header must be the log's first line, once")
+                continue
             if not isinstance(log, list) or not log:
                 raise HandError(f"{name}: line {n}: not a log (a JSON list of events)")
+            hands += 1
             yield n, log
 
 
