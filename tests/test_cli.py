@@ -838,3 +838,13 @@ def test_analyze_refuses_a_set_key_its_own_flag_gives(haidi_cli, key):
     code, out, err = haidi_cli("analyze", "123m456p789s1122z", "--set", key)
     name = key.partition("=")[0]
     assert code == 2 and out == "" and f"--set {name}: {name} is given as" in err and "Traceback" not in err
+
+
+def test_a_ruleset_name_is_read_in_any_case_as_haidi_ruleset_reads_it(haidi_cli):
+    assert haidi.ruleset("MCR") is haidi.ruleset("mcr")
+    upper = haidi_cli("eval", "--rules", "MCR", "123m456p789s1122z", "--win", "2z", "--json")
+    assert upper == haidi_cli("eval", "--rules", "mcr", "123m456p789s1122z", "--win", "2z", "--json")
+    assert haidi_cli("waits", "--rules", "Changsha", "123m456p789s2255m")[0] == 0
+    with pytest.raises(SystemExit) as exited:
+        haidi_cli("eval", "--rules", "riichi", "x")
+    assert exited.value.code == 2

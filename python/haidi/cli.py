@@ -620,7 +620,9 @@ def _add_eval(sub: Any) -> None:
     sp.add_argument("--wall-last", dest="wall_last", action="store_true", help="妙手回春 / 海底捞月")
     sp.add_argument("--kong-replacement", dest="kong_replacement", action="store_true", help="杠上开花")
     sp.add_argument("--robbing-kong", dest="robbing_kong", action="store_true", help="抢杠和")
-    sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
+    sp.add_argument(
+        "--rules", "-r", default="mcr", type=str.lower, choices=list(REGISTRY), help="ruleset (default: mcr)"
+    )
     _add_format(sp, None)
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
     sp.add_argument(
@@ -660,6 +662,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--rules",
             "-r",
             default="mcr",
+            type=str.lower,
             choices=list(REGISTRY),
             help="ruleset: hand size and hand forms (default: mcr)",
         )
@@ -730,7 +733,9 @@ def _add_play(sub: Any) -> None:
         metavar="BOT,BOT,BOT,BOT",
         help="players 0 to 3 (seat 0 the dealer): random, greedy, or a shell command",
     )
-    sp.add_argument("--rules", "-r", default="mcr", choices=list(REGISTRY), help="ruleset (default: mcr)")
+    sp.add_argument(
+        "--rules", "-r", default="mcr", type=str.lower, choices=list(REGISTRY), help="ruleset (default: mcr)"
+    )
     sp.add_argument("--games", "-n", type=_positive, default=1, metavar="N", help="hands to play (default 1)")
     sp.add_argument(
         "--seed",
