@@ -71,6 +71,7 @@ EVERY_ENTRY = {
     "longgang": [WINNING["longgang"], dict(hand="[123m]456p789s111z2255m", win="5m", self_drawn=True)],
 }
 
+
 def entries(result: haidi.Result) -> list:
     """Every fan, group and other entry of a result."""
     keys = ("fans", "groups", "patterns", "face_items")
@@ -1022,3 +1023,37 @@ def test_a_bad_value_is_refused_in_the_same_words_on_every_path(rules: str) -> N
     assert rs.evaluate_many([{**base, "hand": hand}])[0].to_dict() == expected
     cols = rs.evaluate_many({k: [hand if k == "hand" else v] for k, v in base.items()})
     assert cols["total"].tolist() == [expected["total"]]
+
+
+def test_options_are_read_alike_whatever_gives_them() -> None:
+    """An option read only under another's value is refused up front (Beijing's base is
+    the 网狐 settlement's), not at the end of a game; a misspelt option is refused
+    whatever its value; None in options is an option left out, so the same option given
+    as a situation key beside it is no clash; numpy's scalars are read as their values."""
+    bj, mcr, lg = haidi.ruleset("beijing"), haidi.ruleset("mcr"), haidi.ruleset("longgang")
+    both = {"variant": "draft4", "base": 5}
+    for call in (
+        bj.options,
+        lambda o: haidi.Game("beijing", 5, o),
+        lambda o: haidi.simulate("beijing", 2, 0, "greedy", o),
+    ):
+        with pytest.raises(haidi.HandError, match="option base is read under variant='wanghu' only"):
+            call(both)
+    assert bj.options({"variant": "draft4", "base": None})["variant"] == "draft4"
+    kong = dict(hand="{1111m}[2222p]123s456s9s", win="9s")
+    for call in (
+        lambda s: mcr.evaluate(**s),
+        lambda s: mcr.evaluate_many([s]),
+        lambda s: mcr.analyze(s["hand"], options=s["options"]),
+    ):
+        with pytest.raises(haidi.HandError, match="unknown mcr option 'concealed_and_meld_kong'"):
+            call({**kong, "options": {"concealed_and_meld_kong": None}})
+    given = mcr.evaluate(**kong, concealed_and_melded_kong=True)
+    assert mcr.evaluate(**kong, concealed_and_melded_kong=True, options={"concealed_and_melded_kong": None}) == given
+    win = dict(hand="123m456p789s1122z", win="1z")
+    assert bj.evaluate(**win, variant="draft4", options={"variant": None}) == bj.evaluate(**win, variant="draft4")
+    with pytest.raises(haidi.HandError, match="given both as a key and in options"):
+        bj.evaluate(**win, variant="draft4", options={"variant": "draft4"})
+    opts = lg.options({"bulldozer_wilds": np.int64(4), "eight_pairs": np.False_})
+    assert opts == lg.options({"bulldozer_wilds": 4, "eight_pairs": False})
+    assert type(opts["bulldozer_wilds"]) is int and opts["eight_pairs"] is False

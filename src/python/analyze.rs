@@ -396,7 +396,7 @@ fn entry_dict<'py>(
 }
 
 /// Shanten after each discard and unseen copies of the useful draws after it, for rows of
-/// 14/17 tiles (n x 34 each; `haidi.ruleset.NOT_HELD_SHANTEN` / `NOT_HELD_USEFUL` where the row
+/// 14/17 tiles (n x 34 each; the module `haidi.ruleset`'s `NOT_HELD_SHANTEN` / `NOT_HELD_USEFUL` where the row
 /// holds no tile of the kind), with the GIL released.
 #[pyfunction]
 #[pyo3(signature = (engine, counts, visible = None, wilds = None, melds = None))]

@@ -416,11 +416,10 @@ impl<'py> Reader<'py> {
                 let d = convert::options_dict(&v)?;
                 let own = self.own.get_or_insert_with(Options::default);
                 for (k, x) in d.iter() {
-                    if x.is_none() {
-                        // An option left out: its default.
-                        continue;
-                    }
                     match k.cast::<PyString>().ok().map(|k| k.to_string()).as_deref() {
+                        // An option left out (None): its default. The name is known first,
+                        // so that a misspelt one is refused whatever its value.
+                        Some("concealed_and_melded_kong") if x.is_none() => {}
                         Some("concealed_and_melded_kong") => {
                             if self.kong_key {
                                 return Err(hand_error(

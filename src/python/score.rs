@@ -426,7 +426,8 @@ impl PyScheme {
             // None is a key left out, as for every situation key.
             if let Some(v) = situation.get_item(k)?.filter(|v| !v.is_none()) {
                 let d = options.get_or_insert_with(|| PyDict::new(py));
-                if d.contains(k)? {
+                // An option given None in `options` is left out there: no clash.
+                if d.get_item(k)?.is_some_and(|x| !x.is_none()) {
                     let e = HandError::invalid(format!("{k} is given both as a key and in options"));
                     return Err(to_py(py, e.for_key("options")));
                 }

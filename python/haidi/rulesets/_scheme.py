@@ -362,6 +362,9 @@ class Option:
     #: Bounds of an integer option.
     low: int | None = None
     high: int | None = None
+    #: Read only where another option has a value, ``(name, value)``: given otherwise,
+    #: it would change nothing, and is refused as a misspelt option is.
+    only_with: tuple[str, Any] | None = None
 
 
 def read_options(table: Sequence[Option], given: Any, ruleset: str) -> dict[str, Any]:
@@ -380,10 +383,22 @@ def read_options(table: Sequence[Option], given: Any, ruleset: str) -> dict[str,
             raise hand_error(f"unknown {ruleset} option {shown(k)}; known: {', '.join(by_name)}", key="options")
         if v is not None:  # None is an option left out: its default
             out[k] = check_option(o, v)
+    for o in table:
+        if o.only_with is not None and given.get(o.name) is not None:
+            other, value = o.only_with
+            if out[other] != value:
+                raise hand_error(
+                    f"option {o.name} is read under {other}={shown(value)} only, not {shown(out[other])}", key="options"
+                )
     return out
 
 
 def check_option(o: Option, v: Any) -> Any:
+    # numpy's scalars are read as the Python values they hold, as every reader reads them.
+    if isinstance(v, np.bool_):
+        v = bool(v)
+    elif isinstance(v, np.integer):
+        v = int(v)
     if o.choices is not None:
         if isinstance(v, list):
             v = tuple(v)

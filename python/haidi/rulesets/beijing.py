@@ -70,7 +70,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "variant", "wanghu", "wanghu: the 网狐 description; draft4: 麻将规则（第4稿）", choices=VARIANTS, acts="both"
     ),
-    Option("base", 1, "底分: what one 番 is worth", low=1, high=10**9),
+    Option("base", 1, "底分: what one 番 is worth", low=1, high=10**9, only_with=("variant", "wanghu")),
 )
 #: Options that may also be given as situation (and outcome) keys.
 OPTION_KEYS = ("variant",)
