@@ -487,3 +487,13 @@ def test_a_win_is_offered_exactly_when_the_scorer_says_the_hand_wins(rules: str)
         assert again["win"] == (s["total"] is not None), s
         assert s["total"] is None or again["total"] == s["total"], s
     assert {s["total"] is not None for s in out["samples"]} == {True, False}
+
+
+def test_a_log_is_json_ready_whatever_types_the_options_came_in() -> None:
+    """The start event keeps the options as read: numpy's scalars as Python's."""
+    import numpy as np
+
+    g = haidi.Game("hainan", 0, {"discard_each": np.int64(5), "white_dragon": np.bool_(True)})
+    start = json.loads(json.dumps(g.log))[0]
+    assert start["options"] == {"discard_each": 5, "white_dragon": True}
+    assert haidi.Game.replay(g.log).log == g.log

@@ -125,7 +125,9 @@ class Game(_core.Game):
             flow["kept"] = kept
         self = super().__new__(cls, flow, scorer, seed, wall, carried["streak"])
         self._ruleset = rs
-        self._options = given
+        # The options given, as read (numpy's scalars as Python's): the log is JSON-ready.
+        read = rs.options(given)
+        self._options = {k: read[k] for k, v in given.items() if v is not None}
         self._carry = carried
         self._seeded = wall is None
         self._kept = kept
