@@ -714,8 +714,8 @@ def _games(source: Any) -> Iterator[tuple[str, Callable[[Observer], Game]]]:
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         if path.suffix in (".jsonl", ".json"):
-            for n, log in _jsonl(path):
-                yield from ((f"{path}:{n}", p) for _, p in _games(log))
+            for n, events in _jsonl(path):
+                yield from ((f"{path}:{n}", p) for _, p in _games(events))
             return
         for m in read(path):
             yield from _games(m)
