@@ -848,3 +848,60 @@ def test_a_ruleset_name_is_read_in_any_case_as_haidi_ruleset_reads_it(haidi_cli)
     with pytest.raises(SystemExit) as exited:
         haidi_cli("eval", "--rules", "riichi", "x")
     assert exited.value.code == 2
+
+
+def test_paths_and_limits_are_read_strictly(haidi_cli, tmp_path):
+    """An empty file name would read as none given and write nothing; a --plot name
+    without an extension would be written with .png added; --limit stays below the
+    engine's cap, since the command asks for one arrangement more."""
+    for argv in (
+        ["reproduce", "--plot", ""],
+        ["replay", "--html", "", "x.jsonl"],
+        ["analyze", "--html", "", "123m456p789s1122z"],
+        ["decompose", "--limit", "20000", "11122233344455m"],
+    ):
+        with pytest.raises(SystemExit) as exited:
+            haidi_cli(*argv)
+        assert exited.value.code == 2, argv
+    assert haidi_cli("decompose", "--limit", "19999", "11122233344455m")[0] == 0
+    for plot, named in [("x", "has no extension"), (str(tmp_path), "is a folder")]:
+        code, _, err = haidi_cli("reproduce", "--plot", plot, "--tiles", "5", "-q")
+        assert code == 2 and named in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_replay_says_a_closed_or_full_output_as_every_command_does(tmp_path):
+    """Exit 1 when the reader goes away, 4 when the output cannot take the text: not the
+    'cannot read' of an input file."""
+    log = tmp_path / "g.jsonl"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "haidi",
+            "play",
+            "--bots",
+            "random,random,random,random",
+            "--games",
+            "40",
+            "--log",
+            str(log),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-m", "haidi", "replay", "--json", str(log)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.readline()
+    p.stdout.close()
+    assert p.wait(timeout=60) == 1
+    with p.stderr:
+        assert b"cannot read" not in p.stderr.read()
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "haidi", "replay", str(log)], stdout=full, stderr=subprocess.PIPE
+            )
+        assert done.returncode == 4 and b"cannot write standard output" in done.stderr

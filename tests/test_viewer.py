@@ -549,3 +549,27 @@ def test_the_browser_shows_a_won_hand_of_every_ruleset(tmp_path: Path) -> None:
             )
     finally:
         b.close()
+
+
+def test_the_page_reads_log_lines_as_replay_reads_them() -> None:
+    """One JSON reader: NaN, a key given twice and bytes that are not UTF-8 are refused as
+    `haidi replay` refuses them; a line ends at a line feed only, so a string holding
+    U+2028 (which JSON allows) stays in its line."""
+    from haidi import viewer
+
+    for text, named in [
+        (b"\xff\n", "a log is UTF-8 text"),
+        ('{"event": "match", "hands": NaN}\n', "not JSON"),
+        ('[{"event": "start", "rules": "mcr", "rules": "x"}]\n', "given twice"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            viewer.page(text)
+    g = haidi.Game("mcr", 3)
+    while not g.done:
+        seat = g.to_act[0]
+        g.step(seat, g.legal_actions(seat)[0])
+    log = g.log
+    log[0] = {**log[0], "note": "a\u2028b\u0085c"}
+    text = json.dumps(log, ensure_ascii=False) + "\n"
+    header, logs = viewer.read_logs(text)
+    assert header is None and logs[0][0]["note"] == "a\u2028b\u0085c"

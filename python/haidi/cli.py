@@ -207,6 +207,25 @@ def _match_seed(text: str) -> int:
     return n
 
 
+#: The most arrangements ``decompose`` lists in one call (the engine's cap): the command
+#: asks for one more than --limit, to tell whether the listing was cut.
+_MOST_ARRANGEMENTS = 20_000
+
+
+def _out_path(text: str) -> str:
+    """A file to write: an empty name would be read as none given, and nothing written."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must name a file, not an empty string")
+    return text
+
+
+def _arrangements_limit(text: str) -> int:
+    n = _positive(text)
+    if n >= _MOST_ARRANGEMENTS:
+        raise argparse.ArgumentTypeError(f"must be below {_MOST_ARRANGEMENTS:,}, not {n}")
+    return n
+
+
 def _positive(text: str) -> int:
     n = int(text)
     if n < 1:
@@ -687,7 +706,9 @@ def build_parser() -> argparse.ArgumentParser:
                 "--self-drawn", dest="self_drawn", action="store_true", help="score the waits as self-drawn (自摸)"
             )
             sp.add_argument("--scoring", action="store_true", help="add the draws to a ready hand with a winning wait")
-            sp.add_argument("--html", metavar="OUT", help="also write the hands' tables as a page to OUT")
+            sp.add_argument(
+                "--html", metavar="OUT", type=_out_path, help="also write the hands' tables as a page to OUT"
+            )
             sp.add_argument(
                 "--set",
                 action="append",
@@ -695,7 +716,12 @@ def build_parser() -> argparse.ArgumentParser:
                 help="any other situation key of the ruleset (VALUE read as JSON when it parses)",
             )
         if name == "decompose":
-            sp.add_argument("--limit", type=_positive, default=100, help="at most this many arrangements (default 100)")
+            sp.add_argument(
+                "--limit",
+                type=_arrangements_limit,
+                default=100,
+                help=f"at most this many arrangements (default 100, below {_MOST_ARRANGEMENTS:,})",
+            )
     _add_eval(sub)
     rp = _subparser(
         sub,
@@ -708,7 +734,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--list", action="store_true", help="also print the 张张可胡 hands with their waits")
     rp.add_argument("--tiles", type=int, default=None, metavar="N", help="every figure for N-tile hands instead")
     rp.add_argument("--honours", action="store_true", help="with --tiles: honours-only hands (default 13 tiles)")
-    rp.add_argument("--plot", metavar="FILE.png", help="draw the 13- and 16-tile distributions of waiting kinds")
+    rp.add_argument(
+        "--plot", metavar="FILE.png", type=_out_path, help="draw the 13- and 16-tile distributions of waiting kinds"
+    )
     _add_quiet(rp)
     _add_play(sub)
     _add_replay(sub)
@@ -811,7 +839,9 @@ def _add_replay(sub: Any) -> None:
     sp.add_argument("logs", nargs="*", metavar="FILE", help="JSON-lines logs; none or '-' reads standard input")
     sp.add_argument("--json", action="store_true", help="one JSON line a hand")
     sp.add_argument("--key-file", metavar="FILE", help="check the match header's HMAC with this key")
-    sp.add_argument("--html", metavar="OUT", help="write a page stepping through every hand to OUT (docs/viewer.md)")
+    sp.add_argument(
+        "--html", metavar="OUT", type=_out_path, help="write a page stepping through every hand to OUT (docs/viewer.md)"
+    )
     sp.add_argument("--analysis", action="store_true", help="with --html: analyze each discard decision on the page")
 
 
@@ -893,9 +923,14 @@ def _plot_path(path: str) -> str | None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return f"--plot: no folder {folder!r} to write {os.path.basename(path)!r} in"
+    if os.path.isdir(path):
+        return f"--plot: {path!r} is a folder: name the file to write, such as waits.png"
     ext = os.path.splitext(path)[1].lstrip(".").lower()
     kinds = FigureCanvasBase.get_supported_filetypes()
-    if ext and ext not in kinds:
+    if not ext:
+        # matplotlib would write path + ".png", not the file named.
+        return f"--plot: {path!r} has no extension to say the file's type, such as waits.png"
+    if ext not in kinds:
         return f"--plot: matplotlib writes no .{ext} files; it writes {', '.join(sorted(kinds))}"
     return None
 
@@ -1348,7 +1383,11 @@ def replay_main(args: argparse.Namespace) -> int:
                 row["error"] = why
                 text_row = f"line {n}: DIFFERS: {why}"
             answer(row, text_row)
+    except BrokenPipeError:
+        raise  # the reader went away: the command's exit status for it
     except OSError as e:
+        if e.filename is None:
+            raise  # a write to standard output failed (a full disk): the command says so
         return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
     wrong_match = 0
     if key is not None and not seen_header:

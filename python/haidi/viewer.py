@@ -266,18 +266,23 @@ def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]
 
     if isinstance(obj, Game):
         return None, [obj.log]
+    from .cli import _json  # the one JSON reader of the command's lines
+
     if isinstance(obj, bytes):
-        obj = obj.decode("utf-8")
+        try:
+            obj = obj.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise HandError(f"a log is UTF-8 text: {e}") from None
     if isinstance(obj, str):
         rows = []
-        for n, line in enumerate(obj.splitlines(), 1):
+        # Lines end at "\n" only, as a JSON-lines file's do: str.splitlines would also
+        # split inside a string holding U+2028 or U+0085, which JSON allows.
+        for n, line in enumerate(obj.split("\n"), 1):
             if line.strip() and not line.lstrip().startswith("#"):
                 try:
-                    rows.append(json.loads(line))
+                    rows.append(_json(line, f"line {n}"))
                 except ValueError as e:
                     raise HandError(f"line {n}: not JSON ({e})") from None
-                except RecursionError:
-                    raise HandError(f"line {n}: nested too deep to be a log") from None
     elif isinstance(obj, Sequence) and obj and isinstance(obj[0], Mapping):
         rows = [list(obj)]
     elif isinstance(obj, Sequence):
