@@ -151,3 +151,26 @@ def test_bad_keep_and_partition_info_are_hand_errors():
     # Dask's own partition_info is taken.
     got = haidi_dask.score_partition(frame, "mcr", keep=["game"], partition_info={"number": 0, "division": None})
     assert list(got["game"]) == [7] and bool(got["win"][0])
+
+
+def test_names_and_partitions_are_read_strictly(tmp_path: Path) -> None:
+    """Column names are checked before anything is read: a name given twice, one the
+    dataset lacks, or columns given as a str are HandErrors, not pandas' or Dask's own;
+    so is a partition that is not a DataFrame."""
+    import pandas as pd
+
+    dataset(tmp_path / "in", "mcr", 50, files=1)
+    for kwargs, named in [
+        ({"keep": ["game", "game"]}, "'game' is given twice"),
+        ({"keep": ["nope"]}, "the dataset has no column 'nope'"),
+        ({"columns": ["nope"]}, "the dataset has no column 'nope'"),
+        ({"columns": "hand"}, "columns is a list of column names"),
+        ({"columns": 5}, "columns is a list of column names"),
+    ]:
+        with pytest.raises(haidi.HandError, match=named):
+            haidi_dask.score_parquet(tmp_path / "in", "mcr", **kwargs)
+    for frame in (None, {"hand": ["123m"]}, [1]):
+        with pytest.raises(haidi.HandError, match="a partition is a pandas DataFrame"):
+            haidi_dask.score_partition(frame, "mcr")
+    with pytest.raises(haidi.HandError, match="also the name of a result column"):
+        haidi_dask.result_meta("mcr", keep=pd.DataFrame({"win": [True]}))

@@ -49,8 +49,10 @@ def score_partition(
         ``win``, ``total``, a column ``fan_<id>`` of counts for each of the ruleset's
         ``fan_ids`` and, with ``errors="collect"``, ``error``.
     """
+    frame = _frame(frame)
     keep = _keep_list(keep)
     _check_keep(keep)
+    columns = None if columns is None else _keep_list(columns, "columns")
     if partition_info is not None and not (
         isinstance(partition_info, dict) and type(partition_info.get("number")) is int
     ):
@@ -81,6 +83,7 @@ def result_meta(rules: str, *, options: Any = None, errors: str = "raise", keep:
         if not (hasattr(keep, "iloc") and hasattr(keep, "columns")):
             raise HandError(f"keep is the kept columns as a DataFrame, not {type(keep).__name__}")
         keep = keep.iloc[:0]
+        _check_keep(_keep_list(list(keep.columns)))
         out.index = keep.index
         for i, k in enumerate(keep.columns):
             out.insert(i, k, keep[k].array)
@@ -121,10 +124,17 @@ def score_parquet(
 
     keep = _keep_list(keep)
     _check_keep(keep)
+    columns = None if columns is None else _keep_list(columns, "columns")
     wanted = None if columns is None else list(dict.fromkeys([*keep, *columns]))
     # Arrow-backed columns: read and handed to the scorer without Python objects per row.
     read_parquet.setdefault("dtype_backend", "pyarrow")
-    frame = dd.read_parquet(source, columns=wanted, **read_parquet)
+    frame = dd.read_parquet(source, **read_parquet)
+    # The names are checked against the dataset's (its metadata: nothing is read yet).
+    missing = [c for c in (wanted or keep) if c not in frame.columns]
+    if missing:
+        raise HandError(f"the dataset has no column {shown_name(missing[0])}")
+    if wanted is not None:
+        frame = frame[wanted]
     meta = result_meta(rules, options=options, errors=errors, keep=frame[keep] if keep else None)
     scored = frame.map_partitions(
         score_partition,
@@ -147,15 +157,26 @@ def shown_name(name: Any) -> str:
     return ascii(name) if isinstance(name, str) else repr(name)
 
 
-def _keep_list(keep: Any) -> list[str]:
-    """``keep`` as a list of column names; ``HandError`` for anything else."""
+def _keep_list(keep: Any, what: str = "keep") -> list[str]:
+    """``keep`` (or ``columns``, as ``what``) as a list of column names, each once;
+    ``HandError`` for anything else."""
     if isinstance(keep, (str, bytes)) or not hasattr(keep, "__iter__"):
-        raise HandError(f"keep is a list of column names, not {type(keep).__name__}")
+        raise HandError(f"{what} is a list of column names, not {type(keep).__name__}")
     out = list(keep)
     for k in out:
         if not isinstance(k, str):
-            raise HandError(f"keep: a column name is a str, not {type(k).__name__} ({k!r})")
+            raise HandError(f"{what}: a column name is a str, not {type(k).__name__} ({k!r})")
+    twice = [k for i, k in enumerate(out) if k in out[:i]]
+    if twice:
+        raise HandError(f"{what}: {shown_name(twice[0])} is given twice")
     return out
+
+
+def _frame(frame: Any) -> Any:
+    """A partition as Dask hands it: a pandas DataFrame (``HandError`` for anything else)."""
+    if not (hasattr(frame, "iloc") and hasattr(frame, "columns")):
+        raise HandError(f"a partition is a pandas DataFrame, not {type(frame).__name__}")
+    return frame
 
 
 def _check_keep(keep: list[str]) -> None:

@@ -65,7 +65,12 @@ def html(obj: Any) -> HTML:
     if isinstance(obj, Hand):
         return HTML(_hand(obj))
     if isinstance(obj, Mapping) and "win" in obj and "fans" in obj:
-        return HTML(_result(obj))
+        # A result, or a dict of its shape (to_dict(), JSON read back): read as one, and
+        # refused where it is not one rather than failing half-way.
+        try:
+            return HTML(_result(obj))
+        except (AttributeError, KeyError, TypeError) as e:
+            raise HandError(f"haidi.html: this dict is not a result of evaluate ({type(e).__name__}: {e})") from None
     raise HandError(
         f"haidi.html takes a Hand, its text, a result of evaluate, a Game or a log, not {type(obj).__name__}"
     )
