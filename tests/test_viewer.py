@@ -573,3 +573,12 @@ def test_the_page_reads_log_lines_as_replay_reads_them() -> None:
     text = json.dumps(log, ensure_ascii=False) + "\n"
     header, logs = viewer.read_logs(text)
     assert header is None and logs[0][0]["note"] == "a\u2028b\u0085c"
+
+
+def test_page_and_reproduce_read_their_arguments() -> None:
+    from haidi import reproduce, viewer
+
+    with pytest.raises(haidi.HandError, match="title is text"):
+        viewer.page(haidi.Game("mcr", 1), title=5)  # type: ignore[arg-type]
+    with pytest.raises(haidi.HandError, match="progress is a function"):
+        reproduce.run(5, progress=5)  # type: ignore[arg-type]

@@ -165,6 +165,8 @@ def run(tiles: int | None = None, honours: bool = False, progress: Progress = No
     """
     if not isinstance(honours, bool):
         raise HandError(f"honours must be True or False, not {honours!r:.40}")
+    if progress is not None and not callable(progress):
+        raise HandError(f"progress is a function called with each stage's message, not {progress!r:.40}")
     by_id = {f["id"]: f for f in published()}
     if tiles is None and not honours:
         out = _core.reproduce_published(progress)

@@ -313,6 +313,10 @@ def page(obj: Any, title: str | None = None, analysis: bool = False) -> str:
     """The HTML page of ``obj`` (what ``read_logs`` reads): every hand, stepped.
     ``analysis``: at each discard asked of a seat, what ``analyze`` says of each discard
     (the page shows it for the seat followed)."""
+    if title is not None and not isinstance(title, str):
+        raise HandError(f"title is text, not {type(title).__name__}")
+    if not isinstance(analysis, bool):
+        raise HandError(f"analysis must be True or False, not {analysis!r:.40}")
     header, logs = read_logs(obj)
     hands = []
     for i, log in enumerate(logs):
