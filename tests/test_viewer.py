@@ -185,7 +185,7 @@ def test_bad_logs_are_refused() -> None:
         viewer.page("{")
     with pytest.raises(haidi.HandError, match="no hand"):
         viewer.page('{"event": "match"}')
-    with pytest.raises(haidi.HandError, match="nested too deep"):
+    with pytest.raises(haidi.HandError, match="line 1 is nested more than 16 deep"):
         viewer.page("[" * 100_000 + "]" * 100_000)
     with pytest.raises(haidi.HandError, match="entry 2: not a log"):
         viewer.page([log, [1]])

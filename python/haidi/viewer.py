@@ -281,6 +281,8 @@ def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]
             if line.strip() and not line.lstrip().startswith("#"):
                 try:
                     rows.append(_json(line, f"line {n}"))
+                except HandError:
+                    raise  # says the line and what is wrong (nested too deep)
                 except ValueError as e:
                     raise HandError(f"line {n}: not JSON ({e})") from None
     elif isinstance(obj, Sequence) and obj and isinstance(obj[0], Mapping):
