@@ -28,6 +28,7 @@ __all__ = [
     "Scheme",
     "VectorEnv",
     "__version__",
+    "_MAX_ARRANGEMENTS",
     "_audit_wins",
     "action_blocks",
     "analyze",
@@ -47,6 +48,8 @@ __all__ = [
     "wild_from_indicator",
 ]
 __version__: str
+#: The most arrangements `Engine.decompose` lists in one call (the command's cap).
+_MAX_ARRANGEMENTS: int
 
 _Wilds: TypeAlias = str | Iterable[str] | None
 _HandLike: TypeAlias = Hand | str

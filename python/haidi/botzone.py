@@ -959,11 +959,9 @@ def main(args: Any) -> int:
         counts = export(args.sources, args.out, format=args.format, shard=args.shard, progress=not args.quiet)
         print(f"{counts['examples']} examples of {counts['hands']} hands in {counts['files']} files at {args.out}")
         return 0
-    except (BrokenPipeError, KeyboardInterrupt):
-        raise  # the command's: stdout closed by its reader, or Ctrl-C
     except OSError as e:
         if e.filename is None:
-            raise  # not a file read: the command says what failed (a full disk, stdout)
+            raise  # not a file read: main says what failed (the reader gone, a full disk)
         print(f"haidi: error: cannot read {e.filename!r}: {e.strerror or e}", file=sys.stderr)
         return 2
     except HandError as e:

@@ -31,6 +31,7 @@ from typing import Any, cast
 import orjson
 
 from . import _stream
+from ._core import _MAX_ARRANGEMENTS as MAX_ARRANGEMENTS
 from ._core import HandError, __version__, tile_glyph
 from ._errors import json_spelling, shown
 from ._stream import MAX_LINE, TOO_LONG, Output
@@ -207,11 +208,6 @@ def _match_seed(text: str) -> int:
     return n
 
 
-#: The most arrangements ``decompose`` lists in one call (the engine's cap): the command
-#: asks for one more than --limit, to tell whether the listing was cut.
-_MOST_ARRANGEMENTS = 20_000
-
-
 def _out_path(text: str) -> str:
     """A file to write: an empty name would be read as none given, and nothing written."""
     if not text.strip():
@@ -220,9 +216,11 @@ def _out_path(text: str) -> str:
 
 
 def _arrangements_limit(text: str) -> int:
+    """A --limit below the engine's cap on a listing: the command asks for one
+    arrangement more than the limit, to tell whether the listing was cut."""
     n = _positive(text)
-    if n >= _MOST_ARRANGEMENTS:
-        raise argparse.ArgumentTypeError(f"must be below {_MOST_ARRANGEMENTS:,}, not {n}")
+    if n >= MAX_ARRANGEMENTS:
+        raise argparse.ArgumentTypeError(f"must be below {MAX_ARRANGEMENTS:,}, not {n}")
     return n
 
 
@@ -534,6 +532,11 @@ def _flowers(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
+def _add_rules(sp: argparse.ArgumentParser, text: str = "ruleset (default: mcr)") -> None:
+    # A ruleset name in any case, as haidi.ruleset reads it.
+    sp.add_argument("--rules", "-r", default="mcr", type=str.lower, choices=list(REGISTRY), help=text)
+
+
 def _add_format(sp: argparse.ArgumentParser, default: str | None = "compact") -> None:
     # eval's default is None, compact once read: only a --format given clashes with --set.
     sp.add_argument(
@@ -639,9 +642,7 @@ def _add_eval(sub: Any) -> None:
     sp.add_argument("--wall-last", dest="wall_last", action="store_true", help="妙手回春 / 海底捞月")
     sp.add_argument("--kong-replacement", dest="kong_replacement", action="store_true", help="杠上开花")
     sp.add_argument("--robbing-kong", dest="robbing_kong", action="store_true", help="抢杠和")
-    sp.add_argument(
-        "--rules", "-r", default="mcr", type=str.lower, choices=list(REGISTRY), help="ruleset (default: mcr)"
-    )
+    _add_rules(sp)
     _add_format(sp, None)
     sp.add_argument("--json", action="store_true", help="print the result as JSON")
     sp.add_argument(
@@ -677,14 +678,7 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="HAND",
             help="e.g. '123m456p11z[789s]{1111z}' (quoted for the shell); none or '-' reads one a line from stdin",
         )
-        sp.add_argument(
-            "--rules",
-            "-r",
-            default="mcr",
-            type=str.lower,
-            choices=list(REGISTRY),
-            help="ruleset: hand size and hand forms (default: mcr)",
-        )
+        _add_rules(sp, "ruleset: hand size and hand forms (default: mcr)")
         sp.add_argument("--wild", "-w", action="append", metavar="TILE", help="a wild tile kind, e.g. 5z (repeatable)")
         _add_format(sp)
         sp.add_argument(
@@ -720,7 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "--limit",
                 type=_arrangements_limit,
                 default=100,
-                help=f"at most this many arrangements (default 100, below {_MOST_ARRANGEMENTS:,})",
+                help=f"at most this many arrangements (default 100, below {MAX_ARRANGEMENTS:,})",
             )
     _add_eval(sub)
     rp = _subparser(
@@ -761,9 +755,7 @@ def _add_play(sub: Any) -> None:
         metavar="BOT,BOT,BOT,BOT",
         help="players 0 to 3 (seat 0 the dealer): random, greedy, or a shell command",
     )
-    sp.add_argument(
-        "--rules", "-r", default="mcr", type=str.lower, choices=list(REGISTRY), help="ruleset (default: mcr)"
-    )
+    _add_rules(sp)
     sp.add_argument("--games", "-n", type=_positive, default=1, metavar="N", help="hands to play (default 1)")
     sp.add_argument(
         "--seed",
@@ -1383,11 +1375,9 @@ def replay_main(args: argparse.Namespace) -> int:
                 row["error"] = why
                 text_row = f"line {n}: DIFFERS: {why}"
             answer(row, text_row)
-    except BrokenPipeError:
-        raise  # the reader went away: the command's exit status for it
     except OSError as e:
         if e.filename is None:
-            raise  # a write to standard output failed (a full disk): the command says so
+            raise  # a write to standard output failed (the reader gone, a full disk): main says so
         return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
     wrong_match = 0
     if key is not None and not seen_header:

@@ -23,7 +23,7 @@ pub struct PyEngine {
 }
 
 /// The most arrangements `decompose` lists (about 100 MB of Python objects at most).
-const MAX_ARRANGEMENTS: usize = 20_000;
+pub(super) const MAX_ARRANGEMENTS: usize = 20_000;
 
 /// At most this many extra wilds (seat flowers playing as wilds): a 16-tile hand and
 /// its winning tile.

@@ -28,6 +28,7 @@ mod vector;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("_MAX_ARRANGEMENTS", engine::MAX_ARRANGEMENTS)?;
     let hand_error = m.py().get_type::<errors::HandError>();
     errors::add_defaults(&hand_error)?;
     m.add("HandError", hand_error)?;
