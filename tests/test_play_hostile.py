@@ -283,6 +283,74 @@ def test_replay_checks_the_carry_chain_options_and_count_against_the_header(tmp_
     assert status == 1 and rows[-1]["error"] == "match: the header counts 4 hands, the log holds 3"
 
 
+def _cut(hand_line: str) -> str:
+    """The hand of ``hand_line`` stopped after an action before its end (it still replays)."""
+    log = json.loads(hand_line)
+    cut = len(log) - 1 - [e["event"] for e in reversed(log)].index("action")
+    while cut > 1:
+        try:
+            haidi.Game.replay(log[:cut])
+            return json.dumps(log[:cut])
+        except haidi.HandError:
+            cut -= 1
+    raise AssertionError("no prefix of the hand replays")
+
+
+def test_a_hand_cut_short_under_a_match_header_differs(tmp_path, capsys):
+    # A match logs only hands played to their end: one cut short under its header is the
+    # log changed, reported as such (it once failed an assertion).
+    log = _hmac_log(tmp_path, capsys, None, 2)
+    header, *hands = log.read_text().splitlines()
+    path = tmp_path / "cut.jsonl"
+    path.write_text("\n".join([header, hands[0], _cut(hands[1])]) + "\n")
+    status, rows = _replay(capsys, path)
+    assert status == 1
+    assert rows[2] == {**rows[2], "agrees": False, "error": "match: hand 2 stops before its end, which no match logs"}
+    # The same hand with no header is a log of its own, replayed as far as it goes.
+    path.write_text(_cut(hands[1]) + "\n")
+    status, rows = _replay(capsys, path)
+    assert status == 0 and rows[0]["agrees"] is True
+
+
+def test_the_replay_page_checks_the_match_header_it_shows(tmp_path, capsys):
+    log = _hmac_log(tmp_path, capsys, None, 3)
+    header, *hands = log.read_text().splitlines()
+    out = tmp_path / "page.html"
+    status, _, err = _run(capsys, "replay", "--html", str(out), str(log))
+    assert status == 0 and out.stat().st_size > 0, err
+    h = json.loads(header)
+    lying = {**h, "payments": [h["payments"][0] + 1, h["payments"][1] - 1, *h["payments"][2:]]}
+    cases = {
+        "payments": ([json.dumps(lying), *hands], "not the header's"),
+        "count": ([header, *hands[:2]], "the header counts 3 hands, the log holds 2"),
+        "cut": ([header, *hands[:2], _cut(hands[2])], "hand 3 stops before its end"),
+    }
+    for name, (lines, said) in cases.items():
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(lines) + "\n")
+        page = tmp_path / f"{name}.html"
+        status, _, err = _run(capsys, "replay", "--html", str(page), str(path))
+        assert status == 2 and said in err and not page.exists(), (name, err)
+        # Plain replay says the same of it.
+        status, rows = _replay(capsys, path)
+        assert status == 1 and any(said in r.get("error", "") for r in rows), name
+        with pytest.raises(haidi.HandError, match=said):
+            haidi.viewer.page(path.read_text())
+
+
+def test_replay_and_waits_refuse_arguments_they_would_drop(tmp_path, capsys):
+    log = _hmac_log(tmp_path, capsys, None, 1)
+    page = tmp_path / "p.html"
+    for argv, said in [
+        (["replay", "--analysis", str(log)], "--analysis adds to the page: it goes with --html"),
+        (["replay", "--html", str(page), "--json", str(log)], "does not go with --json"),
+        (["waits", "--self-drawn", "1112345678999m"], "--self-drawn scores the waits: it goes with --winning"),
+    ]:
+        status, out, err = _run(capsys, *argv)
+        assert (status, out) == (2, "") and said in err, argv
+    assert not page.exists()
+
+
 def test_replay_with_a_key_proves_who_wrote_the_log(tmp_path, capsys):
     key = tmp_path / "key"
     key.write_bytes(os.urandom(32).hex().encode())

@@ -22,6 +22,7 @@ from test_game import ONE_DISCARD_TWO_WINS, decline_dealt_wins, stacked_wall
 
 import haidi
 from haidi import viewer
+from haidi.cli import main
 
 
 def played(rules: str, seed: int) -> haidi.Game:
@@ -155,23 +156,42 @@ def test_the_features_of_the_chosen_hands() -> None:
         assert "win" in kinds, name
 
 
-def test_a_match_log_and_two_winners() -> None:
+def match_log(tmp_path: Path, rules: str, hands: int) -> tuple[dict[str, Any], list[str]]:
+    """The header and hand lines of a match ``haidi play --log`` wrote."""
+    path = tmp_path / "match.jsonl"
+    argv = ["play", "--rules", rules, "--bots", "greedy,greedy,greedy,greedy", "--games", str(hands)]
+    assert main([*argv, "--seed", "3", "--quiet", "--log", str(path)]) == 0
+    header, *lines = path.read_text(encoding="utf-8").splitlines()
+    return json.loads(header), lines
+
+
+def test_a_match_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    header, lines = match_log(tmp_path, "changsha", 2)
+    capsys.readouterr()
+    data = page_data(viewer.page("\n".join([json.dumps(header), *lines])))
+    assert data["match"] == {k: header[k] for k in ("rules", "hands", "players", "payments", "seed")}
+    assert len(data["hands"]) == 2
+    assert [h["payments"] for h in data["hands"]] == [
+        haidi.Game.replay(json.loads(x)).result["payments"] for x in lines
+    ]
+
+
+def test_two_winners() -> None:
     games = [played("changsha", 1), two_winners()]
-    header = {"event": "match", "rules": "changsha", "hands": 2, "players": ["a", "b", "c", "d"], "payments": [0] * 4}
-    text = "\n".join(json.dumps(x) for x in [header, *[g.log for g in games]])
-    data = page_data(viewer.page(text))
-    assert data["match"]["hands"] == 2 and len(data["hands"]) == 2
+    data = page_data(viewer.page([g.log for g in games]))
+    assert data["match"] is None and len(data["hands"]) == 2
     assert [w["seat"] for w in data["hands"][1]["wins"]] == [1, 2]
     assert data["hands"][1]["payments"] == games[1].result["payments"]
     # The record settled on, with Changsha's birds.
     assert data["hands"][1]["outcome"]["birds"] == games[1].result["outcome"]["birds"]
 
 
-def test_no_text_of_a_log_reaches_the_page_as_markup() -> None:
-    g = played("mcr", 22)
+def test_no_text_of_a_log_reaches_the_page_as_markup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    header, lines = match_log(tmp_path, "mcr", 1)
+    capsys.readouterr()
     evil = "</script><script>alert(1)</script><!--"
-    header = {"event": "match", "rules": "mcr", "hands": 1, "players": [evil] * 4, "payments": [0] * 4}
-    page = viewer.page("\n".join([json.dumps(header), json.dumps(g.log)]))
+    # The players' names are the header's alone: no hand names them.
+    page = viewer.page("\n".join([json.dumps({**header, "players": [evil] * 4}), *lines]))
     assert "alert" in page and "<script>alert" not in page and "<!--" not in page
     assert page_data(page)["match"]["players"] == [evil] * 4
 

@@ -1083,6 +1083,8 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
     for i, h in enumerate(args.hands or [], 1):
         if not h.strip():
             return _error(f"HAND {i} is empty: give a hand, or '-' to read hands from standard input")
+    if args.command == "waits" and args.self_drawn and not args.winning:
+        return _error("--self-drawn scores the waits: it goes with --winning")
     out = Output(sys.stdout)
     args.glyphs = out.glyphs
     args.analyses = []
@@ -1299,7 +1301,11 @@ def replay_main(args: argparse.Namespace) -> int:
     one does not, 2 for input that is no log. Each line is answered as it is read."""
     from . import play
 
+    if args.analysis and not args.html:
+        return _error("--analysis adds to the page: it goes with --html")
     if args.html:
+        if args.json:
+            return _error("--html writes a page and prints nothing: it does not go with --json")
         return _replay_html(args)
     try:
         key = play.read_key(args.key_file) if args.key_file else None
@@ -1367,9 +1373,11 @@ def replay_main(args: argparse.Namespace) -> int:
             start = log[0]
             row = {"line": n, "rules": start.get("rules"), "seed": start.get("seed"), "agrees": why is None}
             if why is None:
-                assert game is not None and game.result is not None
-                row["payments"] = list(game.result["payments"])
-                text_row = f"line {n}: agrees ({row['rules']}, seed {row['seed']}, payments {row['payments']})"
+                assert game is not None
+                # A log may stop before its hand ends (a game saved as it was played).
+                row["payments"] = None if game.result is None else list(game.result["payments"])
+                played = "stops before its end" if game.result is None else f"payments {row['payments']}"
+                text_row = f"line {n}: agrees ({row['rules']}, seed {row['seed']}, {played})"
             else:
                 differs += 1
                 row["error"] = why

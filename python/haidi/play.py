@@ -781,11 +781,11 @@ class MatchCheck:
         for key, want in expected.items():
             # (None: the hand before did not replay, and its carry is not known.)
             if want is not None and start.get(key) != want:
-                return f"match: hand {i}'s {key} is not the one the match header and the hands before it give"
-        if g is None:
+                return f"match: hand {i + 1}'s {key} is not the one the match header and the hands before it give"
+        if g is None or g.result is None:
             self.carries[rotation] = None
-            return None
-        assert g.result is not None
+            # A match logs only hands played to their end (``haidi play`` keeps none cut short).
+            return None if g is None else f"match: hand {i + 1} stops before its end, which no match logs"
         self.carries[rotation] = g.result["next"]
         dealer = start["carry"]["dealer"]
         for p in range(4):

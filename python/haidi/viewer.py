@@ -205,6 +205,11 @@ def hand_data(log: Sequence[Mapping[str, Any]], analysis: bool = False) -> dict[
     step asking a seat to discard carries ``analyze``'s answer for it, as a third item
     (by seat: ``rows`` and ``chose``, the tile discarded or the action taken instead).
     The log is checked by ``Game.replay`` first (``HandError`` when it does not replay)."""
+    return _hand_data(log, analysis)[0]
+
+
+def _hand_data(log: Sequence[Mapping[str, Any]], analysis: bool) -> tuple[dict[str, Any], Any]:
+    """``hand_data``, and the ``Game`` its log replays to."""
     from .game import Game
 
     checked = Game.replay(log)
@@ -246,7 +251,7 @@ def hand_data(log: Sequence[Mapping[str, Any]], analysis: bool = False) -> dict[
     snap()
     # A log may end before its hand does (a match stopped): no result then.
     result = checked.result or {"payments": None, "exhausted": False, "wins": None, "outcome": None}
-    return {
+    data = {
         "rules": start.get("rules"),
         "seed": None if start.get("seed") is None else str(start.get("seed")),
         "carry": _plain(start.get("carry")),
@@ -257,6 +262,7 @@ def hand_data(log: Sequence[Mapping[str, Any]], analysis: bool = False) -> dict[
         # The record the ruleset's settle read (birds, kongs, 烧庄 rounds ...).
         "outcome": _plain(result["outcome"]),
     }
+    return data, checked
 
 
 def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]]]]:
@@ -319,18 +325,28 @@ def page(obj: Any, title: str | None = None, analysis: bool = False) -> str:
         raise HandError(f"title is text, not {type(title).__name__}")
     if not isinstance(analysis, bool):
         raise HandError(f"analysis must be True or False, not {analysis!r:.40}")
+    from .play import MatchCheck
+
     header, logs = read_logs(obj)
+    # The page shows the header's players and payments: they are checked against the
+    # hands as `haidi replay` checks them (play.MatchCheck), not shown as given.
+    match = MatchCheck(header) if header is not None else None
     hands = []
     for i, log in enumerate(logs):
         try:
-            hands.append(hand_data(log, analysis))
+            data, game = _hand_data(log, analysis)
         except HandError as e:
             raise HandError(f"hand {i + 1}: {e}") from None
+        if match is not None and (why := match.hand(b"", log, game)) is not None:
+            raise HandError(why)  # names the hand, counted from 1
+        hands.append(data)
+    if match is not None and (wrong := match.finish()):
+        raise HandError("; ".join(wrong))
     rules = hands[0]["rules"]
     if title is None:
         title = f"haidi: {rules}, {len(hands)} hand{'s' if len(hands) != 1 else ''}"
-    match = {k: header.get(k) for k in ("rules", "hands", "players", "payments", "seed")} if header else None
-    data = {"hands": hands, "match": match, "glyphs": _glyphs(), "winds": _WINDS}
+    shown = {k: header.get(k) for k in ("rules", "hands", "players", "payments", "seed")} if header else None
+    data = {"hands": hands, "match": shown, "glyphs": _glyphs(), "winds": _WINDS}
     # Every "<" escaped (JSON's \u003c): no text in the data can end the script element.
     blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     asset = resources.files("haidi").joinpath("data/viewer")
