@@ -905,3 +905,26 @@ def test_replay_says_a_closed_or_full_output_as_every_command_does(tmp_path):
                 [sys.executable, "-m", "haidi", "replay", str(log)], stdout=full, stderr=subprocess.PIPE
             )
         assert done.returncode == 4 and b"cannot write standard output" in done.stderr
+
+
+def test_numbers_on_the_command_line_are_ascii_digits(haidi_cli):
+    # int() and float() would read these as 12, 12 and 12: the command refuses them, as
+    # the JSON of --set does.
+    for text in ["１２", "1_2", " 12", "٣", "+12"]:
+        for argv in [
+            ("reproduce", "--tiles", text),
+            ("play", "--bots", "greedy,greedy,greedy,greedy", "--games", text),
+            ("play", "--bots", "greedy,greedy,greedy,greedy", "--seed", text),
+            ("play", "--bots", "greedy,greedy,greedy,greedy", "--timeout", text),
+            ("play", "--bots", "greedy,greedy,greedy,greedy", "--max-answer", text),
+        ]:
+            with pytest.raises(SystemExit) as info:
+                haidi_cli(*argv)
+            assert info.value.code == 2, argv
+    # MCR's --flowers is a number of flowers only in ASCII digits; other text is tiles.
+    code, out, _ = haidi_cli("eval", "1112345678999m", "--win", "5m", "--flowers", "3", "--json")
+    assert code == 0 and json.loads(out)["total"] > 0
+    code, _, err = haidi_cli("eval", "1112345678999m", "--win", "5m", "--flowers", "٣")
+    assert code == 2 and "٣" in err
+    code, _, err = haidi_cli("play", "--bots", "greedy,greedy,greedy,greedy", "--timeout", ".5", "--seed", "7")
+    assert code == 0, err

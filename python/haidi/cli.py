@@ -24,6 +24,7 @@ import argparse
 import errno
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
@@ -178,31 +179,34 @@ COMMANDS: dict[str, tuple[Callable[[Ruleset, str, argparse.Namespace], tuple[dic
 }
 
 
+#: Numbers on the command line are written in ASCII digits: ``int()`` and ``float()``
+#: would also read ``１２``, ``1_2`` and `` 12 `` (as the JSON of ``--set`` does not).
+_WHOLE = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number of ASCII digits, else None."""
+    return int(text) if _WHOLE.fullmatch(text) else None
+
+
 def _seconds(text: str) -> float:
-    try:
-        t = float(text)
-    except ValueError:
-        t = -1.0
+    t = float(text) if _DECIMAL.fullmatch(text) else -1.0
     if not 0 < t < 1e6:
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
     return t
 
 
 def _bytes(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
+    n = _whole(text) or 0
     if not 0 < n <= 1 << 40:
         raise argparse.ArgumentTypeError(f"expected a number of bytes above 0, not {text!r}")
     return n
 
 
 def _match_seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
+    n = _whole(text[:100])
+    n = -1 if n is None or len(text) > 100 else n
     if not 0 <= n < 1 << 256:
         raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**256 - 1, not {text[:80]!r}")
     return n
@@ -225,9 +229,9 @@ def _arrangements_limit(text: str) -> int:
 
 
 def _positive(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    n = _whole(text)
+    if n is None or n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text[:40]!r}")
     return n
 
 
@@ -529,7 +533,8 @@ def _key_value(text: str) -> tuple[str, Any]:
 
 def _flowers(text: str) -> int | str:
     """A number of flowers (MCR) or the flower tiles held (``13f``)."""
-    return int(text) if text.isdigit() else text
+    n = _whole(text)
+    return text if n is None else n
 
 
 def _add_rules(sp: argparse.ArgumentParser, text: str = "ruleset (default: mcr)") -> None:
@@ -726,7 +731,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rp.add_argument("--json", action="store_true", help="print one JSON document")
     rp.add_argument("--list", action="store_true", help="also print the 张张可胡 hands with their waits")
-    rp.add_argument("--tiles", type=int, default=None, metavar="N", help="every figure for N-tile hands instead")
+    rp.add_argument("--tiles", type=_positive, default=None, metavar="N", help="every figure for N-tile hands instead")
     rp.add_argument("--honours", action="store_true", help="with --tiles: honours-only hands (default 13 tiles)")
     rp.add_argument(
         "--plot", metavar="FILE.png", type=_out_path, help="draw the 13- and 16-tile distributions of waiting kinds"
