@@ -218,10 +218,18 @@ def test_replay_refuses_a_changed_log() -> None:
     changed = [dict(e) for e in log]
     i = next(i for i, e in enumerate(changed) if e["event"] == "draw")
     changed[i]["tile"] = "9z" if changed[i]["tile"] != "9z" else "1m"
-    with pytest.raises(haidi.HandError, match=f"log event {i} differs"):
+    logged = changed[i]["tile"]
+    with pytest.raises(haidi.HandError, match=rf"log event {i} \('draw'\) differs in the replay: 'tile': '{logged}'"):
         haidi.Game.replay(changed)
     with pytest.raises(haidi.HandError, match="starts with its start"):
         haidi.Game.replay(log[1:])
+    # A start event holds the whole wall: only the keys that differ are named.
+    for key, value in [("x", 1), ("options", None)]:
+        start = {k: v for k, v in log[0].items() if k != key} | ({} if value is None else {key: value})
+        with pytest.raises(haidi.HandError) as info:
+            haidi.Game.replay([start, *log[1:]])
+        assert str(info.value).startswith(f"log event 0 ('start') differs in the replay: '{key}': ")
+        assert len(str(info.value)) < 200
 
 
 @pytest.mark.parametrize("wall", [None, 5, True, ["1m"], "1m2m"])

@@ -217,15 +217,23 @@ class Game(_core.Game):
                     raise HandError(f"log event {i}: {err}") from None
         mine = g.log
         for i, (a, b) in enumerate(zip(mine, log, strict=False)):
-            if dict(a) != dict(b):
-                logged, replayed = shown(dict(b), None), shown(dict(a), None)
-                raise HandError(f"log event {i} differs in the replay: {logged}, replayed {replayed}")
+            a, b = dict(a), dict(b)
+            if a != b:
+                # Named by its keys that differ: a start event holds the whole wall.
+                keys = [k for k in {**b, **a} if k not in a or k not in b or a[k] != b[k]]
+                said = "; ".join(f"{shown(k)}: {_logged(b, k)} logged, {_logged(a, k)} replayed" for k in keys[:3])
+                raise HandError(f"log event {i} ({shown(b.get('event'))}) differs in the replay: {said}")
         if len(mine) != len(log):
             raise HandError(f"the log has {len(log)} events, the replay {len(mine)}")
         return g
 
     def __reduce__(self) -> Any:
         return (_from_log, (self.log,))
+
+
+def _logged(event: dict[str, Any], key: str) -> str:
+    """The value of ``key`` in a log event, as a message shows it."""
+    return shown(event[key], 200) if key in event else "none"
 
 
 def _from_log(log: list[dict[str, Any]]) -> Game:
