@@ -271,6 +271,61 @@ def test_write_refuses_what_is_not_a_finished_mcr_hand() -> None:
         bz.write("Match 1")  # type: ignore[arg-type]
 
 
+def _played_log() -> list[dict]:
+    g = haidi.Game("mcr", seed=4)
+    while not g.done:
+        s = g.to_act[0]
+        g.step(s, g.legal_actions(s)[0])
+    return g.log
+
+
+def test_a_changed_log_is_refused_by_its_replay_before_it_is_written_or_exported(tmp_path) -> None:
+    # Each of these once reached the writer's or the recorder's own indexing first: a
+    # KeyError, IndexError, ValueError, TypeError or AttributeError.
+    log = _played_log()
+    act = next(i for i, e in enumerate(log) if e["event"] == "action")
+    deal = next(i for i, e in enumerate(log) if e["event"] == "deal")
+
+    def edited(i: int, event: object) -> list:
+        return [*log[:i], event, *log[i + 1 :]]
+
+    bad = [
+        [1],
+        [log[0], {"x": 1}, log[-1]],
+        [{**log[0], "carry": {**log[0]["carry"], "round_wind": "X"}}, *log[1:]],
+        edited(deal, {**log[deal], "seat": 9}),
+        edited(deal, {k: v for k, v in log[deal].items() if k != "tiles"}),
+        edited(act, {**log[act], "action": 5000}),
+        edited(act, {**log[act], "action": "x"}),
+        edited(act, {k: v for k, v in log[act].items() if k != "seat"}),
+        edited(act, 5),
+        log[: act + 1],
+    ]
+    for i, changed in enumerate(bad):
+        with pytest.raises(haidi.HandError):
+            bz.write(changed)
+        path = tmp_path / f"bad{i}.jsonl"
+        path.write_text(json.dumps(changed) + "\n")
+        with pytest.raises(haidi.HandError):
+            list(bz.examples([str(path)]))
+    assert bz.write(log).startswith("Match haidi-4\n")
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps(log) + "\n")
+    assert len(list(bz.examples([str(good)]))) == sum(e["event"] == "action" for e in log)
+
+
+def test_text_that_is_not_utf8_or_no_text_is_a_hand_error(tmp_path) -> None:
+    path = tmp_path / "log.txt"
+    path.write_bytes(FIRST.encode() + b"\nMatch caf\xe9\n")
+    with pytest.raises(haidi.HandError, match="not UTF-8 text"):
+        list(bz.read(str(path)))
+    with pytest.raises(haidi.HandError, match="parse takes the log's text"):
+        bz.parse(FIRST.encode())  # type: ignore[arg-type]
+    (m,) = bz.parse(FIRST)
+    with pytest.raises(haidi.HandError, match="not over"):
+        bz.differences(m, haidi.Game("mcr"))
+
+
 ACTION_TYPES = {"discard", "chow", "pung", "kong", "concealed_kong", "added_kong", "win", "pass"}
 
 

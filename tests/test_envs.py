@@ -204,6 +204,32 @@ def test_reset_options_and_a_game_before_reset() -> None:
         HaidiEnv("mcr", illegal_reward=float("nan"))
 
 
+def test_every_environment_reads_a_seed_and_its_first_step_as_the_gym_one_does() -> None:
+    from haidi.envs.vector import HaidiVectorEnv
+
+    aec = hz.raw_env("mcr")
+    with pytest.raises(haidi.HandError, match="call reset"):
+        aec.step(0)
+    vec = HaidiVectorEnv("mcr", num_envs=2)
+    for seed in (-1, 1.5, "a", True):
+        for reset in (aec.reset, vec.reset):
+            with pytest.raises(haidi.HandError, match="seed is an int from 0"):
+                reset(seed=seed)
+    # numpy's ints are ints: the same deal as Python's.
+    aec.reset(seed=np.int64(5))
+    first = aec.observe(aec.agent_selection)["observation"]
+    aec.reset(seed=5)
+    assert (aec.observe(aec.agent_selection)["observation"] == first).all()
+    with pytest.raises(haidi.HandError, match="opponents is 'greedy' or 'random'"):
+        HaidiVectorEnv("mcr", opponents=np.array(["greedy"]))  # type: ignore[arg-type]
+    with pytest.raises(haidi.HandError, match="masks must be an array"):
+        haidi.VectorEnv.sample([[1, 0], [1]])  # type: ignore[arg-type]
+    raw = haidi.VectorEnv("mcr", 2)
+    raw.reset(1)
+    with pytest.raises(haidi.HandError, match="actions must be an array"):
+        raw.step([[1], [2, 3]])
+
+
 def test_seats_drawn_at_reset_cover_the_table() -> None:
     env = HaidiEnv("beijing", opponents="random")
     seats = {env.reset(seed=i)[1]["seat"] for i in range(40)}

@@ -338,6 +338,23 @@ def test_the_replay_page_checks_the_match_header_it_shows(tmp_path, capsys):
             haidi.viewer.page(path.read_text())
 
 
+def test_a_match_seed_is_ascii_digits_below_2_256(tmp_path, capsys):
+    log = _hmac_log(tmp_path, capsys, None, 1)
+    header, *hands = log.read_text().splitlines()
+    for seed in ["²", "9" * 78, "1_0", " 1"]:
+        path = tmp_path / "seed.jsonl"
+        path.write_text("\n".join([json.dumps({**json.loads(header), "seed": seed}), *hands]) + "\n")
+        status, rows = _replay(capsys, path)
+        assert status == 2 and "its seed (a string of digits below 2**256)" in rows[0]["error"], seed
+        status, _, err = _run(capsys, "replay", "--html", str(tmp_path / "p.html"), str(path))
+        assert status == 2 and "below 2**256" in err
+    with pytest.raises(haidi.HandError, match="a match header is a dict"):
+        play.MatchCheck("x")  # type: ignore[arg-type]
+    # A log cut short has no payments: check_log says why.
+    cut = json.loads(_cut(hands[0]))
+    assert play.check_log(cut) == (None, "the log stops before its hand ends: no payments yet")
+
+
 def test_replay_and_waits_refuse_arguments_they_would_drop(tmp_path, capsys):
     log = _hmac_log(tmp_path, capsys, None, 1)
     page = tmp_path / "p.html"

@@ -100,7 +100,6 @@ def test_ctrl_c_stops_a_long_batch_with_keyboard_interrupt(batch: str, paralleli
     assert p.returncode == 0, out
 
 
-
 def test_ctrl_c_while_jsonl_writes_into_a_slow_pipe_leaves_whole_lines() -> None:
     """Ctrl-C while ``eval --jsonl`` writes a batch into a pipe read slowly: the line being
     written is finished, so that every line the reader gets is whole JSON, and the

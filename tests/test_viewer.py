@@ -196,6 +196,20 @@ def test_no_text_of_a_log_reaches_the_page_as_markup(tmp_path: Path, capsys: pyt
     assert page_data(page)["match"]["players"] == [evil] * 4
 
 
+def test_the_analysis_page_refuses_what_analyze_did_not_answer() -> None:
+    rs = haidi.ruleset("mcr")
+    hand = "123m456m789m1122z"
+    assert "<table>" in viewer.analysis_page("mcr", [(hand, rs.analyze(hand))])
+    for rules, analyses, said in [
+        ("mcr", [(hand, [{}])], "entry 1 is not an entry of Ruleset.analyze"),
+        ("mcr", [(hand, ["x"])], "entry 1 is not an entry of Ruleset.analyze"),
+        ("mcr", [1], "pairs"),
+        (5, [], "rules is a ruleset name"),
+    ]:
+        with pytest.raises(haidi.HandError, match=said):
+            viewer.analysis_page(rules, analyses)  # type: ignore[arg-type]
+
+
 def test_bad_logs_are_refused() -> None:
     log = played("mcr", 22).log
     wrong = [dict(e, tile="1m") if e["event"] == "draw" else e for e in log]

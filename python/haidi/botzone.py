@@ -135,8 +135,17 @@ class _Lines:
         self.number = start - 1
 
     def __iter__(self) -> Iterator[tuple[int, str]]:
-        for raw in self._it:
+        while True:
+            try:
+                raw = next(self._it)
+            except StopIteration:
+                return
+            except UnicodeDecodeError as e:
+                # (A file decodes in blocks: the line is the one after the last read.)
+                raise HandError(f"line {self.number + 1}: not UTF-8 text ({e.reason})") from None
             self.number += 1
+            if not isinstance(raw, str):
+                raise HandError(f"line {self.number}: a log's lines are text, not {type(raw).__name__}")
             yield self.number, raw.rstrip("\r\n")
 
 
@@ -312,6 +321,8 @@ def read(source: str | os.PathLike[str] | IO[str] | Iterable[str]) -> Iterator[M
 
 def parse(text: str) -> list[Match]:
     """Every hand of a Botzone log given as text (``read`` of its lines)."""
+    if not isinstance(text, str):
+        raise HandError(f"parse takes the log's text (a str), not {type(text).__name__}")
     return list(read(io.StringIO(text)))
 
 
@@ -545,7 +556,8 @@ def differences(match: Match, game: Game) -> list[str]:
     """What the log's end says that haidi's replay does not (empty when they agree): the
     winner, the fan total, the fans and the four payments."""
     result = game.result
-    assert result is not None
+    if result is None:
+        raise HandError("differences compares a finished hand: this game is not over")
     out = []
     wins = result["wins"]
     if match.huang:
@@ -590,10 +602,10 @@ def write(game: Game | Sequence[Mapping[str, Any]], match_id: str | None = None)
     result (flowers at the deal spelt as docs/learning.md says)."""
     log = _log_of(game)
     start = log[0]
-    if start.get("event") != "start" or start.get("rules") != "mcr":
+    if not isinstance(start, Mapping) or start.get("event") != "start" or start.get("rules") != "mcr":
         raise HandError("write spells MCR hands: the log's start must be an MCR game's")
-    if not log or log[-1].get("event") != "end":
-        raise HandError("write takes a finished hand: the log has no end event")
+    # Checked whole by its replay before any event is read (Game.replay names what differs).
+    result = _result_of(game, log)
     wind = "ESWN".index((start.get("carry") or {}).get("round_wind", "E"))
     seed = start.get("seed")
     mid = match_id or (f"haidi-{seed}" if seed is not None else "haidi")
@@ -645,7 +657,6 @@ def write(game: Game | Sequence[Mapping[str, Any]], match_id: str | None = None)
             window = None
         elif kind == "end":
             window = None
-    result = _result_of(game, log)
     if result["wins"]:
         score = result["wins"][0]["score"]
         fans = "+".join(f"{_TO_FAN_NAMES.get(f['name'], f['name'])}*{f['count']}" for f in score["fans"])
@@ -681,7 +692,7 @@ def _result_of(game: Game | Sequence[Mapping[str, Any]], log: Sequence[Mapping[s
     g = game if isinstance(game, Game) else Game.replay(log)
     result = g.result
     if result is None:
-        raise HandError("write takes a finished hand")
+        raise HandError("write takes a finished hand: the log stops before its end")
     return result
 
 
@@ -732,9 +743,9 @@ def _games(source: Any) -> Iterator[tuple[str, Callable[[Observer], Game]]]:
 
 
 def _replay_log(log: Sequence[Mapping[str, Any]], watch: Observer) -> Game:
+    # Checked whole by its replay first, so that `watch` sees only events that play.
+    Game.replay(log)
     start = log[0]
-    if start.get("event") != "start":
-        raise HandError("a log starts with its start event")
     seed = start.get("seed")
     g = Game(
         start.get("rules"),  # type: ignore[arg-type]
@@ -744,13 +755,10 @@ def _replay_log(log: Sequence[Mapping[str, Any]], watch: Observer) -> Game:
         carry=start.get("carry"),
         kept=start.get("kept"),
     )
-    for i, e in enumerate(log[1:], 1):
-        if e.get("event") == "action":
+    for e in log[1:]:
+        if e["event"] == "action":
             watch(g, e["seat"], e["action"])
-            try:
-                g.step(e["seat"], e["action"])
-            except HandError as err:
-                raise HandError(f"log event {i}: {err}") from None
+            g.step(e["seat"], e["action"])
     return g
 
 

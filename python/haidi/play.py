@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import os
 import random
+import re
 import secrets
 import tempfile
 import time
@@ -737,7 +738,8 @@ def check_log(log: Any) -> tuple[list[int] | None, str | None]:
         g = Game.replay(log)
     except HandError as e:
         return None, str(e)
-    assert g.result is not None
+    if g.result is None:
+        return None, "the log stops before its hand ends: no payments yet"
     return list(g.result["payments"]), None
 
 
@@ -751,12 +753,16 @@ class MatchCheck:
     def __init__(self, header: Mapping[str, Any], key: bytes | None = None) -> None:
         from .ruleset import ruleset
 
+        if not isinstance(header, Mapping):
+            raise HandError(f"a match header is a dict, not {type(header).__name__}")
         self.header = header
         rules, seed = header.get("rules"), header.get("seed")
-        if not isinstance(rules, str) or not isinstance(seed, str) or not seed.isdigit() or len(seed) > 80:
-            raise HandError("a match header names its rules and its seed (a string of digits)")
+        # ASCII digits only (str.isdigit takes '²', which int() refuses), at most 2**256 - 1.
+        number = int(seed) if isinstance(seed, str) and re.fullmatch(r"[0-9]{1,78}", seed) else None
+        if not isinstance(rules, str) or number is None or number > MAX_SEED:
+            raise HandError("a match header names its rules and its seed (a string of digits below 2**256)")
         self.rs = ruleset(rules)
-        self.seed = int(seed)
+        self.seed = number
         self.duplicate = header.get("duplicate") is True
         self.options = header.get("options")
         self.carries: list[dict[str, Any] | None] = [None] * 4

@@ -27,6 +27,14 @@ from .ruleset import ruleset
 __all__ = ["VectorEnv"]
 
 
+def _array(value: Any, name: str) -> NDArray[Any]:
+    """``np.asarray(value)``, a ragged or mixed list refused as a ``HandError``."""
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError) as e:
+        raise HandError(f"{name} must be an array (a list of equal rows), not {type(value).__name__}: {e}") from None
+
+
 class VectorEnv:
     """``num_envs`` hands of ``rules`` in play at once, dealt from ``seed`` (game ``i``'s
     hand ``h`` from the seed ``haidi._core.game_seed(seed, h * num_envs + i)``, so its first
@@ -102,7 +110,7 @@ class VectorEnv:
     ) -> tuple[dict[str, NDArray[Any]], NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
         """Plays ``actions[i]`` (an id) in game ``i``; an id not legal there raises
         ``HandError`` naming the game, and no game is stepped."""
-        ids = np.asarray(actions)
+        ids = _array(actions, "actions")
         if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
             raise HandError(
                 f"actions must be {self.num_envs} integer ids (one a game), not an array of shape "
@@ -125,7 +133,7 @@ class VectorEnv:
         whose id the next step ignores). One random number a game: about an eighth of
         ``np.argmax(rng.random(masks.shape) * masks, axis=1)``'s time on 1,024 MCR games.
         ``rng``: a ``numpy.random.Generator`` (None: a fresh one)."""
-        masks = np.asarray(masks)
+        masks = _array(masks, "masks")
         if masks.ndim != 2 or not (masks.dtype == np.bool_ or np.issubdtype(masks.dtype, np.integer)):
             raise HandError(
                 f"masks must be a 2-d bool or integer array (games x actions), not {masks.dtype} of shape {masks.shape}"

@@ -389,6 +389,24 @@ def _tile_span(t: str, note: str = "") -> str:
     return f'<span class="tile" title="{e(t + note)}" data-t="{e(t)}" data-g="{e(g)}">{e(g)}</span>'
 
 
+def _analysis_row(x: Mapping[str, Any], scoring: bool) -> str:
+    """One row of ``analysis_page``: an entry of ``Ruleset.analyze``."""
+    useful = "".join(_tile_span(t) for t in x["useful"]) or "-"
+    winning = " ".join(
+        f'<span class="wait">{_tile_span(w["tile"])} ({w["left"]}, {w["total"]})</span>' for w in x["winning_waits"]
+    )
+    if x["shanten"] == 0 and not winning:
+        winning = "none (completed by " + "".join(_tile_span(w["tile"]) for w in x["waits"]) + ")"
+    discard = _tile_span(x["discard"]) if x["discard"] else "-"
+    draws = ""
+    if scoring:
+        draws = f"<td class=num>{x['draws']}{'' if x['draws_exact'] else '+'}</td>"
+    return (
+        f"<tr><td>{discard}</td><td class=num>{x['shanten']}</td><td class=num>{x['useful_count']}</td>"
+        f"<td>{useful}</td>{draws}<td>{winning}</td></tr>"
+    )
+
+
 def analysis_page(
     rules: str, analyses: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], scoring: bool = False
 ) -> str:
@@ -398,8 +416,13 @@ def analysis_page(
     from .display import html as hand_html
 
     e = _html.escape
+    if not isinstance(rules, str):
+        raise HandError(f"rules is a ruleset name, not {type(rules).__name__}")
     out = [f"<h1>haidi analyze: {e(rules)}</h1>"]
-    for hand, entries in analyses:
+    for item in analyses:
+        if not (isinstance(item, Sequence) and len(item) == 2 and isinstance(item[0], str)):
+            raise HandError("analyses is a list of (hand, Ruleset.analyze(hand)) pairs")
+        hand, entries = item
         out.append(f'<section class="analysis"><h2>{e(hand)}</h2>')
         try:
             tiles = re.findall(r'<span title="([^"]+)">', str(hand_html(hand)))
@@ -409,22 +432,11 @@ def analysis_page(
         head = "<th>discard</th><th class=num>shanten</th><th class=num>copies</th><th>useful</th>"
         head += "<th class=num>draws</th>" if scoring else ""
         out.append(f"<table><thead><tr>{head}<th>winning waits (copies, total)</th></tr></thead><tbody>")
-        for x in entries:
-            useful = "".join(_tile_span(t) for t in x["useful"]) or "-"
-            winning = " ".join(
-                f'<span class="wait">{_tile_span(w["tile"])} ({w["left"]}, {w["total"]})</span>'
-                for w in x["winning_waits"]
-            )
-            if x["shanten"] == 0 and not winning:
-                winning = "none (completed by " + "".join(_tile_span(w["tile"]) for w in x["waits"]) + ")"
-            discard = _tile_span(x["discard"]) if x["discard"] else "-"
-            draws = ""
-            if scoring:
-                draws = f"<td class=num>{x['draws']}{'' if x['draws_exact'] else '+'}</td>"
-            out.append(
-                f"<tr><td>{discard}</td><td class=num>{x['shanten']}</td><td class=num>{x['useful_count']}</td>"
-                f"<td>{useful}</td>{draws}<td>{winning}</td></tr>"
-            )
+        for i, x in enumerate(entries):
+            try:
+                out.append(_analysis_row(x, scoring))
+            except (KeyError, TypeError, AttributeError, HandError) as err:
+                raise HandError(f"{hand}: entry {i + 1} is not an entry of Ruleset.analyze ({err!r:.80})") from None
         out.append("</tbody></table></section>")
     css = resources.files("haidi").joinpath("data/viewer/viewer.css").read_text("utf-8")
     return (

@@ -71,6 +71,16 @@ class Probe:
         self.actions: int = len(game.ruleset.actions)
 
 
+def read_seed(seed: Any) -> int | None:
+    """A reset's seed as Game reads one: None, or an int from 0 (numpy's too); anything
+    else a ``HandError``, before gymnasium's or PettingZoo's own check raises its error."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise HandError(f"seed is an int from 0, not {seed!r:.40}")
+    return int(seed)
+
+
 class InPlay:
     """What both environments say of their hand: the ruleset and the ``haidi.Game``."""
 

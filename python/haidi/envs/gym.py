@@ -19,7 +19,18 @@ from numpy.typing import NDArray
 from .._core import HandError
 from ..game import Game
 from ..rulesets import REGISTRY
-from ._table import SEED_LIMIT, InPlay, Probe, agent_action, observed, read_agents, read_seat, shown_text, space_of
+from ._table import (
+    SEED_LIMIT,
+    InPlay,
+    Probe,
+    agent_action,
+    observed,
+    read_agents,
+    read_seat,
+    read_seed,
+    shown_text,
+    space_of,
+)
 
 __all__ = ["HaidiEnv", "env_id", "register_envs"]
 
@@ -103,13 +114,7 @@ class HaidiEnv(InPlay, gymnasium.Env[Observation, np.int64]):
         """Deals a new hand (from ``seed``'s generator) and plays the built-in agents up to
         the learning seat's first decision. ``options={"seat": s}`` seats the learner at
         ``s`` for this hand."""
-        # A seed as Game reads one (an int from 0, numpy's too), refused as a HandError
-        # before gymnasium's own check could raise its error.
-        if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-                raise HandError(f"seed is an int from 0, not {seed!r}")
-            seed = int(seed)
-        super().reset(seed=seed)
+        super().reset(seed=read_seed(seed))
         seat = self._fixed_seat
         if options is not None:
             if not isinstance(options, Mapping) or set(options) - {"seat"}:

@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 
 from .._core import HandError
 from ..game import Game
-from ._table import SEED_LIMIT, InPlay, Probe, observed, shown_text, space_of
+from ._table import SEED_LIMIT, InPlay, Probe, observed, read_seed, shown_text, space_of
 
 __all__ = ["AGENT_NAMES", "HaidiAECEnv", "env", "raw_env"]
 
@@ -81,6 +81,7 @@ class HaidiAECEnv(InPlay, AECEnv[str, Observation, Any]):
         """Deals a new hand, from ``seed``'s generator (a generator kept across resets
         without one). ``options`` are not read: PettingZoo's own API test passes some of
         its own, and an environment must take them."""
+        seed = read_seed(seed)
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         self._game = Game(self._probe.rules, int(self._np_random.integers(SEED_LIMIT)), self._probe.options)
@@ -100,11 +101,11 @@ class HaidiAECEnv(InPlay, AECEnv[str, Observation, Any]):
 
     def step(self, action: Any) -> None:
         """Plays ``action`` (an id of the selected agent's mask)."""
+        game = self.game  # (a HandError before the first reset)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
         seat = self._seat(agent)
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise HandError(f"{agent}'s action is an id from 0 to {self._probe.actions - 1}, not {action!r}")

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from .._core import HandError
 from ..vector import VectorEnv
-from ._table import Probe, space_of
+from ._table import Probe, read_seed, space_of
 
 __all__ = ["HaidiVectorEnv"]
 
@@ -55,12 +55,10 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
         version: str = "v1",
         shaping: float = 0.0,
     ) -> None:
-        if opponents not in ("greedy", "random"):
-            raise HandError(f"opponents is 'greedy' or 'random', not {opponents!r}")
+        if not isinstance(opponents, str) or opponents not in ("greedy", "random"):
+            raise HandError(f"opponents is 'greedy' or 'random', not {opponents!r:.40}")
         probe = Probe(rules, options, version)
-        self._env = VectorEnv(
-            probe.rules, num_envs, 0, options, version=version, opponents=opponents, shaping=shaping
-        )
+        self._env = VectorEnv(probe.rules, num_envs, 0, options, version=version, opponents=opponents, shaping=shaping)
         self.rules = probe.rules
         self.num_envs = self._env.num_envs
         self.single_observation_space = space_of(probe)
@@ -77,6 +75,7 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
             raise HandError("seed is one int for all the games (each game's hands are dealt from it)")
         if options is not None:
             raise HandError(f"reset takes no options here (the games' own are the constructor's), not {options!r}")
+        seed = read_seed(seed)
         super().reset(seed=seed)
         obs, _ = self._env.reset(seed)
         return self._observed(obs), {"seat": self._env.learners.copy(), "seeds": self._env._env.seeds}
