@@ -733,33 +733,13 @@ def _games(source: Any) -> Iterator[tuple[str, Callable[[Observer], Game]]]:
         return
     if isinstance(source, Sequence) and source and isinstance(source[0], Mapping):
         log = source
-        yield "log", lambda watch: _replay_log(log, watch)
+        yield "log", lambda watch: Game._replay(log, watch)
         return
     if isinstance(source, Iterable) and not isinstance(source, (bytes, Mapping)):
         for s in source:
             yield from _games(s)
         return
     raise HandError(f"no hands in {type(source).__name__}: give Botzone text files, haidi logs or Matches")
-
-
-def _replay_log(log: Sequence[Mapping[str, Any]], watch: Observer) -> Game:
-    # Checked whole by its replay first, so that `watch` sees only events that play.
-    Game.replay(log)
-    start = log[0]
-    seed = start.get("seed")
-    g = Game(
-        start.get("rules"),  # type: ignore[arg-type]
-        0 if seed is None else seed,
-        start.get("options") or None,
-        wall=start.get("wall") if seed is None else None,
-        carry=start.get("carry"),
-        kept=start.get("kept"),
-    )
-    for e in log[1:]:
-        if e["event"] == "action":
-            watch(g, e["seat"], e["action"])
-            g.step(e["seat"], e["action"])
-    return g
 
 
 ObservationEncoder = Callable[[Game, int], Any]

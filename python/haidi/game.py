@@ -10,7 +10,7 @@ of a played hand as its ``settle`` reads it). docs/game.md has the rules modelle
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -193,6 +193,13 @@ class Game(_core.Game):
     def replay(cls, log: Sequence[Mapping[str, Any]]) -> Game:
         """Plays the actions of a log again; the game must reach the same events (the
         same draws, claims, wins and end), else ``HandError`` names the first that differs."""
+        return cls._replay(log, None)
+
+    @classmethod
+    def _replay(cls, log: Sequence[Mapping[str, Any]], watch: Callable[[Game, int, Any], None] | None) -> Game:
+        """``replay``, with ``watch(game, seat, action)`` called before each action is
+        played (on a seat and an action dict read from the log, not yet checked as legal):
+        what records a game's decisions as it is played again."""
         if isinstance(log, (str, bytes, Mapping)) or not isinstance(log, Sequence) or not log:
             raise HandError("a log is a non-empty list of events, the first the start")
         start = log[0]
@@ -211,14 +218,19 @@ class Game(_core.Game):
             if not isinstance(e, Mapping):
                 raise HandError(f"log event {i} is not a dict")
             if e.get("event") == "action":
+                seat, action = e.get("seat"), e.get("action")
+                if watch is not None:
+                    # A logged action is the dict Game logs (the final comparison says so).
+                    if type(seat) is not int or not 0 <= seat < 4 or not isinstance(action, Mapping):
+                        raise HandError(f"log event {i}: an action event has a seat (0-3) and an action dict")
+                    watch(g, seat, action)
                 try:
-                    g.step(e.get("seat"), e.get("action"))  # type: ignore[arg-type]
+                    g.step(seat, action)  # type: ignore[arg-type]
                 except HandError as err:
                     raise HandError(f"log event {i}: {err}") from None
         mine = g.log
         for i, (a, b) in enumerate(zip(mine, log, strict=False)):
-            a, b = dict(a), dict(b)
-            if a != b:
+            if a != b and (a := dict(a)) != (b := dict(b)):  # (a Mapping that is no dict)
                 # Named by its keys that differ: a start event holds the whole wall.
                 keys = [k for k in {**b, **a} if k not in a or k not in b or a[k] != b[k]]
                 said = "; ".join(f"{shown(k)}: {_logged(b, k)} logged, {_logged(a, k)} replayed" for k in keys[:3])
@@ -231,7 +243,7 @@ class Game(_core.Game):
         return (_from_log, (self.log,))
 
 
-def _logged(event: dict[str, Any], key: str) -> str:
+def _logged(event: Mapping[str, Any], key: str) -> str:
     """The value of ``key`` in a log event, as a message shows it."""
     return shown(event[key], 200) if key in event else "none"
 
