@@ -334,7 +334,7 @@ class Ruleset(Generic[R]):
         """
         h = hand if isinstance(hand, Hand) else Hand(hand, format)
         self.waits(h, wilds)  # the hand must be one waiting: refused by its size otherwise
-        (entry,) = self.analyze(h, wilds=wilds, scoring=True, **situation)
+        (entry,) = self.analyze(h, wilds=wilds, **situation)
         return [w["tile"] for w in entry["winning_waits"]]
 
     def analyze(
