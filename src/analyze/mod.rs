@@ -59,6 +59,14 @@ pub struct Draws {
 /// How many draws ahead [`Draws`] is searched exactly.
 pub const EXACT_DRAWS: u8 = 2;
 
+/// What the searches past one draw of one analysis may work out together (a distance,
+/// or whether a wait wins, each asked once): about 0.2 s. One draw ahead is always
+/// searched whole (at most 34 draws by 17 discards); two draws ahead may meet a few
+/// hundred thousand hands (Beijing's `5555m6m12345678s1z` with 5m6m the 惠牌, every
+/// discard ready and no wait winning on a discard: 3.4 s searched whole). Past this, an
+/// entry's count is the draws searched whole plus one, a lower bound.
+pub const DRAWS_WORK: u32 = 200_000;
+
 /// Scores a win, for the waits that complete a hand.
 pub trait Scorer {
     /// The value `hand` (one tile short) scores when it wins on `win`; `None` when the
@@ -593,7 +601,8 @@ pub fn order(entries: &mut [Entry]) {
 
 /// Fills `draws` of every entry: the least number of draws, each followed by a discard,
 /// to a hand that is ready with a winning wait. Exact up to [`EXACT_DRAWS`]; beyond, the
-/// shanten or `EXACT_DRAWS + 1`, whichever is more, as a lower bound.
+/// shanten or `EXACT_DRAWS + 1`, whichever is more, as a lower bound; and once the searches
+/// two draws ahead have worked out `work` hands ([`DRAWS_WORK`]), 2 as a lower bound.
 ///
 /// The search tries every draw with a copy unseen (the copies it takes are not given
 /// back) and every discard, and asks the scorer about each ready hand met; hands met
@@ -605,6 +614,7 @@ pub fn score_draws(
     wilds: Wilds,
     left: &Counts,
     scorer: &mut dyn Scorer,
+    work: u32,
 ) -> Result<()> {
     let mut search = Search {
         engine,
@@ -613,6 +623,8 @@ pub fn score_draws(
         waits: HashMap::default(),
         wins: HashMap::default(),
         distances: HashMap::default(),
+        work: None,
+        work_left: work,
     };
     // The waits already scored are not asked again.
     for e in entries.iter().filter(|e| e.shanten == 0) {
@@ -644,9 +656,30 @@ struct Search<'a> {
     waits: HashMap<Counts, u64, crate::hash::Fast>,
     wins: HashMap<(Counts, Tile), bool, crate::hash::Fast>,
     distances: HashMap<Counts, u8, crate::hash::Fast>,
+    /// What the search past one draw may still work out ([`DRAWS_WORK`]), None for the
+    /// search one draw ahead (not counted); `Some(0)` once it has run out.
+    work: Option<u32>,
+    /// What the searches past one draw of the entries still to come may work out.
+    work_left: u32,
 }
 
 impl Search<'_> {
+    /// Counts one thing worked out; false when the work allowed has run out.
+    fn spend(&mut self) -> bool {
+        match &mut self.work {
+            None => true,
+            Some(0) => false,
+            Some(n) => {
+                *n -= 1;
+                true
+            }
+        }
+    }
+
+    fn out_of_work(&self) -> bool {
+        self.work == Some(0)
+    }
+
     /// Draws from `hand` (shanten `shanten`) to a winning ready hand.
     fn least(&mut self, hand: &Hand, shanten: i8, left: &Counts) -> Result<Draws> {
         let bound = Draws { count: (shanten.max(0) as u8).max(EXACT_DRAWS + 1), exact: false };
@@ -660,8 +693,18 @@ impl Search<'_> {
             if (shanten as u8) > depth {
                 continue;
             }
-            if self.reach(hand, left, depth)? {
+            self.work = (depth > 1).then_some(self.work_left);
+            let found = self.reach(hand, left, depth)?;
+            let cut = self.out_of_work();
+            if let Some(n) = self.work.take() {
+                self.work_left = n;
+            }
+            if found {
                 return Ok(Draws { count: depth, exact: true });
+            }
+            if cut {
+                // Every hand `depth - 1` draws away was searched: `depth` at least.
+                return Ok(Draws { count: depth, exact: false });
             }
         }
         Ok(bound)
@@ -685,6 +728,9 @@ impl Search<'_> {
                 h.concealed[e] -= 1;
                 // Shanten drops by at most one an exchange: prune what cannot get there.
                 let d = self.distance(&h) as i32 - 1;
+                if self.out_of_work() {
+                    return Ok(false);
+                }
                 if d > depth as i32 - 1 {
                     continue;
                 }
@@ -692,18 +738,27 @@ impl Search<'_> {
                 if found {
                     return Ok(true);
                 }
+                if self.out_of_work() {
+                    return Ok(false);
+                }
             }
         }
         Ok(false)
     }
 
     /// The engine's distance of a hand met (a hand is met again by other draws).
+    /// Past the work allowed, a distance not worked out yet is read as too far (the
+    /// search is then cut, see [`Search::least`]).
     fn distance(&mut self, hand: &Hand) -> u8 {
-        let (engine, wilds) = (self.engine, self.wilds);
-        *self
-            .distances
-            .entry(hand.concealed)
-            .or_insert_with(|| crate::distance::distance(&engine.forms, &engine.view(hand, wilds)))
+        if let Some(&d) = self.distances.get(&hand.concealed) {
+            return d;
+        }
+        if !self.spend() {
+            return u8::MAX;
+        }
+        let d = crate::distance::distance(&self.engine.forms, &self.engine.view(hand, self.wilds));
+        self.distances.insert(hand.concealed, d);
+        d
     }
 
     /// Whether a hand one tile short is ready with a winning wait that has a copy left.
@@ -712,7 +767,11 @@ impl Search<'_> {
             Some(&w) => w,
             None => {
                 let most = if self.engine.forms.wilds_beyond_copies && self.wilds.kinds != 0 { 2 } else { 1 };
-                let w = if self.distance(hand) <= most {
+                let d = self.distance(hand);
+                if self.out_of_work() {
+                    return Ok(false); // (nothing kept of a hand not worked out)
+                }
+                let w = if d <= most {
                     let view = self.engine.view(hand, self.wilds);
                     self.engine.waits_of_counts(&view, &hand.held(), self.wilds.kinds)
                 } else {
@@ -729,6 +788,9 @@ impl Search<'_> {
             let wins = match self.wins.get(&(hand.concealed, t)) {
                 Some(&k) => k,
                 None => {
+                    if !self.spend() {
+                        return Ok(false);
+                    }
                     let k = self.scorer.wins(hand, t)?;
                     self.wins.insert((hand.concealed, t), k);
                     k
@@ -829,6 +891,67 @@ mod tests {
 
     fn hand(s: &str) -> Hand {
         parse(s, Format::Compact).unwrap().hand
+    }
+
+    /// Wins on a discard only on `tile`: a search of draws that often goes two deep.
+    struct OnlyOn(Tile);
+
+    impl Scorer for OnlyOn {
+        fn score(&mut self, _hand: &Hand, win: Tile) -> Result<Option<i32>> {
+            Ok((win == self.0).then_some(1))
+        }
+    }
+
+    #[test]
+    fn draws_cut_short_are_a_lower_bound_of_the_draws_searched_whole() {
+        let e = Engine::new("mcr-like", Forms { seven_pairs: true, ..Forms::standard(4) }, tiles::ALL_KINDS);
+        let mut rng = 11u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let (mut cut, mut checked) = (0, 0);
+        for _ in 0..60 {
+            // A complete hand of four chows or pungs and a pair, two tiles then changed.
+            let mut h = Hand::default();
+            for g in 0..5 {
+                let k = (next() % KINDS as u64) as usize;
+                match (g, next() % 2) {
+                    (4, _) => h.concealed[k] += 2,
+                    (_, 0) if k < 27 && k % 9 <= 6 => (k..k + 3).for_each(|t| h.concealed[t] += 1),
+                    _ => h.concealed[k] += 3,
+                }
+            }
+            for _ in 0..2 {
+                let held: Vec<usize> = (0..KINDS).filter(|&t| h.concealed[t] > 0).collect();
+                h.concealed[held[next() as usize % held.len()]] -= 1;
+                h.concealed[(next() % KINDS as u64) as usize] += 1;
+            }
+            if h.concealed.iter().any(|&c| c > 4) || e.shanten(&h, Wilds::default()).unwrap() > 1 {
+                continue;
+            }
+            let left = unseen(&e, &h, &[0; KINDS]).unwrap();
+            let only_on = (next() % KINDS as u64) as Tile;
+            let draws = |work: u32| {
+                let mut entries = analyze(&e, &h, Wilds::default(), &[0; KINDS]).unwrap();
+                let mut s = OnlyOn(only_on);
+                score_waits(&mut entries, &h, &left, &mut s).unwrap();
+                score_draws(&e, &mut entries, &h, Wilds::default(), &left, &mut s, work).unwrap();
+                entries.iter().map(|x| x.draws.unwrap()).collect::<Vec<_>>()
+            };
+            for (whole, short) in draws(u32::MAX).into_iter().zip(draws(300)) {
+                checked += 1;
+                if short.exact {
+                    assert_eq!(short, whole);
+                } else {
+                    assert!(short.count <= whole.count, "{short:?} is no lower bound of {whole:?}");
+                    cut += (short != whole) as u32;
+                }
+            }
+        }
+        assert!(checked > 100 && cut > 10, "{checked} entries, {cut} cut");
     }
 
     #[test]

@@ -242,7 +242,7 @@ fn run(
 ) -> CoreResult<()> {
     core::score_waits(entries, hand, left, scorer)?;
     if scoring {
-        core::score_draws(engine, entries, hand, w, left, scorer)?;
+        core::score_draws(engine, entries, hand, w, left, scorer, core::DRAWS_WORK)?;
     }
     Ok(())
 }
