@@ -205,9 +205,10 @@ def _bytes(text: str) -> int:
 
 
 def _match_seed(text: str) -> int:
-    n = _whole(text[:100])
-    n = -1 if n is None or len(text) > 100 else n
-    if not 0 <= n < 1 << 256:
+    from .play import read_match_seed
+
+    n = read_match_seed(text)
+    if n is None:
         raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**256 - 1, not {text[:80]!r}")
     return n
 

@@ -71,6 +71,16 @@ PROTOCOLS = ("json", "botzone")
 MAX_SEED = (1 << 256) - 1
 
 
+def read_match_seed(text: object) -> int | None:
+    """A match seed written as text (a header's, the command's ``--seed``): ASCII digits
+    (``str.isdigit`` and ``int()`` also take ``'²'``, ``'１'`` and ``'1_0'``) of a number
+    from 0 to ``MAX_SEED``; None for anything else."""
+    if not isinstance(text, str) or not re.fullmatch(r"[0-9]{1,78}", text):
+        return None
+    n = int(text)
+    return n if n <= MAX_SEED else None
+
+
 def seating(player: int, hand: int, duplicate: bool, dealer: int = 0) -> int:
     """The seat of ``player`` in ``hand`` when the player at table position ``dealer``
     deals (the carry's ``dealer``): ``(player - dealer) % 4``, seat 0 the dealer; in
@@ -757,9 +767,8 @@ class MatchCheck:
             raise HandError(f"a match header is a dict, not {type(header).__name__}")
         self.header = header
         rules, seed = header.get("rules"), header.get("seed")
-        # ASCII digits only (str.isdigit takes '²', which int() refuses), at most 2**256 - 1.
-        number = int(seed) if isinstance(seed, str) and re.fullmatch(r"[0-9]{1,78}", seed) else None
-        if not isinstance(rules, str) or number is None or number > MAX_SEED:
+        number = read_match_seed(seed)
+        if not isinstance(rules, str) or number is None:
             raise HandError("a match header names its rules and its seed (a string of digits below 2**256)")
         self.rs = ruleset(rules)
         self.seed = number
