@@ -623,8 +623,8 @@ pub fn score_draws(
         waits: HashMap::default(),
         wins: HashMap::default(),
         distances: HashMap::default(),
-        work: None,
-        work_left: work,
+        work,
+        counting: false,
     };
     // The waits already scored are not asked again.
     for e in entries.iter().filter(|e| e.shanten == 0) {
@@ -656,28 +656,24 @@ struct Search<'a> {
     waits: HashMap<Counts, u64, crate::hash::Fast>,
     wins: HashMap<(Counts, Tile), bool, crate::hash::Fast>,
     distances: HashMap<Counts, u8, crate::hash::Fast>,
-    /// What the search past one draw may still work out ([`DRAWS_WORK`]), None for the
-    /// search one draw ahead (not counted); `Some(0)` once it has run out.
-    work: Option<u32>,
-    /// What the searches past one draw of the entries still to come may work out.
-    work_left: u32,
+    /// What the searches past one draw may still work out ([`DRAWS_WORK`] for a call).
+    work: u32,
+    /// Whether the search under way is counted: one past one draw.
+    counting: bool,
 }
 
 impl Search<'_> {
     /// Counts one thing worked out; false when the work allowed has run out.
     fn spend(&mut self) -> bool {
-        match &mut self.work {
-            None => true,
-            Some(0) => false,
-            Some(n) => {
-                *n -= 1;
-                true
-            }
+        if self.out_of_work() {
+            return false;
         }
+        self.work -= self.counting as u32;
+        true
     }
 
     fn out_of_work(&self) -> bool {
-        self.work == Some(0)
+        self.counting && self.work == 0
     }
 
     /// Draws from `hand` (shanten `shanten`) to a winning ready hand.
@@ -693,12 +689,10 @@ impl Search<'_> {
             if (shanten as u8) > depth {
                 continue;
             }
-            self.work = (depth > 1).then_some(self.work_left);
+            self.counting = depth > 1;
             let found = self.reach(hand, left, depth)?;
             let cut = self.out_of_work();
-            if let Some(n) = self.work.take() {
-                self.work_left = n;
-            }
+            self.counting = false;
             if found {
                 return Ok(Draws { count: depth, exact: true });
             }
