@@ -936,14 +936,14 @@ impl Search<'_> {
         if self.best.done_forms & bit != 0 {
             return true;
         }
-        let (scheme, p, waits) = (self.scheme, self.p, self.waits);
+        let (scheme, p, waits, sit) = (self.scheme, self.p, self.waits, self.situational);
         let mut straights =
             || *self.straights.get_or_insert_with(|| straight_suits(scheme, &p.tiles, self.special_suits));
         let best = &mut self.best;
         let of_form = match best.form_bounds.iter().find(|(f, _)| *f == bit) {
             Some(&(_, b)) => b,
             None => {
-                let b = bound(scheme, p, waits, bit, None, &mut straights);
+                let b = bound(scheme, p, waits, sit, bit, None, &mut straights);
                 best.form_bounds.push((bit, b));
                 b
             }
@@ -956,7 +956,7 @@ impl Search<'_> {
         best.stop = last
             || reaches(
                 &best.rank,
-                best.bound.get_or_insert_with(|| bound(scheme, p, waits, u32::MAX, None, &mut straights)),
+                best.bound.get_or_insert_with(|| bound(scheme, p, waits, sit, u32::MAX, None, &mut straights)),
             );
         true
     }
@@ -1073,11 +1073,11 @@ impl arrange::Visit for Search<'_> {
         let b = match self.placed_bounds.iter().find(|(r, _)| *r == roles) {
             Some(&(_, b)) => b,
             None => {
-                let (scheme, p, waits) = (self.scheme, self.p, self.waits);
+                let (scheme, p, waits, sit) = (self.scheme, self.p, self.waits, self.situational);
                 let special = self.special_suits;
                 let mut straights = || *self.straights.get_or_insert_with(|| straight_suits(scheme, &p.tiles, special));
                 let standard = Form::Standard.bit();
-                let b = bound(scheme, p, waits, standard, Some(&places[..]), &mut straights);
+                let b = bound(scheme, p, waits, sit, standard, Some(&places[..]), &mut straights);
                 // Where the places leave the form's bound as it is (no pattern reads the
                 // wait, or none that could count), asking again would cost as much.
                 let form = self.best.form_bounds.iter().find(|(f, _)| *f == standard);
@@ -1160,6 +1160,7 @@ fn bound(
     scheme: &Scheme,
     p: &Prepared,
     waits: &Waits,
+    situation: Option<(u64, [u8; MAX_PATTERNS])>,
     form: u32,
     places: Option<&[Placement]>,
     straights: &mut impl FnMut() -> u8,
@@ -1186,7 +1187,9 @@ fn bound(
         // Face points are bounded only once the groups are known (see `face_most`).
         let face = if scheme.has_points() { i32::MAX } else { 0 };
         let ctx = Context::new(&declared, &p.situation, &p.sets, Some(waits));
-        bound_given(scheme, p, Bound::new(ctx, known, scheme.forms.melds as u32, places), face, None, None)
+        // The situation's own patterns, where the search has judged them.
+        let judged = situation.map(|patterns| Judged { patterns, shut: 0 });
+        bound_given(scheme, p, Bound::new(ctx, known, scheme.forms.melds as u32, places), face, judged, None)
     };
     // The standard form's arrangements with a chow and those without are bounded apart:
     // patterns of chows (a straight) and of none (all pungs) never count together, which
