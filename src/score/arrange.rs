@@ -185,6 +185,35 @@ impl Needs {
     /// The need of a suit's counts (nine) or the honours' (seven).
     #[inline]
     fn of(counts: &[u8]) -> Need {
+        // The counts as one key: eight bytes, and the ninth count (7 for the honours,
+        // which no suit has) in the top three bits, free while each count is below 8.
+        let mut low = [0u8; 8];
+        let n = counts.len().min(8);
+        low[..n].copy_from_slice(&counts[..n]);
+        let w = u64::from_le_bytes(low);
+        let last = match counts.get(8) {
+            Some(&c) if c < 7 => c,
+            Some(_) => return Self::look_up(counts),
+            None => 7,
+        };
+        if w & 0xF8F8_F8F8_F8F8_F8F8 != 0 {
+            return Self::look_up(counts);
+        }
+        let key = w | (last as u64) << 61;
+        let at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NEED_SLOTS_BITS)) as usize;
+        NEEDS_MET.with(|met| {
+            let (k, need) = &met[at];
+            if k.get() == key {
+                return need.get();
+            }
+            let n = Self::look_up(counts);
+            k.set(key);
+            need.set(n);
+            n
+        })
+    }
+
+    fn look_up(counts: &[u8]) -> Need {
         crate::tables::need(counts).unwrap_or_else(|| Self::past_limit(counts))
     }
 
@@ -201,6 +230,17 @@ impl Needs {
         };
         least(0) | least(1) << 4
     }
+}
+
+/// Slots (a power of two) of the needs met last on a thread.
+const NEED_SLOTS_BITS: u32 = 10;
+
+thread_local! {
+    /// The needs met last on this thread, by their counts' key (see [`Needs::of`]): the
+    /// searches of one hand, and of the hands of one analysis, meet the same suits again
+    /// and again. An empty slot's key has every bit set, which no counts' key has.
+    static NEEDS_MET: [(std::cell::Cell<u64>, std::cell::Cell<Need>); 1 << NEED_SLOTS_BITS] =
+        const { [const { (std::cell::Cell::new(u64::MAX), std::cell::Cell::new(0)) }; 1 << NEED_SLOTS_BITS] };
 }
 
 /// The fewest melds tiles of need `here` and tiles needing `after` (without a pair, with
@@ -1036,6 +1076,28 @@ mod tests {
             for i in (0..POW5[kinds]).step_by(if kinds == 9 { 7 } else { 1 }) {
                 let counts: Vec<u8> = (0..kinds).map(|j| (i / POW5[j] % 5) as u8).collect();
                 assert_eq!(Needs::of(&counts), marked[i], "{counts:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn needs_met_again_are_the_needs_looked_up() {
+        // Every suit of up to eight tiles, and the first seven counts of each as the
+        // honours', twice over in two orders: slots are shared and overwritten, and a need
+        // read back from one is the table's.
+        let mut all: Vec<Vec<u8>> = vec![];
+        for code in 0..5usize.pow(9) {
+            let c: Vec<u8> = (0..9).map(|i| (code / 5usize.pow(i) % 5) as u8).collect();
+            if c.iter().map(|&n| n as usize).sum::<usize>() <= 8 {
+                all.push(c[..7].to_vec());
+                all.push(c);
+            }
+        }
+        for round in 0..2 {
+            let order: Box<dyn Iterator<Item = &Vec<u8>>> =
+                if round == 0 { Box::new(all.iter()) } else { Box::new(all.iter().rev()) };
+            for c in order {
+                assert_eq!(Needs::of(c), Needs::look_up(c), "{c:?}");
             }
         }
     }
