@@ -1154,8 +1154,10 @@ impl arrange::Visit for Search<'_> {
 /// the exclusions applied to each choice of them when they are few. Once the best found
 /// ranks as high, no other arrangement can rank above it. `places`, where given, are
 /// the winning tile's places in every arrangement bounded (see `Visit::placed`).
-/// `straights` gives the suits in which the tiles may make a straight (see
-/// [`straight_suits`]), asked only for the standard form, the one that holds them.
+/// `situation`: the situation's own patterns, found and counted, where the search has
+/// judged them (judged here otherwise). `straights` gives the suits in which the tiles
+/// may make a straight (see [`straight_suits`]), asked only for the standard form, the
+/// one that holds them.
 fn bound(
     scheme: &Scheme,
     p: &Prepared,
