@@ -852,18 +852,25 @@ def test_a_ruleset_name_is_read_in_any_case_as_haidi_ruleset_reads_it(haidi_cli)
 
 def test_paths_and_limits_are_read_strictly(haidi_cli, tmp_path):
     """An empty file name would read as none given and write nothing; a --plot name
-    without an extension would be written with .png added; --limit stays below the
-    engine's cap, since the command asks for one arrangement more."""
+    without an extension would be written with .png added; --limit goes up to the
+    engine's cap, as `decompose(limit=)` does."""
     for argv in (
         ["reproduce", "--plot", ""],
         ["replay", "--html", "", "x.jsonl"],
         ["analyze", "--html", "", "123m456p789s1122z"],
-        ["decompose", "--limit", "20000", "11122233344455m"],
+        ["decompose", "--limit", "20001", "11122233344455m"],
     ):
         with pytest.raises(SystemExit) as exited:
             haidi_cli(*argv)
         assert exited.value.code == 2, argv
-    assert haidi_cli("decompose", "--limit", "19999", "11122233344455m")[0] == 0
+    for limit in ("19999", "20000"):
+        code, out, _ = haidi_cli("decompose", "--limit", limit, "11122233344455m")
+        assert code == 0 and out.startswith("11122233344455m: 4 arrangements"), (limit, out)
+    # At the cap, a hand with more arrangements is listed cut, and says so.
+    wilds = ["--wild", "1z", "--wild", "2z", "--wild", "3z"]
+    code, out, _ = haidi_cli("decompose", "--limit", "20000", *wilds, "11112222333344z")
+    assert code == 0 and out.splitlines()[0] == "11112222333344z: the first 20000 arrangements (--limit)"
+    assert len(out.splitlines()) == 20_001
     for plot, named in [("x", "has no extension"), (str(tmp_path), "is a folder")]:
         code, _, err = haidi_cli("reproduce", "--plot", plot, "--tiles", "5", "-q")
         assert code == 2 and named in err

@@ -121,9 +121,17 @@ def _shanten(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str
 
 
 def _decompose(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    arrs = rs.decompose(hand, args.wild, format=args.format, limit=args.limit + 1)
-    more = len(arrs) > args.limit
-    arrs = arrs[: args.limit]
+    if args.limit < MAX_ARRANGEMENTS:
+        # One arrangement more than the limit tells whether the listing was cut.
+        arrs = rs.decompose(hand, args.wild, format=args.format, limit=args.limit + 1)
+        more = len(arrs) > args.limit
+        arrs = arrs[: args.limit]
+    else:
+        # At the engine's cap: all of them, or (refused as too many) the first ones.
+        try:
+            arrs, more = rs.decompose(hand, args.wild, format=args.format, limit=None), False
+        except HandError:
+            arrs, more = rs.decompose(hand, args.wild, format=args.format, limit=MAX_ARRANGEMENTS), True
     shown = f"the first {len(arrs)} arrangements (--limit)" if more else f"{len(arrs)} arrangement"
     lines = [f"{hand}: {shown}{'s' if len(arrs) != 1 and not more else ''}"]
     for a in arrs:
@@ -221,11 +229,10 @@ def _out_path(text: str) -> str:
 
 
 def _arrangements_limit(text: str) -> int:
-    """A --limit below the engine's cap on a listing: the command asks for one
-    arrangement more than the limit, to tell whether the listing was cut."""
+    """A --limit up to the engine's cap on a listing."""
     n = _positive(text)
-    if n >= MAX_ARRANGEMENTS:
-        raise argparse.ArgumentTypeError(f"must be below {MAX_ARRANGEMENTS:,}, not {n}")
+    if n > MAX_ARRANGEMENTS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_ARRANGEMENTS:,}, not {n}")
     return n
 
 
@@ -720,7 +727,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "--limit",
                 type=_arrangements_limit,
                 default=100,
-                help=f"at most this many arrangements (default 100, below {MAX_ARRANGEMENTS:,})",
+                help=f"at most this many arrangements (default 100, at most {MAX_ARRANGEMENTS:,})",
             )
     _add_eval(sub)
     rp = _subparser(
