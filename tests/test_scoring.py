@@ -372,6 +372,41 @@ def test_an_error_names_its_kind_key_and_row(rules: str, change: dict, kind: str
         assert str(cols.value).startswith("row 2: ")
 
 
+@pytest.mark.parametrize(
+    "rules, change, key",
+    [
+        ("changsha", {"win": ""}, "win"),
+        ("changsha", {"win": "1z"}, "win"),
+        ("changsha", {"win": "5m5m"}, "win"),
+        ("changsha", {"flowers": "1z"}, "flowers"),
+        ("changsha", {"flowers": "1f"}, "flowers"),
+        ("changsha", {"hand": "123m456p789s2255m1f"}, "hand"),
+        ("changsha", {"dealt": True}, "dealt"),
+        ("hainan", {"win": "1f"}, "win"),
+        ("hainan", {"seat": 1, "seat_wind": "W"}, "seat_wind"),
+        ("longgang", {"wilds": "5z"}, "wilds"),
+        ("longgang", {"hand": "123m456p789s111z2255m5f"}, "hand"),
+        ("longgang", {"kong_replacement": True, "self_drawn": False}, "self_drawn"),
+        ("longgang", {"bulldozer_wilds": ["x"]}, "bulldozer_wilds"),
+        ("longgang", {"options": {"bulldozer_wilds": []}}, "options"),
+        ("tangshan", {"wilds": "1f"}, "wilds"),
+        ("tangshan", {"wilds": "1m2m3m"}, "wilds"),
+        ("tangshan", {"wilds": "1m", "indicator": "1m"}, "indicator"),
+        ("beijing", {"discarder_wind": "E", "self_drawn": False}, "discarder_wind"),
+    ],
+)
+def test_a_regional_refusal_names_the_key_at_fault(rules: str, change: dict, key: str) -> None:
+    """Where the message speaks of one key's value, ``HandError.key`` names it, on a call
+    and in a list (an option given as a situation key is named by that key)."""
+    bad = {**WINNING[rules], **change}
+    with pytest.raises(haidi.HandError) as call:
+        haidi.ruleset(rules).evaluate(**bad)
+    assert call.value.key == key, str(call.value)
+    with pytest.raises(haidi.HandError) as listed:
+        haidi.ruleset(rules).evaluate_many([WINNING[rules], bad])
+    assert (listed.value.key, listed.value.row) == (key, 1)
+
+
 def test_errors_raised_in_python_have_the_same_attributes() -> None:
     e = haidi.HandError("a message")
     assert (e.kind, e.key, e.row, e.position, e.text, e.text_start) == ("invalid", None, None, None, None, 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
@@ -112,16 +112,17 @@ class Ruleset(Generic[R]):
             fast.__signature__ = _evaluate_signature(self)  # type: ignore[attr-defined]
             self.evaluate = fast  # type: ignore[method-assign]
 
-    def options(self, given: Any = None) -> dict[str, Any]:
+    def options(self, given: Any = None, keys: Collection[str] = ()) -> dict[str, Any]:
         """The ruleset's options (``OPTIONS`` of its module) with ``given`` applied; an
-        unknown name or a wrong value raises ``HandError``."""
-        return read_options(self._option_table, given, self.name)
+        unknown name or a wrong value raises ``HandError``, naming ``options`` or, for
+        those of ``keys`` (options given as situation keys), the key."""
+        return read_options(self._option_table, given, self.name, keys)
 
-    def scorer_for(self, given: Any) -> Scorer:
-        """The scorer for these options (checked), made once per set of options that
-        changes scoring: the module's own (``scorer(options)``), or a ``Scheme`` compiled
-        from its ``scheme(options)`` data."""
-        opts = self.options(given)
+    def scorer_for(self, given: Any, keys: Collection[str] = ()) -> Scorer:
+        """The scorer for these options (checked, ``keys`` as ``options`` reads them),
+        made once per set of options that changes scoring: the module's own
+        (``scorer(options)``), or a ``Scheme`` compiled from its ``scheme(options)`` data."""
+        opts = self.options(given, keys)
         k = options_key(opts, self._option_table)
         s = self._scorers.get(k)
         if s is None:
@@ -138,10 +139,10 @@ class Ruleset(Generic[R]):
             self._scorers[k] = s
         return s
 
-    def _compile(self, given: Any) -> Scheme:
+    def _compile(self, given: Any, keys: Collection[str] = ()) -> Scheme:
         """The regional engine's scheme for these options (what a scheme compiles a
-        situation's own options with)."""
-        s = self.scorer_for(given)
+        situation's own options with; ``keys``: those given as situation keys)."""
+        s = self.scorer_for(given, keys)
         if not isinstance(s, Scheme):
             raise HandError(f"{self.name} is not scored by a scheme")
         return s

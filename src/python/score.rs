@@ -421,6 +421,8 @@ impl PyScheme {
                 options = Some(d.copy()?);
             }
         }
+        // The options given as situation keys, named by their keys where refused.
+        let mut keys = vec![];
         for k in &self.option_key_strs {
             let k = k.bind(py);
             // None is a key left out, as for every situation key.
@@ -432,6 +434,7 @@ impl PyScheme {
                     return Err(to_py(py, e.for_key("options")));
                 }
                 d.set_item(k, v)?;
+                keys.push(k.clone());
             }
         }
         let Some(o) = options else { return Ok(None) };
@@ -439,7 +442,7 @@ impl PyScheme {
             let e = HandError::invalid(format!("{} takes no options", self.scheme.name));
             return Err(to_py(py, e.for_key("options")));
         };
-        let s = compile.bind(py).call1((o,))?;
+        let s = compile.bind(py).call1((o, PyTuple::new(py, keys)?))?;
         Ok(Some(s.cast_into::<PyScheme>().map_err(|_| hand_error(py, "compile must return a Scheme"))?.unbind()))
     }
 

@@ -186,6 +186,28 @@ fn wind(key: &str, v: &Value<'_>) -> Result<u8> {
     }
 }
 
+/// An error of the flag `bit` as given, named by its key.
+fn flag_error(scheme: &Scheme, bit: u8, message: impl Into<String>) -> HandError {
+    let e = HandError::invalid(message);
+    match scheme.keys.iter().find(|k| matches!(k.kind, KeyKind::Flag(Some(b)) if b == bit)) {
+        Some(k) => e.for_key(&k.name),
+        None => e,
+    }
+}
+
+/// Refuses flowers the scheme does not play.
+fn not_played_flowers(scheme: &Scheme, flowers: u8) -> Result<()> {
+    if flowers & !scheme.flowers == 0 {
+        return Ok(());
+    }
+    let f = tiles::flower_name((flowers & !scheme.flowers).trailing_zeros() as u8);
+    Err(HandError::invalid(if scheme.flowers == 0 {
+        format!("{} plays no flowers ({f} given)", scheme.name)
+    } else {
+        format!("the flower {f} is not played in {}", scheme.name)
+    }))
+}
+
 fn text<'v>(key: &str, expected: Phrase, v: &'v Value<'_>) -> Result<&'v str> {
     match v {
         Value::Str(s) => Ok(s),
@@ -385,21 +407,25 @@ impl<'a> Reader<'a> {
 
         // Seats and winds.
         let seat = match (self.seat, self.seat_wind) {
-            (Some(a), Some(b)) if a != b => return bad("seat and seat_wind disagree".into()),
+            (Some(a), Some(b)) if a != b => {
+                return Err(HandError::invalid("seat and seat_wind disagree").for_key("seat_wind"));
+            }
             (a, b) => a.or(b).unwrap_or(0),
         };
         if self.discarder == Some(seat) {
-            return bad("the discarder is another player than the one who wins".into());
+            let key = scheme.keys.iter().find(|k| matches!(k.kind, KeyKind::DiscarderWind));
+            return Err(HandError::invalid("the discarder is another player than the one who wins")
+                .for_key(key.map_or("discarder_wind", |k| k.name.as_str())));
         }
 
         // Wilds.
         if self.wilds.is_some() && self.indicator.is_some() {
-            return bad("give either wilds or indicator, not both".into());
+            return Err(HandError::invalid("give either wilds or indicator, not both").for_key("indicator"));
         }
         let (mut wild_kinds, flower_wilds) = match self.wilds_read.get() {
             Some(read) => read,
             None => {
-                let read = self.read_wilds(scheme)?;
+                let read = self.read_wilds(scheme).map_err(|e| e.for_key("wilds"))?;
                 self.wilds_read.set(Some(read));
                 read
             }
@@ -408,26 +434,30 @@ impl<'a> Reader<'a> {
             let tile = notation::parse_tile(text("indicator", TILE, ind)?, Format::Compact);
             wild_kinds = 1 << next_kind(tile.map_err(|e| e.for_key("indicator"))?);
         }
+        let wilds_key = if self.indicator.is_some() { "indicator" } else { "wilds" };
         if wild_kinds & !scheme.tiles != 0 {
             let t = tiles::mask_tiles(wild_kinds & !scheme.tiles).next().unwrap_or(0);
-            return bad(format!(
+            return Err(HandError::invalid(format!(
                 "the {} {} is not played in {}{}",
                 scheme.wild_name,
                 tiles::name(t),
                 scheme.name,
                 scheme.tiles_note
-            ));
+            ))
+            .for_key(wilds_key));
         }
         if wild_kinds.count_ones() > scheme.max_wild_kinds as u32 {
-            return bad(format!(
+            return Err(HandError::invalid(format!(
                 "{} has at most {} {} kind(s) in a deal",
                 scheme.name, scheme.max_wild_kinds, scheme.wild_name
-            ));
+            ))
+            .for_key(wilds_key));
         }
 
         // Flowers: written in the hand, given as a key, or the winning tile.
         let mut flowers = hand.flowers;
         hand.flowers = 0;
+        not_played_flowers(scheme, flowers).map_err(|e| e.for_key("hand"))?;
         if let Some(f) = &self.flowers {
             each_text("flowers", FLOWER_TILES, f, |t| {
                 if t.is_empty() {
@@ -442,7 +472,9 @@ impl<'a> Reader<'a> {
                 }
                 flowers |= h.flowers;
                 Ok(())
-            })?;
+            })
+            .and_then(|()| not_played_flowers(scheme, flowers))
+            .map_err(|e| e.for_key("flowers"))?;
         }
         let mut win: Option<WinTile> = given.map(|(_, t)| WinTile::Kind(t));
         if let (Some(w), None) = (&self.win, given) {
@@ -460,16 +492,8 @@ impl<'a> Reader<'a> {
                 }
             };
             if win.is_none() {
-                return bad(format!("win must be one tile, not {}", Value::Str(w)));
+                return Err(HandError::invalid(format!("win must be one tile, not {}", Value::Str(w))).for_key("win"));
             }
-        }
-        if flowers & !scheme.flowers != 0 {
-            let f = (flowers & !scheme.flowers).trailing_zeros() as u8;
-            return if scheme.flowers == 0 {
-                bad(format!("{} plays no flowers ({} given)", scheme.name, tiles::flower_name(f)))
-            } else {
-                bad(format!("the flower {} is not played in {}", tiles::flower_name(f), scheme.name))
-            };
         }
 
         let dealt = scheme.dealt_flag.is_some_and(|b| self.flags >> b & 1 == 1);
@@ -477,25 +501,26 @@ impl<'a> Reader<'a> {
         let mut win_is_wild = false;
         let win_kind = match win {
             Some(WinTile::Flower(f)) => {
+                let bad_win = |m: String| Err(HandError::invalid(m).for_key("win"));
                 let seat_flower = scheme.seat_flowers[seat as usize] >> f & 1 == 1;
                 if !(flower_wilds || scheme.seat_flower_wild && seat_flower) {
-                    return bad(
+                    return bad_win(
                         "a flower wins only as a wild: the seat flower (坐花), or any flower when the wilds are flowers"
                             .into(),
                     );
                 }
                 if flowers >> f & 1 == 1 {
-                    return bad("a flower is given twice (each is in the set once)".into());
+                    return bad_win("a flower is given twice (each is in the set once)".into());
                 }
                 if scheme.flowers >> f & 1 == 0 {
-                    return bad(format!("the flower {} is not played in {}", tiles::flower_name(f), scheme.name));
+                    return bad_win(format!("the flower {} is not played in {}", tiles::flower_name(f), scheme.name));
                 }
                 flowers |= 1 << f;
                 win_is_wild = true;
                 // A flower is always drawn.
                 if let Some(sd) = scheme.self_drawn_flag {
                     if self.given_false >> sd & 1 == 1 {
-                        return bad("a flower is drawn, so a win on one is self-drawn".into());
+                        return Err(flag_error(scheme, sd, "a flower is drawn, so a win on one is self-drawn"));
                     }
                     flags |= 1 << sd;
                 }
@@ -510,7 +535,8 @@ impl<'a> Reader<'a> {
         for (from, to, message) in &scheme.implies {
             if flags >> from & 1 == 1 {
                 if self.given_false >> to & 1 == 1 {
-                    return bad(message.clone());
+                    // Named by the flag given False that the other implies.
+                    return Err(flag_error(scheme, *to, message.clone()));
                 }
                 flags |= 1 << to;
             }
@@ -525,16 +551,20 @@ impl<'a> Reader<'a> {
         let ready = scheme.hand_size();
         let melds = hand.melds.len();
         if melds > scheme.forms.melds as usize {
-            return bad(format!("{melds} melds declared; a {} hand has at most {}", scheme.name, scheme.forms.melds));
+            return Err(HandError::invalid(format!(
+                "{melds} melds declared; a {} hand has at most {}",
+                scheme.name, scheme.forms.melds
+            ))
+            .for_key("hand"));
         }
         let mut loser = false;
         let mut last_tile = None;
         if dealt {
             if winning {
-                return bad("a dealt hand has no winning tile".into());
+                return Err(HandError::invalid("a dealt hand has no winning tile").for_key("dealt"));
             }
             if melds > 0 || flowers != 0 {
-                return bad("a dealt hand has no melds and no flowers".into());
+                return Err(HandError::invalid("a dealt hand has no melds and no flowers").for_key("dealt"));
             }
             // "莊家的起張數目為14張，閒家的起張數目為13張": a seat given names the size.
             let seat_key = if self.seat_wind.is_some() { "seat_wind" } else { "seat" };
@@ -552,7 +582,11 @@ impl<'a> Reader<'a> {
                 .for_key("hand"));
             }
             if size != ready && size != ready + 1 {
-                return bad(format!("a dealt hand has {ready} tiles ({} for the dealer), not {size}", ready + 1));
+                return Err(HandError::invalid(format!(
+                    "a dealt hand has {ready} tiles ({} for the dealer), not {size}",
+                    ready + 1
+                ))
+                .for_key("hand"));
             }
         } else if let Some(w) = win {
             let counted = size + held_wild_flowers as usize - matches!(w, WinTile::Flower(_)) as usize;
@@ -565,17 +599,22 @@ impl<'a> Reader<'a> {
             }
         } else {
             match scheme.unwon {
-                Unwon::Refused => return bad(format!("the situation needs win ({})", NEEDS_WIN.get())),
+                Unwon::Refused => {
+                    return Err(
+                        HandError::invalid(format!("the situation needs win ({})", NEEDS_WIN.get())).for_key("win")
+                    );
+                }
                 Unwon::LastTile => {
                     if size + held_wild_flowers as usize != ready + 1 {
-                        return bad(format!(
+                        return Err(HandError::invalid(format!(
                             "give the winning tile (win), or a complete hand of {} tiles (a meld counts as 3)",
                             ready + 1
-                        ));
+                        ))
+                        .for_key("hand"));
                     }
                     last_tile = hand.last;
                     let Some(t) = last_tile else {
-                        return bad("give the winning tile (win)".into());
+                        return Err(HandError::invalid("give the winning tile (win)").for_key("win"));
                     };
                     win_is_wild = wild_kinds >> t & 1 == 1;
                 }
@@ -592,6 +631,13 @@ impl<'a> Reader<'a> {
             }
         }
         if let Some(t) = win_kind {
+            if scheme.tiles >> t & 1 == 0 {
+                return Err(HandError::new(ErrorKind::NotInTileSet {
+                    tile: tiles::name(t),
+                    ruleset: format!("{}{}", scheme.name, scheme.tiles_note),
+                })
+                .for_key("win"));
+            }
             hand.concealed[t as usize] += 1;
             hand.last = Some(t);
         }
@@ -607,12 +653,17 @@ impl<'a> Reader<'a> {
                     return Err(HandError::new(ErrorKind::NotInTileSet {
                         tile: tiles::name(k as Tile),
                         ruleset: format!("{}{}", scheme.name, scheme.tiles_note),
-                    }));
+                    })
+                    .for_key("hand"));
                 }
             }
         }
         if !scheme.wild_kinds_in_melds && hand.melds.iter().any(|m| m.tiles().any(|t| wild_kinds >> t & 1 == 1)) {
-            return bad(format!("a {0} cannot be claimed or konged: a declared meld holds no {0}", scheme.wild_name));
+            return Err(HandError::invalid(format!(
+                "a {0} cannot be claimed or konged: a declared meld holds no {0}",
+                scheme.wild_name
+            ))
+            .for_key("hand"));
         }
 
         let mut t = Tiles::new(&hand, scheme.tiles, wild_kinds, held_wild_flowers);

@@ -19,7 +19,7 @@ keeps the best arrangement. Nothing here runs per hand.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -367,10 +367,12 @@ class Option:
     only_with: tuple[str, Any] | None = None
 
 
-def read_options(table: Sequence[Option], given: Any, ruleset: str) -> dict[str, Any]:
+def read_options(table: Sequence[Option], given: Any, ruleset: str, keys: Collection[str] = ()) -> dict[str, Any]:
     """The defaults of ``table`` with ``given`` applied; an unknown name, a wrong type or
     a value outside the choices is a ``HandError`` naming the option. None is an option
-    left out (its default), as None is a situation key left out."""
+    left out (its default), as None is a situation key left out. ``keys`` are the options
+    that were given as situation keys: an error of one of them names that key, the
+    others' name ``options``."""
     out = {o.name: o.default for o in table}
     if given is None:
         return out
@@ -382,56 +384,58 @@ def read_options(table: Sequence[Option], given: Any, ruleset: str) -> dict[str,
         if o is None:
             raise hand_error(f"unknown {ruleset} option {shown(k)}; known: {', '.join(by_name)}", key="options")
         if v is not None:  # None is an option left out: its default
-            out[k] = check_option(o, v)
+            out[k] = check_option(o, v, k if k in keys else "options")
     for o in table:
         if o.only_with is not None and given.get(o.name) is not None:
             other, value = o.only_with
             if out[other] != value:
                 raise hand_error(
-                    f"option {o.name} is read under {other}={shown(value)} only, not {shown(out[other])}", key="options"
+                    f"option {o.name} is read under {other}={shown(value)} only, not {shown(out[other])}",
+                    key=o.name if o.name in keys else "options",
                 )
     return out
 
 
-def check_option(o: Option, v: Any) -> Any:
+def check_option(o: Option, v: Any, key: str = "options") -> Any:
+    """``v`` read as option ``o``'s value; a ``HandError`` naming ``key`` if it is not one."""
     # numpy's scalars are read as the Python values they hold, as every reader reads them.
     if isinstance(v, np.bool_):
         v = bool(v)
     elif isinstance(v, np.integer):
         v = int(v)
     if o.choices is not None:
-        if isinstance(v, list):
-            v = tuple(v)
+        # The value as given is quoted; a list is read as the tuple it names.
+        given, v = v, tuple(v) if isinstance(v, list) else v
         if isinstance(o.default, tuple):
             items = (v,) if isinstance(v, str) else v
             if not isinstance(items, tuple) or any(i not in o.choices for i in items):
                 raise hand_error(
-                    f"option {o.name} lists some of {', '.join(map(shown, o.choices))}, not {shown(v)}", key="options"
+                    f"option {o.name} lists some of {', '.join(map(shown, o.choices))}, not {shown(given)}", key=key
                 )
             return tuple(dict.fromkeys(items))
         if not any(v is c or (type(v) is type(c) and v == c) for c in o.choices):
             raise hand_error(
-                f"option {o.name} is one of {', '.join(map(shown, o.choices))}, not {shown(v)}", key="options"
+                f"option {o.name} is one of {', '.join(map(shown, o.choices))}, not {shown(given)}", key=key
             )
         return v
     d = o.default
     if isinstance(d, bool):
         if not isinstance(v, (bool, np.bool_)):
             raise hand_error(
-                f"option {o.name} must be {spelled('True or False', 'true or false')}, not {shown(v)}", key="options"
+                f"option {o.name} must be {spelled('True or False', 'true or false')}, not {shown(v)}", key=key
             )
         return bool(v)
     if isinstance(d, int):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise hand_error(f"option {o.name} must be an int, not {shown(v)}", key="options")
+            raise hand_error(f"option {o.name} must be an int, not {shown(v)}", key=key)
         lo = 0 if o.low is None else o.low
         hi = 10**6 if o.high is None else o.high
         if not lo <= int(v) <= hi:
-            raise hand_error(f"option {o.name} must be from {lo} to {hi}, not {shown(v)}", key="options")
+            raise hand_error(f"option {o.name} must be from {lo} to {hi}, not {shown(v)}", key=key)
         return int(v)
     if isinstance(d, str):
         if not isinstance(v, str):
-            raise hand_error(f"option {o.name} must be {spelled('a str', 'a string')}, not {shown(v)}", key="options")
+            raise hand_error(f"option {o.name} must be {spelled('a str', 'a string')}, not {shown(v)}", key=key)
         return v
     return v
 
