@@ -394,17 +394,13 @@ _ERROR = b'{"error":'
 
 def _situation(raw: bytes | None) -> dict[str, Any] | str:
     """A line of ``--jsonl`` read as a situation, or ``"blank"`` / ``"comment"``."""
-    if raw is TOO_LONG:
-        raise HandError(f"a line is longer than {MAX_LINE:,} bytes")
-    body = raw.strip()
+    # The white space around the text is that of every command's lines (str.strip()),
+    # and that the answer to a refused line leaves around the line it echoes.
+    body = _text_line(raw).strip()
     skipped = _skipped(body)
     if skipped is not None:
         return skipped
-    try:
-        sit = _json(body, "a line")
-    except ValueError:
-        _text_line(raw)  # a line that is not UTF-8 is named as such
-        raise
+    sit = _json(body, "a line")
     if not isinstance(sit, dict):
         raise HandError("a situation must be a JSON object")
     return sit
