@@ -878,6 +878,15 @@ def test_paths_and_limits_are_read_strictly(haidi_cli, tmp_path):
         code, _, err = haidi_cli("reproduce", "--plot", plot, "--tiles", "5", "-q")
         assert code == 2 and named in err
     assert not (tmp_path / "x.png").exists()
+    # A page into a folder that is not there is refused before anything is answered.
+    for argv in (
+        ["analyze", "--html", str(tmp_path / "no" / "x.html"), "123m456m78p11s5z[567s]"],
+        ["analyze", "--html", str(tmp_path), "123m456m78p11s5z[567s]"],
+        ["replay", "--html", str(tmp_path / "no" / "x.html"), str(tmp_path / "g.jsonl")],
+    ):
+        code, out, err = haidi_cli(*argv)
+        assert (code, out) == (2, ""), argv
+        assert err.startswith("haidi: error: --html: "), err
 
 
 def test_replay_says_a_closed_or_full_output_as_every_command_does(tmp_path):

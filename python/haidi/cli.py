@@ -917,15 +917,24 @@ def _plot(path: str, dists: dict[int, dict[str, list[int]]], published: dict[str
 PUBLISHED_TABLES = 4
 
 
+def _unwritable(flag: str, path: str, example: str) -> str | None:
+    """Why ``flag path`` names no file that can be written (no folder to write it in, or a
+    folder), checked before any work is done; or None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"{flag}: no folder {folder!r} to write {os.path.basename(path)!r} in"
+    if os.path.isdir(path):
+        return f"{flag}: {path!r} is a folder: name the file to write, such as {example}"
+    return None
+
+
 def _plot_path(path: str) -> str | None:
     """Why ``--plot path`` cannot be written, checked before the enumeration, or None."""
     from matplotlib.backend_bases import FigureCanvasBase
 
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        return f"--plot: no folder {folder!r} to write {os.path.basename(path)!r} in"
-    if os.path.isdir(path):
-        return f"--plot: {path!r} is a folder: name the file to write, such as waits.png"
+    why = _unwritable("--plot", path, "waits.png")
+    if why is not None:
+        return why
     ext = os.path.splitext(path)[1].lstrip(".").lower()
     kinds = FigureCanvasBase.get_supported_filetypes()
     if not ext:
@@ -1098,6 +1107,10 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
     args.glyphs = out.glyphs
     args.analyses = []
     args.html = getattr(args, "html", None)
+    if args.html:
+        why = _unwritable("--html", args.html, "hands.html")
+        if why is not None:
+            return _error(why)
     n = failed = 0
     for from_stdin, lines in _inputs(args):
         answers: list[Any] = []
@@ -1315,6 +1328,9 @@ def replay_main(args: argparse.Namespace) -> int:
     if args.html:
         if args.json:
             return _error("--html writes a page and prints nothing: it does not go with --json")
+        why = _unwritable("--html", args.html, "games.html")
+        if why is not None:
+            return _error(why)
         return _replay_html(args)
     try:
         key = play.read_key(args.key_file) if args.key_file else None
