@@ -193,3 +193,22 @@ def test_the_carry_is_logged_and_replayed() -> None:
             g.step(g.to_act[0], rng.choice(g.legal_actions(g.to_act[0])))
         assert g.result is not None
         assert haidi.Game(rules, seed=1, carry=g.result["next"]).carry == g.result["next"]
+
+
+@pytest.mark.parametrize("rules", haidi.RULESETS)
+def test_a_carry_reads_its_wind_as_a_situation_reads_round_wind(rules):
+    """The prevailing wind of a carry is read as ``evaluate`` reads ``round_wind`` (a
+    letter in either case, 1z-4z or 0-3) and kept as its letter; what ``evaluate`` refuses
+    (spaces around it, a bool, other text) the carry refuses too."""
+    rs = haidi.ruleset(rules)
+    hand = {"mcr": dict(hand="123m456p789s1122z", win="2z")}.get(rules)
+    for given, letter in [("W", "W"), ("w", "W"), ("3z", "W"), (2, "W"), ("n", "N")]:
+        assert haidi.Game(rules, seed=1, carry={"round_wind": given}).carry["round_wind"] == letter
+        if hand is not None:
+            assert rs.evaluate(**hand, round_wind=given) == rs.evaluate(**hand, round_wind=letter)
+    for bad in (" E", "E ", "East", "", True, 4, "5z"):
+        with pytest.raises(haidi.HandError, match="round_wind"):
+            haidi.Game(rules, seed=1, carry={"round_wind": bad})
+        if hand is not None:
+            with pytest.raises(haidi.HandError, match="round_wind"):
+                rs.evaluate(**hand, round_wind=bad)

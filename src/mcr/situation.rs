@@ -38,7 +38,7 @@ pub struct Options {
 
 /// A wind letter `E`, `S`, `W` or `N` as 0..4.
 pub fn wind(text: &str) -> Result<u8> {
-    match text.trim() {
+    match text {
         "E" | "e" | "1z" => Ok(0),
         "S" | "s" | "2z" => Ok(1),
         "W" | "w" | "3z" => Ok(2),

@@ -174,7 +174,7 @@ fn invalid_as(key: &str, expected: Phrase, v: &Value<'_>) -> HandError {
 /// A wind given as a letter (E S W N, 1z-4z) or as 0-3.
 fn wind(key: &str, v: &Value<'_>) -> Result<u8> {
     match v {
-        Value::Str(s) => match s.trim() {
+        Value::Str(s) => match *s {
             "E" | "e" | "1z" => Ok(0),
             "S" | "s" | "2z" => Ok(1),
             "W" | "w" | "3z" => Ok(2),

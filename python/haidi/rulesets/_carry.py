@@ -3,7 +3,8 @@ the prevailing wind, and counts a ruleset keeps of its own (Beijing's 上楼).
 
 A carry is a plain dict: ``dealer``, the table position (0-3) of the player who deals, so
 that in a match player ``p`` sits at seat ``(p - dealer) % 4`` (seat 0 deals every hand);
-``round_wind``, the prevailing wind, ``E`` ``S`` ``W`` or ``N``; ``streak``, how many hands
+``round_wind``, the prevailing wind, ``E`` ``S`` ``W`` or ``N`` (read as a situation's
+``round_wind`` is, kept as its letter); ``streak``, how many hands
 running the dealer has kept the deal (0 for a new dealer); and the keys of the ruleset's
 ``GAME.carry``. A ruleset module's ``next_carry(carry, record)`` gives the carry of the
 next hand from the record of a played hand; without one, ``common`` is its rule.
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+import numpy as np
 
 from .._core import HandError
 from .._errors import shown
@@ -38,6 +41,24 @@ def _count(value: Any, key: str, high: int) -> int:
     return value
 
 
+#: A wind as a situation key gives it, by its letter.
+_WIND_NAMES = {
+    **{w: w for w in WINDS},
+    **{w.lower(): w for w in WINDS},
+    **{f"{i + 1}z": w for i, w in enumerate(WINDS)},
+}
+
+
+def _wind(value: Any) -> str:
+    """A carry's wind, read as a situation's ``round_wind`` is (``E``, ``S``, ``W``, ``N``
+    in either case, ``1z``-``4z`` or 0-3), as its letter."""
+    if isinstance(value, str) and value in _WIND_NAMES:
+        return _WIND_NAMES[value]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= value <= 3:
+        return WINDS[int(value)]
+    raise HandError(f"carry: round_wind must be a wind E, S, W or N (or 1z-4z, or 0-3), not {shown(value)}")
+
+
 def read(carry: Any, extras: Mapping[str, int]) -> dict[str, Any]:
     """``carry`` checked and completed (None: the first hand's); ``extras``: the ruleset's
     own keys, each with its largest value. A key unknown or of the wrong type is a
@@ -52,9 +73,7 @@ def read(carry: Any, extras: Mapping[str, int]) -> dict[str, Any]:
         raise HandError(f"unknown key(s) in carry: {', '.join(bad)}; known: {', '.join(out)}")
     for k, v in carry.items():
         if k == "round_wind":
-            if not isinstance(v, str) or v not in WINDS or len(v) != 1:
-                raise HandError(f"carry: round_wind must be one of E, S, W, N, not {shown(v)}")
-            out[k] = v
+            out[k] = _wind(v)
         else:
             out[k] = _count(v, k, {"dealer": 3, "streak": MAX_STREAK}.get(k, extras.get(k, 0)))
     return out

@@ -473,7 +473,7 @@ SEAT_WIND_KEY = key("seat_wind", "seat_wind")
 ROUND_WIND_KEY = key("round_wind", "round_wind")
 EXPLAIN = key("explain", "explain")
 
-_WIND = '``"E"``, ``"S"``, ``"W"``, ``"N"`` (or ``1z``-``4z``, or 0-3)'
+_WIND = '``"E"``, ``"S"``, ``"W"``, ``"N"`` (either case; or ``1z``-``4z``, or 0-3)'
 
 #: The default of a key that must be given (``hand``).
 REQUIRED = inspect.Parameter.empty
