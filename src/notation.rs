@@ -318,6 +318,9 @@ fn read(input: &str, format: Format) -> Result<Parsed<'_>> {
             }
             ']' | '}' => {
                 r.check_no_pending()?;
+                if in_offset && offset.is_none() {
+                    return Err(r.err(ErrorKind::Misplaced("a ',' with no seat offset after it".into()), pos));
+                }
                 let Some((oc, opos)) = open else {
                     return Err(r.err(ErrorKind::Bracket(c), pos));
                 };

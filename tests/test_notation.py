@@ -50,6 +50,7 @@ def test_comh_format_is_explicit():
         ("123m[124m]", 4, "neither a chow nor a pung"),
         ("{111m}", 0, "concealed kong"),
         ("1m[111m,4]", 8, "seat offset 4"),
+        ("1m[111m,]", 8, "no seat offset after it"),
         ("11f", 1, "each flower exists once"),
     ],
 )
