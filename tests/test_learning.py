@@ -602,8 +602,12 @@ def test_vector_env_refuses_what_it_cannot_play() -> None:
     env.step(ids)
     with pytest.raises(haidi.HandError, match="unknown observation version"):
         haidi.VectorEnv("mcr", 2, version="v7")
-    with pytest.raises(haidi.HandError, match="num_envs must be at least 1"):
-        haidi.VectorEnv("mcr", 0)
+    for n in (0, -1, 2**20 + 1):
+        with pytest.raises(haidi.HandError, match=f"num_envs must be an int from 1 to 1048576, not {n}"):
+            haidi.VectorEnv("mcr", n)
+    # An id past int64 is named as given (not as the -1 it would wrap to).
+    with pytest.raises(haidi.HandError, match=f"game 0: action id {2**64 - 1} is not an action id"):
+        env.step(np.full(3, 2**64 - 1, dtype=np.uint64))
     for bad in ("1", True, None, [1]):
         with pytest.raises(haidi.HandError, match="shaping must be a number"):
             haidi.VectorEnv("mcr", 2, shaping=bad)

@@ -91,13 +91,18 @@ pub fn flag_arg(obj: Option<&Bound<'_, PyAny>>, what: &str, default: bool) -> Py
 /// A count given as an int (not a bool; numpy's integer scalars too, as every reader
 /// takes them) from 0 to `max`, or a `HandError` naming it.
 pub fn count(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
+    count_in(obj, what, 0, max)
+}
+
+/// A count from `min` to `max`, as [`count`] reads one.
+pub fn count_in(obj: &Bound<'_, PyAny>, what: &str, min: u64, max: u64) -> PyResult<u64> {
     let py = obj.py();
-    let bad = || hand_error(py, format!("{what} must be an int from 0 to {max}, not {}", shown(obj)));
+    let bad = || hand_error(py, format!("{what} must be an int from {min} to {max}, not {}", shown(obj)));
     if !is_integer(obj) {
         return Err(bad());
     }
     match obj.extract::<i64>() {
-        Ok(n) if (0..=max as i64).contains(&n) => Ok(n as u64),
+        Ok(n) if (min as i64..=max as i64).contains(&n) => Ok(n as u64),
         _ => Err(bad()),
     }
 }

@@ -145,7 +145,7 @@ impl PyVectorEnv {
         if !shaping.is_finite() {
             return Err(hand_error(py, format!("shaping must be a finite number, not {shaping}")));
         }
-        let n = convert::count(num_envs, "num_envs", 1 << 20)? as usize;
+        let n = convert::count_in(num_envs, "num_envs", 1, 1 << 20)? as usize;
         let seed = seed_arg(seed)?;
         let (rules, judge) = rules_and_judge(flow, scorer)?;
         let opponents = match opponents {
