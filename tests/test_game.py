@@ -223,6 +223,11 @@ def test_replay_refuses_a_changed_log() -> None:
         haidi.Game.replay(changed)
     with pytest.raises(haidi.HandError, match="starts with its start"):
         haidi.Game.replay(log[1:])
+    # A start with neither a seed nor a wall has nothing to deal: refused as such.
+    for gone in ({"seed": None, "wall": None}, {"seed": None}):
+        start = {k: v for k, v in log[0].items() if k not in ("seed", "wall")} | gone
+        with pytest.raises(haidi.HandError, match="neither a seed nor a wall"):
+            haidi.Game.replay([start, *log[1:]])
     # A start event holds the whole wall: only the keys that differ are named.
     for key, value in [("x", 1), ("options", None)]:
         start = {k: v for k, v in log[0].items() if k != key} | ({} if value is None else {key: value})

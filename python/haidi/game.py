@@ -208,6 +208,8 @@ class Game(_core.Game):
         rules, seed, options = start.get("rules"), start.get("seed"), start.get("options") or None
         carry, kept = start.get("carry"), start.get("kept")
         if seed is None:
+            if start.get("wall") is None:
+                raise HandError("log: the start event gives neither a seed nor a wall to deal from")
             g = cls(rules, 0, options, wall=start.get("wall"), carry=carry, kept=kept)  # type: ignore[arg-type]
         else:
             g = cls(rules, seed, options, carry=carry, kept=kept)  # type: ignore[arg-type]
