@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -378,3 +379,14 @@ def test_polars_data_arrow_cannot_hold_is_refused() -> None:
         rs.evaluate_many(frame)
     with pytest.raises(haidi.HandError, match="polars data that Arrow cannot hold"):
         rs.evaluate_many({"hand": ["123m456p789s1122z"], "win": ["2z"], "flowers": frame["flowers"]})
+
+
+def test_a_polars_lazy_frame_is_refused_without_a_warning() -> None:
+    """A LazyFrame is named (collect it first), and asking what it is warns of nothing:
+    polars warns when a LazyFrame's columns are asked for."""
+    pl = pytest.importorskip("polars")
+    lazy = pl.DataFrame({"hand": ["123m456p789s1122z"], "win": ["2z"]}).lazy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(haidi.HandError, match="not a LazyFrame"):
+            haidi.ruleset("mcr").evaluate_many(lazy)

@@ -48,7 +48,8 @@ def _pyarrow(what: str) -> Any:
 
 def is_columns(obj: Any) -> bool:
     """Whether ``evaluate_many`` reads ``obj`` as columns (not as a list of situations)."""
-    return isinstance(obj, Mapping) or hasattr(obj, "columns") or _library(obj) in ("pyarrow", "polars", "arrow")
+    # The library first: a polars LazyFrame warns when its `columns` are asked for.
+    return isinstance(obj, Mapping) or _library(obj) in ("pyarrow", "polars", "arrow") or hasattr(obj, "columns")
 
 
 def _arrow_table(obj: Any, library: str) -> Any:
