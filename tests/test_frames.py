@@ -390,3 +390,17 @@ def test_a_polars_lazy_frame_is_refused_without_a_warning() -> None:
         warnings.simplefilter("error")
         with pytest.raises(haidi.HandError, match="not a LazyFrame"):
             haidi.ruleset("mcr").evaluate_many(lazy)
+
+
+@pytest.mark.parametrize("rules", ["mcr", "changsha"])
+def test_a_masked_value_is_a_value_left_out_on_every_path(rules: str) -> None:
+    """numpy's masked constant reads as None (a key left out) in a call and a list, as a
+    masked row of a column does."""
+    rs = haidi.ruleset(rules)
+    s = {"mcr": dict(hand="123m456p789s1122z", win="2z")}.get(rules, dict(hand="123m456p789s2255m", win="5m"))
+    plain = rs.evaluate(**s)
+    assert rs.evaluate(**s, self_drawn=np.ma.masked) == plain
+    assert rs.evaluate_many([{**s, "self_drawn": np.ma.masked}])[0] == plain
+    masked = np.ma.masked_array([True, True, True], mask=[0, 1, 0])
+    cols = rs.evaluate_many({"hand": [s["hand"]] * 3, "win": [s["win"]] * 3, "self_drawn": masked})
+    assert cols["total"][1] == plain.total

@@ -59,6 +59,13 @@ pub fn is_integer(obj: &Bound<'_, PyAny>) -> bool {
     (name.starts_with("int") || name.starts_with("uint")) && obj.get_type().module().is_ok_and(|m| m == "numpy")
 }
 
+/// Whether a value is numpy's masked constant (`numpy.ma.masked`): a value left out, as
+/// None is, and as a masked row of a column is.
+pub fn is_masked(obj: &Bound<'_, PyAny>) -> bool {
+    let t = obj.get_type();
+    t.name().is_ok_and(|n| n == "MaskedConstant") && t.module().is_ok_and(|m| m == "numpy.ma.core")
+}
+
 /// An `options` value as a dict: a dict as it is, any other mapping
 /// (`types.MappingProxyType` ...) copied into one; anything else is a `HandError`.
 pub fn options_dict<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {

@@ -351,10 +351,15 @@ impl<'py> Reader<'py> {
 
     /// Reads one key (`None` values are left out); an error names the key.
     fn set(&mut self, key: Key, v: Bound<'py, PyAny>) -> PyResult<()> {
-        self.set_value(key, v).map_err(|e| super::errors::for_key(self.py, e, key.name()))
+        match self.set_value(key, &v) {
+            Ok(()) => Ok(()),
+            // numpy's masked constant is a value left out (asked only of a value refused).
+            Err(_) if convert::is_masked(&v) => Ok(()),
+            Err(e) => Err(super::errors::for_key(self.py, e, key.name())),
+        }
     }
 
-    fn set_value(&mut self, key: Key, v: Bound<'py, PyAny>) -> PyResult<()> {
+    fn set_value(&mut self, key: Key, v: &Bound<'py, PyAny>) -> PyResult<()> {
         let py = self.py;
         if v.is_none() {
             return Ok(());
@@ -374,11 +379,8 @@ impl<'py> Reader<'py> {
                         self.hand_object = true;
                         PyString::new(py, &h.get().inner.notation())
                     }
-                    Err(_) => v.cast_into::<PyString>().map_err(|v| {
-                        hand_error(
-                            py,
-                            format!("hand must be {}, not {}", A_HAND.get(), convert::shown(&v.into_inner())),
-                        )
+                    Err(_) => v.cast::<PyString>().cloned().map_err(|_| {
+                        hand_error(py, format!("hand must be {}, not {}", A_HAND.get(), convert::shown(v)))
                     })?,
                 })
             }
@@ -386,34 +388,34 @@ impl<'py> Reader<'py> {
                 let not_tile = |v: &Bound<'_, PyAny>| {
                     hand_error(py, format!("win must be {}, not {}", A_TILE.get(), convert::shown(v)))
                 };
-                self.win = Some(v.cast_into::<PyString>().map_err(|e| not_tile(&e.into_inner()))?)
+                self.win = Some(v.cast::<PyString>().cloned().map_err(|_| not_tile(v))?)
             }
             Key::Format => {
                 let bad = |v: &Bound<'_, PyAny>| {
                     hand_error(py, format!("format must be {}, not {}", COMPACT_OR_COMH.get(), convert::shown(v)))
                 };
-                let f = v.cast::<PyString>().map_err(|_| bad(&v))?;
-                self.format = fmt(py, convert::text(f, "format")?).map_err(|_| bad(&v))?
+                let f = v.cast::<PyString>().map_err(|_| bad(v))?;
+                self.format = fmt(py, convert::text(f, "format")?).map_err(|_| bad(v))?
             }
-            Key::SelfDrawn => s.self_drawn = flag(&v)?,
-            Key::LastOfKind => s.last_of_kind = flag(&v)?,
-            Key::WallLast => s.wall_last = flag(&v)?,
-            Key::KongReplacement => s.kong_replacement = flag(&v)?,
-            Key::RobbingKong => s.robbing_kong = flag(&v)?,
-            Key::SeatWind => s.seat_wind = wind_value(py, name, &v)?,
-            Key::RoundWind => s.round_wind = wind_value(py, name, &v)?,
-            Key::Flowers => s.flowers = flowers_of(py, &v)?,
-            Key::Explain => self.explain = flag(&v)?,
+            Key::SelfDrawn => s.self_drawn = flag(v)?,
+            Key::LastOfKind => s.last_of_kind = flag(v)?,
+            Key::WallLast => s.wall_last = flag(v)?,
+            Key::KongReplacement => s.kong_replacement = flag(v)?,
+            Key::RobbingKong => s.robbing_kong = flag(v)?,
+            Key::SeatWind => s.seat_wind = wind_value(py, name, v)?,
+            Key::RoundWind => s.round_wind = wind_value(py, name, v)?,
+            Key::Flowers => s.flowers = flowers_of(py, v)?,
+            Key::Explain => self.explain = flag(v)?,
             Key::ConcealedAndMeldedKong => {
                 if self.kong_in_options || self.kong_by_call {
                     let whose = if self.kong_in_options { "options" } else { "the call's options" };
                     return Err(hand_error(py, format!("{name} is given both as a key and in {whose}")));
                 }
                 self.kong_key = true;
-                self.own.get_or_insert_with(Options::default).concealed_and_melded_kong = flag(&v)?;
+                self.own.get_or_insert_with(Options::default).concealed_and_melded_kong = flag(v)?;
             }
             Key::Options => {
-                let d = convert::options_dict(&v)?;
+                let d = convert::options_dict(v)?;
                 let own = self.own.get_or_insert_with(Options::default);
                 for (k, x) in d.iter() {
                     match k.cast::<PyString>().ok().map(|k| k.to_string()).as_deref() {

@@ -399,6 +399,9 @@ pub fn value<'a>(o: &'a Bound<'_, PyAny>) -> Value<'a> {
             return Value::Float(v);
         }
     }
+    if super::convert::is_masked(o) {
+        return Value::None;
+    }
     Value::Other(type_name)
 }
 
