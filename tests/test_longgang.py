@@ -94,6 +94,14 @@ def test_concealed_pungs_and_an_unkonged_four():
     assert "暗杠9m" not in hu(r)
 
 
+def test_wilds_split_a_natural_triplet_into_two_concealed_pungs():
+    # "两个财神或坐花配一张牌可视为暗刻胡": 111z and three 财神 (4z) standing for 1z score as
+    # 11z + a 财神 and 1z + two, two 暗刻 of 8 胡, not as 111z beside three 财神 alone (8 胡).
+    r = ev(hand="22p12356789s111444z", win="4s", wilds="4z", bulldozer_wilds=4)
+    assert (r["face"], r["tai"], r["total"]) == (16, 2, 150)
+    assert sorted(len(g["wilds"]) for g in r["groups"] if g["tiles"][0] == "1z") == [1, 2]
+
+
 def test_honour_pair():
     # "雀头（将牌）：中，发，坐风对子的计２胡 ... 其它对子牌不计胡数"
     assert "对5s" not in hu(ev(hand=F + "555m5s", win="5s"))  # a pair of 5s scores nothing

@@ -633,6 +633,10 @@ EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("longgang", {"hand": "111222333z44z123m55m", "win": "5m"}),
     ("longgang", {"hand": "111999m111999p111s9s", "win": "9s"}),
     ("longgang", {"hand": "111999m111p777z111s9s", "win": "9s"}),
+    # A natural triplet split with three 财神 (two 暗刻 of 胡) beats it beside a free pung
+    # (a differential run found it, 1 in about 176,000 random situations).
+    ("longgang", {"hand": "22p12356789s111444z", "win": "4s", "wilds": "4z", "bulldozer_wilds": 4}),
+    ("longgang", {"hand": "22p12356789s111444z", "win": "4s", "wilds": "4z", "bulldozer_wilds": 4, "self_drawn": True}),
     ("longgang", {"hand": "[123p][456p][789p][123s]7z9m9m1f", "win": "7z", "wilds": "9m"}),
     ("longgang", {"hand": "123m456m789p147s2z9m9m9m", "win": "6z", "wilds": "9m"}),
     ("longgang", {"hand": "[123p][456p][789p][123s]23m5s9m", "win": "4m", "wilds": "9m"}),

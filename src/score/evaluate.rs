@@ -1042,6 +1042,14 @@ impl arrange::Visit for Search<'_> {
     }
 
     fn fixed(&self) -> u64 {
+        // Where groups score points, a group that holds a real tile scores what a group of
+        // wilds alone does not (`Scheme::group_points`): real tiles split among groups
+        // with wilds (`111z` and three wilds as `11z` + a wild and `1z` + two) may then
+        // outscore the same groups with the wilds alone, so every split is listed where
+        // the wilds could make a group alone (two at least, a pair).
+        if !self.scheme.group_points.is_empty() && self.p.tiles.wilds >= 2 {
+            return u64::MAX;
+        }
         match self.p.situation.win {
             // A wild winning tile sits in any wild's place.
             Some((_, true)) => u64::MAX,
