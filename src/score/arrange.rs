@@ -715,8 +715,8 @@ pub trait Visit {
     /// wilds: every kind (all arrangements listed) unless the visitor reads no more of
     /// an arrangement than the kinds its groups stand for, and which groups are of wilds
     /// alone, preferring more of those (scoring: all kinds but that of a real winning
-    /// tile, whose place sets the wait; every kind where groups score points, since a
-    /// group of wilds alone scores none).
+    /// tile, whose place sets the wait; and the kinds whose groups score points where
+    /// the wilds could make such a group alone, which scores none).
     fn fixed(&self) -> u64 {
         u64::MAX
     }

@@ -11,7 +11,7 @@ use super::arrange::{self, Form, Found, Tiles};
 use super::facts::{self, Facts, Situation};
 use super::group::{Group, Groups, Placement, Shape, NO_GROUP};
 use super::rule::{Bound, Context, Known};
-use super::scheme::{Exclusion, RankKey, Scheme, Total, MAX_PATTERNS};
+use super::scheme::{Exclusion, GroupState, RankKey, Scheme, Total, MAX_PATTERNS};
 use super::situation::{Prepared, Waits};
 use crate::hash::Fast;
 use crate::inline::Inline;
@@ -1042,20 +1042,13 @@ impl arrange::Visit for Search<'_> {
     }
 
     fn fixed(&self) -> u64 {
-        // Where groups score points, a group that holds a real tile scores what a group of
-        // wilds alone does not (`Scheme::group_points`): real tiles split among groups
-        // with wilds (`111z` and three wilds as `11z` + a wild and `1z` + two) may then
-        // outscore the same groups with the wilds alone, so every split is listed where
-        // the wilds could make a group alone (two at least, a pair).
-        if !self.scheme.group_points.is_empty() && self.p.tiles.wilds >= 2 {
-            return u64::MAX;
-        }
-        match self.p.situation.win {
+        let win = match self.p.situation.win {
             // A wild winning tile sits in any wild's place.
             Some((_, true)) => u64::MAX,
             Some((t, false)) => 1 << t,
             None => 0,
-        }
+        };
+        win | pointed_kinds(self.scheme, self.p)
     }
 
     fn placing(&self) -> Option<Tile> {
@@ -1456,6 +1449,25 @@ fn room_left(caps: &Counts, groups: &Groups) -> u64 {
         }
     }
     (0..KINDS).filter(|&k| stand[k] < caps[k]).fold(0, |m, k| m | 1 << k)
+}
+
+/// The kinds whose real tiles a group of wilds alone could take to score points: such a
+/// group scores none (`Scheme::group_points`), so `111z` and three wilds standing for 1z
+/// read as `11z` + a wild and `1z` + two (two pungs of points) may outscore `111z` beside
+/// three wilds alone, and the search lists where these kinds' real tiles go (see
+/// `Visit::fixed`). A pair of wilds alone takes two wilds, a pung three.
+fn pointed_kinds(scheme: &Scheme, p: &Prepared) -> u64 {
+    let wilds = p.tiles.wilds;
+    scheme
+        .group_points
+        .iter()
+        .filter(|r| if p.loser { r.losers } else { r.winners })
+        .filter(|r| match r.state {
+            GroupState::Pair => wilds >= 2,
+            GroupState::ConcealedPung | GroupState::ExposedPung => wilds >= 3,
+            GroupState::ConcealedKong | GroupState::ExposedKong => false,
+        })
+        .fold(0, |m, r| m | p.sets.get(r.kinds as usize).copied().unwrap_or(0))
 }
 
 /// The wilds a complete hand is scored with: the seat flower (1 where it is one of them, or
