@@ -118,8 +118,8 @@ class VectorEnv:
             )
         if ids.dtype.kind == "u" and ids.size and int(ids.max()) > np.iinfo(np.int64).max:
             # An id past int64 is named as given, not as the negative number it would wrap to.
-            i = int(np.argmax(ids > np.iinfo(np.int64).max))
-            raise HandError(f"game {i}: action id {int(ids[i])} is not an action id")
+            past = int(np.argmax(ids > np.iinfo(np.int64).max))
+            raise HandError(f"game {past}: action id {int(ids[past])} is not an action id")
         obs, masks, seats, done, shaped = self._env.step(np.ascontiguousarray(ids, dtype=np.int64))
         rewards = shaped.copy() if self.shaping else np.zeros((self.num_envs, 4), dtype=np.float32)
         ended = np.flatnonzero(done)
