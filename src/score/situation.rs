@@ -171,28 +171,27 @@ fn invalid_as(key: &str, expected: Phrase, v: &Value<'_>) -> HandError {
     invalid(key, expected.get(), v)
 }
 
-/// A wind given as a letter (E S W N, 1z-4z) or as 0-3.
+/// A wind given as a letter (E S W N, 1z-4z: MCR's reading of one) or as 0-3.
 fn wind(key: &str, v: &Value<'_>) -> Result<u8> {
     match v {
-        Value::Str(s) => match *s {
-            "E" | "e" | "1z" => Ok(0),
-            "S" | "s" | "2z" => Ok(1),
-            "W" | "w" | "3z" => Ok(2),
-            "N" | "n" | "4z" => Ok(3),
-            _ => Err(invalid_as(key, WIND, v)),
-        },
+        Value::Str(s) => crate::mcr::situation::wind(s).map_err(|_| invalid_as(key, WIND, v)),
         Value::Int(i) if (0..4).contains(i) => Ok(*i as u8),
         _ => Err(invalid_as(key, WIND, v)),
     }
 }
 
-/// An error of the flag `bit` as given, named by its key.
-fn flag_error(scheme: &Scheme, bit: u8, message: impl Into<String>) -> HandError {
+/// An error of the value given to the scheme's key of kind `which`, named by that key.
+fn key_error(scheme: &Scheme, which: impl Fn(&KeyKind) -> bool, message: impl Into<String>) -> HandError {
     let e = HandError::invalid(message);
-    match scheme.keys.iter().find(|k| matches!(k.kind, KeyKind::Flag(Some(b)) if b == bit)) {
+    match scheme.keys.iter().find(|k| which(&k.kind)) {
         Some(k) => e.for_key(&k.name),
         None => e,
     }
+}
+
+/// An error of the flag `bit` as given, named by its key.
+fn flag_error(scheme: &Scheme, bit: u8, message: impl Into<String>) -> HandError {
+    key_error(scheme, |k| matches!(k, KeyKind::Flag(Some(b)) if *b == bit), message)
 }
 
 /// Refuses flowers the scheme does not play.
@@ -413,9 +412,8 @@ impl<'a> Reader<'a> {
             (a, b) => a.or(b).unwrap_or(0),
         };
         if self.discarder == Some(seat) {
-            let key = scheme.keys.iter().find(|k| matches!(k.kind, KeyKind::DiscarderWind));
-            return Err(HandError::invalid("the discarder is another player than the one who wins")
-                .for_key(key.map_or("discarder_wind", |k| k.name.as_str())));
+            let message = "the discarder is another player than the one who wins";
+            return Err(key_error(scheme, |k| matches!(k, KeyKind::DiscarderWind), message));
         }
 
         // Wilds.
