@@ -212,3 +212,13 @@ def test_a_carry_reads_its_wind_as_a_situation_reads_round_wind(rules):
         if hand is not None:
             with pytest.raises(haidi.HandError, match="round_wind"):
                 rs.evaluate(**hand, round_wind=bad)
+
+
+def test_a_carry_reads_numpy_numbers_and_names_a_bad_key() -> None:
+    np = pytest.importorskip("numpy")
+    game = haidi.Game("mcr", carry={"dealer": np.int64(1), "round_wind": np.int64(2), "streak": np.uint8(3)})
+    assert game.carry == haidi.Game("mcr", carry={"dealer": 1, "round_wind": "W", "streak": 3}).carry
+    for carry, key in (({"dealer": 4}, "dealer"), ({"dealr": 1}, "dealr"), ({"round_wind": "X"}, "round_wind")):
+        with pytest.raises(haidi.HandError) as e:
+            haidi.Game("mcr", carry=carry)
+        assert e.value.key == key

@@ -641,3 +641,59 @@ def test_a_drawn_wild_standing_past_four_copies_is_a_wait():
     assert lg.waits(hand, wilds="7z") == ["7z"]
     assert lg.shanten(hand, wilds="7z") == 0
     assert lg.is_win(hand + "7z", wilds="7z")
+
+
+# Settlement records are read as situations are: numpy numbers and flags, every wind
+# spelling, None for a key left out, and each refusal named by its key.
+_WINNER = {"hand": "123m456m789m123p456p9s", "win": "9s"}
+_LOSER = {"hand": "13579m13579p13579s1z"}
+
+
+def test_settle_reads_numpy_numbers_and_names_the_key() -> None:
+    np = pytest.importorskip("numpy")
+    assert RS.settle({"winner": 1, "total": np.int64(100)}) == RS.settle({"winner": 1, "total": 100})
+    losers = [10, 0, 20, np.int64(30)]
+    assert RS.settle({"winner": 1, "total": 100, "losers": losers}) == RS.settle(
+        {"winner": 1, "total": 100, "losers": [10, 0, 20, 30]}
+    )
+    with pytest.raises(haidi.HandError) as e:
+        RS.settle({"winner": 1, "total": 100, "losers": [10, 0, 20, np.int64(35)]})
+    assert e.value.key == "losers[3]"
+
+
+def test_settle_reads_the_winners_losers_entry_too() -> None:
+    # The winner's entry counts for nothing, but a value of the wrong kind there is refused.
+    paid = RS.settle({"winner": 1, "total": 100, "losers": [10, None, 20, 30]})
+    assert RS.settle({"winner": 1, "total": 100, "losers": [10, 300, 20, 30]}) == paid
+    with pytest.raises(haidi.HandError) as e:
+        RS.settle({"winner": 1, "total": 100, "losers": [10, "x", 20, 30]})
+    assert e.value.key == "losers[1]"
+
+
+def test_settle_hands_read_winds_flags_and_none_as_evaluate_does() -> None:
+    np = pytest.importorskip("numpy")
+    hands = [_LOSER, _WINNER, _LOSER, _LOSER]
+    paid = RS.settle({"winner": 1, "hands": hands})
+    # Seat 1's wind, as evaluate takes it.
+    for wind in ("S", "s", "2z", 1):
+        assert RS.settle({"winner": 1, "hands": [_LOSER, {**_WINNER, "seat_wind": wind}, _LOSER, _LOSER]}) == paid
+    # A wilds key given None is left out, in the outcome as in a hand.
+    wild = [_LOSER, {**_WINNER, "wilds": "6z"}, _LOSER, _LOSER]
+    assert RS.settle({"winner": 1, "wilds": None, "hands": wild}) == RS.settle({"winner": 1, "hands": wild})
+    # numpy's True is self-drawn: no seat discarded the winning tile.
+    drawn = [_LOSER, {**_WINNER, "self_drawn": np.True_}, _LOSER, _LOSER]
+    with pytest.raises(haidi.HandError) as e:
+        RS.settle({"winner": 1, "discarder": 2, "hands": drawn})
+    assert e.value.key == "discarder"
+
+
+def test_settle_names_a_hands_key_within_its_seat() -> None:
+    with pytest.raises(haidi.HandError) as e:
+        RS.settle({"winner": 1, "hands": [_LOSER, {**_WINNER, "explain": "yes"}, _LOSER, _LOSER]})
+    assert e.value.key == "hands[1].explain"
+    with pytest.raises(haidi.HandError) as e:
+        RS.settle({"winner": 1, "hands": [_LOSER, {**_WINNER, "seat_wind": "W"}, _LOSER, _LOSER]})
+    assert e.value.key == "hands[1].seat_wind"
+    with pytest.raises(haidi.HandError) as e:
+        RS.settle({"winner": 1, "discarder": 1, "total": 100})
+    assert e.value.key == "discarder"

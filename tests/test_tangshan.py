@@ -166,7 +166,8 @@ def test_self_drawn_with_melds_kongs_and_follow_dealer() -> None:
         dict(
             winner=1,
             total=2,
-            melds=[1, 0, 2, 0],
+            # Seat 1's exposed kong is one of its melds (the winner's melds cost nothing).
+            melds=[1, 1, 2, 0],
             exposed_kongs=[0, 1, 0, 0],
             concealed_kongs=[0, 0, 1, 0],
             follow_dealer=True,
@@ -178,13 +179,13 @@ def test_self_drawn_with_melds_kongs_and_follow_dealer() -> None:
 
 def test_discarder_pays_for_everyone() -> None:
     # "点炮包庄，包杠。（点炮的人包其他人输的钱）"
-    pay = RS.settle(dict(winner=1, discarder=2, total=2, melds=[1, 0, 2, 0], exposed_kongs=[0, 1, 0, 0]))
+    pay = RS.settle(dict(winner=1, discarder=2, total=2, melds=[1, 1, 2, 0], exposed_kongs=[0, 1, 0, 0]))
     assert pay == [0, 34, -34, 0]
 
 
 def test_exhausted_wall_voids_kongs() -> None:
     # "最后剩7墩牌时为荒庄，杠作废"
-    assert RS.settle(dict(winner=None, exposed_kongs=[0, 1, 0, 0])) == [0, 0, 0, 0]
+    assert RS.settle(dict(winner=None, melds=[0, 1, 0, 0], exposed_kongs=[0, 1, 0, 0])) == [0, 0, 0, 0]
     assert RS.settle(dict(winner=None, follow_dealer=True)) == [-6, 2, 2, 2]
 
 
@@ -192,6 +193,23 @@ def test_bad_outcomes() -> None:
     for bad in (dict(winner=1, discarder=1, total=1), dict(winner=5, total=1), dict(winner=1, total=1, melds=[1, 2])):
         with pytest.raises(haidi.HandError):
             RS.settle(bad)
+
+
+@pytest.mark.parametrize(
+    "counts, key",
+    [
+        # An exposed kong is one of the melds a seat made ("吃,碰或明杠").
+        (dict(melds=[0, 0, 0, 0], exposed_kongs=[1, 0, 0, 0]), "exposed_kongs[0]"),
+        (dict(melds=[2, 0, 0, 0], exposed_kongs=[3, 0, 0, 0]), "exposed_kongs[0]"),
+        # Four melds and a concealed kong are five groups.
+        (dict(melds=[0, 4, 0, 0], concealed_kongs=[0, 1, 0, 0]), "concealed_kongs[1]"),
+        (dict(melds=[4, 0, 0, 0], exposed_kongs=[4, 0, 0, 0], concealed_kongs=[4, 0, 0, 0]), "concealed_kongs[0]"),
+    ],
+)
+def test_kong_counts_no_hand_can_hold_are_refused(counts, key) -> None:
+    with pytest.raises(haidi.HandError) as e:
+        RS.settle(dict(winner=1, total=1, **counts))
+    assert e.value.key == key
 
 
 @given(
@@ -207,6 +225,9 @@ def test_bad_outcomes() -> None:
 def test_settlement_sums_to_zero(winner, discarder, total, melds, exposed, concealed, follow, base) -> None:
     if winner is None or discarder == winner:
         discarder = None
+    # Counts a hand can hold: exposed kongs among the melds, at most four groups.
+    exposed = [min(e, m) for e, m in zip(exposed, melds, strict=True)]
+    concealed = [min(c, 4 - m) for c, m in zip(concealed, melds, strict=True)]
     pay = RS.settle(
         dict(
             winner=winner,

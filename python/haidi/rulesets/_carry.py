@@ -16,10 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
-from .._core import HandError
-from .._errors import shown
+from .._errors import hand_error, shown
+from . import _outcome as oc
 from ._outcome import WINDS
 
 #: The keys every carry has.
@@ -36,27 +34,19 @@ def start(extras: Mapping[str, int]) -> dict[str, Any]:
 
 
 def _count(value: Any, key: str, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise HandError(f"carry: {key} must be an int from 0 to {high}, not {shown(value)}")
-    return value
-
-
-#: A wind as a situation key gives it, by its letter.
-_WIND_NAMES = {
-    **{w: w for w in WINDS},
-    **{w.lower(): w for w in WINDS},
-    **{f"{i + 1}z": w for i, w in enumerate(WINDS)},
-}
+    if not oc.is_int(value) or not 0 <= value <= high:
+        raise hand_error(f"carry: {key} must be an int from 0 to {high}, not {shown(value)}", key=key)
+    return int(value)
 
 
 def _wind(value: Any) -> str:
     """A carry's wind, read as a situation's ``round_wind`` is (``E``, ``S``, ``W``, ``N``
     in either case, ``1z``-``4z`` or 0-3), as its letter."""
-    if isinstance(value, str) and value in _WIND_NAMES:
-        return _WIND_NAMES[value]
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= value <= 3:
-        return WINDS[int(value)]
-    raise HandError(f"carry: round_wind must be a wind E, S, W or N (or 1z-4z, or 0-3), not {shown(value)}")
+    w = oc.wind(value)
+    if w is None:
+        message = f"carry: round_wind must be a wind E, S, W or N (or 1z-4z, or 0-3), not {shown(value)}"
+        raise hand_error(message, key="round_wind")
+    return WINDS[w]
 
 
 def read(carry: Any, extras: Mapping[str, int]) -> dict[str, Any]:
@@ -67,10 +57,10 @@ def read(carry: Any, extras: Mapping[str, int]) -> dict[str, Any]:
     if carry is None:
         return out
     if not isinstance(carry, Mapping):
-        raise HandError(f"carry must be a dict, not {type(carry).__name__}")
+        raise hand_error(f"carry must be a dict, not {type(carry).__name__}", key="carry")
     bad = sorted(str(k) for k in carry if k not in out)
     if bad:
-        raise HandError(f"unknown key(s) in carry: {', '.join(bad)}; known: {', '.join(out)}")
+        raise hand_error(f"unknown key(s) in carry: {', '.join(bad)}; known: {', '.join(out)}", key=bad[0])
     for k, v in carry.items():
         if k == "round_wind":
             out[k] = _wind(v)

@@ -31,13 +31,36 @@ def get(outcome: Mapping[str, Any], key: str, default: Any) -> Any:
     return default if value is None else value
 
 
+#: A wind by its names, as a situation's wind keys take them: ``E`` ``S`` ``W`` ``N`` in
+#: either case and ``1z``-``4z``; the value is its seat, 0 the dealer (East).
+_WIND_NAMES = {
+    **{w: i for i, w in enumerate(WINDS)},
+    **{w.lower(): i for i, w in enumerate(WINDS)},
+    **{f"{i + 1}z": i for i in range(4)},
+}
+
+
+def is_int(value: Any) -> bool:
+    """An int, a numpy integer too, but not a bool (which Python counts as an int)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def wind(value: Any) -> int | None:
+    """A wind or seat 0-3 as a situation's wind keys read it (E, S, W, N in either case,
+    1z-4z, or an int 0-3); None for anything else."""
+    if isinstance(value, str):
+        return _WIND_NAMES.get(value)
+    if is_int(value) and 0 <= value <= 3:
+        return int(value)
+    return None
+
+
 def seat(value: Any, key: str) -> int:
-    """A seat 0-3 (an int, or a wind letter E/S/W/N counted from the dealer)."""
-    if isinstance(value, str) and len(value) == 1 and value.upper() in WINDS:
-        return WINDS.index(value.upper())
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= 3:
+    """A seat 0-3: an int, or a wind counted from the dealer, read as `wind` reads it."""
+    s = wind(value)
+    if s is None:
         raise hand_error(f"{key} must be a seat 0-3 (or E, S, W, N), not {shown(value)}", key=key)
-    return int(value)
+    return s
 
 
 def optional_seat(outcome: Mapping[str, Any], key: str) -> int | None:
@@ -67,7 +90,7 @@ def seats(value: Any, key: str, most: int = MAX_COUNT) -> list[int]:
 
 def count(value: Any, key: str, low: int = 0, high: int = MAX_COUNT) -> int:
     """An int from ``low`` to ``high``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= int(value) <= high:
+    if not is_int(value) or not low <= value <= high:
         raise hand_error(f"{key} must be an int from {low} to {high}, not {shown(value)}", key=key)
     return int(value)
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._core import HandError
 from .._errors import hand_error, shown
 from . import _carry
 from . import _outcome as oc
@@ -264,12 +263,12 @@ def _mutual(outcome: Mapping[str, Any]) -> list[tuple[int, int]]:
     out = []
     for p in pairs:
         if isinstance(p, (str, bytes, Mapping)) or not hasattr(p, "__len__") or len(p) != 2:
-            raise HandError(f"mutual lists pairs of seats, not {shown(p)}")
+            raise hand_error(f"mutual lists pairs of seats, not {shown(p)}", key="mutual")
         a, b = (oc.seat(x, "mutual") for x in p)
         if a == b:
-            raise HandError("互包 joins two different seats")
+            raise hand_error("互包 joins two different seats", key="mutual")
         if (a, b) in out or (b, a) in out:
-            raise HandError(f"the 互包 pair {a}, {b} is given twice (it would be paid twice)")
+            raise hand_error(f"the 互包 pair {a}, {b} is given twice (it would be paid twice)", key="mutual")
         out.append((a, b))
     return out
 
@@ -330,17 +329,17 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     winner = oc.optional_seat(outcome, "winner")
     discarder = oc.optional_seat(outcome, "discarder")
     if winner is not None and discarder == winner:
-        raise HandError("the winner cannot be the discarder")
+        raise hand_error("the winner cannot be the discarder", key="discarder")
     if winner is None and discarder is not None:
-        raise HandError("a hand without a winner has no discarder")
+        raise hand_error("a hand without a winner has no discarder", key="discarder")
     exhausted = oc.flag(oc.get(outcome, "exhausted", False), "exhausted")
     if exhausted and winner is not None:
-        raise HandError("an exhausted wall (荒牌) has no winner: give winner None")
+        raise hand_error("an exhausted wall (荒牌) has no winner: give winner None", key="exhausted")
     exhausted = exhausted or winner is None
     base = opt["base"]
     total = oc.count(oc.get(outcome, "total", 0), "total", 0, 200)
     if exhausted and outcome.get("total") is not None:
-        raise HandError("a hand without a winner has no total")
+        raise hand_error("a hand without a winner has no total", key="total")
     pay = [0, 0, 0, 0]
 
     def transfer(frm: int, to: int, amount: int) -> None:
@@ -409,10 +408,10 @@ def _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer) 
                 transfer(s, winner, 20)
     feeders = oc.seats(outcome.get("exposed_kongs_from"), "exposed_kongs_from")
     if len(feeders) > 4:
-        raise HandError("exposed_kongs_from: a player has at most four kongs")
+        raise hand_error("exposed_kongs_from: a player has at most four kongs", key="exposed_kongs_from")
     for f in feeders:
         if f == winner:
-            raise HandError("an exposed kong is fed by another seat")
+            raise hand_error("an exposed kong is fed by another seat", key="exposed_kongs_from")
         transfer(f, winner, 10)
     return pay
 

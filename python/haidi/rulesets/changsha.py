@@ -34,8 +34,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._core import HandError
-from .._errors import shown
+from .._errors import hand_error, shown
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -286,7 +285,7 @@ def bird_seats(birds: list[str], origin: int) -> list[int]:
     for t in birds:
         # ASCII digits 1-9 only: str.isdigit also takes '٣' and '²'.
         if not isinstance(t, str) or len(t) != 2 or t[1] not in "mps" or t[0] not in "123456789":
-            raise HandError(f"a bird is a suited tile such as '5m', not {shown(t)}")
+            raise hand_error(f"a bird is a suited tile such as '5m', not {shown(t)}", key="birds")
         out.append((origin + int(t[0]) - 1) % 4)
     return out
 
@@ -303,15 +302,15 @@ def _win_entry(entry: Any, i: int, discarder: int | None) -> tuple[int, int, int
     big = oc.count(e.get("big", 0), f"wins[{i}].big", high=64)
     small = oc.count(e.get("small", 0), f"wins[{i}].small", high=64)
     if "win" in e and oc.flag(e["win"], f"wins[{i}].win") is False:
-        raise HandError(f"wins[{i}] is not a win")
+        raise hand_error(f"wins[{i}] is not a win", key=f"wins[{i}].win")
     if big == 0 and small == 0:
-        raise HandError(f"wins[{i}] scores nothing: give big or small")
+        raise hand_error(f"wins[{i}] scores nothing: give big or small", key=f"wins[{i}]")
     if "self_drawn" in e:
         self_drawn = oc.flag(e["self_drawn"], f"wins[{i}].self_drawn")
         if self_drawn and discarder is not None:
-            raise HandError(f"wins[{i}] was self-drawn, yet the outcome names a discarder")
+            raise hand_error(f"wins[{i}] was self-drawn, yet the outcome names a discarder", key="discarder")
         if not self_drawn and discarder is None:
-            raise HandError(f"wins[{i}] was won on a discard: give the discarder")
+            raise hand_error(f"wins[{i}] was won on a discard: give the discarder", key=f"wins[{i}].self_drawn")
     return s, big, small
 
 
@@ -329,22 +328,23 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     discarder = oc.optional_seat(outcome, "discarder")
     raw = oc.items(outcome.get("wins"), "wins", "{seat, big, small}", 3)
     if not raw:
-        raise HandError("outcome needs wins: a list of {seat, big, small}")
+        raise hand_error("outcome needs wins: a list of {seat, big, small}", key="wins")
     wins = [_win_entry(e, i, discarder) for i, e in enumerate(raw)]
     seats = [w[0] for w in wins]
     if len(set(seats)) != len(seats):
-        raise HandError("a seat wins at most once in one outcome")
+        raise hand_error("a seat wins at most once in one outcome", key="wins")
     if discarder is None and len(wins) > 1:
-        raise HandError("several winners (通炮) only on one discard: give the discarder")
+        raise hand_error("several winners (通炮) only on one discard: give the discarder", key="discarder")
     if discarder in seats:
-        raise HandError("the discarder cannot be a winner")
+        raise hand_error("the discarder cannot be a winner", key="discarder")
     passed = set(oc.seats(outcome.get("passed_win"), "passed_win"))
     if discarder is not None and passed & set(seats):
-        raise HandError("漏胡: a seat that passed a discard win cannot win on a discard before it draws")
+        message = "漏胡: a seat that passed a discard win cannot win on a discard before it draws"
+        raise hand_error(message, key="passed_win")
     wall_last = oc.flag(oc.get(outcome, "wall_last", False), "wall_last")
     taker = oc.optional_seat(outcome, "haidi_taker")
     if wall_last and discarder is not None and taker is not None and taker != discarder:
-        raise HandError("海底炮: the discarder is the player who took the 海底 tile")
+        raise hand_error("海底炮: the discarder is the player who took the 海底 tile", key="haidi_taker")
     # Every bird given is read (and refused if it is no tile); the first opt["birds"] count.
     birds = oc.items(outcome.get("birds"), "birds", "tiles")
     bird_seats(birds, 0)

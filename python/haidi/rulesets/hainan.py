@@ -37,7 +37,6 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._core import HandError
 from .._errors import hand_error, shown
 from . import _carry
 from . import _outcome as oc
@@ -278,21 +277,24 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     if outcome.get("winners") is not None:
         seats = oc.seats(outcome["winners"], "winners", 4)
         if not seats:
-            raise HandError("winners must be a non-empty list of seats")
+            raise hand_error("winners must be a non-empty list of seats", key="winners")
         if len(set(seats)) != len(seats):
-            raise HandError("winners lists each seat once")
+            raise hand_error("winners lists each seat once", key="winners")
         if discarder is None and len(seats) > 1:
-            raise HandError("several winners only on one discard: give the discarder (截胡)")
+            raise hand_error("several winners only on one discard: give the discarder (截胡)", key="discarder")
+        if discarder in seats:
+            raise hand_error("the discarder cannot be one of the winners", key="discarder")
         first = seats[0] if discarder is None else first_claimant(discarder, seats)
         if winner is not None and winner != first:
-            raise HandError(f"截胡: seat {first} wins, not seat {winner}")
+            raise hand_error(f"截胡: seat {first} wins, not seat {winner}", key="winner")
         winner = first
     if winner is not None and discarder == winner:
-        raise HandError("the winner cannot be the discarder")
+        raise hand_error("the winner cannot be the discarder", key="discarder")
     if winner is None and discarder is not None:
-        raise HandError("a discarder without a winner")
+        raise hand_error("a discarder without a winner", key="discarder")
     if winner is not None and discarder is not None and wall_last:
-        raise HandError("the last tile of the wall is not discarded (最后一张不用打出): no discard win on it")
+        message = "the last tile of the wall is not discarded (最后一张不用打出): no discard win on it"
+        raise hand_error(message, key="wall_last")
     self_drawn = winner is not None and discarder is None
     pay = [0, 0, 0, 0]
 
@@ -327,7 +329,8 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         owner = oc.seat(k.get("seat"), f"kongs[{i}].seat")
         kind = k.get("kind")
         if kind not in ("exposed", "added", "concealed"):
-            raise HandError(f"kongs[{i}].kind must be exposed, added or concealed, not {shown(kind)}")
+            message = f"kongs[{i}].kind must be exposed, added or concealed, not {shown(kind)}"
+            raise hand_error(message, key=f"kongs[{i}].kind")
         each = opt["concealed_kong_each" if kind == "concealed" else "exposed_kong_each"]
         for s in range(4):
             if paid and s != owner:

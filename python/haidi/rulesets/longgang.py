@@ -583,9 +583,9 @@ _OUTCOME_KEYS = {"winner", "discarder", "liable", "total", "tai", "losers", "han
 
 
 def _hu(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= CAP or value % 10:
-        raise HandError(f"{what} must be a multiple of 10 from 0 to {CAP} 胡, not {shown(value)}")
-    return value
+    if not oc.is_int(value) or not 0 <= value <= CAP or value % 10:
+        raise hand_error(f"{what} must be a multiple of 10 from 0 to {CAP} 胡, not {shown(value)}", key=what)
+    return int(value)
 
 
 def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
@@ -596,7 +596,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             ``options`` beside it), ``discarder``
             (seat or None; it changes nothing unless it is ``liable``), and either
             ``total`` (the winner's 总胡数) with ``tai`` (for 跟胡数) and ``losers`` (four
-            胡数 by seat, the winner's ignored), or ``hands``: four situations by seat (the
+            胡数 by seat; the winner's, None or a 胡数, counts for nothing), or ``hands``: four situations by seat (the
             winner's with ``win``; a hand's seat wind is its seat's), evaluated here, with
             ``wilds`` and ``options`` shared: a hand that gives them too, or another seat
             wind, is refused, as is ``wilds`` without ``hands`` and ``total``, ``tai`` or
@@ -622,7 +622,8 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     discarder = oc.optional_seat(outcome, "discarder")
     liable = oc.optional_seat(outcome, "liable")
     if winner in (discarder, liable):
-        raise HandError("the winner cannot be the discarder or the liable seat")
+        key = "discarder" if winner == discarder else "liable"
+        raise hand_error("the winner cannot be the discarder or the liable seat", key=key)
     if outcome.get("hands") is None and outcome.get("wilds") is not None:
         raise hand_error("wilds is read with hands (the hands' wild kind), not with a total", key="wilds")
     if outcome.get("hands") is not None:
@@ -632,32 +633,38 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             raise hand_error(message, key=scored[0])
         hands = oc.items(outcome["hands"], "hands", "situations, by seat", 4)
         if len(hands) != 4 or not all(isinstance(h, Mapping) for h in hands):
-            raise HandError("hands must be four situations, by seat")
-        shared: dict[str, Any] = {k: outcome[k] for k in ("wilds",) if k in outcome}
+            raise hand_error("hands must be four situations, by seat", key="hands")
+        # A key given None is a key left out, in the outcome as in a hand.
+        shared: dict[str, Any] = {k: outcome[k] for k in ("wilds",) if outcome.get(k) is not None}
         if given is not None:
             shared["options"] = given
         results = []
         for seat, h in enumerate(hands):
             # What the outcome gives every hand, or the seat gives, a hand may not give
             # otherwise: one of the two would be dropped.
-            twice = sorted(k for k in h if k in shared)
+            where = f"hands[{seat}]"
+            twice = sorted(k for k in h if k in shared and h[k] is not None)
             if twice:
-                raise hand_error(f"hands[{seat}] gives {twice[0]}, which the outcome gives for every hand", key="hands")
-            if h.get("seat_wind") is not None and oc.seat(h["seat_wind"], f"hands[{seat}].seat_wind") != seat:
-                raise hand_error(f"hands[{seat}].seat_wind is not seat {seat}'s wind {oc.WINDS[seat]}", key="hands")
+                message = f"{where} gives {twice[0]}, which the outcome gives for every hand"
+                raise hand_error(message, key=f"{where}.{twice[0]}")
+            if h.get("seat_wind") is not None and oc.seat(h["seat_wind"], f"{where}.seat_wind") != seat:
+                message = f"{where}.seat_wind is not seat {seat}'s wind {oc.WINDS[seat]}"
+                raise hand_error(message, key=f"{where}.seat_wind")
             sit = {**h, "seat_wind": oc.WINDS[seat], **shared}
             if (seat == winner) != (sit.get("win") is not None):
-                raise HandError(f"seat {seat}: only the winner's hand has a winning tile")
+                raise hand_error(f"seat {seat}: only the winner's hand has a winning tile", key=f"{where}.win")
             try:
                 results.append(ruleset.evaluate(**sit))
             except HandError as e:
-                raise HandError(f"hands[{seat}]: {e}") from None
+                # Named as the outcome gives it: the hand's key within its seat's hand.
+                raise hand_error(f"{where}: {e}", key=where if e.key is None else f"{where}.{e.key}") from None
         w = results[winner]
         if not w["win"]:
-            raise HandError(f"the winner's hand is not a win: {w['reason']}")
+            raise hand_error(f"the winner's hand is not a win: {w['reason']}", key=f"hands[{winner}]")
         # 杠开 and 海底 are self-drawn too ("开杠...只计自摸2胡", "海底捞月按自摸算").
         own = hands[winner]
-        if discarder is not None and any(own.get(k) is True for k in ("self_drawn", "kong_replacement", "wall_last")):
+        # The flags were read by `evaluate`: True or False, Python's or numpy's.
+        if discarder is not None and any(own.get(k) for k in ("self_drawn", "kong_replacement", "wall_last")):
             raise hand_error("the winner's hand is self-drawn: no seat discarded its winning tile", key="discarder")
         total, tai = w["total"], w["tai"]
         losers = [0 if w["instant"] else r["total"] for r in results]
@@ -666,8 +673,11 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         tai = oc.count(oc.get(outcome, "tai", 0), "tai", 0, 64)
         raw = [0, 0, 0, 0] if outcome.get("losers") is None else oc.items(outcome["losers"], "losers", "胡数", 4)
         if len(raw) != 4:
-            raise HandError("losers must be four 胡数, by seat")
-        losers = [0 if s == winner else _hu(v, f"losers[{s}]") for s, v in enumerate(raw)]
+            raise hand_error("losers must be four 胡数, by seat", key="losers")
+        # The winner's entry counts for nothing, but it is read as the others are (or
+        # left None): a value of the wrong kind there is a mistake, not a blank.
+        losers = [_hu(v, f"losers[{s}]") if v is not None or s != winner else 0 for s, v in enumerate(raw)]
+        losers[winner] = 0
     follow = follow_hu(tai, oc.flag(oc.get(outcome, "broken_stake", False), "broken_stake"))
     hu = [0, 0, 0, 0]
     for s in range(4):

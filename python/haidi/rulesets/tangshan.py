@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._core import HandError
+from .._errors import hand_error
 from . import _outcome as oc
 from ._scheme import (
     EXPLAIN,
@@ -198,17 +198,26 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     discarder = oc.optional_seat(outcome, "discarder")
     exhausted = oc.flag(oc.get(outcome, "exhausted", False), "exhausted")
     if exhausted and winner is not None:
-        raise HandError("an exhausted wall (荒庄) has no winner: give winner None")
+        raise hand_error("an exhausted wall (荒庄) has no winner: give winner None", key="exhausted")
     exhausted = exhausted or winner is None
     # Read whether or not the hand was won, so that a bad total is refused either way.
     total = oc.count(oc.get(outcome, "total", 0), "total", 0, 60)
     if exhausted and outcome.get("total") is not None:
-        raise HandError("an exhausted wall has no total: nobody won")
+        raise hand_error("an exhausted wall has no total: nobody won", key="total")
     base = opt["base"]
     # A player has at most four melds, and four kongs.
     melds = oc.per_seat(outcome, "melds", 4)
     exposed = oc.per_seat(outcome, "exposed_kongs", 4)
     concealed = oc.per_seat(outcome, "concealed_kongs", 4)
+    for s in range(4):
+        # An exposed kong is one of the seat's melds, and a concealed kong takes a place
+        # of the four beside them.
+        if exposed[s] > melds[s]:
+            message = f"exposed_kongs[{s}] is {exposed[s]}, but seat {s} made {melds[s]} melds (kongs among them)"
+            raise hand_error(message, key=f"exposed_kongs[{s}]")
+        if melds[s] + concealed[s] > 4:
+            message = f"seat {s} has {melds[s]} melds and {concealed[s]} concealed kongs: a hand holds at most four"
+            raise hand_error(message, key=f"concealed_kongs[{s}]")
     pay = [0, 0, 0, 0]
 
     def transfer(frm: int, to: int, amount: int) -> None:
@@ -218,7 +227,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     if not exhausted:
         assert winner is not None
         if discarder == winner:
-            raise HandError("the winner cannot be the discarder")
+            raise hand_error("the winner cannot be the discarder", key="discarder")
         for s in range(4):
             if s == winner:
                 continue
@@ -235,7 +244,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
                         payer = discarder if (discarder is not None and k == winner) else s
                         transfer(payer, k, n * unit * base)
     elif outcome.get("discarder") is not None:
-        raise HandError("an exhausted wall has no discarder")
+        raise hand_error("an exhausted wall has no discarder", key="discarder")
     if oc.flag(oc.get(outcome, "follow_dealer", False), "follow_dealer"):
         for s in (1, 2, 3):
             transfer(0, s, FOLLOW_DEALER * base)
