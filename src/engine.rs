@@ -26,11 +26,21 @@ pub struct Engine {
     pub forms: Forms,
     /// Kinds played with (bitmask).
     pub tiles: u64,
+    /// Flowers played, by bit (1f bit 0): those a hand may hold.
+    pub flowers: u8,
 }
 
 impl Engine {
+    /// An engine of `forms` over the kinds `tiles`, every flower allowed (see
+    /// [`Engine::with_flowers`]).
     pub fn new(name: impl Into<String>, forms: Forms, tiles: u64) -> Engine {
-        Engine { name: name.into(), forms, tiles }
+        Engine { name: name.into(), forms, tiles, flowers: u8::MAX }
+    }
+
+    /// The engine of a ruleset that plays these flowers (bits, 1f bit 0): a hand that
+    /// holds another is refused, as the ruleset's scorer refuses it.
+    pub fn with_flowers(self, flowers: u8) -> Engine {
+        Engine { flowers, ..self }
     }
 
     /// An engine for the standard form only, all 34 kinds.
@@ -38,9 +48,12 @@ impl Engine {
         Engine::new("standard", Forms::standard(melds), ALL_KINDS)
     }
 
-    fn check_wilds(&self, wilds: Wilds) -> Result<()> {
+    /// Refuses a wild kind not among the engine's tiles. (Any ruleset's engine answers
+    /// its questions with wilds given, the rulesets without wilds too: what a hand would
+    /// wait on were some kind wild. Scoring with them is refused by the scorers.)
+    pub fn check_wilds(&self, wilds: Wilds) -> Result<()> {
         if wilds.kinds & !self.tiles != 0 {
-            return Err(HandError::invalid(format!("a wild kind is not played in {}", self.name)));
+            return Err(HandError::invalid(format!("a wild kind is not played in {}", self.name)).for_key("wilds"));
         }
         Ok(())
     }
@@ -226,6 +239,7 @@ impl Engine {
     /// Checks tiles, size and wilds; `ready` as in [`forms::check_hand`].
     pub fn check(&self, hand: &Hand, wilds: Wilds, ready: Option<bool>) -> Result<()> {
         self.check_wilds(wilds)?;
+        flowers_played(&self.name, self.flowers, hand.flowers).map_err(|e| e.for_key("hand"))?;
         forms::check_hand(hand, &self.forms, self.tiles, &self.name, ready, wilds.extra as usize)?;
         // An engine of unusual forms may have none that can complete the hand (seven pairs
         // and a declared pung; thirteen orphans without honours): no distance to answer.
@@ -244,6 +258,20 @@ impl Engine {
 }
 
 /// The error for a hand that no form of the engine takes.
+/// Refuses the flowers among `held` that a ruleset `name` playing the flowers `played`
+/// (bits, 1f bit 0) does not play.
+pub fn flowers_played(name: &str, played: u8, held: u8) -> Result<()> {
+    if held & !played == 0 {
+        return Ok(());
+    }
+    let f = tiles::flower_name((held & !played).trailing_zeros() as u8);
+    Err(HandError::invalid(if played == 0 {
+        format!("{name} plays no flowers ({f} given)")
+    } else {
+        format!("the flower {f} is not played in {name}")
+    }))
+}
+
 pub fn no_form(name: &str, melds: usize) -> HandError {
     HandError::invalid(format!("no hand form of {name} takes a hand of this size with {melds} declared meld(s)"))
 }

@@ -242,3 +242,28 @@ def test_a_wild_standing_past_the_copies_is_a_wait():
     assert lg.shanten(hand, wilds="2m") == 0
     counts = np.array([haidi.Hand(hand).counts], np.uint8)
     assert lg.shanten_batch(counts, "2m", melds=np.array([1], np.uint8)).tolist() == [0]
+
+
+@pytest.mark.parametrize(
+    "rules, hand, call",
+    [
+        ("changsha", "2m345m678m234p567s1f", "waits"),
+        ("changsha", "2m345m678m234p567s1f", "shanten"),
+        ("longgang", "123m456m789m123p456p9s5f", "waits"),
+        ("longgang", "123m456m789m123p456p99s5f", "is_win"),
+    ],
+)
+def test_a_flower_the_ruleset_does_not_play_is_refused(rules, hand, call):
+    # As evaluate and analyze refuse it: Changsha plays no flowers, Longgang 1f-4f.
+    with pytest.raises(HandError, match="flower") as e:
+        getattr(haidi.ruleset(rules), call)(hand)
+    assert e.value.key == "hand"
+
+
+def test_a_visible_flower_the_ruleset_does_not_play_is_refused():
+    with pytest.raises(HandError, match="plays no flowers") as e:
+        haidi.ruleset("changsha").analyze("2m345m678m234p567s", visible="1f")
+    assert e.value.key == "visible"
+    # A flower the ruleset plays counts no tile kind.
+    lg = haidi.ruleset("longgang")
+    assert lg.analyze("123m456m789m123p456p9s", visible="4f") == lg.analyze("123m456m789m123p456p9s")

@@ -146,7 +146,10 @@ class Engine:
         one_suit_any_pair: bool | None = None,
         all_258: bool | None = None,
         wilds_beyond_copies: bool | None = None,
-    ) -> Engine: ...
+        flowers: str | None = None,
+    ) -> Engine:
+        """`flowers`: the flowers a hand may hold, such as "1234f" ("" for none; default
+        every flower); a hand that holds another is refused."""
     @property
     def name(self) -> str:
         """The ruleset's name."""

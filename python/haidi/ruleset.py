@@ -89,7 +89,9 @@ class Ruleset(Generic[R]):
         self.module = module
         self.spec: RulesetSpec = module.SPEC
         spec = self.spec
-        self.engine = Engine(spec.name, spec.melds, spec.tiles, **spec.forms)
+        self.engine = Engine(
+            spec.name, spec.melds, spec.tiles, flowers=spec.flowers, **spec.forms
+        )
         self._option_table: tuple[Option, ...] = getattr(module, "OPTIONS", ())
         self._scorers: dict[tuple[Any, ...], Scorer] = {}
         #: What scores the ruleset's wins with its default options: a ``Scheme`` of the

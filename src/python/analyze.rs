@@ -108,12 +108,19 @@ impl Scorer for Regional<'_> {
 
 /// The tiles of `visible`: None, text in `format` (melds count their tiles; flowers are
 /// no tile kind and count nothing), a `Hand`, or a list of such texts.
-fn visible_counts(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, format: &str) -> PyResult<Counts> {
+fn visible_counts(
+    py: Python<'_>,
+    engine: &crate::engine::Engine,
+    obj: Option<&Bound<'_, PyAny>>,
+    format: &str,
+) -> PyResult<Counts> {
     let mut counts = [0u32; KINDS];
+    let mut flowers = 0u8;
     let mut add = |h: &Hand| {
         for (c, n) in counts.iter_mut().zip(h.held()) {
             *c += n as u32;
         }
+        flowers |= h.flowers;
     };
     match obj {
         None => {}
@@ -141,6 +148,9 @@ fn visible_counts(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, format: &str) 
             }
         }
     }
+    // A flower counts no tile kind, but one the ruleset does not play is a mistake.
+    crate::engine::flowers_played(&engine.name, engine.flowers, flowers)
+        .map_err(|e| to_py(py, e.for_key("visible")))?;
     let mut out = [0u8; KINDS];
     for t in 0..KINDS {
         if counts[t] > 4 {
@@ -182,7 +192,7 @@ pub fn analyze<'py>(
     let engine = &engine.get().inner;
     let h = convert::hand(hand, format)?;
     let w = self::wilds(wilds, extra_wilds)?;
-    let seen = visible_counts(py, visible, format)?;
+    let seen = visible_counts(py, engine, visible, format)?;
     let mut entries = core::analyze(engine, &h, w, &seen).py_err(py)?;
     let left = core::unseen(engine, &h, &seen).py_err(py)?;
     let empty = PyDict::new(py);
@@ -411,6 +421,7 @@ pub fn analyze_batch<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let engine = &engine.get().inner;
     let w = convert::kinds_mask(wilds)?;
+    engine.check_wilds(crate::engine::Wilds { kinds: w, extra: 0 }).py_err(py)?;
     let shape = counts.shape();
     if shape[1] != KINDS {
         return Err(hand_error(py, format!("tile counts must have 34 columns, not {}", shape[1])));

@@ -66,7 +66,8 @@ impl PyEngine {
     #[pyo3(signature = (name, melds, tiles = None, *, standard = None, pair_kinds = None,
         seven_pairs = None, four_as_two_pairs = None, eight_pairs_and_a_half = None,
         thirteen_orphans = None, honours_and_knitted = None, knitted_straight = None,
-        all_pungs_any_pair = None, one_suit_any_pair = None, all_258 = None, wilds_beyond_copies = None))]
+        all_pungs_any_pair = None, one_suit_any_pair = None, all_258 = None, wilds_beyond_copies = None,
+        flowers = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         name: &Bound<'_, PyAny>,
@@ -84,6 +85,7 @@ impl PyEngine {
         one_suit_any_pair: Option<&Bound<'_, PyAny>>,
         all_258: Option<&Bound<'_, PyAny>>,
         wilds_beyond_copies: Option<&Bound<'_, PyAny>>,
+        flowers: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let py = name.py();
         let name = convert::str_arg(name, "name")?.to_string();
@@ -126,7 +128,22 @@ impl PyEngine {
             all_258,
             wilds_beyond_copies,
         };
-        Ok(PyEngine { inner: Engine::new(name, forms, tile_set) })
+        // The flowers played as text ("1234f"; "" for none); None: every flower.
+        let flower_set = match flowers.filter(|f| !f.is_none()) {
+            None => u8::MAX,
+            Some(f) => {
+                let text = convert::str_arg(f, "flowers")?;
+                let h = crate::notation::parse(text, crate::notation::Format::Compact).py_err(py)?.hand;
+                if h.concealed_len() > 0 || !h.melds.is_empty() {
+                    return Err(hand_error(
+                        py,
+                        format!("flowers must be flower tiles such as \"1234f\", not {text:?}"),
+                    ));
+                }
+                h.flowers
+            }
+        };
+        Ok(PyEngine { inner: Engine::new(name, forms, tile_set).with_flowers(flower_set) })
     }
 
     /// The ruleset's name.
@@ -237,6 +254,7 @@ impl PyEngine {
         let py = counts.py();
         let (counts, melds) = arrays(counts, melds)?;
         let w = kinds_mask(wilds)?;
+        self.inner.check_wilds(Wilds { kinds: w, extra: 0 }).py_err(py)?;
         let out = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, Some(false))?;
             Ok(batch::win(&self.inner, rows, w))
@@ -255,6 +273,7 @@ impl PyEngine {
         let py = counts.py();
         let (counts, melds) = arrays(counts, melds)?;
         let w = kinds_mask(wilds)?;
+        self.inner.check_wilds(Wilds { kinds: w, extra: 0 }).py_err(py)?;
         let out = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, None)?;
             Ok(batch::shanten(&self.inner, rows, w))
@@ -273,6 +292,7 @@ impl PyEngine {
         let py = counts.py();
         let (counts, melds) = arrays(counts, melds)?;
         let w = kinds_mask(wilds)?;
+        self.inner.check_wilds(Wilds { kinds: w, extra: 0 }).py_err(py)?;
         let masks = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, Some(true))?;
             Ok(batch::waits(&self.inner, rows, w))

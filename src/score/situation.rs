@@ -196,15 +196,7 @@ fn flag_error(scheme: &Scheme, bit: u8, message: impl Into<String>) -> HandError
 
 /// Refuses flowers the scheme does not play.
 fn not_played_flowers(scheme: &Scheme, flowers: u8) -> Result<()> {
-    if flowers & !scheme.flowers == 0 {
-        return Ok(());
-    }
-    let f = tiles::flower_name((flowers & !scheme.flowers).trailing_zeros() as u8);
-    Err(HandError::invalid(if scheme.flowers == 0 {
-        format!("{} plays no flowers ({f} given)", scheme.name)
-    } else {
-        format!("the flower {f} is not played in {}", scheme.name)
-    }))
+    crate::engine::flowers_played(&scheme.name, scheme.flowers, flowers)
 }
 
 fn text<'v>(key: &str, expected: Phrase, v: &'v Value<'_>) -> Result<&'v str> {

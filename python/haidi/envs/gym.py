@@ -88,7 +88,10 @@ class HaidiEnv(InPlay, gymnasium.Env[Observation, np.int64]):
         self._opponents = read_agents(opponents, 3, "opponents")
         if illegal not in ILLEGAL:
             raise HandError(f"illegal is 'end' or 'raise', not {illegal!r}")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+        # A number as numpy gives one too (float32, int64), but no flag.
+        if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(
+            illegal_reward, (int, float, np.integer, np.floating)
+        ):
             raise HandError(f"illegal_reward is a number, not {illegal_reward!r}")
         if not np.isfinite(illegal_reward):
             raise HandError(f"illegal_reward is a finite number, not {illegal_reward!r}")
