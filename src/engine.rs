@@ -257,7 +257,6 @@ impl Engine {
     }
 }
 
-/// The error for a hand that no form of the engine takes.
 /// Refuses the flowers among `held` that a ruleset `name` playing the flowers `played`
 /// (bits, 1f bit 0) does not play.
 pub fn flowers_played(name: &str, played: u8, held: u8) -> Result<()> {
@@ -272,6 +271,7 @@ pub fn flowers_played(name: &str, played: u8, held: u8) -> Result<()> {
     }))
 }
 
+/// The error for a hand that no form of the engine takes.
 pub fn no_form(name: &str, melds: usize) -> HandError {
     HandError::invalid(format!("no hand form of {name} takes a hand of this size with {melds} declared meld(s)"))
 }
