@@ -28,19 +28,23 @@ pub struct Engine {
     pub tiles: u64,
     /// Flowers played, by bit (1f bit 0): those a hand may hold.
     pub flowers: u8,
+    /// Whether the wilds may be the flowers (a `wilds` naming a flower makes every
+    /// flower held a wild: Longgang's 花财神).
+    pub flower_wilds: bool,
 }
 
 impl Engine {
     /// An engine of `forms` over the kinds `tiles`, every flower allowed (see
     /// [`Engine::with_flowers`]).
     pub fn new(name: impl Into<String>, forms: Forms, tiles: u64) -> Engine {
-        Engine { name: name.into(), forms, tiles, flowers: u8::MAX }
+        Engine { name: name.into(), forms, tiles, flowers: u8::MAX, flower_wilds: false }
     }
 
-    /// The engine of a ruleset that plays these flowers (bits, 1f bit 0): a hand that
-    /// holds another is refused, as the ruleset's scorer refuses it.
-    pub fn with_flowers(self, flowers: u8) -> Engine {
-        Engine { flowers, ..self }
+    /// The engine of a ruleset that plays these flowers (bits, 1f bit 0), and whose
+    /// wilds may be the flowers or not: a hand that holds another flower is refused, as
+    /// the ruleset's scorer refuses it.
+    pub fn with_flowers(self, flowers: u8, flower_wilds: bool) -> Engine {
+        Engine { flowers, flower_wilds, ..self }
     }
 
     /// An engine for the standard form only, all 34 kinds.

@@ -697,3 +697,26 @@ def test_settle_names_a_hands_key_within_its_seat() -> None:
     with pytest.raises(haidi.HandError) as e:
         RS.settle({"winner": 1, "discarder": 1, "total": 100})
     assert e.value.key == "discarder"
+
+
+def test_flowers_as_the_wilds_in_the_hand_questions() -> None:
+    # "如是花财神": wilds naming a flower make every flower held a 财神, for analyze and the
+    # hand questions as for evaluate.
+    hand = "123m456m789m123p456p3f"
+    plain = "123m456m789m123p456p"
+    assert RS.waits(hand, wilds="3f") == RS.waits(plain, extra_wilds=1)
+    assert RS.shanten(hand, wilds="3f") == 0
+    assert RS.is_win("123m456m789m123p456p9s3f", wilds="3f")
+    (entry,) = RS.analyze(hand, wilds="3f", seat_wind="S")
+    assert entry["winning_waits"]
+    for w in entry["winning_waits"]:
+        r = RS.evaluate(hand=hand, win=w["tile"], wilds="3f", seat_wind="S")
+        assert r["win"] and r["total"] == w["total"]
+    # Two flowers are two wilds.
+    assert RS.shanten("123m456m789m123p45p13f", wilds="1f") == 0
+    with pytest.raises(haidi.HandError) as e:
+        RS.waits(hand, wilds="3f", extra_wilds=1)
+    assert e.value.key == "extra_wilds"
+    with pytest.raises(haidi.HandError) as e:
+        RS.waits(hand, wilds=["3f", "5m"])
+    assert e.value.key == "wilds"

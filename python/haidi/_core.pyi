@@ -147,9 +147,11 @@ class Engine:
         all_258: bool | None = None,
         wilds_beyond_copies: bool | None = None,
         flowers: str | None = None,
+        flower_wilds: bool | None = None,
     ) -> Engine:
         """`flowers`: the flowers a hand may hold, such as "1234f" ("" for none; default
-        every flower); a hand that holds another is refused."""
+        every flower); a hand that holds another is refused. `flower_wilds`: the wilds
+        may be the flowers (`wilds="3f"` makes every flower held a wild)."""
     @property
     def name(self) -> str:
         """The ruleset's name."""

@@ -90,7 +90,7 @@ class Ruleset(Generic[R]):
         self.spec: RulesetSpec = module.SPEC
         spec = self.spec
         self.engine = Engine(
-            spec.name, spec.melds, spec.tiles, flowers=spec.flowers, **spec.forms
+            spec.name, spec.melds, spec.tiles, flowers=spec.flowers, flower_wilds=spec.flower_wilds, **spec.forms
         )
         self._option_table: tuple[Option, ...] = getattr(module, "OPTIONS", ())
         self._scorers: dict[tuple[Any, ...], Scorer] = {}

@@ -191,7 +191,7 @@ pub fn analyze<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let engine = &engine.get().inner;
     let h = convert::hand(hand, format)?;
-    let w = self::wilds(wilds, extra_wilds)?;
+    let w = self::wilds(py, engine, &h, wilds, extra_wilds)?;
     let seen = visible_counts(py, engine, visible, format)?;
     let mut entries = core::analyze(engine, &h, w, &seen).py_err(py)?;
     let left = core::unseen(engine, &h, &seen).py_err(py)?;

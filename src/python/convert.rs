@@ -158,24 +158,32 @@ pub fn tile(py: Python<'_>, text: &str) -> PyResult<Tile> {
 
 /// Tile kinds as a bitmask from None, a str of tiles (`"5z"`, `"5z6z"`) or a list of them.
 pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
-    let Some(obj) = obj else { return Ok(0) };
+    wild_names(obj, false).map(|(kinds, _)| kinds)
+}
+
+/// The kinds a `wilds` value names (see [`kinds_mask`]) and, where `flowers` (a ruleset
+/// whose wilds may be the flowers), the flowers it names (bits, 1f bit 0).
+pub fn wild_names(obj: Option<&Bound<'_, PyAny>>, flowers: bool) -> PyResult<(u64, u8)> {
+    let Some(obj) = obj else { return Ok((0, 0)) };
     if obj.is_none() {
-        return Ok(0);
+        return Ok((0, 0));
     }
     let py = obj.py();
     let mut mask = 0u64;
+    let mut named_flowers = 0u8;
     let mut add_text = |text: &str| -> PyResult<()> {
         let parsed = notation::parse(text, Format::Compact).py_err(py)?;
         let h = parsed.hand;
-        if !h.melds.is_empty() || h.flowers != 0 {
+        if !h.melds.is_empty() || h.flowers != 0 && !flowers {
             return Err(hand_error(py, format!("{}: name tile kinds such as \"5z\"", crate::error::quote(text))));
         }
         mask |= tiles::kinds_mask(&h.concealed);
+        named_flowers |= h.flowers;
         Ok(())
     };
     if let Ok(s) = obj.cast::<PyString>() {
         add_text(text(s, "the wilds")?)?;
-        return Ok(mask);
+        return Ok((mask, named_flowers));
     }
     let not_kinds = || hand_error(py, "wilds must be tile kinds such as \"5z\": a str, or a list of them");
     // A mapping would be read as its keys, whatever its values say.
@@ -187,7 +195,7 @@ pub fn kinds_mask(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         let s = item.cast::<PyString>().map_err(|_| not_kinds())?;
         add_text(text(s, "the wilds")?)?;
     }
-    Ok(mask)
+    Ok((mask, named_flowers))
 }
 
 /// Tile names of a bitmask, in order m, p, s, z.

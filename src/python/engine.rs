@@ -7,12 +7,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use super::convert::{self, kinds_mask, mask_names};
-use super::errors::{hand_error, IntoPy};
+use super::errors::{hand_error, to_py, IntoPy};
 use super::interrupt;
 use crate::batch::{self, Rows};
 use crate::decompose::Arrangement;
 use crate::engine::{Engine, Wilds};
+use crate::error::HandError;
 use crate::forms::Forms;
+use crate::hand::Hand;
 use crate::tiles::{self, ALL_KINDS, KINDS};
 
 /// One ruleset's engine: its tile set and the forms that complete a hand, answering for
@@ -29,12 +31,33 @@ pub(super) const MAX_ARRANGEMENTS: usize = 20_000;
 /// its winning tile.
 const MAX_EXTRA_WILDS: u64 = 17;
 
-pub(super) fn wilds(obj: Option<&Bound<'_, PyAny>>, extra: Option<&Bound<'_, PyAny>>) -> PyResult<Wilds> {
+pub(super) fn wilds(
+    py: Python<'_>,
+    engine: &Engine,
+    hand: &Hand,
+    obj: Option<&Bound<'_, PyAny>>,
+    extra: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Wilds> {
     let extra = match extra {
         Some(e) if !e.is_none() => convert::count(e, "extra_wilds", MAX_EXTRA_WILDS)? as u8,
         _ => 0,
     };
-    Ok(Wilds { kinds: kinds_mask(obj)?, extra })
+    let (kinds, flowers) = convert::wild_names(obj, engine.flower_wilds)?;
+    if flowers == 0 {
+        return Ok(Wilds { kinds, extra });
+    }
+    // Wilds that are flowers (Longgang's 花财神): every flower held is a wild, as
+    // `evaluate` reads the hand.
+    let refuse = |message: String, key: &str| Err(to_py(py, HandError::invalid(message).for_key(key)));
+    crate::engine::flowers_played(&engine.name, engine.flowers, flowers).map_err(|e| to_py(py, e.for_key("wilds")))?;
+    if kinds != 0 {
+        return refuse("the wilds are either flowers or tile kinds, not both".into(), "wilds");
+    }
+    if extra != 0 {
+        let message = "with flowers as the wilds every flower held is one: extra_wilds is not given too";
+        return refuse(message.into(), "extra_wilds");
+    }
+    Ok(Wilds { kinds: 0, extra: hand.flowers.count_ones() as u8 })
 }
 
 /// Batch arguments as numpy arrays of uint8: counts n x 34, melds one a row (the
@@ -67,7 +90,7 @@ impl PyEngine {
         seven_pairs = None, four_as_two_pairs = None, eight_pairs_and_a_half = None,
         thirteen_orphans = None, honours_and_knitted = None, knitted_straight = None,
         all_pungs_any_pair = None, one_suit_any_pair = None, all_258 = None, wilds_beyond_copies = None,
-        flowers = None))]
+        flowers = None, flower_wilds = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         name: &Bound<'_, PyAny>,
@@ -86,6 +109,7 @@ impl PyEngine {
         all_258: Option<&Bound<'_, PyAny>>,
         wilds_beyond_copies: Option<&Bound<'_, PyAny>>,
         flowers: Option<&Bound<'_, PyAny>>,
+        flower_wilds: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let py = name.py();
         let name = convert::str_arg(name, "name")?.to_string();
@@ -143,7 +167,8 @@ impl PyEngine {
                 h.flowers
             }
         };
-        Ok(PyEngine { inner: Engine::new(name, forms, tile_set).with_flowers(flower_set) })
+        let flower_wilds = flag(flower_wilds, "flower_wilds")?;
+        Ok(PyEngine { inner: Engine::new(name, forms, tile_set).with_flowers(flower_set, flower_wilds) })
     }
 
     /// The ruleset's name.
@@ -175,7 +200,7 @@ impl PyEngine {
     ) -> PyResult<i8> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
-        let w = self::wilds(wilds, extra_wilds)?;
+        let w = self::wilds(py, &self.inner, &h, wilds, extra_wilds)?;
         self.inner.shanten(&h, w).py_err(py)
     }
 
@@ -190,7 +215,7 @@ impl PyEngine {
     ) -> PyResult<Vec<String>> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
-        let w = self::wilds(wilds, extra_wilds)?;
+        let w = self::wilds(py, &self.inner, &h, wilds, extra_wilds)?;
         let ts = self.inner.waits(&h, w).py_err(py)?;
         Ok(ts.into_iter().map(tiles::name).collect())
     }
@@ -206,7 +231,7 @@ impl PyEngine {
     ) -> PyResult<bool> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
-        let w = self::wilds(wilds, extra_wilds)?;
+        let w = self::wilds(py, &self.inner, &h, wilds, extra_wilds)?;
         self.inner.is_win(&h, w).py_err(py)
     }
 
@@ -222,7 +247,7 @@ impl PyEngine {
     ) -> PyResult<Bound<'py, PyList>> {
         let py = hand.py();
         let h = convert::hand(hand, format)?;
-        let w = self::wilds(wilds, extra_wilds)?;
+        let w = self::wilds(py, &self.inner, &h, wilds, extra_wilds)?;
         let asked = match limit {
             Some(l) if !l.is_none() => Some(convert::count(l, "limit", MAX_ARRANGEMENTS as u64)? as usize),
             _ => None,

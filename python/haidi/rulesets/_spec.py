@@ -39,6 +39,9 @@ class RulesetSpec:
     forms: dict[str, Any] = field(default_factory=dict)
     #: Whether the ruleset plays with wild tiles (财神 / 混 / 惠牌).
     has_wilds: bool = False
+    #: The wilds may be the flowers: ``wilds`` naming a flower makes every flower held a
+    #: wild (Longgang's 花财神), for scoring and for the hand questions alike.
+    flower_wilds: bool = False
     #: 中发白 may stand as a concealed set when scoring (Tangshan). The engine's waits and
     #: shanten do not know such sets.
     dragon_sets: bool = False

@@ -78,6 +78,8 @@ SPEC = RulesetSpec(
         wilds_beyond_copies=True,
     ),
     has_wilds=True,
+    # "如是花财神": an indicator flower makes the flowers the 财神.
+    flower_wilds=True,
     source="seed 003",
 )
 
@@ -565,7 +567,6 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
         maximal_partials=True,
         incomplete="not a complete hand: five melds and a pair (or 八对半) are needed",
         seat_flower_wild=True,
-        flower_wilds=True,
         seat_flowers=("1f", "2f", "3f", "4f"),
         wild_kinds_in_melds=False,
         wild_name="财神",
