@@ -88,6 +88,18 @@ thread_local! {
     static SPELLING: std::cell::Cell<Spelling> = const { std::cell::Cell::new(Spelling::Python) };
 }
 
+/// Whether Python's `str.isprintable` holds for `c`, as far as it matters for quoting a
+/// value: not the control characters, the separators but the space, the format
+/// characters and the private use ones. (Unassigned code points, which Python escapes
+/// too, are written as they are.)
+fn python_printable(c: char) -> bool {
+    let n = c as u32;
+    !(c.is_control()
+        || matches!(n, 0xA0 | 0xAD | 0x1680 | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F)
+        || matches!(n, 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x3000 | 0xFEFF | 0xFFF9..=0xFFFB)
+        || matches!(n, 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xE0001 | 0xE0020..=0xE007F))
+}
+
 /// The most characters of a text a message quotes.
 const SHOWN: usize = 40;
 
@@ -105,7 +117,9 @@ impl Spelling {
     /// A text as a literal of this spelling (`'yes'`, `"yes"`), cut to its first 40
     /// characters and `...`.
     pub fn text(self, s: &str) -> String {
+        // Python's repr quotes with ' unless the text holds a ' and no "; JSON with ".
         let quote = match self {
+            Spelling::Python if s.contains('\'') && !s.contains('"') => '"',
             Spelling::Python => '\'',
             Spelling::Json => '"',
         };
@@ -118,15 +132,24 @@ impl Spelling {
                     out.push('\\');
                     out.push(c);
                 }
-                c if c.is_control() => match self {
-                    Spelling::Python => out.extend(c.escape_default()),
-                    Spelling::Json => match c {
-                        '\n' => out.push_str("\\n"),
-                        '\r' => out.push_str("\\r"),
-                        '\t' => out.push_str("\\t"),
-                        c => out.push_str(&format!("\\u{:04x}", c as u32)),
-                    },
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                // json.dumps escapes the other characters below a space, and no more.
+                c if self == Spelling::Json && (c as u32) < 0x20 => match c {
+                    '\u{8}' => out.push_str("\\b"),
+                    '\u{c}' => out.push_str("\\f"),
+                    c => out.push_str(&format!("\\u{:04x}", c as u32)),
                 },
+                // repr escapes what Python does not print.
+                c if self == Spelling::Python && !python_printable(c) => {
+                    let n = c as u32;
+                    out.push_str(&match n {
+                        0..=0xFF => format!("\\x{n:02x}"),
+                        0x100..=0xFFFF => format!("\\u{n:04x}"),
+                        _ => format!("\\U{n:08x}"),
+                    });
+                }
                 c => out.push(c),
             }
         }
@@ -310,7 +333,10 @@ mod tests {
 
     #[test]
     fn texts_are_quoted_in_each_spelling() {
-        assert_eq!(Spelling::Python.text("it's"), "'it\\'s'");
+        // As Python's repr: double quotes around a single one, escapes for what it does not print.
+        assert_eq!(Spelling::Python.text("it's"), "\"it's\"");
+        assert_eq!(Spelling::Python.text("'\""), "'\\'\"'");
+        assert_eq!(Spelling::Python.text("x\u{7f}\u{200b}\u{a0}"), "'x\\x7f\\u200b\\xa0'");
         assert_eq!(Spelling::Json.text("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
         assert_eq!(Spelling::Json.text("\u{1}"), "\"\\u0001\"");
         assert!(Spelling::Json.text(&"1".repeat(100)).ends_with("1\"..."));

@@ -1092,3 +1092,40 @@ def test_options_are_read_alike_whatever_gives_them() -> None:
     opts = lg.options({"bulldozer_wilds": np.int64(4), "eight_pairs": np.False_})
     assert opts == lg.options({"bulldozer_wilds": 4, "eight_pairs": False})
     assert type(opts["bulldozer_wilds"]) is int and opts["eight_pairs"] is False
+
+
+_QUOTED = [
+    1.0, -0.0, 0.1, 1e-4, 2.5e-5, 1e-7, 123456.789, 1e15, 9.999e15, 1e16, 1e20, 1.5e300, float("inf"),
+    "x\x7f", "'", '"', "a'b\"c", "\\", "\t\n", "\xa0", "\xad", "\x80", "\u200b", "\u2028", "\u3000",
+    "\ufeff", "\ue000", "é", "中", "\U0001f600",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hainan", "longgang"])
+def test_a_refused_value_is_quoted_as_python_writes_it(rules: str) -> None:
+    # A seat given as a float or odd text: the message quotes the value as repr does, on
+    # every ruleset's reader (a float 1.0 is not shown as the valid 1).
+    rs = haidi.ruleset(rules)
+    s = {"hand": "123m456p789s1122z", "win": "1z"}
+    if rules == "longgang":
+        s = {"hand": "123m456m789m123p456p9s", "win": "9s"}
+    rng = random.Random(3)
+    values = _QUOTED + [rng.uniform(-1e6, 1e6) for _ in range(50)] + [10 ** rng.uniform(-20, 20) for _ in range(50)]
+    for v in values:
+        with pytest.raises(haidi.HandError) as e:
+            rs.evaluate(**s, seat_wind=v)
+        assert str(e.value).endswith("not " + repr(v)), (v, str(e.value))
+
+
+def test_a_refused_value_in_a_json_line_is_quoted_as_json_writes_it(tmp_path: Path) -> None:
+    import subprocess
+
+    values = [1.0, 1e20, 1e-7, 0.1, "x\x7f", "'", "\u200b", "\t"]
+    lines = [json.dumps({"hand": "123m456p789s1122z", "win": "1z", "seat": v}) for v in values]
+    out = subprocess.run(
+        [sys.executable, "-m", "haidi", "eval", "--rules", "hainan", "--jsonl"],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, check=False,
+    ).stdout.splitlines()  # fmt: skip
+    assert len(out) == len(values)
+    for v, line in zip(values, out, strict=True):
+        assert json.loads(line)["error"].endswith("not " + json.dumps(v, ensure_ascii=False)), (v, line)

@@ -59,7 +59,7 @@ impl fmt::Display for Value<'_> {
             Value::Float(x) if x.is_nan() => {
                 write!(f, "NaN (an empty cell? give {} for a key left out)", spelling.none())
             }
-            Value::Float(x) => write!(f, "{x}"),
+            Value::Float(x) => write!(f, "{}", float_text(*x)),
             Value::Str(s) => write!(f, "{}", spelling.text(s)),
             Value::Text(s) => write!(f, "{}", spelling.text(s)),
             Value::List(_) => write!(f, "a list"),
@@ -68,6 +68,37 @@ impl fmt::Display for Value<'_> {
             Value::Other(t) if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') => write!(f, "{t}"),
             Value::Other(t) => write!(f, "a {t}"),
         }
+    }
+}
+
+/// A float as Python's repr writes it, as JSON does too where it is finite: the fewest
+/// digits that read back, positional from 1e-4 to below 1e16 (`1.0`, `0.0001`), else with
+/// an exponent (`1e-05`, `1e+20`).
+fn float_text(x: f64) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    // The fewest digits that read back, then those digits rounded exactly (ties to
+    // even, as Python rounds where two such strings are as near).
+    let shortest = format!("{:e}", x.abs());
+    let n = shortest.split_once('e').map_or(1, |(m, _)| m.chars().filter(char::is_ascii_digit).count());
+    let exact = format!("{:.*e}", n.saturating_sub(1), x.abs());
+    let (mantissa, exp) = exact.split_once('e').unwrap_or((&exact, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    if !(-4..16).contains(&exp) {
+        return format!("{sign}{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let point = exp + 1;
+    if point <= 0 {
+        return format!("{sign}0.{}{digits}", "0".repeat((-point) as usize));
+    }
+    let point = point as usize;
+    if digits.len() <= point {
+        format!("{sign}{digits}{}.0", "0".repeat(point - digits.len()))
+    } else {
+        format!("{sign}{}.{}", &digits[..point], &digits[point..])
     }
 }
 
@@ -823,8 +854,12 @@ mod tests {
     #[test]
     fn values_are_shown_short() {
         assert_eq!(Value::Str("yes").to_string(), "'yes'");
-        assert_eq!(Value::Str("it's").to_string(), "'it\\'s'");
+        assert_eq!(Value::Str("it's").to_string(), "\"it's\"");
         assert_eq!(Value::Int(2).to_string(), "2");
+        // Floats as Python's repr writes them: never as the int they equal.
+        let floats = [1.0, -0.0, 0.0001, 1e-5, 1e15, 1e16, 1e20, 123456.789];
+        let shown: Vec<String> = floats.iter().map(|&x| Value::Float(x).to_string()).collect();
+        assert_eq!(shown, ["1.0", "-0.0", "0.0001", "1e-05", "1000000000000000.0", "1e+16", "1e+20", "123456.789"]);
         let long = "1".repeat(100);
         assert!(Value::Str(&long).to_string().len() < 50);
         let before = Spelling::Json.set();
