@@ -174,3 +174,16 @@ def test_names_and_partitions_are_read_strictly(tmp_path: Path) -> None:
             haidi_dask.score_partition(frame, "mcr")
     with pytest.raises(haidi.HandError, match="also the name of a result column"):
         haidi_dask.result_meta("mcr", keep=pd.DataFrame({"win": [True]}))
+
+
+def test_a_partition_names_the_key_and_row_and_a_column_given_twice() -> None:
+    pd = pytest.importorskip("pandas")
+    h, w = "123m456p789s1122z", "1z"
+    with pytest.raises(haidi.HandError) as e:
+        haidi_dask.score_partition(pd.DataFrame({"hand": ["bad"], "win": [w]}), "hainan", partition_info={"number": 3})
+    assert str(e.value).startswith("partition 3: row 0:")
+    assert (e.value.key, e.value.row) == ("hand", 0)
+    frame = pd.DataFrame([[1, 1, h, w]], columns=["game", "game", "hand", "win"])
+    with pytest.raises(haidi.HandError, match="two columns named 'game'") as e:
+        haidi_dask.score_partition(frame, "hainan", keep=["game"])
+    assert e.value.key == "game"

@@ -404,3 +404,78 @@ def test_a_masked_value_is_a_value_left_out_on_every_path(rules: str) -> None:
     masked = np.ma.masked_array([True, True, True], mask=[0, 1, 0])
     cols = rs.evaluate_many({"hand": [s["hand"]] * 3, "win": [s["win"]] * 3, "self_drawn": masked})
     assert cols["total"][1] == plain.total
+
+
+def test_a_dataframe_of_situations_scores_as_the_situations_once_its_types_are_pandas() -> None:
+    # pd.DataFrame(situations) makes a float column of a key some situations leave out
+    # (1.0 and NaN): refused, quoting the float; convert_dtypes() gives pandas' own types.
+    pd = pytest.importorskip("pandas")
+    rs = haidi.ruleset("hainan")
+    h, w = "123m456p789s1122z", "1z"
+    sits = [dict(hand=h, win=w, seat=1), dict(hand=h, win=w, self_drawn=True), dict(hand=h, win=w, flowers="1f")]
+    with pytest.raises(haidi.HandError, match=r"not 1\.0$"):
+        rs.evaluate_many(pd.DataFrame(sits))
+    got = rs.evaluate_many(pd.DataFrame(sits).convert_dtypes())
+    assert got["total"].tolist() == [r["total"] for r in rs.evaluate_many(sits)]
+    # Every key in every row: from_pylist takes its columns from the first row alone.
+    keys = sorted({k for s in sits for k in s})
+    table = pa.Table.from_pylist([{k: s.get(k) for k in keys} for s in sits])
+    assert rs.evaluate_many(table)["total"].tolist() == got["total"].tolist()
+
+
+def _complete_row() -> np.ndarray:
+    c = np.zeros((1, 34), np.uint8)
+    c[0, [0, 1, 2, 9, 10, 11, 18, 19, 20]] = 1
+    c[0, 27], c[0, 28] = 3, 2
+    return c
+
+
+def test_batch_rows_named_by_kind_are_read_by_name() -> None:
+    pd = pytest.importorskip("pandas")
+    mcr = haidi.ruleset("mcr")
+    c = _complete_row()
+    names = haidi.tile_names()
+    reversed_table = pa.table({n: pa.array(c[:, i]) for i, n in reversed(list(enumerate(names)))})
+    assert mcr.win_batch(reversed_table).tolist() == [True]
+    frame = pd.DataFrame({n: c[:, i] for i, n in reversed(list(enumerate(names)))})
+    assert mcr.win_batch(frame).tolist() == [True]
+    # Some kinds named but not all: refused, never read by place.
+    partly = pa.table({("x" if i == 0 else n): pa.array(c[:, i]) for i, n in enumerate(names)})
+    with pytest.raises(haidi.HandError, match="1m is missing"):
+        mcr.win_batch(partly)
+    # Names that are no kinds: in tile order, as documented.
+    plain = pa.table({f"c{i}": pa.array(c[:, i]) for i in range(34)})
+    assert mcr.win_batch(plain).tolist() == [True]
+
+
+def test_batch_rows_read_a_mask_and_take_no_rows() -> None:
+    mcr = haidi.ruleset("mcr")
+    c = _complete_row()
+    with pytest.raises(haidi.HandError) as e:
+        mcr.win_batch(np.ma.array(c, mask=np.ones_like(c, dtype=bool)))
+    assert e.value.row == 0
+    assert mcr.win_batch(np.ma.array(c, mask=np.zeros_like(c, dtype=bool))).tolist() == [True]
+    with pytest.raises(haidi.HandError) as e:
+        mcr.win_batch(np.repeat(c, 3, axis=0), melds=np.ma.array([0, 9, 0], mask=[0, 1, 0]))
+    assert (e.value.key, e.value.row) == ("melds", 1)
+    for empty in ([], np.zeros((0, 34), np.uint8), pa.array([], pa.list_(pa.uint8(), 34))):
+        assert mcr.win_batch(empty).tolist() == []
+    assert mcr.shanten_batch(np.zeros((0, 34), np.uint8), melds=[]).tolist() == []
+    with pytest.raises(haidi.HandError, match="^visible") as e:
+        mcr.analyze_batch(c, visible=np.zeros((1, 33), np.uint8))
+    assert e.value.key == "visible"
+
+
+@pytest.mark.parametrize("rules", ["mcr", "hainan"])
+def test_a_column_at_fault_is_named(rules: str) -> None:
+    rs = haidi.ruleset(rules)
+    h, w = "123m456p789s1122z", "1z"
+    for columns, key in (
+        ({"hand": [h, h], "win": [w]}, "win"),
+        ({"hand": [h], "win": [w], "Seat": [1]}, "Seat"),
+        ({"hand": [h], "win": [w], "flowers": np.array([9], np.uint8)}, "flowers"),
+    ):
+        with pytest.raises(haidi.HandError) as e:
+            rs.evaluate_many(columns)
+        assert e.value.key == key
+        assert repr(key) in str(e.value).replace('"', "'") or str(e.value).endswith("not 9")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
 
+from . import _core
 from ._core import HandError
 from ._errors import hand_error, shown
 from .results import Output
@@ -175,24 +176,78 @@ def _from_arrow(col: Any) -> Any:
     return col.to_pylist()
 
 
+#: The tile kinds in tile order, as a table of one column per kind may name its columns.
+_TILE_NAMES = tuple(_core.tile_names())
+
+
+def arg_key(name: str) -> str | None:
+    """The argument of a batch call a message names, as its key (``visible``, ``melds``);
+    the tile counts themselves are no key."""
+    return None if name == "tile counts" else name
+
+
+def _kind_order(names: Sequence[Any], name: str) -> list[int] | None:
+    """Where the columns of a table of one column per kind are named by the kinds (in any
+    order), the place of each kind's column in tile order; None where no name is a kind
+    (the columns are then in tile order). Names that are some kinds but not all are
+    refused: a column named ``7z`` is never read as another kind."""
+    named = [str(n) in _TILE_NAMES for n in names]
+    if not any(named):
+        return None
+    at = {str(n): i for i, n in enumerate(names)}
+    if not all(named) or len(at) != len(names) or len(names) != len(_TILE_NAMES):
+        missing = [t for t in _TILE_NAMES if t not in at]
+        raise hand_error(
+            f"{name}: columns named by tile kinds must name each of the 34 once"
+            + (f" ({missing[0]} is missing)" if missing else ""),
+            key=arg_key(name),
+        )
+    return [at[t] for t in _TILE_NAMES]
+
+
+def _masked_rows(value: Any, name: str) -> Any:
+    """A numpy masked array of rows as its values, where nothing is masked; a masked
+    value is a missing one, refused naming its row (as an Arrow null is)."""
+    mask = np.ma.getmaskarray(value)
+    if mask.any():
+        row = int(np.argwhere(mask)[0][0]) if mask.ndim > 1 else int(np.argmax(mask))
+        raise hand_error(f"{name} is masked (missing)", key=arg_key(name), row=row)
+    return np.ma.getdata(value)
+
+
 def matrix(value: Any, name: str) -> Any:
     """Rows of a batch call (tile counts) given as Arrow or polars data, as a 2-D numpy
     array: a list or fixed-size list column (or a table of one), or a table of one integer
-    column per tile kind. Anything else is returned as it is."""
+    column per tile kind (in tile order, or named by the kinds). A pandas DataFrame whose
+    columns are named by the kinds is read by its names, a numpy masked array by its mask
+    (a masked count is refused). Anything else is returned as it is."""
+    if isinstance(value, np.ma.MaskedArray):
+        return _masked_rows(value, name)
     library = _library(value)
+    if library == "pandas" and hasattr(value, "columns"):
+        order = _kind_order(list(value.columns), name)
+        return value if order is None else value.iloc[:, order]
     if library not in ("pyarrow", "polars"):
         return value
     pa = _pyarrow("Arrow or polars data")
     if (library == "polars" and hasattr(value, "columns")) or isinstance(value, (pa.Table, pa.RecordBatch)):
         table = _arrow_table(value, library)
         if table.num_columns != 1 or not _is_list(table.column(0).type):
-            return np.column_stack([_integers(table.column(i), name) for i in range(table.num_columns)])
+            by_name = _kind_order(table.column_names, name)
+            order = list(range(table.num_columns)) if by_name is None else by_name
+            if table.num_rows == 0:
+                return np.zeros((0, table.num_columns), np.uint8)
+            return np.column_stack([_integers(table.column(i), name) for i in order])
         value = table.column(0)
     col = _arrow_array(value, library)
     if not _is_list(col.type):
         return _integers(col, name)
     if isinstance(col, pa.ChunkedArray):
         col = col.combine_chunks()
+    if len(col) == 0:
+        # No rows: as many counts a row as the type says, or a kind's each.
+        size = col.type.list_size if pa.types.is_fixed_size_list(col.type) else len(_TILE_NAMES)
+        return np.zeros((0, size), np.uint8)
     bad = _first_null(col)
     if bad is not None:
         raise hand_error(f"{name} is null", row=bad)
@@ -212,7 +267,10 @@ def matrix(value: Any, name: str) -> Any:
 
 def vector(value: Any, name: str) -> Any:
     """One value per row of a batch call (declared melds) given as Arrow or polars data, as
-    a numpy array; anything else as it is."""
+    a numpy array (a masked array by its mask: a masked value is refused); anything else
+    as it is."""
+    if isinstance(value, np.ma.MaskedArray):
+        return _masked_rows(value, name)
     library = _library(value)
     if library not in ("pyarrow", "polars"):
         return value

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._core import HandError
+from ._errors import hand_error
 from .ruleset import ruleset
 
 
@@ -60,13 +61,19 @@ def score_partition(
     names = list(columns) if columns is not None else [c for c in frame.columns if c not in keep]
     missing = [c for c in [*keep, *names] if c not in frame.columns]
     if missing:
-        raise HandError(f"the partition has no column {shown_name(missing[0])}")
+        raise hand_error(f"the partition has no column {shown_name(missing[0])}", key=str(missing[0]))
+    twice = [c for c in [*keep, *names] if list(frame.columns).count(c) > 1]
+    if twice:
+        raise hand_error(f"the partition has two columns named {shown_name(twice[0])}", key=str(twice[0]))
     try:
         out = ruleset(rules).evaluate_many(frame[names], options=options, format=format, errors=errors, output="pandas")
     except HandError as e:
         if partition_info is None:
             raise
-        raise HandError(f"partition {partition_info['number']}: {e}") from None
+        # Led by the partition, still naming the key and the row in it.
+        error = HandError(f"partition {partition_info['number']}: {e}")
+        error.key, error.row = e.key, e.row
+        raise error from None
     out.index = frame.index
     for i, k in enumerate(keep):
         out.insert(i, k, frame[k].array)
@@ -132,7 +139,7 @@ def score_parquet(
     # The names are checked against the dataset's (its metadata: nothing is read yet).
     missing = [c for c in (wanted or keep) if c not in frame.columns]
     if missing:
-        raise HandError(f"the dataset has no column {shown_name(missing[0])}")
+        raise hand_error(f"the dataset has no column {shown_name(missing[0])}", key=str(missing[0]))
     if wanted is not None:
         frame = frame[wanted]
     meta = result_meta(rules, options=options, errors=errors, keep=frame[keep] if keep else None)

@@ -440,7 +440,7 @@ class Ruleset(Generic[R]):
         c, m = _rows(counts, melds)
         v = None
         if visible is not None:
-            v, _ = _rows(visible, None)
+            v, _ = _rows(visible, None, "visible")
         shanten, useful = analyze_batch(self.engine, c, v, wilds, m)
         if out is None or out == "numpy":
             return shanten, useful
@@ -590,26 +590,33 @@ def _array(value: Any, name: str) -> NDArray[Any]:
         raise HandError(f"{name} must be an array of integers: {e}") from None
 
 
-def _rows(counts: ArrayLike, melds: ArrayLike | None) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
-    """Checks and converts tile counts to a contiguous uint8 n x 34 array."""
-    a = _array(_frames.matrix(counts, "tile counts"), "tile counts")
+def _rows(
+    counts: ArrayLike, melds: ArrayLike | None, name: str = "tile counts"
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
+    """Checks and converts tile counts (``name``: what a message calls them) to a
+    contiguous uint8 n x 34 array."""
+    a = _array(_frames.matrix(counts, name), name)
     if a.ndim == 1:
-        a = a.reshape(1, -1)
+        # One row, or none (an empty list).
+        a = a.reshape(0 if a.size == 0 else 1, -1 if a.size else 34)
     if a.ndim != 2 or a.shape[1] != 34:
-        raise HandError(f"tile counts must be an n x 34 array, got shape {np.shape(counts)}")
+        raise hand_error(f"{name} must be an n x 34 array, got shape {np.shape(a)}", key=_frames.arg_key(name))
     if a.size and a.dtype != np.uint8:
         if not np.issubdtype(a.dtype, np.integer):
-            raise HandError(f"tile counts must be integers, got {a.dtype}")
+            raise hand_error(f"{name} must be integers, got {a.dtype}", key=_frames.arg_key(name))
         bad = np.argwhere((a < 0) | (a > 4))
         if len(bad):
             row, col = bad[0]
-            raise hand_error(f"{a[row, col]} copies of tile column {col} (0 to 4 allowed)", row=int(row))
+            message = f"{a[row, col]} copies of {TILES[col]} (column {col}) in {name} (0 to 4 allowed)"
+            raise hand_error(message, key=_frames.arg_key(name), row=int(row))
     c = np.ascontiguousarray(a, dtype=np.uint8)
     m = None
     if melds is not None:
         mm = _array(_frames.vector(melds, "melds"), "melds")
+        if mm.size == 0 and mm.ndim == 1:
+            mm = mm.astype(np.uint8)
         if mm.shape != (c.shape[0],) or not np.issubdtype(mm.dtype, np.integer):
-            raise HandError("melds must be one integer per row")
+            raise hand_error("melds must be one integer per row", key="melds")
         bad = np.argwhere((mm < 0) | (mm > MAX_MELDS))
         if len(bad):
             row = int(bad[0][0])

@@ -134,7 +134,7 @@ struct Small<'py, T> {
     tiles: bool,
 }
 
-impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
+impl<'py, T: Copy + Default + PartialOrd + std::fmt::Display> Small<'py, T> {
     /// The value of row `i`, or the error naming the key.
     fn at(&self, py: Python<'py>, i: usize) -> Result<T, HandError> {
         let mut value = [T::default()];
@@ -150,14 +150,15 @@ impl<'py, T: Copy + Default + PartialOrd> Small<'py, T> {
                         return Err(e.for_key(self.name));
                     }
                 }
-                // The value as every reader quotes it (a NaN as the regional columns do).
-                // (A column of numbers read in place holds no Python value to quote.)
+                // The value as every reader quotes it (a NaN as the regional columns do);
+                // a column of numbers read in place, by its number.
                 let shown = match &self.source {
                     Source::List(list) => list.get_item(i).ok().map(|v| match v.extract::<f64>() {
                         Ok(f) if f.is_nan() && v.cast::<PyInt>().is_err() => "NaN".to_string(),
                         _ => convert::shown(&v),
                     }),
-                    _ => None,
+                    Source::Values(v) => v.get(i).map(|x| x.to_string()),
+                    Source::Absent => None,
                 };
                 let message = match shown {
                     Some(v) => format!("{} must be {}, not {v}", self.name, self.expected),
@@ -252,7 +253,8 @@ impl<'py> Table<'py> {
         for k in columns.keys() {
             let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
             if !COLUMNS.contains(&k.as_str()) {
-                return Err(hand_error(py, format!("unknown column {k:?}; mcr takes {}", COLUMNS.join(", "))));
+                let message = format!("unknown column {k:?}; mcr takes {}", COLUMNS.join(", "));
+                return Err(super::errors::for_key(py, hand_error(py, message), &k));
             }
         }
         let (Some(hands), Some(wins)) = (get("hand")?, get("win")?) else {
@@ -337,7 +339,15 @@ impl<'py> Table<'py> {
             .chain(table.formats.len())
             .chain(table.explain.len());
         if lengths.into_iter().any(|l| l != n) {
-            return Err(hand_error(py, "columns must all have the same length"));
+            // Named by the first column whose length is not the hands' (read again: only
+            // a refused call pays for it).
+            let other = columns.iter().find(|(_, v)| v.len().is_ok_and(|l| l != n));
+            let Some((k, v)) = other else {
+                return Err(hand_error(py, "columns must all have the same length"));
+            };
+            let k = k.str()?.to_string();
+            let message = format!("columns must all have the same length: {k:?} has {} rows, \"hand\" {n}", v.len()?);
+            return Err(super::errors::for_key(py, hand_error(py, message), &k));
         }
         Ok(table)
     }

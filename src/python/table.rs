@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
 
 use super::columns::{as_list, item, TextColumn};
-use super::errors::hand_error;
+use super::errors::{for_key, hand_error};
 use super::many::{ColumnScorer, Refused, RowOut};
 use super::score::{value, PyScheme};
 use crate::error::Result as CoreResult;
@@ -29,7 +29,8 @@ impl<'py> Column<'py> {
     fn new(name: &str, col: &Bound<'py, PyAny>) -> PyResult<Column<'py>> {
         if let Ok(a) = col.cast::<PyUntypedArray>() {
             if a.ndim() != 1 {
-                return Err(hand_error(col.py(), "each column must be one-dimensional"));
+                let message = format!("column {name:?} must be one-dimensional, not of {} dimensions", a.ndim());
+                return Err(for_key(col.py(), hand_error(col.py(), message), name));
             }
             let kind = a.dtype().kind();
             let as_vec = |dtype: &str| -> PyResult<Bound<'py, PyAny>> { col.call_method1("astype", (dtype,)) };
@@ -198,10 +199,8 @@ impl ColumnScorer for SchemeColumns<'_> {
             }
             if !scheme.keys.iter().any(|key| key.name == k) {
                 let known: Vec<&str> = scheme.keys.iter().map(|k| k.name.as_str()).collect();
-                return Err(hand_error(
-                    py,
-                    format!("unknown column {k:?}; {} takes {}", scheme.name, known.join(", ")),
-                ));
+                let message = format!("unknown column {k:?}; {} takes {}", scheme.name, known.join(", "));
+                return Err(for_key(py, hand_error(py, message), &k));
             }
             let col = Column::new(&k, &v)?;
             cols.push((k, col));
@@ -209,9 +208,10 @@ impl ColumnScorer for SchemeColumns<'_> {
         if !cols.iter().any(|(k, _)| k == "hand") {
             return Err(hand_error(py, "columns need a 'hand' column"));
         }
-        let n = cols[0].1.len();
-        if cols.iter().any(|(_, c)| c.len() != n) {
-            return Err(hand_error(py, "columns must all have the same length"));
+        let (first, n) = (&cols[0].0, cols[0].1.len());
+        if let Some((k, c)) = cols.iter().find(|(_, c)| c.len() != n) {
+            let message = format!("columns must all have the same length: {k:?} has {} rows, {first:?} {n}", c.len());
+            return Err(for_key(py, hand_error(py, message), k));
         }
         let keys = cols.iter().filter_map(|(name, _)| scheme.keys.iter().position(|k| &k.name == name)).collect();
         Ok((Table { py, columns: cols, keys }, n))
