@@ -668,3 +668,20 @@ def test_collected_errors_keep_every_situation_in_its_place(monkeypatch, threads
     assert [i for i, g in enumerate(RS.evaluate_many(sits, errors="collect")) if "error" in g] == sorted(
         {*range(0, 700, 37), *range(5, 700, 53), 699}
     )
+
+
+@pytest.mark.parametrize(
+    "flags, key",
+    [
+        (dict(robbing_kong=True, self_drawn=True), "robbing_kong"),
+        (dict(kong_replacement=True), "kong_replacement"),
+        (dict(last_of_kind=True, win="1z"), "last_of_kind"),
+        (dict(flowers=9), "flowers"),
+    ],
+)
+def test_contradictory_flags_name_their_key(flags, key) -> None:
+    # As the regional rulesets name theirs: the key the message speaks of.
+    situation = {"hand": "123m456p789s1122z", "win": "2z", **flags}
+    with pytest.raises(haidi.HandError) as e:
+        haidi.ruleset("mcr").evaluate(**situation)
+    assert e.value.key == key
