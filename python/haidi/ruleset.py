@@ -597,8 +597,8 @@ def _rows(
     contiguous uint8 n x 34 array."""
     a = _array(_frames.matrix(counts, name), name)
     if a.ndim == 1:
-        # One row, or none (an empty list).
-        a = a.reshape(0 if a.size == 0 else 1, -1 if a.size else 34)
+        # One row; an empty list is no rows.
+        a = a.reshape(0, 34) if a.size == 0 else a.reshape(1, -1)
     if a.ndim != 2 or a.shape[1] != 34:
         raise hand_error(f"{name} must be an n x 34 array, got shape {np.shape(a)}", key=_frames.arg_key(name))
     if a.size and a.dtype != np.uint8:
