@@ -479,3 +479,13 @@ def test_a_column_at_fault_is_named(rules: str) -> None:
             rs.evaluate_many(columns)
         assert e.value.key == key
         assert repr(key) in str(e.value).replace('"', "'") or str(e.value).endswith("not 9")
+
+
+def test_melds_as_a_pandas_column_name_a_missing_row() -> None:
+    pd = pytest.importorskip("pandas")
+    mcr = haidi.ruleset("mcr")
+    c = np.repeat(_complete_row(), 3, axis=0)
+    with pytest.raises(haidi.HandError) as e:
+        mcr.win_batch(c, melds=pd.Series([0, None, 0], dtype="Int64"))
+    assert (e.value.key, e.value.row) == ("melds", 1)
+    assert mcr.win_batch(c, melds=pd.Series([0, 0, 0], dtype="Int64")).tolist() == [True] * 3

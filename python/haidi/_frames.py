@@ -272,6 +272,12 @@ def vector(value: Any, name: str) -> Any:
     if isinstance(value, np.ma.MaskedArray):
         return _masked_rows(value, name)
     library = _library(value)
+    if library == "pandas" and hasattr(value, "isna") and not hasattr(value, "columns"):
+        # pandas' own integer types mark a missing value: refused naming its row.
+        missing = np.asarray(value.isna())
+        if missing.any():
+            raise hand_error(f"{name} is missing", key=arg_key(name), row=int(np.argmax(missing)))
+        return value.to_numpy()
     if library not in ("pyarrow", "polars"):
         return value
     return _integers(_arrow_array(value, library), name)
