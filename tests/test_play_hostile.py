@@ -142,6 +142,30 @@ def test_helpers_a_bot_leaves_are_ended_and_never_hold_haidis_output(tmp_path):
     assert json.loads(done.stdout)["hands"] == 3
 
 
+@pytest.mark.parametrize("pause", [0, 0.001])
+def test_a_helper_that_changes_its_id_without_end_is_ended_too(tmp_path, pause):
+    """A helper that forks and ends in a loop, calling ``setsid`` each time, is gone
+    before a scan of the process table can kill it; it is caught as it comes to haidi."""
+    notes = tmp_path / "hops.txt"
+    argv = ["play", "--bots", f"{_bot('hopper.py', notes, pause)},greedy,greedy,greedy", "--seed", "1", "--json"]
+    done = subprocess.run([sys.executable, "-m", "haidi", *argv], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seen = notes.read_text().split()
+    time.sleep(0.5)
+    after = notes.read_text().split()
+    assert after == seen and not _alive(int(after[-1]))
+
+
+def test_an_answer_quoted_in_a_fault_line_is_printable(capsys):
+    # A line separator (or a C1 control) from a bot would start a line of haidi's own
+    # on a reader that splits at it, or drive the terminal: written as JSON escapes.
+    status, out, err = _run(capsys, "play", "--bots", f"{_bot('forger.py')},greedy,greedy,greedy", "--seed", "1")
+    assert status == 3
+    fault = next(line for line in err.splitlines() if "which is no action" in line)
+    assert fault.isprintable() and "\\u2028\\u0085\\u009b" in fault
+    assert len(err.splitlines()) == len(err.split("\n")) - (err.endswith("\n"))
+
+
 def test_helpers_are_ended_in_process_too(tmp_path, capsys):
     notes = tmp_path / "pids.txt"
     status, _, err = _run(capsys, "play", "--bots", f"{_bot('helper.py', notes)},greedy,random,random", "--seed", "1")

@@ -451,19 +451,81 @@ class Guard:
 
     def sweep(self) -> None:
         """Kills the processes that came to haidi as orphans since the guard began (a
-        bot's child process whose parent is gone), and their families."""
-        for _ in range(20):
-            table = process_table()
+        bot's child process whose parent is gone), and their families.
+
+        An orphan that forks and ends without pause (a new process id, and a ``setsid``
+        of its own, each time) stays ahead of a scan of the whole process table: each is gone before
+        the kill for it is sent, and its successor comes to haidi only then. So haidi's
+        own children, which the kernel lists in a few small files, are read and killed
+        in a tight loop (a successor comes to haidi the moment its parent ends, and is
+        killed before it has forked again), and a scan of the whole table ends it when
+        neither finds anything more."""
+        deadline = time.monotonic() + SWEEP_SECONDS
+        killed: set[int] = set()
+        while True:
             live = {p.proc.pid for p in _running if p.proc is not None}
+            own = _own_children()
+            if own is not None:
+                new = own - self.baseline - live - killed
+                if new and time.monotonic() < deadline:
+                    for p in new:
+                        with contextlib.suppress(OSError):
+                            os.kill(p, signal.SIGKILL)
+                    killed |= new
+                    _reap_now(killed)
+                    continue
+            table = process_table()
             new = _children(table) - self.baseline - live
             alive = {p for p in _family(new, table) if table[p][3] != "Z"} if new else set()
-            if not alive:
+            if not alive or time.monotonic() >= deadline:
                 _reap(new, table)
+                _reap_now(killed)
                 return
             _kill(alive, table)
+            killed |= alive
 
 
 _guarded: Guard | None = None
+
+
+#: The longest a sweep for orphans goes on (one that forks without end is killed well
+#: before: each successor within microseconds of coming to haidi).
+SWEEP_SECONDS = 5.0
+
+
+def _own_children() -> set[int] | None:
+    """haidi's own children, as the kernel lists them for each of its threads (a few
+    small files: far quicker than a scan of the process table); None where it does not
+    list them (no ``/proc``, or a kernel without ``/proc/<pid>/task/<tid>/children``)."""
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return None
+    out: set[int] = set()
+    listed = False
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/children", "rb") as f:
+                out.update(int(p) for p in f.read().split())
+            listed = True
+        except OSError:
+            continue
+    return out if listed else None
+
+
+def _reap_now(pids: set[int]) -> None:
+    """Reaps those of haidi's children among ``pids`` that have ended (a killed child is
+    listed among haidi's children until it is reaped)."""
+    for p in list(pids):
+        try:
+            done, _ = os.waitpid(p, os.WNOHANG)
+        except ChildProcessError:
+            pids.discard(p)
+            continue
+        except OSError:
+            continue
+        if done:
+            pids.discard(p)
 
 
 def _children(table: dict[int, tuple[int, int, int, str]]) -> set[int]:

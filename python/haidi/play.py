@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
 import os
 import random
 import re
@@ -59,7 +60,17 @@ MAX_HISTORY = 4 << 20
 def quoted(text: str) -> str:
     """A bot's answer as a fault quotes it: a JSON string (the protocols' language, as the
     fault's default action is written), cut to ``MAX_QUOTED`` characters."""
-    return orjson.dumps(text[:MAX_QUOTED]).decode() + ("..." if len(text) > MAX_QUOTED else "")
+    return printable(orjson.dumps(text[:MAX_QUOTED]).decode()) + ("..." if len(text) > MAX_QUOTED else "")
+
+
+def printable(json_text: str) -> str:
+    """JSON text with every character Python does not print (line and paragraph
+    separators, C1 controls ...) written as its ``\\u`` escape, still the same JSON: a
+    bot's answer quoted in a fault line can then neither start a line of its own that
+    passes for haidi's nor send a control sequence to the terminal."""
+    if json_text.isprintable():
+        return json_text
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in json_text)
 
 
 #: What a Botzone bot prints after its response to be kept running (Botzone's 长时运行).
@@ -207,7 +218,8 @@ class LineBot(Player):
         except orjson.JSONDecodeError:
             raise Fault(f"answered {quoted(text)}, which is not JSON") from None
         if not isinstance(action, dict):
-            raise Fault(f'answered {text[:MAX_QUOTED]}, which is no action (an object such as {{"type": "pass"}})')
+            shown = printable(text[:MAX_QUOTED])
+            raise Fault(f'answered {shown}, which is no action (an object such as {{"type": "pass"}})')
         return action
 
     def close(self) -> None:
@@ -323,7 +335,7 @@ class BotzoneBot(Player):
         except orjson.JSONDecodeError:
             raise Fault(f"answered {quoted(text)}, which is not JSON") from None
         if not isinstance(out, dict) or not isinstance(out.get("response"), str):
-            raise Fault(f"answered {text[:MAX_QUOTED]}, with no response string")
+            raise Fault(f"answered {printable(text[:MAX_QUOTED])}, with no response string")
         response = out["response"]
         if len(response) > MAX_RESPONSE:
             raise Fault(f"answered a response of {len(response):,} characters, more than {MAX_RESPONSE}", True)
