@@ -166,6 +166,13 @@ def test_an_answer_quoted_in_a_fault_line_is_printable(capsys):
     assert len(err.splitlines()) == len(err.split("\n")) - (err.endswith("\n"))
 
 
+def test_an_answer_giving_a_key_twice_is_a_fault(capsys):
+    # Read as the command reads its own lines: orjson alone would keep the last "type".
+    status, out, err = _run(capsys, "play", "--bots", f"{_bot('twice.py')},greedy,greedy,greedy", "--seed", "1")
+    assert status == 3
+    assert 'key "type" is given twice in one object' in err or "key 'type' is given twice in one object" in err
+
+
 def test_helpers_are_ended_in_process_too(tmp_path, capsys):
     notes = tmp_path / "pids.txt"
     status, _, err = _run(capsys, "play", "--bots", f"{_bot('helper.py', notes)},greedy,random,random", "--seed", "1")

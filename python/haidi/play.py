@@ -63,6 +63,23 @@ def quoted(text: str) -> str:
     return printable(orjson.dumps(text[:MAX_QUOTED]).decode()) + ("..." if len(text) > MAX_QUOTED else "")
 
 
+def read_answer(text: str) -> Any:
+    """A bot's answer read as JSON, as the command reads its own lines' keys: a key given
+    twice in one object is a fault (orjson would keep the last without a word, so that
+    ``{"type": "pass", "type": "discard"}`` played a discard)."""
+    from .cli import _unique_keys  # the command's check (cli imports this module)
+
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise Fault(f"answered {quoted(text)}, which is not JSON") from None
+    try:
+        _unique_keys(text, value)
+    except HandError as e:
+        raise Fault(f"answered {quoted(text)}: {e}") from None
+    return value
+
+
 def printable(json_text: str) -> str:
     """JSON text with every character Python does not print (line and paragraph
     separators, C1 controls ...) written as its ``\\u`` escape, still the same JSON: a
@@ -213,10 +230,7 @@ class LineBot(Player):
         text = self.program.answer(deadline)
         # A bot that answers without reading its requests would fill the pipe.
         self.program.flush(deadline)
-        try:
-            action = orjson.loads(text)
-        except orjson.JSONDecodeError:
-            raise Fault(f"answered {quoted(text)}, which is not JSON") from None
+        action = read_answer(text)
         if not isinstance(action, dict):
             shown = printable(text[:MAX_QUOTED])
             raise Fault(f'answered {shown}, which is no action (an object such as {{"type": "pass"}})')
@@ -330,10 +344,7 @@ class BotzoneBot(Player):
         return orjson.dumps({**history, "data": self.data, "globaldata": self.globaldata}).decode() + "\n"
 
     def _read_json(self, text: str) -> str:
-        try:
-            out = orjson.loads(text)
-        except orjson.JSONDecodeError:
-            raise Fault(f"answered {quoted(text)}, which is not JSON") from None
+        out = read_answer(text)
         if not isinstance(out, dict) or not isinstance(out.get("response"), str):
             raise Fault(f"answered {printable(text[:MAX_QUOTED])}, with no response string")
         response = out["response"]
