@@ -454,12 +454,12 @@ class Guard:
         bot's child process whose parent is gone), and their families.
 
         An orphan that forks and ends without pause (a new process id, and a ``setsid``
-        of its own, each time) stays ahead of a scan of the whole process table: each is gone before
-        the kill for it is sent, and its successor comes to haidi only then. So haidi's
-        own children, which the kernel lists in a few small files, are read and killed
-        in a tight loop (a successor comes to haidi the moment its parent ends, and is
-        killed before it has forked again), and a scan of the whole table ends it when
-        neither finds anything more."""
+        of its own, each time) stays ahead of a scan of the whole process table: each is
+        gone before the kill for it is sent, and its successor comes to haidi only then.
+        So haidi's own children, which the kernel lists in a few small files, are read
+        and killed in a tight loop (a successor comes to haidi the moment its parent
+        ends, and is killed before it has forked again), and a scan of the whole table
+        ends the sweep when neither finds anything more."""
         deadline = time.monotonic() + SWEEP_SECONDS
         killed: set[int] = set()
         while True:
