@@ -180,12 +180,25 @@ def _broken(old: str, new: str, count: int = 1) -> str:
         (_broken("Player 1 Hu B7", "Player 1 Hu B7\nPlayer 1 Play B7"), 104, "Player"),
         (_broken("Player 1 Hu B7", "Player 1 Play B7"), 104, "Fan"),
         (_broken("Match 61602cb45ddc087351c04358", "Game 61602cb45ddc087351c04358"), 1, "Match"),
+        # Numbers are ASCII digits: int() would read '１' and '٩'.
+        (_broken("Wind 1", "Wind \uff11"), 2, "Wind"),
+        (_broken("Score -8 33 -17 -8", "Score -8 33 -17 -\uff18"), 105, "Score"),
     ],
 )
 def test_malformed_input_is_a_hand_error_naming_the_line_and_the_field(text: str, line: int, field: str) -> None:
     with pytest.raises(haidi.HandError) as err:
         bz.parse(text)
     assert str(err.value).startswith(f"line {line}: {field}:"), str(err.value)
+
+
+def test_a_deal_with_a_tile_too_many_is_named_by_its_own_line() -> None:
+    # Player 0's Deal is line 3 (the Match line is 1), below three blank lines 6.
+    lines = FIRST.split("\n")
+    at = next(i for i, t in enumerate(lines) if t.startswith("Player 0 Deal"))
+    lines[at] += " W1"
+    for text, line in (("\n".join(lines), at + 1), ("\n\n\n" + "\n".join(lines), at + 4)):
+        with pytest.raises(haidi.HandError, match=f"^line {line}: Deal: player 0 lists more tiles"):
+            bz.wall(bz.parse(text)[0])
 
 
 @pytest.mark.parametrize(

@@ -947,3 +947,43 @@ def test_numbers_on_the_command_line_are_ascii_digits(haidi_cli):
     assert code == 2 and "٣" in err
     code, _, err = haidi_cli("play", "--bots", "greedy,greedy,greedy,greedy", "--timeout", ".5", "--seed", "7")
     assert code == 0, err
+
+
+def _match_log(haidi_cli, path) -> list[str]:
+    code, _, err = haidi_cli("play", "--bots", "greedy,greedy,greedy,greedy", "--seed", "5", "--games", "2",
+                             "--log", str(path))  # fmt: skip
+    assert code == 0, err
+    return path.read_text().splitlines()
+
+
+@pytest.mark.parametrize(
+    "change, key",
+    [
+        # Left out, each would turn its check off: a hand under other options replayed.
+        (lambda h: h.pop("options"), "options"),
+        (lambda h: h.update(options=None), "options"),
+        (lambda h: h.update(hands="2"), "hands"),
+        (lambda h: h.update(hands=True), "hands"),
+        (lambda h: h.update(payments=[float(x) for x in h["payments"]]), "payments"),
+        (lambda h: h.update(players={"0": "greedy"}), "players"),
+        (lambda h: h.update(duplicate="yes"), "duplicate"),
+    ],
+)
+def test_a_match_header_is_read_strictly(haidi_cli, tmp_path, change, key) -> None:
+    lines = _match_log(haidi_cli, tmp_path / "m.jsonl")
+    header = json.loads(lines[0])
+    change(header)
+    (tmp_path / "bad.jsonl").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    code, out, _ = haidi_cli("replay", str(tmp_path / "bad.jsonl"))
+    assert code == 2 and "match header" in out and key in out
+
+
+def test_replay_html_names_the_line_and_a_page_it_cannot_write_is_status_4(haidi_cli, tmp_path) -> None:
+    lines = _match_log(haidi_cli, tmp_path / "m.jsonl")
+    twice = lines[1].replace('"event":"start"', '"event":"start","event":"start"', 1)
+    (tmp_path / "dup.jsonl").write_text("\n".join([lines[0], twice, *lines[2:]]) + "\n")
+    code, _, err = haidi_cli("replay", "--html", str(tmp_path / "x.html"), str(tmp_path / "dup.jsonl"))
+    assert code == 2 and "line 2: key" in err
+    if Path("/dev/full").exists():
+        code, _, err = haidi_cli("replay", "--html", "/dev/full", str(tmp_path / "m.jsonl"))
+        assert code == 4 and "cannot write" in err

@@ -616,3 +616,14 @@ def test_page_and_reproduce_read_their_arguments() -> None:
         viewer.page(haidi.Game("mcr", 1), title=5)  # type: ignore[arg-type]
     with pytest.raises(haidi.HandError, match="progress is a function"):
         reproduce.run(5, progress=5)  # type: ignore[arg-type]
+
+
+@browser
+def test_the_browser_shows_the_match_headers_players_and_payments(tmp_path: Path, capsys) -> None:
+    header, lines = match_log(tmp_path, "mcr", 2)
+    capsys.readouterr()
+    path = tmp_path / "match.html"
+    path.write_text(viewer.page("\n".join([json.dumps(header), *lines])), encoding="utf-8")
+    shown = dom(path, "hand=1").text["players"]
+    for p, (name, paid) in enumerate(zip(header["players"], header["payments"], strict=True)):
+        assert f"player {p} {name} {'+' if paid > 0 else ''}{paid}" in shown

@@ -462,9 +462,13 @@ class Guard:
         ends the sweep when neither finds anything more."""
         deadline = time.monotonic() + SWEEP_SECONDS
         killed: set[int] = set()
+        live = {p.proc.pid for p in _running if p.proc is not None}
         while True:
-            live = {p.proc.pid for p in _running if p.proc is not None}
-            own = _own_children()
+            # The main thread's children first (one file), then every thread's.
+            own = _own_children(main_only=True)
+            if own is None or not own - self.baseline - live - killed:
+                live = {p.proc.pid for p in _running if p.proc is not None}
+                own = _own_children()
             if own is not None:
                 new = own - self.baseline - live - killed
                 if new and time.monotonic() < deadline:
@@ -493,12 +497,14 @@ _guarded: Guard | None = None
 SWEEP_SECONDS = 5.0
 
 
-def _own_children() -> set[int] | None:
+def _own_children(main_only: bool = False) -> set[int] | None:
     """haidi's own children, as the kernel lists them for each of its threads (a few
-    small files: far quicker than a scan of the process table); None where it does not
-    list them (no ``/proc``, or a kernel without ``/proc/<pid>/task/<tid>/children``)."""
+    small files: far quicker than a scan of the process table), or with ``main_only`` for
+    its main thread alone (where an orphan comes while that thread lives: one file);
+    None where the kernel does not list them (no ``/proc``, or a kernel without
+    ``/proc/<pid>/task/<tid>/children``)."""
     try:
-        tids = os.listdir("/proc/self/task")
+        tids = [str(os.getpid())] if main_only else os.listdir("/proc/self/task")
     except OSError:
         return None
     out: set[int] = set()

@@ -108,6 +108,8 @@ class Match:
     scores: tuple[int, int, int, int]
     huang: bool
     line: int = 0
+    #: The line of each player's ``Deal`` (by player).
+    deal_lines: tuple[int, ...] = ()
 
     @property
     def winner(self) -> int | None:
@@ -154,11 +156,12 @@ def _fail(line: int, field_: str, message: str) -> HandError:
 
 
 def _int(text: str, line: int, field_: str, low: int, high: int) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise _fail(line, field_, f"{text[:20]!r} is not a number") from None
-    if not low <= n <= high or not text.lstrip("-").isdigit():
+    # ASCII digits only: int() also reads '٣' and '３', str.isdigit '²'.
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise _fail(line, field_, f"{text[:20]!r} is not a number")
+    n = int(text)
+    if not low <= n <= high:
         raise _fail(line, field_, f"{text[:20]!r} is not a number from {low} to {high}")
     return n
 
@@ -226,6 +229,7 @@ def _match(head: list[tuple[int, str]]) -> Match:
         raise _fail(n1, "Wind", "expected 'Wind <0-3>'")
     wind = _int(words[1], n1, "Wind", 0, 3)
     deals: list[tuple[str, ...] | None] = [None] * 4
+    deal_lines = [0, 0, 0, 0]
     events: list[Event] = []
     fan: int | None = None
     fans: tuple[tuple[str, int], ...] = ()
@@ -246,6 +250,7 @@ def _match(head: list[tuple[int, str]]) -> Match:
                 if events or deals[e.player] is not None:
                     raise _fail(n, "Deal", f"player {e.player} is dealt twice, or after play began")
                 deals[e.player] = e.tiles
+                deal_lines[e.player] = n
             else:
                 if any(d is None for d in deals):
                     raise _fail(n, e.kind, "play before all four players are dealt")
@@ -290,7 +295,8 @@ def _match(head: list[tuple[int, str]]) -> Match:
         raise _fail(last, "Score", "the hand ends without its Score line")
     if huang and any(scores):
         raise _fail(last, "Score", "a drawn hand (Huang) pays nothing")
-    return Match(mid, wind, tuple(d for d in deals if d is not None), tuple(events), fan, fans, scores, huang, n0)
+    dealt = tuple(d for d in deals if d is not None)
+    return Match(mid, wind, dealt, tuple(events), fan, fans, scores, huang, n0, tuple(deal_lines))
 
 
 def read(source: str | os.PathLike[str] | IO[str] | Iterable[str]) -> Iterator[Match]:
@@ -369,17 +375,22 @@ def _dealt_replacements(match: Match, first_draw: str) -> list[str]:
         for s in range(4):
             for _ in range(wanted[s]):
                 if not queues[s]:
-                    raise HandError(
-                        f"line {match.line}: Deal: player {s} has more flowers than tiles listed to replace them"
-                    )
+                    message = f"Deal: player {s} has more flowers than tiles listed to replace them"
+                    raise HandError(f"line {_deal_line(match, s)}: {message}")
                 t = queues[s].pop(0)
                 order.append(t)
                 again[s] += t.endswith("f")
         wanted = again
     for s in range(4):
         if queues[s]:
-            raise HandError(f"line {match.line}: Deal: player {s} lists more tiles than its 13 and their replacements")
+            message = f"Deal: player {s} lists more tiles than its 13 and their replacements"
+            raise HandError(f"line {_deal_line(match, s)}: {message}")
     return order
+
+
+def _deal_line(match: Match, player: int) -> int:
+    """The line of ``player``'s ``Deal`` (the ``Match`` line where it is not known)."""
+    return match.deal_lines[player] if len(match.deal_lines) > player else match.line
 
 
 #: Fans of a win on the wall's last tile: a log that scores one ended its wall there.

@@ -1437,9 +1437,15 @@ def _replay_html(args: argparse.Namespace) -> int:
 
     if args.key_file:
         return _error("--html does not check the header's HMAC: run haidi replay --key-file on the log first")
+    lines = []
     try:
-        text = "\n".join(_text_line(raw) for raw in _log_lines(args))
-        page = viewer.page(text, analysis=args.analysis)
+        for n, raw in enumerate(_log_lines(args), 1):
+            try:
+                lines.append(_text_line(raw))
+            except HandError as e:
+                # Named by its line, as the page's reader names the others.
+                raise HandError(f"line {n}: {e}") from None
+        page = viewer.page("\n".join(lines), analysis=args.analysis)
     except OSError as e:
         return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
     except HandError as e:
@@ -1448,7 +1454,9 @@ def _replay_html(args: argparse.Namespace) -> int:
         with open(args.html, "w", encoding="utf-8") as f:
             f.write(page)
     except OSError as e:
-        return _error(f"cannot write {args.html!r}: {e.strerror or e}")
+        # A file haidi writes that cannot be written: 4, as for analyze --html.
+        print(f"haidi: error: cannot write {args.html!r}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
     return EXIT_OK
 
 

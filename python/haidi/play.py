@@ -27,7 +27,7 @@ import orjson
 
 from . import _core, _stream
 from ._core import HandError
-from ._errors import json_spelling
+from ._errors import hand_error, json_spelling, shown
 from ._procs import MAX_ANSWER, MAX_STDERR, Fault, Program, StderrSink, report
 from .game import AGENTS, Game, read_carry
 
@@ -776,6 +776,10 @@ def check_log(log: Any) -> tuple[list[int] | None, str | None]:
     return list(g.result["payments"]), None
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class MatchCheck:
     """The checks a match header (``MatchLog``) makes possible, beyond each hand's own
     replay: each hand's rules and options are the header's, its seed is ``wall_seed`` of
@@ -795,8 +799,22 @@ class MatchCheck:
             raise HandError("a match header names its rules and its seed (a string of digits below 2**256)")
         self.rs = ruleset(rules)
         self.seed = number
-        self.duplicate = header.get("duplicate") is True
-        self.options = header.get("options")
+        # Each value is read strictly: one left out or of another type would turn its
+        # check off (a header without options let a hand play under others).
+        options, duplicate = header.get("options"), header.get("duplicate")
+        if not isinstance(options, Mapping):
+            raise hand_error("a match header gives its options: a dict ({} for none)", key="options")
+        if not isinstance(duplicate, bool):
+            raise hand_error(f"a match header's duplicate is true or false, not {shown(duplicate)}", key="duplicate")
+        hands, payments, players = header.get("hands"), header.get("payments"), header.get("players")
+        if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
+            raise hand_error(f"a match header counts its hands (an int), not {shown(hands)}", key="hands")
+        if not (isinstance(payments, list) and len(payments) == 4 and all(_is_int(x) for x in payments)):
+            raise hand_error(f"a match header's payments are four ints, not {shown(payments)}", key="payments")
+        if not (isinstance(players, list) and len(players) == 4 and all(isinstance(x, str) for x in players)):
+            raise hand_error(f"a match header's players are four names, not {shown(players)}", key="players")
+        self.duplicate = duplicate
+        self.options = dict(options)
         self.carries: list[dict[str, Any] | None] = [None] * 4
         self.payments = [0, 0, 0, 0]
         self.count = 0

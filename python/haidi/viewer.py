@@ -287,8 +287,9 @@ def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]
             if line.strip() and not line.lstrip().startswith("#"):
                 try:
                     rows.append(_json(line, f"line {n}"))
-                except HandError:
-                    raise  # says the line and what is wrong (nested too deep)
+                except HandError as e:
+                    # Named by its line, as `haidi replay` names it (a key given twice).
+                    raise HandError(str(e) if str(e).startswith(f"line {n} ") else f"line {n}: {e}") from None
                 except ValueError as e:
                     raise HandError(f"line {n}: not JSON ({e})") from None
     elif isinstance(obj, Sequence) and obj and isinstance(obj[0], Mapping):

@@ -295,6 +295,15 @@
 
   const title = D.match ? "haidi " + D.match.rules + " match, " + D.hands.length + " hands" : "haidi " + D.hands[0].rules;
   $("title").textContent = title;
+  if (D.match && D.match.players) {
+    // The header's players (table positions) and what each was paid over the match,
+    // checked against the hands before the page was written.
+    const paid = D.match.payments || [];
+    const who = D.match.players.map((p, i) => "player " + i + " " + p + (i < paid.length ? " " + (paid[i] > 0 ? "+" : "") + paid[i] : ""));
+    const line = el("span", "players", " · " + who.join(" · "));
+    line.id = "players";
+    $("title").after(line);
+  }
   D.hands.forEach((h, i) => {
     const o = el("option", "", String(i + 1) + (h.wins.length ? " · won by " + h.wins.map((w) => W[w.seat]).join("+") : " · drawn"));
     o.value = String(i);
