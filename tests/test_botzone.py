@@ -491,3 +491,19 @@ def test_a_robbed_kong_is_written_and_replayed_with_its_maker_paying() -> None:
     assert again.log[1:] == g.log[1:] and bz.differences(m, again) == []
     # Botzone's judge and haidi's settle alike: the kong's maker pays as a discarder.
     assert m.scores == (-20, 36, -8, -8)
+
+
+def test_write_and_export_name_the_file_and_line_of_a_log_that_does_not_replay(tmp_path, haidi_cli) -> None:
+    g = haidi.Game("mcr", seed=3)
+    while not g.done:
+        seat = g.to_act[0]
+        g.step(seat, g.legal_actions(seat)[0])
+    log = json.loads(json.dumps(g.log))
+    ended = next(e for e in log if e["event"] == "end")
+    ended["exhausted"] = not ended["exhausted"]
+    path = tmp_path / "tampered.jsonl"
+    path.write_text("\n" + json.dumps(log) + "\n")
+    code, _, err = haidi_cli("botzone", "write", str(path))
+    assert code == 2 and f"{path}: line 2:" in err
+    code, _, err = haidi_cli("botzone", "export", str(path), "-o", str(tmp_path / "out"), "--quiet")
+    assert code == 2 and f"{path}:2:" in err

@@ -794,7 +794,11 @@ def examples(
                 row["mask"] = mask(g, seat)
             rows.append(row)
 
-        g = play(watch)
+        try:
+            g = play(watch)
+        except HandError as e:
+            # Named by the hand's place (a Botzone error names its line already).
+            raise HandError(str(e) if str(e).startswith(("line ", name)) else f"{name}: {e}") from None
         result = g.result
         if result is None:
             raise HandError(f"{name}: the hand is not over at the end of its log")
@@ -952,8 +956,12 @@ def main(args: Any) -> int:
             return _replay_main(args, sys.stdout)
         if args.botzone_command == "write":
             for name in args.logs:
-                for _, log in _jsonl(name):
-                    sys.stdout.write(write(log))
+                for n, log in _jsonl(name):
+                    try:
+                        text = write(log)
+                    except HandError as e:
+                        raise HandError(f"{name}: line {n}: {e}") from None
+                    sys.stdout.write(text)
             return 0
         counts = export(args.sources, args.out, format=args.format, shard=args.shard, progress=not args.quiet)
         print(f"{counts['examples']} examples of {counts['hands']} hands in {counts['files']} files at {args.out}")
