@@ -507,3 +507,12 @@ def test_write_and_export_name_the_file_and_line_of_a_log_that_does_not_replay(t
     assert code == 2 and f"{path}: line 2:" in err
     code, _, err = haidi_cli("botzone", "export", str(path), "-o", str(tmp_path / "out"), "--quiet")
     assert code == 2 and f"{path}:2:" in err
+
+
+def test_export_to_an_output_that_cannot_be_written_is_status_4(tmp_path, haidi_cli) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("a file where the npz folder goes")
+    code, _, err = haidi_cli("botzone", "export", str(TEN), "-o", str(taken), "--quiet")
+    assert code == 4 and f"cannot write {str(taken)!r}" in err
+    code, _, err = haidi_cli("botzone", "export", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "out"), "--quiet")
+    assert code == 2 and "cannot read" in err

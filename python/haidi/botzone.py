@@ -948,7 +948,8 @@ def add_parser(sub: Any) -> None:
 
 def main(args: Any) -> int:
     """``haidi botzone``: 0 when every hand agrees (or is written), 1 when one differs or is
-    refused, 2 for a file that cannot be read or is not the format."""
+    refused, 2 for a file that cannot be read or is not the format, 4 when ``export``
+    cannot write its output."""
     import sys
 
     try:
@@ -963,7 +964,15 @@ def main(args: Any) -> int:
                         raise HandError(f"{name}: line {n}: {e}") from None
                     sys.stdout.write(text)
             return 0
-        counts = export(args.sources, args.out, format=args.format, shard=args.shard, progress=not args.quiet)
+        try:
+            counts = export(args.sources, args.out, format=args.format, shard=args.shard, progress=not args.quiet)
+        except OSError as e:
+            # Not a source that cannot be read: the output (a full disk, a file where the
+            # npz folder goes), which the command's exit status 4 is for.
+            if e.filename is not None and any(os.fspath(e.filename) == os.fspath(s) for s in args.sources):
+                raise
+            print(f"haidi: error: cannot write {os.fspath(args.out)!r}: {e.strerror or e}", file=sys.stderr)
+            return 4
         print(f"{counts['examples']} examples of {counts['hands']} hands in {counts['files']} files at {args.out}")
         return 0
     except OSError as e:
