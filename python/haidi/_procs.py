@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 #: The longest answer line read from a bot, in bytes (``haidi play --max-answer``).
@@ -74,8 +74,17 @@ def report(line: str, stream: Any = None) -> None:
 def _printable(raw: bytes) -> str:
     """A line of a bot's standard error as haidi shows it: control characters (a carriage
     return that would overwrite the label, escape sequences) written as escapes."""
-    text = raw.decode("utf-8", "replace")
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return printable(raw.decode("utf-8", "replace"))
+
+
+def printable(text: str, escape: Callable[[str], str] = lambda c: repr(c)[1:-1]) -> str:
+    """``text`` with every character Python does not print (controls, line and paragraph
+    separators ...) written as ``escape`` writes it (Python's escape by default): what a
+    bot sent, shown on haidi's own lines, can then neither start a line that passes for
+    haidi's nor drive the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else escape(c) for c in text)
 
 
 class StderrSink:

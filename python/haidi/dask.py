@@ -62,7 +62,8 @@ def score_partition(
     missing = [c for c in [*keep, *names] if c not in frame.columns]
     if missing:
         raise hand_error(f"the partition has no column {shown_name(missing[0])}", key=str(missing[0]))
-    twice = [c for c in [*keep, *names] if list(frame.columns).count(c) > 1]
+    given = list(frame.columns)
+    twice = [c for c in [*keep, *names] if given.count(c) > 1]
     if twice:
         raise hand_error(f"the partition has two columns named {shown_name(twice[0])}", key=str(twice[0]))
     try:

@@ -29,6 +29,7 @@ from . import _core, _stream
 from ._core import HandError
 from ._errors import hand_error, json_spelling, shown
 from ._procs import MAX_ANSWER, MAX_STDERR, Fault, Program, StderrSink, report
+from ._procs import printable as _printable_as
 from .game import AGENTS, Game, read_carry
 
 __all__ = [
@@ -81,13 +82,9 @@ def read_answer(text: str) -> Any:
 
 
 def printable(json_text: str) -> str:
-    """JSON text with every character Python does not print (line and paragraph
-    separators, C1 controls ...) written as its ``\\u`` escape, still the same JSON: a
-    bot's answer quoted in a fault line can then neither start a line of its own that
-    passes for haidi's nor send a control sequence to the terminal."""
-    if json_text.isprintable():
-        return json_text
-    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in json_text)
+    """JSON text as a fault line quotes it (``_procs.printable``), each character Python
+    does not print written as its ``\\u`` escape: still the same JSON."""
+    return _printable_as(json_text, lambda c: json.dumps(c)[1:-1])
 
 
 #: What a Botzone bot prints after its response to be kept running (Botzone's 长时运行).

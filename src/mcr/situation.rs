@@ -54,6 +54,8 @@ impl Situation {
     /// the winning tile is then the last of its kind whatever the caller says.
     pub fn checked(mut self, hand: &Hand) -> Result<Situation> {
         let bad = |m: &str| Err(HandError::invalid(m.to_string()));
+        // A contradiction named by the key its message speaks of.
+        let refuse = |key: &str, m: &str| Err(HandError::invalid(m.to_string()).for_key(key));
         if self.win as usize >= tiles::KINDS {
             return bad("the winning tile is not a tile kind");
         }
@@ -62,12 +64,11 @@ impl Situation {
         }
         let written = hand.flowers.count_ones() as u8;
         if written > 0 && self.flowers > 0 && written != self.flowers {
-            return bad("flowers are given twice (in the hand and as a count) and disagree")
-                .map_err(|e| e.for_key("flowers"));
+            return refuse("flowers", "flowers are given twice (in the hand and as a count) and disagree");
         }
         self.flowers = self.flowers.max(written);
         if self.flowers > 8 {
-            return bad("there are only 8 flowers").map_err(|e| e.for_key("flowers"));
+            return refuse("flowers", "there are only 8 flowers");
         }
         let melded = hand.melded();
         let w = self.win as usize;
@@ -76,31 +77,31 @@ impl Situation {
             return Err(HandError::new(crate::error::ErrorKind::FifthCopy(tiles::name(self.win))));
         }
         if self.robbing_kong && self.self_drawn {
-            return bad("robbing_kong wins on another player's tile, so it cannot be self_drawn")
-                .map_err(|e| e.for_key("robbing_kong"));
+            return refuse("robbing_kong", "robbing_kong wins on another player's tile, so it cannot be self_drawn");
         }
         if self.robbing_kong && self.kong_replacement {
-            return bad("robbing_kong and kong_replacement cannot both hold").map_err(|e| e.for_key("robbing_kong"));
+            return refuse("robbing_kong", "robbing_kong and kong_replacement cannot both hold");
         }
         if self.robbing_kong && self.wall_last {
-            return bad("robbing_kong with wall_last: no kong can be declared on the last tile of the wall")
-                .map_err(|e| e.for_key("robbing_kong"));
+            return refuse(
+                "robbing_kong",
+                "robbing_kong with wall_last: no kong can be declared on the last tile of the wall",
+            );
         }
         if self.robbing_kong && held(w) > 0 {
-            return bad("robbing_kong: the other three copies of the winning tile are in the robbed kong, yet the hand holds one")
-                .map_err(|e| e.for_key("robbing_kong"));
+            return refuse("robbing_kong", "robbing_kong: the other three copies of the winning tile are in the robbed kong, yet the hand holds one");
         }
         if self.kong_replacement && !self.self_drawn {
-            return bad("kong_replacement: the replacement tile is drawn, so the win must be self_drawn")
-                .map_err(|e| e.for_key("kong_replacement"));
+            return refuse(
+                "kong_replacement",
+                "kong_replacement: the replacement tile is drawn, so the win must be self_drawn",
+            );
         }
         if self.kong_replacement && !hand.melds.iter().any(|m| m.kind.is_kong()) {
-            return bad("kong_replacement needs a kong among the hand's melds")
-                .map_err(|e| e.for_key("kong_replacement"));
+            return refuse("kong_replacement", "kong_replacement needs a kong among the hand's melds");
         }
         if self.last_of_kind && hand.concealed[w] > 0 {
-            return bad("last_of_kind: the hand holds another copy of the winning tile concealed, so it is not the last of its kind")
-                .map_err(|e| e.for_key("last_of_kind"));
+            return refuse("last_of_kind", "last_of_kind: the hand holds another copy of the winning tile concealed, so it is not the last of its kind");
         }
         if melded[w] == 3 {
             self.last_of_kind = true;

@@ -420,8 +420,7 @@ pub fn analyze_batch<'py>(
     melds: Option<PyReadonlyArray1<'py, u8>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let engine = &engine.get().inner;
-    let w = convert::kinds_mask(wilds)?;
-    engine.check_wilds(crate::engine::Wilds { kinds: w, extra: 0 }).py_err(py)?;
+    let w = super::engine::row_wilds(py, engine, wilds)?;
     let shape = counts.shape();
     if shape[1] != KINDS {
         return Err(hand_error(py, format!("tile counts must have 34 columns, not {}", shape[1])));

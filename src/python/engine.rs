@@ -60,6 +60,14 @@ pub(super) fn wilds(
     Ok(Wilds { kinds: 0, extra: hand.flowers.count_ones() as u8 })
 }
 
+/// The wild kinds of a batch call's rows (no extra wilds: the rows are counts of kinds),
+/// each a kind the engine plays.
+pub(super) fn row_wilds(py: Python<'_>, engine: &Engine, obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    let kinds = kinds_mask(obj)?;
+    engine.check_wilds(Wilds { kinds, extra: 0 }).py_err(py)?;
+    Ok(kinds)
+}
+
 /// Batch arguments as numpy arrays of uint8: counts n x 34, melds one a row (the
 /// Python `Ruleset` converts other integer arrays first).
 #[allow(clippy::type_complexity)]
@@ -278,8 +286,7 @@ impl PyEngine {
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let py = counts.py();
         let (counts, melds) = arrays(counts, melds)?;
-        let w = kinds_mask(wilds)?;
-        self.inner.check_wilds(Wilds { kinds: w, extra: 0 }).py_err(py)?;
+        let w = row_wilds(py, &self.inner, wilds)?;
         let out = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, Some(false))?;
             Ok(batch::win(&self.inner, rows, w))
@@ -297,8 +304,7 @@ impl PyEngine {
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let py = counts.py();
         let (counts, melds) = arrays(counts, melds)?;
-        let w = kinds_mask(wilds)?;
-        self.inner.check_wilds(Wilds { kinds: w, extra: 0 }).py_err(py)?;
+        let w = row_wilds(py, &self.inner, wilds)?;
         let out = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, None)?;
             Ok(batch::shanten(&self.inner, rows, w))
@@ -316,8 +322,7 @@ impl PyEngine {
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let py = counts.py();
         let (counts, melds) = arrays(counts, melds)?;
-        let w = kinds_mask(wilds)?;
-        self.inner.check_wilds(Wilds { kinds: w, extra: 0 }).py_err(py)?;
+        let w = row_wilds(py, &self.inner, wilds)?;
         let masks = with_rows(&counts, &melds, |rows| {
             batch::validate(&self.inner, rows, Some(true))?;
             Ok(batch::waits(&self.inner, rows, w))
