@@ -42,7 +42,7 @@ from .results import (
     result_keys,
 )
 from .rulesets import REGISTRY, RulesetSpec
-from .rulesets._scheme import REQUIRED, Option, key_rows, options_key, read_options
+from .rulesets._scheme import REQUIRED, Option, key_rows, options_key, options_read, read_options
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -136,7 +136,7 @@ class Ruleset(Generic[R]):
                 data["compile"] = self._compile
                 data["option_keys"] = list(getattr(self.module, "OPTION_KEYS", ()))
                 # Pickled as what makes it again: the ruleset's name and these options.
-                data["reduce"] = (_scheme, (self.name, opts))
+                data["reduce"] = (_scheme, (self.name, options_read(opts, self._option_table)))
                 s = Scheme(data)
             self._scorers[k] = s
         return s
