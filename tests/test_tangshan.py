@@ -79,6 +79,24 @@ def test_wild_suit_straight() -> None:
     assert "wild_suit_straight" not in fan_ids(other)
 
 
+def test_ben_hun_long_read_as_a_half_flush_straight() -> None:
+    # "本混龙2番 混一色一条龙", the gloss read literally: a straight in a hand of one suit.
+    half = {"ben_hun_long": "half_flush"}
+    r = RS.evaluate(hand="123456789m11z22z", win="2z", wilds="3p", options=half)
+    assert fan_ids(r) == ["plain", "wild_suit_straight"] and r["total"] == 3
+    # The straight in the 混's suit, the other tiles of another suit: the name's reading
+    # only.
+    mixed = dict(hand="123456789m11p23s", win="4s", wilds="5m")
+    assert "wild_suit_straight" in fan_ids(RS.evaluate(**mixed))
+    assert "wild_suit_straight" not in fan_ids(RS.evaluate(**mixed, options=half))
+    # One suit without honours, the 混 standing in the straight: both readings.
+    for options in (None, half):
+        r = RS.evaluate(hand="12345678m111m22m", win="9m", wilds="2m", options=options)
+        assert "wild_suit_straight" in fan_ids(r), options
+    with pytest.raises(haidi.HandError, match="ben_hun_long"):
+        RS.evaluate(**mixed, options={"ben_hun_long": "half"})
+
+
 def test_luxury_seven_pairs() -> None:
     # "豪华7对子2番", "超豪华7对子3番"
     r = RS.evaluate(hand="11113355m5566p7z", win="7z", wilds="9s")

@@ -443,9 +443,7 @@ def check_option(o: Option, v: Any, key: str = "options") -> Any:
 def options_read(opts: Mapping[str, Any], table: Sequence[Option]) -> dict[str, Any]:
     """``opts`` as they may be given again: without those the others leave unread (an
     option ``only_with`` another's value, where that option has another)."""
-    return {
-        o.name: opts[o.name] for o in table if o.only_with is None or opts[o.only_with[0]] == o.only_with[1]
-    }
+    return {o.name: opts[o.name] for o in table if o.only_with is None or opts[o.only_with[0]] == o.only_with[1]}
 
 
 def options_key(opts: Mapping[str, Any], table: Sequence[Option]) -> tuple[Any, ...]:

@@ -36,6 +36,7 @@ from ._scheme import (
     key,
     pairs,
     straight,
+    suits,
     win,
 )
 from ._spec import ALL_TILES, GameRules, RulesetSpec
@@ -65,37 +66,60 @@ EXPOSED_KONG, CONCEALED_KONG = 2, 4
 FOLLOW_DEALER = 2
 
 #: The options (docs/tangshan.md has the table).
-OPTIONS: tuple[Option, ...] = (Option("base", 1, "底注: the unit every payment is counted in", low=1, high=10**9),)
-
-#: The 番 table: "每出现以下一种番型，分数就多×2".
-PATTERNS: tuple[Pattern, ...] = (
-    Pattern("plain", "素", "no wild held", 1, Q.wild_tiles == 0),
-    Pattern("closed_wait", "砍", "closed wait", 1, win("closed")),
-    # "捉5 同条万46胡5": the 5 of any suit, between a 4 and a 6. Such a wait is also a 卡张,
-    # and "每出现一个就按番数累加": 砍 counts beside it.
-    Pattern("catch_five", "捉5", "closed wait on a 5", 1, win("closed", kinds=FIVES)),
-    # "本混龙 混一色一条龙": a 一条龙 in the suit of the 混.
-    Pattern("wild_suit_straight", "本混龙", "straight in the wild's suit", 2, straight(WILD_SUITS)),
-    Pattern(
-        "luxury_seven_pairs",
-        "豪华7对子",
-        "seven pairs with four of a kind",
-        2,
-        form("seven_pairs") & (Q.doubled_pairs == 1),
+OPTIONS: tuple[Option, ...] = (
+    Option("base", 1, "底注: the unit every payment is counted in", low=1, high=10**9),
+    Option(
+        "ben_hun_long",
+        "wild_suit",
+        "本混龙 (混一色一条龙): a 一条龙 in the 混's suit (wild_suit), or a 一条龙 in a hand"
+        " of one suit, honours allowed (half_flush)",
+        choices=("wild_suit", "half_flush"),
+        acts="evaluate",
     ),
-    Pattern(
-        "super_luxury_seven_pairs",
-        "超豪华7对子",
-        "seven pairs with two fours of a kind",
-        3,
-        form("seven_pairs") & (Q.doubled_pairs >= 2),
-        excludes=("luxury_seven_pairs",),
-    ),
-    Pattern("open_ready", "明听", "open ready hand", 1, flag("open_ready")),
-    Pattern("thirteen_orphans", "十三幺", "thirteen orphans", 5, form("thirteen_orphans")),
-    Pattern("open_xiaosa", "明潇", "xiaosa, open", 1, flag("xiaosa_ming")),
-    Pattern("hidden_xiaosa", "扣潇", "xiaosa, hidden", 1, flag("xiaosa_kou")),
 )
+
+
+def patterns(options: Mapping[str, Any]) -> tuple[Pattern, ...]:
+    """The 番 table: "每出现以下一种番型，分数就多×2"."""
+    if options["ben_hun_long"] == "half_flush":
+        # "本混龙 混一色一条龙" read literally: a 一条龙 whose suit is the hand's only one.
+        ben_hun_long = Pattern(
+            "wild_suit_straight", "本混龙", "straight in a one-suit hand", 2, straight(suits("mps")) & (Q.suits == 1)
+        )
+    else:
+        # "本混龙 混一色一条龙": a 一条龙 in the suit of the 混.
+        ben_hun_long = Pattern("wild_suit_straight", "本混龙", "straight in the wild's suit", 2, straight(WILD_SUITS))
+    return (
+        Pattern("plain", "素", "no wild held", 1, Q.wild_tiles == 0),
+        Pattern("closed_wait", "砍", "closed wait", 1, win("closed")),
+        # "捉5 同条万46胡5": the 5 of any suit, between a 4 and a 6. Such a wait is also a 卡张,
+        # and "每出现一个就按番数累加": 砍 counts beside it.
+        Pattern("catch_five", "捉5", "closed wait on a 5", 1, win("closed", kinds=FIVES)),
+        ben_hun_long,
+        Pattern(
+            "luxury_seven_pairs",
+            "豪华7对子",
+            "seven pairs with four of a kind",
+            2,
+            form("seven_pairs") & (Q.doubled_pairs == 1),
+        ),
+        Pattern(
+            "super_luxury_seven_pairs",
+            "超豪华7对子",
+            "seven pairs with two fours of a kind",
+            3,
+            form("seven_pairs") & (Q.doubled_pairs >= 2),
+            excludes=("luxury_seven_pairs",),
+        ),
+        Pattern("open_ready", "明听", "open ready hand", 1, flag("open_ready")),
+        Pattern("thirteen_orphans", "十三幺", "thirteen orphans", 5, form("thirteen_orphans")),
+        Pattern("open_xiaosa", "明潇", "xiaosa, open", 1, flag("xiaosa_ming")),
+        Pattern("hidden_xiaosa", "扣潇", "xiaosa, hidden", 1, flag("xiaosa_kou")),
+    )
+
+
+#: The 番 table with the default options.
+PATTERNS: tuple[Pattern, ...] = patterns({o.name: o.default for o in OPTIONS})
 
 #: What each situation key means in Tangshan (the reference lists them with their types).
 KEY_DOCS: dict[str, str] = {
@@ -124,11 +148,11 @@ KEYS = (
 
 
 def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The scoring data (no option changes it)."""
+    """The scoring data for these options."""
     return build(
         SPEC,
         keys=KEYS,
-        patterns=PATTERNS,
+        patterns=patterns(options),
         results=[("points", "pow2_total"), ("wilds", "wild_kinds")],
         valid=[
             # "十三幺 搭牌只能为风牌或箭牌，最后胡的也只能为风牌或箭牌".
