@@ -250,8 +250,8 @@ RULES: dict[str, dict[str, Any]] = {
 OPTIONS: dict[str, dict[str, Any]] = {
     "changsha": {},
     "hainan": {"white_dragon": False, "concealed_kong_keeps_concealed": False, "flower_order": "seed"},
-    "tangshan": {},
-    "beijing": {"variant": "wanghu"},
+    "tangshan": {"ben_hun_long": "wild_suit"},
+    "beijing": {"variant": "wanghu", "half_flush": "bonus"},
     "longgang": {
         "eight_pairs": "lazi",
         "optional": (),
@@ -327,6 +327,8 @@ OPTION_CHOICES = {
     "eight_pairs": ("lazi", "plain", False),
     "bulldozer_wilds": (3, 4),
     "loser_four_flowers_tai": (2, 1),
+    "ben_hun_long": ("wild_suit", "half_flush"),
+    "half_flush": ("bonus", "plain"),
 }
 
 
@@ -361,6 +363,8 @@ def read(rules: str, situation: dict[str, Any]) -> Sit:
             if given_opts is not None and k in given_opts:
                 raise RefError(f"{k} given twice")
             opts[k] = _option(rules, k, situation[k])
+    if rules == "beijing" and (given_opts or {}).get("half_flush") is not None and opts["variant"] != "draft4":
+        raise RefError("half_flush is 第4稿's")
     if rules == "longgang" and set(opts["optional"]) - set(_LG_OPTIONAL):
         raise RefError("no such optional pattern")
     known = {"hand", "win", "format", "options", "explain", *spec["flags"], *spec["ignored"], *spec["keys"]}
@@ -1108,8 +1112,12 @@ def tangshan(s: Sit) -> Outcome:
                 fans["closed_wait"] = 1  # 砍
             if win_at(f, ("closed",), FIVES):
                 fans["catch_five"] = 1  # 捉5, beside 砍 ("每出现一个就按番数累加")
-            if straight_in(f, wild_suits):
-                fans["wild_suit_straight"] = 2  # 本混龙
+            # 本混龙 "混一色一条龙": in the 混's suit, or (half_flush) in a one-suit hand.
+            if s.options["ben_hun_long"] == "half_flush":
+                if f.suits == 1 and straight_in(f, {0, 1, 2}):
+                    fans["wild_suit_straight"] = 2
+            elif straight_in(f, wild_suits):
+                fans["wild_suit_straight"] = 2
             if form == "seven_pairs" and doubled_pairs(f) == 1:
                 fans["luxury_seven_pairs"] = 2
             if form == "seven_pairs" and doubled_pairs(f) >= 2:
@@ -1218,7 +1226,10 @@ _BEIJING_DRAFT4_VALUES = dict(
 def beijing(s: Sit) -> Outcome:
     draft4 = s.options["variant"] == "draft4"
     values = _BEIJING_DRAFT4_VALUES if draft4 else _BEIJING_VALUES
-    bonus = {*_BEIJING_BONUS, "half_flush"} & set(values)
+    # 第4稿's 混一色 stands beside the listed 加番 unless half_flush="plain" (the list as written).
+    bonus = ({*_BEIJING_BONUS, "half_flush"} if s.options["half_flush"] == "bonus" else set(_BEIJING_BONUS)) & set(
+        values
+    )
     exposed = sum(m[0] != "concealed_kong" for m in s.melds)
     best = Best()
     only_5m: list[bool] = []

@@ -183,6 +183,20 @@ def test_draft4_pushed_down_only_self_drawn() -> None:
     assert fan_ids(r) == ["pushed_down"] and r["total"] == 0
 
 
+def test_draft4_half_flush_is_a_bonus_shape_or_beside_pushed_down() -> None:
+    # "混一色,就是只有一门牌和风牌,加1番", not among the 推倒和 line's nine 加番 shapes.
+    hand = dict(hand="123m456m78m22z345m", win="6m", seat_wind="S", variant="draft4")
+    r = RS.evaluate(**hand)
+    assert r["win"] and fan_ids(r) == ["concealed", "half_flush"] and r["total"] == 2
+    plain = RS.evaluate(**hand, options={"half_flush": "plain"})
+    assert not plain["win"] and "推倒和" in plain["reason"]
+    assert fan_ids(plain) == ["pushed_down", "concealed", "half_flush"]
+    drawn = RS.evaluate(**hand, self_drawn=True, options={"half_flush": "plain"})
+    assert drawn["win"] and drawn["total"] == 2
+    with pytest.raises(haidi.HandError, match="draft4"):
+        RS.evaluate(**{**hand, "variant": "wanghu"}, options={"half_flush": "plain"})
+
+
 def test_draft4_settlement() -> None:
     # "平摸:40,其中庄20,平10"; "庄摸:60,各家20"; "平点:20 庄点:30 点庄:40"
     assert RS.settle(dict(variant="draft4", winner=1, total=0)) == [-20, 40, -10, -10]

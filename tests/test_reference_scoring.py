@@ -473,7 +473,8 @@ def _options(rng: random.Random, rules: str, s: dict[str, Any]) -> None:
             "concealed_kong_keeps_concealed": [True, False],
             "flower_order": ["seed", "mcr"],
         },
-        "beijing": {"variant": ["draft4", "wanghu"]},
+        "tangshan": {"ben_hun_long": ["wild_suit", "half_flush"]},
+        "beijing": {"variant": ["draft4", "wanghu"], "half_flush": ["bonus", "plain"]},
         "longgang": {
             "eight_pairs": ["lazi", "plain", False],
             "optional": [list(rng.sample(LONGGANG_OPTIONAL, rng.randint(1, 6))), list(LONGGANG_OPTIONAL)],
@@ -489,8 +490,11 @@ def _options(rng: random.Random, rules: str, s: dict[str, Any]) -> None:
         return
     picked = {k: rng.choice(v) for k, v in choices.items() if rng.random() < 0.5}
     if rules in ("beijing", "longgang") and rng.random() < 0.5:
-        s.update(picked)  # option keys
-    elif picked:
+        # Those that may be situation keys as keys, the rest in options.
+        keys = ref.OPTION_KEYS[rules]
+        s.update({k: v for k, v in picked.items() if k in keys})
+        picked = {k: v for k, v in picked.items() if k not in keys}
+    if picked:
         s["options"] = picked
 
 
@@ -615,6 +619,9 @@ EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("tangshan", {"hand": "46m123p789s11z222z", "win": "5m", "wilds": "9m"}),
     ("tangshan", {"hand": "46s123p789s11z222z", "win": "5s", "wilds": "9m"}),
     ("tangshan", {"hand": "11113333m5566p7z", "win": "7z", "wilds": "9s"}),
+    ("tangshan", {"hand": "123456789m11z22z", "win": "2z", "wilds": "3p", "options": {"ben_hun_long": "half_flush"}}),
+    ("tangshan", {"hand": "123456789m11p23s", "win": "4s", "wilds": "5m", "options": {"ben_hun_long": "half_flush"}}),
+    ("tangshan", {"hand": "12345678m11z22z", "win": "9m", "wilds": "2z", "options": {"ben_hun_long": "half_flush"}}),
     ("tangshan", {"hand": "567z123m456p789s9s", "win": "9s"}),
     ("tangshan", {"hand": "67z123m456p789s99s", "win": "5z"}),
     ("tangshan", {"hand": "67z123m456p789s99s", "win": "5z", "self_drawn": True}),
@@ -624,6 +631,12 @@ EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("beijing", {"hand": "123m46m789p11z234s", "win": "5m", "wilds": "5m"}),
     ("beijing", {"hand": "123m46m789p11z234s", "win": "5m", "wilds": "9s"}),
     ("beijing", {"hand": "123m456p789s1122z", "win": "1z", "self_drawn": True, "heavenly": True}),
+    ("beijing", {"hand": "123m456m78m22z345m", "win": "6m", "seat_wind": "S", "variant": "draft4"}),
+    (
+        "beijing",
+        {"hand": "123m456m78m22z345m", "win": "6m", "variant": "draft4", "options": {"half_flush": "plain"}},
+    ),
+    ("beijing", {"hand": "123m456m78m22z345m", "win": "6m", "options": {"half_flush": "plain"}}),
     ("longgang", {"hand": "[123p][456p][789p][123s]78m55s", "win": "9m", "wilds": "9m"}),
     ("longgang", {"hand": "[123p][456p][789p][123s]5s123f", "win": "5s", "wilds": "3f"}),
     ("longgang", {"hand": "[123p][456p][789p][123s]55m5s1f", "win": "5s", "flowers": "234f"}),

@@ -70,13 +70,23 @@ OPTIONS: tuple[Option, ...] = (
         "variant", "wanghu", "wanghu: the 网狐 description; draft4: 麻将规则（第4稿）", choices=VARIANTS, acts="both"
     ),
     Option("base", 1, "底分: what one 番 is worth", low=1, high=10**9, only_with=("variant", "wanghu")),
+    Option(
+        "half_flush",
+        "bonus",
+        "第4稿's 混一色: a 加番 that makes the hand no 推倒和 (bonus), or, as the 推倒和 line does not"
+        " list it, a 番 beside 推倒和 as 门清 is (plain: the hand wins only self-drawn)",
+        choices=("bonus", "plain"),
+        acts="evaluate",
+        only_with=("variant", "draft4"),
+    ),
 )
 #: Options that may also be given as situation (and outcome) keys.
 OPTION_KEYS = ("variant",)
 
 _FLAGS = ("self_drawn", "wall_last", "kong_replacement", "robbing_kong", "heavenly", "earthly")
 #: "只要和牌时不是对对和，大钓，捉五魁，海底捞月，一条龙，七对子，杠上开花，清一色，豪华七对子，四惠牌，天和，
-#: 地和这些加番牌型，就视作推倒和" (混一色 is a 加番 of 第4稿).
+#: 地和这些加番牌型，就视作推倒和" (网狐). 第4稿's line lists the first nine; its 混一色 ("加1番")
+#: is read as one more (the option ``half_flush="plain"`` reads the list as it stands).
 _BONUS = (
     "all_pungs",
     "big_single",
@@ -94,8 +104,9 @@ _BONUS = (
 )
 
 
-def patterns(variant: str) -> tuple[Pattern, ...]:
-    """The 番 table of the variant, in the order results list them (推倒和 first)."""
+def patterns(variant: str, half_flush: str = "bonus") -> tuple[Pattern, ...]:
+    """The 番 table of the variant, in the order results list them (推倒和 first);
+    ``half_flush``: the option of that name (第4稿 only)."""
     draft4 = variant == "draft4"
 
     def v(wanghu: int | None, draft: int | None) -> int | None:
@@ -142,7 +153,7 @@ def patterns(variant: str) -> tuple[Pattern, ...]:
         ("dealer", "庄", "dealer", v(1, None), (Q.seat == 0) | (Q.discarder == 0), ()),
     ]
     present = {r[0] for r in rows if r[3] is not None}
-    bonus = [b for b in _BONUS if b in present]
+    bonus = [b for b in _BONUS if b in present and (b != "half_flush" or half_flush == "bonus")]
     return tuple(
         Pattern(pid, name, en, value, none_of(*bonus) if pid == "pushed_down" else rule, excludes=ex)
         for pid, name, en, value, rule, ex in rows
@@ -186,6 +197,7 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
     """The scoring data of the variant the options name."""
     variant = options["variant"]
     wanghu = variant == "wanghu"
+    table = patterns(variant, options["half_flush"])
     no_win = [
         (
             ~flag("self_drawn") & (Q.exposed > 0),
@@ -201,14 +213,12 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
             (~flag("self_drawn") & pattern("pushed_down"), "第4稿: 推倒和只能自摸才能赢 (a plain win only self-drawn)")
         )
     four_wilds = [
-        p.id
-        for p in patterns(variant)
-        if p.id in ("last_tile", "kong_flower", "heavenly", "earthly", "four_wilds", "dealer")
+        p.id for p in table if p.id in ("last_tile", "kong_flower", "heavenly", "earthly", "four_wilds", "dealer")
     ]
     return build(
         SPEC,
         keys=KEYS,
-        patterns=patterns(variant),
+        patterns=table,
         results=[("wilds", "wild_kinds"), ("variant", "const", variant)],
         implies=[
             ("kong_replacement", "self_drawn", "杠上开花 is self-drawn"),
