@@ -20,6 +20,7 @@ fn main() {
             situation: Situation::default(),
             options: None,
             explain: false,
+            given: 0,
         };
         let n = 20000;
         let start = Instant::now();

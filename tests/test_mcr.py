@@ -685,3 +685,28 @@ def test_contradictory_flags_name_their_key(flags, key) -> None:
     with pytest.raises(haidi.HandError) as e:
         haidi.ruleset("mcr").evaluate(**situation)
     assert e.value.key == key
+
+
+@pytest.mark.parametrize("key, value", [("seat_wind", "E"), ("self_drawn", False), ("flowers", 0), ("wall_last", True)])
+def test_a_key_a_comh_case_string_gives_is_refused_beside_it_on_every_path(haidi_cli, key, value) -> None:
+    # The case string "|EE1000" gives the winds, the four flags and the flowers: one given
+    # as a key too would be dropped, whatever its value.
+    case = "[EEE,2][SSSS,1]WWWNN55pN|EE1000"
+    alone = RS.evaluate(hand=case, format="comh")
+    match = f"{key} is given twice"
+    with pytest.raises(haidi.HandError, match=match) as e:
+        RS.evaluate(hand=case, format="comh", **{key: value})
+    assert e.value.key == key
+    with pytest.raises(haidi.HandError, match=f"0: {match}"):
+        RS.evaluate_many([{"hand": case, "format": "comh", key: value}])
+    with pytest.raises(haidi.HandError, match=f"row 0: {match}"):
+        RS.evaluate_many({"hand": [case], "win": [None], "format": ["comh"], key: [value]})
+    # A None is a key left out, on every path.
+    assert RS.evaluate(hand=case, format="comh", **{key: None}) == alone
+    cols = RS.evaluate_many({"hand": [case, "1112345678999m"], "win": [None, "5m"], "format": ["comh", None],
+                             key: [None, value]})  # fmt: skip
+    assert cols["total"][0] == alone.total
+    code, out, _ = haidi_cli("eval", "--jsonl", stdin=json.dumps({"hand": case, "format": "comh", key: value}) + "\n")
+    assert code == 2 and match in json.loads(out)["error"]
+    with pytest.raises(haidi.HandError, match="win is given twice"):
+        RS.evaluate(hand=case.replace("|", "N|", 1).replace("NN55pN", "NN55p"), format="comh", win="N")

@@ -301,7 +301,10 @@ pub fn mcr(data: &[u8]) {
         _ => Some(tiles::name(b.below(KINDS as u8))),
     };
     let hand = hand_text(&mut b, 13);
-    let input = TextSituation { hand: &hand, win: win.as_deref(), format, situation, options: None, explain: false };
+    // Now and then a key a COMH case string also gives.
+    let given = if b.one_in(8) { 1u8 << b.below(8) } else { 0 };
+    let input =
+        TextSituation { hand: &hand, win: win.as_deref(), format, situation, options: None, explain: false, given };
     match evaluate_text(&input, &options) {
         Ok(s) => {
             assert!(!s.win || s.total >= 8, "a win of {} points: {hand:?} {win:?}", s.total);

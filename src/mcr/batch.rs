@@ -24,6 +24,27 @@ pub struct TextSituation<'a> {
     pub options: Option<Options>,
     /// List the fans not counted and why (`explain`).
     pub explain: bool,
+    /// The keys of [`CASE_KEYS`] given (bit `i` for key `i`): a COMH case string gives
+    /// them too, and one given both ways is refused.
+    pub given: u8,
+}
+
+/// The situation keys a COMH case string gives after its `|`, in the bits of
+/// [`TextSituation::given`].
+pub const CASE_KEYS: [&str; 8] = [
+    "self_drawn",
+    "last_of_kind",
+    "wall_last",
+    "kong_replacement",
+    "robbing_kong",
+    "seat_wind",
+    "round_wind",
+    "flowers",
+];
+
+/// The bit of a key of [`CASE_KEYS`] (0 for any other key).
+pub fn case_bit(key: &str) -> u8 {
+    CASE_KEYS.iter().position(|k| *k == key).map_or(0, |i| 1 << i)
 }
 
 /// Reads a situation as a plain JSON line gives it ([`crate::score::json::object`]): the
@@ -51,8 +72,15 @@ pub fn read_plain<'a>(items: &'a [(&str, Value<'_>)], format: Format) -> Option<
             _ => None,
         }
     }
-    let mut r =
-        TextSituation { hand: "", win: None, format, situation: Situation::default(), options: None, explain: false };
+    let mut r = TextSituation {
+        hand: "",
+        win: None,
+        format,
+        situation: Situation::default(),
+        options: None,
+        explain: false,
+        given: 0,
+    };
     let mut hand = None;
     let s = &mut r.situation;
     for (k, v) in items {
@@ -61,6 +89,7 @@ pub fn read_plain<'a>(items: &'a [(&str, Value<'_>)], format: Format) -> Option<
         if matches!(v, Value::None) {
             return None;
         }
+        r.given |= case_bit(k);
         match *k {
             "hand" => hand = Some(text(v)?),
             "win" => r.win = Some(text(v)?),
@@ -94,23 +123,28 @@ pub fn read_plain<'a>(items: &'a [(&str, Value<'_>)], format: Format) -> Option<
     Some(r)
 }
 
-/// Reads the hand and winning tile. For COMH strings the situation after `|` is read
-/// first and flags given as `true` are added to it.
+/// Reads the hand and winning tile. A COMH case string gives the situation after its `|`:
+/// a key of it given as well is refused, as any key given twice (one of the two would
+/// be dropped).
 pub fn prepare(input: &TextSituation<'_>) -> Result<(Hand, Situation)> {
     let parsed = parse(input.hand, input.format).map_err(|e| e.for_key("hand"))?;
     let mut hand = parsed.hand;
     let mut s = input.situation;
     if let Some(rest) = parsed.rest {
-        let given = s;
+        if input.given != 0 {
+            let key = CASE_KEYS[input.given.trailing_zeros() as usize];
+            return Err(HandError::invalid(format!(
+                "{key} is given twice: as a key and in the COMH case string after '|'"
+            ))
+            .for_key(key));
+        }
         apply_comh(rest, &mut s)?;
-        s.self_drawn |= given.self_drawn;
-        s.last_of_kind |= given.last_of_kind;
-        s.wall_last |= given.wall_last;
-        s.kong_replacement |= given.kong_replacement;
-        s.robbing_kong |= given.robbing_kong;
-        s.flowers = s.flowers.max(given.flowers);
     }
     match &input.win {
+        Some(_) if input.format == Format::Comh && hand.size() == 14 => {
+            return Err(HandError::invalid("win is given twice: as a key and as the last tile of the COMH string's 14")
+                .for_key("win"))
+        }
         Some(w) => s.win = parse_tile(w, Format::Compact).map_err(|e| e.for_key("win"))?,
         None => {
             let last = match (input.format, hand.last) {
@@ -176,6 +210,8 @@ pub struct Row {
     pub format: Option<Format>,
     pub options: Option<Options>,
     pub explain: bool,
+    /// The keys of [`CASE_KEYS`] the row gives (see [`TextSituation::given`]).
+    pub given: u8,
 }
 
 /// None yet, in the compact format.
@@ -201,6 +237,7 @@ impl Texts {
             situation: row.situation,
             options: row.options,
             explain: row.explain,
+            given: row.given,
         }
     }
 
@@ -213,7 +250,7 @@ impl Texts {
         let hand = add(s.hand);
         let win = s.win.map(add);
         let (situation, format, options, explain) = (s.situation, Some(s.format), s.options, s.explain);
-        self.rows.push(Row { hand, win, situation, format, options, explain });
+        self.rows.push(Row { hand, win, situation, format, options, explain, given: s.given });
     }
 }
 
@@ -230,9 +267,18 @@ mod tests {
             situation: Situation::default(),
             options: None,
             explain: false,
+            given: 0,
         };
         let r = evaluate_text(&t, &Options::default()).unwrap();
         assert_eq!(r.total, 98);
+        // A key of the case string given as well is refused, whatever its value: one of
+        // the two would be dropped.
+        for key in CASE_KEYS {
+            let e = evaluate_text(&TextSituation { given: case_bit(key), ..t }, &Options::default()).unwrap_err();
+            assert_eq!(e.place.and_then(|p| p.key).as_deref(), Some(key));
+        }
+        let e = evaluate_text(&TextSituation { win: Some("N"), ..t }, &Options::default()).unwrap_err();
+        assert_eq!(e.place.and_then(|p| p.key).as_deref(), Some("win"));
     }
 
     #[test]
@@ -241,7 +287,15 @@ mod tests {
         for (hand, win) in [("[111z][2222z]55p33344z", "4z"), ("12x", "1z")] {
             let situation = Situation { self_drawn: true, ..Default::default() };
             let format = Format::Compact;
-            text.push(&TextSituation { hand, win: Some(win), format, situation, options: None, explain: false });
+            text.push(&TextSituation {
+                hand,
+                win: Some(win),
+                format,
+                situation,
+                options: None,
+                explain: false,
+                given: 0,
+            });
         }
         let (mut win, mut total, mut fans) = (false, 0i32, [0u8; FAN_COLUMNS]);
         score_into(&text.situation(0), &Options::default(), &mut win, &mut total, &mut fans).unwrap();
@@ -262,6 +316,7 @@ mod tests {
             situation: Situation { self_drawn: true, ..Default::default() },
             options: None,
             explain: false,
+            given: 0,
         };
         let bad = TextSituation { hand: "12x", ..good };
         let r = evaluate_texts(&[good, bad], &Options::default());

@@ -190,6 +190,15 @@ impl<'py, T: Copy + Default + PartialOrd + std::fmt::Display> Small<'py, T> {
         out.iter().all(|v| *v <= self.max).then_some(())
     }
 
+    /// Whether row `i` gives a value (not a None, nor a column left out).
+    fn given_at(&self, i: usize) -> bool {
+        match &self.source {
+            Source::Absent => false,
+            Source::Values(_) => true,
+            Source::List(list) => list.get_item(i).is_ok_and(|v| !v.is_none()),
+        }
+    }
+
     fn len(&self) -> Option<usize> {
         match &self.source {
             Source::Absent => None,
@@ -356,6 +365,13 @@ impl<'py> Table<'py> {
         self.hands.len()
     }
 
+    /// The keys of `batch::CASE_KEYS` row `i` gives (a COMH case string gives them too).
+    fn given(&self, i: usize) -> u8 {
+        let columns = self.flags.iter().map(|c| c.given_at(i));
+        let columns = columns.chain(self.winds.iter().map(|c| c.given_at(i))).chain([self.flowers.given_at(i)]);
+        columns.enumerate().fold(0, |m, (b, given)| m | (given as u8) << b)
+    }
+
     /// Reads rows `first..first + n` into a run: a column at a time, or, when some value
     /// cannot be read, a row at a time, each bad row with its error.
     fn read(&self, first: usize, n: usize) -> (Texts, Refused) {
@@ -397,6 +413,7 @@ impl<'py> Table<'py> {
                 format: format_of(small[3][k]),
                 options: None,
                 explain: false,
+                given: self.given(first + k),
                 situation: Situation {
                     win: 0,
                     self_drawn: flags[0][k],
@@ -426,7 +443,15 @@ impl<'py> Table<'py> {
                 Err(e) => {
                     text.truncate(at);
                     let situation = Situation::default();
-                    rows.push(Row { hand: 0..0, win: None, situation, format: None, options: None, explain: false });
+                    rows.push(Row {
+                        hand: 0..0,
+                        win: None,
+                        situation,
+                        format: None,
+                        options: None,
+                        explain: false,
+                        given: 0,
+                    });
                     refused.push((i - first, e));
                 }
             }
@@ -467,7 +492,7 @@ impl<'py> Table<'py> {
         let format = format_of(self.formats.at(py, i)?);
         let format = if object { Some(crate::notation::Format::Compact) } else { format };
         self.explain.at(py, i)?;
-        Ok(Row { hand, win, situation, format, options: None, explain: false })
+        Ok(Row { hand, win, situation, format, options: None, explain: false, given: self.given(i) })
     }
 }
 

@@ -197,6 +197,8 @@ struct Read<'py> {
     /// The situation's own options (`options`, or the key `concealed_and_melded_kong`).
     options: Option<Options>,
     explain: bool,
+    /// The keys of `batch::CASE_KEYS` given.
+    given: u8,
 }
 
 impl Read<'_> {
@@ -208,6 +210,7 @@ impl Read<'_> {
             situation: self.situation,
             options: self.options,
             explain: self.explain,
+            given: self.given,
         })
     }
 }
@@ -251,6 +254,21 @@ const KEYS: [(&str, Key); 14] = [
 impl Key {
     fn name(self) -> &'static str {
         KEYS[self as usize].0
+    }
+
+    /// The key's bit among those a COMH case string gives (`TextSituation::given`).
+    fn case_bit(self) -> u8 {
+        match self {
+            Key::SelfDrawn => 1,
+            Key::LastOfKind => 1 << 1,
+            Key::WallLast => 1 << 2,
+            Key::KongReplacement => 1 << 3,
+            Key::RobbingKong => 1 << 4,
+            Key::SeatWind => 1 << 5,
+            Key::RoundWind => 1 << 6,
+            Key::Flowers => 1 << 7,
+            Key::Hand | Key::Win | Key::Format | Key::Explain | Key::ConcealedAndMeldedKong | Key::Options => 0,
+        }
     }
 }
 
@@ -330,6 +348,8 @@ struct Reader<'py> {
     kong_key: bool,
     kong_in_options: bool,
     kong_by_call: bool,
+    /// The keys of `batch::CASE_KEYS` given.
+    given: u8,
 }
 
 impl<'py> Reader<'py> {
@@ -346,6 +366,7 @@ impl<'py> Reader<'py> {
             kong_key: false,
             kong_in_options: false,
             kong_by_call: false,
+            given: 0,
         }
     }
 
@@ -365,6 +386,7 @@ impl<'py> Reader<'py> {
             return Ok(());
         }
         let name = key.name();
+        self.given |= key.case_bit();
         let flag = |v: &Bound<'_, PyAny>| {
             v.extract::<bool>().map_err(|_| {
                 hand_error(py, format!("{name} must be {}, not {}", TRUE_OR_FALSE.get(), convert::shown(v)))
@@ -481,6 +503,7 @@ impl<'py> Reader<'py> {
             situation: self.situation,
             options: self.own,
             explain: self.explain,
+            given: self.given,
         })
     }
 }
