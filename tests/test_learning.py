@@ -615,6 +615,25 @@ def test_vector_env_refuses_what_it_cannot_play() -> None:
         haidi.VectorEnv("mcr", 2, shaping=float("nan"))
     with pytest.raises(haidi.HandError, match="opponents must be"):
         haidi.VectorEnv("mcr", 2, opponents="greedyy")
+    # numpy reads a bool among ints as 0 or 1 (pass, win): refused as every bool id is.
+    obs, _ = env.reset()
+    ids = obs["action_mask"].argmax(axis=1).tolist()
+    with pytest.raises(haidi.HandError, match="game 1: action id False is a bool"):
+        env.step([ids[0], False, ids[2]])
+
+
+def test_vector_env_rewards_are_the_payments_however_large() -> None:
+    # float64: a payment past 2**24 (Tangshan's base may be 10**9) is not rounded.
+    env = haidi.VectorEnv("tangshan", 8, seed=0, options={"base": 123456789}, opponents="greedy")
+    obs, _ = env.reset()
+    rng = np.random.default_rng(0)
+    paid = []
+    while not paid:
+        obs, rewards, done, _, _ = env.step(env.sample(obs["action_mask"], rng))
+        assert rewards.dtype == np.float64
+        paid = [r for r, d in zip(rewards, done, strict=True) if d and r.any()]
+    assert all(float(x) == int(x) and int(x) % 123456789 == 0 for row in paid for x in row)
+    assert all(sum(row) == 0 for row in paid)
 
 
 #: A JSON-lines bot that notes what each request shows it and claims what it may.

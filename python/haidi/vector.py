@@ -46,7 +46,7 @@ class VectorEnv:
     terminated, truncated, info)``. ``obs`` is a dict of arrays: ``observation``
     (num_envs x planes x 34 uint8), ``action_mask`` (num_envs x actions, bool) and
     ``seat`` (the seat to play, -1 in a game that just ended). ``rewards`` is num_envs x
-    4, each seat's payment in a game that ended at this step (0 elsewhere); ``info`` has
+    4 (float64), each seat's payment in a game that ended at this step (0 elsewhere); ``info`` has
     ``seeds``, the seed of the hand in play in each game. ``copy=False``: every step
     writes into the same arrays (copy what you keep), as Gymnasium's ``copy=False``;
     with copies (the default) the arrays a step gives are the caller's, and those of a
@@ -107,9 +107,14 @@ class VectorEnv:
 
     def step(
         self, actions: Any
-    ) -> tuple[dict[str, NDArray[Any]], NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+    ) -> tuple[dict[str, NDArray[Any]], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
         """Plays ``actions[i]`` (an id) in game ``i``; an id not legal there raises
         ``HandError`` naming the game, and no game is stepped."""
+        if isinstance(actions, (list, tuple)):
+            # numpy reads a bool among ints as 0 or 1 (pass or win): refused as every id is.
+            for game, a in enumerate(actions):
+                if isinstance(a, (bool, np.bool_)):
+                    raise HandError(f"game {game}: action id {a!r} is a bool, not an id")
         ids = _array(actions, "actions")
         if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
             raise HandError(
@@ -121,7 +126,9 @@ class VectorEnv:
             past = int(np.argmax(ids > np.iinfo(np.int64).max))
             raise HandError(f"game {past}: action id {int(ids[past])} is not an action id")
         obs, masks, seats, done, shaped = self._env.step(np.ascontiguousarray(ids, dtype=np.int64))
-        rewards = shaped.copy() if self.shaping else np.zeros((self.num_envs, 4), dtype=np.float32)
+        # float64: a payment is exact however large the options make it (float32 rounds
+        # past 2**24).
+        rewards = shaped.astype(np.float64) if self.shaping else np.zeros((self.num_envs, 4))
         ended = np.flatnonzero(done)
         if len(ended):
             for i, record in zip(ended, self._env._records(ended.tolist()), strict=True):

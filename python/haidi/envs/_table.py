@@ -72,12 +72,13 @@ class Probe:
 
 
 def read_seed(seed: Any) -> int | None:
-    """A reset's seed as Game reads one: None, or an int from 0 (numpy's too); anything
-    else a ``HandError``, before gymnasium's or PettingZoo's own check raises its error."""
+    """A reset's seed as Game reads one: None, or an int from 0 to 2**64 - 1 (numpy's
+    too); anything else a ``HandError``, before gymnasium's or PettingZoo's own check
+    raises its error (or takes a seed Game refuses)."""
     if seed is None:
         return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise HandError(f"seed is an int from 0, not {seed!r:.40}")
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise HandError(f"seed must be an int from 0 to 2**64 - 1, not {seed!r:.40}")
     return int(seed)
 
 

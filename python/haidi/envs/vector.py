@@ -84,7 +84,7 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
         obs, payments, terminated, truncated, info = self._env.step(actions)
         learners = self._env.learners
         # The learner's column: its payment where the hand ended, and its shaped reward.
-        rewards = payments[np.arange(self.num_envs), learners].astype(np.float32)
+        rewards = payments[np.arange(self.num_envs), learners]
         info = {**info, "seat": learners.copy(), "payments": payments}
         return self._observed(obs), rewards, terminated, truncated, info
 
