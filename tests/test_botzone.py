@@ -516,3 +516,36 @@ def test_export_to_an_output_that_cannot_be_written_is_status_4(tmp_path, haidi_
     assert code == 4 and f"cannot write {str(taken)!r}" in err
     code, _, err = haidi_cli("botzone", "export", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "out"), "--quiet")
     assert code == 2 and "cannot read" in err
+
+
+def test_a_log_is_read_as_haidi_replay_reads_it(tmp_path, haidi_cli) -> None:
+    # A key given twice is refused (JSON readers differ on which they keep); a header
+    # after a blank line is still the first line.
+    header, hand = _match_lines(haidi_cli, tmp_path)
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(hand.replace('"event":"start"', '"event":"start","event":"start"', 1) + "\n")
+    for argv in (["write", str(twice)], ["export", str(twice), "-o", str(tmp_path / "o"), "-q"]):
+        code, _, err = haidi_cli("botzone", *argv)
+        assert code == 2 and "given twice" in err and str(twice) in err, err
+    blank = tmp_path / "blank.jsonl"
+    blank.write_text("\n# a comment\n" + header + "\n" + hand + "\n")
+    code, out, err = haidi_cli("botzone", "write", str(blank))
+    assert code == 0 and out.startswith("Match "), err
+
+
+def test_text_that_is_not_utf8_is_named_by_its_file_and_line(tmp_path, haidi_cli) -> None:
+    lines = TEN_TEXT.encode().split(b"\n")
+    lines[4] += b"\xff"
+    path = tmp_path / "u.txt"
+    path.write_bytes(b"\n".join(lines))
+    code, _, err = haidi_cli("botzone", "replay", str(TEN), str(path))
+    assert code == 2 and f"{path}: line 5: not UTF-8 text" in err
+
+
+def _match_lines(haidi_cli, tmp_path) -> tuple[str, str]:
+    """The header and first hand of a match ``haidi play --log`` wrote."""
+    log = tmp_path / "m.jsonl"
+    code, _, err = haidi_cli("play", "--bots", "greedy,greedy,greedy,greedy", "--seed", "5", "--log", str(log))
+    assert code == 0, err
+    header, hand, *_ = log.read_text().splitlines()
+    return header, hand

@@ -987,3 +987,78 @@ def test_replay_html_names_the_line_and_a_page_it_cannot_write_is_status_4(haidi
     if Path("/dev/full").exists():
         code, _, err = haidi_cli("replay", "--html", "/dev/full", str(tmp_path / "m.jsonl"))
         assert code == 4 and "cannot write" in err
+
+
+# -- shell habits: a closed standard error, empty names, messages in their place ----------
+
+
+def _shell(command: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """``command`` run by sh with this test run's haidi first on the path."""
+    bin_dir = Path(sys.executable).parent
+    env = {**ENV, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(["sh", "-c", command], input=stdin, capture_output=True, env=env, timeout=WAIT)
+
+
+def test_with_standard_error_closed_messages_never_reach_standard_output() -> None:
+    # print() writes to standard output when its file is None: a JSON stream would carry
+    # haidi's messages.
+    r = _shell("haidi eval --jsonl 2>&-", b"bad\n")
+    lines = r.stdout.decode().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and json.loads(lines[0])["line"] == 1
+    r = _shell("haidi waits --json 1m 2>&-")
+    assert r.returncode == 2 and all(json.loads(x) for x in r.stdout.decode().splitlines())
+    r = _shell("haidi waits 1m 2>&-")
+    assert r.returncode == 2 and r.stdout == b""
+
+
+def test_a_match_with_standard_error_closed_still_ends_and_writes_its_log(tmp_path) -> None:
+    log = tmp_path / "c.jsonl"
+    r = _shell(f"haidi play --bots 'sh -c \"exit 3\"',random,random,random --seed 2 --log {log} 2>&-")
+    assert r.returncode == 3 and b"STOPPED" in r.stdout and log.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "argv, argument",
+    [
+        (["replay", "--key-file", "", "x.jsonl"], "--key-file"),
+        (["play", "--log", "", "--bots", "random,random,random,random"], "--log"),
+        (["play", "--log", "x.jsonl", "--key-file", "", "--bots", "random,random,random,random"], "--key-file"),
+        (["botzone", "export", "x.txt", "-o", "", "-q"], "--out"),
+    ],
+)
+def test_an_empty_file_name_is_refused_not_read_as_none_given(haidi_cli, argv, argument) -> None:
+    # An unset variable ($KEY) would turn the HMAC check off, or write the log nowhere.
+    with pytest.raises(SystemExit) as e:
+        haidi_cli(*argv)
+    assert e.value.code == 2
+
+
+def test_export_draws_no_progress_bar_off_a_terminal_and_reads_its_shard_in_ascii(tmp_path) -> None:
+    from conftest import DATA
+
+    out = tmp_path / "out"
+    r = _shell(f"haidi botzone export {DATA / 'botzone_matches.txt'} -o {out}")
+    assert r.returncode == 0 and r.stderr == b"" and b"examples" in r.stdout
+    r = _shell(f"haidi botzone export {DATA / 'botzone_matches.txt'} -o {out} --shard １２")
+    assert r.returncode == 2 and "--shard" in r.stderr.decode()
+
+
+def test_analyze_reads_its_set_before_any_hand(haidi_cli) -> None:
+    # Bad usage is status 2 whether or not a hand comes, and is not blamed on a line.
+    code, _, err = haidi_cli("analyze", "--set", "x", stdin="")
+    assert code == 2 and "--set takes KEY=VALUE" in err
+    code, out, err = haidi_cli("analyze", "--set", "bogus=1", "--json", stdin="123m456p789s1122z\n")
+    assert code == 2 and out == "" and 'situation key "bogus"' in err and "line 1" not in err
+    code, _, err = haidi_cli("analyze", "--set", "self_drawn=1", stdin="123m456p789s1122z\n")
+    assert code == 2 and "self_drawn must be true or false" in err
+
+
+def test_replay_of_several_files_names_each_line_by_its_file(haidi_cli, tmp_path) -> None:
+    lines = _match_log(haidi_cli, tmp_path / "m.jsonl")
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    code, out, _ = haidi_cli("replay", str(tmp_path / "m.jsonl"), str(tmp_path / "bad.jsonl"))
+    assert code == 2 and f"{tmp_path / 'bad.jsonl'}: line 1: bad input" in out
+    code, out, _ = haidi_cli("replay", "--json", str(tmp_path / "m.jsonl"), str(tmp_path / "bad.jsonl"))
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert {"file": str(tmp_path / "bad.jsonl"), "line": 1} == {k: rows[-2][k] for k in ("file", "line")}
+    assert len(lines) > 1 and all(r.get("file") == str(tmp_path / "m.jsonl") for r in rows[: len(lines)])

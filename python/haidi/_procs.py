@@ -63,6 +63,8 @@ _report_lock = threading.Lock()
 def report(line: str, stream: Any = None) -> None:
     """One whole line on haidi's standard error, not interleaved with a bot's."""
     stream = sys.stderr if stream is None else stream
+    if stream is None:  # no standard error (started with it closed): nowhere to report
+        return
     with _report_lock:
         try:
             stream.write(line + "\n")

@@ -33,6 +33,7 @@ from typing import IO, Any
 import numpy as np
 import orjson
 
+from . import _stream
 from ._core import HandError
 from .game import Game
 from .play import from_botzone, to_botzone
@@ -143,7 +144,8 @@ class _Lines:
             except StopIteration:
                 return
             except UnicodeDecodeError as e:
-                # (A file decodes in blocks: the line is the one after the last read.)
+                # (A text file decodes in blocks: then the line is one at or after the last
+                # read; a path is decoded a line at a time.)
                 raise HandError(f"line {self.number + 1}: not UTF-8 text ({e.reason})") from None
             self.number += 1
             if not isinstance(raw, str):
@@ -307,8 +309,9 @@ def read(source: str | os.PathLike[str] | IO[str] | Iterable[str]) -> Iterator[M
     field of the first thing that is not the format.
     """
     if isinstance(source, (str, os.PathLike)):
-        with open(source, encoding="utf-8") as f:
-            yield from read(f)
+        # Decoded a line at a time, so that text that is not UTF-8 is named by its line.
+        with open(source, "rb") as f:
+            yield from read(line.decode("utf-8") for line in f)
         return
     block: list[tuple[int, str]] = []
     for n, text in _Lines(source):
@@ -919,6 +922,9 @@ def add_parser(sub: Any) -> None:
     """Adds ``haidi botzone`` to the subcommands of ``haidi`` (python/haidi/cli.py)."""
     import argparse
 
+    # The command's readers of a file to write and of a count, as its other arguments.
+    from .cli import _out_path, _positive
+
     p = sub.add_parser(
         "botzone",
         help="Botzone's MCR match logs: replay them, write haidi's hands in them, export training examples",
@@ -940,10 +946,12 @@ def add_parser(sub: Any) -> None:
     ep.add_argument(
         "sources", nargs="+", metavar="FILE", help="Botzone text logs, or haidi logs (.jsonl: JSON lines of Game.log)"
     )
-    ep.add_argument("--out", "-o", required=True, metavar="PATH", help="a directory (npz) or a file (parquet)")
+    ep.add_argument(
+        "--out", "-o", required=True, type=_out_path, metavar="PATH", help="a directory (npz) or a file (parquet)"
+    )
     ep.add_argument("--format", default="npz", choices=["npz", "parquet"], help="npz shards (default) or Parquet")
-    ep.add_argument("--shard", type=int, default=100_000, metavar="N", help="examples a file or row group")
-    ep.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    ep.add_argument("--shard", type=_positive, default=100_000, metavar="N", help="examples a file or row group")
+    ep.add_argument("--quiet", "-q", action="store_true", help="no progress bar (none is drawn off a terminal)")
 
 
 def main(args: Any) -> int:
@@ -965,7 +973,9 @@ def main(args: Any) -> int:
                     sys.stdout.write(text)
             return 0
         try:
-            counts = export(args.sources, args.out, format=args.format, shard=args.shard, progress=not args.quiet)
+            # The bar only where someone watches: on a terminal, as every bar of the command.
+            progress = not args.quiet and _stream.stderr_is_terminal()
+            counts = export(args.sources, args.out, format=args.format, shard=args.shard, progress=progress)
         except OSError as e:
             # Not a source that cannot be read: the output (a full disk, a file where the
             # npz folder goes), which the command's exit status 4 is for.
@@ -989,17 +999,25 @@ def _jsonl(name: str | os.PathLike[str]) -> Iterator[tuple[int, list[Any]]]:
     """The hands of a file of JSON lines of haidi logs, with their line numbers: blank and
     ``#`` lines skipped, and the match header ``haidi play --log`` writes first (it is
     no hand)."""
+    from .cli import _json  # the command's reader of a JSON line (cli imports this module)
+
     hands = 0
+    read_before = False  # a line not blank nor a comment
     with open(name, "rb") as f:
         for n, raw in enumerate(f, 1):
             if not raw.strip() or raw.lstrip().startswith(b"#"):
                 continue
             try:
-                log = orjson.loads(raw)
+                # The command's reader: a key given twice, or nesting past its depth, is refused.
+                log = _json(raw, "a log line")
             except orjson.JSONDecodeError as e:
                 raise HandError(f"{name}: line {n}: not JSON ({e})") from None
+            except HandError as e:
+                raise HandError(f"{name}: line {n}: {e}") from None
+            first, read_before = not read_before, True
             if isinstance(log, Mapping) and log.get("event") == "match":
-                if hands or n > 1:
+                # First but for blank and comment lines, as haidi replay reads it.
+                if not first:
                     raise HandError(f"{name}: line {n}: the match header must be the log's first line, once")
                 continue
             if not isinstance(log, list) or not log:
@@ -1008,10 +1026,18 @@ def _jsonl(name: str | os.PathLike[str]) -> Iterator[tuple[int, list[Any]]]:
             yield n, log
 
 
+def _named(name: str, matches: Iterator[Match]) -> Iterator[Match]:
+    """``matches``, an error reading them named by the file ``name`` as well as its line."""
+    try:
+        yield from matches
+    except HandError as e:
+        raise HandError(f"{name}: {e}") from None
+
+
 def _replay_main(args: Any, out: IO[str]) -> int:
     agree = hands = 0
     for name in args.files:
-        for m in read(name):
+        for m in _named(name, read(name)):
             hands += 1
             row: dict[str, Any] = {"file": name, "match": m.id, "line": m.line}
             try:

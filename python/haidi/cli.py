@@ -157,11 +157,17 @@ _ANALYZE_ARGS = {
 }
 
 
-def _analyze(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+def _analysis_situation(args: argparse.Namespace) -> dict[str, Any]:
+    """analyze's situation, as its arguments give it (the same for every hand)."""
     situation = _given([("self_drawn", "--self-drawn", True if args.self_drawn else None)], args.set)
     for k in situation:
         if k in _ANALYZE_ARGS:
             raise HandError(f"--set {k}: {k} is given as {_ANALYZE_ARGS[k]}, not as a situation key")
+    return situation
+
+
+def _analyze(rs: Ruleset, hand: str, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    situation = args.situation
     entries = rs.analyze(hand, args.visible, args.wild, format=args.format, scoring=args.scoring, **situation)
     if args.html:
         args.analyses.append((hand, entries))
@@ -222,7 +228,8 @@ def _match_seed(text: str) -> int:
 
 
 def _out_path(text: str) -> str:
-    """A file to write: an empty name would be read as none given, and nothing written."""
+    """A file to write or a key to read: an empty name (an unset variable) would be read as
+    none given, and nothing written or checked."""
     if not text.strip():
         raise argparse.ArgumentTypeError("must name a file, not an empty string")
     return text
@@ -773,8 +780,12 @@ def _add_play(sub: Any) -> None:
         metavar="S",
         help="the match's seed, to play a match again (default: a secret one drawn at random)",
     )
-    sp.add_argument("--log", metavar="FILE", help="write the match's header and each hand's Game.log, at its end")
-    sp.add_argument("--key-file", metavar="FILE", help="sign the log's header with an HMAC-SHA256 under this key")
+    sp.add_argument(
+        "--log", metavar="FILE", type=_out_path, help="write the match's header and each hand's Game.log, at its end"
+    )
+    sp.add_argument(
+        "--key-file", metavar="FILE", type=_out_path, help="sign the log's header with an HMAC-SHA256 under this key"
+    )
     sp.add_argument(
         "--protocol",
         default="json",
@@ -839,7 +850,7 @@ def _add_replay(sub: Any) -> None:
     )
     sp.add_argument("logs", nargs="*", metavar="FILE", help="JSON-lines logs; none or '-' reads standard input")
     sp.add_argument("--json", action="store_true", help="one JSON line a hand")
-    sp.add_argument("--key-file", metavar="FILE", help="check the match header's HMAC with this key")
+    sp.add_argument("--key-file", metavar="FILE", type=_out_path, help="check the match header's HMAC with this key")
     sp.add_argument(
         "--html", metavar="OUT", type=_out_path, help="write a page stepping through every hand to OUT (docs/viewer.md)"
     )
@@ -1020,6 +1031,11 @@ _WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stderr is None:
+        # Started with its standard error closed (`2>&-`): messages go nowhere, never to
+        # standard output (where print sends them when its file is None), which may be
+        # a stream of JSON answers.
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process's life)
     if sys.stdout is None:  # started with its standard output closed (`>&-`)
         print("haidi: error: cannot write standard output: it is closed", file=sys.stderr)
         return EXIT_WRITE_FAILED
@@ -1103,6 +1119,14 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
             return _error(f"HAND {i} is empty: give a hand, or '-' to read hands from standard input")
     if args.command == "waits" and args.self_drawn and not args.winning:
         return _error("--self-drawn scores the waits: it goes with --winning")
+    # analyze's --set is read once, before any hand: a bad one is bad usage, not a hand's
+    # error; so is a key of it the ruleset refuses, once a hand is read (below).
+    args.situation = {}
+    if args.command == "analyze":
+        try:
+            args.situation = _analysis_situation(args)
+        except HandError as e:
+            return _error(e)
     out = Output(sys.stdout)
     args.glyphs = out.glyphs
     args.analyses = []
@@ -1126,6 +1150,13 @@ def _hands_main(rs: Ruleset, args: argparse.Namespace) -> int:
                     continue
                 obj, text = run(rs, hand, args)
             except HandError as e:
+                if getattr(e, "key", None) in args.situation:
+                    # A situation key of the arguments, refused: bad usage, whatever the hand.
+                    if args.json:
+                        out.json_lines(answers)
+                    else:
+                        out.text(answers)
+                    return _error(e)
                 failed += 1
                 if args.json:
                     echo = {"input": raw} if isinstance(raw, str) else _echo(raw)
@@ -1303,19 +1334,30 @@ def _play_text(args: argparse.Namespace, match: Any, players: list[Any], seed: i
             )
 
 
-def _log_lines(args: argparse.Namespace) -> Iterator[bytes | None]:
+def _log_lines(args: argparse.Namespace) -> Iterator[tuple[str | None, int, bytes | None]]:
     """The lines of ``replay``'s files, or of standard input, as they are read (a line
-    longer than ``MAX_LINE`` as ``TOO_LONG``)."""
-    for name in args.logs or ["-"]:
-        if name == "-":
-            stdin = _stdin()
-            if stdin is not None:
-                for lines in _stream.batches(stdin, progress=False):
-                    yield from lines
+    longer than ``MAX_LINE`` as ``TOO_LONG``), each with its file (where there are
+    several, else None) and its number in the file."""
+    names = args.logs or ["-"]
+    for name in names:
+        f = _stdin() if name == "-" else open(name, "rb")  # noqa: SIM115 (closed below)
+        if f is None:
             continue
-        with open(name, "rb") as f:
-            for lines in _stream.batches(f, progress=False):
-                yield from lines
+        try:
+            lines = (line for batch in _stream.batches(f, progress=False) for line in batch)
+            for n, raw in enumerate(lines, 1):
+                yield (name if len(names) > 1 else None), n, raw
+        finally:
+            if name != "-":
+                f.close()
+
+
+def _line_place(file: str | None, n: int) -> tuple[str, dict[str, Any]]:
+    """Where a line of ``replay`` stands, as text (``FILE: line N``, or ``line N`` for one
+    file) and as the keys of its JSON row."""
+    if file is None:
+        return f"line {n}", {"line": n}
+    return f"{file}: line {n}", {"file": file, "line": n}
 
 
 def replay_main(args: argparse.Namespace) -> int:
@@ -1348,7 +1390,8 @@ def replay_main(args: argparse.Namespace) -> int:
             out.text([text_row])
 
     try:
-        for n, raw in enumerate(_log_lines(args), 1):
+        for file, n, raw in _log_lines(args):
+            at, place = _line_place(file, n)
             error: str | None = None
             text = ""
             if raw is TOO_LONG:
@@ -1379,8 +1422,8 @@ def replay_main(args: argparse.Namespace) -> int:
                         error = f"match header: {e}"
                 if error is None:
                     answer(
-                        {"line": n, "match": True, "rules": log.get("rules"), "hands": log.get("hands")},
-                        f"line {n}: match header ({log.get('rules')}, {log.get('hands')} hands)",
+                        {**place, "match": True, "rules": log.get("rules"), "hands": log.get("hands")},
+                        f"{at}: match header ({log.get('rules')}, {log.get('hands')} hands)",
                     )
                     continue
             hands += 1
@@ -1388,7 +1431,7 @@ def replay_main(args: argparse.Namespace) -> int:
                 error = "not a log: a JSON list of event objects, the first the start"
             if error is not None:
                 bad += 1
-                answer({"line": n, "agrees": False, "error": f"line {n}: {error}"}, f"line {n}: bad input: {error}")
+                answer({**place, "agrees": False, "error": f"{at}: {error}"}, f"{at}: bad input: {error}")
                 continue
             assert isinstance(log, list) and raw is not None
             game, why = _replayed(log)
@@ -1396,17 +1439,17 @@ def replay_main(args: argparse.Namespace) -> int:
                 belongs = match.hand(raw, log, game)
                 why = why or belongs
             start = log[0]
-            row = {"line": n, "rules": start.get("rules"), "seed": start.get("seed"), "agrees": why is None}
+            row = {**place, "rules": start.get("rules"), "seed": start.get("seed"), "agrees": why is None}
             if why is None:
                 assert game is not None
                 # A log may stop before its hand ends (a game saved as it was played).
                 row["payments"] = None if game.result is None else list(game.result["payments"])
                 played = "stops before its end" if game.result is None else f"payments {row['payments']}"
-                text_row = f"line {n}: agrees ({row['rules']}, seed {row['seed']}, {played})"
+                text_row = f"{at}: agrees ({row['rules']}, seed {row['seed']}, {played})"
             else:
                 differs += 1
                 row["error"] = why
-                text_row = f"line {n}: DIFFERS: {why}"
+                text_row = f"{at}: DIFFERS: {why}"
             answer(row, text_row)
     except OSError as e:
         if e.filename is None:
@@ -1439,12 +1482,12 @@ def _replay_html(args: argparse.Namespace) -> int:
         return _error("--html does not check the header's HMAC: run haidi replay --key-file on the log first")
     lines = []
     try:
-        for n, raw in enumerate(_log_lines(args), 1):
+        for file, n, raw in _log_lines(args):
             try:
                 lines.append(_text_line(raw))
             except HandError as e:
                 # Named by its line, as the page's reader names the others.
-                raise HandError(f"line {n}: {e}") from None
+                raise HandError(f"{_line_place(file, n)[0]}: {e}") from None
         page = viewer.page("\n".join(lines), analysis=args.analysis)
     except OSError as e:
         return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
