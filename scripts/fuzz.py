@@ -40,7 +40,9 @@ def scheme_variants(name: str) -> list[dict[str, Any]]:
             given.append({o.name: tuple(o.choices or ())})
             continue
         values = o.choices if o.choices is not None else ((not o.default,) if isinstance(o.default, bool) else ())
-        given += [{o.name: v} for v in values if v != o.default]
+        # An option read under another's value only is given with that value.
+        needs = {} if o.only_with is None else {o.only_with[0]: o.only_with[1]}
+        given += [{**needs, o.name: v} for v in values if v != o.default]
     out, seen = [], set()
     for g in given:
         opts = rs.options(g)

@@ -190,7 +190,7 @@ def test_draft4_half_flush_is_a_bonus_shape_or_beside_pushed_down() -> None:
     assert r["win"] and fan_ids(r) == ["concealed", "half_flush"] and r["total"] == 2
     plain = RS.evaluate(**hand, options={"half_flush": "plain"})
     assert not plain["win"] and "推倒和" in plain["reason"]
-    assert fan_ids(plain) == ["pushed_down", "concealed", "half_flush"]
+    assert fan_ids(plain) == ["concealed", "half_flush", "pushed_down"]
     drawn = RS.evaluate(**hand, self_drawn=True, options={"half_flush": "plain"})
     assert drawn["win"] and drawn["total"] == 2
     with pytest.raises(haidi.HandError, match="draft4"):
