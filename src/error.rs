@@ -65,11 +65,46 @@ pub const QUOTED: usize = 80;
 pub fn quote(text: &str) -> String {
     let n = text.chars().count();
     if n <= QUOTED {
-        format!("{text:?}")
+        escaped(text, '"')
     } else {
         let head: String = text.chars().take(QUOTED / 2).collect();
-        format!("{head:?}... ({n} characters)")
+        format!("{}... ({n} characters)", escaped(&head, '"'))
     }
+}
+
+/// One character in single quotes (`'x'`), as [`quote`] writes a text.
+pub fn quote_char(c: char) -> String {
+    escaped(c.encode_utf8(&mut [0; 4]), '\'')
+}
+
+/// `text` between `mark`s, escaped as Python and JSON escape (`\n`, `\x07`, `\ufeff`),
+/// not as Rust does (`\u{feff}`): the messages are read by Python and JSON users.
+fn escaped(text: &str, mark: char) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(mark);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == mark => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if !python_printable(c) => {
+                let n = c as u32;
+                out.push_str(&match n {
+                    0..=0xFF => format!("\\x{n:02x}"),
+                    0x100..=0xFFFF => format!("\\u{n:04x}"),
+                    _ => format!("\\U{n:08x}"),
+                });
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(mark);
+    out
 }
 
 /// How a message writes the values it quotes: as Python writes them (`True`, `None`,
@@ -284,12 +319,12 @@ impl ErrorKind {
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ErrorKind::UnknownChar(c) => write!(f, "unknown character {c:?}"),
+            ErrorKind::UnknownChar(c) => write!(f, "unknown character {}", quote_char(*c)),
             ErrorKind::MissingSuit => write!(f, "digits without a suit letter (m, p, s, z or f)"),
-            ErrorKind::EmptySuit(c) => write!(f, "suit letter {c:?} with no digits before it"),
-            ErrorKind::BadRank(t) => write!(f, "no such tile {t:?}"),
+            ErrorKind::EmptySuit(c) => write!(f, "suit letter {} with no digits before it", quote_char(*c)),
+            ErrorKind::BadRank(t) => write!(f, "no such tile {}", escaped(t, '"')),
             ErrorKind::FifthCopy(t) => write!(f, "a fifth copy of {t}"),
-            ErrorKind::Bracket(c) => write!(f, "unbalanced bracket {c:?}"),
+            ErrorKind::Bracket(c) => write!(f, "unbalanced bracket {}", quote_char(*c)),
             ErrorKind::BadMeld(m) => write!(f, "malformed meld: {m}"),
             ErrorKind::Misplaced(m) => write!(f, "{m}"),
             ErrorKind::WrongSize { tiles, expected } => {
@@ -313,9 +348,9 @@ impl fmt::Display for HandError {
             write!(f, " at position {p}")?;
         }
         match (&self.input, self.excerpt) {
-            (Some(s), None) => write!(f, " in {s:?}")?,
+            (Some(s), None) => write!(f, " in {}", escaped(s, '"'))?,
             (Some(s), Some((start, len))) => {
-                write!(f, " in {s:?} (characters {start} to {} of {len})", start + s.chars().count())?
+                write!(f, " in {} (characters {start} to {} of {len})", escaped(s, '"'), start + s.chars().count())?
             }
             _ => {}
         }

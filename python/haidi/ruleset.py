@@ -378,7 +378,7 @@ class Ruleset(Generic[R]):
             raise HandError(f"scoring must be True or False, not {shown(scoring)}")
         scoring = bool(scoring)
         if wilds is not None and not self.spec.has_wilds:
-            raise HandError(f"{self.name} plays no wild tiles, so analyze cannot score a hand with them")
+            raise hand_error(f"{self.name} plays no wild tiles, so a hand with them cannot be scored", key="wilds")
         if "indicator" in situation and situation["indicator"] is not None:
             if wilds is not None:
                 raise HandError("give either wilds or indicator, not both")

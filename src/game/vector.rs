@@ -143,10 +143,9 @@ impl VectorEnv {
         version: &str,
         opponents: Option<Agent>,
     ) -> Result<VectorEnv> {
-        let (version, planes) = *encode::VERSIONS
-            .iter()
-            .find(|(v, _)| *v == version)
-            .ok_or_else(|| HandError::invalid(format!("unknown observation version {version:?}")))?;
+        let (version, planes) = *encode::VERSIONS.iter().find(|(v, _)| *v == version).ok_or_else(|| {
+            HandError::invalid(format!("unknown observation version {}", crate::error::quote(version)))
+        })?;
         if n == 0 {
             return Err(HandError::invalid("num_envs must be at least 1"));
         }

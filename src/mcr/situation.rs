@@ -43,7 +43,7 @@ pub fn wind(text: &str) -> Result<u8> {
         "S" | "s" | "2z" => Ok(1),
         "W" | "w" | "3z" => Ok(2),
         "N" | "n" | "4z" => Ok(3),
-        other => Err(HandError::invalid(format!("wind must be E, S, W or N, not {other:?}"))),
+        other => Err(HandError::invalid(format!("wind must be E, S, W or N, not {}", crate::error::quote(other)))),
     }
 }
 
@@ -138,7 +138,7 @@ pub fn apply_comh(rest: &str, s: &mut Situation) -> Result<()> {
             0
         } else if let Ok(n) = f.parse::<u8>() {
             if n > 8 {
-                return Err(HandError::invalid(format!("flowers {shown:?}: at most 8")));
+                return Err(HandError::invalid(format!("flowers {}: at most 8", crate::error::quote(&shown))));
             }
             n
         } else if f.chars().all(|c| ('a'..='h').contains(&c)) {
@@ -147,13 +147,16 @@ pub fn apply_comh(rest: &str, s: &mut Situation) -> Result<()> {
             for c in f.chars() {
                 let bit = 1u8 << (c as u8 - b'a');
                 if held & bit != 0 {
-                    return Err(HandError::invalid(format!("flowers {shown:?}: the flower {c} is given twice")));
+                    return Err(HandError::invalid(format!(
+                        "flowers {}: the flower {c} is given twice",
+                        crate::error::quote(&shown)
+                    )));
                 }
                 held |= bit;
             }
             held.count_ones() as u8
         } else {
-            return Err(HandError::invalid(format!("flowers {shown:?}: a digit or letters a-h")));
+            return Err(HandError::invalid(format!("flowers {}: a digit or letters a-h", crate::error::quote(&shown))));
         };
     }
     if parts.next().is_some() {

@@ -46,7 +46,10 @@ pub(super) fn as_list<'py>(name: &str, col: &Bound<'py, PyAny>) -> PyResult<Boun
         let kind = col.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         hand_error(
             py,
-            format!("column {name:?} must be a sequence of values (a list, a tuple or an array), not a {kind}"),
+            format!(
+                "column {} must be a sequence of values (a list, a tuple or an array), not a {kind}",
+                crate::error::quote(name)
+            ),
         )
     };
     let list = if let Ok(list) = col.cast::<PyList>() {
@@ -255,14 +258,14 @@ impl<'py> Table<'py> {
         let get = |k: &str| columns.get_item(k);
         for k in ["options", "concealed_and_melded_kong"] {
             if columns.contains(k)? {
-                return Err(hand_error(py, format!("{k:?} is not a column: every row takes the call's options (evaluate_many(columns, options={{...}}))")));
+                return Err(hand_error(py, format!("{} is not a column: every row takes the call's options (evaluate_many(columns, options={{...}}))", crate::error::quote(k))));
             }
         }
         // Named as the other rulesets' columns name them.
         for k in columns.keys() {
             let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
             if !COLUMNS.contains(&k.as_str()) {
-                let message = format!("unknown column {k:?}; mcr takes {}", COLUMNS.join(", "));
+                let message = format!("unknown column {}; mcr takes {}", crate::error::quote(&k), COLUMNS.join(", "));
                 return Err(super::errors::for_key(py, hand_error(py, message), &k));
             }
         }
@@ -355,7 +358,11 @@ impl<'py> Table<'py> {
                 return Err(hand_error(py, "columns must all have the same length"));
             };
             let k = k.str()?.to_string();
-            let message = format!("columns must all have the same length: {k:?} has {} rows, \"hand\" {n}", v.len()?);
+            let message = format!(
+                "columns must all have the same length: {} has {} rows, \"hand\" {n}",
+                crate::error::quote(&k),
+                v.len()?
+            );
             return Err(super::errors::for_key(py, hand_error(py, message), &k));
         }
         Ok(table)

@@ -169,7 +169,7 @@ impl PyEngine {
                 if h.concealed_len() > 0 || !h.melds.is_empty() {
                     return Err(hand_error(
                         py,
-                        format!("flowers must be flower tiles such as \"1234f\", not {text:?}"),
+                        format!("flowers must be flower tiles such as \"1234f\", not {}", crate::error::quote(text)),
                     ));
                 }
                 h.flowers

@@ -144,7 +144,10 @@ pub(crate) fn rules_and_judge(
     if !rob.is_empty() && judge.pattern(rob).is_none() {
         return Err(hand_error(
             flow.py(),
-            format!("game rules: rob_concealed_kong names {rob:?}, which is no pattern of the ruleset's scorer"),
+            format!(
+                "game rules: rob_concealed_kong names {}, which is no pattern of the ruleset's scorer",
+                crate::error::quote(rob)
+            ),
         ));
     }
     Ok((Arc::new(rules), Arc::new(judge)))
@@ -724,7 +727,9 @@ fn agent(py: Python<'_>, name: &str) -> PyResult<Agent> {
     match name {
         "random" => Ok(Agent::Random),
         "greedy" => Ok(Agent::Greedy),
-        other => Err(hand_error(py, format!("agents must be 'random' or 'greedy', not {other:?}"))),
+        other => {
+            Err(hand_error(py, format!("agents must be 'random' or 'greedy', not {}", crate::error::quote(other))))
+        }
     }
 }
 

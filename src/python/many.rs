@@ -49,7 +49,9 @@ pub fn collect_errors(errors: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     match super::convert::str_arg(errors, "errors")? {
         "raise" => Ok(false),
         "collect" => Ok(true),
-        other => Err(hand_error(py, format!("errors must be 'raise' or 'collect', not {other:?}"))),
+        other => {
+            Err(hand_error(py, format!("errors must be 'raise' or 'collect', not {}", crate::error::quote(other))))
+        }
     }
 }
 

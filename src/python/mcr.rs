@@ -320,8 +320,11 @@ impl Keys {
             Some(&(_, k)) => Ok(k),
             None => {
                 let shown: String = text.chars().take(40).collect();
-                let message =
-                    format!("unknown mcr situation key {shown:?}; known: {}", KEYS.map(|(k, _)| k).join(", "));
+                let message = format!(
+                    "unknown mcr situation key {}; known: {}",
+                    crate::error::quote(&shown),
+                    KEYS.map(|(k, _)| k).join(", ")
+                );
                 Err(to_py(py, crate::error::HandError::invalid(message).for_key(&shown)))
             }
         }

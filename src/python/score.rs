@@ -163,7 +163,12 @@ impl PyScheme {
                 "void_wilds" => Extra::VoidWilds,
                 "fans" => Extra::Fans,
                 "value" => Extra::Value,
-                other => return Err(hand_error(py, format!("result key {key}: unknown kind {other:?}"))),
+                other => {
+                    return Err(hand_error(
+                        py,
+                        format!("result key {key}: unknown kind {}", crate::error::quote(other)),
+                    ))
+                }
             };
             let id = u16::try_from(extras.len()).ok().and_then(|n| n.checked_add(answer::OWN_KEYS));
             let id = id.ok_or_else(|| bad_data(py, "results", "too many keys"))?;
