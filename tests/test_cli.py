@@ -1062,3 +1062,61 @@ def test_replay_of_several_files_names_each_line_by_its_file(haidi_cli, tmp_path
     rows = [json.loads(x) for x in out.splitlines()]
     assert {"file": str(tmp_path / "bad.jsonl"), "line": 1} == {k: rows[-2][k] for k in ("file", "line")}
     assert len(lines) > 1 and all(r.get("file") == str(tmp_path / "m.jsonl") for r in rows[: len(lines)])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["eval", "123m456p789s1122z", "--win", "1z", "--win", "2z"],
+        ["eval", "123m456p789s1122z", "--win", "1z", "--seat", "E", "--seat", "S"],
+        ["analyze", "123m456p789s1122z", "--visible", "1z", "-v", "2z"],
+        ["play", "--games", "1", "--games", "2"],
+    ],
+)
+def test_an_option_of_one_value_given_twice_is_refused(haidi_cli, argv) -> None:
+    # argparse keeps the last: the first would be dropped without a word.
+    with pytest.raises(SystemExit) as e:
+        haidi_cli(*argv)
+    assert e.value.code == 2
+
+
+@pytest.mark.parametrize("option", ["--visible", "--wild"])
+def test_an_empty_tiles_value_is_refused_not_read_as_none(haidi_cli, option) -> None:
+    with pytest.raises(SystemExit) as e:
+        haidi_cli("analyze", "--rules", "tangshan", "123m456p789s1122z", option, "")
+    assert e.value.code == 2
+    with pytest.raises(SystemExit):
+        haidi_cli("eval", "123m456p789s1122z", "--win", "1z", "--flowers", "")
+
+
+def test_eval_json_answers_a_bad_hand_with_a_line_of_json(haidi_cli) -> None:
+    code, out, err = haidi_cli("eval", "--json", "123m", "--win", "1z")
+    assert code == 2 and json.loads(out) == {"error": json.loads(out)["error"], "line": 1, "input": "123m"}
+    assert "hand has 3 tiles" in json.loads(out)["error"] and "1 of 1" in err
+
+
+def test_replay_json_answers_blank_lines_and_counts_no_header_as_a_hand(haidi_cli, tmp_path) -> None:
+    code, out, _ = haidi_cli("replay", "--json", stdin="\n# a note\n")
+    assert code == 0 and [json.loads(x) for x in out.splitlines()] == [
+        {"line": 1, "skipped": "blank"},
+        {"line": 2, "skipped": "comment"},
+    ]
+    lines = _match_log(haidi_cli, tmp_path / "m.jsonl")
+    (tmp_path / "two.jsonl").write_text("\n".join([lines[0], *lines]) + "\n")
+    code, out, _ = haidi_cli("replay", str(tmp_path / "two.jsonl"))
+    hands = len(lines) - 1
+    assert code == 2 and f"{hands} of {hands} hands agree; 1 lines are no log" in out
+
+
+def test_botzone_io_goes_with_the_botzone_protocol(haidi_cli) -> None:
+    code, _, err = haidi_cli("play", "--botzone-io", "simple", "--bots", "random,random,random,random")
+    assert code == 2 and "--protocol botzone" in err
+
+
+def test_a_control_character_is_quoted_as_python_and_json_write_it(haidi_cli) -> None:
+    # Not as Rust writes it ('\u{feff}'): the messages are read by Python and JSON users.
+    with pytest.raises(haidi.HandError) as e:
+        haidi.Hand("\ufeff123m")
+    assert str(e.value) == "unknown character '\\ufeff' at position 0 in \"\\ufeff123m\""
+    with pytest.raises(haidi.HandError, match=r"'\\x07'"):
+        haidi.Hand("12\x07m")

@@ -314,6 +314,10 @@ def _eval(args: argparse.Namespace) -> int:
         situation = {"format": args.format, **_given(named, args.set)}
         r = rs.evaluate(**situation)
     except (HandError, NotImplementedError) as e:
+        if args.json:
+            # With --json every input is answered by one line of JSON, an error too.
+            out.json_lines([out.json({"error": str(e), "line": 1, "input": args.hand})])
+            return _stream_status(1, 1)
         return _error(e)
     describe = getattr(rs.module, "describe", None)
     if args.json:
@@ -542,8 +546,17 @@ def _key_value(text: str) -> tuple[str, Any]:
         return key, value
 
 
+def _tiles_text(text: str) -> str:
+    """Tiles named on the command line: an empty value (an unset variable) is a mistake,
+    not tiles left out."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: give the tiles, or leave the option out")
+    return text
+
+
 def _flowers(text: str) -> int | str:
     """A number of flowers (MCR) or the flower tiles held (``13f``)."""
+    _tiles_text(text)
     n = _whole(text)
     return text if n is None else n
 
@@ -642,12 +655,14 @@ def _add_eval(sub: Any) -> None:
     help_text = "score a win under a ruleset; --jsonl scores one JSON situation a line from stdin"
     sp = _subparser(sub, "eval", help_text)
     sp.add_argument("hand", nargs="?", metavar="HAND", help="the hand without the winning tile")
-    sp.add_argument("--win", metavar="TILE", help="the winning tile, e.g. 5p")
+    sp.add_argument("--win", metavar="TILE", type=_tiles_text, help="the winning tile, e.g. 5p")
     sp.add_argument("--self-drawn", dest="self_drawn", action="store_true", help="自摸")
     sp.add_argument("--seat", choices=list("ESWN"), help="seat wind (门风; default E, the dealer)")
     sp.add_argument("--round", choices=list("ESWN"), help="prevalent wind (圈风; default E)")
     sp.add_argument("--flowers", type=_flowers, help="flowers held: a number (MCR) or tiles such as 13f")
-    sp.add_argument("--wild", "-w", action="append", metavar="TILE", help="a wild tile kind (repeatable)")
+    sp.add_argument(
+        "--wild", "-w", action="append", metavar="TILE", type=_tiles_text, help="a wild tile kind (repeatable)"
+    )
     sp.add_argument(
         "--set",
         action="append",
@@ -676,8 +691,28 @@ def _add_eval(sub: Any) -> None:
     )
 
 
+class _Once(argparse.Action):
+    """An option of one value given once: given twice, one of the two would be dropped
+    (argparse keeps the last), as a key given twice would."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option: Any = None) -> None:
+        if self.dest in getattr(namespace, "_given_once", set()):
+            parser.error(f"argument {'/'.join(self.option_strings)}: given twice")
+        namespace._given_once = getattr(namespace, "_given_once", set()) | {self.dest}
+        setattr(namespace, self.dest, values)
+
+
+class _Parser(argparse.ArgumentParser):
+    """The command's parsers: an option that stores one value takes it once."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if args and str(args[0]).startswith("-") and kwargs.get("action", "store") == "store":
+            kwargs["action"] = _Once
+        return super().add_argument(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="haidi",
         description="Chinese mahjong rules: score a win under six rulesets (MCR, Changsha, Hainan, Longgang, "
         "Tangshan, Beijing), and read a hand's waits, shanten, arrangements and best discards.",
@@ -695,7 +730,14 @@ def build_parser() -> argparse.ArgumentParser:
             help="e.g. '123m456p11z[789s]{1111z}' (quoted for the shell); none or '-' reads one a line from stdin",
         )
         _add_rules(sp, "ruleset: hand size and hand forms (default: mcr)")
-        sp.add_argument("--wild", "-w", action="append", metavar="TILE", help="a wild tile kind, e.g. 5z (repeatable)")
+        sp.add_argument(
+            "--wild",
+            "-w",
+            action="append",
+            metavar="TILE",
+            type=_tiles_text,
+            help="a wild tile kind, e.g. 5z (repeatable)",
+        )
         _add_format(sp)
         sp.add_argument(
             "--json", action="store_true", help="one JSON line a hand (or line of stdin), with the hand or the error"
@@ -710,7 +752,11 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--self-drawn", dest="self_drawn", action="store_true", help="with --winning: 自摸")
         if name == "analyze":
             sp.add_argument(
-                "--visible", "-v", metavar="TILES", help="tiles seen elsewhere (discards, melds), e.g. 19m5z"
+                "--visible",
+                "-v",
+                metavar="TILES",
+                type=_tiles_text,
+                help="tiles seen elsewhere (discards, melds), e.g. 19m5z",
             )
             sp.add_argument(
                 "--self-drawn", dest="self_drawn", action="store_true", help="score the waits as self-drawn (自摸)"
@@ -795,7 +841,6 @@ def _add_play(sub: Any) -> None:
     sp.add_argument(
         "--botzone-io",
         dest="botzone_io",
-        default="json",
         choices=["json", "simple"],
         help="with --protocol botzone: Botzone's JSON or simple interaction (default json)",
     )
@@ -1201,6 +1246,8 @@ def play_main(args: argparse.Namespace) -> int:
         return _error(f"--duplicate plays each wall four times: --games must be a multiple of 4, not {args.games}")
     if args.key_file and not args.log:
         return _error("--key-file signs the log: give --log as well")
+    if args.botzone_io is not None and args.protocol != "botzone":
+        return _error("--botzone-io is how Botzone's protocol talks: give --protocol botzone as well")
     seed = play.match_seed() if args.seed is None else args.seed
     restart = (args.restart or ("hand" if args.duplicate else "match")) == "hand"
     log = None
@@ -1218,7 +1265,7 @@ def play_main(args: argparse.Namespace) -> int:
             seed=seed,
             timeout=args.timeout,
             protocol=args.protocol,
-            io=args.botzone_io,
+            io=args.botzone_io or "json",
             restart=restart,
             stderr=args.bot_stderr,
             stderr_bytes=args.bot_stderr_bytes,
@@ -1379,7 +1426,7 @@ def replay_main(args: argparse.Namespace) -> int:
     except HandError as e:
         return _error(e)
     out = Output(sys.stdout)
-    differs = bad = hands = 0
+    differs = bad = hands = bad_headers = 0
     match: play.MatchCheck | None = None
     seen_header = False
 
@@ -1401,7 +1448,11 @@ def replay_main(args: argparse.Namespace) -> int:
                     text = _text_line(raw).strip()
                 except HandError as e:
                     error = str(e)
-            if error is None and _skipped(text) is not None:
+            skipped = _skipped(text) if error is None else None
+            if skipped is not None:
+                # A worker writing a blank line still gets its line of JSON.
+                if args.json:
+                    out.json_lines([out.json({**place, "skipped": skipped})])
                 continue
             log = None
             if error is None:
@@ -1411,7 +1462,9 @@ def replay_main(args: argparse.Namespace) -> int:
                     error = str(e)
                 except orjson.JSONDecodeError as e:
                     error = f"not JSON ({e})"
-            if error is None and isinstance(log, dict) and log.get("event") == "match":
+            header = error is None and isinstance(log, dict) and log.get("event") == "match"
+            if header:
+                assert isinstance(log, dict)
                 if seen_header:
                     error = "a second match header"
                 else:
@@ -1426,7 +1479,9 @@ def replay_main(args: argparse.Namespace) -> int:
                         f"{at}: match header ({log.get('rules')}, {log.get('hands')} hands)",
                     )
                     continue
-            hands += 1
+            # A header refused is a line that is no log, not a hand.
+            hands += not header
+            bad_headers += header
             if error is None and not (isinstance(log, list) and log and all(isinstance(e, dict) for e in log)):
                 error = "not a log: a JSON list of event objects, the first the start"
             if error is not None:
@@ -1468,7 +1523,8 @@ def replay_main(args: argparse.Namespace) -> int:
         if not wrong:
             answer({"match": True, "agrees": True, "authenticated": key is not None}, f"match agrees{proved}")
     if not args.json:
-        print(f"{hands - differs - bad} of {hands} hands agree" + (f"; {bad} lines are no log" if bad else ""))
+        agree = hands - differs - (bad - bad_headers)
+        print(f"{agree} of {hands} hands agree" + (f"; {bad} lines are no log" if bad else ""))
     if bad:
         return EXIT_BAD_INPUT
     return EXIT_DIFFERS if differs or wrong_match else EXIT_OK
