@@ -181,6 +181,16 @@ struct Best {
 const BOUND_AFTER: u32 = 1;
 const BOUND_AFTER_REAL: u32 = 64;
 
+/// Wilds held from which the arrangements holding a straight a rule names are listed
+/// first. With many wilds the arrangements are many, and the straight's (the highest
+/// pattern most often, where a rule names one) come late in their order, after every
+/// arrangement of the lower kinds; listed first, the best is found at once, and the
+/// bound of the arrangements without a straight (lower, the straight's patterns being
+/// out of them) then often ends the search. The rest is listed all the same, bounded
+/// or not: a search that scores every arrangement lists them in the same order, and
+/// so comes to the same best, ties kept by the first found.
+const STRAIGHT_FIRST_WILDS: u8 = 3;
+
 struct Search<'a> {
     scheme: &'a Scheme,
     p: &'a Prepared,
@@ -216,6 +226,11 @@ struct Search<'a> {
     /// Whether the places of the winning tile bound nothing below the standard form's
     /// own bound (the first such bound came out as that one): then they are not asked.
     places_idle: bool,
+    /// Whether every arrangement holding a straight a rule names has been listed (see
+    /// [`Search::complete`]).
+    straights_listed: bool,
+    /// Whether those are being listed (before the other forms).
+    listing_straights: bool,
 }
 
 /// What scoring reads of an arrangement but which of its tiles are the wilds: its form
@@ -419,6 +434,8 @@ pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
         met_places: Default::default(),
         placed_bounds: Inline::filled((0, [0; 4])),
         places_idle: false,
+        straights_listed: false,
+        listing_straights: false,
     };
     if p.dealt {
         if let Some(found) = arrange::loose(&p.tiles, Form::Dealt, 0) {
@@ -436,9 +453,39 @@ pub fn evaluate_with(scheme: &Scheme, p: &Prepared, bounded: bool) -> Scored {
 }
 
 impl Search<'_> {
+    /// Lists the complete arrangements: with many wilds, first those holding a straight
+    /// a rule names, then all of them (see [`STRAIGHT_FIRST_WILDS`]).
     fn complete(&mut self) {
         let scheme = self.scheme;
-        arrange::complete_with(&scheme.forms, scheme.dragon_sets, &self.p.tiles, self);
+        let p = self.p;
+        if p.tiles.wilds >= STRAIGHT_FIRST_WILDS && self.special_suits != 0 {
+            let suits = *self.straights.get_or_insert_with(|| straight_suits(scheme, &p.tiles, self.special_suits));
+            let standard = crate::forms::Forms {
+                seven_pairs: false,
+                eight_pairs_and_a_half: false,
+                thirteen_orphans: false,
+                honours_and_knitted: false,
+                knitted_straight: false,
+                all_258: false,
+                ..scheme.forms
+            };
+            // Whether every arrangement holding a straight was listed.
+            let mut every = true;
+            self.listing_straights = true;
+            for suit in (0..3u8).filter(|s| suits >> s & 1 == 1) {
+                let (rests, all) = straight_rests(scheme, &p.tiles, suit, arrange::Visit::fixed(self));
+                every &= all;
+                for rest in &rests {
+                    arrange::complete_with(&standard, scheme.dragon_sets, rest, self);
+                    if self.best.stop {
+                        return;
+                    }
+                }
+            }
+            self.listing_straights = false;
+            self.straights_listed = every;
+        }
+        arrange::complete_with(&scheme.forms, scheme.dragon_sets, &p.tiles, self);
     }
 
     /// The most the arrangement could rank, whatever kinds its free groups are given
@@ -952,7 +999,9 @@ impl Search<'_> {
             return false;
         }
         best.done_forms |= bit;
-        let last = !matches!(form, Form::SevenPairs | Form::EightPairs | Form::ThirteenOrphans | Form::All258);
+        // The standard form is searched last, but for its straights listed first.
+        let last = !matches!(form, Form::SevenPairs | Form::EightPairs | Form::ThirteenOrphans | Form::All258)
+            && !self.listing_straights;
         best.stop = last
             || reaches(
                 &best.rank,
@@ -1038,7 +1087,18 @@ impl arrange::Visit for Search<'_> {
     /// Once the other forms are done, the standard form (the one with many arrangements)
     /// is left out when none of its arrangements could rank above the best.
     fn skip(&mut self, form: Form) -> bool {
-        self.best.cand.is_some() && self.bounded && (self.p.tiles.wilds > 0 || self.bounding()) && self.reached(form)
+        if self.best.cand.is_none() || !self.bounded {
+            return false;
+        }
+        if (self.p.tiles.wilds > 0 || self.bounding()) && self.reached(form) {
+            return true;
+        }
+        // Every arrangement holding a straight listed already: the standard form's are
+        // left out where none without one could rank above the best.
+        form == Form::Standard && self.straights_listed && {
+            let (scheme, p, waits, sit) = (self.scheme, self.p, self.waits, self.situational);
+            reaches(&self.best.rank, &bound(scheme, p, waits, sit, Form::Standard.bit(), None, &mut || 0))
+        }
     }
 
     fn fixed(&self) -> u64 {
@@ -1285,6 +1345,65 @@ fn straight_suits(scheme: &Scheme, t: &Tiles, named: u8) -> u8 {
         out |= (complete as u8) << suit;
     }
     out
+}
+
+/// The most ways [`straight_rests`] lists of placing a straight's real tiles and wilds.
+const STRAIGHT_WAYS: usize = 64;
+
+/// The tiles of `t` with the chows 123, 456 and 789 of `suit` taken out as concealed
+/// groups, to be completed by the search (see [`Search::complete`]): one `Tiles` for
+/// each way to make the chows of the real tiles held and the wilds (first all the real
+/// tiles they can take), and whether those are every way (at most [`STRAIGHT_WAYS`]).
+/// Ways that differ only in kinds outside `fixed` (see [`arrange::Visit::fixed`]) are
+/// alike to the scoring, and one of them is listed, as the search lists one. None
+/// where the tiles cannot make them, or the hand declared a chow or too many melds.
+fn straight_rests(scheme: &Scheme, t: &Tiles, suit: u8, fixed: u64) -> (Vec<Tiles>, bool) {
+    let melds_left = (scheme.forms.melds as usize).saturating_sub(t.melds.len());
+    if melds_left < 3 || t.melds.iter().any(|g| g.shape == Shape::Chow) {
+        // A declared chow may be one of the straight's: such arrangements are listed in
+        // their turn (and the caller, told not every way is here, does not end early).
+        return (vec![], false);
+    }
+    let first = 9 * suit as usize;
+    // The kinds that may be a real tile or a wild: each choice a bit.
+    let both: Vec<usize> =
+        (first..first + 9).filter(|&k| t.counts[k] > 0 && t.wilds > 0 && fixed >> k & 1 == 1).collect();
+    // Too many ways: the first alone (most often the best), and not every way.
+    let ways = 1usize << both.len().min(16);
+    let every = ways <= STRAIGHT_WAYS;
+    let mut out = vec![];
+    for way in 0..if every { ways } else { 1 } {
+        let mut rest = *t;
+        let mut fits = true;
+        for start in [0, 3, 6].map(|r| first + r) {
+            let mut wilds = 0u8;
+            for (i, k) in (start..start + 3).enumerate() {
+                let wild_chosen = both.iter().position(|&b| b == k).is_some_and(|j| way >> j & 1 == 1);
+                if rest.caps[k] == 0 {
+                    fits = false;
+                    break;
+                }
+                rest.caps[k] -= 1;
+                if rest.counts[k] > 0 && !wild_chosen {
+                    rest.counts[k] -= 1;
+                } else if rest.wilds > 0 {
+                    rest.wilds -= 1;
+                    wilds |= 1 << i;
+                } else {
+                    fits = false;
+                    break;
+                }
+            }
+            if !fits {
+                break;
+            }
+            rest.melds.push(Group::new(Shape::Chow, start as Tile, wilds));
+        }
+        if fits {
+            out.push(rest);
+        }
+    }
+    (out, every)
 }
 
 /// The bound of the arrangements that fit what `b` knows (see [`bound`]), with `face` the
