@@ -710,3 +710,13 @@ def test_a_key_a_comh_case_string_gives_is_refused_beside_it_on_every_path(haidi
     assert code == 2 and match in json.loads(out)["error"]
     with pytest.raises(haidi.HandError, match="win is given twice"):
         RS.evaluate(hand=case.replace("|", "N|", 1).replace("NN55pN", "NN55p"), format="comh", win="N")
+
+
+def test_a_format_column_of_numbers_is_refused_as_a_format_key_of_one_is() -> None:
+    # The column was read as the codes it is kept in (0 and 1 compact, 2 comh) when it was
+    # an array of uint8: a silent guess where every other path refuses the number.
+    h, w = "123m456p789s11z55z", "5z"
+    for column in (np.array([0], np.uint8), np.array([2], np.uint8), [1]):
+        with pytest.raises(haidi.HandError, match="row 0: format must be 'compact' or 'comh'"):
+            RS.evaluate_many({"hand": [h], "win": [w], "format": column})
+    assert RS.evaluate_many({"hand": [h], "win": [w], "format": np.array(["compact"])})["total"][0] > 0

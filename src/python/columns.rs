@@ -332,7 +332,11 @@ impl<'py> Table<'py> {
             },
             formats: Small {
                 name: "format",
-                source: source("format", get("format")?)?,
+                // Text only: a column of numbers is not read as the codes it is kept in.
+                source: match get("format")? {
+                    Some(col) => Source::List(as_list("format", &col)?),
+                    None => Source::Absent,
+                },
                 known: Known::new([(none, 0)]),
                 read: format_code,
                 max: 2,
