@@ -434,3 +434,33 @@ def test_visible_and_wilds_are_never_read_from_a_mapping() -> None:
         with pytest.raises(haidi.HandError, match="wilds must be tile kinds"):
             call("123m456p789s112z", wilds={"5m": 1})
     assert mcr.analyze("123m456p789s1122z", visible=["4p", "4p"]) == mcr.analyze("123m456p789s1122z", visible="4p4p")
+
+
+def test_a_draw_at_shanten_one_is_useful_only_if_a_wait_is_left_unseen_with_wilds_held() -> None:
+    # Every 4p (the 混) seen: no drawn wild completes the ready hands, whose waits must
+    # have a copy unseen, the visible ones taken off too.
+    from collections import Counter
+
+    ts = haidi.ruleset("tangshan")
+    hand = "4p8m9m2s9s9m2p4p2m4p8p1s3s3s"
+    visible = (
+        "1m3p9p1m5m2m7p6s9s6p7m1p2m6p1m5s4m7p7p8p5s8m8p3p6m2s2p5s3m6s2p8p2s5m8m4s4p3s2m6p"
+        "2s4s9p7m7s1m1s9s4m9s1s5m5p2p9p7s6p7m1p3s1p5p3m6s"
+    )
+    split = lambda text: [text[i : i + 2] for i in range(0, len(text), 2)]  # noqa: E731
+    seen = Counter(split(visible))
+    entries = {e["discard"]: e for e in ts.analyze(hand, visible=split(visible), wilds="4p")}
+    for d in ("8m", "1s"):
+        assert entries[d]["shanten"] == 1 and entries[d]["useful"] == []
+        left = split(hand)
+        left.remove(d)
+        # The draws that lower the shape's distance, checked by hand: after the draw, no
+        # discard leaves a wait with a copy unseen.
+        for t in ("8m", "1s"):
+            # Seen by the player: the whole hand (the discards included) and the draw.
+            held = Counter([*split(hand), t])
+            for x in Counter([*left, t]):
+                rest = [*left, t]
+                rest.remove(x)
+                live = [k for k in ts.waits("".join(rest), wilds="4p") if 4 - held[k] - seen[k] > 0]
+                assert live == [], (d, t, x, live)

@@ -25,7 +25,7 @@ pub fn discards(
     view: &View,
     held: &Counts,
     wild_kinds: u64,
-    avail: u64,
+    left: &Counts,
     mut visit: impl FnMut(Tile, (i8, u64, u64)),
 ) {
     let forms = &engine.forms;
@@ -86,7 +86,7 @@ pub fn discards(
                     v.caps[t as usize] -= 1;
                 }
             }
-            visit(d, shape_with(engine, &v, &h, wild_kinds, avail, &mut ready));
+            visit(d, shape_with(engine, &v, &h, wild_kinds, left, &mut ready));
             continue;
         }
         let after = standard.without(du);
@@ -146,7 +146,7 @@ pub fn discards(
             }
             out & todo
         };
-        visit(d, conclude(engine, v, &h, wild_kinds, avail, &found[..count], best, m, draws, knitted, &mut ready));
+        visit(d, conclude(engine, v, &h, wild_kinds, left, &found[..count], best, m, draws, knitted, &mut ready));
     }
 }
 
@@ -250,12 +250,23 @@ mod tests {
             // Fewer hands in a debug build, where each costs some thirty times more.
             for _ in 0..if cfg!(debug_assertions) { 400 } else { 3000 } {
                 let hand = deal(&mut rng, &engine);
-                // Some kinds seen elsewhere: the draws with no copy left are not tried.
-                let avail = (0..KINDS).filter(|_| rng.below(5) != 0).fold(engine.tiles, |m, t| m & !(1 << t));
-                let avail = if rng.below(2) == 0 { engine.tiles } else { avail };
-                // A kind held four times has no copy left to draw.
+                // Some copies seen elsewhere (half the hands), a kind now and then all of
+                // them: the draws with no copy left are not tried, nor waits on them.
                 let held = hand.held();
-                let avail = (0..KINDS).filter(|&t| held[t] >= 4).fold(avail, |m, t| m & !(1 << t));
+                let mut left = [0u8; KINDS];
+                let some_seen = rng.below(2) == 0;
+                for t in tiles::mask_tiles(engine.tiles) {
+                    let t = t as usize;
+                    let most = 4 - held[t];
+                    let seen = if !some_seen || most == 0 {
+                        0
+                    } else if rng.below(5) == 0 {
+                        most
+                    } else {
+                        rng.below(most as usize + 1) as u8
+                    };
+                    left[t] = most - seen;
+                }
                 let mut seen = Vec::new();
                 discards(
                     &engine,
@@ -263,14 +274,14 @@ mod tests {
                     &engine.view(&hand, wilds),
                     &hand.held(),
                     wild_kinds,
-                    avail,
+                    &left,
                     |d, r| seen.push((d, r)),
                 );
                 let mut alone = Vec::new();
                 for d in tiles::mask_tiles(tiles::kinds_mask(&hand.concealed)) {
                     let mut h = hand.clone();
                     h.concealed[d as usize] -= 1;
-                    alone.push((d, shape(&engine, &engine.view(&h, wilds), &h.held(), wild_kinds, avail)));
+                    alone.push((d, shape(&engine, &engine.view(&h, wilds), &h.held(), wild_kinds, &left)));
                 }
                 assert_eq!(seen, alone, "{} {}", engine.name, hand.notation());
             }

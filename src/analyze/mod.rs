@@ -126,7 +126,7 @@ pub fn analyze(engine: &Engine, hand: &Hand, wilds: Wilds, visible: &Counts) -> 
         &engine.view(hand, wilds),
         &hand.held(),
         wilds.kinds,
-        tiles::kinds_mask(&left),
+        &left,
         |d, (shanten, useful, waits)| {
             out.push(Entry {
                 discard: Some(d),
@@ -147,7 +147,7 @@ pub fn analyze(engine: &Engine, hand: &Hand, wilds: Wilds, visible: &Counts) -> 
 fn entry(engine: &Engine, hand: &Hand, wilds: Wilds, left: &Counts, discard: Option<Tile>) -> Entry {
     let view = engine.view(hand, wilds);
     let held = hand.held();
-    let (shanten, useful, waits) = shape(engine, &view, &held, wilds.kinds, tiles::kinds_mask(left));
+    let (shanten, useful, waits) = shape(engine, &view, &held, wilds.kinds, left);
     Entry {
         discard,
         shanten,
@@ -160,12 +160,12 @@ fn entry(engine: &Engine, hand: &Hand, wilds: Wilds, left: &Counts, discard: Opt
     }
 }
 
-/// Shanten, useful draws among `avail` and waits of a view one tile short; `held` gives
-/// the copies held of each kind (concealed, melded, wild copies). Every form is counted
-/// on this view alone: [`discards`] answers the same for each discard of a longer hand
-/// from what the discards share.
-pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, avail: u64) -> (i8, u64, u64) {
-    shape_with(engine, view, held, wild_kinds, avail, &mut Ready::default())
+/// Shanten, useful draws and waits of a view one tile short; `held` gives the copies held
+/// of each kind (concealed, melded, wild copies), `left` the copies unseen (a draw is of
+/// one, and a wait needs one). Every form is counted on this view alone: [`discards`]
+/// answers the same for each discard of a longer hand from what the discards share.
+pub fn shape(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, left: &Counts) -> (i8, u64, u64) {
+    shape_with(engine, view, held, wild_kinds, left, &mut Ready::default())
 }
 
 /// [`shape`] with the hands already found ready or not (see [`Ready`]).
@@ -174,7 +174,7 @@ fn shape_with(
     view: &View,
     held: &Counts,
     wild_kinds: u64,
-    avail: u64,
+    left: &Counts,
     ready: &mut Ready,
 ) -> (i8, u64, u64) {
     let forms = &engine.forms;
@@ -201,7 +201,7 @@ fn shape_with(
     }
     let draws = |todo: u64, best: u8| standard.as_mut().map_or(0, |s| s.draws(best, todo));
     let knitted = |todo: u64, best: u8| knitted_draws(forms, view, masks, best, todo);
-    conclude(engine, view, held, wild_kinds, avail, &found[..n], best, masks, draws, knitted, ready)
+    conclude(engine, view, held, wild_kinds, left, &found[..n], best, masks, draws, knitted, ready)
 }
 
 /// The rest of [`shape`] once the distance of each open check is known (`found`, exact
@@ -214,7 +214,7 @@ fn conclude(
     view: &View,
     held: &Counts,
     wild_kinds: u64,
-    avail: u64,
+    left: &Counts,
     found: &[(Check, u8)],
     best: u8,
     masks: KindMasks,
@@ -223,6 +223,7 @@ fn conclude(
     ready: &mut Ready,
 ) -> (i8, u64, u64) {
     let forms = &engine.forms;
+    let avail = tiles::kinds_mask(left);
     let distance = best.saturating_sub(view.wilds);
     let beyond = forms.wilds_beyond_copies && wild_kinds != 0;
     if distance == 2 && beyond {
@@ -240,7 +241,7 @@ fn conclude(
         // Ready in shape, but every completing tile is one the player holds all four of:
         // a draw helps only if some discard then leaves a real wait.
         let useful = tiles::mask_tiles(avail & engine.tiles)
-            .filter(|&t| ready.after(engine, view, held, wild_kinds, t))
+            .filter(|&t| ready.after(engine, view, held, wild_kinds, left, t))
             .fold(0, |m, t| m | 1 << t);
         return (1, useful, 0);
     }
@@ -270,11 +271,12 @@ fn conclude(
     if shanten == 1 && view.wilds > 0 {
         // With wilds in hand, a hand at distance one may still have no tile left that
         // completes it (see the ready case above): check the draws that reach it.
-        // A wild kind with a copy left is a wait of any hand at distance one.
-        let free_wild = tiles::mask_tiles(wild_kinds).any(|k| held[k as usize] < 3);
+        // A wild kind with a copy unseen (one left after any draw) is a wait of any hand
+        // at distance one.
+        let free_wild = tiles::mask_tiles(wild_kinds).any(|k| left[k as usize] >= 2);
         if !free_wild {
             useful = tiles::mask_tiles(useful)
-                .filter(|&t| ready.after(engine, view, held, wild_kinds, t))
+                .filter(|&t| ready.after(engine, view, held, wild_kinds, left, t))
                 .fold(0, |m, t| m | 1 << t);
         }
     }
@@ -288,7 +290,7 @@ fn conclude(
         let candidates = avail & engine.tiles & !lowering;
         if candidates != 0 {
             for t in tiles::mask_tiles(complete_with_a_wild(engine, view, candidates)) {
-                if ready.after(engine, view, held, wild_kinds, t) {
+                if ready.after(engine, view, held, wild_kinds, left, t) {
                     useful |= 1 << t;
                 }
             }
@@ -516,15 +518,18 @@ fn discarded(view: &View, held: &Counts, wild_kinds: u64, t: Tile) -> Option<(Vi
 /// discard after each of a hand's discards meet the same hands many times over (drawing
 /// t after discarding d and then discarding e leaves what discarding e and then d does).
 #[derive(Default)]
-pub(super) struct Ready(HashMap<Counts, bool, crate::hash::Fast>);
+pub(super) struct Ready(HashMap<(Counts, u64), bool, crate::hash::Fast>);
 
 impl Ready {
-    /// Whether drawing `t` and some discard leave a hand with a wait that has a tile left.
-    fn after(&mut self, engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, t: Tile) -> bool {
+    /// Whether drawing `t` and some discard leave a hand with a wait that has a tile left:
+    /// a copy unseen (`left`, the drawn one taken off; the tiles discarded are seen).
+    fn after(&mut self, engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, left: &Counts, t: Tile) -> bool {
         let (v, h) = drawn(view, held, wild_kinds, t);
+        let among = tiles::kinds_mask(left) & !(((left[t as usize] <= 1) as u64) << t);
         (0..KINDS as Tile).any(|e| {
-            discarded(&v, &h, wild_kinds, e)
-                .is_some_and(|(v2, h2)| *self.0.entry(h2).or_insert_with(|| is_ready(engine, &v2, &h2, wild_kinds)))
+            discarded(&v, &h, wild_kinds, e).is_some_and(|(v2, h2)| {
+                *self.0.entry((h2, among)).or_insert_with(|| is_ready(engine, &v2, &h2, wild_kinds, among))
+            })
         })
     }
 }
@@ -561,9 +566,9 @@ fn complete_with_a_wild(engine: &Engine, view: &View, candidates: u64) -> u64 {
 }
 
 /// Whether a view one tile short has a wait (a tile not all held that completes it).
-fn is_ready(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64) -> bool {
+fn is_ready(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, among: u64) -> bool {
     let most = if engine.forms.wilds_beyond_copies && wild_kinds != 0 { 2 } else { 1 };
-    crate::distance::distance(&engine.forms, view) <= most && engine.has_wait(view, held, wild_kinds)
+    crate::distance::distance(&engine.forms, view) <= most && engine.waits_among(view, held, wild_kinds, among, true) != 0
 }
 
 /// Scores the waits of the ready entries: `winning` and `winning_count`.
@@ -857,11 +862,10 @@ pub fn batch(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64, visible: Option<
                 left[t] = 4 - row[t] - v[t];
             }
         }
-        let avail = tiles::kinds_mask(&left);
         let mut shanten = [NOT_HELD_SHANTEN; KINDS];
         let mut useful = [NOT_HELD_USEFUL; KINDS];
         let view = batch::view(engine, row, melds, wild_kinds);
-        discards(engine, row, &view, row, wild_kinds, avail, |d, (s, u, _)| {
+        discards(engine, row, &view, row, wild_kinds, &left, |d, (s, u, _)| {
             shanten[d as usize] = s;
             useful[d as usize] = copies(u, &left) as i16;
         });
