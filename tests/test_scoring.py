@@ -991,7 +991,6 @@ def test_straights_are_listed_first_where_wilds_are_many(rules: str, hand: str, 
         assert rs.evaluate(**s) == rs.scheme.evaluate_unbounded(**s), s
 
 
-
 def test_a_losers_partial_hands_are_scored_where_no_group_can_be_added() -> None:
     # 3444m 11p 22288s 2222z (2z wild) and the 坐花: of the 269 partial hands and
     # placements, those a pung or pair can still be added to score no more, and are
