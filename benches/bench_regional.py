@@ -88,31 +88,15 @@ WORST: dict[str, list[dict[str, Any]]] = {
         dict(hand="3456777m444p555s", win="7m", wilds="7m"),
         dict(hand="222334678m4444s", win="5m", wilds="4s", discarder_wind="W"),
         dict(hand="3455667999m[555z]", win="9m", wilds="9m"),
-        dict(hand="1234555667999p", win="9p", wilds="9p", kong_replacement=True),
+        dict(hand="1234555667999p", win="9p", wilds="9p"),
         dict(hand="2224555678889s", win="2s", wilds="2s", seat_wind="N", discarder_wind="W"),
         dict(hand="11114567m46p344s", win="5p", wilds="1m4s", seat_wind="N", discarder_wind="E"),
         dict(hand="9999p456999s[123s]", win="9s", wilds="9p9s", variant="draft4", seat_wind="W"),
-        dict(hand="111224578p3456s", win="2p", wilds="1p2p", variant="draft4", kong_replacement=True, seat_wind="E"),
-        # Found by climbs on time: the slowest of each variant.
-        dict(
-            hand="114567m567p5s666z",
-            win="1m",
-            wilds="1m6z",
-            wall_last=True,
-            seat_wind="E",
-            heavenly=True,
-            self_drawn=True,
-        ),
-        dict(
-            hand="1114567m567p4s66z",
-            win="6z",
-            wilds="1m6z",
-            wall_last=True,
-            seat_wind="E",
-            heavenly=True,
-            kong_replacement=True,
-            variant="draft4",
-        ),
+        dict(hand="111224578p3456s", win="2p", wilds="1p2p", variant="draft4", seat_wind="E"),
+        # Found by climbs on time: the slowest of each variant (flags no game gives
+        # together, refused since, left out).
+        dict(hand="114567m567p5s666z", win="1m", wilds="1m6z", seat_wind="E", heavenly=True, self_drawn=True),
+        dict(hand="1114567m567p4s66z", win="6z", wilds="1m6z", wall_last=True, seat_wind="E", variant="draft4"),
     ],
     "longgang": [
         dict(hand="1m1m2m3m3m2m4m5m8m6m7m9p9p9p9p1f", win="4m", wilds="9p"),
