@@ -588,6 +588,8 @@ def _refuse(s: Sit) -> None:
             or (f("kong_replacement") and not has_kong)
             or (f("wall_last") and (f("robbing_kong") or f("heavenly") or f("earthly")))
             or (f("earthly") and f("robbing_kong"))
+            # "天胡：指庄家。庄家起牌后，就已经胡牌": before any kong.
+            or (f("heavenly") and f("kong_replacement"))
         )
     elif s.rules == "hainan":
         bad = (f("self_drawn") and f("robbing_kong")) or (f("wall_last") and f("robbing_kong"))

@@ -169,6 +169,8 @@ IMPOSSIBLE = [
     (dict(hand="123m456m789p123p5s", win="5s", wall_last=True, earthly=True, seat_wind="S"), "earthly"),
     # "地胡：指閒家。當莊家打出第一張牌後，閒家胡牌": a discard, not a tile added to a kong.
     (dict(hand="123m456m789p123p5s", win="5s", robbing_kong=True, earthly=True, seat_wind="S"), "robbing_kong"),
+    # "天胡：指庄家。庄家起牌后，就已经胡牌": complete as dealt, before any kong.
+    (dict(hand="456789m234p5s{1111m}", win="5s", heavenly=True, kong_replacement=True), "heavenly"),
     # "2、起張數目：莊家的起張數目為14張，閒家的起張數目為13張".
     (dict(hand="1111m2345p3467s9s", dealt=True, seat_wind="E"), "seat_wind E"),
     (dict(hand="1234567m2345678p", dealt=True, seat_wind="S"), "seat_wind S"),

@@ -213,6 +213,12 @@ def scheme(options: Mapping[str, Any]) -> dict[str, Any]:
                 "抢杠胡 and 地胡 are wins on another player's tile, not self-drawn",
             ),
             (flag("heavenly") & flag("earthly"), "天胡 is the dealer's, 地胡 a non-dealer's: not both"),
+            # "天胡：指庄家。庄家起牌后，就已经胡牌": complete as dealt, before any kong.
+            (
+                flag("heavenly") & flag("kong_replacement"),
+                "heavenly (天胡) with kong_replacement (杠上花): 天胡 is the hand complete as dealt"
+                " (庄家起牌后，就已经胡牌), before any kong",
+            ),
             # "地胡：...當莊家打出第一張牌後，閒家胡牌": won on the dealer's first discard.
             (
                 flag("earthly") & flag("robbing_kong"),
