@@ -28,6 +28,7 @@ import situations  # noqa: E402
 from mcr_peer import random_situation  # noqa: E402
 
 import haidi  # noqa: E402
+from haidi.rulesets import longgang  # noqa: E402
 
 #: Rows of each batch: enough for the pool to share them.
 ROWS = 6000
@@ -180,8 +181,8 @@ MOST = {
     "analyze_batch": 1_000_000,
     "mcr_columns": 3_000_000,
     "mcr_list": 2_000_000,
-    "tangshan_columns": 200_000,
-    "tangshan_list": 100_000,
+    "longgang_columns": 200_000,
+    "longgang_list": 100_000,
 }
 
 
@@ -200,9 +201,17 @@ def _long(name: str) -> tuple[Any, Any, int]:
         rules, shape = name.rsplit("_", 1)
         situation = {
             "mcr": dict(hand="1112223334445m", win="5m", self_drawn=True),
-            "tangshan": dict(hand="1111222234567m", win="8m", wilds="1m2m"),
+            # The slowest regional situation known (benches/bench_regional.py, WORST):
+            # about 0.5 ms, with the options given to the call.
+            "longgang": dict(
+                hand="234455667788m456s", win="8m", wilds="8m", flowers="123f", seat_wind="S", self_drawn=True
+            ),  # fmt: skip
         }[rules]
-        fn = haidi.ruleset(rules).evaluate_many
+        options = None
+        if rules == "longgang":
+            optional = [p.id for p in longgang.PATTERNS.values() if p.optional]
+            options = dict(bulldozer_wilds=4, optional=optional, edge_wait_hu=True)
+        fn = functools.partial(haidi.ruleset(rules).evaluate_many, options=options)
 
         def make(n: int) -> Any:
             if shape == "list":

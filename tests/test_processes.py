@@ -78,7 +78,7 @@ def test_batches_after_a_batch_in_the_parent_run_again_in_a_child(how: str, para
 
 
 @pytest.mark.parametrize("parallelism", ["threads", "no-threads"])
-@pytest.mark.parametrize("batch", ["analyze_batch", "mcr_columns", "mcr_list", "tangshan_columns", "tangshan_list"])
+@pytest.mark.parametrize("batch", ["analyze_batch", "mcr_columns", "mcr_list", "longgang_columns", "longgang_list"])
 def test_ctrl_c_stops_a_long_batch_with_keyboard_interrupt(batch: str, parallelism: str) -> None:
     p = _start("interrupt", batch, **({"HAIDI_PARALLELISM": "0"} if parallelism == "no-threads" else {}))
     try:
