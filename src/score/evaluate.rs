@@ -1355,8 +1355,8 @@ const STRAIGHT_WAYS: usize = 64;
 /// each way to make the chows of the real tiles held and the wilds (first all the real
 /// tiles they can take), and whether those are every way (at most [`STRAIGHT_WAYS`]).
 /// Ways that differ only in kinds outside `fixed` (see [`arrange::Visit::fixed`]) are
-/// alike to the scoring, and one of them is listed, as the search lists one. None
-/// where the tiles cannot make them, or the hand declared a chow or too many melds.
+/// alike to the scoring, and one of them is listed, as the search lists one. No ways
+/// (and not every way) where the hand declared a chow or too many melds.
 fn straight_rests(scheme: &Scheme, t: &Tiles, suit: u8, fixed: u64) -> (Vec<Tiles>, bool) {
     let melds_left = (scheme.forms.melds as usize).saturating_sub(t.melds.len());
     if melds_left < 3 || t.melds.iter().any(|g| g.shape == Shape::Chow) {
