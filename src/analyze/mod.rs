@@ -565,10 +565,12 @@ fn complete_with_a_wild(engine: &Engine, view: &View, candidates: u64) -> u64 {
     out
 }
 
-/// Whether a view one tile short has a wait (a tile not all held that completes it).
+/// Whether a view one tile short has a wait among the kinds of `among` (those with a copy
+/// unseen) that completes it.
 fn is_ready(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, among: u64) -> bool {
     let most = if engine.forms.wilds_beyond_copies && wild_kinds != 0 { 2 } else { 1 };
-    crate::distance::distance(&engine.forms, view) <= most && engine.waits_among(view, held, wild_kinds, among, true) != 0
+    crate::distance::distance(&engine.forms, view) <= most
+        && engine.waits_among(view, held, wild_kinds, among, true) != 0
 }
 
 /// Scores the waits of the ready entries: `winning` and `winning_count`.
