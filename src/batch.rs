@@ -199,24 +199,32 @@ pub fn win(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64) -> Vec<bool> {
 
 /// Shanten of each row (13/16 or 14/17 tiles). Call [`validate`] first.
 pub fn shanten(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64) -> Vec<i8> {
-    map_rows(rows, |row, melds| {
-        let v = view(engine, row, melds, wild_kinds);
-        let d = distance::distance(&engine.forms, &v) as i8 - 1;
-        let ready_size = v.len() + 3 * melds as usize == engine.forms.ready_size();
-        if d == 0 && ready_size && engine.waits_of_counts(&v, row, wild_kinds) == 0 {
-            1
-        } else if d == 1
-            && ready_size
-            && engine.forms.wilds_beyond_copies
-            && wild_kinds != 0
-            && engine.waits_of_counts(&v, row, wild_kinds) != 0
-        {
-            // A drawn wild standing past a kind's copies completes it (see the engine).
-            0
-        } else {
-            d
-        }
-    })
+    map_rows(rows, |row, melds| row_shanten(engine, row, melds, wild_kinds))
+}
+
+/// The shanten of one row, as [`Engine::shanten`] gives it.
+fn row_shanten(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> i8 {
+    let v = view(engine, row, melds, wild_kinds);
+    let d = distance::distance(&engine.forms, &v) as i8 - 1;
+    let size = v.len() + 3 * melds as usize;
+    let beyond = engine.forms.wilds_beyond_copies && wild_kinds != 0;
+    let ready_size = size == engine.forms.ready_size();
+    if d >= 1 && beyond && size == engine.forms.ready_size() + 1 {
+        // A tile over: its best discard's, each asked (see the engine).
+        let best = tiles::mask_tiles(tiles::kinds_mask(row)).map(|t| {
+            let mut left = *row;
+            left[t as usize] -= 1;
+            row_shanten(engine, &left, melds, wild_kinds)
+        });
+        best.min().map_or(d, |b| b.min(d))
+    } else if d == 0 && ready_size && engine.waits_of_counts(&v, row, wild_kinds) == 0 {
+        1
+    } else if d == 1 && ready_size && beyond && engine.waits_of_counts(&v, row, wild_kinds) != 0 {
+        // A drawn wild standing past a kind's copies completes it (see the engine).
+        0
+    } else {
+        d
+    }
 }
 
 /// Wait masks (bit t = kind t) of rows of 13/16 tiles. Call [`validate`] first.

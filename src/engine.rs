@@ -75,6 +75,21 @@ impl Engine {
 
     fn shanten_view(&self, view: &View, hand: &Hand, wilds: Wilds) -> i8 {
         let d = distance::distance(&self.forms, view) as i8 - 1;
+        // A hand a tile over: the shanten of its best discard. Where a drawn wild may
+        // stand past a kind's copies, the hand left after a discard may be nearer than
+        // the whole hand's distance says (see below), so each discard is asked.
+        if d >= 1
+            && self.forms.wilds_beyond_copies
+            && wilds.kinds != 0
+            && hand.size() + wilds.extra as usize == self.forms.ready_size() + 1
+        {
+            let best = tiles::mask_tiles(tiles::kinds_mask(&hand.concealed)).map(|t| {
+                let mut h = hand.clone();
+                h.concealed[t as usize] -= 1;
+                self.shanten_view(&self.view(&h, wilds), &h, wilds)
+            });
+            return best.min().map_or(d, |b| b.min(d));
+        }
         // A drawn wild that may stand past a kind's copies can complete a hand counted
         // one further (see `waits_of_counts`).
         if d == 1

@@ -720,3 +720,28 @@ def test_flowers_as_the_wilds_in_the_hand_questions() -> None:
     with pytest.raises(haidi.HandError) as e:
         RS.waits(hand, wilds=["3f", "5m"])
     assert e.value.key == "wilds"
+
+
+def test_a_hand_a_tile_over_has_the_shanten_of_its_best_discard() -> None:
+    # Every 3m in a declared kong: the hand left after 1z waits on a drawn 财神 standing
+    # for a fifth 3m ("haidi lets wilds do so in Longgang, for every kind"), so the whole
+    # hand is ready too, as its best discard is. Random hands with melds besides.
+    import random
+
+    hand = "12m456p789p123s11s1z[3333m]"
+    assert RS.shanten(hand, "9s") == 0 == min(e["shanten"] for e in RS.analyze(hand, wilds="9s"))
+    rng = random.Random("a tile over")
+    kinds = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
+    checked = 0
+    while checked < 300:
+        meld = rng.choice(kinds[:27])
+        wild = rng.choice([k for k in kinds if k != meld])
+        wall = [k for k in kinds for _ in range(4) if k not in (meld, wild)]
+        tiles = rng.sample(wall, 14) + [wild] * rng.randint(0, 1)
+        text = "".join(tiles[:14]) + f"[{meld * 4}]"
+        try:
+            whole = RS.shanten(text, wild)
+        except haidi.HandError:
+            continue
+        assert whole == min(e["shanten"] for e in RS.analyze(text, wilds=wild)), text
+        checked += 1
