@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from test_game import stacked_wall, tiles_of
 
 import haidi
@@ -139,6 +140,35 @@ def test_longgang_three_wilds_win_at_the_deal_before_an_earthly_hand() -> None:
     (w,) = r["wins"]
     assert w["seat"] == 3 and w["score"]["instant"] and w["score"]["total"] == 300
     assert r["payments"] == [-72, -42, -42, 156]
+
+
+def test_longgang_three_wilds_win_first_only_on_the_dealers_first_discard() -> None:
+    # Past it, one winner on a discard, the first in turn from the discarder:
+    # "如有一人以上同时表示胡牌时(含抢杠胡)，从打牌者按逆时针方向，顺序在前者被定为“胡牌者”".
+    hands = [
+        "1z1z2z2z3z3z4z4z6z2m4m6m8m1s3s5s7s",
+        "123m456m789m123p456p5s",  # waits on 5s
+        "6z6z7z7z1p3p7p8p2s4s6s8s9m9m1m1m",
+        "9p9p9p7z7z2p4p8p2s4s6s8s3m5m5m7m",  # three 财神 (9p turned up)
+    ]
+    g = haidi.Game("longgang", wall=longgang_wall(hands, draws="1z4z3z2z", turned="9p"))
+
+    def turn(seat: int, tile: str) -> None:
+        # Every claim passed (seat 3 may win on any tile: it waits), then the discard.
+        while g.observation(g.to_act[0])["decision"] not in ("draw", "claimed"):
+            g.step(g.to_act[0], {"type": "pass"})
+        assert g.to_act == [seat]
+        g.step(seat, {"type": "discard", "tile": tile})
+
+    for seat, tile in [(0, "8m"), (1, "1z"), (2, "4z"), (3, "3z"), (0, "5s")]:
+        turn(seat, tile)
+    assert set(g.to_act) == {1, 3}
+    g.step(1, {"type": "win"})
+    g.step(3, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["seat"] == 1 and not w["score"]["instant"]
 
 
 def test_longgang_three_flowers_are_three_wilds_when_a_flower_is_turned_up() -> None:
@@ -414,6 +444,32 @@ def test_beijing_burned_dealer_pays_each_other_seat() -> None:
     play_out(g, never_win)
     r = g.result
     assert r is not None and r["exhausted"] and r["payments"] == [-30, 10, 10, 10]
+
+
+@pytest.mark.parametrize("case", ["self-drawn", "on another's first discard"])
+def test_beijing_earthly_is_any_win_before_the_seats_own_first_discard(case: str) -> None:
+    # "闲家在一局还没有出过牌的时候构成可和牌牌型时称“地和”（8番）": a non-dealer's, self-drawn
+    # or on any discard, before it discarded; not only on the dealer's first discard.
+    hands = [
+        "1z1z2z2z3z3z4z2p4p6p8p1s3s7z",
+        "123m456m789m1p1p2s3s",  # waits on 1s and 4s
+        "123p456p789p5m5m6s7s",  # waits on 5s and 8s
+        "2m3m4m7m8m1p3p5p5s9s6s6s6z",
+    ]
+    drawn = "4s5z6z6z" if case == "self-drawn" else "8s5z6z6z"
+    g = haidi.Game("beijing", wall=stacked_wall("beijing", hands, draws=drawn, back="3z"))
+    g.step(0, {"type": "discard", "tile": "7z"})
+    while g.to_act != [1] or g.observation(1)["decision"] != "draw":
+        g.step(g.to_act[0], {"type": "pass"})
+    if case == "self-drawn":
+        g.step(1, {"type": "win"})
+    else:
+        g.step(1, {"type": "discard", "tile": "8s"})
+        g.step(2, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["situation"]["earthly"] and "earthly" in [f.id for f in w["score"].fans]
 
 
 def test_beijing_three_claims_from_one_seat_make_it_pay_for_the_other() -> None:

@@ -289,6 +289,10 @@ rules! {
         /// The dealer's concealed kongs before its first discard keep 天胡 and 地胡
         /// ("可暗杠").
         heavenly_kongs: bool = false;
+        /// 地和 is a non-dealer's win before its own first discard, self-drawn or on any
+        /// discard (Beijing: "闲家在一局还没有出过牌的时候构成可和牌牌型时"), not only on the
+        /// dealer's first discard.
+        earthly_before_own_discard: bool = false;
         /// A tile of a kind the seat melded as a pung is not discarded: it is added to the
         /// pung (补杠) or kept (小明杠).
         fourth_tile_kept: bool = false;

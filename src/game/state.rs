@@ -1003,8 +1003,12 @@ impl Game {
             }
         }
         let mut winners: Vec<u8> = order.into_iter().filter(|&o| answers[o as usize] == Some(Action::Win)).collect();
-        // 三财神 before another win on the tile ("一家地胡，一家三财神 ... 应以三财神优先").
-        winners.sort_by_key(|&o| !self.instant(o));
+        // On the dealer's first discard, 三财神 before another win on it ("一家地胡，一家三财神
+        // ... 应以三财神优先"); else the first in turn from the discarder ("从打牌者按逆时针方向，
+        // 顺序在前者被定为“胡牌者”").
+        if matches!(why, Claim::Discard) && from == self.dealer && self.discards == 1 && self.untouched() {
+            winners.sort_by_key(|&o| !self.instant(o));
+        }
         if !winners.is_empty() {
             if matches!(why, Claim::Rob | Claim::RobConcealed) {
                 self.robbed = Some((from, tile));
@@ -1331,7 +1335,17 @@ impl Game {
         f.kong_replacement = replacement;
         f.wall_last = self.is_last();
         f.heavenly = seat == self.dealer && self.discards == 0 && self.untouched();
+        f.earthly = self.earthly_now(seat);
         f
+    }
+
+    /// Whether a non-dealer's win now is 地和 where the ruleset counts it before the seat's
+    /// own first discard (`earthly_before_own_discard`), no claim or kong made yet.
+    fn earthly_now(&self, seat: u8) -> bool {
+        self.rules.earthly_before_own_discard
+            && seat != self.dealer
+            && self.rivers[seat as usize].is_empty()
+            && self.untouched()
     }
 
     fn claimed_facts(&self, seat: u8, from: u8, t: Tile, why: Claim) -> WinFacts {
@@ -1342,7 +1356,7 @@ impl Game {
                 f.wall_last = self.rules.last_discard && self.is_last();
                 // The discard itself is among the tiles seen.
                 f.last_of_kind = self.seen[t as usize] == 4;
-                f.earthly = from == self.dealer && self.discards == 1 && self.untouched();
+                f.earthly = (from == self.dealer && self.discards == 1 && self.untouched()) || self.earthly_now(seat);
             }
             Claim::Rob => {
                 f.robbing_kong = true;
