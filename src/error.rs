@@ -92,19 +92,22 @@ fn escaped(text: &str, mark: char) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if !python_printable(c) => {
-                let n = c as u32;
-                out.push_str(&match n {
-                    0..=0xFF => format!("\\x{n:02x}"),
-                    0x100..=0xFFFF => format!("\\u{n:04x}"),
-                    _ => format!("\\U{n:08x}"),
-                });
-            }
+            c if !python_printable(c) => push_python_escape(&mut out, c),
             c => out.push(c),
         }
     }
     out.push(mark);
     out
+}
+
+/// `c` as Python's repr escapes a character it does not print (`\x07`, `\ufeff`).
+fn push_python_escape(out: &mut String, c: char) {
+    let n = c as u32;
+    out.push_str(&match n {
+        0..=0xFF => format!("\\x{n:02x}"),
+        0x100..=0xFFFF => format!("\\u{n:04x}"),
+        _ => format!("\\U{n:08x}"),
+    });
 }
 
 /// How a message writes the values it quotes: as Python writes them (`True`, `None`,
@@ -177,14 +180,7 @@ impl Spelling {
                     c => out.push_str(&format!("\\u{:04x}", c as u32)),
                 },
                 // repr escapes what Python does not print.
-                c if self == Spelling::Python && !python_printable(c) => {
-                    let n = c as u32;
-                    out.push_str(&match n {
-                        0..=0xFF => format!("\\x{n:02x}"),
-                        0x100..=0xFFFF => format!("\\u{n:04x}"),
-                        _ => format!("\\U{n:08x}"),
-                    });
-                }
+                c if self == Spelling::Python && !python_printable(c) => push_python_escape(&mut out, c),
                 c => out.push(c),
             }
         }

@@ -460,15 +460,7 @@ impl Search<'_> {
         let p = self.p;
         if p.tiles.wilds >= STRAIGHT_FIRST_WILDS && self.special_suits != 0 {
             let suits = *self.straights.get_or_insert_with(|| straight_suits(scheme, &p.tiles, self.special_suits));
-            let standard = crate::forms::Forms {
-                seven_pairs: false,
-                eight_pairs_and_a_half: false,
-                thirteen_orphans: false,
-                honours_and_knitted: false,
-                knitted_straight: false,
-                all_258: false,
-                ..scheme.forms
-            };
+            let standard = standard_only(&scheme.forms);
             // Whether every arrangement holding a straight was listed.
             let mut every = true;
             self.listing_straights = true;
@@ -1297,15 +1289,7 @@ fn pungs_may_fit(scheme: &super::scheme::Spec, t: &Tiles) -> bool {
 /// anything a real tile can, so this leaves the rest the most it can have), and the rest
 /// is a complete hand.
 fn straight_suits(scheme: &Scheme, t: &Tiles, named: u8) -> u8 {
-    let forms = crate::forms::Forms {
-        seven_pairs: false,
-        eight_pairs_and_a_half: false,
-        thirteen_orphans: false,
-        honours_and_knitted: false,
-        knitted_straight: false,
-        all_258: false,
-        ..scheme.forms
-    };
+    let forms = standard_only(&scheme.forms);
     let melds_left = (scheme.forms.melds as usize).saturating_sub(t.melds.len());
     let mut out = 0;
     for suit in (0..3u8).filter(|s| named >> s & 1 == 1) {
@@ -1345,6 +1329,19 @@ fn straight_suits(scheme: &Scheme, t: &Tiles, named: u8) -> u8 {
         out |= (complete as u8) << suit;
     }
     out
+}
+
+/// `forms` with the standard form alone: the one that holds a straight.
+fn standard_only(forms: &crate::forms::Forms) -> crate::forms::Forms {
+    crate::forms::Forms {
+        seven_pairs: false,
+        eight_pairs_and_a_half: false,
+        thirteen_orphans: false,
+        honours_and_knitted: false,
+        knitted_straight: false,
+        all_258: false,
+        ..*forms
+    }
 }
 
 /// The most ways [`straight_rests`] lists of placing a straight's real tiles and wilds.
