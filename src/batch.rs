@@ -174,13 +174,17 @@ pub fn view(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> View {
     } else {
         std::array::from_fn(|t| if engine.tiles >> t & 1 == 1 { 4 } else { 0 })
     };
+    let mut drawable = 0;
     for t in tiles::mask_tiles(wild_kinds) {
         wilds += counts[t as usize];
+        if engine.tiles >> t & 1 == 1 {
+            drawable += 4u8.saturating_sub(counts[t as usize]);
+        }
         counts[t as usize] = 0;
     }
     let shape =
         MeldShape { count: melds, chows: melds > 0, suits: if melds > 0 { 0b111 } else { 0 }, all_258: melds == 0 };
-    View { counts, wilds, caps, melds: shape }.with_forms(&engine.forms, engine.tiles)
+    View { counts, wilds, drawable, caps, melds: shape }.with_forms(&engine.forms, engine.tiles)
 }
 
 fn map_rows<T: Send>(rows: &Rows<'_>, f: impl Fn(&Counts, u8) -> T + Sync + Send) -> Vec<T> {
@@ -205,26 +209,8 @@ pub fn shanten(engine: &Engine, rows: &Rows<'_>, wild_kinds: u64) -> Vec<i8> {
 /// The shanten of one row, as [`Engine::shanten`] gives it.
 fn row_shanten(engine: &Engine, row: &Counts, melds: u8, wild_kinds: u64) -> i8 {
     let v = view(engine, row, melds, wild_kinds);
-    let d = distance::distance(&engine.forms, &v) as i8 - 1;
-    let size = v.len() + 3 * melds as usize;
-    let beyond = engine.forms.wilds_beyond_copies && wild_kinds != 0;
-    let ready_size = size == engine.forms.ready_size();
-    if d >= 1 && beyond && size == engine.forms.ready_size() + 1 {
-        // A tile over: its best discard's, each asked (see the engine).
-        let best = tiles::mask_tiles(tiles::kinds_mask(row)).map(|t| {
-            let mut left = *row;
-            left[t as usize] -= 1;
-            row_shanten(engine, &left, melds, wild_kinds)
-        });
-        best.min().map_or(d, |b| b.min(d))
-    } else if d == 0 && ready_size && engine.waits_of_counts(&v, row, wild_kinds) == 0 {
-        1
-    } else if d == 1 && ready_size && beyond && engine.waits_of_counts(&v, row, wild_kinds) != 0 {
-        // A drawn wild standing past a kind's copies completes it (see the engine).
-        0
-    } else {
-        d
-    }
+    let ready_size = v.len() + 3 * melds as usize == engine.forms.ready_size();
+    engine.shanten_of(&v, row, wild_kinds, ready_size)
 }
 
 /// Wait masks (bit t = kind t) of rows of 13/16 tiles. Call [`validate`] first.

@@ -1421,7 +1421,7 @@ mod tests {
         let mut next = move || rng.next_u64();
         for _ in 0..5_000 {
             let kinds: Vec<usize> = (0..6).map(|_| (next() % 34) as usize).collect();
-            let mut v = View { counts: [0; KINDS], wilds: 0, caps: [0; KINDS], melds: Default::default() };
+            let mut v = View { counts: [0; KINDS], wilds: 0, drawable: 0, caps: [0; KINDS], melds: Default::default() };
             for &t in &kinds {
                 v.caps[t] = (next() % 9) as u8;
                 v.counts[t] = (next() % (v.caps[t].min(4) as u64 + 1)) as u8;

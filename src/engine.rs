@@ -70,52 +70,22 @@ impl Engine {
     /// Takes a hand of 13/16 tiles or 14/17 tiles (melds count 3).
     pub fn shanten(&self, hand: &Hand, wilds: Wilds) -> Result<i8> {
         self.check(hand, wilds, None)?;
-        Ok(self.shanten_view(&self.view(hand, wilds), hand, wilds))
+        let ready_size = hand.size() + wilds.extra as usize == self.forms.ready_size();
+        Ok(self.shanten_of(&self.view(hand, wilds), &hand.held(), wilds.kinds, ready_size))
     }
 
-    fn shanten_view(&self, view: &View, hand: &Hand, wilds: Wilds) -> i8 {
+    /// The shanten of a view whose player holds `held` (concealed and melded copies),
+    /// `ready_size` when it has 13/16 tiles: its distance less one, but a step further
+    /// where a ready-size hand at distance one waits on nothing. Exchanges are counted
+    /// against tiles that exist, so that is only when every tile that would complete it
+    /// is one the player holds all four of (counting wild copies).
+    pub fn shanten_of(&self, view: &View, held: &Counts, wild_kinds: u64, ready_size: bool) -> i8 {
         let d = distance::distance(&self.forms, view) as i8 - 1;
-        // A hand a tile over: the shanten of its best discard. Where a drawn wild may
-        // stand past a kind's copies, the hand left after a discard may be nearer than
-        // the whole hand's distance says (see below), so each discard is asked.
-        if d >= 1
-            && self.forms.wilds_beyond_copies
-            && wilds.kinds != 0
-            && hand.size() + wilds.extra as usize == self.forms.ready_size() + 1
-        {
-            let best = tiles::mask_tiles(tiles::kinds_mask(&hand.concealed)).map(|t| {
-                let mut h = hand.clone();
-                h.concealed[t as usize] -= 1;
-                self.shanten_view(&self.view(&h, wilds), &h, wilds)
-            });
-            return best.min().map_or(d, |b| b.min(d));
+        if d == 0 && ready_size && self.waits_of_counts(view, held, wild_kinds) == 0 {
+            1
+        } else {
+            d
         }
-        // A drawn wild that may stand past a kind's copies can complete a hand counted
-        // one further (see `waits_of_counts`).
-        if d == 1
-            && self.forms.wilds_beyond_copies
-            && wilds.kinds != 0
-            && hand.size() + wilds.extra as usize == self.forms.ready_size()
-            && self.waits_mask(view, hand, wilds) != 0
-        {
-            return 0;
-        }
-        // Exchanges are counted against tiles that exist, so a distance of 1 is a real
-        // wait except when the only tiles that would complete the hand are ones the
-        // player holds all four of (counting wild copies). Then it is one step further.
-        if d == 0
-            && hand.size() + wilds.extra as usize == self.forms.ready_size()
-            && self.waits_mask(view, hand, wilds) == 0
-        {
-            return 1;
-        }
-        if d > 0 && self.forms.wilds_beyond_copies && hand.size() + wilds.extra as usize == self.forms.ready_size() {
-            // Not ready under four copies a kind, yet a drawn wild completes it.
-            if self.waits_mask(view, hand, wilds) != 0 {
-                return 0;
-            }
-        }
-        d
     }
 
     /// Whether a hand of 14/17 tiles is complete under the ruleset's forms.

@@ -147,6 +147,10 @@ pub struct View {
     pub counts: Counts,
     /// Wild tiles held (copies of the wild kinds, plus any extra wilds such as a seat flower).
     pub wilds: u8,
+    /// Copies of the wild kinds the player does not hold (concealed or melded): wilds that
+    /// may still be drawn. Where wilds stand past a kind's copies, a place past them is
+    /// filled by a wild held or drawn.
+    pub drawable: u8,
     /// Most tiles that may stand for each kind in the concealed part: four less the
     /// melded copies, zero for kinds the ruleset does not play with.
     pub caps: Counts,
@@ -160,10 +164,14 @@ impl View {
         let melded = hand.melded();
         let mut counts = hand.concealed;
         let mut wilds = extra_wilds;
+        let mut drawable = 0;
         let mut caps = [0u8; KINDS];
         for t in 0..KINDS {
             if wild_kinds >> t & 1 == 1 {
                 wilds += counts[t];
+                if tile_set >> t & 1 == 1 {
+                    drawable += 4u8.saturating_sub(counts[t] + melded[t]);
+                }
                 counts[t] = 0;
             }
             if tile_set >> t & 1 == 1 {
@@ -176,16 +184,18 @@ impl View {
             shape.suits |= 1 << tiles::suit(m.tile);
             shape.all_258 &= m.kind != MeldKind::Chow && KINDS_258 >> m.tile & 1 == 1;
         }
-        View { counts, wilds, caps, melds: shape }
+        View { counts, wilds, drawable, caps, melds: shape }
     }
 
     /// Lets the wilds stand for kinds of `tile_set` past their four copies, as `forms`
-    /// asks.
+    /// asks: each kind gets room for every wild held or still to be drawn. (Room for a
+    /// drawn wild is what makes a hand such as `12m7777m4p13s4z[2222s][3333m]`, with 4m
+    /// wild, two from ready: a drawn 4m may stand for the melded 3m, 2s and a fifth 7m.)
     pub fn with_forms(mut self, forms: &Forms, tile_set: u64) -> View {
         if forms.wilds_beyond_copies {
             for t in 0..KINDS {
                 if tile_set >> t & 1 == 1 {
-                    self.caps[t] += self.wilds;
+                    self.caps[t] += self.wilds + self.drawable;
                 }
             }
         }

@@ -149,3 +149,67 @@ def test_batch_equals_single_calls(hands):
     if drawn:
         wins = mcr.win_batch(np.array(drawn, dtype=np.uint8)).tolist()
         assert wins == [mcr.is_win(ref.to_text(d)) for d in drawn]
+
+
+LONGGANG_KINDS = [t for t in range(34) if t != 31]  # no white dragon
+
+
+def _longgang_with_melds(rnd: random.Random) -> tuple[list[int], str, list[int]]:
+    """A 16-tile Longgang hand with one to three declared melds (kongs often, so that some
+    kinds have no copy left to draw), its concealed tiles drawn partly from their own
+    kinds: (concealed counts, melds text, copies held of each kind)."""
+    held = [0] * 34
+    melds = ""
+    for _ in range(rnd.choice([1, 2, 2, 3])):
+        t = rnd.choice(LONGGANG_KINDS)
+        kind = rnd.choice(["pung", "kong", "kong", "chow"])
+        shape = [t, t + 1, t + 2] if kind == "chow" and t < 27 and t % 9 <= 6 else [t] * (4 if kind == "kong" else 3)
+        if all(held[x] + shape.count(x) <= 4 for x in shape):
+            for x in shape:
+                held[x] += 1
+            melds += "[" + ref.to_text([shape.count(x) for x in range(34)]) + "]"
+    counts = [0] * 34
+    while sum(counts) < 16 - 3 * melds.count("["):
+        t = rnd.choice(LONGGANG_KINDS if rnd.random() < 0.5 or not any(counts) else [x for x in range(34) if counts[x]])
+        if held[t] < 4:
+            held[t] += 1
+            counts[t] += 1
+    return counts, melds, held
+
+
+def test_longgang_shanten_drops_by_one_with_the_best_exchange_where_wilds_stand_past_the_copies():
+    """A drawn 财神 may stand for a kind whose copies are all held or melded, so a hand
+    that holds no 财神 can be nearer than its real tiles allow: `12m7777m4p13s4z` with
+    3333m and 2222s melded and 4m wild is two from ready (three drawn 4m stand for a 3m,
+    a 2s and a fifth 7m). Shanten must still drop by exactly one with the best exchange
+    (one draw, one discard), and a hand at shanten 0 must have a wait; random hands whose
+    melds leave kinds with no copy to draw, with a wild kind mostly not held."""
+    assert longgang.shanten("127777m4p13s4z[2222s][3333m]", wilds="4m") == 2
+    rnd = random.Random(48)
+    checked = 0
+    for _ in range(700):
+        counts, melds, held = _longgang_with_melds(rnd)
+        wild = ref.NAMES[rnd.choice(LONGGANG_KINDS)]
+        text = ref.to_text(counts) + melds
+        s = longgang.shanten(text, wilds=wild)
+        if s == 0:
+            assert longgang.waits(text, wilds=wild), (text, wild)
+        if s < 1:
+            continue
+        exchanged = [
+            ref.to_text([c + (t == x) - (t == d) for t, c in enumerate(counts)]) + melds
+            for d in range(34)
+            if counts[d]
+            for x in LONGGANG_KINDS
+            if x != d and held[x] < 4
+        ]
+        best = min(longgang.shanten(h, wilds=wild) for h in exchanged)
+        assert best == s - 1, (text, wild, s, best)
+        # The hand with a tile drawn has the shanten of its best discard.
+        drawn = rnd.choice([x for x in LONGGANG_KINDS if held[x] < 4])
+        over = [c + (t == drawn) for t, c in enumerate(counts)]
+        discards = [ref.to_text([c - (t == d) for t, c in enumerate(over)]) + melds for d in range(34) if over[d]]
+        best_discard = min(longgang.shanten(h, wilds=wild) for h in discards)
+        assert longgang.shanten(ref.to_text(over) + melds, wilds=wild) == best_discard, (text, wild, drawn)
+        checked += 1
+    assert checked > 500

@@ -225,14 +225,6 @@ fn conclude(
     let forms = &engine.forms;
     let avail = tiles::kinds_mask(left);
     let distance = best.saturating_sub(view.wilds);
-    let beyond = forms.wilds_beyond_copies && wild_kinds != 0;
-    if distance == 2 && beyond {
-        // A drawn wild may stand past a kind's copies and complete the hand anyway.
-        let waits = engine.waits_of_counts(view, held, wild_kinds);
-        if waits != 0 {
-            return (0, waits & avail, waits);
-        }
-    }
     if distance <= 1 {
         let waits = engine.waits_of_counts(view, held, wild_kinds);
         if waits != 0 {
@@ -266,8 +258,6 @@ fn conclude(
             _ => check.draws_below(forms, view, masks, best, todo, false),
         };
     }
-    // The draws that lower the distance; those below are tried as well or instead.
-    let lowering = useful;
     if shanten == 1 && view.wilds > 0 {
         // With wilds in hand, a hand at distance one may still have no tile left that
         // completes it (see the ready case above): check the draws that reach it.
@@ -278,22 +268,6 @@ fn conclude(
             useful = tiles::mask_tiles(useful)
                 .filter(|&t| ready.after(engine, view, held, wild_kinds, left, t))
                 .fold(0, |m, t| m | 1 << t);
-        }
-    }
-    if shanten == 1 && beyond && (0..KINDS).any(|k| held[k] >= 3) {
-        // A wild standing past a kind's copies (three or four of which are held) can make
-        // a hand ready that its distance counts two away: try the other draws outright.
-        // Such a draw leaves every hand after a discard two away, which only a drawn wild
-        // standing past the copies can complete; so the hand with the draw and that wild
-        // (one tile over) must hold a complete hand, which one test tells before the
-        // discards are tried. The draws that lower the distance were tried above.
-        let candidates = avail & engine.tiles & !lowering;
-        if candidates != 0 {
-            for t in tiles::mask_tiles(complete_with_a_wild(engine, view, candidates)) {
-                if ready.after(engine, view, held, wild_kinds, left, t) {
-                    useful |= 1 << t;
-                }
-            }
         }
     }
     (shanten, useful, 0)
@@ -534,42 +508,10 @@ impl Ready {
     }
 }
 
-/// A view with one more wild, standing past the copies as a drawn wild may (see
-/// [`Engine::waits_of_counts`]): the (non-wild) draws of `candidates` after which it
-/// holds a complete hand, a tile over. Only those can be followed by a discard that
-/// leaves a hand a drawn wild completes. The standard form is counted once, so that a
-/// draw counts one group again, not four; the other forms at once for all draws, and
-/// only those one tile could complete.
-fn complete_with_a_wild(engine: &Engine, view: &View, candidates: u64) -> u64 {
-    let forms = &engine.forms;
-    let mut v = view.clone();
-    v.wilds += 1;
-    for k in tiles::mask_tiles(engine.tiles) {
-        v.caps[k as usize] += 1;
-    }
-    let wilds = v.wilds;
-    let mut out = 0u64;
-    if Check::Standard.open(forms, &v) {
-        let melds = (forms.melds - v.melds.count.min(forms.melds)) as usize;
-        let standard = Standard::new(&v, melds, forms.pair_kinds);
-        out = tiles::mask_tiles(candidates).filter(|&t| standard.with(t as usize) <= wilds).fold(0, |m, t| m | 1 << t);
-    }
-    let masks = KindMasks::of(&v);
-    for &check in &Check::ALL[1..] {
-        let todo = candidates & !out;
-        // A tile lowers a distance by one at most.
-        if todo != 0 && check.open(forms, &v) && check.distance_masked(forms, &v, wilds + 2, masks) <= wilds + 1 {
-            out |= check.draws_below(forms, &v, masks, wilds + 1, todo, false);
-        }
-    }
-    out
-}
-
 /// Whether a view one tile short has a wait among the kinds of `among` (those with a copy
 /// unseen) that completes it.
 fn is_ready(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, among: u64) -> bool {
-    let most = if engine.forms.wilds_beyond_copies && wild_kinds != 0 { 2 } else { 1 };
-    crate::distance::distance(&engine.forms, view) <= most
+    crate::distance::distance(&engine.forms, view) <= 1
         && engine.waits_among(view, held, wild_kinds, among, true) != 0
 }
 
@@ -767,12 +709,11 @@ impl Search<'_> {
         let waits = match self.waits.get(&hand.concealed) {
             Some(&w) => w,
             None => {
-                let most = if self.engine.forms.wilds_beyond_copies && self.wilds.kinds != 0 { 2 } else { 1 };
                 let d = self.distance(hand);
                 if self.out_of_work() {
                     return Ok(false); // (nothing kept of a hand not worked out)
                 }
-                let w = if d <= most {
+                let w = if d <= 1 {
                     let view = self.engine.view(hand, self.wilds);
                     self.engine.waits_of_counts(&view, &hand.held(), self.wilds.kinds)
                 } else {

@@ -65,15 +65,6 @@ impl Standard {
         After { view, g, dist, distance }
     }
 
-    /// The distance of the hand with one more tile of kind `t` (not wild): that group's
-    /// new distances joined with the other three.
-    pub(super) fn with(&self, t: usize) -> u8 {
-        let g = group_of(t);
-        let mut view = self.view.clone();
-        view.counts[t] += 1;
-        join(&group_distances(&view, g, self.pair_kinds), &self.others[g], self.melds)
-    }
-
     /// Draws of `todo` that bring the whole hand below `best`.
     pub(super) fn draws(&mut self, best: u8, todo: u64) -> u64 {
         let Standard { view, pair_kinds, groups, others, kept, melds, .. } = self;

@@ -497,13 +497,13 @@ impl Judge {
         // tiles from ready so counted is at least as far. Most hands in play are, and so
         // are told by the tables alone (the exact count reads the copies melded, which
         // the tables do not hold). Where wilds may stand past four copies (Longgang),
-        // each kind is given room for every wild held besides its four.
+        // each kind is given room for every wild held or still to be drawn besides its
+        // four.
         let e = self.engine();
         let mut v = View::new(hand, e.tiles, wild_kinds, extra);
         let mut cap = 4u8;
         if self.relaxed.wilds_beyond_copies {
-            let wilds: u8 = tiles::mask_tiles(wild_kinds).map(|t| hand.concealed[t as usize]).sum();
-            cap += wilds + extra;
+            cap += v.wilds + v.drawable;
         }
         for t in 0..KINDS {
             if e.tiles >> t & 1 == 1 {

@@ -127,7 +127,7 @@ pub fn physical_combinations(s: &Shape) -> u64 {
 fn view_of(set: TileSet, s: &Shape) -> View {
     let mut counts: Counts = [0; KINDS];
     counts[set.first()..set.first() + set.kinds()].copy_from_slice(&s[..set.kinds()]);
-    View { counts, wilds: 0, caps: [COPIES; KINDS], melds: Default::default() }
+    View { counts, wilds: 0, drawable: 0, caps: [COPIES; KINDS], melds: Default::default() }
 }
 
 /// Standard form (melds and a pair) by the engine: the distance of the hand's one group
