@@ -511,8 +511,7 @@ impl Ready {
 /// Whether a view one tile short has a wait among the kinds of `among` (those with a copy
 /// unseen) that completes it.
 fn is_ready(engine: &Engine, view: &View, held: &Counts, wild_kinds: u64, among: u64) -> bool {
-    crate::distance::distance(&engine.forms, view) <= 1
-        && engine.waits_among(view, held, wild_kinds, among, true) != 0
+    crate::distance::distance(&engine.forms, view) <= 1 && engine.waits_among(view, held, wild_kinds, among, true) != 0
 }
 
 /// Scores the waits of the ready entries: `winning` and `winning_count`.

@@ -11,7 +11,7 @@ use super::convert;
 use super::errors::hand_error;
 use super::many::{ColumnScorer, Refused, RowOut, RUN};
 use crate::error::HandError;
-use crate::mcr::batch::{score_into, Row, Texts, FAN_COLUMNS};
+use crate::mcr::batch::{score_into, Row, Texts, CASE_KEYS, FAN_COLUMNS};
 use crate::mcr::{Options, Situation};
 
 /// One column of small values as it will be read.
@@ -264,8 +264,9 @@ impl<'py> Table<'py> {
         // Named as the other rulesets' columns name them.
         for k in columns.keys() {
             let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
-            if !COLUMNS.contains(&k.as_str()) {
-                let message = format!("unknown column {}; mcr takes {}", crate::error::quote(&k), COLUMNS.join(", "));
+            if !OWN_COLUMNS.contains(&k.as_str()) && !CASE_KEYS.contains(&k.as_str()) {
+                let all: Vec<&str> = OWN_COLUMNS.iter().chain(&CASE_KEYS).copied().collect();
+                let message = format!("unknown column {}; mcr takes {}", crate::error::quote(&k), all.join(", "));
                 return Err(super::errors::for_key(py, hand_error(py, message), &k));
             }
         }
@@ -507,21 +508,9 @@ impl<'py> Table<'py> {
     }
 }
 
-/// The columns MCR reads.
-const COLUMNS: [&str; 12] = [
-    "hand",
-    "win",
-    "format",
-    "explain",
-    "self_drawn",
-    "last_of_kind",
-    "wall_last",
-    "kong_replacement",
-    "robbing_kong",
-    "seat_wind",
-    "round_wind",
-    "flowers",
-];
+/// The columns MCR reads besides the situation keys a COMH case string also gives
+/// ([`CASE_KEYS`]).
+const OWN_COLUMNS: [&str; 4] = ["hand", "win", "format", "explain"];
 
 /// MCR's columns of `evaluate_many`: the call's format and options.
 pub struct McrColumns {
