@@ -4,10 +4,12 @@ the engine's tables."""
 import random
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import haidi
+from haidi.rulesets import REGISTRY
 
 import reference as ref
 
@@ -151,17 +153,21 @@ def test_batch_equals_single_calls(hands):
         assert wins == [mcr.is_win(ref.to_text(d)) for d in drawn]
 
 
-LONGGANG_KINDS = [t for t in range(34) if t != 31]  # no white dragon
+#: The kinds each ruleset plays, and its hand's size.
+PLAYED = {
+    name: ([t for t, c in enumerate(ref.counts_of(m.SPEC.tiles)) if c], m.SPEC.hand_size)
+    for name, m in REGISTRY.items()
+}
 
 
-def _longgang_with_melds(rnd: random.Random) -> tuple[list[int], str, list[int]]:
-    """A 16-tile Longgang hand with one to three declared melds (kongs often, so that some
+def _hand_with_melds(rnd: random.Random, kinds: list[int], size: int) -> tuple[list[int], str, list[int]]:
+    """A hand of `size` tiles with one to three declared melds (kongs often, so that some
     kinds have no copy left to draw), its concealed tiles drawn partly from their own
     kinds: (concealed counts, melds text, copies held of each kind)."""
     held = [0] * 34
     melds = ""
     for _ in range(rnd.choice([1, 2, 2, 3])):
-        t = rnd.choice(LONGGANG_KINDS)
+        t = rnd.choice(kinds)
         kind = rnd.choice(["pung", "kong", "kong", "chow"])
         shape = [t, t + 1, t + 2] if kind == "chow" and t < 27 and t % 9 <= 6 else [t] * (4 if kind == "kong" else 3)
         if all(held[x] + shape.count(x) <= 4 for x in shape):
@@ -169,47 +175,57 @@ def _longgang_with_melds(rnd: random.Random) -> tuple[list[int], str, list[int]]
                 held[x] += 1
             melds += "[" + ref.to_text([shape.count(x) for x in range(34)]) + "]"
     counts = [0] * 34
-    while sum(counts) < 16 - 3 * melds.count("["):
-        t = rnd.choice(LONGGANG_KINDS if rnd.random() < 0.5 or not any(counts) else [x for x in range(34) if counts[x]])
+    while sum(counts) < size - 3 * melds.count("["):
+        t = rnd.choice(kinds if rnd.random() < 0.5 or not any(counts) else [x for x in range(34) if counts[x]])
         if held[t] < 4:
             held[t] += 1
             counts[t] += 1
     return counts, melds, held
 
 
-def test_longgang_shanten_drops_by_one_with_the_best_exchange_where_wilds_stand_past_the_copies():
+def test_a_wild_drawn_past_the_copies_makes_a_longgang_hand_nearer():
     """A drawn 财神 may stand for a kind whose copies are all held or melded, so a hand
     that holds no 财神 can be nearer than its real tiles allow: `12m7777m4p13s4z` with
     3333m and 2222s melded and 4m wild is two from ready (three drawn 4m stand for a 3m,
-    a 2s and a fifth 7m). Shanten must still drop by exactly one with the best exchange
-    (one draw, one discard), and a hand at shanten 0 must have a wait; random hands whose
-    melds leave kinds with no copy to draw, with a wild kind mostly not held."""
+    a 2s and a fifth 7m)."""
     assert longgang.shanten("127777m4p13s4z[2222s][3333m]", wilds="4m") == 2
+    assert longgang.shanten("127777m4p13s4z[2222s][3333m]") == 4
+    assert longgang.shanten("12m7777m13s4m4m[2222s][3333m]", wilds="4m") == 0
+
+
+@pytest.mark.parametrize(("name", "hands"), [(n, 700 if n == "longgang" else 200) for n in REGISTRY])
+def test_shanten_drops_by_one_with_the_best_exchange_with_melds_and_a_wild_kind(name, hands):
+    """Shanten must drop by exactly one with the best exchange (one draw of a kind with a
+    copy left, one discard), a hand at shanten 0 must have a wait, and a hand with a tile
+    drawn has its best discard's shanten: random hands whose melds leave kinds with no
+    copy to draw, with a wild kind mostly not held (every ruleset answers what a hand
+    would be were some kind wild)."""
+    rs = haidi.ruleset(name)
+    kinds, size = PLAYED[name]
     rnd = random.Random(48)
     checked = 0
-    for _ in range(700):
-        counts, melds, held = _longgang_with_melds(rnd)
-        wild = ref.NAMES[rnd.choice(LONGGANG_KINDS)]
+    for _ in range(hands):
+        counts, melds, held = _hand_with_melds(rnd, kinds, size)
+        wild = ref.NAMES[rnd.choice(kinds)]
         text = ref.to_text(counts) + melds
-        s = longgang.shanten(text, wilds=wild)
+        s = rs.shanten(text, wilds=wild)
         if s == 0:
-            assert longgang.waits(text, wilds=wild), (text, wild)
+            assert rs.waits(text, wilds=wild), (text, wild)
         if s < 1:
             continue
         exchanged = [
             ref.to_text([c + (t == x) - (t == d) for t, c in enumerate(counts)]) + melds
             for d in range(34)
             if counts[d]
-            for x in LONGGANG_KINDS
+            for x in kinds
             if x != d and held[x] < 4
         ]
-        best = min(longgang.shanten(h, wilds=wild) for h in exchanged)
+        best = min(rs.shanten(h, wilds=wild) for h in exchanged)
         assert best == s - 1, (text, wild, s, best)
-        # The hand with a tile drawn has the shanten of its best discard.
-        drawn = rnd.choice([x for x in LONGGANG_KINDS if held[x] < 4])
+        drawn = rnd.choice([x for x in kinds if held[x] < 4])
         over = [c + (t == drawn) for t, c in enumerate(counts)]
         discards = [ref.to_text([c - (t == d) for t, c in enumerate(over)]) + melds for d in range(34) if over[d]]
-        best_discard = min(longgang.shanten(h, wilds=wild) for h in discards)
-        assert longgang.shanten(ref.to_text(over) + melds, wilds=wild) == best_discard, (text, wild, drawn)
+        best_discard = min(rs.shanten(h, wilds=wild) for h in discards)
+        assert rs.shanten(ref.to_text(over) + melds, wilds=wild) == best_discard, (text, wild, drawn)
         checked += 1
-    assert checked > 500
+    assert checked > hands // 2
