@@ -17,6 +17,10 @@ pub struct Wilds {
     /// Further wild tiles held that are not among the concealed tiles (e.g. a seat
     /// flower that plays as a wild).
     pub extra: u8,
+    /// Wild tiles of no kind that may still be drawn: the flowers not held, where the
+    /// flowers are the wilds (Longgang's 花财神). Like a wild kind's copies not held, they
+    /// give each kind room where wilds stand past the copies.
+    pub drawable: u8,
 }
 
 /// A ruleset's hand forms and tile set, ready to answer questions about hands.
@@ -63,7 +67,9 @@ impl Engine {
     }
 
     pub fn view(&self, hand: &Hand, wilds: Wilds) -> View {
-        View::new(hand, self.tiles, wilds.kinds, wilds.extra).with_forms(&self.forms, self.tiles)
+        let mut v = View::new(hand, self.tiles, wilds.kinds, wilds.extra);
+        v.drawable += wilds.drawable;
+        v.with_forms(&self.forms, self.tiles)
     }
 
     /// Tiles away from ready (向听): -1 complete, 0 ready, 1 one tile from ready...
@@ -298,14 +304,14 @@ mod tests {
             ("1112345678999m", Wilds::default()),
             ("4666m123p456p789s", Wilds::default()),
             ("46m123p456p789s22z", Wilds::default()),
-            ("1234m123p456p789s", Wilds { kinds: 1 << 3, extra: 0 }),
-            ("4m5m123p456p789s2z", Wilds { kinds: 1 << 4, extra: 0 }),
+            ("1234m123p456p789s", Wilds { kinds: 1 << 3, extra: 0, drawable: 0 }),
+            ("4m5m123p456p789s2z", Wilds { kinds: 1 << 4, extra: 0, drawable: 0 }),
             ("1111m234p567p789p", Wilds::default()),
             // A declared meld lowers its kind's cap: the bamboos are worked out without
             // a table, and the first wait is looked for in the other suits first.
             ("46m123p456p22z[999s]", Wilds::default()),
             ("78s123p456p22z[999s]", Wilds::default()),
-            ("4m5m123p456p2z3z[777s]", Wilds { kinds: 1 << 4, extra: 0 }),
+            ("4m5m123p456p2z3z[777s]", Wilds { kinds: 1 << 4, extra: 0, drawable: 0 }),
         ];
         let amongs = [u64::MAX, 0, 1 << 4, 0x1FF, !(1u64 << 4), 0x1FF << 9, 0x1FF << 18, 0b1010_1010_1010];
         for (s, wilds) in cases {
@@ -343,7 +349,7 @@ mod tests {
         let e = Engine::standard(4);
         // 7z wild: the wild makes a pung of 2z (waiting on 1p) or of 1p (waiting on 2z);
         // drawing a second wild completes either.
-        let w = Wilds { kinds: 1 << 33, extra: 0 };
+        let w = Wilds { kinds: 1 << 33, extra: 0, drawable: 0 };
         let ws = waits(&e, "123456789m11p2z7z", w);
         assert!(ws.contains("2z") && ws.contains("1p") && ws.contains("7z"), "{ws}");
     }
@@ -354,7 +360,7 @@ mod tests {
         // pair masks, and this hand was two from ready.
         let forms = Forms { standard: false, seven_pairs: true, wilds_beyond_copies: true, ..Forms::standard(4) };
         let e = Engine::new("pairs", forms, ALL_KINDS);
-        let w = Wilds { kinds: 0, extra: 5 };
+        let w = Wilds { kinds: 0, extra: 5, drawable: 0 };
         assert_eq!(e.shanten(&hand("1m244p5p3s99s"), w).unwrap(), 0);
         assert!(e.is_win(&hand("1m244p5p3s99s6m"), w).unwrap());
     }

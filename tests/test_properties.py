@@ -191,6 +191,9 @@ def test_a_wild_drawn_past_the_copies_makes_a_longgang_hand_nearer():
     assert longgang.shanten("127777m4p13s4z[2222s][3333m]", wilds="4m") == 2
     assert longgang.shanten("127777m4p13s4z[2222s][3333m]") == 4
     assert longgang.shanten("12m7777m13s4m4m[2222s][3333m]", wilds="4m") == 0
+    # The same where the flowers are the wilds (花财神): a flower drawn for the 4p.
+    assert longgang.shanten("127777m4p13s4z[2222s][3333m]", wilds="3f") == 2
+    assert longgang.shanten("127777m13s4z[2222s][3333m]1f", wilds="3f") == 1
 
 
 @pytest.mark.parametrize(("name", "hands"), [(n, 700 if n == "longgang" else 200) for n in REGISTRY])

@@ -161,7 +161,7 @@ fn wilds_of(b: &mut Bytes<'_>) -> Wilds {
         kinds |= 1 << b.below(KINDS as u8);
     }
     let extra = if b.one_in(4) { b.below(18) } else { 0 };
-    Wilds { kinds, extra }
+    Wilds { kinds, extra, drawable: 0 }
 }
 
 /// The engine on hands read from text: shanten, waits, win and decompositions agree, and

@@ -246,7 +246,7 @@ mod tests {
     fn shared_discards_answer_as_each_hand_left_alone() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         for (engine, wild_kinds) in engines() {
-            let wilds = Wilds { kinds: wild_kinds, extra: 0 };
+            let wilds = Wilds { kinds: wild_kinds, extra: 0, drawable: 0 };
             // Fewer hands in a debug build, where each costs some thirty times more.
             for _ in 0..if cfg!(debug_assertions) { 400 } else { 3000 } {
                 let hand = deal(&mut rng, &engine);

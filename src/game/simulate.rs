@@ -196,7 +196,7 @@ mod tests {
                         continue;
                     }
                     for wilds in [0, 1 << 33, 1 << 4] {
-                        let w = crate::engine::Wilds { kinds: wilds, extra: 0 };
+                        let w = crate::engine::Wilds { kinds: wilds, extra: 0, drawable: 0 };
                         let exact = engine.waits_mask(&engine.view(h, w), h, w);
                         assert_eq!(judge.waits(h, wilds), exact, "{}", h.notation());
                         ready += (exact != 0) as u32;

@@ -295,7 +295,13 @@ impl<'a> SeatView<'a> {
     fn own_hand(&self) -> (&crate::hand::Hand, crate::engine::Wilds) {
         let g = self.game;
         let hand = &g.hands[self.seat as usize];
-        (hand, crate::engine::Wilds { kinds: g.wild_kinds, extra: g.held_wilds(self.seat, hand) })
+        // Where the flowers are the wilds, those not held may still be drawn, as
+        // `Ruleset.shanten(hand, wilds="3f")` counts them.
+        let drawable = match g.flower_wilds {
+            Some(_) => (g.judge.engine().flowers & !hand.flowers).count_ones() as u8,
+            None => 0,
+        };
+        (hand, crate::engine::Wilds { kinds: g.wild_kinds, extra: g.held_wilds(self.seat, hand), drawable })
     }
 
     /// 跟庄 and 烧庄: how many go-rounds from the first the dealer's discard was followed

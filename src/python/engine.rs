@@ -44,7 +44,7 @@ pub(super) fn wilds(
     };
     let (kinds, flowers) = convert::wild_names(obj, engine.flower_wilds)?;
     if flowers == 0 {
-        return Ok(Wilds { kinds, extra });
+        return Ok(Wilds { kinds, extra, drawable: 0 });
     }
     // Wilds that are flowers (Longgang's 花财神): every flower held is a wild, as
     // `evaluate` reads the hand.
@@ -57,14 +57,15 @@ pub(super) fn wilds(
         let message = "with flowers as the wilds every flower held is one: extra_wilds is not given too";
         return refuse(message.into(), "extra_wilds");
     }
-    Ok(Wilds { kinds: 0, extra: hand.flowers.count_ones() as u8 })
+    let held = hand.flowers.count_ones() as u8;
+    Ok(Wilds { kinds: 0, extra: held, drawable: engine.flowers.count_ones() as u8 - held })
 }
 
 /// The wild kinds of a batch call's rows (no extra wilds: the rows are counts of kinds),
 /// each a kind the engine plays.
 pub(super) fn row_wilds(py: Python<'_>, engine: &Engine, obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     let kinds = kinds_mask(obj)?;
-    engine.check_wilds(Wilds { kinds, extra: 0 }).py_err(py)?;
+    engine.check_wilds(Wilds { kinds, extra: 0, drawable: 0 }).py_err(py)?;
     Ok(kinds)
 }
 

@@ -1272,7 +1272,7 @@ mod agreement {
                     continue;
                 }
                 let wild_kinds = if rng.below(3) == 0 { 1u64 << rng.below(34) } else { 0 };
-                let wilds = Wilds { kinds: wild_kinds, extra };
+                let wilds = Wilds { kinds: wild_kinds, extra, drawable: 0 };
                 let Ok(expected) = engine.is_win(&h, wilds) else { continue };
                 let mut t = Tiles::new(&h, ALL_KINDS, wild_kinds, extra);
                 if forms.wilds_beyond_copies {

@@ -799,7 +799,7 @@ fn only_among(scheme: &Scheme, p: &Prepared, kinds: u64) -> bool {
     } else {
         before.concealed[t as usize] -= 1;
     }
-    let wilds = crate::engine::Wilds { kinds: p.situation.wild_kinds, extra };
+    let wilds = crate::engine::Wilds { kinds: p.situation.wild_kinds, extra, drawable: 0 };
     let view = scheme.engine.view(&before, wilds);
     let held = before.held();
     let real = !p.situation.wild_kinds;
