@@ -252,7 +252,7 @@ def test_a_pettingzoo_hand_is_the_game_played_by_hand(rules: str) -> None:
     paid = 0
     for seed in range(40):
         env.reset(seed=seed)
-        game = haidi.Game(rules, env.unwrapped.game.seed)
+        game = haidi.Game(rules, env.unwrapped.game.seed, ask_every_seat=True)
         rewards = dict.fromkeys(hz.AGENT_NAMES, 0.0)
         for agent in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
@@ -278,6 +278,81 @@ def test_a_pettingzoo_hand_is_the_game_played_by_hand(rules: str) -> None:
     assert paid >= 1
 
 
+@pytest.mark.parametrize("rules", ["mcr", "changsha", "longgang"])
+def test_pettingzoo_asks_every_other_seat_about_each_discard(rules: str) -> None:
+    """Which agent is selected must not tell the others who can claim: after each discard
+    the three other seats are selected in turn, whether or not they hold a claim."""
+    env = hz.env(rules)
+    rng = np.random.default_rng(1)
+    windows = claimed = 0
+    for seed in range(12):
+        env.reset(seed=seed)
+        game = env.unwrapped.game
+        expect: list[str] = []
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if expect:
+                assert agent == expect.pop(0)
+            legal = game.legal_actions(hz.AGENT_NAMES.index(agent))
+            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            before = len(game.log)
+            env.step(a)
+            events = game.log[before:]
+            discarded = any(e.get("event") == "action" and e["action"]["type"] == "discard" for e in events)
+            if not expect and discarded:
+                if not game.done and game.to_act:
+                    seat = hz.AGENT_NAMES.index(agent)
+                    expect = [a for a in hz.AGENT_NAMES if a != agent]
+                    assert game.to_act == [s for s in range(4) if s != seat]
+                    windows += 1
+            claimed += len(legal) > 1 and not any(x["type"] == "discard" for x in legal)
+    assert windows > 100 and claimed > 0
+
+
+def test_asking_every_seat_plays_the_same_hand() -> None:
+    """The extra asks are passes: answered so, a hand played with ``ask_every_seat`` is
+    the hand played without, event for event but the asks, with the same result."""
+    rng = np.random.default_rng(3)
+    for rules in ("mcr", "changsha", "hainan", "tangshan", "beijing", "longgang"):
+        for seed in range(6):
+            plain, every = haidi.Game(rules, seed), haidi.Game(rules, seed, ask_every_seat=True)
+            while True:
+                # The asks the plain game does not make: a pass-only offer where the plain
+                # game asks that seat nothing, or something else.
+                while extra := [
+                    s
+                    for s in every.to_act
+                    if every.legal_actions(s) == [{"type": "pass"}]
+                    and (s not in plain.to_act or plain.legal_actions(s) != every.legal_actions(s))
+                ]:
+                    every.step(extra[0], {"type": "pass"})
+                if plain.done:
+                    break
+                assert sorted(every.to_act) == sorted(plain.to_act)
+                assert all(every.legal_actions(s) == plain.legal_actions(s) for s in plain.to_act)
+                seat = plain.to_act[0]
+                acts = plain.legal_actions(seat)
+                a = acts[int(rng.integers(len(acts)))]
+                plain.step(seat, a)
+                every.step(seat, a)
+            assert every.done and every.result["payments"] == plain.result["payments"]
+            assert every.log[0]["ask_every_seat"] is True and "ask_every_seat" not in plain.log[0]
+            again = haidi.Game.replay(every.log)
+            assert again.log == every.log
+    with pytest.raises(haidi.HandError, match="ask_every_seat"):
+        haidi.Game("mcr", 0, ask_every_seat="yes")  # type: ignore[arg-type]
+
+
+def test_a_game_is_dealt_from_a_seed_or_a_wall_not_both() -> None:
+    wall = haidi.Game("mcr", 5).wall
+    assert haidi.Game("mcr", wall=wall).wall == wall
+    with pytest.raises(haidi.HandError, match="from a seed or from a given wall, not both"):
+        haidi.Game("mcr", 5, wall=wall)
+
+
 def test_pettingzoo_refuses_an_illegal_id() -> None:
     env = hz.raw_env("hainan")
     env.reset(seed=2)
@@ -289,6 +364,13 @@ def test_pettingzoo_refuses_an_illegal_id() -> None:
         env.step("pass")
     with pytest.raises(haidi.HandError, match="an agent is one of"):
         env.observe("player_4")
+    # The wrapped environment refuses the same way (PettingZoo's bounds wrapper raised
+    # AssertionError before haidi could).
+    wrapped = hz.env("hainan")
+    wrapped.reset(seed=2)
+    for action in (235, -1, 2.0, "2", np.float64(2)):
+        with pytest.raises(haidi.HandError):
+            wrapped.step(action)
 
 
 def test_make_vec_steps_several_hands() -> None:

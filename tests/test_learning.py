@@ -514,6 +514,20 @@ def test_vector_env_never_writes_again_into_arrays_the_caller_holds() -> None:
     assert again > 60  # arrays let go of are written again (none would be without reuse)
 
 
+def test_vector_env_shaped_rewards_are_shaping_times_an_integer_in_float64() -> None:
+    # Weighed in float64: 0.1 pays 0.1, not float32's 0.10000000149011612.
+    env = haidi.VectorEnv("mcr", 8, seed=1, shaping=0.1)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(1)
+    seen = set()
+    for _ in range(200):
+        obs, rewards, done, _, _ = env.step(env.sample(obs["action_mask"], rng))
+        shaped = rewards[~done]
+        assert np.array_equal(shaped, 0.1 * np.round(shaped / 0.1))
+        seen |= set(shaped.ravel().tolist())
+    assert 0.1 in seen and -0.1 in seen
+
+
 @pytest.mark.parametrize("rules", ["mcr", "changsha"])
 def test_vector_env_shaped_rewards_add_up_to_the_dealt_shanten(rules: str) -> None:
     # Two envs stepped alike, one with shaping=2: the difference of their rewards is the
@@ -611,8 +625,9 @@ def test_vector_env_refuses_what_it_cannot_play() -> None:
     for bad in ("1", True, None, [1]):
         with pytest.raises(haidi.HandError, match="shaping must be a number"):
             haidi.VectorEnv("mcr", 2, shaping=bad)
-    with pytest.raises(haidi.HandError, match="shaping must be a finite number, not nan"):
-        haidi.VectorEnv("mcr", 2, shaping=float("nan"))
+    for bad in (float("nan"), float("inf"), 1e307, 10**400):
+        with pytest.raises(haidi.HandError, match=r"shaping must be a finite number \(at most about 5e306\)"):
+            haidi.VectorEnv("mcr", 2, shaping=bad)
     with pytest.raises(haidi.HandError, match="opponents must be"):
         haidi.VectorEnv("mcr", 2, opponents="greedyy")
     # numpy reads a bool among ints as 0 or 1 (pass, win): refused as every bool id is.
@@ -690,9 +705,11 @@ def test_vector_env_against_agents_plays_as_a_game_by_hand(rules: str) -> None:
     n, seed = 3, 4
     env = haidi.VectorEnv(rules, n, seed=seed, opponents="greedy")
     obs, info = env.reset()
+    # Against agents the info holds no seeds (they deal every tile): the env's own do.
+    assert "seeds" not in info
     hands = [0] * n
     learners = [i % 4 for i in range(n)]
-    games = [haidi.Game(rules, seed=int(s)) for s in info["seeds"]]
+    games = [haidi.Game(rules, seed=int(s)) for s in env.seeds]
     for i, g in enumerate(games):
         greedy_until_asked(g, learners[i])
     over = [False] * n
@@ -710,7 +727,7 @@ def test_vector_env_against_agents_plays_as_a_game_by_hand(rules: str) -> None:
             if over[i]:
                 hands[i] += 1
                 learners[i] = (hands[i] * n + i) % 4
-                games[i], over[i] = haidi.Game(rules, seed=int(info["seeds"][i])), False
+                games[i], over[i] = haidi.Game(rules, seed=int(env.seeds[i])), False
             else:
                 games[i].step(learners[i], int(ids[i]))
             greedy_until_asked(games[i], learners[i])

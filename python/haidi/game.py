@@ -96,6 +96,9 @@ class Game(_core.Game):
     a match's first hand. ``kept``: tiles left in the wall when the hand is drawn, in
     place of the ruleset's (its ``GAME.kept``): a given wall replayed from a table that
     ended its hands with tiles still in the wall (Botzone's judge, docs/learning.md).
+    ``ask_every_seat``: every other seat is asked about each tile offered, one with no
+    claim to pass, so that who is asked tells nothing of the hands (the environments
+    where each seat is its own agent play so; docs/learning.md).
     """
 
     _ruleset: Ruleset[Any]
@@ -103,6 +106,7 @@ class Game(_core.Game):
     _carry: dict[str, Any]
     _seeded: bool
     _kept: int | None
+    _ask_every_seat: bool
     _result: dict[str, Any] | None
 
     def __new__(
@@ -114,6 +118,7 @@ class Game(_core.Game):
         wall: Sequence[str] | None = None,
         carry: Mapping[str, Any] | None = None,
         kept: int | None = None,
+        ask_every_seat: bool = False,
     ) -> Game:
         rs = ruleset(rules)
         given = _given(options)
@@ -123,6 +128,10 @@ class Game(_core.Game):
         if kept is not None:
             # Checked by the flow rules' reader as the ruleset's own `kept` is.
             flow["kept"] = kept
+        if ask_every_seat is not False:
+            flow["ask_every_seat"] = ask_every_seat  # (the reader refuses a value not a bool)
+        if wall is not None and not (isinstance(seed, int) and not isinstance(seed, bool) and seed == 0):
+            raise HandError(f"a hand is dealt from a seed or from a given wall, not both (seed {seed!r})")
         self = super().__new__(cls, flow, scorer, seed, wall, carried["streak"])
         self._ruleset = rs
         # The options given, as read (numpy's scalars as Python's): the log is JSON-ready.
@@ -131,6 +140,7 @@ class Game(_core.Game):
         self._carry = carried
         self._seeded = wall is None
         self._kept = kept
+        self._ask_every_seat = ask_every_seat
         self._result = None
         return self
 
@@ -143,6 +153,7 @@ class Game(_core.Game):
         wall: Sequence[str] | None = None,
         carry: Mapping[str, Any] | None = None,
         kept: int | None = None,
+        ask_every_seat: bool = False,
     ) -> None:
         # Everything is done by __new__ (the Rust state is made there).
         pass
@@ -187,6 +198,8 @@ class Game(_core.Game):
         }
         if self._kept is not None:
             start["kept"] = self._kept
+        if self._ask_every_seat:
+            start["ask_every_seat"] = True
         return [start, *self._events()]
 
     @classmethod
@@ -207,12 +220,13 @@ class Game(_core.Game):
             raise HandError("a log starts with its start event")
         rules, seed, options = start.get("rules"), start.get("seed"), start.get("options") or None
         carry, kept = start.get("carry"), start.get("kept")
+        every = start.get("ask_every_seat", False)
         if seed is None:
             if start.get("wall") is None:
                 raise HandError("log: the start event gives neither a seed nor a wall to deal from")
-            g = cls(rules, 0, options, wall=start.get("wall"), carry=carry, kept=kept)  # type: ignore[arg-type]
+            g = cls(rules, 0, options, wall=start.get("wall"), carry=carry, kept=kept, ask_every_seat=every)  # type: ignore[arg-type]
         else:
-            g = cls(rules, seed, options, carry=carry, kept=kept)  # type: ignore[arg-type]
+            g = cls(rules, seed, options, carry=carry, kept=kept, ask_every_seat=every)  # type: ignore[arg-type]
             # The log's wall is read as Game(wall=...) reads one, then compared.
             if "wall" in start and cls(rules, 0, options, wall=start["wall"]).wall != g.wall:  # type: ignore[arg-type]
                 raise HandError("log: the wall differs from the one the seed shuffles")

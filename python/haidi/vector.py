@@ -47,7 +47,9 @@ class VectorEnv:
     (num_envs x planes x 34 uint8), ``action_mask`` (num_envs x actions, bool) and
     ``seat`` (the seat to play, -1 in a game that just ended). ``rewards`` is num_envs x
     4 (float64), each seat's payment in a game that ended at this step (0 elsewhere); ``info`` has
-    ``seeds``, the seed of the hand in play in each game. ``copy=False``: every step
+    ``seeds``, the seed of the hand in play in each game (``seeds`` too), but not with
+    ``opponents``: a hand's seed deals every tile of it again, which the learning seat
+    must not see. ``copy=False``: every step
     writes into the same arrays (copy what you keep), as Gymnasium's ``copy=False``;
     with copies (the default) the arrays a step gives are the caller's, and those of a
     step before are written again only once the caller holds none of them.
@@ -93,17 +95,21 @@ class VectorEnv:
         self.opponents = opponents
         if isinstance(shaping, (bool, np.bool_)) or not isinstance(shaping, (int, float, np.integer, np.floating)):
             raise HandError(f"shaping must be a number (0 for none), not {shaping!r}")
-        if not np.isfinite(shaping):
-            raise HandError(f"shaping must be a finite number, not {shaping!r}")
+        # A step's shaped reward is at most 34 times `shaping` (a shanten's change).
+        if abs(shaping) > 5e306 or not np.isfinite(shaping):
+            raise HandError(f"shaping must be a finite number (at most about 5e306), not {shaping!r}")
         self.shaping = float(shaping)
         flow = flow_rules(rs)
-        self._env = _core.VectorEnv(flow, scorer, num_envs, seed, version, copy, opponents, self.shaping)
+        # Rust gives the changes of potential in shanten (small integers, exact as
+        # float32); they are weighed here in float64, so that a reward is `shaping` times
+        # an integer exactly.
+        self._env = _core.VectorEnv(flow, scorer, num_envs, seed, version, copy, opponents, float(self.shaping != 0))
         self.num_envs: int = self._env.num_envs
 
     def reset(self, seed: int | None = None) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
         """Deals each game's first hand (from ``seed``, or the seed given before)."""
         obs, masks, seats = self._env.reset(seed)
-        return {"observation": obs, "action_mask": masks, "seat": seats}, {"seeds": self._env.seeds}
+        return {"observation": obs, "action_mask": masks, "seat": seats}, self._info()
 
     def step(
         self, actions: Any
@@ -128,13 +134,13 @@ class VectorEnv:
         obs, masks, seats, done, shaped = self._env.step(np.ascontiguousarray(ids, dtype=np.int64))
         # float64: a payment is exact however large the options make it (float32 rounds
         # past 2**24).
-        rewards = shaped.astype(np.float64) if self.shaping else np.zeros((self.num_envs, 4))
+        rewards = shaped.astype(np.float64) * self.shaping + 0.0 if self.shaping else np.zeros((self.num_envs, 4))
         ended = np.flatnonzero(done)
         if len(ended):
             for i, record in zip(ended, self._env._records(ended.tolist()), strict=True):
                 rewards[i] += _result(self.ruleset, record, self._options, self._carry)["payments"]
         observation = {"observation": obs, "action_mask": masks, "seat": seats}
-        return observation, rewards, done, np.zeros(self.num_envs, dtype=bool), {"seeds": self._env.seeds}
+        return observation, rewards, done, np.zeros(self.num_envs, dtype=bool), self._info()
 
     @staticmethod
     def sample(masks: NDArray[np.bool_], rng: np.random.Generator | None = None) -> NDArray[np.int64]:
@@ -162,6 +168,17 @@ class VectorEnv:
         pick = first[some] + (rng.random(len(some)) * counts[some]).astype(np.int64)
         ids[some] = legal[pick] - some * width
         return ids
+
+    def _info(self) -> dict[str, Any]:
+        # Against agents the seeds would give the learner the others' hands and the wall.
+        return {} if self.opponents is not None else {"seeds": self._env.seeds}
+
+    @property
+    def seeds(self) -> NDArray[np.uint64]:
+        """The seed of the hand in play in each game (``haidi.Game(rules, seed=...)``
+        deals it again): for the one who runs the environment, not for a learning seat,
+        to which it would show every tile."""
+        return self._env.seeds
 
     @property
     def learners(self) -> NDArray[np.int8]:

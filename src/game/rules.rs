@@ -307,6 +307,11 @@ rules! {
         /// 烧庄: a wind the dealer discards first must be discarded by each seat after it
         /// in the first go-round that holds it, all before it having followed.
         follow_wind: bool = false;
+        /// Every other seat is asked about each tile offered (a discard, a kong that may be
+        /// robbed, the 海底 tile shown), a seat with no claim to pass, so that who is asked
+        /// tells nothing of the hands. A table's setting rather than a ruleset's:
+        /// `Game(..., ask_every_seat=True)`; PettingZoo's environment plays with it.
+        ask_every_seat: bool = false;
     }
 }
 
@@ -443,7 +448,7 @@ impl Judge {
             return sets;
         }
         let e = self.engine();
-        let w = Wilds { kinds: wild_kinds, extra };
+        let w = Wilds { kinds: wild_kinds, extra, drawable: 0 };
         sets | e.waits_mask(&e.view(hand, w), hand, w)
     }
 

@@ -618,8 +618,11 @@ impl Game {
     pub fn to_act(&self) -> u8 {
         match &self.phase {
             Phase::Turn { seat, .. } | Phase::Haidi { seat, .. } | Phase::Split { seat, .. } => 1 << seat,
-            Phase::Claims { options, answers, .. } => {
-                (0..4).filter(|&s| options[s].any() && answers[s].is_none()).fold(0, |m, s| m | 1 << s)
+            Phase::Claims { from, options, answers, .. } => {
+                let every = self.rules.ask_every_seat;
+                (0..4)
+                    .filter(|&s| (options[s].any() || (every && s != *from as usize)) && answers[s].is_none())
+                    .fold(0, |m, s| m | 1 << s)
             }
             Phase::Dealt { options, answers, .. } => {
                 (0..4).filter(|&s| options[s].is_some() && answers[s].is_none()).fold(0, |m, s| m | 1 << s)
@@ -979,7 +982,7 @@ impl Game {
             }
             options[os] = opt;
         }
-        if options.iter().any(Options::any) {
+        if self.rules.ask_every_seat || options.iter().any(Options::any) {
             self.phase = Phase::Claims { from, tile, why, options, answers: [None; 4] };
         } else {
             self.resolve(from, tile, why, options, [None; 4]);

@@ -40,10 +40,13 @@ class HaidiAECEnv(InPlay, AECEnv[str, Observation, Any]):
         version: the observation encoding (``Game.observation_array``).
         render_mode: None or ``"ansi"`` (what the selected agent sees, as text).
 
-    The selected agent is the first seat whose decision is awaited (several are, for a
-    claim; each is asked in seat order and the ruleset's priority settles the claims).
-    An id outside its mask raises ``HandError`` (PettingZoo's ``TerminateIllegalWrapper``
-    ends the hand instead, if that is wanted). ``infos[agent]["payments"]`` has the four
+    The selected agent is the first seat whose decision is awaited. Each tile offered (a
+    discard, a kong that may be robbed, the 海底 tile shown) is offered to every other
+    seat in turn, a seat with no claim having only ``pass`` in its mask, and the
+    ruleset's priority settles the claims once all have answered: who is selected tells
+    nothing of the hands (``Game(..., ask_every_seat=True)``). An id outside its mask
+    raises ``HandError`` (PettingZoo's ``TerminateIllegalWrapper`` ends the hand
+    instead, if that is wanted). ``infos[agent]["payments"]`` has the four
     payments when the hand ends; ``game`` is the ``haidi.Game`` in play.
     """
 
@@ -84,7 +87,10 @@ class HaidiAECEnv(InPlay, AECEnv[str, Observation, Any]):
         seed = read_seed(seed)
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        self._game = Game(self._probe.rules, int(self._np_random.integers(SEED_LIMIT)), self._probe.options)
+        seed = int(self._np_random.integers(SEED_LIMIT))
+        # Every seat is asked about each tile offered, so that the agent selected tells
+        # nothing of the hands (docs/learning.md).
+        self._game = Game(self._probe.rules, seed, self._probe.options, ask_every_seat=True)
         self.agents = list(AGENT_NAMES)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -151,8 +157,7 @@ def raw_env(rules: str = "mcr", **kwargs: Any) -> HaidiAECEnv:
 
 
 def env(rules: str = "mcr", **kwargs: Any) -> Any:
-    """The environment of ``rules`` with PettingZoo's checks of use (order of calls,
-    ids in range), as the classic games are made."""
-    wrapped: Any = raw_env(rules, **kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The environment of ``rules`` with PettingZoo's check of the order of calls, as
+    the classic games are made. (Not its bounds check, which raises ``AssertionError``:
+    the environment refuses an id outside the mask with ``HandError`` itself.)"""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, **kwargs))

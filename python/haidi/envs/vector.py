@@ -78,7 +78,8 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
         seed = read_seed(seed)
         super().reset(seed=seed)
         obs, _ = self._env.reset(seed)
-        return self._observed(obs), {"seat": self._env.learners.copy(), "seeds": self._env._env.seeds}
+        # No seeds: a hand's seed deals the other seats' tiles and the wall again.
+        return self._observed(obs), {"seat": self._env.learners.copy()}
 
     def step(self, actions: Any) -> tuple[Observation, NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
         obs, payments, terminated, truncated, info = self._env.step(actions)
