@@ -401,6 +401,20 @@ def test_analyze_reads_flags_and_counts_as_every_reader_does() -> None:
             rs.analyze(hand, wilds="5m", **kw)
 
 
+@pytest.mark.parametrize("name", ["changsha", "hainan", "tangshan", "beijing"])
+def test_analyze_refuses_extra_wilds_where_scoring_has_no_wild_flower(name: str) -> None:
+    """The engine would count them and the scorer never: every wait would be refused as
+    a hand short of its size. The engine's own questions take them."""
+    rs = haidi.ruleset(name)
+    hand = "444m66677p999s12p"
+    with pytest.raises(haidi.HandError, match=f"extra_wilds: {name} scores no wild that is not a tile") as e:
+        rs.analyze(hand, extra_wilds=1)
+    assert e.value.key == "extra_wilds"
+    # 444m 666p 999s 77p, and 12p with the wild; Changsha's pair must be a 2, 5 or 8.
+    assert rs.shanten(hand, extra_wilds=1) == (0 if name == "changsha" else -1)
+    assert rs.analyze(hand, extra_wilds=0) == rs.analyze(hand)
+
+
 def test_a_batch_refuses_melds_whose_kinds_open_a_form() -> None:
     """A batch row gives how many melds it declared, not their kinds. Changsha's 碰碰胡 and
     清一色 take any pair and 将将胡 reads every tile, so its rows with melds are refused

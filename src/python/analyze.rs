@@ -222,6 +222,15 @@ pub fn analyze<'py>(
             let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = situation.iter().collect();
             let reader = s.read_keys(&items).py_err(py)?;
             let scheme = s.scheme().as_ref();
+            if w.extra != 0 && !scheme.seat_flower_wild && !scheme.flower_wilds {
+                // The engine would count them, the scorer never: every wait would be refused
+                // as a hand short of its size.
+                let message = format!(
+                    "extra_wilds: {} scores no wild that is not a tile (no flower plays as one), so analyze, which scores the waits, cannot take them; shanten and waits can",
+                    scheme.name
+                );
+                return Err(super::errors::for_key(py, hand_error(py, message), "extra_wilds"));
+            }
             let refusals = scheme
                 .no_win
                 .iter()
