@@ -126,7 +126,7 @@ def test_decompose_lists_every_reading():
         (lambda m: m.waits("123m456p789s1122z", wilds=[5]), 'wilds must be tile kinds such as "5z"'),
         (lambda m: m.waits("123m456p789s1122z\ud800"), "the hand is not valid text"),
         (lambda m: m.waits("123m456p789s1122z", wilds="5z\ud800"), "the wilds is not valid text"),
-        (lambda m: m.evaluate(hand="123m456p789s1122z\ud800", win="2z"), "the hand is not valid text"),
+        (lambda m: m.evaluate(hand="123m456p789s1122z\ud800", win="2z"), "^hand is not valid text"),
     ],
 )
 def test_bad_arguments_are_hand_errors_naming_them(call, message):

@@ -1171,3 +1171,25 @@ def test_a_refused_value_in_a_json_line_is_quoted_as_json_writes_it(tmp_path: Pa
     assert len(out) == len(values)
     for v, line in zip(values, out, strict=True):
         assert json.loads(line)["error"].endswith("not " + json.dumps(v, ensure_ascii=False)), (v, line)
+
+
+@pytest.mark.parametrize("rules", ["mcr", *REGIONAL])
+def test_every_path_names_a_nan_a_none_hand_and_a_lone_surrogate_alike(rules: str) -> None:
+    """One message on every path, with its key: a NaN (an empty cell, as pandas fills
+    one), a hand given as None, and a str holding a lone surrogate."""
+    rs = haidi.ruleset(rules)
+    good = random_situations(rules, 1, seed=3)[0] if rules != "mcr" else {"hand": "123m456p789s1122z", "win": "2z"}
+    cases = [
+        ({**good, "self_drawn": float("nan")}, "self_drawn", "not NaN (an empty cell? give None for a key left out)"),
+        ({**good, "self_drawn": np.float32("nan")}, "self_drawn", "not NaN (an empty cell?"),
+        ({**good, "hand": None}, "hand", "hand must be a hand (text or a Hand), not None"),
+        ({**good, "hand": good["hand"] + "\ud800"}, "hand", "not valid text"),
+    ]
+    for situation, key, message in cases:
+        with pytest.raises(haidi.HandError) as single:
+            rs.evaluate(**situation)
+        assert message in str(single.value) and single.value.key == key, (situation, str(single.value))
+        listed = rs.evaluate_many([situation], errors="collect")[0]
+        assert message in listed["error"], listed
+        columns = rs.evaluate_many({k: [v] for k, v in situation.items()}, errors="collect")["error"][0]
+        assert message in columns, columns

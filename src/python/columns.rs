@@ -156,10 +156,7 @@ impl<'py, T: Copy + Default + PartialOrd + std::fmt::Display> Small<'py, T> {
                 // The value as every reader quotes it (a NaN as the regional columns do);
                 // a column of numbers read in place, by its number.
                 let shown = match &self.source {
-                    Source::List(list) => list.get_item(i).ok().map(|v| match v.extract::<f64>() {
-                        Ok(f) if f.is_nan() && v.cast::<PyInt>().is_err() => "NaN".to_string(),
-                        _ => convert::shown(&v),
-                    }),
+                    Source::List(list) => list.get_item(i).ok().map(|v| convert::shown(&v)),
                     Source::Values(v) => v.get(i).map(|x| x.to_string()),
                     Source::Absent => None,
                 };

@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyInt, PyMapping, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyMapping, PyString};
 
 use super::errors::{hand_error, IntoPy};
 use super::hand::PyHand;
@@ -20,6 +20,15 @@ pub fn text<'a>(s: &'a Bound<'_, PyString>, what: &str) -> PyResult<&'a str> {
 /// A value as an error message shows it, cut short: its repr, or in JSON [`Spelling`]
 /// its JSON text (a value that JSON cannot write, its repr).
 pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+    // A NaN as the regional readers name it (pandas puts one in an empty cell); an int
+    // is never one, and other objects are asked only if they are floats.
+    if obj.cast::<PyInt>().is_err() && (obj.cast::<PyFloat>().is_ok() || is_numpy_floating(obj)) {
+        if let Ok(x) = obj.extract::<f64>() {
+            if x.is_nan() {
+                return crate::score::situation::Value::Float(x).to_string();
+            }
+        }
+    }
     let json = || -> PyResult<String> {
         static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         let dumps = DUMPS.import(obj.py(), "json", "dumps")?;
@@ -57,6 +66,13 @@ pub fn is_integer(obj: &Bound<'_, PyAny>) -> bool {
     }
     let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
     (name.starts_with("int") || name.starts_with("uint")) && obj.get_type().module().is_ok_and(|m| m == "numpy")
+}
+
+/// Whether a value is a numpy floating scalar (`float32`, `float16`...; `float64` is a
+/// Python float too).
+fn is_numpy_floating(obj: &Bound<'_, PyAny>) -> bool {
+    let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    name.starts_with("float") && obj.get_type().module().is_ok_and(|m| m == "numpy")
 }
 
 /// Whether a value is numpy's masked constant (`numpy.ma.masked`): a value left out, as

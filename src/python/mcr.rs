@@ -203,9 +203,15 @@ struct Read<'py> {
 
 impl Read<'_> {
     fn text(&self) -> PyResult<TextSituation<'_>> {
+        let py = self.hand.py();
+        let hand = convert::text(&self.hand, "hand").map_err(|e| super::errors::for_key(py, e, "hand"))?;
+        let win = match &self.win {
+            Some(w) => Some(convert::text(w, "win").map_err(|e| super::errors::for_key(py, e, "win"))?),
+            None => None,
+        };
         Ok(TextSituation {
-            hand: convert::text(&self.hand, "the hand")?,
-            win: self.win.as_ref().map(|w| convert::text(w, "win")).transpose()?,
+            hand,
+            win,
             format: self.format,
             situation: self.situation,
             options: self.options,
@@ -386,7 +392,11 @@ impl<'py> Reader<'py> {
     fn set_value(&mut self, key: Key, v: &Bound<'py, PyAny>) -> PyResult<()> {
         let py = self.py;
         if v.is_none() {
-            return Ok(());
+            // None is a key left out, but a hand is needed (as every ruleset reads it).
+            return match key {
+                Key::Hand => Err(hand_error(py, format!("hand must be {}, not {}", A_HAND.get(), convert::shown(v)))),
+                _ => Ok(()),
+            };
         }
         let name = key.name();
         self.given |= key.case_bit();
@@ -497,7 +507,7 @@ impl<'py> Reader<'py> {
 
     fn finish(self) -> PyResult<Read<'py>> {
         let Some(hand) = self.hand else {
-            return Err(hand_error(self.py, "a situation needs a hand"));
+            return Err(hand_error(self.py, "the situation needs a hand"));
         };
         Ok(Read {
             hand,

@@ -147,7 +147,7 @@ impl Chunk {
                         match t.text_of(i, true, &mut buf) {
                             Ok(Some(_)) => c.text_cell(&String::from_utf8_lossy(&buf)),
                             Ok(None) => Cell::None,
-                            Err(()) => c.other(Value::Other("text that cannot be read".into())),
+                            Err(()) => c.other(Value::Other("str that is not valid text".into())),
                         }
                     }
                 };
