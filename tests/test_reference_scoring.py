@@ -672,6 +672,13 @@ EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("tangshan", {"wilds": "9p", "hand": "234m5679p555z[3333s]", "win": "9p", "self_drawn": True}),
     ("longgang", {"wilds": "4m", "hand": "123s[888m][567s][5555p][999m]1f", "win": "4m", "bulldozer_wilds": 4}),
     ("longgang", {"wilds": "6z", "hand": "333567m555p567888s6z", "win": "6z", "self_drawn": True, "seat_wind": "W"}),
+    # A 中发白 set (real tiles only) beside a white dragon that a wild pairs or makes a
+    # pung with: the search took a kind's real tiles all in one group of it, which a
+    # real 5z and a wild in two groups of 5z could swap, but not the set.
+    ("tangshan", {"hand": "123m9p5z567z123s45p", "win": "6p", "wilds": "9p"}),
+    ("tangshan", {"hand": "123m99p55z67z123s4m", "win": "4m", "wilds": "9p"}),
+    ("tangshan", {"hand": "333999p5567z[4444p+]", "win": "8p", "wilds": "9p", "self_drawn": True, "seat_wind": "E"}),
+    ("tangshan", {"hand": "5z6z7z5z9s9s9s4p5p6p7p8p9p", "win": "1p", "wilds": "9s", "self_drawn": True}),
 ]
 
 

@@ -390,12 +390,17 @@ impl<V: Visit> Standard<'_, V> {
         let kt = k as Tile;
         let real = self.r[k];
         let floor = if k == from { floor } else { 0 };
+        // A group may take fewer of k's real tiles than it could where the rest matter
+        // apart: a fixed kind, or the white dragon, whose other real tiles may go to a
+        // 中发白 set, which takes no wild (elsewhere a wild and a real tile of k in two
+        // groups of k could swap places, an arrangement listed already).
+        let some = self.fixed >> k & 1 == 1 || (self.dragon_sets && kt == WHITE);
         // Only the choices the wilds left can pay for: n real tiles of k, the rest wild.
         // Orders: pairs 0-1, pungs 2-4, chows 5-16, the dragon set 17.
         if pair == 1 && self.pair_ok >> k & 1 == 1 {
             for n in (2u8.saturating_sub(w).max(1)..=real.min(2)).rev() {
                 let order = 2 - n;
-                if order >= floor && (n == 2 || n == real || self.fixed >> k & 1 == 1) {
+                if order >= floor && (n == 2 || n == real || some) {
                     self.try_group(Group::new(Shape::Pair, kt, (1 << (2 - n)) - 1), k, order, w, melds, pair);
                 }
             }
@@ -405,7 +410,7 @@ impl<V: Visit> Standard<'_, V> {
         }
         for n in (3u8.saturating_sub(w).max(1)..=real.min(3)).rev() {
             let order = 2 + 3 - n;
-            if order >= floor && (n == 3 || n == real || self.fixed >> k & 1 == 1) {
+            if order >= floor && (n == 3 || n == real || some) {
                 self.try_group(Group::new(Shape::Pung, kt, (1 << (3 - n)) - 1), k, order, w, melds, pair);
             }
         }
