@@ -269,6 +269,21 @@ def test_jsonl_exit_status_says_whether_lines_failed(haidi_cli):
     assert "3 tiles" in rows[1]["error"]
 
 
+@pytest.mark.parametrize("rules", ["mcr", "hainan"])
+def test_jsonl_quotes_an_integer_past_64_bits_as_written(haidi_cli, rules):
+    # orjson reads one as a float: the line is read exactly, as Python's evaluate reads it.
+    win = "2z" if rules == "mcr" else "1z"
+    lines = [f'{{"hand": "123m456p789s1122z", "win": "{win}", "flowers": {v}}}' for v in (2**64, -(2**63) - 1)]
+    code, out, _ = haidi_cli("eval", "--rules", rules, "--jsonl", stdin="\n".join(lines) + "\n")
+    errors = [json.loads(x)["error"] for x in out.splitlines()]
+    assert code == 2 and errors[0].endswith(f"not {2**64}") and errors[1].endswith(f"not {-(2**63) - 1}")
+    for line, error in zip(lines, errors, strict=True):
+        with pytest.raises(haidi.HandError) as single:
+            haidi.ruleset(rules).evaluate(**json.loads(line))
+        # (The command line quotes texts as JSON writes them; the number is the same.)
+        assert str(single.value).rsplit(" not ", 1)[1] == error.rsplit(" not ", 1)[1]
+
+
 def test_jsonl_batches_answer_as_evaluate_does(haidi_cli, monkeypatch):
     """Scored in batches (small reads here, so that lines straddle them) or one at a time,
     a line gets the same answer."""

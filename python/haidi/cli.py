@@ -367,6 +367,8 @@ def _eval_lines(rs: Ruleset, args: argparse.Namespace, options: dict[str, Any] |
                 sit = loads(raw)  # type: ignore[arg-type]
             except (orjson.JSONDecodeError, TypeError):
                 sit = None
+            if sit is not None and _long_ints(raw):  # type: ignore[arg-type]
+                sit = None  # (read by _situation, exactly)
             if (
                 type(sit) is not dict
                 or raw.count(b"[") + raw.count(b"{") > MAX_DEPTH  # type: ignore[union-attr]
@@ -463,11 +465,23 @@ def _depth(v: Any) -> int:
     return 0
 
 
+#: An integer of 19 digits or more, which may be past 64 bits: orjson reads one as a
+#: float, so a line holding one is read by Python's json, whose ints are exact (an error
+#: then quotes the number as written).
+_LONG_INT = re.compile(rb"(?<![\d.eE+-])-?\d{19,}(?![\d.eE])")
+
+
+def _long_ints(text: str | bytes) -> bool:
+    return _LONG_INT.search(text.encode() if isinstance(text, str) else text) is not None
+
+
 def _json(text: str | bytes, what: str) -> Any:
-    """``text`` read as JSON (orjson: one reader for ``--jsonl`` and ``--set``), nested at
-    most ``MAX_DEPTH`` deep."""
+    """``text`` read as JSON (orjson: one reader for ``--jsonl`` and ``--set``; Python's
+    json where an integer may be past 64 bits), nested at most ``MAX_DEPTH`` deep."""
     try:
         v = orjson.loads(text)
+        if _long_ints(text):
+            v = json.loads(text)
     except orjson.JSONDecodeError as e:
         # orjson refuses what is nested past 1,024 levels ("depth limit exceeded").
         if "depth" in str(e):
