@@ -311,17 +311,19 @@ impl<'py> Table<'py> {
             hands: TextColumn::new("hand", &hands)?,
             wins: TextColumn::new("win", &wins)?,
             format,
+            // The keys of `CASE_KEYS` in its order, so that `given` reads bit b as key b:
+            // five flags, two winds, the flowers.
             flags: [
-                flag_column("self_drawn")?,
-                flag_column("last_of_kind")?,
-                flag_column("wall_last")?,
-                flag_column("kong_replacement")?,
-                flag_column("robbing_kong")?,
+                flag_column(CASE_KEYS[0])?,
+                flag_column(CASE_KEYS[1])?,
+                flag_column(CASE_KEYS[2])?,
+                flag_column(CASE_KEYS[3])?,
+                flag_column(CASE_KEYS[4])?,
             ],
-            winds: [wind_column("seat_wind")?, wind_column("round_wind")?],
+            winds: [wind_column(CASE_KEYS[5])?, wind_column(CASE_KEYS[6])?],
             flowers: Small {
-                name: "flowers",
-                source: source("flowers", get("flowers")?)?,
+                name: CASE_KEYS[7],
+                source: source(CASE_KEYS[7], get(CASE_KEYS[7])?)?,
                 known: Known::new(addresses(&ints).into_iter().chain([(none, 0)])),
                 read: super::mcr::flowers_count,
                 max: 8,
@@ -374,7 +376,8 @@ impl<'py> Table<'py> {
         self.hands.len()
     }
 
-    /// The keys of `batch::CASE_KEYS` row `i` gives (a COMH case string gives them too).
+    /// The keys of `batch::CASE_KEYS` row `i` gives (a COMH case string gives them too):
+    /// the columns are made in that list's order.
     fn given(&self, i: usize) -> u8 {
         let columns = self.flags.iter().map(|c| c.given_at(i));
         let columns = columns.chain(self.winds.iter().map(|c| c.given_at(i))).chain([self.flowers.given_at(i)]);

@@ -14,7 +14,7 @@ use super::result::{untracked, PyResult_, Scoring, Source, Table, Val, Writer};
 use crate::error::{A_HAND, A_TILE, COMPACT_OR_COMH, TRUE_OR_FALSE};
 use crate::forms::Form;
 use crate::hand::MeldKind;
-use crate::mcr::batch::{evaluate_text, read_plain, TextSituation, Texts, PARALLEL_MIN};
+use crate::mcr::batch::{evaluate_text, read_plain, TextSituation, Texts, CASE_KEYS, PARALLEL_MIN};
 use crate::mcr::data::FANS;
 use crate::mcr::fans::{FanCounts, SetKind, MINGANGANG};
 use crate::mcr::situation::wind;
@@ -264,19 +264,41 @@ impl Key {
 
     /// The key's bit among those a COMH case string gives (`TextSituation::given`).
     fn case_bit(self) -> u8 {
-        match self {
-            Key::SelfDrawn => 1,
-            Key::LastOfKind => 1 << 1,
-            Key::WallLast => 1 << 2,
-            Key::KongReplacement => 1 << 3,
-            Key::RobbingKong => 1 << 4,
-            Key::SeatWind => 1 << 5,
-            Key::RoundWind => 1 << 6,
-            Key::Flowers => 1 << 7,
-            Key::Hand | Key::Win | Key::Format | Key::Explain | Key::ConcealedAndMeldedKong | Key::Options => 0,
-        }
+        CASE_BITS[self as usize]
     }
 }
+
+/// Each key's bit of [`CASE_KEYS`] (0 for a key a case string does not give), worked
+/// out from that list when compiling.
+const CASE_BITS: [u8; KEYS.len()] = {
+    const fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+    let mut bits = [0u8; KEYS.len()];
+    let mut k = 0;
+    while k < KEYS.len() {
+        let mut j = 0;
+        while j < CASE_KEYS.len() {
+            if same(KEYS[k].0, CASE_KEYS[j]) {
+                bits[KEYS[k].1 as usize] = 1 << j;
+            }
+            j += 1;
+        }
+        k += 1;
+    }
+    bits
+};
 
 /// The situation keys as interned strs (those of a call's keywords and of most dicts),
 /// found by address in a small open-addressed table: slots of (address, place in `KEYS`
