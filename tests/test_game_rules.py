@@ -99,6 +99,17 @@ def test_longgang_the_greedy_agent_counts_its_seat_flower_as_a_wild() -> None:
     assert g._greedy(0) in ({"type": "discard", "tile": "4z"}, {"type": "discard", "tile": "7z"})
 
 
+def _one_win_of_seats_1_and_3(g: haidi.Game) -> dict:
+    """Seats 1 and 3 both asked about one discard, both call a win: the one win made."""
+    assert set(g.to_act) == {1, 3}
+    g.step(1, {"type": "win"})
+    g.step(3, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    return w
+
+
 def test_longgang_a_seat_flower_plays_as_a_wild() -> None:
     # "坐花：坐花可以代替任何牌,坐花胡牌的都可计算1台": South's 夏 pairs the 7s, the dealer's 4s completes.
     hands = [
@@ -132,14 +143,9 @@ def test_longgang_three_wilds_win_at_the_deal_before_an_earthly_hand() -> None:
     g = haidi.Game("longgang", wall=longgang_wall(hands, turned="9s"))
     assert g.observation(0)["wilds"] == ["9s"]
     g.step(0, {"type": "discard", "tile": "4s"})
-    assert set(g.to_act) == {1, 3}
-    g.step(1, {"type": "win"})
-    g.step(3, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    w = _one_win_of_seats_1_and_3(g)
     assert w["seat"] == 3 and w["score"]["instant"] and w["score"]["total"] == 300
-    assert r["payments"] == [-72, -42, -42, 156]
+    assert g.result["payments"] == [-72, -42, -42, 156]  # type: ignore[index]
 
 
 def test_longgang_three_wilds_win_first_only_on_the_dealers_first_discard() -> None:
@@ -162,12 +168,7 @@ def test_longgang_three_wilds_win_first_only_on_the_dealers_first_discard() -> N
 
     for seat, tile in [(0, "8m"), (1, "1z"), (2, "4z"), (3, "3z"), (0, "5s")]:
         turn(seat, tile)
-    assert set(g.to_act) == {1, 3}
-    g.step(1, {"type": "win"})
-    g.step(3, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    w = _one_win_of_seats_1_and_3(g)
     assert w["seat"] == 1 and not w["score"]["instant"]
 
 
