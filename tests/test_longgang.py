@@ -481,6 +481,8 @@ hu_values = st.integers(0, 30).map(lambda n: n * 10)
 def test_settlement_sums_to_zero(winner, discarder, total, tai, losers, broken):
     if discarder == winner:
         discarder = None
+    # A winner's total is at least its 20 胡 doubled by each 台.
+    total = max(total, lg.hand_total(0, tai))
     out = {"winner": winner, "discarder": discarder, "total": total, "tai": tai, "losers": losers}
     out["broken_stake"] = broken
     assert sum(RS.settle(out)) == 0
@@ -651,22 +653,24 @@ _LOSER = {"hand": "13579m13579p13579s1z"}
 
 def test_settle_reads_numpy_numbers_and_names_the_key() -> None:
     np = pytest.importorskip("numpy")
-    assert RS.settle({"winner": 1, "total": np.int64(100)}) == RS.settle({"winner": 1, "total": 100})
+    assert RS.settle({"winner": 1, "total": np.int64(100), "tai": 1}) == RS.settle(
+        {"winner": 1, "total": 100, "tai": 1}
+    )
     losers = [10, 0, 20, np.int64(30)]
-    assert RS.settle({"winner": 1, "total": 100, "losers": losers}) == RS.settle(
-        {"winner": 1, "total": 100, "losers": [10, 0, 20, 30]}
+    assert RS.settle({"winner": 1, "total": 100, "tai": 1, "losers": losers}) == RS.settle(
+        {"winner": 1, "total": 100, "tai": 1, "losers": [10, 0, 20, 30]}
     )
     with pytest.raises(haidi.HandError) as e:
-        RS.settle({"winner": 1, "total": 100, "losers": [10, 0, 20, np.int64(35)]})
+        RS.settle({"winner": 1, "total": 100, "tai": 1, "losers": [10, 0, 20, np.int64(35)]})
     assert e.value.key == "losers[3]"
 
 
 def test_settle_reads_the_winners_losers_entry_too() -> None:
     # The winner's entry counts for nothing, but a value of the wrong kind there is refused.
-    paid = RS.settle({"winner": 1, "total": 100, "losers": [10, None, 20, 30]})
-    assert RS.settle({"winner": 1, "total": 100, "losers": [10, 300, 20, 30]}) == paid
+    paid = RS.settle({"winner": 1, "total": 100, "tai": 1, "losers": [10, None, 20, 30]})
+    assert RS.settle({"winner": 1, "total": 100, "tai": 1, "losers": [10, 300, 20, 30]}) == paid
     with pytest.raises(haidi.HandError) as e:
-        RS.settle({"winner": 1, "total": 100, "losers": [10, "x", 20, 30]})
+        RS.settle({"winner": 1, "total": 100, "tai": 1, "losers": [10, "x", 20, 30]})
     assert e.value.key == "losers[1]"
 
 

@@ -535,7 +535,7 @@ def test_settlement_sums_to_zero(winner: int, discarder, total: int) -> None:
         ({"winner": 1, "total": 8, "self_drawn": False}, "unknown key(s) in outcome: self_drawn"),
         ({"winner": 1, "total": 8, "options": "junk"}, "options must be a dict"),
         ({"winner": 1, "total": 8, "options": {"nope": 1}}, "unknown mcr option 'nope'"),
-        ({"winner": 1, "total": 10**30}, "total must be an int from 0 to 100000"),
+        ({"winner": 1, "total": 10**30}, "total must be an int from 8 to 100000"),
         ({"winner": 1, "total": "8"}, "total must be an int"),
         ({"total": 8}, "outcome needs a winner"),
     ],

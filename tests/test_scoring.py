@@ -540,7 +540,7 @@ def test_counts_that_grow_are_bounded() -> None:
         ("hainan", {"winner": 1, "claims": 0}, "claims must be a list"),
         ("beijing", {"winner": 1, "total": 2, "mutual": 0}, "mutual must be a list of pairs of seats, not 0"),
         ("tangshan", {"winner": 1, "total": 2, "melds": np.array(0)}, "melds must be a list"),
-        ("longgang", {"winner": 1, "total": 20, "losers": "0000"}, "losers must be a list"),
+        ("longgang", {"winner": 1, "total": 20, "tai": 0, "losers": "0000"}, "losers must be a list"),
         ("longgang", {"winner": 1, "total": 20, "wilds": "9p"}, "wilds is read with hands"),
         # options: a dict or absent, never read by its truth nor as pairs.
         ("beijing", {"winner": 1, "total": 2, "options": ""}, "options must be a dict, not str"),
@@ -562,6 +562,67 @@ def test_settle_reads_lists_and_options_strictly(rules: str, outcome: dict, mess
         haidi.ruleset(rules).settle(outcome)
     # The key at fault, for a program to read (an option's name where it is one).
     assert e.value.key in outcome or e.value.key in outcome.get("options", {})
+
+
+@pytest.mark.parametrize(
+    ("rules", "outcome", "message", "key"),
+    [
+        # A win's total (and Longgang's 台) left out would be paid as nothing: refused.
+        ("beijing", {"winner": 1, "discarder": 2}, "a win needs its total", "total"),
+        ("tangshan", {"winner": 1}, "a win needs its total", "total"),
+        ("longgang", {"winner": 1, "total": 300}, "a win needs its tai", "tai"),
+        # No win scores less than these.
+        ("beijing", {"winner": 1, "total": 0}, "total must be an int from 1 to 200", "total"),
+        ("mcr", {"winner": 0, "total": 3}, "total must be an int from 8", "total"),
+        ("longgang", {"winner": 1, "total": 10, "tai": 3}, "with 3 台 has at least 160 胡, not 10", "total"),
+        # Records that cannot happen.
+        ("longgang", {"winner": 1, "liable": 2, "total": 100, "tai": 1}, "liable seat", "liable"),
+        ("longgang", {"winner": 1, "discarder": 3, "liable": 2, "total": 100, "tai": 1}, "liable seat", "liable"),
+        ("hainan", {"winner": 1, "claims": [{"by": 1, "from": 0, "meld": "chow"}] * 5}, "fifth meld", "claims"),
+        ("hainan", {"winner": 1, "kongs": [{"seat": 2, "kind": "exposed"}] * 5}, "fifth kong", "kongs"),
+        (
+            "beijing",
+            {"winner": 1, "total": 1, "variant": "draft4", "concealed_kongs": 3, "exposed_kongs_from": [0, 2]},
+            "at most four kongs",
+            "exposed_kongs_from",
+        ),
+        (
+            "changsha",
+            {"wins": [{"seat": 1, "small": 1}], "discarder": 2, "haidi_taker": 2},
+            "give wall_last=True",
+            "haidi_taker",
+        ),
+        (
+            "changsha",
+            {"wins": [{"seat": 1, "small": 1}], "wall_last": True, "haidi_taker": 3},
+            "海底捞月: the winner is the player who took",
+            "haidi_taker",
+        ),
+        # Arrays where a word or a pair belongs.
+        (
+            "hainan",
+            {"winner": 1, "kongs": [{"seat": 2, "kind": np.array(["exposed", "added"])}]},
+            "kongs\\[0\\].kind must be exposed, added or concealed",
+            "kongs[0].kind",
+        ),
+        (
+            "hainan",
+            {"winner": 1, "claims": [{"by": 1, "from": 0, "meld": np.array(["chow", "pung"])}]},
+            "claims\\[0\\].meld must be chow, pung or kong",
+            "claims[0].meld",
+        ),
+        ("beijing", {"winner": 1, "total": 1, "mutual": [np.array(2)]}, "mutual lists pairs of seats", "mutual"),
+        # MCR names the key as the others do.
+        ("mcr", {"total": 8}, "outcome needs a winner", "winner"),
+        ("mcr", {"winner": 1, "discarder": 1, "total": 8}, "the winner cannot be the discarder", "discarder"),
+        ("mcr", [1, 8], "settle takes an outcome record \\(a dict\\), not list", "outcome"),
+        ("hainan", "winner", "settle takes an outcome record", "outcome"),
+    ],
+)
+def test_settle_refuses_records_no_hand_makes(rules: str, outcome: object, message: str, key: str) -> None:
+    with pytest.raises(haidi.HandError, match=message) as e:
+        haidi.ruleset(rules).settle(outcome)
+    assert e.value.key == key
 
 
 def test_settle_takes_lists_as_lists_tuples_or_numpy() -> None:

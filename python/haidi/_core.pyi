@@ -665,9 +665,7 @@ class VectorEnv:
     @property
     def seeds(self) -> NDArray[np.uint64]:
         """The seed of the hand in play in each game (`Game(rules, seed=...)` deals it again)."""
-    def reset(
-        self, seed: int | None = None
-    ) -> tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int8]]:
+    def reset(self, seed: int | None = None) -> tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.int8]]:
         """Deals every game's first hand again (from `seed`, or the seed given before):
         `(observations, masks, seats)`, the seat to play in each game."""
     def step(

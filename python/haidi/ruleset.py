@@ -255,7 +255,7 @@ class Ruleset(Generic[R]):
         """Four payments by seat (seat 0 the dealer), positive for what a seat receives;
         they sum to zero. The keys of ``outcome`` are documented per ruleset."""
         if not isinstance(outcome, Mapping):
-            raise HandError(f"settle takes an outcome record (a dict), not {type(outcome).__name__}")
+            raise hand_error(f"settle takes an outcome record (a dict), not {type(outcome).__name__}", key="outcome")
         return self._scoring("settle")(self, outcome)
 
     @property

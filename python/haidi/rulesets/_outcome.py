@@ -105,6 +105,14 @@ def per_seat(outcome: Mapping[str, Any], key: str, high: int = MAX_COUNT) -> lis
     return [count(x, f"{key}[{i}]", 0, high) for i, x in enumerate(v)]
 
 
+def word(value: Any, key: str, words: tuple[str, ...]) -> str:
+    """One of ``words`` (a str equal to one of them): anything else, an array of them
+    too, is refused by name."""
+    if not isinstance(value, str) or value not in words:
+        raise hand_error(f"{key} must be {', '.join(words[:-1])} or {words[-1]}, not {shown(value)}", key=key)
+    return value
+
+
 def flag(value: Any, key: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise hand_error(f"{key} must be True or False, not {shown(value)}", key=key)

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .._errors import hand_error, shown
 from . import _carry
 from . import _outcome as oc
@@ -272,9 +274,11 @@ def _mutual(outcome: Mapping[str, Any]) -> list[tuple[int, int]]:
     pairs = oc.items(outcome.get("mutual"), "mutual", "pairs of seats", 6)
     out = []
     for p in pairs:
-        if isinstance(p, (str, bytes, Mapping)) or not hasattr(p, "__len__") or len(p) != 2:
+        # A pair is a list, a tuple or a one-dimensional array of two seats.
+        pair = p.tolist() if isinstance(p, np.ndarray) and p.ndim == 1 else p
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise hand_error(f"mutual lists pairs of seats, not {shown(p)}", key="mutual")
-        a, b = (oc.seat(x, "mutual") for x in p)
+        a, b = (oc.seat(x, "mutual") for x in pair)
         if a == b:
             raise hand_error("互包 joins two different seats", key="mutual")
         if (a, b) in out or (b, a) in out:
@@ -313,7 +317,8 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 
     Args:
         outcome: ``winner`` (seat, or None on 荒牌), ``discarder`` (seat, or None:
-            self-drawn), ``total`` (和牌牌型番数 from ``evaluate``), ``burn_rounds`` (烧庄
+            self-drawn), ``total`` (和牌牌型番数 from ``evaluate``, needed with a winner: at least 1 under
+            ``wanghu``), ``burn_rounds`` (烧庄
             rounds), ``mutual`` (互包 pairs of seats), ``exhausted`` (荒牌), ``base`` (底分;
             the option ``base``, 1), ``variant`` (or the option), ``options``; for
             ``draft4`` also ``floor`` (上楼 0-2), ``follow_dealer`` (跟庄),
@@ -347,9 +352,18 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         raise hand_error("an exhausted wall (荒牌) has no winner: give winner None", key="exhausted")
     exhausted = exhausted or winner is None
     base = opt["base"]
-    total = oc.count(oc.get(outcome, "total", 0), "total", 0, 200)
-    if exhausted and outcome.get("total") is not None:
-        raise hand_error("a hand without a winner has no total", key="total")
+    if exhausted:
+        if outcome.get("total") is not None:
+            oc.count(outcome["total"], "total", 0, 200)
+            raise hand_error("a hand without a winner has no total", key="total")
+        total = 0
+    else:
+        # A total left out would pay nothing: refused, not read as 0. Under the 网狐
+        # description every win scores at least 推倒和's 1 番 ("就视作推倒和。（1番）").
+        least = 1 if variant == "wanghu" else 0
+        if outcome.get("total") is None:
+            raise hand_error("a win needs its total (番, from evaluate)", key="total")
+        total = oc.count(outcome["total"], "total", least, 200)
     pay = [0, 0, 0, 0]
 
     def transfer(frm: int, to: int, amount: int) -> None:
@@ -412,13 +426,15 @@ def _settle_draft4(outcome, winner, discarder, exhausted, total, pay, transfer) 
         unit = 30 if winner == 0 else 40 if discarder == 0 else 20
         transfer(discarder, winner, amount(unit))  # "谁点炮，谁包庄"
     # "明杠10元，不赢没钱，赢了谁打谁付；暗杠20，不赢没钱，赢了每家都付20。杠不上楼。"
-    for _ in range(oc.count(oc.get(outcome, "concealed_kongs", 0), "concealed_kongs", 0, 4)):
+    concealed = oc.count(oc.get(outcome, "concealed_kongs", 0), "concealed_kongs", 0, 4)
+    for _ in range(concealed):
         for s in range(4):
             if s != winner:
                 transfer(s, winner, 20)
     feeders = oc.seats(outcome.get("exposed_kongs_from"), "exposed_kongs_from")
-    if len(feeders) > 4:
-        raise hand_error("exposed_kongs_from: a player has at most four kongs", key="exposed_kongs_from")
+    if len(feeders) + concealed > 4:
+        message = f"{concealed} concealed kongs and {len(feeders)} exposed: a player has at most four kongs"
+        raise hand_error(message, key="exposed_kongs_from")
     for f in feeders:
         if f == winner:
             raise hand_error("an exposed kong is fed by another seat", key="exposed_kongs_from")

@@ -349,8 +349,13 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         raise hand_error(message, key="passed_win")
     wall_last = oc.flag(oc.get(outcome, "wall_last", False), "wall_last")
     taker = oc.optional_seat(outcome, "haidi_taker")
+    # Once the 海底 tile is taken no tile is left to draw, so a win is on that tile.
+    if taker is not None and not wall_last:
+        raise hand_error("the 海底 tile was taken, so the win is on it: give wall_last=True", key="haidi_taker")
     if wall_last and discarder is not None and taker is not None and taker != discarder:
         raise hand_error("海底炮: the discarder is the player who took the 海底 tile", key="haidi_taker")
+    if wall_last and discarder is None and taker is not None and taker != seats[0]:
+        raise hand_error("海底捞月: the winner is the player who took the 海底 tile", key="haidi_taker")
     # Every bird given is read (and refused if it is no tile); the first opt["birds"] count.
     birds = oc.items(outcome.get("birds"), "birds", "tiles")
     bird_seats(birds, 0)

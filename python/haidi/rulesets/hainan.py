@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._errors import hand_error, shown
+from .._errors import hand_error
 from . import _carry
 from . import _outcome as oc
 from ._scheme import (
@@ -229,21 +229,24 @@ def bao_pairs(claims: Any, opt: Mapping[str, Any]) -> set[tuple[int, int]]:
     claims = oc.items(claims, "claims", "{by, from, meld}", _MAX_CLAIMS)
     chows: Counter[tuple[int, int]] = Counter()
     pungs: Counter[tuple[int, int]] = Counter()
+    made: Counter[int] = Counter()
     for i, c in enumerate(claims):
         c = oc.mapping(c, f"claims[{i}]")
         oc.known_keys(c, ("by", "from", "meld"), f"claims[{i}]")
         by, frm = oc.seat(c.get("by"), f"claims[{i}].by"), oc.seat(c.get("from"), f"claims[{i}].from")
-        meld = c.get("meld")
+        meld = oc.word(c.get("meld"), f"claims[{i}].meld", ("chow", "pung", "kong"))
         if by == frm:
             raise hand_error(f"claims[{i}]: a player claims another's discard", key="claims")
+        # Each claim is a meld of the claimer's, and a hand holds four melds at most.
+        made[by] += 1
+        if made[by] > 4:
+            raise hand_error(f"claims[{i}]: seat {by} claims a fifth meld; a hand holds four", key="claims")
         if meld == "chow":
             if frm != (by - 1) % 4:
                 raise hand_error(f"claims[{i}]: a chow is claimed only from the player before (上家)", key="claims")
             chows[(frm, by)] += 1
-        elif meld == "pung" or (meld == "kong" and opt["bao_kongs_as_pungs"]):
+        elif meld == "pung" or opt["bao_kongs_as_pungs"]:
             pungs[(frm, by)] += 1
-        elif meld != "kong":
-            raise hand_error(f"claims[{i}].meld must be chow, pung or kong, not {shown(meld)}", key="claims")
     return {k for k, n in chows.items() if n >= 3} | {k for k, n in pungs.items() if n >= 3}
 
 
@@ -323,14 +326,15 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     # kongs_paid_on_draw off pays none): a record is refused the same way either way.
     kongs = oc.items(outcome.get("kongs"), "kongs", "{seat, kind}", _MAX_KONGS)
     paid = winner is not None or opt["kongs_paid_on_draw"]
+    kongs_of: Counter[int] = Counter()
     for i, k in enumerate(kongs):
         k = oc.mapping(k, f"kongs[{i}]")
         oc.known_keys(k, ("seat", "kind"), f"kongs[{i}]")
         owner = oc.seat(k.get("seat"), f"kongs[{i}].seat")
-        kind = k.get("kind")
-        if kind not in ("exposed", "added", "concealed"):
-            message = f"kongs[{i}].kind must be exposed, added or concealed, not {shown(kind)}"
-            raise hand_error(message, key=f"kongs[{i}].kind")
+        kind = oc.word(k.get("kind"), f"kongs[{i}].kind", ("exposed", "added", "concealed"))
+        kongs_of[owner] += 1
+        if kongs_of[owner] > 4:
+            raise hand_error(f"kongs[{i}]: seat {owner} makes a fifth kong; a hand holds four", key="kongs")
         each = opt["concealed_kong_each" if kind == "concealed" else "exposed_kong_each"]
         for s in range(4):
             if paid and s != owner:

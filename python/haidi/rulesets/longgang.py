@@ -601,7 +601,9 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
             winner's with ``win``; a hand's seat wind is its seat's), evaluated here, with
             ``wilds`` and ``options`` shared: a hand that gives them too, or another seat
             wind, is refused, as is ``wilds`` without ``hands`` and ``total``, ``tai`` or
-            ``losers`` with them. ``liable``: a seat that pays the winner every share (包三家).
+            ``losers`` with them. ``liable``: the discarder, when it pays the winner every
+            share (包三家). A total needs its ``tai``, and is at least the winner's 20 胡
+            doubled by each 台.
             ``broken_stake``: 跟胡数 of the parenthesised row (after a stake ran out).
 
     The dealer pays (or, winning, receives from each) 总胡数 x 2 + 跟胡数, the others 总胡数 +
@@ -625,6 +627,11 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     if winner in (discarder, liable):
         key = "discarder" if winner == discarder else "liable"
         raise hand_error("the winner cannot be the discarder or the liable seat", key=key)
+    # 包三家 (四） a-c) falls on the seat that discarded the 红中 or 青发 won on: "若打出红中或
+    # 青发被别家胡牌，要包三家筹码".
+    if liable is not None and liable != discarder:
+        message = "the liable seat (包三家) is the seat whose discard was won on: give it as discarder too"
+        raise hand_error(message, key="liable")
     if outcome.get("hands") is None and outcome.get("wilds") is not None:
         raise hand_error("wilds is read with hands (the hands' wild kind), not with a total", key="wilds")
     if outcome.get("hands") is not None:
@@ -671,7 +678,15 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         losers = [0 if w["instant"] else r["total"] for r in results]
     else:
         total = _hu(outcome.get("total"), "total")
-        tai = oc.count(oc.get(outcome, "tai", 0), "tai", 0, 64)
+        # 跟胡数 follows the 台: left out, it would be paid as 0 台.
+        if outcome.get("tai") is None:
+            raise hand_error("a win needs its tai (台, for 跟胡数) beside its total", key="tai")
+        tai = oc.count(outcome["tai"], "tai", 0, 64)
+        # A winner has at least the 20 胡 of 基础胡数, doubled by each 台 ("胡家三台最少是160胡").
+        least = hand_total(0, tai)
+        if total < least:
+            message = f"a winner with {tai} 台 has at least {least} 胡, not {total}"
+            raise hand_error(message, key="total")
         raw = [0, 0, 0, 0] if outcome.get("losers") is None else oc.items(outcome["losers"], "losers", "胡数", 4)
         if len(raw) != 4:
             raise hand_error("losers must be four 胡数, by seat", key="losers")

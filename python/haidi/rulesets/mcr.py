@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _core
+from .._errors import hand_error
 from . import _carry
 from . import _outcome as oc
 from ._scheme import EXPLAIN, FORMAT, HAND, ROUND_WIND_KEY, SEAT_WIND_KEY, WIN, Option, flag_key, key
@@ -131,6 +132,8 @@ def describe(result: Mapping[str, Any], situation: Mapping[str, Any]) -> str:
 
 #: The keys of an MCR outcome record.
 _OUTCOME_KEYS = {"winner", "discarder", "total", "options"}
+#: The least points of a win, flowers left out ("81 花牌 ... 不計在起和分內").
+MIN_POINTS = 8
 #: Far above any hand's points (the fans of one hand add up to a few hundred at most).
 MAX_TOTAL = 100_000
 
@@ -141,7 +144,8 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     Args:
         outcome: ``{"winner": seat, "discarder": seat or None, "total": points}``;
             seats 0-3 (or E, S, W, N), seat 0 the dealer (East), then in turn order.
-            ``discarder`` None (or absent) means self-drawn. Other keys are refused
+            ``discarder`` None (or absent) means self-drawn; ``total`` is at least 8,
+            the least a win scores before its flowers. Other keys are refused
             (a misspelt ``discarder`` would pay a discard win as self-drawn).
 
     Returns:
@@ -150,17 +154,18 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
         8 + total, the two others 8 each.
     """
 
-    if not isinstance(outcome, Mapping):
-        raise _core.HandError(f"settle takes an outcome record (a dict), not {type(outcome).__name__}")
+    outcome = oc.mapping(outcome, "outcome")
     oc.known_keys(outcome, _OUTCOME_KEYS, "outcome")
     ruleset.options(oc.options(outcome))  # checked: no MCR option changes the payment
     if outcome.get("winner") is None:
-        raise _core.HandError("outcome needs a winner")
+        raise hand_error("outcome needs a winner", key="winner")
     winner = oc.seat(outcome["winner"], "winner")
     discarder = oc.optional_seat(outcome, "discarder")
     if discarder == winner:
-        raise _core.HandError("the winner cannot be the discarder")
-    total = oc.count(outcome.get("total"), "total", 0, MAX_TOTAL)
+        raise hand_error("the winner cannot be the discarder", key="discarder")
+    # A win scores 8 points before its flowers, and the total counts them: a total under 8
+    # is no win.
+    total = oc.count(outcome.get("total"), "total", MIN_POINTS, MAX_TOTAL)
     pay = [0, 0, 0, 0]
     for s in range(4):
         if s == winner:

@@ -206,7 +206,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
 
     Args:
         outcome: ``winner`` (seat, or None on an exhausted wall), ``discarder`` (seat, or
-            None: self-drawn), ``total`` (the winner's 番; none without a winner),
+            None: self-drawn), ``total`` (the winner's 番, needed with a winner; none without one),
             ``melds`` (chows, pungs and exposed kongs each seat made), ``exposed_kongs`` /
             ``concealed_kongs`` (per seat), ``follow_dealer`` (跟庄 happened),
             ``exhausted`` (荒庄, no winner), ``base`` (the option ``base``, 1), ``options``.
@@ -224,10 +224,13 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     if exhausted and winner is not None:
         raise hand_error("an exhausted wall (荒庄) has no winner: give winner None", key="exhausted")
     exhausted = exhausted or winner is None
-    # Read whether or not the hand was won, so that a bad total is refused either way.
+    # Read whether or not the hand was won, so that a bad total is refused either way;
+    # a win's total left out would be paid as 0 番, so it is refused, not guessed.
     total = oc.count(oc.get(outcome, "total", 0), "total", 0, 60)
     if exhausted and outcome.get("total") is not None:
         raise hand_error("an exhausted wall has no total: nobody won", key="total")
+    if not exhausted and outcome.get("total") is None:
+        raise hand_error("a win needs its total (番, from evaluate)", key="total")
     base = opt["base"]
     # A player has at most four melds, and four kongs.
     melds = oc.per_seat(outcome, "melds", 4)
