@@ -8,6 +8,7 @@ the process ids the bots noted must be gone from the process table."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -438,3 +439,100 @@ def test_replay_streams_and_refuses_a_line_too_long(tmp_path, capsys):
     status, rows = _replay(capsys, path)
     assert status == 2
     assert "longer than 1,048,576 bytes" in rows[0]["error"] and "nested more than" in rows[1]["error"]
+
+
+def test_an_answer_nested_past_the_commands_depth_is_a_fault(capsys):
+    # Read as the command reads its own lines (16 deep at most): Python's own walk of a
+    # value nested 1,000 deep ran out of stack and ended the match.
+    status, out, err = _run(capsys, "play", "--bots", f"{_bot('deep.py')},greedy,greedy,greedy", "--seed", "1")
+    assert status == 3
+    assert "the answer is nested more than 16 deep" in err
+    assert "seats (0 the dealer)" in out
+
+
+def test_a_botzone_claim_that_loses_drops_its_discard():
+    """Seat 3's CHI and seat 0's PENG of the same discard: the pung wins, and seat 3's
+    discard must not be played as its answer to the next tile offered."""
+    import runpy
+
+    claimer = BOTS / "claimer.py"
+
+    @dataclasses.dataclass(eq=False)
+    class InProcess(play.BotzoneBot):
+        answers: list[str] = dataclasses.field(default_factory=list)
+
+        def begin(self, hand: int, seat: int) -> None:
+            self.stopped = None
+            self.respond = runpy.run_path(str(claimer))["respond"]
+
+        def ask(self, request: str) -> str:
+            answer = self.respond(request)
+            self.answers.append(answer)
+            return answer
+
+        def close(self) -> None:
+            pass
+
+    faults: list[dict] = []
+    players = [InProcess(f"claimer {n}", n) for n in range(4)]
+    match = play.Match("mcr", players, seed=13, protocol="botzone", on_fault=faults.append)
+    for _ in match.hands(2):
+        pass
+    assert faults == []
+    # The case was met: one turn answered CHI by a seat and PENG by another.
+    turns = zip(*(p.answers for p in players), strict=True)
+    assert any({a.split()[0] for a in turn} >= {"CHI", "PENG"} for turn in turns)
+
+
+def test_a_bot_haidi_may_not_signal_is_left_running_not_waited_for(monkeypatch, capsys):
+    # A bot run as another user by a setuid wrapper refuses haidi's SIGKILL (EPERM): haidi
+    # said nothing and waited for it without end. Refusals are made here by hand.
+    from haidi import _procs
+
+    program = _procs.Program("sleep 60", timeout=5)
+    program.start()
+    assert program.proc is not None
+    pid = program.proc.pid
+    real_kill, real_killpg = os.kill, os.killpg
+
+    def refused(target: int, sig: int) -> None:
+        try:
+            ours = os.getpgid(target) == pid
+        except OSError:
+            ours = False
+        if ours and sig == signal.SIGKILL:
+            raise PermissionError(1, "Operation not permitted")
+        real_kill(target, sig)
+
+    def refused_group(group: int, sig: int) -> None:
+        if group == pid:
+            raise PermissionError(1, "Operation not permitted")
+        real_killpg(group, sig)
+
+    monkeypatch.setattr(os, "kill", refused)
+    monkeypatch.setattr(os, "killpg", refused_group)
+    started = time.monotonic()
+    try:
+        program.stop(grace=0)
+        took = time.monotonic() - started
+    finally:
+        monkeypatch.undo()
+        real_killpg(pid, signal.SIGKILL)
+    assert [p.pid for p in _procs.left_running] == [pid]
+    _procs.left_running.pop().wait()
+    assert took < 10
+    err = capsys.readouterr().err
+    assert f"(process {pid}) could not be ended" in err and "run haidi as root" in err
+
+
+def test_bot_stderr_files_are_the_operators_alone(tmp_path, capsys):
+    # A player's standard error may show its hand; other bots may run as other users.
+    link = tmp_path / "player-1.stderr"
+    link.symlink_to(tmp_path / "elsewhere")
+    argv = ["play", "--bots", f"greedy,{_bot('floods.py')},greedy,greedy", "--seed", "1", "--max-answer", "100000"]
+    status, _, err = _run(capsys, *argv, "--bot-stderr", str(tmp_path))
+    assert status == 2 and "cannot write" in err and not (tmp_path / "elsewhere").exists()
+    link.unlink()
+    status, _, err = _run(capsys, *argv, "--bot-stderr", str(tmp_path))
+    assert status == 3
+    assert (tmp_path / "player-1.stderr").stat().st_mode & 0o777 == 0o600

@@ -37,6 +37,12 @@ MAX_STDERR = 64 << 10
 #: How long a bot whose input is closed at the end is given to end by itself.
 GRACE = 1.0
 
+#: Why a bot may outlive its kill, and what to do about it.
+UNKILLABLE = (
+    "haidi may not signal it (a process of another user, started by sudo or another setuid "
+    "program), so it was left running; run haidi as root to run bots as other users"
+)
+
 
 class Fault(Exception):
     """What was wrong with a bot's answer; ``stopped`` when the bot is stopped for it."""
@@ -105,7 +111,12 @@ class StderrSink:
         self.lock = threading.Lock()
         if mode == "file":
             assert path is not None
-            self.file = open(path, "wb")  # noqa: SIM115
+            # Readable by haidi's user alone, as the log is: a player's standard error may
+            # hold its hand, and other bots may run as other users. A link put in the
+            # place of the file is not followed.
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            os.fchmod(fd, 0o600)
+            self.file = open(fd, "wb")  # noqa: SIM115
 
     def take(self, data: bytes) -> None:
         with self.lock:
@@ -151,6 +162,10 @@ class StderrSink:
                 return f"{self.label}: {self.dropped:,} more bytes of standard error not kept (limit {self.limit:,})"
         return None
 
+
+#: The processes that outlived their kill (see ``UNKILLABLE``), kept so that whoever
+#: can may still reap them.
+left_running: list[subprocess.Popen[bytes]] = []
 
 #: The programs running now, ended by a guard that haidi is stopped with.
 _running: weakref.WeakSet[Program] = weakref.WeakSet()
@@ -301,7 +316,13 @@ class Program:
         # Killed before it is reaped, so that its id (its group's and session's) is not
         # taken by another process meanwhile.
         kill_tree(proc.pid)
-        proc.wait()
+        if _exited(proc.pid, GRACE) is None:
+            # A process haidi may not signal (run as another user by a setuid wrapper)
+            # outlives the kill: it is left running, said so, and not waited for.
+            report(f"haidi play: {self.command!r} (process {proc.pid}) could not be ended: {UNKILLABLE}")
+            left_running.append(proc)
+        else:
+            proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
         if self._drain is not None:
@@ -372,12 +393,15 @@ def _family(roots: set[int], table: dict[int, tuple[int, int, int, str]]) -> set
 
 def _kill(pids: set[int], table: dict[int, tuple[int, int, int, str]], spare: int | None = None) -> None:
     """SIGKILL to each of ``pids``; those that are haidi's children are reaped (but
-    ``spare``, a child that its ``Popen`` reaps)."""
+    ``spare``, a child that its ``Popen`` reaps). A process the kill is refused for
+    (another user's) is not waited for: it may never end."""
     me = os.getpid()
+    killed = set()
     for p in pids:
         with contextlib.suppress(OSError):
             os.kill(p, signal.SIGKILL)
-    for p in pids:
+            killed.add(p)
+    for p in killed:
         if p != spare and table.get(p, (0,))[0] == me:
             with contextlib.suppress(OSError):
                 os.waitpid(p, 0)

@@ -65,20 +65,18 @@ def quoted(text: str) -> str:
 
 
 def read_answer(text: str) -> Any:
-    """A bot's answer read as JSON, as the command reads its own lines' keys: a key given
-    twice in one object is a fault (orjson would keep the last without a word, so that
-    ``{"type": "pass", "type": "discard"}`` played a discard)."""
-    from .cli import _unique_keys  # the command's check (cli imports this module)
+    """A bot's answer read as JSON, as the command reads its own lines: nested at most
+    ``cli.MAX_DEPTH`` deep, and a key given twice in one object is a fault (orjson would
+    keep the last without a word, so that ``{"type": "pass", "type": "discard"}`` played a
+    discard)."""
+    from .cli import _json  # the command's reader (cli imports this module)
 
     try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        raise Fault(f"answered {quoted(text)}, which is not JSON") from None
-    try:
-        _unique_keys(text, value)
+        return _json(text, "the answer")
     except HandError as e:
         raise Fault(f"answered {quoted(text)}: {e}") from None
-    return value
+    except ValueError:
+        raise Fault(f"answered {quoted(text)}, which is not JSON") from None
 
 
 def printable(json_text: str) -> str:
@@ -615,10 +613,12 @@ class Match:
                 played = self._step(game, seat, player, hand, partial(_first_action, answers.get(seat), parsed))
                 if played is not None and played["type"] in ("pung", "chow") and len(parsed) > 1:
                     follow[seat] = parsed[1]
-            # The discard of a PENG or CHI answer, once the claim is the seat's.
-            for seat, discard in follow.items():
-                if not game.done and game.to_act == [seat]:
-                    self._step(game, seat, by_seat[seat], hand, partial(_kept, discard))
+            # The discard of a PENG or CHI answer, once the claim is the seat's: only the
+            # seat whose claim won is to act now. A claim that lost drops its discard,
+            # which must not be read as the seat's answer to the next tile offered.
+            if not game.done and len(game.to_act) == 1 and game.to_act[0] in follow:
+                seat = game.to_act[0]
+                self._step(game, seat, by_seat[seat], hand, partial(_kept, follow[seat]))
 
 
 def _kept(action: dict[str, str]) -> dict[str, str]:
