@@ -837,3 +837,22 @@ def test_beijing_the_seats_follow_a_wind_the_dealer_discards_first() -> None:
     g.step(0, {"type": "discard", "tile": "1z"})
     g.step(1, {"type": "discard", "tile": "2z"})
     assert len([a for a in g.legal_actions(2) if a["type"] == "discard"]) > 1
+
+
+@pytest.mark.parametrize("back", ["6m", "1f6m"])
+def test_mcr_a_flowers_replacement_after_a_kong_is_no_kong_replacement(back: str) -> None:
+    # Seat 1 makes an exposed kong of the dealer's 2m; its replacement completes
+    # 567m 345p 234s 11z. 杠上开花 (8) makes it a win; a flower drawn for the kong takes
+    # that away ("開杠抓進的牌成和牌(不包括補花)"): 3 points, under the 8 needed.
+    hands = ["2m19m19p19s1234567z", "222m57m345p234s11z", "3388m2266p5599s2z", "4499m7788p6677s3z"]
+    g = haidi.Game("mcr", wall=stacked_wall("mcr", hands, back=back))
+    g.step(0, {"type": "discard", "tile": "2m"})
+    g.step(1, {"type": "kong"})
+    assert g.to_act == [1] and events(g, "draw")[-1]["tile"] == "6m"
+    wins = [a for a in g.legal_actions(1) if a["type"] == "win"]
+    if back == "6m":
+        g.step(1, wins[0])
+        w = g.result["wins"][0]
+        assert w["situation"]["kong_replacement"] and "杠上开花" in [f.name for f in w["score"].fans]
+    else:
+        assert wins == [] and events(g, "flower")[-1]["seat"] == 1

@@ -502,17 +502,20 @@ impl Game {
         t
     }
 
-    /// Draws from the back for one flower, and on for flowers drawn then: the tile that
-    /// ends it (a kind, or a flower kept as a wild), or None when the wall runs out.
-    fn replace_flowers_once(&mut self, seat: u8) -> Option<u8> {
+    /// Draws from the back for one flower (or a kong), and on for flowers drawn then: the
+    /// tile that ends it (a kind, or a flower kept as a wild) and whether a flower was set
+    /// aside on the way; None when the wall runs out.
+    fn replace_flowers_once(&mut self, seat: u8) -> Option<(u8, bool)> {
+        let mut flowered = false;
         loop {
             if self.drawable() == 0 {
                 return None;
             }
             let t = self.take_back(seat);
             if !self.put(seat, t) {
-                return Some(t);
+                return Some((t, flowered));
             }
+            flowered = true;
         }
     }
 
@@ -1163,7 +1166,7 @@ impl Game {
         let t = self.wall[self.front];
         self.front += 1;
         self.events.push(Event::Draw { seat, tile: t, back: false });
-        let drawn = if self.put(seat, t) { self.replace_flowers_once(seat) } else { Some(t) };
+        let drawn = if self.put(seat, t) { self.replace_flowers_once(seat).map(|(t, _)| t) } else { Some(t) };
         match drawn {
             Some(d) => self.enter_turn(seat, Some(d), false, waits),
             None => self.end(),
@@ -1175,7 +1178,10 @@ impl Game {
         self.drew(seat);
         let waits = self.waits_of(seat);
         match self.replace_flowers_once(seat) {
-            Some(t) => self.enter_turn(seat, Some(t), true, waits),
+            // A tile drawn for a flower the replacement brought is the flower's, not the
+            // kong's: a win on it is self-drawn, not 杠上开花 ("46 杠上開花 開杠抓進的牌成和牌
+            // (不包括補花)"; "花牌補花成和計自摸分，不計杠上開花").
+            Some((t, flowered)) => self.enter_turn(seat, Some(t), !flowered, waits),
             None => self.end(),
         }
     }
