@@ -186,6 +186,22 @@ MOST = {
 }
 
 
+def _batch(rules: str) -> tuple[Any, dict[str, Any]]:
+    """``evaluate_many`` of ``rules`` and a situation for it: for Longgang the slowest
+    known (benches/bench_regional.py, WORST), about 0.5 ms with the options given."""
+    situation = {
+        "mcr": dict(hand="1112223334445m", win="5m", self_drawn=True),
+        "longgang": dict(
+            hand="234455667788m456s", win="8m", wilds="8m", flowers="123f", seat_wind="S", self_drawn=True
+        ),  # fmt: skip
+    }[rules]
+    options = None
+    if rules == "longgang":
+        optional = [p.id for p in longgang.PATTERNS.values() if p.optional]
+        options = dict(bulldozer_wilds=4, optional=optional, edge_wait_hu=True)
+    return functools.partial(haidi.ruleset(rules).evaluate_many, options=options), situation
+
+
 def _long(name: str) -> tuple[Any, Any, int]:
     """A function, its argument and the number of items, for a batch of about ``LONG``
     seconds: the time of a sample scaled up."""
@@ -199,19 +215,7 @@ def _long(name: str) -> tuple[Any, Any, int]:
         fn: Any = mcr.analyze_batch
     else:
         rules, shape = name.rsplit("_", 1)
-        situation = {
-            "mcr": dict(hand="1112223334445m", win="5m", self_drawn=True),
-            # The slowest regional situation known (benches/bench_regional.py, WORST):
-            # about 0.5 ms, with the options given to the call.
-            "longgang": dict(
-                hand="234455667788m456s", win="8m", wilds="8m", flowers="123f", seat_wind="S", self_drawn=True
-            ),  # fmt: skip
-        }[rules]
-        options = None
-        if rules == "longgang":
-            optional = [p.id for p in longgang.PATTERNS.values() if p.optional]
-            options = dict(bulldozer_wilds=4, optional=optional, edge_wait_hu=True)
-        fn = functools.partial(haidi.ruleset(rules).evaluate_many, options=options)
+        fn, situation = _batch(rules)
 
         def make(n: int) -> Any:
             if shape == "list":
@@ -244,6 +248,34 @@ def interrupt(name: str) -> int:
     return 1
 
 
+def interrupt_queued() -> int:
+    """Longgang's slowest rows as columns of exactly ``QUEUED`` runs, all read at once
+    and queued for the pool: the whole batch is scored after the reading has ended. Prints
+    ``ready <rows> <seconds the batch would take>``, then as ``interrupt`` does."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    fn, situation = _batch("longgang")
+    rows = QUEUED * 128
+    columns = {k: [v] * rows for k, v in situation.items()}
+    sample = {k: v[:512] for k, v in columns.items()}
+    start = time.perf_counter()
+    fn(sample)
+    estimate = (time.perf_counter() - start) * rows / 512
+    print(f"ready {rows} {estimate}", flush=True)
+    try:
+        fn(columns)
+    except KeyboardInterrupt:
+        print(f"interrupted {time.monotonic()}", flush=True)
+        return 0
+    print("finished", flush=True)
+    return 1
+
+
+#: The runs of ``interrupt_queued``: as many as wait for the pool at most.
+QUEUED = 64
+
+
 if __name__ == "__main__":
     what, arg = sys.argv[1], sys.argv[2]
-    sys.exit(fork(arg) if what == "fork" else interrupt(arg))
+    if what == "fork":
+        sys.exit(fork(arg))
+    sys.exit(interrupt_queued() if arg == "queued" else interrupt(arg))

@@ -103,6 +103,35 @@ def test_ctrl_c_stops_a_long_batch_with_keyboard_interrupt(batch: str, paralleli
     assert p.returncode == 0, out
 
 
+def test_ctrl_c_is_heard_while_the_pool_scores_the_last_runs() -> None:
+    """Columns of 64 runs of 128 slow rows are all read at once and wait for the pool:
+    the calling thread then scores with the pool and must still hear Ctrl-C between
+    runs (it heard it only when every run was scored: seconds later)."""
+    p = _start("interrupt", "queued")
+    try:
+        if not select.select([p.stdout], [], [], FORK_LIMIT)[0]:
+            pytest.fail(f"the child did not start its batch\n{_kill(p)}")
+        assert p.stdout is not None
+        ready = p.stdout.readline()
+        while ready and not ready.startswith("ready"):
+            ready = p.stdout.readline()
+        assert ready.startswith("ready"), ready + _kill(p)
+        estimate = float(ready.split()[2])
+        if estimate < 4 * INTERRUPT_AFTER:
+            _kill(p)
+            pytest.skip(f"the batch takes {estimate:.2f} s here: too short to interrupt in its middle")
+        time.sleep(INTERRUPT_AFTER)
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        out = p.communicate(timeout=INTERRUPT_LIMIT + estimate)[0]
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"not stopped after SIGINT\n{_kill(p)}")
+    heard = [float(line.split()[1]) for line in out.splitlines() if line.startswith("interrupted ")]
+    assert heard, out
+    # A run is 128 rows of about 0.5 ms: heard within a few runs, not at the batch's end.
+    assert heard[0] - sent < max(0.5, estimate / 4), (heard[0] - sent, estimate)
+
+
 def test_ctrl_c_while_jsonl_writes_into_a_slow_pipe_leaves_whole_lines() -> None:
     """Ctrl-C while ``eval --jsonl`` writes a batch into a pipe read slowly: the line being
     written is finished, so that every line the reader gets is whole JSON, and the

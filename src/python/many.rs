@@ -226,6 +226,9 @@ pub const RUN: usize = 128;
 /// Runs read and waiting to be scored, at most (about 8,000 rows).
 const WAITING_RUNS: usize = 64;
 
+/// How often the calling thread, waiting for the pool's last runs, lets Ctrl-C be heard.
+const SIGNAL_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Columns of rows below this are scored on the calling thread.
 const COLUMNS_PARALLEL_MIN: usize = 64;
 
@@ -402,13 +405,38 @@ pub fn evaluate_columns<'py, S: ColumnScorer>(
             }
             drop(to_score);
             stop.store(read_error.is_some(), Ordering::Relaxed);
-            // The rest is scored here too, without the GIL, until every helper is done.
-            py.detach(move || {
-                work();
-                for _ in 0..helpers {
-                    let _ = done.recv();
+            // The rest is scored here too, a run at a time without the GIL, until every
+            // helper is done; Ctrl-C is still heard between runs (up to `WAITING_RUNS`
+            // runs wait: seconds of the slowest rows), and then the runs left are dropped.
+            let heard = |read_error: &mut Option<PyErr>| {
+                if read_error.is_none() {
+                    if let Err(e) = py.check_signals() {
+                        *read_error = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
-            });
+            };
+            loop {
+                let job = py.detach(|| queue.lock().unwrap_or_else(PoisonError::into_inner).recv());
+                let Ok(job) = job else { break };
+                if !stop.load(Ordering::Relaxed) {
+                    py.detach(|| score(job));
+                }
+                heard(&mut read_error);
+            }
+            let (mut left, mut done) = (helpers, done);
+            while left > 0 {
+                let (receiver, got) = py.detach(move || {
+                    let got = done.recv_timeout(SIGNAL_POLL);
+                    (done, got)
+                });
+                done = receiver;
+                match got {
+                    Ok(()) => left -= 1,
+                    Err(mpsc::RecvTimeoutError::Timeout) => heard(&mut read_error),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
             read_error
         };
         match pool {
