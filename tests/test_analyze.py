@@ -4,6 +4,7 @@ that shares no code with the engine; the scoring of waits against evaluate."""
 from __future__ import annotations
 
 import random
+import re
 
 import analysis_reference as ref
 import numpy as np
@@ -478,3 +479,44 @@ def test_a_draw_at_shanten_one_is_useful_only_if_a_wait_is_left_unseen_with_wild
                 rest.remove(x)
                 live = [k for k in ts.waits("".join(rest), wilds="4p") if 4 - held[k] - seen[k] > 0]
                 assert live == [], (d, t, x, live)
+
+
+def test_inputs_read_alike_on_every_path() -> None:
+    # A bool among a list's ints is no count (numpy reads True as 1); pandas' own
+    # integer types are counts; a flower is seen once; keys are named as evaluate names
+    # them; extra wilds the situation does not give are refused before any wait is met.
+    pd = pytest.importorskip("pandas")
+    mcr, lg, ts, hn = (haidi.ruleset(n) for n in ("mcr", "longgang", "tangshan", "hainan"))
+    row = [1] * 14 + [0] * 20
+    refused = [
+        (lambda: mcr.analyze_batch([[True] + [1] * 13 + [0] * 20]), "not True or False", None),
+        (lambda: mcr.analyze_batch([row, row], melds=[True, 0]), "not True or False", "melds"),
+        (lambda: mcr.analyze_batch([row], visible=[True] + [0] * 33), "not True or False", "visible"),
+        (lambda: mcr.analyze("123m456p789s1122z1f", visible="1f"), "seen and held", "visible"),
+        (lambda: mcr.analyze("123m456p789s1122z", visible=["1f", "1f"]), "seen twice", "visible"),
+        (
+            lambda: hn.analyze("123456789m1234p", indicator="3x"),
+            'unknown hainan situation key "indicator"',
+            "indicator",
+        ),
+        (lambda: mcr.analyze("123456789m1234p", indicator="3z"), 'unknown mcr situation key "indicator"', "indicator"),
+        (lambda: ts.analyze("123456789m1234p", indicator="3x"), "indicator: unknown character", "indicator"),
+        (lambda: ts.analyze("123456789m1234p", wilds="3f"), 'wilds name tile kinds such as "5z", not "3f"', "wilds"),
+        (lambda: lg.analyze("147m258p369s13467z1m", extra_wilds=1), "must give the flowers", "extra_wilds"),
+    ]
+    for call, message, key in refused:
+        with pytest.raises(haidi.HandError, match=re.escape(message)) as e:
+            call()
+        assert e.value.key == key, (message, e.value.key)
+    frame = pd.DataFrame([row], columns=haidi.tile_names())
+    for dtype in ("Int64", "UInt8"):
+        assert (mcr.analyze_batch(frame.astype(dtype))[0] == mcr.analyze_batch(frame)[0]).all()
+    frame = frame.astype("Int64")
+    frame.iloc[0, 3] = pd.NA
+    with pytest.raises(haidi.HandError, match="missing a value") as e:
+        mcr.analyze_batch(frame)
+    assert e.value.row == 0
+    # winning_waits reads extra_wilds as analyze does.
+    situation = dict(extra_wilds=1, flowers="1f", seat_wind="E")
+    (entry,) = lg.analyze("123456789m12p11s77z", **situation)
+    assert lg.winning_waits("123456789m12p11s77z", **situation) == [w["tile"] for w in entry["winning_waits"]]

@@ -226,7 +226,7 @@ def matrix(value: Any, name: str) -> Any:
     library = _library(value)
     if library == "pandas" and hasattr(value, "columns"):
         order = _kind_order(list(value.columns), name)
-        return value if order is None else value.iloc[:, order]
+        return _pandas_rows(value if order is None else value.iloc[:, order], name)
     if library not in ("pyarrow", "polars"):
         return value
     pa = _pyarrow("Arrow or polars data")
@@ -263,6 +263,17 @@ def matrix(value: Any, name: str) -> Any:
     values = _integers(flat, name)
     width = int(lengths[0]) if len(lengths) else 0
     return values.reshape(len(col), width)
+
+
+def _pandas_rows(frame: Any, name: str) -> Any:
+    """A DataFrame's rows as a numpy array: pandas' own integer types (``Int64``,
+    ``UInt8``, ``int64[pyarrow]`` ...) as integers, a missing value refused by its row."""
+    missing = np.asarray(frame.isna().any(axis=1))
+    if missing.any():
+        raise hand_error(f"{name} is missing a value", key=arg_key(name), row=int(np.argmax(missing)))
+    if len(frame.columns) and all(getattr(t, "kind", "O") in "iu" for t in frame.dtypes):
+        return frame.to_numpy(dtype=np.int64)
+    return frame.to_numpy()
 
 
 def vector(value: Any, name: str) -> Any:

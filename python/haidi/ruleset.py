@@ -336,7 +336,8 @@ class Ruleset(Generic[R]):
         hand waits on anything: these are ``analyze``'s winning waits.
         """
         h = hand if isinstance(hand, Hand) else Hand(hand, format)
-        self.waits(h, wilds)  # the hand must be one waiting: refused by its size otherwise
+        # The hand must be one waiting: refused by its size otherwise.
+        self.waits(h, wilds, extra_wilds=situation.get("extra_wilds", 0))
         (entry,) = self.analyze(h, wilds=wilds, **situation)
         return [w["tile"] for w in entry["winning_waits"]]
 
@@ -375,17 +376,22 @@ class Ruleset(Generic[R]):
         """
         # A flag as every reader takes one: True or False, numpy's bool_ too.
         if not isinstance(scoring, (bool, np.bool_)):
-            raise HandError(f"scoring must be True or False, not {shown(scoring)}")
+            raise hand_error(f"scoring must be True or False, not {shown(scoring)}", key="scoring")
         scoring = bool(scoring)
         if wilds is not None and not self.spec.has_wilds:
             raise hand_error(f"{self.name} plays no wild tiles, so a hand with them cannot be scored", key="wilds")
-        if "indicator" in situation and situation["indicator"] is not None:
+        # Where the ruleset plays no wilds, an indicator is left to the situation's reader,
+        # which refuses it as evaluate does.
+        if self.spec.has_wilds and situation.get("indicator") is not None:
             if wilds is not None:
-                raise HandError("give either wilds or indicator, not both")
+                raise hand_error("give either wilds or indicator, not both", key="indicator")
             indicator = situation["indicator"]
             if not isinstance(indicator, str):
-                raise HandError(f"indicator must be a tile such as '3z', not {shown(indicator)}")
-            wilds = wild_from_indicator(indicator)
+                raise hand_error(f"indicator must be a tile such as '3z', not {shown(indicator)}", key="indicator")
+            try:
+                wilds = wild_from_indicator(indicator)
+            except HandError as e:
+                raise hand_error(f"indicator: {e}", key="indicator") from None
         elif wilds is not None:
             situation["wilds"] = wilds
         return analyze(  # type: ignore[no-any-return]
@@ -583,11 +589,24 @@ MAX_MELDS = 5
 
 
 def _array(value: Any, name: str) -> NDArray[Any]:
-    """``value`` as a numpy array; nested lists of unequal lengths are a HandError."""
+    """``value`` as a numpy array; nested lists of unequal lengths are a HandError, and so
+    is a bool among a list's ints (numpy would read True as 1)."""
     try:
-        return np.asarray(value)
+        a = np.asarray(value)
     except (ValueError, TypeError) as e:
         raise HandError(f"{name} must be an array of integers: {e}") from None
+    if isinstance(value, (list, tuple)) and a.dtype.kind in "iu" and _holds_bool(value):
+        raise hand_error(f"{name} must be integers, not True or False", key=_frames.arg_key(name))
+    return a
+
+
+def _holds_bool(value: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether a list (or a list of rows) holds a bool, Python's or numpy's."""
+    rows = value if value and isinstance(value[0], (list, tuple)) else [value]
+    return any(not _BOOLS.isdisjoint(map(type, row)) for row in rows)
+
+
+_BOOLS = frozenset({bool, np.bool_})
 
 
 def _rows(

@@ -173,7 +173,8 @@ def _analysis(rs: Any, seat: int, o: Mapping[str, Any]) -> dict[str, Any]:
     if o["indicator"]:
         seen.append(o["indicator"])
     hand = o["hand"] + "".join(o["melds"][seat])
-    # Flowers kept as wilds (Longgang) are held concealed but are not in the hand's text.
+    # Flowers kept as wilds (Longgang) are held concealed but are not in the hand's text;
+    # the seat's flowers are given to the scorer too, which counts them as evaluate does.
     kept = o["concealed_counts"][seat] - len(_tiles(o["hand"]))
     try:
         entries = rs.analyze(
@@ -183,6 +184,7 @@ def _analysis(rs: Any, seat: int, o: Mapping[str, Any]) -> dict[str, Any]:
             extra_wilds=kept,
             seat_wind=_WINDS[seat],
             round_wind=o["round_wind"],
+            flowers="".join(o["flowers"][seat]) or None,
         )
     except HandError as e:
         return {"error": str(e)}

@@ -16,7 +16,7 @@ use super::mcr::PyMcrScorer;
 use super::score::PyScheme;
 use crate::analyze::{self as core, Entry, Scorer};
 use crate::batch::{self, Rows};
-use crate::error::Result as CoreResult;
+use crate::error::{ErrorKind, HandError, Result as CoreResult};
 use crate::forms::View;
 use crate::hand::Hand;
 use crate::notation;
@@ -107,19 +107,23 @@ impl Scorer for Regional<'_> {
 }
 
 /// The tiles of `visible`: None, text in `format` (melds count their tiles; flowers are
-/// no tile kind and count nothing), a `Hand`, or a list of such texts.
+/// no tile kind and count nothing), a `Hand`, or a list of such texts. A flower seen
+/// twice, or seen and `held` (the hand's flowers), is refused: each exists once.
 fn visible_counts(
     py: Python<'_>,
     engine: &crate::engine::Engine,
     obj: Option<&Bound<'_, PyAny>>,
     format: &str,
+    held: u8,
 ) -> PyResult<Counts> {
     let mut counts = [0u32; KINDS];
     let mut flowers = 0u8;
+    let mut twice = 0u8;
     let mut add = |h: &Hand| {
         for (c, n) in counts.iter_mut().zip(h.held()) {
             *c += n as u32;
         }
+        twice |= flowers & h.flowers;
         flowers |= h.flowers;
     };
     match obj {
@@ -151,6 +155,11 @@ fn visible_counts(
     // A flower counts no tile kind, but one the ruleset does not play is a mistake.
     crate::engine::flowers_played(&engine.name, engine.flowers, flowers)
         .map_err(|e| to_py(py, e.for_key("visible")))?;
+    if let Some(f) = (0..8).find(|f| (twice | flowers & held) >> f & 1 == 1) {
+        let whose = if twice >> f & 1 == 1 { "seen twice" } else { "seen and held in the hand" };
+        let what = format!("{} in visible ({whose}; each flower exists once)", tiles::flower_name(f));
+        return Err(to_py(py, HandError::new(ErrorKind::FifthCopy(what)).for_key("visible")));
+    }
     let mut out = [0u8; KINDS];
     for t in 0..KINDS {
         if counts[t] > 4 {
@@ -192,7 +201,7 @@ pub fn analyze<'py>(
     let engine = &engine.get().inner;
     let h = convert::hand(hand, format)?;
     let w = self::wilds(py, engine, &h, wilds, extra_wilds)?;
-    let seen = visible_counts(py, engine, visible, format)?;
+    let seen = visible_counts(py, engine, visible, format, h.flowers)?;
     let mut entries = core::analyze(engine, &h, w, &seen).py_err(py)?;
     let left = core::unseen(engine, &h, &seen).py_err(py)?;
     let empty = PyDict::new(py);
@@ -238,6 +247,26 @@ pub fn analyze<'py>(
                 .map(|nw| &nw.rule)
                 .collect();
             let mut r = Regional { scheme, reader, refusals };
+            if w.extra != 0 {
+                // The situation must give the flowers the extra wilds count (Longgang's 坐花):
+                // told once here, not only where a wait is scored.
+                let mut probe = h.clone();
+                if h.size() + w.extra as usize > scheme.hand_size() {
+                    if let Some(k) = (0..KINDS).find(|&k| probe.concealed[k] > 0) {
+                        probe.concealed[k] -= 1;
+                    }
+                }
+                let t = (0..KINDS).find(|&k| probe.held()[k] < 4).unwrap_or(0) as Tile;
+                if let Err(e) = r.prepare(&probe, t) {
+                    if matches!(e.kind, ErrorKind::WrongSize { .. }) {
+                        let message = format!(
+                            "extra_wilds={}: the situation must give the flowers it counts (flowers, seat_wind) for the waits to be scored: {}",
+                            w.extra, e.kind
+                        );
+                        return Err(to_py(py, HandError::invalid(message).for_key("extra_wilds")));
+                    }
+                }
+            }
             run(engine, &mut entries, &h, w, &left, &mut r, scoring).py_err(py)?;
             true
         }

@@ -4,9 +4,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyMapping, PyString};
 
-use super::errors::{hand_error, IntoPy};
+use super::errors::{hand_error, to_py, IntoPy};
 use super::hand::PyHand;
-use crate::error::{Phrase, Spelling, TRUE_OR_FALSE};
+use crate::error::{HandError, Phrase, Spelling, TRUE_OR_FALSE};
 use crate::hand::Hand;
 use crate::notation::{self, Format};
 use crate::tiles::{self, Tile, KINDS};
@@ -188,10 +188,11 @@ pub fn wild_names(obj: Option<&Bound<'_, PyAny>>, flowers: bool) -> PyResult<(u6
     let mut mask = 0u64;
     let mut named_flowers = 0u8;
     let mut add_text = |text: &str| -> PyResult<()> {
-        let parsed = notation::parse(text, Format::Compact).py_err(py)?;
+        let parsed = notation::parse(text, Format::Compact).map_err(|e| to_py(py, e.for_key("wilds")))?;
         let h = parsed.hand;
         if !h.melds.is_empty() || h.flowers != 0 && !flowers {
-            return Err(hand_error(py, format!("{}: name tile kinds such as \"5z\"", crate::error::quote(text))));
+            let message = format!("wilds name tile kinds such as \"5z\", not {}", crate::error::quote(text));
+            return Err(to_py(py, HandError::invalid(message).for_key("wilds")));
         }
         mask |= tiles::kinds_mask(&h.concealed);
         named_flowers |= h.flowers;
@@ -201,7 +202,10 @@ pub fn wild_names(obj: Option<&Bound<'_, PyAny>>, flowers: bool) -> PyResult<(u6
         add_text(text(s, "the wilds")?)?;
         return Ok((mask, named_flowers));
     }
-    let not_kinds = || hand_error(py, "wilds must be tile kinds such as \"5z\": a str, or a list of them");
+    let not_kinds = || {
+        let message = "wilds must be tile kinds such as \"5z\": a str, or a list of them";
+        to_py(py, HandError::invalid(message).for_key("wilds"))
+    };
     // A mapping would be read as its keys, whatever its values say.
     if obj.cast::<PyMapping>().is_ok() {
         return Err(not_kinds());
