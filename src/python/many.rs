@@ -416,12 +416,16 @@ pub fn evaluate_columns<'py, S: ColumnScorer>(
                     }
                 }
             };
-            loop {
-                let job = py.detach(|| queue.lock().unwrap_or_else(PoisonError::into_inner).recv());
-                let Ok(job) = job else { break };
+            // One run taken and scored without the GIL, then the signals: true while
+            // runs are left.
+            let one = || {
+                let Ok(job) = queue.lock().unwrap_or_else(PoisonError::into_inner).recv() else { return false };
                 if !stop.load(Ordering::Relaxed) {
-                    py.detach(|| score(job));
+                    score(job);
                 }
+                true
+            };
+            while py.detach(one) {
                 heard(&mut read_error);
             }
             let (mut left, mut done) = (helpers, done);
