@@ -238,7 +238,13 @@ def interrupt(name: str) -> int:
     # Python leaves SIGINT alone when it starts ignored (a job in the background).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     fn, arg, n = _long(name)
-    print(f"ready {n}", flush=True)
+    return _until_interrupted(fn, arg, f"ready {n}")
+
+
+def _until_interrupted(fn: Any, arg: Any, ready: str) -> int:
+    """Prints ``ready`` and runs ``fn(arg)``: 0 and ``interrupted <monotonic time>`` when
+    it raises KeyboardInterrupt, 1 and ``finished`` if it ends first."""
+    print(ready, flush=True)
     try:
         fn(arg)
     except KeyboardInterrupt:
@@ -260,14 +266,7 @@ def interrupt_queued() -> int:
     start = time.perf_counter()
     fn(sample)
     estimate = (time.perf_counter() - start) * rows / 512
-    print(f"ready {rows} {estimate}", flush=True)
-    try:
-        fn(columns)
-    except KeyboardInterrupt:
-        print(f"interrupted {time.monotonic()}", flush=True)
-        return 0
-    print("finished", flush=True)
-    return 1
+    return _until_interrupted(fn, columns, f"ready {rows} {estimate}")
 
 
 #: The runs of ``interrupt_queued``: as many as wait for the pool at most.

@@ -80,19 +80,25 @@ def test_batches_after_a_batch_in_the_parent_run_again_in_a_child(how: str, para
     assert p.returncode == 0, out
 
 
+def _ready(p: subprocess.Popen[str]) -> str:
+    """The child's ``ready`` line: it times a sample first, then prints it as the long
+    batch starts (after a warning, say)."""
+    if not select.select([p.stdout], [], [], FORK_LIMIT)[0]:
+        pytest.fail(f"the child did not start its batch\n{_kill(p)}")
+    assert p.stdout is not None
+    ready = p.stdout.readline()
+    while ready and not ready.startswith("ready"):
+        ready = p.stdout.readline()
+    assert ready.startswith("ready"), ready + _kill(p)
+    return ready
+
+
 @pytest.mark.parametrize("parallelism", ["threads", "no-threads"])
 @pytest.mark.parametrize("batch", ["analyze_batch", "mcr_columns", "mcr_list", "longgang_columns", "longgang_list"])
 def test_ctrl_c_stops_a_long_batch_with_keyboard_interrupt(batch: str, parallelism: str) -> None:
     p = _start("interrupt", batch, **({"HAIDI_PARALLELISM": "0"} if parallelism == "no-threads" else {}))
     try:
-        # The child times a sample first, then prints "ready" as the long batch starts.
-        if not select.select([p.stdout], [], [], FORK_LIMIT)[0]:
-            pytest.fail(f"the child did not start its batch\n{_kill(p)}")
-        assert p.stdout is not None
-        ready = p.stdout.readline()
-        while ready and not ready.startswith("ready"):  # a warning, say
-            ready = p.stdout.readline()
-        assert ready.startswith("ready"), ready + _kill(p)
+        _ready(p)
         time.sleep(INTERRUPT_AFTER)
         p.send_signal(signal.SIGINT)
         out = p.communicate(timeout=INTERRUPT_LIMIT)[0]
@@ -109,14 +115,7 @@ def test_ctrl_c_is_heard_while_the_pool_scores_the_last_runs() -> None:
     runs (it heard it only when every run was scored: seconds later)."""
     p = _start("interrupt", "queued")
     try:
-        if not select.select([p.stdout], [], [], FORK_LIMIT)[0]:
-            pytest.fail(f"the child did not start its batch\n{_kill(p)}")
-        assert p.stdout is not None
-        ready = p.stdout.readline()
-        while ready and not ready.startswith("ready"):
-            ready = p.stdout.readline()
-        assert ready.startswith("ready"), ready + _kill(p)
-        estimate = float(ready.split()[2])
+        estimate = float(_ready(p).split()[2])
         if estimate < 4 * INTERRUPT_AFTER:
             _kill(p)
             pytest.skip(f"the batch takes {estimate:.2f} s here: too short to interrupt in its middle")
