@@ -23,6 +23,14 @@ pub struct Wilds {
     pub drawable: u8,
 }
 
+impl Wilds {
+    /// The flowers not held among `played`, where the flowers are the wilds: wilds that
+    /// may still be drawn (`drawable`).
+    pub fn flowers_left(played: u8, held: u8) -> u8 {
+        (played & !held).count_ones() as u8
+    }
+}
+
 /// A ruleset's hand forms and tile set, ready to answer questions about hands.
 #[derive(Clone, Debug)]
 pub struct Engine {

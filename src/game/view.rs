@@ -298,7 +298,7 @@ impl<'a> SeatView<'a> {
         // Where the flowers are the wilds, those not held may still be drawn, as
         // `Ruleset.shanten(hand, wilds="3f")` counts them.
         let drawable = match g.flower_wilds {
-            Some(_) => (g.judge.engine().flowers & !hand.flowers).count_ones() as u8,
+            Some(_) => crate::engine::Wilds::flowers_left(g.judge.engine().flowers, hand.flowers),
             None => 0,
         };
         (hand, crate::engine::Wilds { kinds: g.wild_kinds, extra: g.held_wilds(self.seat, hand), drawable })

@@ -58,7 +58,7 @@ pub(super) fn wilds(
         return refuse(message.into(), "extra_wilds");
     }
     let held = hand.flowers.count_ones() as u8;
-    Ok(Wilds { kinds: 0, extra: held, drawable: engine.flowers.count_ones() as u8 - held })
+    Ok(Wilds { kinds: 0, extra: held, drawable: Wilds::flowers_left(engine.flowers, hand.flowers) })
 }
 
 /// The wild kinds of a batch call's rows (no extra wilds: the rows are counts of kinds),
