@@ -343,11 +343,19 @@ impl fmt::Display for HandError {
         if let Some(p) = self.position {
             write!(f, " at position {p}")?;
         }
+        // The text read, named by its key where known (`in win "True"`).
+        let named = match self.key() {
+            Some(k) if self.input.is_some() => format!("{k} "),
+            _ => String::new(),
+        };
         match (&self.input, self.excerpt) {
-            (Some(s), None) => write!(f, " in {}", escaped(s, '"'))?,
-            (Some(s), Some((start, len))) => {
-                write!(f, " in {} (characters {start} to {} of {len})", escaped(s, '"'), start + s.chars().count())?
-            }
+            (Some(s), None) => write!(f, " in {named}{}", escaped(s, '"'))?,
+            (Some(s), Some((start, len))) => write!(
+                f,
+                " in {named}{} (characters {start} to {} of {len})",
+                escaped(s, '"'),
+                start + s.chars().count()
+            )?,
             _ => {}
         }
         Ok(())

@@ -525,3 +525,103 @@ def test_fuzz_schemes_are_current():
     for path in sorted((root / "fuzz" / "schemes").glob("*.json")):
         written = path.read_text(encoding="utf-8")
         assert written == script.schemes_json(path.stem), "run python scripts/fuzz.py --schemes"
+
+
+def _deep(depth: int) -> list:
+    """A list nested ``depth`` times: walked recursively, it overflows a thread's stack."""
+    d: list = []
+    for _ in range(depth):
+        d = [d]
+    return d
+
+
+@pytest.mark.parametrize("rules", haidi.RULESETS)
+def test_a_list_nested_past_any_stack_is_refused_not_walked(rules: str) -> None:
+    """A value nested 200,000 deep, as a situation value and as a column, on every path:
+    a HandError naming the key, never a walk of the nesting (which crashed the process)."""
+    from test_scoring import WINNING
+
+    rs, deep = haidi.ruleset(rules), _deep(200_000)
+    base = {k: v for k, v in WINNING[rules].items() if k != "self_drawn"}
+    for call in (
+        lambda: rs.evaluate(**base, self_drawn=deep),
+        lambda: rs.evaluate_many([{**base, "self_drawn": deep}]),
+        lambda: rs.evaluate_many({**{k: [v] for k, v in base.items()}, "self_drawn": [deep]}),
+    ):
+        with pytest.raises(HandError, match="self_drawn must be True or False, not a list"):
+            call()
+    with pytest.raises(HandError, match="hand must be"):
+        rs.evaluate_many({**{k: [v] for k, v in base.items()}, "hand": deep})
+    with pytest.raises(HandError):
+        rs.analyze(base["hand"], self_drawn=deep)
+
+
+class _BadRepr:
+    """A value whose repr raises: a message must still name it."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_arguments_refused_by_python_are_named_by_a_short_safe_spelling() -> None:
+    """Python-side checks quote a refused value cut short, and name a value whose repr
+    raises or recurses by its type, never raising that repr's error; a surrogate, a 0-d
+    array, a huge int and numpy's bool_ read as the core reads them."""
+    deep = _deep(100_000)
+    for call in (
+        lambda v: haidi.simulate("mcr", 4, 1, duplicate=v),
+        lambda v: haidi.VectorEnv("mcr", 2, copy=v),
+        lambda v: haidi.VectorEnv("mcr", 2, opponents=v),
+        lambda v: haidi.reproduce.figures(4, honours=v),
+    ):
+        for value in (_BadRepr(), deep, "x" * 100_000):
+            with pytest.raises(HandError) as e:
+                call(value)
+            assert len(str(e.value)) < 200
+        assert "a _BadRepr" in str(pytest.raises(HandError, call, _BadRepr()).value)
+    # numpy's bool_ is a flag and a numpy integer a number, as for every situation value.
+    haidi.simulate("mcr", 1, 1, duplicate=np.bool_(False))
+    haidi.VectorEnv("mcr", 1, copy=np.bool_(True))
+    assert haidi.reproduce.figures(np.int64(4)) == haidi.reproduce.figures(4)
+    # An int past a float's range is no finite number; a large one within it is.
+    with pytest.raises(HandError, match="shaping must be a finite number"):
+        haidi.VectorEnv("mcr", 1, shaping=10**400)
+    haidi.VectorEnv("mcr", 1, shaping=2**70)
+    # A lone surrogate is refused as text, naming the argument or the column.
+    mcr = haidi.ruleset("mcr")
+    for call in (
+        lambda: mcr.waits("1112345678999m", format="\ud800"),
+        lambda: mcr.shanten("1112345678999m", format="\ud800"),
+        lambda: haidi.VectorEnv("mcr", 2, version="\ud800"),
+    ):
+        with pytest.raises(HandError, match="is not valid text"):
+            call()
+    for rules in ("mcr", "hainan"):
+        columns = {"hand": ["1112345678999m"], "win": ["1m"], "\ud800": [True]}
+        with pytest.raises(HandError, match="a column name is not valid text"):
+            haidi.ruleset(rules).evaluate_many(columns)
+    # A 0-d array has __iter__ but is one value, not a list; as a seed it is no int.
+    with pytest.raises(HandError, match="evaluate_many takes a list of situation dicts, or columns"):
+        mcr.evaluate_many(np.array(1))
+    with pytest.raises(HandError, match="seed must be an int"):
+        haidi.Game("mcr", np.array(1))
+    # A format 1 MB long is quoted by its first characters.
+    with pytest.raises(HandError, match=r"unknown format \"x+\"\.\.\. \(1000000 characters\)"):
+        mcr.waits("1112345678999m", format="x" * 1_000_000)
+
+
+def test_a_text_that_does_not_parse_is_named_by_its_key() -> None:
+    """The reader's error for a text names the key or argument the text was given as."""
+    with pytest.raises(HandError, match='at position 0 in win "True"'):
+        haidi.ruleset("beijing").evaluate(hand="123m456p789s11z22z", win="True")
+    with pytest.raises(HandError, match='at position 1 in wilds "1x"'):
+        haidi.ruleset("tangshan").waits("1112345678999m", "1x")
+    got = haidi.ruleset("mcr").evaluate_many(
+        [{"hand": "1112345678999m", "win": "1m", "flowers": "13x"}], errors="collect"
+    )
+    assert got[0]["error"] == "unknown character 'x' at position 2 in flowers \"13x\""
+    # A wall is a list of names: a dict is refused, and a bad name is named by its place.
+    with pytest.raises(HandError, match="a wall is a list of tile names"):
+        haidi.Game("mcr", wall={"1m": 1})
+    with pytest.raises(HandError, match='wall tile 1 is "zz", not a tile name'):
+        haidi.Game("mcr", wall=["1m", "zz"])

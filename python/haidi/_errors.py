@@ -5,8 +5,11 @@ message quotes (`shown`): Python's for Python callers, JSON's for the `haidi` co
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+import numpy as np
 
 from . import _core
 from ._core import HandError
@@ -38,6 +41,33 @@ def shown(value: object, limit: int | None = 40) -> str:
         except Exception:
             return f"a {type(value).__name__}"
     return text if limit is None or len(text) <= limit else text[:limit] + "..."
+
+
+def flag(value: object, name: str) -> bool:
+    """A flag argument as every reader takes one: True or False, numpy's ``bool_`` too."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise HandError(f"{name} must be True or False, not {shown(value)}")
+    return bool(value)
+
+
+def valid_text(text: str, name: str) -> str:
+    """``text`` (a str), refused where it cannot be UTF-8: a lone surrogate (``"\\ud800"``)."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise HandError(f"{name} is not valid text (it holds a lone surrogate)") from None
+    return text
+
+
+def finite(number: float) -> float | None:
+    """A number (checked to be one) as a float; None where it is not finite: a NaN, an
+    infinity, or an int past a float's range (``10**400``)."""
+    try:
+        value = float(number)
+    except OverflowError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def spelled(python: str, json: str) -> str:

@@ -35,6 +35,7 @@ import orjson
 
 from . import _stream
 from ._core import HandError
+from ._errors import shown
 from .game import Game
 from .play import from_botzone, to_botzone
 
@@ -854,9 +855,9 @@ def export(
     from tqdm import tqdm
 
     if format not in ("npz", "parquet"):
-        raise HandError(f"format must be 'npz' or 'parquet', not {format!r}")
+        raise HandError(f"format must be 'npz' or 'parquet', not {shown(format)}")
     if not isinstance(shard, int) or isinstance(shard, bool) or shard < 1:
-        raise HandError(f"shard must be a positive number of examples, not {shard!r}")
+        raise HandError(f"shard must be a positive number of examples, not {shown(shard)}")
     target = Path(out)
     writer: Any = None
     files = 0

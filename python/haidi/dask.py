@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._core import HandError
-from ._errors import hand_error
+from ._errors import hand_error, shown
 from .ruleset import ruleset
 
 
@@ -173,7 +173,7 @@ def _keep_list(keep: Any, what: str = "keep") -> list[str]:
     out = list(keep)
     for k in out:
         if not isinstance(k, str):
-            raise HandError(f"{what}: a column name is a str, not {type(k).__name__} ({k!r})")
+            raise HandError(f"{what}: a column name is a str, not {type(k).__name__} ({shown(k)})")
     twice = [k for i, k in enumerate(out) if k in out[:i]]
     if twice:
         raise HandError(f"{what}: {shown_name(twice[0])} is given twice")
@@ -190,4 +190,4 @@ def _frame(frame: Any) -> Any:
 def _check_keep(keep: list[str]) -> None:
     clash = [k for k in keep if k in ("win", "total", "error") or k.startswith("fan_")]
     if clash:
-        raise HandError(f"keep: {clash[0]!r} is also the name of a result column; rename it first")
+        raise HandError(f"keep: {shown(clash[0])} is also the name of a result column; rename it first")

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _core
 from ._core import HandError
-from ._errors import shown
+from ._errors import flag, shown
 from .ruleset import Ruleset, ruleset
 from .rulesets import GameRules, _carry
 
@@ -131,7 +131,7 @@ class Game(_core.Game):
         if ask_every_seat is not False:
             flow["ask_every_seat"] = ask_every_seat  # (the reader refuses a value not a bool)
         if wall is not None and not (isinstance(seed, int) and not isinstance(seed, bool) and seed == 0):
-            raise HandError(f"a hand is dealt from a seed or from a given wall, not both (seed {seed!r})")
+            raise HandError(f"a hand is dealt from a seed or from a given wall, not both (seed {shown(seed)})")
         self = super().__new__(cls, flow, scorer, seed, wall, carried["streak"])
         self._ruleset = rs
         # The options given, as read (numpy's scalars as Python's): the log is JSON-ready.
@@ -290,10 +290,10 @@ def _agents(agents: Any) -> list[str]:
     """``agents`` as the four agents of players 0 to 3 (one name is every player's)."""
     names = [agents] if isinstance(agents, str) else agents
     if not isinstance(names, Sequence) or len(names) not in (1, 4):
-        raise HandError(f"agents is one agent name or four (players 0 to 3), not {agents!r}")
+        raise HandError(f"agents is one agent name or four (players 0 to 3), not {shown(agents)}")
     for a in names:
         if a not in AGENTS:
-            raise HandError(f"agents must be 'random' or 'greedy' (or a list of four of them), not {a!r}")
+            raise HandError(f"agents must be 'random' or 'greedy' (or a list of four of them), not {shown(a)}")
     return list(names) * (4 // len(names))
 
 
@@ -333,8 +333,7 @@ def simulate(
     rs = ruleset(rules)
     given = _given(options)
     names = _agents(agents)
-    if not isinstance(duplicate, bool):
-        raise HandError(f"duplicate must be True or False, not {duplicate!r}")
+    duplicate = flag(duplicate, "duplicate")
     scorer = rs.scorer_for(given or None)
     carry = read_carry(rs, None)
     out = _core.simulate(flow_rules(rs), scorer, games, seed, names, duplicate)

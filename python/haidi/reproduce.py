@@ -25,6 +25,7 @@ from typing import Any
 
 from . import _core
 from ._core import HandError
+from ._errors import flag, shown
 
 __all__ = [
     "OMITTED",
@@ -163,10 +164,9 @@ def run(tiles: int | None = None, honours: bool = False, progress: Progress = No
     Raises:
         haidi.HandError: for a hand size the engine cannot count (0, 15, above 16).
     """
-    if not isinstance(honours, bool):
-        raise HandError(f"honours must be True or False, not {honours!r:.40}")
+    honours = flag(honours, "honours")
     if progress is not None and not callable(progress):
-        raise HandError(f"progress is a function called with each stage's message, not {progress!r:.40}")
+        raise HandError(f"progress is a function called with each stage's message, not {shown(progress)}")
     by_id = {f["id"]: f for f in published()}
     if tiles is None and not honours:
         out = _core.reproduce_published(progress)

@@ -24,7 +24,7 @@ from ._core import (
     tile_names,
     wild_from_indicator,
 )
-from ._errors import hand_error, shown
+from ._errors import hand_error, shown, valid_text
 from .results import (
     RESULT_TYPES,
     AnalysisEntry,
@@ -219,7 +219,9 @@ class Ruleset(Generic[R]):
         as_json = isinstance(output, str) and output == "json"
         out = None if as_json else _frames.check_output(output)
         as_columns = _frames.is_columns(situations)
-        if not as_columns and (isinstance(situations, (str, bytes)) or not hasattr(situations, "__iter__")):
+        # A 0-d array has __iter__ but no items.
+        one_value = isinstance(situations, (str, bytes)) or getattr(situations, "ndim", None) == 0
+        if not as_columns and (one_value or not hasattr(situations, "__iter__")):
             raise HandError("evaluate_many takes a list of situation dicts, or columns")
         if out is not None and not as_columns:
             raise HandError("output is for columns: a list of situations gives a list of results")
@@ -581,7 +583,7 @@ def _text(value: Any, name: str) -> str:
     """An argument that must be a str (``format``, ``errors``)."""
     if not isinstance(value, str):
         raise HandError(f"{name} must be a str, not {type(value).__name__}")
-    return value
+    return valid_text(value, name)
 
 
 #: The most melds a hand declares (a 16-tile hand's five).

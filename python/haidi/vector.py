@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from . import _core
 from ._core import HandError
+from ._errors import finite, flag, shown, valid_text
 from .game import _given, _result, flow_rules, read_carry
 from .ruleset import ruleset
 
@@ -84,21 +85,22 @@ class VectorEnv:
         scorer = rs.scorer_for(given or None)
         if not isinstance(version, str):
             raise HandError(f"version must be a str such as 'v1', not {type(version).__name__}")
+        valid_text(version, "version")
         self.ruleset = rs
         self.actions = rs.actions
         self._options = given
         self._carry = read_carry(rs, None)
-        if not isinstance(copy, bool):
-            raise HandError(f"copy must be True or False, not {copy!r}")
+        copy = flag(copy, "copy")
         if opponents is not None and opponents not in ("random", "greedy"):
-            raise HandError(f"opponents must be 'random', 'greedy' or None, not {opponents!r}")
+            raise HandError(f"opponents must be 'random', 'greedy' or None, not {shown(opponents)}")
         self.opponents = opponents
         if isinstance(shaping, (bool, np.bool_)) or not isinstance(shaping, (int, float, np.integer, np.floating)):
-            raise HandError(f"shaping must be a number (0 for none), not {shaping!r}")
+            raise HandError(f"shaping must be a number (0 for none), not {shown(shaping)}")
         # A step's shaped reward is at most 34 times `shaping` (a shanten's change).
-        if abs(shaping) > 5e306 or not np.isfinite(shaping):
-            raise HandError(f"shaping must be a finite number (at most about 5e306), not {shaping!r}")
-        self.shaping = float(shaping)
+        value = finite(shaping)
+        if value is None or abs(value) > 5e306:
+            raise HandError(f"shaping must be a finite number (at most about 5e306), not {shown(shaping)}")
+        self.shaping = value
         flow = flow_rules(rs)
         # Rust gives the changes of potential in shanten (small integers, exact as
         # float32); they are weighed here in float64, so that a reward is `shaping` times
@@ -120,7 +122,7 @@ class VectorEnv:
             # numpy reads a bool among ints as 0 or 1 (pass or win): refused as every id is.
             for game, a in enumerate(actions):
                 if isinstance(a, (bool, np.bool_)):
-                    raise HandError(f"game {game}: action id {a!r} is a bool, not an id")
+                    raise HandError(f"game {game}: action id {shown(a)} is a bool, not an id")
         ids = _array(actions, "actions")
         if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
             raise HandError(

@@ -260,7 +260,7 @@ impl<'py> Table<'py> {
         }
         // Named as the other rulesets' columns name them.
         for k in columns.keys() {
-            let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
+            let k = super::convert::column_name(&k)?;
             if !OWN_COLUMNS.contains(&k.as_str()) && !CASE_KEYS.contains(&k.as_str()) {
                 let all: Vec<&str> = OWN_COLUMNS.iter().chain(&CASE_KEYS).copied().collect();
                 let message = format!("unknown column {}; mcr takes {}", crate::error::quote(&k), all.join(", "));

@@ -17,6 +17,12 @@ pub fn text<'a>(s: &'a Bound<'_, PyString>, what: &str) -> PyResult<&'a str> {
     s.to_str().map_err(|_| hand_error(s.py(), format!("{what} is not valid text (it holds a lone surrogate)")))
 }
 
+/// A column's name: a str that is valid text.
+pub fn column_name(k: &Bound<'_, PyAny>) -> PyResult<String> {
+    let k = k.cast::<PyString>().map_err(|_| hand_error(k.py(), "column names are str"))?;
+    Ok(text(k, "a column name")?.to_string())
+}
+
 /// A value as an error message shows it, cut short: its repr, or in JSON [`Spelling`]
 /// its JSON text (a value that JSON cannot write, its repr).
 pub fn shown(obj: &Bound<'_, PyAny>) -> String {
@@ -143,7 +149,9 @@ pub fn format(py: Python<'_>, name: &str) -> PyResult<Format> {
     match name {
         "compact" => Ok(Format::Compact),
         "comh" => Ok(Format::Comh),
-        other => Err(hand_error(py, format!("unknown format {other:?} (use \"compact\" or \"comh\")"))),
+        other => {
+            Err(hand_error(py, format!("unknown format {} (use \"compact\" or \"comh\")", crate::error::quote(other))))
+        }
     }
 }
 

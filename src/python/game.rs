@@ -163,21 +163,22 @@ fn judge(scorer: &Bound<'_, PyAny>) -> PyResult<Judge> {
     }
 }
 
-/// A seed: an int from 0 to 2^64 - 1 (a numpy integer will do).
+/// A seed: an int from 0 to 2^64 - 1 (a numpy integer scalar will do; a bool, a float
+/// or an array will not, as for every number read).
 pub(crate) fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if obj.cast::<pyo3::types::PyBool>().is_ok() {
-        return Err(hand_error(obj.py(), "seed must be an int from 0 to 2**64 - 1, not a bool"));
+    let bad = || hand_error(obj.py(), format!("seed must be an int from 0 to 2**64 - 1, not {}", convert::shown(obj)));
+    if !convert::is_integer(obj) {
+        return Err(bad());
     }
-    obj.extract::<u64>().map_err(|_| {
-        hand_error(obj.py(), format!("seed must be an int from 0 to 2**64 - 1, not {}", convert::shown(obj)))
-    })
+    obj.extract::<u64>().map_err(|_| bad())
 }
 
 /// A wall given as a list of tile names.
 fn wall_codes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     let py = obj.py();
     let bad = || hand_error(py, "a wall is a list of tile names such as '5m' and '3f'");
-    if obj.cast::<PyString>().is_ok() {
+    // A str and a dict iterate, but over letters and keys.
+    if obj.cast::<PyString>().is_ok() || obj.cast::<PyDict>().is_ok() {
         return Err(bad());
     }
     let mut out = vec![];
@@ -191,7 +192,11 @@ fn wall_codes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         if b.len() == 2 && b[1] == b'f' && (b'1'..=b'8').contains(&b[0]) {
             out.push(FLOWER + b[0] - b'1');
         } else {
-            out.push(convert::tile(py, text)?);
+            let at = out.len();
+            out.push(convert::tile(py, text).map_err(|_| {
+                let t = crate::error::quote(text);
+                hand_error(py, format!("wall tile {at} is {t}, not a tile name such as '5m' or '3f'"))
+            })?);
         }
     }
     Ok(out)

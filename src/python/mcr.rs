@@ -592,7 +592,9 @@ fn flowers_of(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<u8> {
     }
     // Flower text that does not parse: the parser's error, which points into the text.
     if let Ok(text) = v.cast::<PyString>() {
-        crate::notation::parse(convert::text(text, "flowers")?, Format::Compact).py_err(py)?;
+        crate::notation::parse(convert::text(text, "flowers")?, Format::Compact)
+            .map_err(|e| e.for_key("flowers"))
+            .py_err(py)?;
     }
     Err(hand_error(py, format!("flowers must be {FLOWERS_EXPECTED}, not {}", convert::shown(v))))
 }

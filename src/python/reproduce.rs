@@ -51,9 +51,9 @@ fn table_dict<'py>(py: Python<'py>, t: &Table, labels: bool) -> PyResult<Bound<'
 }
 
 fn size(py: Python<'_>, tiles: &Bound<'_, PyAny>, set: TileSet) -> PyResult<usize> {
-    let shown: String = tiles.repr().map(|r| r.to_string()).unwrap_or_default().chars().take(40).collect();
-    let int = tiles.cast::<pyo3::types::PyInt>().is_ok() && tiles.cast::<pyo3::types::PyBool>().is_err();
-    if !int {
+    let shown = super::convert::shown(tiles);
+    // An int or a numpy integer scalar, as every number is read.
+    if !super::convert::is_integer(tiles) {
         return Err(hand_error(py, format!("a hand size must be an int, not {shown}")));
     }
     if !tiles.gt(0)? {

@@ -410,12 +410,13 @@ pub fn value<'a>(o: &'a Bound<'_, PyAny>) -> Value<'a> {
     Value::Other(type_name)
 }
 
-/// An item of a list (wilds or flowers named one by one): its text copied.
+/// An item of a list (wilds or flowers named one by one): its text copied. A list or
+/// tuple inside is named without reading it (it may nest past any stack's depth).
 fn owned(o: &Bound<'_, PyAny>) -> Value<'static> {
-    match value(o) {
-        Value::List(_) => Value::Other("list inside a list".into()),
-        v => v.into_owned(),
+    if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() {
+        return Value::Other("list inside a list".into());
     }
+    value(o).into_owned()
 }
 
 impl PyScheme {

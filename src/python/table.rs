@@ -5,7 +5,7 @@
 use numpy::PyArray1;
 use numpy::{PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyList};
 
 use super::columns::{as_list, item, TextColumn};
 use super::errors::{for_key, hand_error};
@@ -193,7 +193,7 @@ impl ColumnScorer for SchemeColumns<'_> {
         let scheme = self.scheme.scheme();
         let mut cols: Vec<(String, Column<'py>)> = vec![];
         for (k, v) in columns.iter() {
-            let k = k.cast::<PyString>().map_err(|_| hand_error(py, "column names are str"))?.to_str()?.to_string();
+            let k = super::convert::column_name(&k)?;
             if self.scheme.is_option(&k) {
                 return Err(hand_error(py, format!("{k:?} is not a column: every row takes the call's options (evaluate_many(columns, options={{...}}))")));
             }

@@ -614,7 +614,11 @@ impl<'a> Reader<'a> {
             if counted != ready {
                 return Err(HandError::new(ErrorKind::WrongSize {
                     tiles: counted,
-                    expected: format!("{ready} without the winning tile"),
+                    expected: if held_wild_flowers > 0 {
+                        format!("{ready} without the winning tile, each wild flower held counted as one")
+                    } else {
+                        format!("{ready} without the winning tile")
+                    },
                 })
                 .for_key("hand"));
             }

@@ -12,6 +12,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from .._core import HandError
+from .._errors import shown
 from ..game import AGENTS, Game, _given
 from ..ruleset import ruleset
 
@@ -25,7 +26,7 @@ SEED_LIMIT = 2**63
 def read_seat(seat: Any, what: str = "seat") -> int:
     """``seat`` as an int from 0 to 3 (seat 0 the dealer); ``HandError`` otherwise."""
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) <= 3:
-        raise HandError(f"{what} is a seat from 0 to 3 (0 the dealer), not {seat!r}")
+        raise HandError(f"{what} is a seat from 0 to 3 (0 the dealer), not {shown(seat)}")
     return int(seat)
 
 
@@ -33,10 +34,10 @@ def read_agents(agents: Any, count: int, what: str) -> tuple[str, ...]:
     """``agents`` as ``count`` built-in agent names (one name is all of them)."""
     names = [agents] if isinstance(agents, str) else agents
     if not isinstance(names, Sequence) or len(names) not in (1, count):
-        raise HandError(f"{what} is one agent name or {count}, not {agents!r}")
+        raise HandError(f"{what} is one agent name or {count}, not {shown(agents)}")
     for a in names:
         if a not in AGENTS:
-            raise HandError(f"{what}: an agent is one of {', '.join(map(repr, AGENTS))}, not {a!r}")
+            raise HandError(f"{what}: an agent is one of {', '.join(map(repr, AGENTS))}, not {shown(a)}")
     return tuple(names) * (count // len(names))
 
 
@@ -59,9 +60,9 @@ class Probe:
 
     def __init__(self, rules: Any, options: Mapping[str, Any] | None, version: Any) -> None:
         if not isinstance(rules, str):
-            raise HandError(f"rules is a ruleset name, not {rules!r}")
+            raise HandError(f"rules is a ruleset name, not {shown(rules)}")
         if not isinstance(version, str):
-            raise HandError(f"version is an observation version name such as 'v1', not {version!r}")
+            raise HandError(f"version is an observation version name such as 'v1', not {shown(version)}")
         self.rules = ruleset(rules).name
         # Read as Game reads them: a dict, or None (a HandError for anything else).
         self.options = _given(options) if options is not None else None
@@ -78,7 +79,7 @@ def read_seed(seed: Any) -> int | None:
     if seed is None:
         return None
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise HandError(f"seed must be an int from 0 to 2**64 - 1, not {seed!r:.40}")
+        raise HandError(f"seed must be an int from 0 to 2**64 - 1, not {shown(seed)}")
     return int(seed)
 
 

@@ -17,6 +17,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from .._core import HandError
+from .._errors import finite, shown
 from ..game import Game
 from ..rulesets import REGISTRY
 from ._table import (
@@ -87,16 +88,16 @@ class HaidiEnv(InPlay, gymnasium.Env[Observation, np.int64]):
         self._fixed_seat = None if seat is None else read_seat(seat)
         self._opponents = read_agents(opponents, 3, "opponents")
         if illegal not in ILLEGAL:
-            raise HandError(f"illegal is 'end' or 'raise', not {illegal!r}")
+            raise HandError(f"illegal is 'end' or 'raise', not {shown(illegal)}")
         # A number as numpy gives one too (float32, int64), but no flag.
         if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(
             illegal_reward, (int, float, np.integer, np.floating)
         ):
-            raise HandError(f"illegal_reward is a number, not {illegal_reward!r}")
-        if not np.isfinite(illegal_reward):
-            raise HandError(f"illegal_reward is a finite number, not {illegal_reward!r}")
+            raise HandError(f"illegal_reward is a number, not {shown(illegal_reward)}")
+        if finite(illegal_reward) is None:
+            raise HandError(f"illegal_reward is a finite number, not {shown(illegal_reward)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise HandError(f"render_mode is None or 'ansi', not {render_mode!r}")
+            raise HandError(f"render_mode is None or 'ansi', not {shown(render_mode)}")
         self._illegal = illegal
         self._illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -121,7 +122,7 @@ class HaidiEnv(InPlay, gymnasium.Env[Observation, np.int64]):
         seat = self._fixed_seat
         if options is not None:
             if not isinstance(options, Mapping) or set(options) - {"seat"}:
-                raise HandError(f"reset options take only 'seat', not {options!r}")
+                raise HandError(f"reset options take only 'seat', not {shown(options)}")
             if "seat" in options:
                 seat = read_seat(options["seat"], "options['seat']")
         if seat is None:
@@ -147,7 +148,7 @@ class HaidiEnv(InPlay, gymnasium.Env[Observation, np.int64]):
         # Anything but an id of the space is bad input; an id outside the mask is a move
         # the rules forbid, which `illegal` decides about.
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(mask):
-            raise HandError(f"an action is an id from 0 to {len(mask) - 1}, not {action!r}")
+            raise HandError(f"an action is an id from 0 to {len(mask) - 1}, not {shown(action)}")
         if not mask[int(action)]:
             if self._illegal == "raise":
                 name = game.ruleset.actions.names[int(action)]

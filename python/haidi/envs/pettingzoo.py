@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .._core import HandError
+from .._errors import shown
 from ..game import Game
 from ._table import SEED_LIMIT, InPlay, Probe, observed, read_seed, shown_text, space_of
 
@@ -63,7 +64,7 @@ class HaidiAECEnv(InPlay, AECEnv[str, Observation, Any]):
         super().__init__()
         self._probe = Probe(rules, options, version)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise HandError(f"render_mode is None or 'ansi', not {render_mode!r}")
+            raise HandError(f"render_mode is None or 'ansi', not {shown(render_mode)}")
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"haidi_{self._probe.rules}_v0"}
         self.possible_agents = list(AGENT_NAMES)
@@ -114,7 +115,7 @@ class HaidiAECEnv(InPlay, AECEnv[str, Observation, Any]):
             return
         seat = self._seat(agent)
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise HandError(f"{agent}'s action is an id from 0 to {self._probe.actions - 1}, not {action!r}")
+            raise HandError(f"{agent}'s action is an id from 0 to {self._probe.actions - 1}, not {shown(action)}")
         self._cumulative_rewards[agent] = 0.0
         game.step(seat, int(action))
         if game.done:
@@ -147,7 +148,7 @@ class HaidiAECEnv(InPlay, AECEnv[str, Observation, Any]):
     @staticmethod
     def _seat(agent: Any) -> int:
         if agent not in AGENT_NAMES:
-            raise HandError(f"an agent is one of {', '.join(AGENT_NAMES)}, not {agent!r}")
+            raise HandError(f"an agent is one of {', '.join(AGENT_NAMES)}, not {shown(agent)}")
         return AGENT_NAMES.index(agent)
 
 

@@ -19,6 +19,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from .._core import HandError
+from .._errors import shown
 from ..vector import VectorEnv
 from ._table import Probe, read_seed, space_of
 
@@ -74,7 +75,7 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
         if isinstance(seed, list):
             raise HandError("seed is one int for all the games (each game's hands are dealt from it)")
         if options is not None:
-            raise HandError(f"reset takes no options here (the games' own are the constructor's), not {options!r}")
+            raise HandError(f"reset takes no options here (the games' own are the constructor's), not {shown(options)}")
         seed = read_seed(seed)
         super().reset(seed=seed)
         obs, _ = self._env.reset(seed)

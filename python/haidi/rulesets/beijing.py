@@ -340,7 +340,7 @@ def settle(ruleset: Ruleset, outcome: Mapping[str, Any]) -> list[int]:
     for k in sorted(_VARIANT_KEYS.keys() - {variant}):
         for name in sorted(_VARIANT_KEYS[k]):
             if outcome.get(name) is not None or given.get(name) is not None:
-                raise hand_error(f"{name} is read under variant={k!r} only, not {variant!r}", key=name)
+                raise hand_error(f"{name} is read under variant={shown(k)} only, not {shown(variant)}", key=name)
     winner = oc.optional_seat(outcome, "winner")
     discarder = oc.optional_seat(outcome, "discarder")
     if winner is not None and discarder == winner:
