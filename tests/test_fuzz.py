@@ -605,6 +605,11 @@ def test_arguments_refused_by_python_are_named_by_a_short_safe_spelling() -> Non
         mcr.evaluate_many(np.array(1))
     with pytest.raises(HandError, match="seed must be an int"):
         haidi.Game("mcr", np.array(1))
+    actions = mcr.actions
+    assert actions.action(np.int64(3)) == actions.action(3)
+    for call in (actions.action, actions.claimed):
+        with pytest.raises(HandError, match="an action id of mcr is an int"):
+            call(np.array(3))
     # A format 1 MB long is quoted by its first characters.
     with pytest.raises(HandError, match=r"unknown format \"x+\"\.\.\. \(1000000 characters\)"):
         mcr.waits("1112345678999m", format="x" * 1_000_000)

@@ -36,7 +36,8 @@ impl PyActionSpace {
                 ),
             )
         };
-        if obj.cast::<pyo3::types::PyBool>().is_ok() {
+        // An int or a numpy integer scalar, as every number is read: no bool, no array.
+        if !convert::is_integer(obj) {
             return Err(bad());
         }
         let id = obj.extract::<i64>().map_err(|_| bad())?;
