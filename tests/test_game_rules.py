@@ -575,24 +575,62 @@ def test_tangshan_open_ready_is_offered_exactly_on_the_discards_that_leave_a_rea
                 for t in set(held):
                     rest = list(held)
                     rest.remove(t)
-                    if rs.waits("".join(rest) + melds, wilds=o["wilds"]):
+                    hand = "".join(rest) + melds
+                    # "中，发，白一套可做副使用": a 中发白 set, which the engine's waits do not
+                    # know, may make it ready too.
+                    dragons = len({"5z", "6z", "7z"} & set(rest)) >= 2
+                    if not (rs.waits(hand, wilds=o["wilds"]) or dragons):
+                        continue
+                    # Ready: some tile drawn wins, as the scorer sees the open hand (a
+                    # 十三幺 whose pair is no honour waits on the engine's count only).
+                    held_all = tiles_of(re.sub(r",\d|[\[\]{}+]", "", hand))
+                    if any(
+                        rs.evaluate(hand=hand, win=w, self_drawn=True, open_ready=True, wilds=o["wilds"])["win"]
+                        for w in haidi.tile_names()
+                        if held_all.count(w) < 4
+                    ):
                         ready.add(t)
-                    elif len({"5z", "6z", "7z"} & set(rest)) >= 2:
-                        # "中，发，白一套可做副使用": a 中发白 set, which the engine's waits do not
-                        # know, may make it ready: some tile drawn wins.
-                        hand = "".join(rest) + melds
-                        held_all = tiles_of(re.sub(r",\d|[\[\]{}+]", "", hand))
-                        if any(
-                            rs.evaluate(hand=hand, win=w, self_drawn=True, wilds=o["wilds"])["win"]
-                            for w in haidi.tile_names()
-                            if held_all.count(w) < 4
-                        ):
-                            ready.add(t)
-                            dragon_ready += 1
+                        dragon_ready += dragons and not rs.waits(hand, wilds=o["wilds"])
                 assert {a["tile"] for a in legal if a["type"] == "open_ready"} == ready
                 checked += 1
             g.step(seat, rng.choice([a for a in legal if a["type"] != "open_ready"]))
     assert checked > 500 and dragon_ready > 0
+
+
+def test_tangshan_open_ready_is_not_offered_on_a_hand_no_tile_wins() -> None:
+    # Laying 8s open leaves 19m19p119s123567z, a 十三幺 shape waiting on 4z, but "十三幺 ...
+    # 将牌必须是字牌" (docs/tangshan.md): no tile wins it, and an open hand could never win.
+    hands = ["19m19p1189s123567z", "234m567m345s66s66p", "123s456s789s77p3z4z", "456m999p222s55z4z2z"]
+    g = haidi.Game("tangshan", wall=stacked_wall("tangshan", hands, back="6p"))
+    assert g.observation(0)["wilds"] == ["7p"]
+    assert {"type": "discard", "tile": "8s"} in g.legal_actions(0)
+    assert not [a for a in g.legal_actions(0) if a["type"] == "open_ready"]
+    rs = haidi.ruleset("tangshan")
+    rest = "19m19p119s123567z"
+    assert rs.waits(rest, wilds="7p") and not any(
+        rs.evaluate(hand=rest, win=w, self_drawn=True, open_ready=True, wilds="7p").win for w in haidi.tile_names()
+    )
+
+
+def test_beijing_robbing_a_concealed_kong_before_the_first_discard_is_earthly() -> None:
+    # The robbed kong is not made (docs/game.md): seat 1 has not discarded, no claim or
+    # kong stands, so its win is 地和 ("闲家在一局还没有出过牌的时候构成可和牌牌型时称“地和”").
+    hands = [
+        "5555p1z2z3z4z5z6z7z1p9p9s",
+        "123456789m11s46p",
+        "2m3m7m8p2p3p6s7s8s2z3z4z6z",
+        "1z1z9m8m2s3s5s6s7s3p7p8p1s",
+    ]
+    g = haidi.Game("beijing", wall=stacked_wall("beijing", hands, draws="9p", back="6z"))
+    g.step(0, {"type": "concealed_kong", "tile": "5p"})
+    assert {"type": "win"} in g.legal_actions(1)
+    g.step(1, {"type": "win"})
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    assert w["situation"]["earthly"] and w["situation"]["self_drawn"]
+    assert "earthly" in [f.id for f in w["score"].fans]
+    assert r["payments"] == haidi.ruleset("beijing").settle(r["outcome"])
 
 
 def test_longgang_offers_every_win_evaluate_finds_on_a_discard() -> None:

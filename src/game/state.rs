@@ -753,7 +753,7 @@ impl Game {
                             continue;
                         }
                         rest.concealed[t as usize] -= 1;
-                        if self.judge.waits(&rest, self.wild_kinds) != 0 {
+                        if self.wins_open(seat, &rest) {
                             out.push(Action::OpenReady(t));
                         }
                         rest.concealed[t as usize] += 1;
@@ -1220,6 +1220,19 @@ impl Game {
         self.phase = Phase::Turn { seat, drawn, replacement, win };
     }
 
+    /// Whether `rest`, laid open by `seat` (明听), is ready for a win the scorer takes:
+    /// some kind it waits on, drawn, wins. The waits alone are more than the scorer
+    /// allows (a 十三幺 whose pair is no honour, a 中发白 set holding a wild), and a
+    /// hand laid open on none of its waits could never win.
+    fn wins_open(&self, seat: u8, rest: &Hand) -> bool {
+        tiles::mask_tiles(self.judge.waits(rest, self.wild_kinds)).any(|w| {
+            let mut f = self.facts(seat, rest.clone(), w);
+            f.self_drawn = true;
+            f.open_ready = true;
+            self.judge.score(&f).ok().flatten().is_some()
+        })
+    }
+
     /// Whether the tile `t` (a wall code) just drawn may complete the hand of `seat`,
     /// whose hand before it waited on `waits`: a kind waited on, a wild with any wait,
     /// or enough wilds proper to win at once. The ruleset's scorer has the last word.
@@ -1375,6 +1388,9 @@ impl Game {
                 // "算作自摸胡牌": scored as a win on a tile drawn, which every other seat pays.
                 f.discarder = None;
                 f.self_drawn = true;
+                // The kong robbed is not made: a win before the seat's first discard is
+                // still 地和 where that is the rule.
+                f.earthly = self.earthly_now(seat);
             }
             Claim::Haidi => {
                 f.wall_last = true;
