@@ -253,6 +253,31 @@ def test_longgang_keeps_ten_stacks_and_deals_the_last_four_out() -> None:
     assert exhausted == 40
 
 
+@pytest.mark.parametrize("seed", [25, 106])
+def test_longgang_a_replacement_among_the_last_four_is_the_last_of_them(seed: int) -> None:
+    # "若王牌是20张则从海底牌处末一张，下家摸首张，其它家按序各摸一张"; "海底牌必须分完，牌局才能结束".
+    # In these hands the dealer draws a flower as the tile before the four 海底牌: its
+    # replacement is the last of the four, the others take the first three, and the 王牌
+    # are untouched (before, the replacement came from the wall's end and the last 海底牌
+    # joined the 王牌).
+    g = haidi.Game("longgang", seed=seed)
+    play_out(g, never_win)
+    log = g.log
+    wall = log[0]["wall"]
+    dealt = sum(len(e["tiles"]) for e in events(g, "deal"))
+    draws = events(g, "draw")
+    (at,) = [i for i, e in enumerate(draws) if e["replacement"] and draws[i - 1]["tile"].endswith("f")][-1:]
+    front = dealt + sum(not e["replacement"] for e in draws[:at])
+    last_four = wall[front : front + 4]
+    assert draws[at]["tile"] == last_four[3]
+    assert [e["tile"] for e in draws[at + 1 : at + 4]] == last_four[:3]
+    assert [e["seat"] for e in draws[at + 1 : at + 4]] == [(draws[at]["seat"] + k) % 4 for k in (1, 2, 3)]
+    assert g.result is not None and g.result["exhausted"]
+    # The 王牌 left are the dealt wall's, in order, and a replay deals the same hand.
+    assert g._record()["rest"] == wall[front + 4 : front + 4 + len(g._record()["rest"])]
+    assert haidi.Game.replay(log).log == log
+
+
 def test_longgang_a_split_tile_won_on_is_self_drawn_and_the_last() -> None:
     # "若能胡牌称海底捞月按自摸算"; "一盘只能有一位胡牌者".
     found = 0
@@ -796,7 +821,10 @@ def test_beijing_a_straight_robs_a_concealed_kong_as_self_drawn() -> None:
     assert w["seat"] == 2 and w["situation"]["self_drawn"] and not w["situation"].get("robbing_kong")
     assert "straight" in [f["id"] for f in w["score"]["fans"]]
     assert r["outcome"]["discarder"] is None
-    assert r["payments"] == [-6, -6, 18, -6]  # 6 番 (门清, 捉五魁, 一条龙) from each
+    # 14 番 from each: 门清, 捉五魁 and 一条龙 (6), and 地和 (8): West has not discarded, and
+    # the kong robbed is not made.
+    assert w["situation"]["earthly"]
+    assert r["payments"] == [-14, -14, 42, -14]
     # The kong is not made: South keeps three 5m, the fourth is West's.
     assert g._record()["hands"][1].startswith("555m") and g.observation(0)["melds"][1] == []
     # Let go, the kong stands and South takes its replacement from the end of the wall.

@@ -581,7 +581,8 @@ class Game:
         """Whether the hand is over."""
     @property
     def wall(self) -> list[str]:
-        """The wall in drawing order: draws take its front, replacements its end."""
+        """The wall as dealt, in drawing order: draws take its front, replacements its end
+        (a replacement among the last four to draw is the last of them)."""
     def legal_actions(self, seat: int) -> list[dict[str, str]]:
         """The actions `seat` may take now (none when it is not to act), as dicts."""
     def _greedy(self, seat: int) -> dict[str, str] | None:

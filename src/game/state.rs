@@ -240,6 +240,9 @@ pub struct Game {
     pub seed: u64,
     /// The wall in drawing order; draws take `front`, replacements `back - 1`.
     pub wall: Vec<u8>,
+    /// The wall as dealt, where a replacement taken among the last tiles to draw moved
+    /// one of them to the end of `wall` ([`Game::dealt_wall`]).
+    moved_from: Option<Vec<u8>>,
     pub(crate) front: usize,
     pub(crate) back: usize,
     pub hands: [Hand; 4],
@@ -363,6 +366,7 @@ impl Game {
             split_left: 0,
             split_kept: [None; 4],
             single: false,
+            moved_from: None,
             robbed: None,
             open: 0,
             exhausted: false,
@@ -494,6 +498,12 @@ impl Game {
                 self.single = false;
             } else if self.drawable() > self.rules.split as usize {
                 self.single = true;
+            } else if self.drawable() > 0 {
+                // The last tile to draw moves to the end, past the kept tiles (their
+                // order kept), and is taken from there; the wall as dealt is kept.
+                let last = self.front + self.drawable() - 1;
+                self.moved_from.get_or_insert_with(|| self.wall.clone());
+                self.wall[last..self.back].rotate_left(1);
             }
         }
         self.back -= 1;
@@ -606,6 +616,11 @@ impl Game {
         let mut kept = self.rules.kept as usize + self.rules.kept_per_kong as usize * kongs.saturating_sub(1);
         kept += self.single as usize;
         (self.back - self.front).saturating_sub(kept)
+    }
+
+    /// The wall as dealt, in drawing order (a log's wall, which a replay deals again).
+    pub fn dealt_wall(&self) -> &[u8] {
+        self.moved_from.as_deref().unwrap_or(&self.wall)
     }
 
     /// The tiles left in the wall, in drawing order (the birds of Changsha come first).

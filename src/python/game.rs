@@ -698,10 +698,11 @@ impl PyGame {
         record(py, &self.game)
     }
 
-    /// The wall in drawing order: draws take its front, replacements its end.
+    /// The wall as dealt, in drawing order: draws take its front, replacements its end
+    /// (a replacement among the last four to draw is the last of them).
     #[getter]
     fn wall(&self) -> Vec<String> {
-        self.game.wall.iter().map(|&t| code_name(t)).collect()
+        self.game.dealt_wall().iter().map(|&t| code_name(t)).collect()
     }
 
     /// Copies of each kind found in the wall, hands, melds, unclaimed discards and the
