@@ -237,6 +237,21 @@ def test_replay_refuses_a_changed_log() -> None:
         assert len(str(info.value)) < 200
 
 
+@pytest.mark.parametrize(
+    "rules, options", [("longgang", {"optional": ["one_dragon"]}), ("beijing", {"variant": "draft4"})]
+)
+def test_a_log_read_back_from_json_replays(rules: str, options: dict) -> None:
+    """A log is JSON-ready: read back from its JSON text (an option's tuple now a list),
+    it replays equal to itself."""
+    g = haidi.Game(rules, seed=3, options=options)
+    while not g.done:
+        seat = g.to_act[0]
+        g.step(seat, g.legal_actions(seat)[0])
+    log = json.loads(json.dumps(g.log))
+    assert log == g.log
+    assert haidi.Game.replay(log).log == log
+
+
 @pytest.mark.parametrize("wall", [None, 5, True, ["1m"], "1m2m"])
 def test_replay_reads_the_wall_of_a_seeded_log_as_game_does(wall: object) -> None:
     g, _ = random_game("beijing", 3)

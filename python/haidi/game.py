@@ -192,7 +192,9 @@ class Game(_core.Game):
             "event": "start",
             "rules": self._ruleset.name,
             "seed": self.seed if self._seeded else None,
-            "options": dict(self._options),
+            # As JSON gives them back (a list for a tuple read), so that a log read from
+            # JSON replays equal to itself.
+            "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self._options.items()},
             "carry": dict(self._carry),
             "wall": self.wall,
         }

@@ -460,6 +460,8 @@ GAME = GameRules(
         "只能吃牌或者碰牌一次 (one chow or pung a hand), against 互包's three",
         "保留牌 one fewer after each replacement, against 1个杠留7砘",
         "三家杠荒牌 (第4稿)",
+        "under draft4, the kongs paid to the winner: 明杠10元 ... 赢了谁打谁付, 暗杠20 ... 赢了每家都付20 "
+        "(settle's concealed_kongs and exposed_kongs_from)",
     ),
     sources={
         "wild": "the 惠坯 turned up: the 惠牌 is the next kind",
