@@ -395,7 +395,8 @@ mod tests {
         assert_eq!((e.key(), e.row()), (Some("hand"), None));
         let e = e.in_row("row", 7);
         assert_eq!(e.row(), Some(7));
-        assert_eq!(e.to_string(), "row 7: unknown character 'x' at position 2 in \"12x\"");
+        // The text read is named by its key.
+        assert_eq!(e.to_string(), "row 7: unknown character 'x' at position 2 in hand \"12x\"");
         assert_eq!(e.kind.code(), "unknown_char");
     }
 }
