@@ -8,7 +8,7 @@
 from collections.abc import Mapping as _Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import reproduce, results
+from . import reproduce, results, viewer
 from ._core import Fan, Group, Hand, HandError, Meld, Record, Result, __version__, tile_glyph, tile_names
 from .display import html
 from .game import Game, simulate

@@ -170,12 +170,17 @@ def _analysis(rs: Any, seat: int, o: Mapping[str, Any]) -> dict[str, Any]:
         seen += [d for i, d in enumerate(o["discards"][t]) if i not in claimed]
         if t != seat:
             seen += [x for m in o["meld_info"][t] if m["tile"] is not None for x in _meld_tiles(m)]
+            # A hand laid open (Tangshan's 明听) is seen by every seat.
+            if o["open_hands"][t]:
+                seen += _tiles(o["open_hands"][t])
     if o["indicator"]:
         seen.append(o["indicator"])
     hand = o["hand"] + "".join(o["melds"][seat])
     # Flowers kept as wilds (Longgang) are held concealed but are not in the hand's text;
     # the seat's flowers are given to the scorer too, which counts them as evaluate does.
     kept = o["concealed_counts"][seat] - len(_tiles(o["hand"]))
+    # Flowers only where the seat holds some: a ruleset without flowers takes no such key.
+    flowers = {"flowers": "".join(o["flowers"][seat])} if o["flowers"][seat] else {}
     try:
         entries = rs.analyze(
             hand,
@@ -184,7 +189,7 @@ def _analysis(rs: Any, seat: int, o: Mapping[str, Any]) -> dict[str, Any]:
             extra_wilds=kept,
             seat_wind=_WINDS[seat],
             round_wind=o["round_wind"],
-            flowers="".join(o["flowers"][seat]) or None,
+            **flowers,
         )
     except HandError as e:
         return {"error": str(e)}

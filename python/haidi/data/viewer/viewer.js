@@ -120,8 +120,10 @@
           if (sup) marked = true;
           box.appendChild(hide ? tile(null) : tile(t, sup ? "sup" : ""));
         });
-        box.title = m.type.replace("_", " ") + (m.from !== s ? ", from " + seatName(m.from) : "");
-        if (m.from !== s) box.appendChild(el("span", "from", "←" + W[m.from]));
+        // A concealed kong comes from no seat (its `from` is null).
+        const fed = m.from !== null && m.from !== undefined && m.from !== s;
+        box.title = m.type.replace("_", " ") + (fed ? ", from " + seatName(m.from) : "");
+        if (fed) box.appendChild(el("span", "from", "←" + W[m.from]));
         melds.appendChild(box);
       });
       p.appendChild(row("melds", melds));
@@ -161,7 +163,7 @@
     if (st.ht !== null && st.ht !== undefined) fact("海底 taken by", seatName(st.ht));
     const ev = $("events");
     ev.textContent = "";
-    const evs = H.steps[step][1];
+    const evs = H.steps[step][1].map(shownEvent).filter((e) => e !== null);
     if (evs.length) ev.appendChild(el("div", "", evs.join("; ")));
     renderAnalysis(H.steps[step][2]);
     const res = $("result");
@@ -247,12 +249,26 @@
   }
 
   // What analyze says of the followed seat's discards at this step, its choice marked.
+  // An event as the seat viewed saw it: another seat's draw without its tile, its
+  // concealed kong without its kind, its pass not at all (nobody sees who was asked).
+  function shownEvent(text) {
+    if (view === "all") return text;
+    const m = /^(\S+) (\S+)(.*)$/.exec(text);
+    if (!m || W.indexOf(m[1]) < 0 || W.indexOf(m[1]) === +view) return text;
+    if (m[2] === "draws") return m[1] + " draws" + (m[3].endsWith("(replacement)") ? " (replacement)" : "");
+    if (m[2] === "concealed_kong") return m[1] + " concealed_kong";
+    if (m[2] === "pass") return null;
+    return text;
+  }
+
   function renderAnalysis(asked) {
     const box = $("analysis");
     box.textContent = "";
-    const a = asked && asked[String(follow)];
+    // In one seat's view, only that seat's decisions: another's would show its hand.
+    const seat = view === "all" ? follow : +view;
+    const a = asked && asked[String(seat)];
     if (!a) return;
-    box.appendChild(el("h3", "", "analysis: " + seatName(follow) + "'s discards, best first"));
+    box.appendChild(el("h3", "", "analysis: " + seatName(seat) + "'s discards, best first"));
     if (a.error) { box.appendChild(el("p", "", a.error)); return; }
     const rows = a.rows, best = rows[0], mine = rows.find((r) => r[0] === a.chose);
     if (mine && best && (mine[1] > best[1] || (mine[1] === best[1] && mine[2] < best[2]))) {
