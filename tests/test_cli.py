@@ -904,6 +904,30 @@ def test_paths_and_limits_are_read_strictly(haidi_cli, tmp_path):
         assert err.startswith("haidi: error: --html: "), err
 
 
+def test_a_replay_page_is_private_replaces_no_log_and_follows_no_link(tmp_path, haidi_cli):
+    """The page holds what the log holds: written 0600 as the log is, never over a log
+    it reads, never through a link put in its place; a line that never ends (a stream
+    of zeros) is refused at once."""
+    log = tmp_path / "g.jsonl"
+    assert haidi_cli("play", "--bots", "greedy,greedy,greedy,greedy", "--games", "1", "--log", str(log))[0] == 0
+    kept = log.read_bytes()
+    code, _, err = haidi_cli("replay", "--html", str(log), str(log))
+    assert code == 2 and "is a log read" in err and log.read_bytes() == kept
+    target, link = tmp_path / "target.txt", tmp_path / "link.html"
+    target.write_text("kept")
+    link.symlink_to(target)
+    assert haidi_cli("replay", "--html", str(link), str(log))[0] == 4 and target.read_text() == "kept"
+    page = tmp_path / "page.html"
+    assert haidi_cli("replay", "--html", str(page), str(log))[0] == 0
+    assert page.stat().st_mode & 0o777 == 0o600
+    if os.path.exists("/dev/zero"):
+        out = subprocess.run(
+            [sys.executable, "-m", "haidi", "replay", "--html", str(tmp_path / "z.html"), "/dev/zero"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert out.returncode == 2 and "longer than" in out.stderr
+
+
 def test_replay_says_a_closed_or_full_output_as_every_command_does(tmp_path):
     """Exit 1 when the reader goes away, 4 when the output cannot take the text: not the
     'cannot read' of an input file."""

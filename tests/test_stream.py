@@ -77,4 +77,18 @@ def test_a_batch_is_what_one_read_brings():
 def test_a_line_past_the_limit_is_dropped_whole(monkeypatch):
     monkeypatch.setattr(_stream, "MAX_LINE", 4)
     got = list(batches(Trickle([b"ok\nfar too", b" long", b" a line\nok2\n"])))
-    assert got == [[b"ok"], [TOO_LONG, b"ok2"]]
+    # Given once, as soon as it is past the limit; the rest of it is dropped.
+    assert got == [[b"ok", TOO_LONG], [b"ok2"]]
+
+
+def test_a_line_that_never_ends_is_given_as_too_long_at_once(monkeypatch):
+    """A stream of zeros is one line that never ends: it is given as too long once past
+    the limit, so that a reader that stops at it is not left reading for ever."""
+    monkeypatch.setattr(_stream, "MAX_LINE", 4)
+
+    class Zeros:
+        def read1(self, n: int) -> bytes:
+            return b"\0" * 3
+
+    first = next(batches(Zeros()))
+    assert first == [TOO_LONG]

@@ -54,4 +54,5 @@ __all__ = [
     "simulate",
     "tile_glyph",
     "tile_names",
+    "viewer",
 ]

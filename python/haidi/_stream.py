@@ -41,7 +41,8 @@ def batches(stream: Any, progress: bool = ..., *, joined: bool) -> Iterator[list
 def batches(stream: Any, progress: bool = False, joined: bool = False) -> Iterator[list[bytes | None] | bytes]:
     """The lines of a binary stream, in batches: each batch holds the complete lines of
     one read, without their ``\\n`` (a ``\\r`` before it is kept), a line longer than
-    ``MAX_LINE`` as ``TOO_LONG``. A last line without ``\\n`` ends the last batch.
+    ``MAX_LINE`` as ``TOO_LONG``, given as soon as it is past ``MAX_LINE``. A last line
+    without ``\\n`` ends the last batch.
 
     Args:
         stream: a binary stream (``sys.stdin.buffer``); its ``read1`` returns what has
@@ -61,9 +62,8 @@ def batches(stream: Any, progress: bool = False, joined: bool = False) -> Iterat
             if bar is not None:
                 bar.update(len(chunk))
             if not chunk:
-                if skipping:
-                    yield [TOO_LONG]
-                elif tail:
+                # A line too long was given as TOO_LONG when it passed MAX_LINE.
+                if tail and not skipping:
                     yield tail if joined else [tail]
                 return
             if joined and not skipping and len(chunk) <= MAX_LINE:
@@ -80,7 +80,7 @@ def batches(stream: Any, progress: bool = False, joined: bool = False) -> Iterat
             if parts:
                 first = parts[0]
                 if skipping:
-                    lines.append(TOO_LONG)
+                    # The end of a line given as TOO_LONG already.
                     skipping = False
                 else:
                     first = tail + first if tail else first
@@ -93,7 +93,10 @@ def batches(stream: Any, progress: bool = False, joined: bool = False) -> Iterat
             if not skipping:
                 tail = tail + rest if tail else rest
                 if len(tail) > MAX_LINE:
+                    # Given at once, not at the line's end: a line that never ends (a
+                    # stream of zeros) is then refused, not read for ever.
                     tail, skipping = b"", True
+                    lines.append(TOO_LONG)
             if lines:
                 yield b"\n".join(lines) if joined and TOO_LONG not in lines else lines  # type: ignore[arg-type]
     finally:

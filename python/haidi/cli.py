@@ -1559,12 +1559,19 @@ def _replay_html(args: argparse.Namespace) -> int:
                 # Named by its line, as the page's reader names the others.
                 raise HandError(f"{_line_place(file, n)[0]}: {e}") from None
         page = viewer.page("\n".join(lines), analysis=args.analysis)
+        for name in args.logs or ():
+            if name != "-" and os.path.exists(args.html) and os.path.samefile(name, args.html):
+                raise HandError(f"--html: {args.html!r} is a log read: the page would replace it")
     except OSError as e:
         return _error(f"cannot read {e.filename!r}: {e.strerror or e}")
     except HandError as e:
         return _error(e)
     try:
-        with open(args.html, "w", encoding="utf-8") as f:
+        # Readable by haidi's user alone, as the log is (the page holds every hand and
+        # seed); a link put in the page's place is not followed.
+        fd = os.open(args.html, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        os.fchmod(fd, 0o600)
+        with open(fd, "w", encoding="utf-8") as f:
             f.write(page)
     except OSError as e:
         # A file haidi writes that cannot be written: 4, as for analyze --html.
