@@ -556,6 +556,22 @@ def test_the_analysis_at_each_discard_decision(name: str) -> None:
     assert checked > 10
 
 
+def test_a_flower_turned_up_shows_the_other_flowers_as_the_wilds_and_is_analysed() -> None:
+    # "如是花财神": with a flower turned up the other three are the wilds, held in the hand;
+    # the analysis gives them so (docs/analysis.md), not as extra wilds.
+    g = haidi.Game("longgang", 44)
+    rng = random.Random(44)
+    while not g.done:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        g.step(seat, next((a for a in legal if a["type"] == "win"), None) or rng.choice(legal))
+    assert g.log[0]["wall"][-1] == "2f" and g.observation(0)["indicator"] == "2f"
+    hand = viewer.hand_data(g.log, analysis=True)
+    assert hand["steps"][0][0]["wilds"] == ["1f", "3f", "4f"]
+    asked = [a for step in hand["steps"] if len(step) > 2 for a in step[2].values()]
+    assert len(asked) > 20 and all("rows" in a for a in asked), [a.get("error") for a in asked if "error" in a][:1]
+
+
 @browser
 def test_the_browser_shows_the_analysis_of_the_followed_seat(tmp_path: Path) -> None:
     log = played("mcr", 22).log

@@ -45,10 +45,14 @@ def _state(game: Any, obs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     seat's own view of its hand, melds and flowers, what the others see of them, and the
     table's shared facts."""
     table = obs[0]
+    wilds = list(table["wilds"])
+    if (table["indicator"] or "").endswith("f"):
+        # A flower turned up: the ruleset's other flowers are the wilds.
+        wilds = [f for f in _tiles(game._ruleset.spec.flowers) if f != table["indicator"]]
     st: dict[str, Any] = {
         "wall": table["wall"],
         "ind": table["indicator"],
-        "wilds": list(table["wilds"]),
+        "wilds": wilds,
         "offer": None if table["offer"] is None else [table["offer"][k] for k in ("tile", "from", "chance")],
         "ta": list(game.to_act),
         "fol": _plain(table["followed"]),
@@ -176,16 +180,24 @@ def _analysis(rs: Any, seat: int, o: Mapping[str, Any]) -> dict[str, Any]:
     if o["indicator"]:
         seen.append(o["indicator"])
     hand = o["hand"] + "".join(o["melds"][seat])
-    # Flowers kept as wilds (Longgang) are held concealed but are not in the hand's text;
-    # the seat's flowers are given to the scorer too, which counts them as evaluate does.
-    kept = o["concealed_counts"][seat] - len(_tiles(o["hand"]))
-    # Flowers only where the seat holds some: a ruleset without flowers takes no such key.
-    flowers = {"flowers": "".join(o["flowers"][seat])} if o["flowers"][seat] else {}
+    own = "".join(o["flowers"][seat])
+    if (o["indicator"] or "").endswith("f"):
+        # A flower turned up (Longgang): the other flowers are the wilds, held in the
+        # hand ("如是花财神"; docs/analysis.md).
+        wilds, kept, flowers = o["indicator"], 0, {}
+        hand = own + hand
+    else:
+        # Flowers kept as wilds (Longgang's 坐花) are held concealed but are not in the
+        # hand's text; the seat's flowers are given to the scorer too, which counts them
+        # as evaluate does. A ruleset without flowers takes no such key.
+        wilds = o["wilds"] or None
+        kept = o["concealed_counts"][seat] - len(_tiles(o["hand"]))
+        flowers = {"flowers": own} if own else {}
     try:
         entries = rs.analyze(
             hand,
             seen or None,
-            o["wilds"] or None,
+            wilds,
             extra_wilds=kept,
             seat_wind=_WINDS[seat],
             round_wind=o["round_wind"],
