@@ -920,6 +920,11 @@ def test_a_replay_page_is_private_replaces_no_log_and_follows_no_link(tmp_path, 
     page = tmp_path / "page.html"
     assert haidi_cli("replay", "--html", str(page), str(log))[0] == 0
     assert page.stat().st_mode & 0o777 == 0o600
+    # With several files, a line at fault is named by its file, as plain replay names it.
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    code, _, err = haidi_cli("replay", "--html", str(page), str(log), str(bad))
+    assert code == 2 and f"{bad}: line 1: not JSON" in err
     if os.path.exists("/dev/zero"):
         out = subprocess.run(
             [sys.executable, "-m", "haidi", "replay", "--html", str(tmp_path / "z.html"), "/dev/zero"],

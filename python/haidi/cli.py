@@ -1551,14 +1551,23 @@ def _replay_html(args: argparse.Namespace) -> int:
     if args.key_file:
         return _error("--html does not check the header's HMAC: run haidi replay --key-file on the log first")
     lines = []
+    places: list[tuple[str | None, int]] = []
     try:
         for file, n, raw in _log_lines(args):
             try:
                 lines.append(_text_line(raw))
+                places.append((file, n))
             except HandError as e:
                 # Named by its line, as the page's reader names the others.
                 raise HandError(f"{_line_place(file, n)[0]}: {e}") from None
-        page = viewer.page("\n".join(lines), analysis=args.analysis)
+        try:
+            page = viewer.page("\n".join(lines), analysis=args.analysis)
+        except HandError as e:
+            # The reader numbers the lines of all the files together: named by its file.
+            m = re.match(r"line (\d+): (.*)", str(e), re.S)
+            if m is None or not 0 < int(m[1]) <= len(places):
+                raise
+            raise HandError(f"{_line_place(*places[int(m[1]) - 1])[0]}: {m[2]}") from None
         for name in args.logs or ():
             if name != "-" and os.path.exists(args.html) and os.path.samefile(name, args.html):
                 raise HandError(f"--html: {args.html!r} is a log read: the page would replace it")
