@@ -14,7 +14,7 @@ from haidi import HandError, _core
 from haidi.rulesets import REGISTRY, GameRules
 
 #: GameRules' own fields, which the Python side reads (the game never sees them).
-PYTHON_SIDE = ["flowers", "carry", "not_modelled", "sources"]
+PYTHON_SIDE = ["flowers", "carry", "not_modelled", "sources", "variants"]
 #: The tile set and the wind, which `haidi.game` adds to a ruleset's flow rules.
 TILE_SET = dict(name="mcr", melds=4, tiles="123456789m123456789p123456789s1234567z", flowers="", round_wind=0)
 DECLARED = _core.game_rule_fields()

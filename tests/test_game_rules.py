@@ -498,6 +498,20 @@ def test_beijing_earthly_is_any_win_before_the_seats_own_first_discard(case: str
     assert w["situation"]["earthly"] and "earthly" in [f.id for f in w["score"].fans]
 
 
+@pytest.mark.parametrize("options", [None, {"variant": "draft4"}])
+def test_beijing_the_follow_duty_is_burned_dealer_rule_not_draft4s(options: dict | None) -> None:
+    # "南家如果有这张牌则必须打同样的牌" belongs to 烧庄, which 第4稿 does not play: there a
+    # follow only makes the dealer pay ("跟庄,庄家付给每家10元"), and no seat is bound to it.
+    g = haidi.Game("beijing", 2, options)
+    assert {"type": "discard", "tile": "2z"} in g.legal_actions(0)
+    g.step(0, {"type": "discard", "tile": "2z"})
+    while g.to_act != [1] or g.observation(1)["decision"] == "claim":
+        g.step(g.to_act[0], {"type": "pass"})
+    discards = [a["tile"] for a in g.legal_actions(1) if a["type"] == "discard"]
+    assert "2z" in discards
+    assert (discards == ["2z"]) == (options is None)
+
+
 def test_beijing_three_claims_from_one_seat_make_it_pay_for_the_other() -> None:
     # "互包指如果一家从另一家的那里吃+碰到3嘴以后，这两家在此把牌中就自动形成“互包”的关系，也就是说如果任何一家和
     # 牌了，则由另一家来支付其所有积分".

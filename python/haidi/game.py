@@ -35,18 +35,19 @@ def game_rules(rs: Ruleset[Any]) -> GameRules:
     return game
 
 
-def flow_rules(rs: Ruleset[Any], round_wind: str = "E") -> dict[str, Any]:
-    """The dict ``_core.Game`` takes: the ruleset's tile set, its ``GAME`` rules and the
-    prevailing wind."""
-    return dict(_flow_rules(rs, round_wind))
+def flow_rules(rs: Ruleset[Any], round_wind: str = "E", options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The dict ``_core.Game`` takes: the ruleset's tile set, its ``GAME`` rules (those of
+    the ``variant`` the options name, read before) and the prevailing wind."""
+    variant = (options or {}).get("variant")
+    return dict(_flow_rules(rs, round_wind, variant if isinstance(variant, str) else None))
 
 
 @functools.lru_cache(maxsize=64)
-def _flow_rules(rs: Ruleset[Any], round_wind: str) -> dict[str, Any]:
-    # Built once per ruleset and wind: a hand of `Game` would otherwise spend more on
-    # building it than on its first steps.
+def _flow_rules(rs: Ruleset[Any], round_wind: str, variant: str | None) -> dict[str, Any]:
+    # Built once per ruleset, wind and variant: a hand of `Game` would otherwise spend
+    # more on building it than on its first steps.
     game = game_rules(rs)
-    flow = game.flow()
+    flow = game.flow(variant)
     spec = rs.spec
     flowers = spec.flowers if game.flowers else ""
     wind = _WINDS.index(round_wind)
@@ -124,7 +125,7 @@ class Game(_core.Game):
         given = _given(options)
         carried = read_carry(rs, carry)
         scorer = rs.scorer_for(given or None)
-        flow = flow_rules(rs, carried["round_wind"])
+        flow = flow_rules(rs, carried["round_wind"], given)
         if kept is not None:
             # Checked by the flow rules' reader as the ruleset's own `kept` is.
             flow["kept"] = kept
@@ -338,7 +339,7 @@ def simulate(
     duplicate = flag(duplicate, "duplicate")
     scorer = rs.scorer_for(given or None)
     carry = read_carry(rs, None)
-    out = _core.simulate(flow_rules(rs), scorer, games, seed, names, duplicate)
+    out = _core.simulate(flow_rules(rs, options=given), scorer, games, seed, names, duplicate)
     n = len(out["winner"])
     fan_ids = _fan_columns(rs, scorer)
     column = {f: k for k, f in enumerate(fan_ids)}

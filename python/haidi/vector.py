@@ -101,7 +101,7 @@ class VectorEnv:
         if value is None or abs(value) > 5e306:
             raise HandError(f"shaping must be a finite number (at most about 5e306), not {shown(shaping)}")
         self.shaping = value
-        flow = flow_rules(rs)
+        flow = flow_rules(rs, options=given)
         # Rust gives the changes of potential in shanten (small integers, exact as
         # float32); they are weighed here in float64, so that a reward is `shaping` times
         # an integer exactly.

@@ -89,6 +89,9 @@ class GameRules:
     not_modelled: tuple[str, ...] = ()
     #: The seed's words for the rules above, by field.
     sources: dict[str, str] = field(default_factory=dict)
+    #: Flow rules a variant of the ruleset (its ``variant`` option) plays otherwise, by
+    #: variant: Beijing's ``draft4`` has no 烧庄, so no duty to follow the dealer's wind.
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __init__(
         self,
@@ -97,12 +100,17 @@ class GameRules:
         carry: Mapping[str, int] | None = None,
         not_modelled: Sequence[str] = (),
         sources: Mapping[str, str] | None = None,
+        variants: Mapping[str, Mapping[str, Any]] | None = None,
         **flow: Any,
     ) -> None:
         # The Rust reader checks each flow rule given (a name it does not declare, or a
         # value not of its type, is a HandError naming it) and gives every one.
         for name, value in _core.game_rules(flow).items():
             object.__setattr__(self, name, value)
+        # A variant's flow rules are read the same way, over the ruleset's.
+        for changes in (variants or {}).values():
+            _core.game_rules({**flow, **changes})
+        object.__setattr__(self, "variants", {v: dict(c) for v, c in (variants or {}).items()})
         if not isinstance(flowers, bool):
             raise HandError(f"game rules: flowers must be True or False, not {shown(flowers)}")
         object.__setattr__(self, "flowers", flowers)
@@ -110,9 +118,10 @@ class GameRules:
         object.__setattr__(self, "not_modelled", tuple(not_modelled))
         object.__setattr__(self, "sources", dict(sources or {}))
 
-    def flow(self) -> dict[str, Any]:
-        """The flow rules by name, as ``haidi._core.Game`` reads them."""
-        return {name: getattr(self, name) for name, *_ in _FLOW}
+    def flow(self, variant: str | None = None) -> dict[str, Any]:
+        """The flow rules by name, as ``haidi._core.Game`` reads them, with those of
+        ``variant`` (the ruleset's ``variant`` option) over them."""
+        return {name: getattr(self, name) for name, *_ in _FLOW} | self.variants.get(variant or "", {})
 
     if TYPE_CHECKING:
         # The flow rules, declared in Rust.

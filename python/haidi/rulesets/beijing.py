@@ -456,6 +456,9 @@ GAME = GameRules(
     concealed_kong_shown=True,
     follow_wind=True,
     carry={"floor": 2},
+    # 第4稿 has no 烧庄, whose rules bind the seats to follow a wind; its 跟庄 makes the
+    # dealer pay a follow, which no seat is bound to make.
+    variants={"draft4": {"follow_wind": False}},
     not_modelled=(
         "只能吃牌或者碰牌一次 (one chow or pung a hand), against 互包's three",
         "保留牌 one fewer after each replacement, against 1个杠留7砘",
