@@ -170,6 +170,8 @@ def test_a_match_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     capsys.readouterr()
     data = page_data(viewer.page("\n".join([json.dumps(header), *lines])))
     assert data["match"] == {k: header[k] for k in ("rules", "hands", "players", "payments", "seed")}
+    # The same as Python objects: the header first in a list of logs.
+    assert page_data(viewer.page([header, *map(json.loads, lines)]))["match"] == data["match"]
     assert len(data["hands"]) == 2
     assert [h["payments"] for h in data["hands"]] == [
         haidi.Game.replay(json.loads(x)).result["payments"] for x in lines
@@ -554,6 +556,24 @@ def test_the_analysis_at_each_discard_decision(name: str) -> None:
         assert [r[1] for r in a["rows"]] == sorted(r[1] for r in a["rows"])
         checked += 1
     assert checked > 10
+
+
+def test_junk_is_refused_at_its_first_line_not_after_reading_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Lines that are no log: refused as entry 1, each line checked as it is read (they
+    # were all read into objects first, gigabytes for a large file).
+    from haidi import cli
+
+    read: list[str] = []
+    json_line = cli._json
+
+    def counted(line: str, where: str) -> Any:
+        read.append(where)
+        return json_line(line, where)
+
+    monkeypatch.setattr(cli, "_json", counted)
+    with pytest.raises(haidi.HandError, match=r"^entry 1: not a log"):
+        viewer.page("[]\n" * 100_000)
+    assert read == ["line 1"]
 
 
 def test_a_flower_turned_up_shows_the_other_flowers_as_the_wilds_and_is_analysed() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import json
 import os
 import re
@@ -1550,24 +1551,31 @@ def _replay_html(args: argparse.Namespace) -> int:
 
     if args.key_file:
         return _error("--html does not check the header's HMAC: run haidi replay --key-file on the log first")
-    lines = []
-    places: list[tuple[str | None, int]] = []
+    # The files' text as one (its size in memory, not an object a line), and the line
+    # of the whole before each file's first.
+    text = io.StringIO()
+    starts: list[tuple[int, str | None]] = []
+    count = 0
     try:
         for file, n, raw in _log_lines(args):
+            if n == 1:
+                starts.append((count, file))
             try:
-                lines.append(_text_line(raw))
-                places.append((file, n))
+                text.write(_text_line(raw) + "\n")
             except HandError as e:
                 # Named by its line, as the page's reader names the others.
                 raise HandError(f"{_line_place(file, n)[0]}: {e}") from None
+            count += 1
         try:
-            page = viewer.page("\n".join(lines), analysis=args.analysis)
+            page = viewer.page(text.getvalue(), analysis=args.analysis)
         except HandError as e:
             # The reader numbers the lines of all the files together: named by its file.
             m = re.match(r"line (\d+): (.*)", str(e), re.S)
-            if m is None or not 0 < int(m[1]) <= len(places):
+            if m is None or not starts:
                 raise
-            raise HandError(f"{_line_place(*places[int(m[1]) - 1])[0]}: {m[2]}") from None
+            line = int(m[1])
+            before, file = next((s for s in reversed(starts) if s[0] < line), starts[0])
+            raise HandError(f"{_line_place(file, line - before)[0]}: {m[2]}") from None
         for name in args.logs or ():
             if name != "-" and os.path.exists(args.html) and os.path.samefile(name, args.html):
                 raise HandError(f"--html: {args.html!r} is a log read: the page would replace it")

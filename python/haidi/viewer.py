@@ -16,11 +16,12 @@ from __future__ import annotations
 import html as _html
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
 from ._core import HandError, tile_glyph, tile_names
+from ._errors import shown
 from .display import _tiles_of as _tiles
 
 __all__ = ["analysis_page", "hand_data", "page", "read_logs"]
@@ -284,6 +285,15 @@ def _hand_data(log: Sequence[Mapping[str, Any]], analysis: bool) -> tuple[dict[s
     return data, checked
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, split at ``"\\n"`` only, one at a time."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
 def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]]]]:
     """The match header (or None) and the hands' logs of ``obj``: a ``Game``, a
     ``Game.log``, a list of them, or the text of a JSON-lines log."""
@@ -293,33 +303,14 @@ def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]
         return None, [obj.log]
     from .cli import _json  # the one JSON reader of the command's lines
 
-    if isinstance(obj, bytes):
-        try:
-            obj = obj.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise HandError(f"a log is UTF-8 text: {e}") from None
-    if isinstance(obj, str):
-        rows = []
-        # Lines end at "\n" only, as a JSON-lines file's do: str.splitlines would also
-        # split inside a string holding U+2028 or U+0085, which JSON allows.
-        for n, line in enumerate(obj.split("\n"), 1):
-            if line.strip() and not line.lstrip().startswith("#"):
-                try:
-                    rows.append(_json(line, f"line {n}"))
-                except HandError as e:
-                    # Named by its line, as `haidi replay` names it (a key given twice).
-                    raise HandError(str(e) if str(e).startswith(f"line {n} ") else f"line {n}: {e}") from None
-                except ValueError as e:
-                    raise HandError(f"line {n}: not JSON ({e})") from None
-    elif isinstance(obj, Sequence) and obj and isinstance(obj[0], Mapping):
-        rows = [list(obj)]
-    elif isinstance(obj, Sequence):
-        rows = [x.log if isinstance(x, Game) else x for x in obj]
-    else:
-        raise HandError(f"a log is a Game, a Game.log, a list of them or JSON lines, not {type(obj).__name__}")
-    header = None
-    logs = []
-    for i, row in enumerate(rows):
+    header: dict[str, Any] | None = None
+    logs: list[list[dict[str, Any]]] = []
+
+    def take(row: Any) -> None:
+        """The next entry: the header (first, once) or a hand's log; checked as it is
+        read, so that a file of junk is refused at its first line, not after all."""
+        nonlocal header
+        i = len(logs) + (header is not None)
         if isinstance(row, Mapping) and row.get("event") == "match":
             if header is not None or i:
                 raise HandError("the match header must be the log's first line, once")
@@ -328,6 +319,33 @@ def read_logs(obj: Any) -> tuple[dict[str, Any] | None, list[list[dict[str, Any]
             logs.append(row)
         else:
             raise HandError(f"entry {i + 1}: not a log (a list of event objects, the first the start)")
+
+    if isinstance(obj, bytes):
+        try:
+            obj = obj.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise HandError(f"a log is UTF-8 text: {e}") from None
+    if isinstance(obj, str):
+        # Lines end at "\n" only, as a JSON-lines file's do: str.splitlines would also
+        # split inside a string holding U+2028 or U+0085, which JSON allows. Taken one at
+        # a time: a str a line of a large text would be its size many times over.
+        for n, line in enumerate(_lines(obj), 1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                try:
+                    row = _json(line, f"line {n}")
+                except HandError as e:
+                    # Named by its line, as `haidi replay` names it (a key given twice).
+                    raise HandError(str(e) if str(e).startswith(f"line {n} ") else f"line {n}: {e}") from None
+                except ValueError as e:
+                    raise HandError(f"line {n}: not JSON ({e})") from None
+                take(row)
+    elif isinstance(obj, Sequence) and obj and isinstance(obj[0], Mapping) and obj[0].get("event") != "match":
+        take(list(obj))
+    elif isinstance(obj, Sequence):
+        for x in obj:
+            take(x.log if isinstance(x, Game) else x)
+    else:
+        raise HandError(f"a log is a Game, a Game.log, a list of them or JSON lines, not {type(obj).__name__}")
     if not logs:
         raise HandError("the log holds no hand")
     return header, logs
@@ -344,7 +362,7 @@ def page(obj: Any, title: str | None = None, analysis: bool = False) -> str:
     if title is not None and not isinstance(title, str):
         raise HandError(f"title is text, not {type(title).__name__}")
     if not isinstance(analysis, bool):
-        raise HandError(f"analysis must be True or False, not {analysis!r:.40}")
+        raise HandError(f"analysis must be True or False, not {shown(analysis)}")
     from .play import MatchCheck
 
     header, logs = read_logs(obj)
@@ -365,8 +383,8 @@ def page(obj: Any, title: str | None = None, analysis: bool = False) -> str:
     rules = hands[0]["rules"]
     if title is None:
         title = f"haidi: {rules}, {len(hands)} hand{'s' if len(hands) != 1 else ''}"
-    shown = {k: header.get(k) for k in ("rules", "hands", "players", "payments", "seed")} if header else None
-    data = {"hands": hands, "match": shown, "glyphs": _glyphs(), "winds": _WINDS}
+    summary = {k: header.get(k) for k in ("rules", "hands", "players", "payments", "seed")} if header else None
+    data = {"hands": hands, "match": summary, "glyphs": _glyphs(), "winds": _WINDS}
     # Every "<" escaped (JSON's \u003c): no text in the data can end the script element.
     blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     asset = resources.files("haidi").joinpath("data/viewer")
@@ -456,7 +474,9 @@ def analysis_page(
             try:
                 out.append(_analysis_row(x, scoring))
             except (KeyError, TypeError, AttributeError, HandError) as err:
-                raise HandError(f"{hand}: entry {i + 1} is not an entry of Ruleset.analyze ({err!r:.80})") from None
+                raise HandError(
+                    f"{hand}: entry {i + 1} is not an entry of Ruleset.analyze ({shown(err, 80)})"
+                ) from None
         out.append("</tbody></table></section>")
     css = resources.files("haidi").joinpath("data/viewer/viewer.css").read_text("utf-8")
     return (

@@ -57,7 +57,7 @@ class HaidiVectorEnv(gymnasium.vector.VectorEnv[Observation, NDArray[np.int64], 
         shaping: float = 0.0,
     ) -> None:
         if not isinstance(opponents, str) or opponents not in ("greedy", "random"):
-            raise HandError(f"opponents is 'greedy' or 'random', not {opponents!r:.40}")
+            raise HandError(f"opponents is 'greedy' or 'random', not {shown(opponents)}")
         probe = Probe(rules, options, version)
         self._env = VectorEnv(probe.rules, num_envs, 0, options, version=version, opponents=opponents, shaping=shaping)
         self.rules = probe.rules
