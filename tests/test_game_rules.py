@@ -50,6 +50,14 @@ def events(g: haidi.Game, kind: str) -> list[dict[str, Any]]:
     return [e for e in g.log if e["event"] == kind]
 
 
+def won(g: haidi.Game) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The result of a hand over and its one win."""
+    r = g.result
+    assert r is not None
+    (w,) = r["wins"]
+    return r, w
+
+
 # Longgang (seed 003) ---------------------------------------------------------------------
 
 
@@ -104,9 +112,7 @@ def _one_win_of_seats_1_and_3(g: haidi.Game) -> dict:
     assert set(g.to_act) == {1, 3}
     g.step(1, {"type": "win"})
     g.step(3, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    _, w = won(g)
     return w
 
 
@@ -122,9 +128,7 @@ def test_longgang_a_seat_flower_plays_as_a_wild() -> None:
     g.step(0, {"type": "discard", "tile": "4s"})
     assert {"type": "win"} in g.legal_actions(1)
     g.step(1, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    r, w = won(g)
     assert w["seat"] == 1 and "2f" in w["situation"]["hand"]
     assert "seat_flower" in [p["id"] for p in w["score"]["patterns"]]
     assert r["payments"][1] > 0 and sum(r["payments"]) == 0
@@ -347,9 +351,7 @@ def test_longgang_heavenly_hand_after_a_concealed_kong() -> None:
     g.step(0, {"type": "concealed_kong", "tile": "1m"})
     assert {"type": "win"} in g.legal_actions(0)
     g.step(0, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    _, w = won(g)
     assert w["situation"]["heavenly"] and w["situation"]["kong_replacement"]
     assert "heavenly" in [p["id"] for p in w["score"]["patterns"]] and w["score"]["total"] == 300
 
@@ -492,9 +494,7 @@ def test_beijing_earthly_is_any_win_before_the_seats_own_first_discard(case: str
     else:
         g.step(1, {"type": "discard", "tile": "8s"})
         g.step(2, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    _, w = won(g)
     assert w["situation"]["earthly"] and "earthly" in [f.id for f in w["score"].fans]
 
 
@@ -554,9 +554,7 @@ def test_changsha_a_dealt_hand_wins_at_once() -> None:
     assert g.legal_actions(1) == [{"type": "win"}, {"type": "pass"}]
     g.step(2, {"type": "win"})
     g.step(1, {"type": "pass"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    r, w = won(g)
     assert w["seat"] == 2 and w["situation"]["dealt"] and "win" not in w["situation"]
     assert [p["id"] for p in w["score"]["fans"]] == ["four_of_a_kind"]
     # Paid as a 小胡 self-drawn: 2 from each other seat, doubled by each bird on the payer or
@@ -589,9 +587,7 @@ def test_tangshan_an_open_hand_wins_only_self_drawn() -> None:
         g.step(seat, {"type": "pass"} if {"type": "pass"} in legal else legal[0])
     assert g.legal_actions(0)[0] == {"type": "win"}
     g.step(0, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    _, w = won(g)
     assert w["situation"]["open_ready"] and w["situation"]["self_drawn"]
     assert "open_ready" in [f["id"] for f in w["score"]["fans"]]
 
@@ -664,9 +660,7 @@ def test_beijing_robbing_a_concealed_kong_before_the_first_discard_is_earthly() 
     g.step(0, {"type": "concealed_kong", "tile": "5p"})
     assert {"type": "win"} in g.legal_actions(1)
     g.step(1, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    r, w = won(g)
     assert w["situation"]["earthly"] and w["situation"]["self_drawn"]
     assert "earthly" in [f.id for f in w["score"].fans]
     assert r["payments"] == haidi.ruleset("beijing").settle(r["outcome"])
@@ -758,9 +752,7 @@ def test_beijing_the_fourth_wild_drawn_wins_whatever_the_shape() -> None:
     assert legal[0] == {"type": "win"}
     assert {"type": "concealed_kong", "tile": "5p"} not in legal
     g.step(1, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    _, w = won(g)
     assert w["seat"] == 1 and "four_wilds" in [f["id"] for f in w["score"]["fans"]]
     again = rs.evaluate(**w["situation"])
     assert again["win"] and again["total"] == w["score"]["total"]
@@ -829,9 +821,7 @@ def test_beijing_a_straight_robs_a_concealed_kong_as_self_drawn() -> None:
     g.step(1, {"type": "concealed_kong", "tile": "5m"})
     assert g.to_act == [2] and g.legal_actions(2) == [{"type": "win"}, {"type": "pass"}]
     g.step(2, {"type": "win"})
-    r = g.result
-    assert r is not None
-    (w,) = r["wins"]
+    r, w = won(g)
     assert w["seat"] == 2 and w["situation"]["self_drawn"] and not w["situation"].get("robbing_kong")
     assert "straight" in [f["id"] for f in w["score"]["fans"]]
     assert r["outcome"]["discarder"] is None
