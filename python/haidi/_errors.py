@@ -43,10 +43,11 @@ def shown(value: object, limit: int | None = 40) -> str:
     return text if limit is None or len(text) <= limit else text[:limit] + "..."
 
 
-def flag(value: object, name: str) -> bool:
-    """A flag argument as every reader takes one: True or False, numpy's ``bool_`` too."""
+def flag(value: object, name: str, key: str | None = None) -> bool:
+    """A flag argument as every reader takes one: True or False, numpy's ``bool_`` too;
+    ``key``: the situation key the error names (``HandError.key``)."""
     if not isinstance(value, (bool, np.bool_)):
-        raise HandError(f"{name} must be True or False, not {shown(value)}")
+        raise hand_error(f"{name} must be True or False, not {shown(value)}", key=key)
     return bool(value)
 
 

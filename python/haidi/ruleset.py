@@ -24,7 +24,7 @@ from ._core import (
     tile_names,
     wild_from_indicator,
 )
-from ._errors import hand_error, shown, valid_text
+from ._errors import flag, hand_error, shown, valid_text
 from .results import (
     RESULT_TYPES,
     AnalysisEntry,
@@ -376,10 +376,7 @@ class Ruleset(Generic[R]):
         Order: lowest shanten, most useful copies, most winning copies, then the
         discard in tile order.
         """
-        # A flag as every reader takes one: True or False, numpy's bool_ too.
-        if not isinstance(scoring, (bool, np.bool_)):
-            raise hand_error(f"scoring must be True or False, not {shown(scoring)}", key="scoring")
-        scoring = bool(scoring)
+        scoring = flag(scoring, "scoring", key="scoring")
         if wilds is not None and not self.spec.has_wilds:
             raise hand_error(f"{self.name} plays no wild tiles, so a hand with them cannot be scored", key="wilds")
         # Where the ruleset plays no wilds, an indicator is left to the situation's reader,
